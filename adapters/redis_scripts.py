@@ -1,0 +1,179 @@
+"""Lua scripts of the Redis store, one per operation that must be atomic.
+
+Why scripts: a script runs atomically on the server and costs one round
+trip (EVALSHA), so compare-and-set, the log append and the expiry refresh
+cannot be torn apart by a crash or a concurrent save. Redis does not roll
+back a script that fails half-way, so every script checks everything
+(key types, versions) *before* its first write: a script either returns a
+refusal having written nothing, or writes all.
+
+Every key a script touches is passed in KEYS or built from a prefix in the
+same hash tag, so all of them live in one Redis Cluster slot.
+
+Reply codes (first element of the returned array):
+    1 ok;  2 conflict (+ the stored header or the bound game id);
+    3 missing;  4 wrong type (+ key, type);  5 id collision.
+"""
+
+from __future__ import annotations
+
+OK, CONFLICT, MISSING, WRONG_TYPE, COLLISION = 1, 2, 3, 4, 5
+
+# Shared helper: the type of a key, as a plain string.
+_TYPE = """
+local function ktype(k) return redis.call('TYPE', k)['ok'] end
+"""
+
+SAVE = (
+    _TYPE
+    + """
+-- KEYS: state, log, chat binding
+-- ARGV: expected version header, new envelope, ttl ms (0 = none), game id, log entries...
+local st = ktype(KEYS[1])
+if st == 'none' then return {3} end
+if st ~= 'string' then return {4, KEYS[1], st} end
+local lt = ktype(KEYS[2])
+if lt ~= 'none' and lt ~= 'list' then return {4, KEYS[2], lt} end
+local bt = ktype(KEYS[3])
+if bt ~= 'none' and bt ~= 'string' then return {4, KEYS[3], bt} end
+local cur = redis.call('GET', KEYS[1])
+local hlen = string.len(ARGV[1])
+if string.sub(cur, 1, hlen) ~= ARGV[1] then
+  if cur == ARGV[2] then return {1} end
+  return {2, string.sub(cur, 1, hlen)}
+end
+local ttl = tonumber(ARGV[3])
+if ttl > 0 then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+end
+if #ARGV > 4 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 5)) end
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) else redis.call('PERSIST', KEYS[2]) end
+if bt == 'string' and redis.call('GET', KEYS[3]) == ARGV[4] then
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) else redis.call('PERSIST', KEYS[3]) end
+end
+return {1}
+"""
+)
+
+CREATE = (
+    _TYPE
+    + """
+-- KEYS: chat binding, state, log
+-- ARGV: game id, envelope, ttl ms (0 = none), replace ('1'/'0'),
+--       state key prefix of this chat's games, log entries...
+local bt = ktype(KEYS[1])
+if bt ~= 'none' and bt ~= 'string' then return {4, KEYS[1], bt} end
+local lt = ktype(KEYS[3])
+if lt ~= 'none' and lt ~= 'list' then return {4, KEYS[3], lt} end
+local bound = false
+if bt == 'string' then bound = redis.call('GET', KEYS[1]) end
+if bound == ARGV[1] then return {1} end  -- our own create, retried after a lost reply
+if bound and ARGV[4] ~= '1' then
+  -- the bound game may have gone (deleted by hand): then the chat is free
+  local nonce = string.match(bound, '#(%x+)$')
+  if nonce and redis.call('EXISTS', ARGV[5] .. nonce .. ':state') == 1 then
+    return {2, bound}
+  end
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then return {5} end
+local ttl = tonumber(ARGV[3])
+redis.call('DEL', KEYS[3])
+if #ARGV > 5 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 6)) end
+if ttl > 0 then
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ttl)
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
+  if #ARGV > 5 then redis.call('PEXPIRE', KEYS[3], ttl) end
+else
+  redis.call('SET', KEYS[2], ARGV[2])
+  redis.call('SET', KEYS[1], ARGV[1])
+end
+return {1}
+"""
+)
+
+BIND = (
+    _TYPE
+    + """
+-- KEYS: chat binding, state;  ARGV: game id
+local bt = ktype(KEYS[1])
+if bt ~= 'none' and bt ~= 'string' then return {4, KEYS[1], bt} end
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl == -2 then return {3} end
+if ttl > 0 then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
+else
+  redis.call('SET', KEYS[1], ARGV[1])
+end
+return {1}
+"""
+)
+
+UNBIND_IF = (
+    _TYPE
+    + """
+-- KEYS: chat binding;  ARGV: game id
+local bt = ktype(KEYS[1])
+if bt == 'none' then return {3} end
+if bt ~= 'string' then return {4, KEYS[1], bt} end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {2} end
+redis.call('DEL', KEYS[1])
+return {1}
+"""
+)
+
+DELETE = (
+    _TYPE
+    + """
+-- KEYS: state, log, chat binding;  ARGV: game id
+local existed = redis.call('EXISTS', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2])
+if ktype(KEYS[3]) == 'string' and redis.call('GET', KEYS[3]) == ARGV[1] then
+  redis.call('DEL', KEYS[3])
+end
+if existed == 1 then return {1} end
+return {3}
+"""
+)
+
+QUARANTINE = (
+    _TYPE
+    + """
+-- KEYS: chat binding, then pairs (key, quarantine key)
+-- ARGV: game id whose binding is to be cleared ('' for none), quarantine ttl ms
+-- Renames each existing key of a pair, then clears the binding if it names the game.
+local moved = 0
+for i = 2, #KEYS, 2 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    redis.call('RENAME', KEYS[i], KEYS[i + 1])
+    redis.call('PEXPIRE', KEYS[i + 1], ARGV[2])
+    moved = moved + 1
+  end
+end
+if ARGV[1] ~= '' and ktype(KEYS[1]) == 'string' and redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+end
+return {1, moved}
+"""
+)
+
+INCR_STATS = (
+    _TYPE
+    + """
+-- KEYS: stats hash;  ARGV: field, delta, field, delta...
+local t = ktype(KEYS[1])
+if t ~= 'none' and t ~= 'hash' then return {4, KEYS[1], t} end
+local fields = {}
+for i = 1, #ARGV, 2 do fields[#fields + 1] = ARGV[i] end
+local cur = redis.call('HMGET', KEYS[1], unpack(fields))
+for i = 1, #fields do
+  if cur[i] and not string.match(cur[i], '^%-?%d+$') then return {4, KEYS[1], 'hash with a non-integer field ' .. fields[i]} end
+end
+local out = {}
+for i = 1, #fields do
+  out[i] = redis.call('HINCRBY', KEYS[1], fields[i], ARGV[2 * i])
+end
+return {1, out}
+"""
+)

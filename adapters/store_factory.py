@@ -1,0 +1,55 @@
+"""Pick and connect the store the configuration asks for.
+
+Why one function: the CLI, the Telegram adapter and the tests all need
+"a store from these settings"; the choice between a Redis URL, the embedded
+server and memory belongs in one place, and the caller only ever sees the
+:class:`~core.store.Store` interface.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+from adapters.embedded_redis import EmbeddedRedis
+from adapters.redis_store import DEFAULT_PREFIX, RedisStore
+from core.store import DEFAULT_GAME_TTL, MemoryStore, Store
+
+EMBEDDED_SUBDIR = "redis"
+
+
+async def open_store(
+    url: str | None,
+    *,
+    data_dir: str | os.PathLike[str],
+    prefix: str = DEFAULT_PREFIX,
+    memory: bool = False,
+    **options: Any,
+) -> Store:
+    """Return a connected store.
+
+    * ``memory=True``: a :class:`MemoryStore` (nothing survives the process);
+    * ``url`` given: a :class:`RedisStore` on that server;
+    * otherwise: the embedded redis-server with its data in
+      ``<data_dir>/redis`` (started, or reused if an earlier process left it
+      running); closing the store stops it.
+
+    ``options`` go to the store (``game_ttl``; for Redis also
+    ``connect_timeout``, ``socket_timeout``, ``quarantine_ttl``). Raises
+    :class:`~core.store.StoreUnavailable` when the server does not answer.
+    """
+    if memory:
+        return MemoryStore(game_ttl=options.get("game_ttl", DEFAULT_GAME_TTL))
+    server: EmbeddedRedis | None = None
+    if url is None:
+        server = EmbeddedRedis(Path(data_dir) / EMBEDDED_SUBDIR)
+        url = await asyncio.to_thread(server.start)
+    store = RedisStore.from_url(url, prefix=prefix, server=server, **options)
+    try:
+        await store.ping()
+    except BaseException:
+        await store.close()
+        raise
+    return store

@@ -1,0 +1,25 @@
+"""Everything a rule plugin needs, in one import.
+
+    from core.api import Rule, hookimpl, dataclass, events, actions, ...
+
+Third-party rules should import from here only; it is the stable surface.
+"""
+
+from dataclasses import dataclass
+from typing import Literal
+
+from . import actions, cards, errors, events
+from .actions import advance, draw_cards, end_round, penalize, shuffle, take_pending
+from .cards import Card
+from .engine import expand_play, legal_moves
+from .events import Event
+from .moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+from .rule import NoOptions, Rule, hookimpl
+from .state import GameState
+
+__all__ = [
+    "CATCH", "CHALLENGE", "DRAW", "PASS", "PLAY", "UNO", "Card", "Event", "GameState",
+    "Literal", "Move", "NoOptions", "Rule", "actions", "advance", "cards", "dataclass",
+    "draw_cards", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
+    "penalize", "shuffle", "take_pending",
+]

@@ -1,0 +1,285 @@
+"""The engine: start a game, list legal moves, apply a move.
+
+`apply(state, move) -> (new_state, events)` is pure: the given state is never
+changed, a refused move raises `MoveError` with a stable code. Every rule
+decision is asked of the variant's compiled `RuleSet`; the engine itself
+knows only the shape of a turn (who may move, that a card leaves a hand and
+lands on the pile, that a wild names a colour).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import shuffle
+from .cards import COLORS, Card
+from .errors import (
+    BAD_TARGET,
+    COLOR_REQUIRED,
+    NOT_ALLOWED,
+    ROUND_OVER,
+    TARGET_REQUIRED,
+    UNEXPECTED_COLOR,
+    UNEXPECTED_TARGET,
+    UNKNOWN_PLAYER,
+    MoveError,
+)
+from .events import CARD_PLAYED, JUMPED_IN, ROUND_STARTED, STARTER, TIMED_OUT, TURN, Event
+from .moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+from .ruleset import RuleSet
+from .state import PLAYING, GameState
+from .variants import rules_for
+
+__all__ = [
+    "apply", "legal_moves", "new_game", "next_round", "rules_of", "timeout",
+    "setup_round", "deal_round",
+]
+
+
+def rules_of(state: GameState) -> RuleSet:
+    """The state's compiled rules (attached on first use, carried by clones)."""
+    rules = state.rules
+    if rules is None:
+        rules = rules_for(state.variant, state.overrides or None)
+        if state.fingerprint and state.fingerprint != rules.fingerprint:
+            # The variant changed since the game began; the game still plays
+            # under today's file, and says so where anyone asks.
+            state.ext = {**state.ext, "rules_changed": rules.fingerprint}
+        state.fingerprint = rules.fingerprint
+        state.rules = rules
+    return rules
+
+
+# -- starting -------------------------------------------------------------------
+
+def new_game(variant: str, players: list[str], seed: int = 0,
+             overrides: dict[str, Any] | None = None, dealer: int | None = None
+             ) -> tuple[GameState, list[Event]]:
+    """A new match: shuffle the variant's deck with `seed` and deal round one."""
+    if len(players) < 2:
+        raise ValueError("a game needs at least two players")
+    if len(set(players)) != len(players):
+        raise ValueError("player names must be different")
+    state = GameState(variant, players, seed, overrides)
+    if dealer is not None:
+        state.dealer = dealer % len(players)
+    rules = rules_of(state)
+    deck = list(rules.build_deck(len(players)))
+    shuffle(state, deck)
+    events = deal_round(state, deck)
+    return state, events
+
+
+def next_round(state: GameState) -> tuple[GameState, list[Event]]:
+    """After a round (not the match) ended: the next dealer deals a new round."""
+    s = state.clone()
+    rules = rules_of(s)
+    n = len(s.players)
+    s.dealer = (s.dealer + 1) % n
+    s.round += 1
+    s.hands = [[] for _ in range(n)]
+    s.draw_pile, s.discard = [], []
+    _reset_round(s)
+    deck = list(rules.build_deck(n))
+    shuffle(s, deck)
+    return s, deal_round(s, deck)
+
+
+def _reset_round(s: GameState) -> None:
+    s.direction = 1
+    s.color = None
+    s.pending = 0
+    s.pending_rank = ""
+    s.drawn = None
+    s.draws = 0
+    s.uno = 0
+    s.exposed = -1
+    s.out = []
+    s.winner = -1
+    s.phase = PLAYING
+    s.ext = {}
+
+
+def deal_round(state: GameState, deck_top_first: list[Card]) -> list[Event]:
+    """Deal from `deck_top_first` (card 0 is the top): the variant's hand size
+    one card at a time from the player after the dealer, then turn the starter
+    and let the first-card rule apply. Mutates `state` (a fresh one)."""
+    rules = rules_of(state)
+    n = len(state.players)
+    size = rules.hand_size(state)
+    if len(deck_top_first) < size * n + 1:
+        raise ValueError(f"a deck of {len(deck_top_first)} cards cannot deal {size} to {n} players")
+    pos = 0
+    first = rules.next_turn(state, state.dealer, 0)
+    for _ in range(size):
+        seat = first
+        for _ in range(n):
+            state.hands[seat].append(deck_top_first[pos])
+            pos += 1
+            seat = (seat + 1) % n
+    starter = deck_top_first[pos]
+    state.draw_pile = list(reversed(deck_top_first[pos + 1:]))
+    state.discard = [starter]
+    state.turn = first
+    state.color = starter.color
+    events = [Event(ROUND_STARTED, state.dealer, n=state.round), Event(STARTER, card=starter)]
+    rules.first_card(state, starter, events)
+    events.append(Event(TURN, state.turn))
+    return events
+
+
+def setup_round(variant: str, players: list[str], hands: list[list[Card]], discard: list[Card],
+                draw_top_first: list[Card], turn: int = 0, direction: int = 1,
+                color: str | None = None, seed: int = 0,
+                overrides: dict[str, Any] | None = None) -> GameState:
+    """A table laid out card by card (scenario files, tests, puzzles)."""
+    state = GameState(variant, players, seed, overrides)
+    rules_of(state)
+    state.hands = [list(h) for h in hands]
+    state.discard = list(discard)
+    state.draw_pile = list(reversed(draw_top_first))
+    state.turn = turn
+    state.direction = direction
+    top = state.top
+    state.color = color if color is not None else (top.color if top is not None else None)
+    return state
+
+
+# -- moves ----------------------------------------------------------------------
+
+def _check(state: GameState, rules: RuleSet, move: Move) -> None:
+    if state.phase != PLAYING:
+        raise MoveError(ROUND_OVER)
+    if not 0 <= move.player < len(state.players) or move.player in state.out:
+        raise MoveError(UNKNOWN_PLAYER)
+    verdict = rules.check_move(state, move)
+    if verdict is not True:
+        raise MoveError(verdict if isinstance(verdict, str) else NOT_ALLOWED)
+    if move.kind == PLAY:
+        card = move.card
+        if card.is_wild:
+            if move.color is None:
+                raise MoveError(COLOR_REQUIRED)
+        elif move.color is not None:
+            raise MoveError(UNEXPECTED_COLOR)
+        targets = rules.card_targets(state, move.player, card)
+        if targets is None:
+            if move.target is not None:
+                raise MoveError(UNEXPECTED_TARGET)
+        elif move.target not in targets:
+            raise MoveError(TARGET_REQUIRED if move.target is None else BAD_TARGET)
+
+
+def check(state: GameState, move: Move) -> str | None:
+    """The refusal code `apply` would raise for `move`, or None if it is legal."""
+    try:
+        _check(state, rules_of(state), move)
+    except MoveError as exc:
+        return exc.code
+    return None
+
+
+def apply(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
+    """Apply one move; return the new state and what happened."""
+    rules = state.rules or rules_of(state)
+    _check(state, rules, move)
+    s = state.clone()
+    events: list[Event] = []
+    kind = move.kind
+    player = move.player
+    if kind == PLAY:
+        _play(s, rules, move, events)
+    elif kind == DRAW:
+        rules.on_draw(s, player, events)
+    elif kind == PASS:
+        rules.on_pass(s, player, events)
+    elif kind == UNO:
+        rules.on_uno(s, player, events)
+    elif kind == CATCH:
+        rules.on_catch(s, player, move.target, events)
+    elif kind == CHALLENGE:
+        rules.on_challenge(s, player, events)
+    rules.after_move(s, move, events)
+    s.moves += 1
+    return s, events
+
+
+def _play(s: GameState, rules: RuleSet, move: Move, events: list[Event]) -> None:
+    player = move.player
+    card = move.card
+    rules.before_play(s, move, events)
+    if player != s.turn:
+        events.append(Event(JUMPED_IN, player, card))
+        s.turn = player
+        s.drawn = None
+        s.draws = 0
+    hand = s.hands[player]
+    hand.remove(card)
+    s.discard.append(card)
+    events.append(Event(CARD_PLAYED, player, card))
+    if card.is_wild:
+        rules.on_wild(s, move, move.color, events)
+    else:
+        s.color = card.color
+    rules.on_play(s, move, card, events)
+    if not hand:
+        rules.on_go_out(s, player, events)
+
+
+def legal_moves(state: GameState, player: int) -> list[Move]:
+    """Every move `player` may make now, each one accepted by `apply`."""
+    if state.phase != PLAYING or player in state.out:
+        return []
+    rules = state.rules or rules_of(state)
+    moves: list[Move] = []
+    if player == state.turn:
+        seen: set[Card] = set()
+        check_move = rules.check_move
+        for card in state.hands[player]:
+            if card in seen:
+                continue
+            seen.add(card)
+            if check_move(state, Move(PLAY, player, card)) is True:
+                _expand(state, rules, player, card, moves)
+        for kind in (DRAW, PASS):
+            move = Move(kind, player)
+            if check_move(state, move) is True:
+                moves.append(move)
+    moves.extend(m for extra in rules.extra_moves(state, player) for m in extra)
+    return moves
+
+
+def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list[Move]) -> None:
+    """A playable card becomes one move per colour (wild) and target (7-0)."""
+    colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
+    targets = rules.card_targets(state, player, card)
+    if targets is None:
+        targets = (None,)
+    for color in colors:
+        for target in targets:
+            out.append(Move(PLAY, player, card, color, target))
+
+
+def expand_play(state: GameState, player: int, card: Card) -> list[Move]:
+    """The legal full forms of playing `card` (for rules listing extra moves)."""
+    out: list[Move] = []
+    _expand(state, rules_of(state), player, card, out)
+    return out
+
+
+def timeout(state: GameState) -> tuple[GameState, list[Event]]:
+    """The current player's turn timer ran out: apply what `on_timeout` says
+    until the turn has passed (by default: take the penalty, or draw and pass)."""
+    rules = rules_of(state)
+    player = state.turn
+    events = [Event(TIMED_OUT, player)]
+    s = state
+    for _ in range(200):
+        if s.phase != PLAYING or s.turn != player:
+            break
+        move = rules.on_timeout(s, player)
+        if move is None:
+            break
+        s, more = apply(s, move)
+        events.extend(more)
+    return s, events

@@ -1,0 +1,71 @@
+"""The one error a refused move raises, with a stable code.
+
+Codes are part of the public contract: scenario files may name them
+(`error: not_your_turn`) and adapters translate them into messages.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+NOT_YOUR_TURN: Final = "not_your_turn"
+NOT_IN_HAND: Final = "not_in_hand"
+DOES_NOT_FIT: Final = "does_not_fit"
+COLOR_REQUIRED: Final = "color_required"
+UNEXPECTED_COLOR: Final = "unexpected_color"
+TARGET_REQUIRED: Final = "target_required"
+BAD_TARGET: Final = "bad_target"
+UNEXPECTED_TARGET: Final = "unexpected_target"
+PENDING_DRAW: Final = "pending_draw"
+MUST_PLAY: Final = "must_play"
+MUST_PLAY_DRAWN: Final = "must_play_drawn"
+MUST_STACK: Final = "must_stack"
+ONLY_DRAWN_CARD: Final = "only_drawn_card"
+ALREADY_DREW: Final = "already_drew"
+MUST_DRAW_FIRST: Final = "must_draw_first"
+CANNOT_PASS: Final = "cannot_pass"
+UNO_NOT_NOW: Final = "uno_not_now"
+NOTHING_TO_CATCH: Final = "nothing_to_catch"
+NO_CHALLENGE: Final = "no_challenge"
+NO_ACTION_FINISH: Final = "no_action_finish"
+ROUND_OVER: Final = "round_over"
+NOT_ALLOWED: Final = "not_allowed"
+UNKNOWN_PLAYER: Final = "unknown_player"
+BAD_MOVE: Final = "bad_move"
+
+#: Every code with a one-line English explanation (adapters translate these).
+CODES: Final = {
+    NOT_YOUR_TURN: "It is not your turn.",
+    NOT_IN_HAND: "You do not hold that card.",
+    DOES_NOT_FIT: "That card does not fit the top card.",
+    COLOR_REQUIRED: "Name a colour for the wild card.",
+    UNEXPECTED_COLOR: "Only a wild card takes a colour.",
+    TARGET_REQUIRED: "Name the player this card targets.",
+    BAD_TARGET: "That player cannot be targeted.",
+    UNEXPECTED_TARGET: "This card does not target a player.",
+    PENDING_DRAW: "You must take the pending cards (or answer them, where a rule allows).",
+    MUST_PLAY: "You hold a card that fits: you must play.",
+    MUST_PLAY_DRAWN: "You must play the card you drew.",
+    MUST_STACK: "You must answer the pending draw with a draw card.",
+    ONLY_DRAWN_CARD: "After drawing you may play only the card you drew.",
+    ALREADY_DREW: "You have already drawn this turn.",
+    MUST_DRAW_FIRST: "You can pass only after drawing.",
+    CANNOT_PASS: "Your turn ends only with a card played.",
+    UNO_NOT_NOW: "UNO can be said only with two cards, or one card before being caught.",
+    NOTHING_TO_CATCH: "Nobody can be caught right now.",
+    NO_CHALLENGE: "There is no Wild Draw Four to challenge.",
+    NO_ACTION_FINISH: "You may not go out on an action or wild card.",
+    ROUND_OVER: "The round is over.",
+    NOT_ALLOWED: "That move is not allowed now.",
+    UNKNOWN_PLAYER: "No such player in this game.",
+    BAD_MOVE: "That is not a move.",
+}
+
+
+class MoveError(Exception):
+    """A refused move. The state it was applied to is unchanged."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        self.code = code
+        self.detail = detail
+        super().__init__(f"{code}: {detail or CODES.get(code, code)}")

@@ -1,0 +1,260 @@
+"""Rule points: one pluggy hook per decision the rules of a turn make.
+
+Every hook is documented here and in docs/hooks.md. Implementations are
+methods of a `Rule` (see core/rule.py); they may take any subset of a hook's
+arguments, by name. The rules every game shares implement each hook with
+`trylast=True`, so a house rule's implementation runs first and wins.
+
+Conventions:
+- `state` is the engine's working copy during a move: hooks that apply an
+  effect mutate it and append `Event`s to `events`. Hooks that only answer a
+  question (`card_fits`, `hold_penalty`, ...) must not mutate it.
+- `firstresult` hooks stop at the first implementation that returns a value
+  other than None; returning None means "no opinion, ask the next rule".
+- Seats (`player`, `target`, ...) are indexes into `state.players`.
+- Hooks that apply an effect and return True have handled it; the engine
+  moves on.
+
+The engine calls a compiled `RuleSet` (core/ruleset.py), not pluggy's
+dispatcher: implementations are resolved and ordered once per variant.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .cards import Card
+    from .events import Event
+    from .moves import Move
+    from .state import GameState
+
+PROJECT = "unobot"
+hookspec = pluggy.HookspecMarker(PROJECT)
+
+
+# -- setting a round up --------------------------------------------------------
+
+@hookspec(firstresult=True)
+def build_deck(players: int) -> list[Card]:  # type: ignore[empty-body]
+    """The whole deck for a round with `players` players, in any order.
+
+    Asked once per round before the deal. Stops at the first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def hand_size(state: GameState) -> int:  # type: ignore[empty-body]
+    """How many cards each player is dealt. Stops at the first non-None result."""
+
+
+@hookspec(firstresult=True)
+def first_card(state: GameState, card: Card, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """Apply the starting card's effect (the card is already on the discard pile).
+
+    `state.turn` is the player after the dealer when this is asked. Set the
+    colour, the turn, the direction, pending draws; a rule may also put the
+    card back and turn another. Return True when handled.
+    """
+
+
+# -- whether a move is allowed -------------------------------------------------
+
+@hookspec(firstresult=True)
+def card_fits(state: GameState, player: int, card: Card) -> bool:  # type: ignore[empty-body]
+    """May `player` play `card` on the current top card, colour and pending draw?
+
+    True or False decides; None defers to the next rule. Called for every
+    card of a hand when legal moves are listed, so keep it cheap.
+    """
+
+
+@hookspec(firstresult=True)
+def can_stack(state: GameState, player: int, card: Card) -> bool:  # type: ignore[empty-body]
+    """While a draw penalty is pending on `player`, may `card` answer it?
+
+    The shared rules say no; stacking rules say which draw cards go on which
+    (`state.pending_rank` is the rank of the card that made the total).
+    """
+
+
+@hookspec(firstresult=True)
+def hold_penalty(state: GameState, victim: int, card: Card) -> bool:  # type: ignore[empty-body]
+    """Does the penalty of the draw `card` just played stay pending on `victim`?
+
+    True when the rules give the victim any answer (stacking, challenging
+    a Wild Draw Four), whatever the victim holds; the victim then takes it
+    with `draw`. False or None: the victim draws at once and loses the turn.
+    """
+
+
+@hookspec(firstresult=True)
+def can_jump_in(state: GameState, player: int, card: Card) -> bool:  # type: ignore[empty-body]
+    """May `player`, whose turn it is not, play `card` out of turn now?"""
+
+
+@hookspec(firstresult=True)
+def card_targets(state: GameState, player: int, card: Card) -> list[int | None]:  # type: ignore[empty-body]
+    """The players a play of `card` may or must name (a 7 under seven-o).
+
+    None (the default): the card names nobody. A list: the seats allowed;
+    a None in the list means naming nobody is allowed too.
+    """
+
+
+@hookspec(firstresult=True)
+def check_move(state: GameState, move: Move) -> bool | str:  # type: ignore[empty-body]
+    """Accept or refuse a move before it applies.
+
+    Return True to accept, an error code (see core/errors.py) to refuse,
+    None to defer to the next rule. A move no rule accepts is refused
+    with `not_allowed`. For a play, the engine itself then checks that a
+    wild names a colour and that the target fits `card_targets`.
+    """
+
+
+@hookspec
+def extra_moves(state: GameState, player: int) -> list[Move]:  # type: ignore[empty-body]
+    """Moves `player` may make beyond playing from the hand, drawing and
+    passing: say UNO, catch, challenge, jump in. Every rule's list is
+    collected (this hook does not stop at the first result).
+    """
+
+
+# -- playing a card ------------------------------------------------------------
+
+@hookspec
+def before_play(state: GameState, move: Move, events: list[Event]) -> None:
+    """A card is about to leave `move.player`'s hand (nothing has changed yet).
+
+    Every rule is told: the place to note what the rules need later (the
+    colour in play before a Wild Draw Four, for a challenge).
+    """
+
+
+@hookspec(firstresult=True)
+def on_wild(state: GameState, move: Move, color: str | None, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """A wild card landed and names `color`: set the colour in play."""
+
+
+@hookspec(firstresult=True)
+def on_play(state: GameState, move: Move, card: Card, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """Apply the effect of `card`, which just landed on the discard pile.
+
+    Skip, reverse, draw penalties, hand swaps, and passing the turn on
+    (`core.actions.advance`) all happen here. Return True when handled.
+    """
+
+
+@hookspec(firstresult=True)
+def on_swap(state: GameState, player: int, target: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """`player` swaps hands with `target` (seven-o's 7)."""
+
+
+@hookspec(firstresult=True)
+def on_rotate(state: GameState, player: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """Every hand passes to the next player in the direction of play (seven-o's 0)."""
+
+
+# -- drawing -------------------------------------------------------------------
+
+@hookspec(firstresult=True)
+def on_draw(state: GameState, player: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """`player` draws: take the pending penalty, or draw as the variant says
+    (one card, until a playable one, ...). Decide whether the turn passes.
+    """
+
+
+@hookspec(firstresult=True)
+def on_drawn_card(state: GameState, player: int, card: Card, events: list[Event]) -> str:  # type: ignore[empty-body]
+    """After a voluntary draw of `card`: what may `player` do now?
+
+    Answers `"pass"` (the turn passes at once), `"may_play"` (the player
+    may play the card or pass) or `"must_play"` (the card must be played).
+    """
+
+
+@hookspec(firstresult=True)
+def on_pass(state: GameState, player: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """`player` ends the turn without playing."""
+
+
+@hookspec(firstresult=True)
+def on_deck_empty(state: GameState, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """The draw pile is empty and a card is wanted: refill it (reshuffle).
+
+    Return True when cards can be drawn again, False when there are none.
+    """
+
+
+# -- challenges and UNO --------------------------------------------------------
+
+@hookspec(firstresult=True)
+def on_challenge(state: GameState, challenger: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """`challenger` challenges the Wild Draw Four just played on them."""
+
+
+@hookspec(firstresult=True)
+def on_uno(state: GameState, player: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """`player` says UNO."""
+
+
+@hookspec(firstresult=True)
+def on_catch(state: GameState, catcher: int, target: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """`catcher` calls out `target`, who holds one card and did not say UNO."""
+
+
+@hookspec
+def after_move(state: GameState, move: Move, events: list[Event]) -> None:
+    """A move has been applied. Every rule is told (bookkeeping: the UNO
+    catch window closes when the next player plays or draws)."""
+
+
+# -- turn order, going out, scoring -------------------------------------------
+
+@hookspec(firstresult=True)
+def next_turn(state: GameState, player: int, skip: int) -> int:  # type: ignore[empty-body]
+    """The seat that moves after `player`, passing over `skip` players."""
+
+
+@hookspec(firstresult=True)
+def on_go_out(state: GameState, player: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """`player` played their last card: deal pending draws, end the round or
+    play on for places, and score (`core.actions.end_round`)."""
+
+
+@hookspec(firstresult=True)
+def score(state: GameState) -> dict[int, int]:  # type: ignore[empty-body]
+    """The points each seat gains this round ({seat: points})."""
+
+
+@hookspec(firstresult=True)
+def match_winner(state: GameState) -> int:  # type: ignore[empty-body]
+    """After scoring, the seat that won the match, or None to play another round."""
+
+
+@hookspec(firstresult=True)
+def turn_seconds(state: GameState) -> int:  # type: ignore[empty-body]
+    """Seconds a player has for a turn (0 or None: no timer). Adapters run the clock."""
+
+
+@hookspec(firstresult=True)
+def on_timeout(state: GameState, player: int) -> Move:  # type: ignore[empty-body]
+    """The turn timer ran out for `player`: the next move to make for them.
+
+    The engine asks again until the turn has passed (draw, then pass).
+    """
+
+
+def spec_names() -> list[str]:
+    """Every hook name, in the order of this module."""
+    import inspect
+    import sys
+
+    module: Any = sys.modules[__name__]
+    return [
+        name for name, obj in inspect.getmembers(module, inspect.isfunction)
+        if hasattr(obj, PROJECT + "_spec")
+    ]

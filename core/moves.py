@@ -1,0 +1,122 @@
+"""Moves: what a player does, as small values with a text form.
+
+The text form is what scenario files, the console and the store's move log
+use: `play R5`, `play W+4 green`, `play R7 ben`, `draw`, `pass`, `uno`,
+`catch ben`, `challenge`. In logs a target is written as `@seat`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .cards import COLOR_NAMES, Card, CardError, is_color_word, parse_card, parse_color
+from .errors import BAD_MOVE, UNKNOWN_PLAYER, MoveError
+
+PLAY: Final = "play"
+DRAW: Final = "draw"
+PASS: Final = "pass"
+UNO: Final = "uno"
+CATCH: Final = "catch"
+CHALLENGE: Final = "challenge"
+KINDS: Final = (PLAY, DRAW, PASS, UNO, CATCH, CHALLENGE)
+
+
+class Move:
+    """One move by the player in `seat`. Immutable by convention, hashable."""
+
+    __slots__ = ("kind", "player", "card", "color", "target")
+
+    def __init__(
+        self,
+        kind: str,
+        player: int,
+        card: Card | None = None,
+        color: str | None = None,
+        target: int | None = None,
+    ) -> None:
+        self.kind = kind
+        self.player = player
+        self.card = card
+        self.color = color
+        self.target = target
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.kind, self.player, self.card, self.color, self.target)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"<Move {self.player}: {self.text}>"
+
+    @property
+    def text(self) -> str:
+        """The move without its player, targets as `@seat` (the log form)."""
+        parts = [self.kind]
+        if self.card is not None:
+            parts.append(self.card.text)
+        if self.color is not None:
+            parts.append(COLOR_NAMES[self.color])
+        if self.target is not None:
+            parts.append(f"@{self.target}")
+        return " ".join(parts)
+
+    def describe(self, names: list[str]) -> str:
+        """The move as a scenario file writes it, with player names."""
+        text = self.text
+        if self.target is not None:
+            text = text.replace(f"@{self.target}", names[self.target])
+        return text
+
+
+def _seat(word: str, names: list[str]) -> int:
+    if word.startswith("@") and word[1:].isdigit():
+        seat = int(word[1:])
+        if 0 <= seat < len(names):
+            return seat
+    else:
+        lowered = [n.lower() for n in names]
+        if word.lower() in lowered:
+            return lowered.index(word.lower())
+    raise MoveError(UNKNOWN_PLAYER, word)
+
+
+def parse_move(text: str, player: int, names: list[str]) -> Move:
+    """Parse `play W+4 green ben` and the like for the player in `player`.
+
+    Raises MoveError(bad_move) for text that is not a move, and
+    MoveError(unknown_player) for a target that is not seated.
+    """
+    words = text.split()
+    if not words:
+        raise MoveError(BAD_MOVE, text)
+    kind = words[0].lower()
+    rest = words[1:]
+    if kind == PLAY:
+        if not rest:
+            raise MoveError(BAD_MOVE, text)
+        try:
+            card = parse_card(rest[0])
+        except CardError as exc:
+            raise MoveError(BAD_MOVE, f"unknown card {rest[0]!r}") from exc
+        color = target = None
+        for word in rest[1:]:
+            if color is None and target is None and is_color_word(word):
+                color = parse_color(word)
+            elif target is None:
+                target = _seat(word, names)
+            else:
+                raise MoveError(BAD_MOVE, text)
+        return Move(PLAY, player, card, color, target)
+    if kind in (DRAW, PASS, UNO, CHALLENGE):
+        if rest:
+            raise MoveError(BAD_MOVE, text)
+        return Move(kind, player)
+    if kind == CATCH:
+        if len(rest) != 1:
+            raise MoveError(BAD_MOVE, text)
+        return Move(CATCH, player, target=_seat(rest[0], names))
+    raise MoveError(BAD_MOVE, text)

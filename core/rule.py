@@ -1,0 +1,163 @@
+"""What a rule plugin is: a `Rule` subclass with a name, options and hooks.
+
+    class Stacking(Rule):
+        '''Stacking: a player hit by a draw card may answer with one.'''
+        name = "stacking"
+
+        @dataclass(frozen=True)
+        class Options:
+            draw_two_on_draw_two: bool = True
+            optional: bool = True
+
+        @hookimpl
+        def can_stack(self, state, card):
+            ...
+
+A variant turns a rule on with options; the rule set instantiates the class
+with its validated `Options` (available as `self.options`) and registers the
+instance with pluggy. Rules the game always has set `base = True`; a variant
+may still turn them off (`challenge: false`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, get_args, get_origin
+
+import pluggy
+
+from .hookspecs import PROJECT
+
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """A rule without options."""
+
+
+class Rule:
+    #: The name variants use to turn the rule on (kebab-case).
+    name: ClassVar[str] = ""
+    #: A short title per language, for menus. Falls back to the name.
+    title: ClassVar[dict[str, str]] = {}
+    #: Options, validated from the variant's YAML. A frozen dataclass.
+    Options: ClassVar[type] = NoOptions
+    #: Rules that cannot be on together with this one.
+    conflicts: ClassVar[tuple[str, ...]] = ()
+    #: Rules that must be on for this one to work.
+    requires: ClassVar[tuple[str, ...]] = ()
+    #: On in every variant unless the variant turns it off.
+    base: ClassVar[bool] = False
+    #: The move kinds this rule's `check_move` looks at (None: every kind).
+    #: Declaring them lets the rule set skip the rule for other moves.
+    checks: ClassVar[tuple[str, ...] | None] = None
+
+    def __init__(self, options: Any = None) -> None:
+        self.options = options if options is not None else self.Options()
+
+    def __repr__(self) -> str:
+        return f"<rule {self.name} {self.options}>"
+
+    @classmethod
+    def doc(cls) -> str:
+        return (cls.__doc__ or "").strip()
+
+    @classmethod
+    def label(cls, lang: str = "en") -> str:
+        return cls.title.get(lang) or cls.title.get("en") or cls.name
+
+
+class OptionError(ValueError):
+    """An option value that does not fit the rule's Options."""
+
+    def __init__(self, option: str, message: str) -> None:
+        self.option = option
+        self.message = message
+        super().__init__(message)
+
+
+def option_fields(rule: type[Rule]) -> list[tuple[str, Any, Any]]:
+    """(name, type, default) of every option of a rule."""
+    hints = typing.get_type_hints(rule.Options)
+    out = []
+    for f in dataclasses.fields(rule.Options):
+        default = f.default if f.default is not dataclasses.MISSING else None
+        out.append((f.name, hints.get(f.name, Any), default))
+    return out
+
+
+def describe_type(tp: Any) -> str:
+    if tp is bool:
+        return "true or false"
+    if tp is int:
+        return "a whole number"
+    if tp is float:
+        return "a number"
+    if tp is str:
+        return "a text"
+    if get_origin(tp) is Literal:
+        return "one of " + ", ".join(repr(a) for a in get_args(tp))
+    if get_origin(tp) in (types.UnionType, typing.Union):
+        return " or ".join(describe_type(a) for a in get_args(tp) if a is not type(None)) + " (or null)"
+    return getattr(tp, "__name__", str(tp))
+
+
+def _coerce(tp: Any, value: Any) -> Any:
+    if tp is Any:
+        return value
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        raise TypeError
+    if tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise TypeError
+    if tp is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        raise TypeError
+    if tp is str:
+        if isinstance(value, str):
+            return value
+        raise TypeError
+    if get_origin(tp) is Literal:
+        if value in get_args(tp):
+            return value
+        raise TypeError
+    if get_origin(tp) in (types.UnionType, typing.Union):
+        if value is None and type(None) in get_args(tp):
+            return None
+        for arg in get_args(tp):
+            if arg is type(None):
+                continue
+            try:
+                return _coerce(arg, value)
+            except TypeError:
+                continue
+        raise TypeError
+    return value
+
+
+def build_options(rule: type[Rule], raw: dict[str, Any] | None) -> Any:
+    """Validate `raw` against the rule's Options; raise OptionError naming the option."""
+    raw = raw or {}
+    fields = {name: (tp, default) for name, tp, default in option_fields(rule)}
+    values = {}
+    for key, value in raw.items():
+        if key not in fields:
+            allowed = ", ".join(fields) or "none"
+            raise OptionError(key, f"rule {rule.name!r} has no option {key!r} (its options: {allowed})")
+        tp, _ = fields[key]
+        try:
+            values[key] = _coerce(tp, value)
+        except TypeError:
+            raise OptionError(
+                key,
+                f"option {key!r} of rule {rule.name!r} must be {describe_type(tp)}, not {value!r}",
+            ) from None
+    return rule.Options(**values)

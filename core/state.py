@@ -1,0 +1,258 @@
+"""Game state: plain data that serializes to a compact, versioned form.
+
+The state carries everything needed to go on or to replay a game: the
+variant's name, the rule overrides it was started with, a fingerprint of the
+resolved rules, and its RNG seed with the number of shuffles done so far.
+
+Piles are lists whose *end* is the top (the draw pile pops from the end, the
+discard pile's top is `discard[-1]`), so drawing and playing are O(1).
+The engine never mutates a state it was given: `apply` clones first.
+`ext` is room for plugins' own data; treat its values as immutable
+(replace them, never mutate in place), since clones share them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from .cards import Card, parse_card
+
+SCHEMA: Final = 1
+
+PLAYING: Final = "play"
+ROUND_OVER: Final = "round_over"
+MATCH_OVER: Final = "match_over"
+
+
+class StateFormatError(ValueError):
+    """An encoded state that this version cannot read (corrupt, foreign or from the future)."""
+
+
+class GameState:
+    __slots__ = (
+        "variant", "overrides", "fingerprint", "seed", "shuffles",
+        "players", "hands", "draw_pile", "discard", "turn", "direction",
+        "color", "pending", "pending_rank", "drawn", "draws", "uno",
+        "exposed", "out", "winner", "phase", "scores", "round", "dealer",
+        "moves", "ext", "rules",
+    )
+
+    variant: str
+    overrides: dict[str, Any]
+    fingerprint: str
+    seed: int
+    shuffles: int
+    players: list[str]
+    hands: list[list[Card]]
+    draw_pile: list[Card]
+    discard: list[Card]
+    turn: int
+    direction: int
+    color: str | None
+    pending: int
+    pending_rank: str
+    drawn: Card | None
+    draws: int
+    uno: int
+    exposed: int
+    out: list[int]
+    winner: int
+    phase: str
+    scores: list[int]
+    round: int
+    dealer: int
+    moves: int
+    ext: dict[str, Any]
+    rules: Any  # the compiled RuleSet; never serialized
+
+    def __init__(self, variant: str, players: list[str], seed: int = 0,
+                 overrides: dict[str, Any] | None = None) -> None:
+        self.variant = variant
+        self.overrides = overrides or {}
+        self.fingerprint = ""
+        self.seed = seed
+        self.shuffles = 0
+        self.players = list(players)
+        n = len(players)
+        self.hands = [[] for _ in range(n)]
+        self.draw_pile = []
+        self.discard = []
+        self.turn = 0
+        self.direction = 1
+        self.color = None
+        self.pending = 0
+        self.pending_rank = ""
+        self.drawn = None
+        self.draws = 0
+        self.uno = 0          # bit per seat: said UNO
+        self.exposed = -1     # seat that may be caught, or -1
+        self.out = []         # seats that went out, in order
+        self.winner = -1
+        self.phase = PLAYING
+        self.scores = [0] * n
+        self.round = 1
+        self.dealer = n - 1
+        self.moves = 0
+        self.ext = {}
+        self.rules = None
+
+    # -- reading -------------------------------------------------------------
+    @property
+    def top(self) -> Card | None:
+        return self.discard[-1] if self.discard else None
+
+    @property
+    def current(self) -> str:
+        return self.players[self.turn]
+
+    def seat(self, name: str) -> int:
+        return self.players.index(name)
+
+    def active(self) -> list[int]:
+        """Seats still in the round, in seating order."""
+        out = self.out
+        return [i for i in range(len(self.players)) if i not in out]
+
+    def said_uno(self, seat: int) -> bool:
+        return bool(self.uno >> seat & 1)
+
+    def all_cards(self) -> list[Card]:
+        cards = [c for h in self.hands for c in h]
+        cards.extend(self.draw_pile)
+        cards.extend(self.discard)
+        return cards
+
+    # -- copying -------------------------------------------------------------
+    def clone(self) -> GameState:
+        new = GameState.__new__(GameState)
+        new.variant = self.variant
+        new.overrides = self.overrides
+        new.fingerprint = self.fingerprint
+        new.seed = self.seed
+        new.shuffles = self.shuffles
+        new.players = self.players
+        new.hands = [h[:] for h in self.hands]
+        new.draw_pile = self.draw_pile[:]
+        new.discard = self.discard[:]
+        new.turn = self.turn
+        new.direction = self.direction
+        new.color = self.color
+        new.pending = self.pending
+        new.pending_rank = self.pending_rank
+        new.drawn = self.drawn
+        new.draws = self.draws
+        new.uno = self.uno
+        new.exposed = self.exposed
+        new.out = self.out[:]
+        new.winner = self.winner
+        new.phase = self.phase
+        new.scores = self.scores[:]
+        new.round = self.round
+        new.dealer = self.dealer
+        new.moves = self.moves
+        new.ext = dict(self.ext) if self.ext else {}
+        new.rules = self.rules
+        return new
+
+    # -- serializing ---------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able dict; card lists become space-separated card texts."""
+        d: dict[str, Any] = {
+            "s": SCHEMA,
+            "var": self.variant,
+            "fp": self.fingerprint,
+            "seed": self.seed,
+            "sh": self.shuffles,
+            "p": self.players,
+            "h": [" ".join(c.text for c in h) for h in self.hands],
+            "dp": " ".join(c.text for c in self.draw_pile),
+            "dc": " ".join(c.text for c in self.discard),
+            "t": self.turn,
+            "d": self.direction,
+            "c": self.color,
+            "ph": self.phase,
+            "sc": self.scores,
+            "r": self.round,
+            "dl": self.dealer,
+            "m": self.moves,
+        }
+        # Rarely set fields are written only when they differ from their default.
+        if self.overrides:
+            d["ovr"] = self.overrides
+        if self.pending:
+            d["pn"] = self.pending
+            d["pr"] = self.pending_rank
+        if self.drawn is not None:
+            d["dw"] = self.drawn.text
+        if self.draws:
+            d["ds"] = self.draws
+        if self.uno:
+            d["u"] = self.uno
+        if self.exposed >= 0:
+            d["x"] = self.exposed
+        if self.out:
+            d["o"] = self.out
+        if self.winner >= 0:
+            d["w"] = self.winner
+        if self.ext:
+            d["e"] = self.ext
+        return d
+
+    def encode(self) -> bytes:
+        return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False).encode()
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
+        schema = d.get("s")
+        if schema != SCHEMA:
+            raise StateFormatError(
+                f"game state schema {schema!r} is not readable by this version (expects {SCHEMA})"
+            )
+        try:
+            s = cls(d["var"], d["p"], d["seed"], d.get("ovr"))
+            s.fingerprint = d.get("fp", "")
+            s.shuffles = d["sh"]
+            s.hands = [_cards(h) for h in d["h"]]
+            s.draw_pile = _cards(d["dp"])
+            s.discard = _cards(d["dc"])
+            s.turn = d["t"]
+            s.direction = d["d"]
+            s.color = d["c"]
+            s.phase = d["ph"]
+            s.scores = list(d["sc"])
+            s.round = d["r"]
+            s.dealer = d["dl"]
+            s.moves = d["m"]
+            s.pending = d.get("pn", 0)
+            s.pending_rank = d.get("pr", "")
+            dw = d.get("dw")
+            s.drawn = parse_card(dw) if dw else None
+            s.draws = d.get("ds", 0)
+            s.uno = d.get("u", 0)
+            s.exposed = d.get("x", -1)
+            s.out = list(d.get("o", []))
+            s.winner = d.get("w", -1)
+            s.ext = dict(d.get("e", {}))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateFormatError(f"game state is incomplete or corrupt: {exc!r}") from exc
+        if len(s.hands) != len(s.players) or len(s.scores) != len(s.players):
+            raise StateFormatError("game state is corrupt: hands, scores and players disagree")
+        return s
+
+    @classmethod
+    def decode(cls, data: bytes | str) -> GameState:
+        try:
+            d = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise StateFormatError(f"game state is not valid JSON: {exc}") from exc
+        if not isinstance(d, dict):
+            raise StateFormatError("game state is not a JSON object")
+        return cls.from_dict(d)
+
+    def same_as(self, other: GameState) -> bool:
+        return self.to_dict() == other.to_dict()
+
+
+def _cards(text: str) -> list[Card]:
+    return [parse_card(w) for w in text.split()] if text else []

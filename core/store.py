@@ -1,0 +1,535 @@
+"""The game store interface, its errors, and the in-memory store.
+
+Why an interface in core: the session service loads a game, asks the engine
+to apply a move and saves the result; it must not care whether games sit in
+Redis or in memory, and core must never import ``redis`` (the Redis store
+lives in ``adapters/``). Every store passes one contract suite
+(``tests/store/``), so what is written here is what both promise.
+
+What a store holds:
+
+* games: the engine's state as opaque ``bytes`` plus a version number that
+  grows by one on every save; a save names the version it was computed
+  from and is refused (:class:`VersionConflict`) when another save got
+  there first (compare-and-set, no locks);
+* each game's move log, appended in the same atomic step as the save;
+* which game is running in a chat (the chat binding);
+* per-chat settings, a small JSON-able dict;
+* stats counters per chat and per user.
+
+Games (with their log and chat binding) expire after ``game_ttl`` seconds
+without a save, so abandoned games do not pile up. Settings and stats do
+not expire.
+
+Ids: a chat or user id is a short string (Telegram's integer ids are
+accepted and turned into strings). A game id is ``"<chat id>#<nonce>"``:
+it carries its chat, so a store can keep a game next to its chat (the Redis
+store puts both under one Cluster hash tag).
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Literal, Self
+
+ChatId = str | int
+UserId = str | int
+StatsScope = Literal["chat", "user"]
+
+DEFAULT_GAME_TTL: float = 48 * 3600.0
+"""Seconds a game lives without a save before it counts as abandoned."""
+
+_ID_RE = re.compile(r"[A-Za-z0-9_.@+=-]{1,64}")
+_NONCE_RE = re.compile(r"[0-9a-f]{1,32}")
+_STATS_SCOPES = ("chat", "user")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class StoreError(Exception):
+    """Base of every error a store raises on purpose."""
+
+
+class StoreUnavailable(StoreError):
+    """The backing server cannot be reached (down, loading, timing out, read-only).
+
+    Raised by every operation instead of the driver's own errors, so callers
+    handle one type. After a failed *write* the outcome is unknown (the
+    server may have applied it before the connection broke); a retried save
+    is still safe, see :meth:`Store.save_game`.
+    """
+
+
+class VersionConflict(StoreError):
+    """A save named a version that is no longer the stored one."""
+
+    def __init__(self, game_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, stored is {actual}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class GameNotFound(StoreError):
+    """The game does not exist (never created, deleted, expired or quarantined)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+class ChatBusy(StoreError):
+    """``create_game`` found another game running in the chat (pass ``replace=True``)."""
+
+    def __init__(self, chat_id: str, game_id: str) -> None:
+        super().__init__(f"chat {chat_id} already runs game {game_id}")
+        self.chat_id = chat_id
+        self.game_id = game_id
+
+
+class StoreDataError(StoreError):
+    """A stored value could not be read: corrupt, foreign, or from a newer unobot.
+
+    ``key`` names the value. ``quarantined_as`` is where a corrupt or foreign
+    value was moved (kept for inspection, out of the way of play), or None
+    when it was left in place: a value written by a newer store format is
+    valid data that this build refuses to touch.
+    """
+
+    def __init__(self, key: str, reason: str, *, quarantined_as: str | None = None) -> None:
+        where = f"; moved to {quarantined_as}" if quarantined_as else ""
+        super().__init__(f"{key}: {reason}{where}")
+        self.key = key
+        self.reason = reason
+        self.quarantined_as = quarantined_as
+
+
+# --------------------------------------------------------------------------- ids
+
+
+def norm_id(value: ChatId, what: str = "chat id") -> str:
+    """Return the canonical string form of a chat or user id, or raise ValueError.
+
+    Why so strict: ids go into key names (and a Redis hash tag), so braces,
+    colons, spaces and the ``#`` that separates a game's nonce are refused.
+    """
+    text = str(value)
+    if not _ID_RE.fullmatch(text):
+        raise ValueError(f"bad {what}: {value!r}")
+    return text
+
+
+def new_game_id(chat_id: ChatId) -> str:
+    """A fresh game id for a game in ``chat_id``."""
+    return f"{norm_id(chat_id)}#{secrets.token_hex(4)}"
+
+
+def split_game_id(game_id: str) -> tuple[str, str]:
+    """Return ``(chat id, nonce)`` of a game id, or raise ValueError."""
+    chat, sep, nonce = str(game_id).rpartition("#")
+    if not sep or not _ID_RE.fullmatch(chat) or not _NONCE_RE.fullmatch(nonce):
+        raise ValueError(f"bad game id: {game_id!r}")
+    return chat, nonce
+
+
+def check_scope(scope: str) -> None:
+    """Refuse a stats scope other than ``chat`` or ``user``."""
+    if scope not in _STATS_SCOPES:
+        raise ValueError(f"stats scope must be one of {_STATS_SCOPES}, not {scope!r}")
+
+
+def check_deltas(deltas: Mapping[str, int]) -> dict[str, int]:
+    """Validate stats increments: non-empty field names, integer deltas."""
+    out: dict[str, int] = {}
+    for name, delta in deltas.items():
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"bad stats field: {name!r}")
+        if isinstance(delta, bool) or not isinstance(delta, int):
+            raise ValueError(f"stats delta for {name!r} must be an int, not {delta!r}")
+        out[name] = delta
+    return out
+
+
+def encode_setting(name: str, value: Any) -> str:
+    """JSON text of one setting; refuses what JSON cannot carry (why: settings must survive a store)."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"bad setting name: {name!r}")
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"setting {name!r} is not JSON-able: {exc}") from exc
+
+
+def check_expected_version(version: int) -> None:
+    """Refuse a version no save can name (versions start at 1)."""
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ValueError(f"bad expected version: {version!r}")
+
+
+def check_log(entries: Iterable[str]) -> list[str]:
+    """Validate move-log entries: short, one-line strings."""
+    out = list(entries)
+    for entry in out:
+        if not isinstance(entry, str) or "\n" in entry or len(entry) > 512:
+            raise ValueError(f"bad log entry: {entry!r}")
+    return out
+
+
+def log_range(start: int, stop: int | None) -> tuple[int, int] | None:
+    """Translate a Python slice ``[start:stop]`` into an inclusive (LRANGE) pair.
+
+    None means the slice is empty whatever the list holds.
+    """
+    if stop is None:
+        return start, -1
+    if stop == 0:
+        return None
+    return start, stop - 1
+
+
+# --------------------------------------------------------------------------- interface
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as loaded: the engine's bytes and the version to save against."""
+
+    game_id: str
+    chat_id: str
+    version: int
+    state: bytes
+
+
+class Store(abc.ABC):
+    """What every game store offers; all methods are coroutines.
+
+    ``game_ttl`` (seconds, None for never) is read on every create and save,
+    so it may be changed on a live store.
+    """
+
+    game_ttl: float | None
+
+    # ---- games
+
+    @abc.abstractmethod
+    async def load_game(self, game_id: str) -> StoredGame | None:
+        """The game and its version, or None when there is no such game."""
+
+    @abc.abstractmethod
+    async def create_game(
+        self,
+        chat_id: ChatId,
+        state: bytes,
+        *,
+        replace: bool = False,
+        log: Sequence[str] = (),
+    ) -> tuple[str, int]:
+        """Store a new game at version 1 and bind the chat to it, atomically.
+
+        Raises :class:`ChatBusy` when the chat already runs a game, unless
+        ``replace`` (then the old game is unbound and left to expire).
+        Returns ``(game_id, 1)``.
+        """
+
+    @abc.abstractmethod
+    async def save_game(
+        self,
+        game_id: str,
+        state: bytes,
+        *,
+        expected_version: int,
+        log: Sequence[str] = (),
+    ) -> int:
+        """Replace the state if it is still at ``expected_version``; return the new version.
+
+        The state write, the log append and the expiry refresh happen
+        together or not at all. Raises :class:`VersionConflict` when another
+        save got there first, :class:`GameNotFound` when the game is gone.
+
+        A network store must make a save that its driver re-sends after a
+        lost reply succeed without applying twice (the Redis store tags each
+        attempt with a nonce); two *different* saves from the same version
+        always conflict, even when they carry equal bytes.
+        """
+
+    @abc.abstractmethod
+    async def delete_game(self, game_id: str) -> bool:
+        """Remove a game and its log; unbind its chat if bound to it. True if it existed."""
+
+    @abc.abstractmethod
+    async def read_log(self, game_id: str, start: int = 0, stop: int | None = None) -> list[str]:
+        """The game's move log, sliced like a Python list (``[]`` for an unknown game)."""
+
+    @abc.abstractmethod
+    async def game_expires_in(self, game_id: str) -> float | None:
+        """Seconds until the game expires (None: never). Raises :class:`GameNotFound`."""
+
+    # ---- chat binding
+
+    @abc.abstractmethod
+    async def chat_game(self, chat_id: ChatId) -> str | None:
+        """The id of the game running in the chat, or None.
+
+        The id may name a game that expired a moment ago; ``load_game``
+        then returns None.
+        """
+
+    @abc.abstractmethod
+    async def bind_chat(self, chat_id: ChatId, game_id: str) -> None:
+        """Make ``game_id`` (a game of this chat) the chat's running game.
+
+        Raises :class:`GameNotFound` if the game does not exist, ValueError
+        if the game belongs to another chat.
+        """
+
+    @abc.abstractmethod
+    async def unbind_chat(self, chat_id: ChatId, game_id: str | None = None) -> bool:
+        """Clear the chat's binding (only if it names ``game_id``, when given). True if cleared."""
+
+    # ---- settings
+
+    @abc.abstractmethod
+    async def get_chat_settings(self, chat_id: ChatId) -> dict[str, Any]:
+        """The chat's settings (variant, house-rule options, language, timers...); ``{}`` if none."""
+
+    @abc.abstractmethod
+    async def update_chat_settings(
+        self,
+        chat_id: ChatId,
+        changes: Mapping[str, Any] | None = None,
+        *,
+        remove: Iterable[str] = (),
+    ) -> dict[str, Any]:
+        """Set the top-level keys in ``changes``, drop those in ``remove``; return the result.
+
+        Atomic, and per key: two admins changing different keys at once
+        both win. Values must be JSON-able.
+        """
+
+    @abc.abstractmethod
+    async def clear_chat_settings(self, chat_id: ChatId) -> None:
+        """Forget all of the chat's settings."""
+
+    # ---- stats
+
+    @abc.abstractmethod
+    async def incr_stats(
+        self, scope: StatsScope, owner_id: ChatId, deltas: Mapping[str, int]
+    ) -> dict[str, int]:
+        """Add ``deltas`` to the owner's counters, all or none; return the new values."""
+
+    @abc.abstractmethod
+    async def get_stats(self, scope: StatsScope, owner_id: ChatId) -> dict[str, int]:
+        """All counters of a chat (``scope="chat"``) or user (``"user"``)."""
+
+    # ---- lifecycle
+
+    async def ping(self) -> None:  # noqa: B027 - a no-op default is the point
+        """Raise :class:`StoreUnavailable` unless the store answers."""
+
+    async def close(self) -> None:  # noqa: B027 - a no-op default is the point
+        """Release connections (and stop a server the store started)."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+# --------------------------------------------------------------------------- memory
+
+
+@dataclass(slots=True)
+class _MemGame:
+    chat_id: str
+    version: int
+    state: bytes
+    expires_at: float | None
+    log: list[str] = field(default_factory=list)
+
+
+class MemoryStore(Store):
+    """A store in this process's memory: for quick local play and unit tests.
+
+    Each method runs without awaiting in between, so on one event loop every
+    operation is atomic, as the contract requires. Nothing survives the
+    process. ``clock`` (monotonic seconds) is injectable so expiry can be
+    tested without waiting.
+    """
+
+    def __init__(
+        self,
+        *,
+        game_ttl: float | None = DEFAULT_GAME_TTL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.game_ttl = game_ttl
+        self._clock = clock
+        self._games: dict[str, _MemGame] = {}
+        self._bindings: dict[str, str] = {}
+        self._settings: dict[str, dict[str, str]] = {}
+        self._stats: dict[tuple[str, str], dict[str, int]] = {}
+
+    # ---- helpers
+
+    def _expiry(self) -> float | None:
+        return None if self.game_ttl is None else self._clock() + self.game_ttl
+
+    def _game(self, game_id: str) -> _MemGame | None:
+        split_game_id(game_id)
+        game = self._games.get(game_id)
+        if game is not None and game.expires_at is not None and game.expires_at <= self._clock():
+            del self._games[game_id]
+            if self._bindings.get(game.chat_id) == game_id:
+                del self._bindings[game.chat_id]
+            return None
+        return game
+
+    # ---- games
+
+    async def load_game(self, game_id: str) -> StoredGame | None:
+        game = self._game(game_id)
+        if game is None:
+            return None
+        return StoredGame(game_id, game.chat_id, game.version, game.state)
+
+    async def create_game(
+        self,
+        chat_id: ChatId,
+        state: bytes,
+        *,
+        replace: bool = False,
+        log: Sequence[str] = (),
+    ) -> tuple[str, int]:
+        chat = norm_id(chat_id)
+        entries = check_log(log)
+        current = self._bindings.get(chat)
+        if current is not None and not replace and self._game(current) is not None:
+            raise ChatBusy(chat, current)
+        game_id = new_game_id(chat)
+        while game_id in self._games:
+            game_id = new_game_id(chat)
+        self._games[game_id] = _MemGame(chat, 1, bytes(state), self._expiry(), entries)
+        self._bindings[chat] = game_id
+        return game_id, 1
+
+    async def save_game(
+        self,
+        game_id: str,
+        state: bytes,
+        *,
+        expected_version: int,
+        log: Sequence[str] = (),
+    ) -> int:
+        check_expected_version(expected_version)
+        entries = check_log(log)
+        game = self._game(game_id)
+        if game is None:
+            raise GameNotFound(game_id)
+        if game.version != expected_version:
+            raise VersionConflict(game_id, expected_version, game.version)
+        game.version += 1
+        game.state = bytes(state)
+        game.log.extend(entries)
+        game.expires_at = self._expiry()
+        return game.version
+
+    async def delete_game(self, game_id: str) -> bool:
+        game = self._game(game_id)
+        if game is None:
+            return False
+        del self._games[game_id]
+        if self._bindings.get(game.chat_id) == game_id:
+            del self._bindings[game.chat_id]
+        return True
+
+    async def read_log(self, game_id: str, start: int = 0, stop: int | None = None) -> list[str]:
+        game = self._game(game_id)
+        return [] if game is None else game.log[start:stop]
+
+    async def game_expires_in(self, game_id: str) -> float | None:
+        game = self._game(game_id)
+        if game is None:
+            raise GameNotFound(game_id)
+        return None if game.expires_at is None else max(0.0, game.expires_at - self._clock())
+
+    # ---- chat binding
+
+    async def chat_game(self, chat_id: ChatId) -> str | None:
+        chat = norm_id(chat_id)
+        game_id = self._bindings.get(chat)
+        if game_id is not None and self._game(game_id) is None:
+            return None
+        return game_id
+
+    async def bind_chat(self, chat_id: ChatId, game_id: str) -> None:
+        chat = norm_id(chat_id)
+        if split_game_id(game_id)[0] != chat:
+            raise ValueError(f"game {game_id} does not belong to chat {chat}")
+        if self._game(game_id) is None:
+            raise GameNotFound(game_id)
+        self._bindings[chat] = game_id
+
+    async def unbind_chat(self, chat_id: ChatId, game_id: str | None = None) -> bool:
+        chat = norm_id(chat_id)
+        current = self._bindings.get(chat)
+        if current is None or (game_id is not None and current != game_id):
+            return False
+        del self._bindings[chat]
+        return True
+
+    # ---- settings
+
+    async def get_chat_settings(self, chat_id: ChatId) -> dict[str, Any]:
+        raw = self._settings.get(norm_id(chat_id), {})
+        return {name: json.loads(text) for name, text in raw.items()}
+
+    async def update_chat_settings(
+        self,
+        chat_id: ChatId,
+        changes: Mapping[str, Any] | None = None,
+        *,
+        remove: Iterable[str] = (),
+    ) -> dict[str, Any]:
+        chat = norm_id(chat_id)
+        encoded = {name: encode_setting(name, value) for name, value in (changes or {}).items()}
+        current = self._settings.setdefault(chat, {})
+        current.update(encoded)
+        for name in remove:
+            current.pop(name, None)
+        if not current:
+            del self._settings[chat]
+        return await self.get_chat_settings(chat)
+
+    async def clear_chat_settings(self, chat_id: ChatId) -> None:
+        self._settings.pop(norm_id(chat_id), None)
+
+    # ---- stats
+
+    async def incr_stats(
+        self, scope: StatsScope, owner_id: ChatId, deltas: Mapping[str, int]
+    ) -> dict[str, int]:
+        check_scope(scope)
+        clean = check_deltas(deltas)
+        counters = self._stats.setdefault((scope, norm_id(owner_id, f"{scope} id")), {})
+        for name, delta in clean.items():
+            counters[name] = counters.get(name, 0) + delta
+        return {name: counters[name] for name in clean}
+
+    async def get_stats(self, scope: StatsScope, owner_id: ChatId) -> dict[str, int]:
+        check_scope(scope)
+        return dict(self._stats.get((scope, norm_id(owner_id, f"{scope} id")), {}))

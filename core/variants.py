@@ -1,0 +1,336 @@
+"""Variants: YAML files that name the rules a game enables and their options.
+
+    name: party
+    extends: official
+    title: {en: Party, es: Fiesta}
+    rules:
+      stacking: {draw_four_on_draw_two: true}
+      seven-o: {}
+      challenge: false
+
+`extends` merges onto a parent: a rule's options merge key by key, `false`
+turns a rule off, `{}` / `true` / nothing turns it on with its defaults.
+Base rules (the ones every game shares) are on unless turned off.
+
+A broken variant is refused with a `VariantError` that names the file, the
+line and what is allowed; never a traceback. Overrides (a chat's house
+rules, a scenario's `rules:`) go through the same merge and checks.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .registry import available_rules
+from .rule import OptionError, Rule, build_options
+from .ruleset import RuleSet
+
+VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
+
+
+class VariantError(ValueError):
+    """A variant (or overrides) that cannot be used, with where and how to fix it."""
+
+    def __init__(self, source: str, line: int | None, message: str, fix: str = "") -> None:
+        self.source = source
+        self.line = line
+        self.message = message
+        self.fix = fix
+        where = f"{source}:{line}" if line else source
+        super().__init__(f"{where}: {message}" + (f"\n  fix: {fix}" if fix else ""))
+
+
+@dataclass
+class Variant:
+    name: str
+    source: str
+    title: dict[str, str] = field(default_factory=dict)
+    description: dict[str, str] = field(default_factory=dict)
+    #: rule name -> raw options dict (enabled) or False (turned off)
+    rules: dict[str, dict[str, Any] | bool] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+    parent: str | None = None
+
+    def label(self, lang: str = "en") -> str:
+        return self.title.get(lang) or self.title.get("en") or self.name
+
+
+# -- YAML with line numbers ---------------------------------------------------
+
+def _to_python(node: yaml.Node, lines: dict[tuple[str, ...], int], path: tuple[str, ...]) -> Any:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = _to_python(key_node, {}, ())
+            out[key] = _to_python(value_node, lines, (*path, str(key)))
+            lines[(*path, str(key))] = key_node.start_mark.line + 1
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_to_python(v, lines, (*path, str(i))) for i, v in enumerate(node.value)]
+    return yaml.SafeLoader.construct_object(_LOADER, node)  # type: ignore[arg-type]
+
+
+_LOADER = yaml.SafeLoader("")
+
+
+def load_yaml_with_lines(text: str, source: str) -> tuple[Any, dict[tuple[str, ...], int]]:
+    """Parse YAML; return the data and a map from key paths to line numbers."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 1 if mark else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise VariantError(source, line, f"this is not valid YAML: {problem}",
+                           "check the indentation and the `key: value` form near that line") from None
+    if node is None:
+        return None, {}
+    lines: dict[tuple[str, ...], int] = {}
+    try:
+        data = _to_python(node, lines, ())
+    except yaml.YAMLError as exc:
+        raise VariantError(source, node.start_mark.line + 1, f"unreadable YAML value: {exc}") from None
+    return data, lines
+
+
+# -- finding and reading variants ---------------------------------------------
+
+def search_path() -> list[Path]:
+    extra = [Path(p) for p in os.environ.get("UNOBOT_VARIANTS_PATH", "").split(os.pathsep) if p]
+    return [*extra, VARIANTS_DIR]
+
+
+def variant_names() -> list[str]:
+    names: set[str] = set()
+    for folder in search_path():
+        if folder.is_dir():
+            names.update(p.stem for p in folder.glob("*.yaml"))
+    return sorted(names)
+
+
+def find_variant(name: str) -> Path:
+    if name.endswith((".yaml", ".yml")) or os.sep in name:
+        path = Path(name)
+        if path.is_file():
+            return path
+        raise VariantError(name, None, "no such variant file", "give an existing path or a variant name")
+    for folder in search_path():
+        path = folder / f"{name}.yaml"
+        if path.is_file():
+            return path
+    known = variant_names()
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise VariantError(name, None, f"unknown variant {name!r}",
+                       f"{hint}known variants: {', '.join(known)}")
+
+
+_variant_cache: dict[str, tuple[float, Variant]] = {}
+
+
+def load_variant(name: str) -> Variant:
+    """Read and check one variant file (not yet merged with its parent)."""
+    path = find_variant(name)
+    mtime = path.stat().st_mtime
+    cached = _variant_cache.get(str(path))
+    if cached and cached[0] == mtime:
+        return cached[1]
+    variant = parse_variant(path.read_text(encoding="utf-8"), str(_display(path)), default_name=path.stem)
+    _variant_cache[str(path)] = (mtime, variant)
+    return variant
+
+
+def _display(path: Path) -> Path:
+    try:
+        return path.resolve().relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+_TOP_KEYS = {"name", "title", "description", "extends", "rules"}
+
+
+def parse_variant(text: str, source: str, default_name: str = "") -> Variant:
+    data, lines = load_yaml_with_lines(text, source)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise VariantError(source, 1, "a variant is a mapping with `name`, `extends` and `rules`",
+                           "start the file with `name: my-variant`")
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise VariantError(source, lines.get((str(key),)), f"unknown key {key!r}",
+                               f"allowed keys: {', '.join(sorted(_TOP_KEYS))}")
+    name = data.get("name") or default_name
+    if not isinstance(name, str):
+        raise VariantError(source, lines.get(("name",)), "`name` must be a text")
+    parent = data.get("extends")
+    if parent is not None and not isinstance(parent, str):
+        raise VariantError(source, lines.get(("extends",)), "`extends` names one variant",
+                           "write `extends: official`")
+    title = _texts(data.get("title"), source, lines, "title")
+    description = _texts(data.get("description"), source, lines, "description")
+    raw_rules = data.get("rules") or {}
+    rules, rule_lines = check_rules(raw_rules, source, lines, ("rules",))
+    return Variant(name, source, title, description, rules, rule_lines, parent)
+
+
+def _texts(value: Any, source: str, lines: dict[tuple[str, ...], int], key: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        return {"en": value}
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return {str(k): v for k, v in value.items()}
+    raise VariantError(source, lines.get((key,)), f"`{key}` must be a text or a map of language to text",
+                       f"write `{key}: {{en: ..., es: ...}}`")
+
+
+def check_rules(raw: Any, source: str, lines: dict[tuple[str, ...], int],
+                base: tuple[str, ...]) -> tuple[dict[str, dict[str, Any] | bool], dict[str, int]]:
+    """Validate a `rules:` mapping: known rule names, known options of the right type."""
+    if not isinstance(raw, dict):
+        raise VariantError(source, lines.get(base), "`rules` must map rule names to options",
+                           "write `rules: {stacking: {optional: true}}`")
+    known = available_rules()
+    out: dict[str, dict[str, Any] | bool] = {}
+    where: dict[str, int] = {}
+    for name, value in raw.items():
+        line = lines.get((*base, str(name)))
+        name = str(name)
+        if name not in known:
+            close = difflib.get_close_matches(name, list(known), n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise VariantError(source, line, f"unknown rule {name!r}",
+                               f"{hint}known rules: {', '.join(sorted(known))}")
+        if value is None or value is True:
+            value = {}
+        if value is False:
+            out[name] = False
+            where[name] = line or 0
+            continue
+        if not isinstance(value, dict):
+            raise VariantError(source, line, f"rule {name!r} takes a mapping of options, true or false",
+                               f"write `{name}: {{}}` to turn it on, `{name}: false` to turn it off")
+        try:
+            build_options(known[name], value)
+        except OptionError as exc:
+            raise VariantError(source, lines.get((*base, name, exc.option), line), exc.message,
+                               _option_fix(known[name])) from None
+        out[name] = dict(value)
+        where[name] = line or 0
+    return out, where
+
+
+def _option_fix(rule: type[Rule]) -> str:
+    from .rule import describe_type, option_fields
+
+    parts = [f"{n}: {describe_type(t)} (default {d!r})" for n, t, d in option_fields(rule)]
+    return f"options of {rule.name!r}: " + ("; ".join(parts) if parts else "none")
+
+
+# -- resolving ------------------------------------------------------------------
+
+@dataclass
+class Resolved:
+    """A variant merged with its parents and overrides: rule -> options dict."""
+
+    name: str
+    rules: dict[str, dict[str, Any]]
+    sources: dict[str, tuple[str, int]]
+
+
+def merge_rules(into: dict[str, dict[str, Any] | bool], new: dict[str, dict[str, Any] | bool]) -> None:
+    for name, value in new.items():
+        if value is False:
+            into[name] = False
+        else:
+            old = into.get(name)
+            merged = dict(old) if isinstance(old, dict) else {}
+            merged.update(value if isinstance(value, dict) else {})
+            into[name] = merged
+
+
+def resolve(name: str, overrides: dict[str, Any] | None = None,
+            overrides_source: str = "overrides") -> Resolved:
+    chain: list[Variant] = []
+    seen: set[str] = set()
+    current: str | None = name
+    while current is not None:
+        variant = load_variant(current)
+        if variant.source in seen:
+            raise VariantError(variant.source, None, "`extends` loops back on itself",
+                               "make the chain of `extends` end at a variant without one")
+        seen.add(variant.source)
+        chain.append(variant)
+        current = variant.parent
+    merged: dict[str, dict[str, Any] | bool] = {}
+    sources: dict[str, tuple[str, int]] = {}
+    for variant in reversed(chain):
+        merge_rules(merged, variant.rules)
+        for rule, line in variant.lines.items():
+            sources[rule] = (variant.source, line)
+    if overrides:
+        checked, lines = check_rules(overrides, overrides_source, {}, ())
+        merge_rules(merged, checked)
+        for rule in checked:
+            sources[rule] = (overrides_source, lines.get(rule, 0))
+    known = available_rules()
+    final: dict[str, dict[str, Any]] = {}
+    for rule_name, cls in known.items():
+        value = merged.get(rule_name, {} if cls.base else False)
+        if value is not False:
+            final[rule_name] = value if isinstance(value, dict) else {}
+    _check_relations(final, sources, known)
+    return Resolved(chain[0].name, final, sources)
+
+
+def _check_relations(final: dict[str, dict[str, Any]], sources: dict[str, tuple[str, int]],
+                     known: dict[str, type[Rule]]) -> None:
+    for name in final:
+        cls = known[name]
+        source, line = sources.get(name, ("(base rules)", 0))
+        for other in cls.conflicts:
+            if other in final:
+                raise VariantError(source, line or None,
+                                   f"rule {name!r} conflicts with {other!r}: they cannot both be on",
+                                   f"turn one off, e.g. `{other}: false`")
+        for other in cls.requires:
+            if other not in final:
+                raise VariantError(source, line or None, f"rule {name!r} needs rule {other!r}",
+                                   f"turn it on: `{other}: {{}}`")
+
+
+_ruleset_cache: dict[tuple[str, str], RuleSet] = {}
+
+
+def _key(overrides: dict[str, Any] | None) -> str:
+    import json
+
+    return json.dumps(overrides or {}, sort_keys=True)
+
+
+def rules_for(variant: str, overrides: dict[str, Any] | None = None) -> RuleSet:
+    """The compiled RuleSet of a variant with overrides (cached)."""
+    key = (variant, _key(overrides))
+    rules = _ruleset_cache.get(key)
+    if rules is None:
+        resolved = resolve(variant, overrides)
+        known = available_rules()
+        enabled = [(known[n], build_options(known[n], opts)) for n, opts in resolved.rules.items()]
+        rules = RuleSet(resolved.name, enabled)
+        rules.resolved = resolved  # type: ignore[attr-defined]
+        _ruleset_cache[key] = rules
+    return rules
+
+
+def clear_caches() -> None:
+    _ruleset_cache.clear()
+    _variant_cache.clear()

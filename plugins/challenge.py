@@ -1,0 +1,79 @@
+"""Challenge (shared rule): only the player hit by a Wild Draw Four may
+challenge it, before drawing.
+
+If the card was played illegally (its player held a card of the colour in
+play), that player draws 4 instead and the challenger takes a normal turn.
+Otherwise the challenger draws the 4 plus 2 more and loses the turn. The
+card and its colour stay either way. With stacking, a Wild Draw Four played
+onto a pending total cannot be challenged (`challenge_stacked: false`).
+"""
+
+from core.api import (
+    CHALLENGE, Card, Event, GameState, Move, Rule, advance, dataclass, draw_cards, errors,
+    hookimpl, take_pending,
+)
+from core.events import CHALLENGE_LOST, CHALLENGE_WON, PENALTY_TAKEN
+
+KEY = "wd4"
+
+
+class Challenge(Rule):
+    name = "challenge"
+    checks = (CHALLENGE,)
+    title = {"en": "Challenging a Wild Draw Four", "es": "Desafiar un +4"}
+    base = True
+
+    @dataclass(frozen=True)
+    class Options:
+        extra_penalty: int = 2
+        challenge_stacked: bool = False
+
+    @hookimpl
+    def before_play(self, state: GameState, move: Move, events: list[Event]) -> None:
+        card = move.card
+        if not (card.is_wild and card.draw == 4):
+            if KEY in state.ext:
+                del state.ext[KEY]
+            return
+        if state.pending and not self.options.challenge_stacked:
+            state.ext.pop(KEY, None)
+            return
+        color = state.color
+        hand = state.hands[move.player]
+        illegal = color is not None and any(c.color == color for c in hand if c is not card)
+        state.ext[KEY] = [move.player, int(illegal)]
+
+    @hookimpl
+    def hold_penalty(self, state: GameState, victim: int, card: Card) -> bool | None:
+        if card.is_wild and card.draw == 4 and KEY in state.ext:
+            return True
+        return None
+
+    def _open(self, state: GameState, player: int) -> bool:
+        return KEY in state.ext and state.pending > 0 and player == state.turn
+
+    @hookimpl(trylast=True)
+    def check_move(self, state: GameState, move: Move) -> bool | str | None:
+        if move.kind != CHALLENGE:
+            return None
+        return True if self._open(state, move.player) else errors.NO_CHALLENGE
+
+    @hookimpl(trylast=True)
+    def extra_moves(self, state: GameState, player: int) -> list[Move]:
+        return [Move(CHALLENGE, player)] if self._open(state, player) else []
+
+    @hookimpl(trylast=True)
+    def on_challenge(self, state: GameState, challenger: int, events: list[Event]) -> bool:
+        bluffer, illegal = state.ext.pop(KEY)
+        if illegal:
+            events.append(Event(CHALLENGE_WON, challenger, other=bluffer))
+            state.pending = max(0, state.pending - 4)
+            draw_cards(state, bluffer, 4, events, PENALTY_TAKEN)
+            if not state.pending:
+                state.pending_rank = ""
+            return True
+        events.append(Event(CHALLENGE_LOST, challenger, other=bluffer))
+        state.pending += self.options.extra_penalty
+        take_pending(state, challenger, events)
+        advance(state)
+        return True

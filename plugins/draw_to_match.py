@@ -1,0 +1,49 @@
+"""Draw to match: on drawing, keep drawing until a playable card comes, in
+one move. The player may then play it (or pass, unless force-play is on).
+
+`may_stop_early: true`: cards come one per `draw`, and the player may
+`pass` after any of them instead of drawing on.
+"""
+
+from core.api import DRAW, Event, GameState, Move, Rule, advance, dataclass, draw_cards, hookimpl
+from core.events import PASSED
+
+
+class DrawToMatch(Rule):
+    name = "draw-to-match"
+    checks = (DRAW,)
+    title = {"en": "Draw until a card fits", "es": "Robar hasta que sirva"}
+    conflicts = ("draw-until-playable",)
+
+    @dataclass(frozen=True)
+    class Options:
+        may_stop_early: bool = False
+
+    @hookimpl
+    def check_move(self, state: GameState, move: Move) -> bool | None:
+        if (move.kind == DRAW and self.options.may_stop_early and move.player == state.turn
+                and not state.pending and state.drawn is None):
+            return True
+        return None
+
+    @hookimpl
+    def on_draw(self, state: GameState, player: int, events: list[Event]) -> bool | None:
+        if state.pending:
+            return None
+        rules = state.rules
+        limit = 1 if self.options.may_stop_early else 10_000
+        for _ in range(limit):
+            got = draw_cards(state, player, 1, events)
+            if not got:
+                events.append(Event(PASSED, player))
+                advance(state)
+                return True
+            state.draws += 1
+            card = got[0]
+            if rules.card_fits(state, player, card):
+                if rules.on_drawn_card(state, player, card, events):
+                    state.drawn = card
+                else:
+                    advance(state)
+                return True
+        return True

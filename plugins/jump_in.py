@@ -1,0 +1,36 @@
+"""Jump-in: a player holding a card identical (colour and rank) to the top
+card may play it out of turn. The turn then passes on from the jumper; the
+players in between lose their turn.
+
+`wilds: true` allows jumping in with a wild on the same wild;
+`onto_pending: true` allows jumping in on a pending draw total.
+"""
+
+from core.api import Card, GameState, Move, Rule, dataclass, expand_play, hookimpl
+
+
+class JumpIn(Rule):
+    name = "jump-in"
+    title = {"en": "Jump-in", "es": "Cortar (jugar fuera de turno)"}
+
+    @dataclass(frozen=True)
+    class Options:
+        wilds: bool = False
+        onto_pending: bool = False
+
+    @hookimpl
+    def can_jump_in(self, state: GameState, player: int, card: Card) -> bool:
+        if card is not state.discard[-1]:
+            return False
+        if card.is_wild and not self.options.wilds:
+            return False
+        return not (state.pending and not self.options.onto_pending)
+
+    @hookimpl
+    def extra_moves(self, state: GameState, player: int) -> list[Move]:
+        if player == state.turn or not state.discard:
+            return []
+        top = state.discard[-1]
+        if top in state.hands[player] and self.can_jump_in(state, player, top):
+            return expand_play(state, player, top)
+        return []

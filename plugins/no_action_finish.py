@@ -1,0 +1,16 @@
+"""No action finish: a player may not go out on an action or wild card; the
+last card must be a number."""
+
+from core.api import PLAY, GameState, Move, Rule, errors, hookimpl
+
+
+class NoActionFinish(Rule):
+    name = "no-action-finish"
+    checks = (PLAY,)
+    title = {"en": "Finish on a number", "es": "Terminar con un número"}
+
+    @hookimpl(tryfirst=True)
+    def check_move(self, state: GameState, move: Move) -> str | None:
+        if move.kind == PLAY and not move.card.is_number and len(state.hands[move.player]) == 1:
+            return errors.NO_ACTION_FINISH
+        return None

@@ -1,0 +1,31 @@
+"""Scoring (shared rule): the winner of a round scores the cards left in the
+other hands: numbers at face value, Draw Two / Reverse / Skip 20, Wild /
+Wild Draw Four 50. The first to `target` points wins the match
+(`target: 0` makes every round a match of its own).
+"""
+
+from core.api import GameState, Rule, dataclass, hookimpl
+
+
+class Scoring(Rule):
+    name = "scoring"
+    title = {"en": "Scoring", "es": "Puntuación"}
+    base = True
+
+    @dataclass(frozen=True)
+    class Options:
+        target: int = 500
+
+    @hookimpl(trylast=True)
+    def score(self, state: GameState) -> dict[int, int]:
+        winner = state.winner
+        total = sum(c.value for seat, hand in enumerate(state.hands) if seat != winner for c in hand)
+        return {winner: total}
+
+    @hookimpl(trylast=True)
+    def match_winner(self, state: GameState) -> int | None:
+        target = self.options.target
+        best = max(range(len(state.scores)), key=lambda s: state.scores[s])
+        if target <= 0 or state.scores[best] >= target:
+            return best if target > 0 else state.winner
+        return None

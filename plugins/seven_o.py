@@ -1,0 +1,38 @@
+"""Seven-O: a 7 swaps hands with a chosen player; a 0 passes every hand to
+the next player in the direction of play. A 7 or 0 played as the last card
+just ends the round.
+
+`mandatory: true`: a 7 must name its target (`play R7 ben`); with `false`
+naming one is optional and a 7 without a target swaps nothing.
+"""
+
+from core.api import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl
+
+
+class SevenO(Rule):
+    name = "seven-o"
+    title = {"en": "Seven-O (7 swaps, 0 rotates)", "es": "Siete-Cero (7 cambia, 0 rota)"}
+
+    @dataclass(frozen=True)
+    class Options:
+        mandatory: bool = True
+
+    @hookimpl
+    def card_targets(self, state: GameState, player: int, card: Card) -> list[int | None] | None:
+        if card.rank != "7" or card.is_wild or len(state.hands[player]) <= 1:
+            return None
+        others: list[int | None] = [s for s in state.active() if s != player]
+        return others if self.options.mandatory else [None, *others]
+
+    @hookimpl
+    def on_play(self, state: GameState, move: Move, card: Card, events: list[Event]) -> bool | None:
+        if card.is_wild or card.rank not in ("7", "0") or not state.hands[move.player]:
+            return None
+        rules = state.rules
+        if card.rank == "7":
+            if move.target is not None:
+                rules.on_swap(state, move.player, move.target, events)
+        else:
+            rules.on_rotate(state, move.player, events)
+        advance(state)
+        return True

@@ -1,0 +1,59 @@
+"""Stacking: a player hit by a draw card may answer with a draw card of
+their own, adding to a pending total; the first player who does not (or
+cannot) takes it all with `draw`.
+
+Which card may go on which is four options; any colour goes on any colour.
+`optional: false` forces a player who can stack to do so.
+"""
+
+from core.api import DRAW, Card, GameState, Move, Rule, dataclass, errors, hookimpl
+from core.cards import DRAW_TWO, WILD_DRAW_FOUR
+
+
+class Stacking(Rule):
+    name = "stacking"
+    checks = (DRAW,)
+    title = {"en": "Stacking draw cards", "es": "Acumular cartas de robo"}
+
+    @dataclass(frozen=True)
+    class Options:
+        draw_two_on_draw_two: bool = True
+        draw_four_on_draw_four: bool = False
+        draw_four_on_draw_two: bool = False
+        draw_two_on_draw_four: bool = False
+        optional: bool = True
+
+    def _allowed(self, on_rank: str, card: Card) -> bool:
+        o = self.options
+        if card.rank == DRAW_TWO and not card.is_wild:
+            return o.draw_two_on_draw_two if on_rank == DRAW_TWO else (
+                o.draw_two_on_draw_four if on_rank == WILD_DRAW_FOUR else False)
+        if card.rank == WILD_DRAW_FOUR and card.is_wild:
+            return o.draw_four_on_draw_two if on_rank == DRAW_TWO else (
+                o.draw_four_on_draw_four if on_rank == WILD_DRAW_FOUR else False)
+        return False
+
+    def _answerable(self, rank: str) -> bool:
+        o = self.options
+        if rank == DRAW_TWO:
+            return o.draw_two_on_draw_two or o.draw_four_on_draw_two
+        if rank == WILD_DRAW_FOUR:
+            return o.draw_four_on_draw_four or o.draw_two_on_draw_four
+        return False
+
+    @hookimpl
+    def hold_penalty(self, state: GameState, victim: int, card: Card) -> bool | None:
+        return True if self._answerable(card.rank) else None
+
+    @hookimpl
+    def can_stack(self, state: GameState, player: int, card: Card) -> bool:
+        return self._allowed(state.pending_rank, card)
+
+    @hookimpl(tryfirst=True)
+    def check_move(self, state: GameState, move: Move) -> str | None:
+        if self.options.optional or move.kind != DRAW or not state.pending or move.player != state.turn:
+            return None
+        rank = state.pending_rank
+        if any(self._allowed(rank, c) for c in state.hands[move.player]):
+            return errors.MUST_STACK
+        return None

@@ -1,0 +1,82 @@
+"""UNO (shared rule): say UNO when playing your next-to-last card.
+
+A player may say UNO holding two cards (it covers the next play) or holding
+one card until caught. One who plays down to one card without having said
+it may be caught by any other player from the moment the card lands until
+the next player plays or draws: the caught player draws `penalty` cards.
+"""
+
+from core.api import (
+    CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Event, GameState, Move, Rule, dataclass,
+    draw_cards, errors, hookimpl,
+)
+from core.events import PENALTY_TAKEN, UNO_CAUGHT, UNO_SAID
+
+_CLOSES_WINDOW = (PLAY, DRAW, PASS, CHALLENGE)
+
+
+class UnoCall(Rule):
+    name = "uno-call"
+    checks = (UNO, CATCH)
+    title = {"en": "Saying UNO", "es": "Decir UNO"}
+    base = True
+
+    @dataclass(frozen=True)
+    class Options:
+        penalty: int = 2
+
+    @staticmethod
+    def _may_say(state: GameState, player: int) -> bool:
+        size = len(state.hands[player])
+        if size == 2:
+            return not state.uno >> player & 1
+        return size == 1 and state.exposed == player
+
+    @hookimpl(trylast=True)
+    def check_move(self, state: GameState, move: Move) -> bool | str | None:
+        if move.kind == UNO:
+            return True if self._may_say(state, move.player) else errors.UNO_NOT_NOW
+        if move.kind == CATCH:
+            target = move.target
+            if target is not None and target == state.exposed and target != move.player:
+                return True
+            return errors.NOTHING_TO_CATCH
+        return None
+
+    @hookimpl(trylast=True)
+    def extra_moves(self, state: GameState, player: int) -> list[Move]:
+        moves = []
+        if self._may_say(state, player):
+            moves.append(Move(UNO, player))
+        exposed = state.exposed
+        if exposed >= 0 and exposed != player:
+            moves.append(Move(CATCH, player, target=exposed))
+        return moves
+
+    @hookimpl(trylast=True)
+    def on_uno(self, state: GameState, player: int, events: list[Event]) -> bool:
+        state.uno |= 1 << player
+        if state.exposed == player:
+            state.exposed = -1
+        events.append(Event(UNO_SAID, player))
+        return True
+
+    @hookimpl(trylast=True)
+    def on_catch(self, state: GameState, catcher: int, target: int, events: list[Event]) -> bool:
+        state.exposed = -1
+        events.append(Event(UNO_CAUGHT, catcher, other=target))
+        draw_cards(state, target, self.options.penalty, events, PENALTY_TAKEN)
+        return True
+
+    @hookimpl(trylast=True)
+    def after_move(self, state: GameState, move: Move, events: list[Event]) -> None:
+        exposed = state.exposed
+        if exposed >= 0 and (
+            (move.player != exposed and move.kind in _CLOSES_WINDOW)
+            or len(state.hands[exposed]) != 1
+        ):
+            state.exposed = -1
+        if move.kind == PLAY:
+            player = move.player
+            if len(state.hands[player]) == 1 and not state.uno >> player & 1:
+                state.exposed = player

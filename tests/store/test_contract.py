@@ -1,0 +1,303 @@
+"""The store contract: every store (memory, redis-server, embedded) passes all of it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from core.store import (
+    ChatBusy,
+    GameNotFound,
+    Store,
+    StoredGame,
+    VersionConflict,
+    split_game_id,
+)
+
+CHAT = "-1001234567"
+
+
+async def eventually_gone(store: Store, game_id: str, limit: float = 10.0) -> None:
+    """Wait (bounded) until an expiring game is gone; not a timing assertion."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while await store.load_game(game_id) is not None:
+        assert loop.time() < deadline, "the game never expired"
+        await asyncio.sleep(0.05)
+
+
+# --------------------------------------------------------------------------- games
+
+
+async def test_create_binds_chat_and_loads_at_version_1(store: Store) -> None:
+    game_id, version = await store.create_game(CHAT, b"\x00state-1", log=["0 deal"])
+    assert version == 1
+    assert split_game_id(game_id)[0] == CHAT
+    assert await store.load_game(game_id) == StoredGame(game_id, CHAT, 1, b"\x00state-1")
+    assert await store.chat_game(CHAT) == game_id
+    assert await store.read_log(game_id) == ["0 deal"]
+
+
+async def test_integer_chat_ids_are_accepted(store: Store) -> None:
+    game_id, _ = await store.create_game(-42, b"s")
+    assert await store.chat_game("-42") == game_id
+    assert (await store.load_game(game_id)).chat_id == "-42"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("bad", ["", "a b", "{x}", "a#b", "a:b", "x" * 65])
+async def test_bad_ids_are_refused(store: Store, bad: str) -> None:
+    with pytest.raises(ValueError):
+        await store.create_game(bad, b"s")
+    with pytest.raises(ValueError):
+        await store.load_game(f"{bad}#00")
+
+
+async def test_save_advances_version_and_appends_log(store: Store) -> None:
+    game_id, v1 = await store.create_game(CHAT, b"s1", log=["0 deal"])
+    v2 = await store.save_game(game_id, b"s2", expected_version=v1, log=["0 play R5"])
+    v3 = await store.save_game(game_id, b"s3", expected_version=v2, log=["1 draw", "1 pass"])
+    v4 = await store.save_game(game_id, b"s4", expected_version=v3)
+    assert (v2, v3, v4) == (2, 3, 4)
+    assert await store.load_game(game_id) == StoredGame(game_id, CHAT, 4, b"s4")
+    assert await store.read_log(game_id) == ["0 deal", "0 play R5", "1 draw", "1 pass"]
+
+
+async def test_stale_save_is_refused_and_changes_nothing(store: Store) -> None:
+    game_id, v1 = await store.create_game(CHAT, b"s1")
+    await store.save_game(game_id, b"s2", expected_version=v1, log=["0 play R5"])
+    with pytest.raises(VersionConflict) as caught:
+        await store.save_game(game_id, b"other", expected_version=v1, log=["1 play G5"])
+    assert (caught.value.game_id, caught.value.expected, caught.value.actual) == (game_id, 1, 2)
+    assert await store.load_game(game_id) == StoredGame(game_id, CHAT, 2, b"s2")
+    assert await store.read_log(game_id) == ["0 play R5"]
+    with pytest.raises(VersionConflict):
+        await store.save_game(game_id, b"ahead", expected_version=7)
+
+
+async def test_equal_states_from_the_same_version_still_conflict(store: Store) -> None:
+    """Two moves that happen to give equal bytes are still two saves: one must retry."""
+    game_id, v1 = await store.create_game(CHAT, b"s1")
+    assert await store.save_game(game_id, b"s2", expected_version=v1, log=["0 draw"]) == 2
+    with pytest.raises(VersionConflict):
+        await store.save_game(game_id, b"s2", expected_version=v1, log=["1 draw"])
+    assert await store.read_log(game_id) == ["0 draw"]
+
+
+async def test_unknown_games(store: Store) -> None:
+    ghost = f"{CHAT}#deadbeef"
+    assert await store.load_game(ghost) is None
+    assert await store.read_log(ghost) == []
+    assert await store.delete_game(ghost) is False
+    with pytest.raises(GameNotFound):
+        await store.save_game(ghost, b"s", expected_version=1)
+    with pytest.raises(GameNotFound):
+        await store.game_expires_in(ghost)
+    with pytest.raises(GameNotFound):
+        await store.bind_chat(CHAT, ghost)
+
+
+async def test_busy_chat_refuses_a_second_game_unless_replacing(store: Store) -> None:
+    first, _ = await store.create_game(CHAT, b"first")
+    with pytest.raises(ChatBusy) as caught:
+        await store.create_game(CHAT, b"second")
+    assert (caught.value.chat_id, caught.value.game_id) == (CHAT, first)
+    assert await store.chat_game(CHAT) == first
+
+    second, version = await store.create_game(CHAT, b"second", replace=True)
+    assert version == 1 and second != first
+    assert await store.chat_game(CHAT) == second
+    assert (await store.load_game(first)).state == b"first"  # type: ignore[union-attr]
+    # another chat is not affected
+    other, _ = await store.create_game("other-chat", b"x")
+    assert await store.chat_game("other-chat") == other
+
+
+async def test_finished_game_frees_the_chat(store: Store) -> None:
+    first, _ = await store.create_game(CHAT, b"first")
+    assert await store.unbind_chat(CHAT, first) is True
+    second, _ = await store.create_game(CHAT, b"second")
+    assert await store.chat_game(CHAT) == second
+
+
+async def test_bind_and_unbind(store: Store) -> None:
+    first, _ = await store.create_game(CHAT, b"first")
+    second, _ = await store.create_game(CHAT, b"second", replace=True)
+    await store.bind_chat(CHAT, first)
+    assert await store.chat_game(CHAT) == first
+    assert await store.unbind_chat(CHAT, second) is False  # names another game: kept
+    assert await store.chat_game(CHAT) == first
+    assert await store.unbind_chat(CHAT, first) is True
+    assert await store.chat_game(CHAT) is None
+    assert await store.unbind_chat(CHAT) is False
+    await store.bind_chat(CHAT, second)
+    assert await store.unbind_chat(CHAT) is True
+    with pytest.raises(ValueError):
+        await store.bind_chat("another-chat", second)
+
+
+async def test_delete_game(store: Store) -> None:
+    game_id, _ = await store.create_game(CHAT, b"s", log=["0 deal"])
+    assert await store.delete_game(game_id) is True
+    assert await store.load_game(game_id) is None
+    assert await store.read_log(game_id) == []
+    assert await store.chat_game(CHAT) is None
+    assert await store.delete_game(game_id) is False
+
+
+async def test_read_log_slices_like_a_list(store: Store) -> None:
+    entries = [f"{i % 4} play R{i}" for i in range(8)]
+    game_id, _ = await store.create_game(CHAT, b"s", log=entries)
+    for start, stop in [(0, None), (2, 5), (5, None), (-3, None), (0, -2), (3, 3), (0, 0), (6, 20)]:
+        assert await store.read_log(game_id, start, stop) == entries[start:stop], (start, stop)
+
+
+async def test_log_entries_are_validated(store: Store) -> None:
+    with pytest.raises(ValueError):
+        await store.create_game(CHAT, b"s", log=["two\nlines"])
+    game_id, _ = await store.create_game(CHAT, b"s")
+    with pytest.raises(ValueError):
+        await store.save_game(game_id, b"t", expected_version=1, log=["x" * 600])
+    assert (await store.load_game(game_id)).version == 1  # type: ignore[union-attr]
+
+
+async def test_concurrent_writers_lose_no_update(store: Store) -> None:
+    """Workers load, change and save with compare-and-set; every change lands once."""
+    game_id, _ = await store.create_game(CHAT, (0).to_bytes(4, "big"))
+
+    async def worker(seat: int) -> None:
+        for move in range(10):
+            while True:
+                game = await store.load_game(game_id)
+                assert game is not None
+                count = int.from_bytes(game.state, "big") + 1
+                try:
+                    await store.save_game(game_id, count.to_bytes(4, "big"),
+                                          expected_version=game.version,
+                                          log=[f"{seat} move {move}"])
+                    break
+                except VersionConflict:
+                    await asyncio.sleep(0)
+
+    await asyncio.gather(*(worker(seat) for seat in range(6)))
+    final = await store.load_game(game_id)
+    assert final is not None
+    assert int.from_bytes(final.state, "big") == 60
+    assert final.version == 61
+    log = await store.read_log(game_id)
+    assert sorted(log) == sorted(f"{s} move {m}" for s in range(6) for m in range(10))
+
+
+# --------------------------------------------------------------------------- expiry
+
+
+async def test_saves_refresh_the_expiry(store: Store) -> None:
+    store.game_ttl = 1000.0
+    game_id, _ = await store.create_game(CHAT, b"s")
+    left = await store.game_expires_in(game_id)
+    assert left is not None and 0 < left <= 1000
+    store.game_ttl = 5000.0
+    await store.save_game(game_id, b"t", expected_version=1, log=["0 draw"])
+    left = await store.game_expires_in(game_id)
+    assert left is not None and 1000 < left <= 5000
+    store.game_ttl = None
+    await store.save_game(game_id, b"u", expected_version=2)
+    assert await store.game_expires_in(game_id) is None
+
+
+async def test_abandoned_games_expire_with_their_binding_and_log(store: Store) -> None:
+    store.game_ttl = 0.05
+    game_id, _ = await store.create_game(CHAT, b"s", log=["0 deal"])
+    await eventually_gone(store, game_id)
+    assert await store.chat_game(CHAT) is None
+    assert await store.read_log(game_id) == []
+    with pytest.raises(GameNotFound):
+        await store.save_game(game_id, b"t", expected_version=1)
+    # the chat is free again
+    store.game_ttl = 60.0
+    await store.create_game(CHAT, b"new")
+
+
+async def test_settings_and_stats_do_not_expire_with_games(store: Store) -> None:
+    store.game_ttl = 0.05
+    await store.update_chat_settings(CHAT, {"language": "es"})
+    await store.incr_stats("chat", CHAT, {"games": 1})
+    game_id, _ = await store.create_game(CHAT, b"s")
+    await eventually_gone(store, game_id)
+    assert await store.get_chat_settings(CHAT) == {"language": "es"}
+    assert await store.get_stats("chat", CHAT) == {"games": 1}
+
+
+# --------------------------------------------------------------------------- settings
+
+
+async def test_chat_settings_round_trip(store: Store) -> None:
+    assert await store.get_chat_settings(CHAT) == {}
+    settings = {
+        "variant": "reglas-de-uno",
+        "rules": {"stacking": {"draw_two_on_draw_two": True}, "challenge": False},
+        "language": "es",
+        "timers": {"turn": 60, "warn": 45.5},
+        "admins": [1, 2],
+        "note": None,
+    }
+    assert await store.update_chat_settings(CHAT, settings) == settings
+    assert await store.get_chat_settings(CHAT) == settings
+    changed = await store.update_chat_settings(CHAT, {"language": "en"}, remove=["note", "nope"])
+    assert changed == {**{k: v for k, v in settings.items() if k != "note"}, "language": "en"}
+    assert await store.get_chat_settings(CHAT) == changed
+    assert await store.get_chat_settings("another-chat") == {}
+    await store.clear_chat_settings(CHAT)
+    assert await store.get_chat_settings(CHAT) == {}
+
+
+async def test_settings_returned_are_copies(store: Store) -> None:
+    await store.update_chat_settings(CHAT, {"timers": {"turn": 60}})
+    got = await store.get_chat_settings(CHAT)
+    got["timers"]["turn"] = 1
+    assert await store.get_chat_settings(CHAT) == {"timers": {"turn": 60}}
+
+
+async def test_settings_must_be_json(store: Store) -> None:
+    await store.update_chat_settings(CHAT, {"language": "es"})
+    with pytest.raises(ValueError):
+        await store.update_chat_settings(CHAT, {"language": "en", "bad": {1, 2}})
+    with pytest.raises(ValueError):
+        await store.update_chat_settings(CHAT, {"bad": float("nan")})
+    assert await store.get_chat_settings(CHAT) == {"language": "es"}
+
+
+# --------------------------------------------------------------------------- stats
+
+
+async def test_stats_increment_many_fields_and_read_back(store: Store) -> None:
+    assert await store.get_stats("user", 7) == {}
+    assert await store.incr_stats("user", 7, {"games": 1, "wins": 1, "points": 120}) == {
+        "games": 1, "wins": 1, "points": 120}
+    assert await store.incr_stats("user", 7, {"games": 1, "points": -20}) == {
+        "games": 2, "points": 100}
+    assert await store.get_stats("user", "7") == {"games": 2, "wins": 1, "points": 100}
+    assert await store.incr_stats("user", 7, {}) == {}
+
+
+async def test_chat_and_user_stats_are_separate(store: Store) -> None:
+    await store.incr_stats("chat", "55", {"games": 3})
+    await store.incr_stats("user", "55", {"games": 1})
+    assert await store.get_stats("chat", "55") == {"games": 3}
+    assert await store.get_stats("user", "55") == {"games": 1}
+
+
+async def test_stats_input_is_validated(store: Store) -> None:
+    with pytest.raises(ValueError):
+        await store.incr_stats("team", "x", {"games": 1})  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        await store.incr_stats("user", "x", {"games": 1.5})  # type: ignore[dict-item]
+    with pytest.raises(ValueError):
+        await store.incr_stats("user", "x", {"": 1})
+    assert await store.get_stats("user", "x") == {}
+
+
+async def test_ping_and_context_manager(store: Store) -> None:
+    await store.ping()
+    async with store as same:
+        assert same is store
