@@ -29,7 +29,11 @@ STAMP = VENV / ".install-stamp"
 
 def _wanted_stamp() -> str:
     digest = hashlib.sha256()
-    for name in ("pyproject.toml", "tests/example_plugin/pyproject.toml"):
+    for name in (
+        "pyproject.toml",
+        "tests/example_plugin/pyproject.toml",
+        "tests/example_plugin/unobot_example_rule/__init__.py",
+    ):
         path = ROOT / name
         if path.exists():
             digest.update(path.read_bytes())

@@ -16,7 +16,12 @@ from .cards import COLORS, Card
 from .errors import (
     BAD_TARGET,
     COLOR_REQUIRED,
+    DOES_NOT_FIT,
     NOT_ALLOWED,
+    NOT_IN_HAND,
+    NOT_YOUR_TURN,
+    ONLY_DRAWN_CARD,
+    PENDING_DRAW,
     ROUND_OVER,
     TARGET_REQUIRED,
     UNEXPECTED_COLOR,
@@ -150,24 +155,48 @@ def setup_round(variant: str, players: list[str], hands: list[list[Card]], disca
 def _check(state: GameState, rules: RuleSet, move: Move) -> None:
     if state.phase != PLAYING:
         raise MoveError(ROUND_OVER)
-    if not 0 <= move.player < len(state.players) or move.player in state.out:
+    player = move.player
+    if not 0 <= player < len(state.players) or player in state.out:
         raise MoveError(UNKNOWN_PLAYER)
-    verdict = rules.check_move(state, move)
-    if verdict is not True:
-        raise MoveError(verdict if isinstance(verdict, str) else NOT_ALLOWED)
-    if move.kind == PLAY:
-        card = move.card
-        if card.is_wild:
-            if move.color is None:
-                raise MoveError(COLOR_REQUIRED)
-        elif move.color is not None:
-            raise MoveError(UNEXPECTED_COLOR)
-        targets = rules.card_targets(state, move.player, card)
-        if targets is None:
-            if move.target is not None:
-                raise MoveError(UNEXPECTED_TARGET)
-        elif move.target not in targets:
-            raise MoveError(TARGET_REQUIRED if move.target is None else BAD_TARGET)
+    if move.kind != PLAY:
+        verdict = rules.check_move(state, move)
+        if verdict is not True:
+            raise MoveError(verdict if isinstance(verdict, str) else NOT_ALLOWED)
+        return
+    card = move.card
+    code = _play_code(state, rules, player, card)
+    if code is not None:
+        raise MoveError(code)
+    if card.is_wild:
+        if move.color is None:
+            raise MoveError(COLOR_REQUIRED)
+    elif move.color is not None:
+        raise MoveError(UNEXPECTED_COLOR)
+    targets = rules.card_targets(state, player, card)
+    if targets is None:
+        if move.target is not None:
+            raise MoveError(UNEXPECTED_TARGET)
+    elif move.target not in targets:
+        raise MoveError(TARGET_REQUIRED if move.target is None else BAD_TARGET)
+    if rules.play_checks:
+        verdict = rules.check_by_kind[PLAY](state, move)
+        if isinstance(verdict, str):
+            raise MoveError(verdict)
+
+
+def _play_code(state: GameState, rules: RuleSet, player: int, card: Card) -> str | None:
+    """Why `player` may not play `card` now (the shape of a turn plus
+    `can_jump_in` and `card_fits`), or None."""
+    if card not in state.hands[player]:
+        return NOT_IN_HAND
+    if player != state.turn:
+        return None if rules.can_jump_in(state, player, card) else NOT_YOUR_TURN
+    drawn = state.drawn
+    if drawn is not None and card is not drawn and not state.pending:
+        return ONLY_DRAWN_CARD
+    if not rules.card_fits(state, player, card):
+        return PENDING_DRAW if state.pending else DOES_NOT_FIT
+    return None
 
 
 def check(state: GameState, move: Move) -> str | None:
@@ -233,31 +262,45 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     rules = state.rules or rules_of(state)
     moves: list[Move] = []
     if player == state.turn:
+        fits = rules.card_fits
+        play_check = rules.check_by_kind[PLAY] if rules.play_checks else None
+        drawn = state.drawn
+        pending = state.pending
         seen: set[Card] = set()
-        check_move = rules.check_move
         for card in state.hands[player]:
             if card in seen:
                 continue
             seen.add(card)
-            if check_move(state, Move(PLAY, player, card)) is True:
-                _expand(state, rules, player, card, moves)
+            if drawn is not None and card is not drawn and not pending:
+                continue
+            if not fits(state, player, card):
+                continue
+            if play_check is not None and isinstance(play_check(state, Move(PLAY, player, card)), str):
+                continue
+            _expand(state, rules, player, card, moves)
+        check_move = rules.check_by_kind
         for kind in (DRAW, PASS):
             move = Move(kind, player)
-            if check_move(state, move) is True:
+            if check_move[kind](state, move) is True:
                 moves.append(move)
-    moves.extend(m for extra in rules.extra_moves(state, player) for m in extra)
+    for extra in rules.extra_moves(state, player):
+        moves.extend(extra)
     return moves
 
 
 def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list[Move]) -> None:
     """A playable card becomes one move per colour (wild) and target (7-0)."""
-    colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
-    targets = rules.card_targets(state, player, card)
-    if targets is None:
-        targets = (None,)
-    for color in colors:
-        for target in targets:
-            out.append(Move(PLAY, player, card, color, target))
+    targets = rules.card_targets(state, player, card) if rules.targets_possible else None
+    if card.is_wild:
+        for color in COLORS:
+            if targets is None:
+                out.append(Move(PLAY, player, card, color))
+            else:
+                out.extend(Move(PLAY, player, card, color, t) for t in targets)
+    elif targets is None:
+        out.append(Move(PLAY, player, card))
+    else:
+        out.extend(Move(PLAY, player, card, None, t) for t in targets)
 
 
 def expand_play(state: GameState, player: int, card: Card) -> list[Move]:

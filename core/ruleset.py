@@ -68,6 +68,14 @@ class RuleSet:
             return by_kind.get(move.kind, generic)(state, move)
 
         self.check_move = check_move
+        # Shortcuts for the engine's hottest loop (legal moves): skip hooks
+        # that only the shared rules answer, with their fixed answer.
+        self.play_checks = self.count_impls("check_move", lambda i: _checks(i, "play")) > 0
+        self.targets_possible = self.count_impls("card_targets") > 1
+
+    def count_impls(self, name: str, keep: Any = None) -> int:
+        impls = getattr(self.pm.hook, name).get_hookimpls()
+        return sum(1 for i in impls if keep is None or keep(i))
 
     def enabled(self, name: str) -> bool:
         return name in self.rules

@@ -9,8 +9,18 @@ onto a pending total cannot be challenged (`challenge_stacked: false`).
 """
 
 from core.api import (
-    CHALLENGE, Card, Event, GameState, Move, Rule, advance, dataclass, draw_cards, errors,
-    hookimpl, take_pending,
+    CHALLENGE,
+    Card,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    advance,
+    dataclass,
+    draw_cards,
+    errors,
+    hookimpl,
+    take_pending,
 )
 from core.events import CHALLENGE_LOST, CHALLENGE_WON, PENALTY_TAKEN
 

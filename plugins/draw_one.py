@@ -7,7 +7,17 @@ passes. When both piles are empty the player cannot draw and the turn passes.
 """
 
 from core.api import (
-    DRAW, PASS, Card, Event, GameState, Move, Rule, advance, draw_cards, errors, hookimpl,
+    DRAW,
+    PASS,
+    Card,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    advance,
+    draw_cards,
+    errors,
+    hookimpl,
     take_pending,
 )
 from core.events import PASSED

@@ -7,7 +7,17 @@ drawing, the player must play instead of drawing on.
 """
 
 from core.api import (
-    DRAW, PASS, Event, GameState, Move, Rule, advance, dataclass, draw_cards, errors, hookimpl,
+    DRAW,
+    PASS,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    advance,
+    dataclass,
+    draw_cards,
+    errors,
+    hookimpl,
 )
 from core.events import PASSED
 

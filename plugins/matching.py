@@ -4,15 +4,16 @@ A card fits when it has the colour in play, or the top card's number or
 symbol; a wild always fits (a Wild Draw Four too: bluffing is possible, see
 `challenge`). After drawing, only the drawn card may be played. While a draw
 penalty is pending, only what `can_stack` allows fits (nothing, unless a
-stacking rule says so). Nobody plays out of turn unless a rule allows it.
+stacking rule says so). Nobody plays out of turn unless a rule allows it
+(`can_jump_in`). The engine asks these hooks for every play; rules that
+refuse plays for other reasons implement `check_move`.
 """
 
-from core.api import PLAY, Card, GameState, Move, Rule, errors, hookimpl
+from core.api import Card, GameState, Rule, hookimpl
 
 
 class Matching(Rule):
     name = "matching"
-    checks = (PLAY,)
     title = {"en": "Matching cards", "es": "Cartas que casan"}
     base = True
 
@@ -45,20 +46,3 @@ class Matching(Rule):
     @hookimpl(trylast=True)
     def card_targets(self, state: GameState, player: int, card: Card) -> None:
         return None
-
-    @hookimpl(trylast=True)
-    def check_move(self, state: GameState, move: Move) -> bool | str | None:
-        if move.kind != PLAY:
-            return None
-        player = move.player
-        card = move.card
-        if card not in state.hands[player]:
-            return errors.NOT_IN_HAND
-        rules = state.rules
-        if player != state.turn:
-            return True if rules.can_jump_in(state, player, card) else errors.NOT_YOUR_TURN
-        if state.drawn is not None and card is not state.drawn and not state.pending:
-            return errors.ONLY_DRAWN_CARD
-        if not rules.card_fits(state, player, card):
-            return errors.PENDING_DRAW if state.pending else errors.DOES_NOT_FIT
-        return True

@@ -7,8 +7,20 @@ the next player plays or draws: the caught player draws `penalty` cards.
 """
 
 from core.api import (
-    CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Event, GameState, Move, Rule, dataclass,
-    draw_cards, errors, hookimpl,
+    CATCH,
+    CHALLENGE,
+    DRAW,
+    PASS,
+    PLAY,
+    UNO,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    dataclass,
+    draw_cards,
+    errors,
+    hookimpl,
 )
 from core.events import PENALTY_TAKEN, UNO_CAUGHT, UNO_SAID
 

@@ -1,0 +1,234 @@
+"""The `unobot` command.
+
+Core commands: `variants`, `scenario`, `simulate`. Adapters add theirs
+(`play`, `telegram`, ...) through the `unobot.commands` entry-point group:
+each entry is a function `register(subparsers)` that adds a sub-parser and
+sets `func` on it. So core never imports an adapter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib.metadata import entry_points
+from typing import Any
+
+import yaml
+
+from .registry import available_rules, broken_rules
+from .rule import describe_type, option_fields
+from .variants import VariantError, load_variant, resolve, variant_names
+
+COMMANDS_GROUP = "unobot.commands"
+
+
+def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
+    """`--rule stacking.optional=false --rule seven-o` -> overrides dict.
+
+    A bare NAME turns a rule on, NAME=false turns it off, NAME.OPTION=VALUE
+    sets an option (VALUE is read as YAML: true, 15, other_side).
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        key, _, raw = item.partition("=")
+        value = yaml.safe_load(raw) if raw else True
+        rule, _, option = key.partition(".")
+        if option:
+            current = out.get(rule)
+            current = dict(current) if isinstance(current, dict) else {}
+            current[option] = value
+            out[rule] = current
+        elif value is False:
+            out[rule] = False
+        else:
+            out[rule] = value if isinstance(value, dict) else {}
+    return out
+
+
+# -- variants -----------------------------------------------------------------
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    if not args.name:
+        for name in variant_names():
+            try:
+                v = load_variant(name)
+                desc = v.description.get("en", "")
+                print(f"{name:16} {v.label('en')}" + (f" - {desc}" if desc else ""))
+            except VariantError as exc:
+                print(f"{name:16} BROKEN: {exc}")
+        for name, why in broken_rules().items():
+            print(f"(rule plugin {name} failed to load: {why})", file=sys.stderr)
+        return 0
+    try:
+        resolved = resolve(args.name)
+        variant = load_variant(args.name)
+    except VariantError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    rules = available_rules()
+    if args.json:
+        print(json.dumps({"name": resolved.name, "rules": resolved.rules}, indent=2))
+        return 0
+    print(f"{resolved.name}: {variant.label('en')}")
+    if variant.parent:
+        print(f"extends: {variant.parent}")
+    for name in sorted(resolved.rules, key=lambda n: (not rules[n].base, n)):
+        cls = rules[name]
+        opts = {n: getattr(cls.Options(**resolved.rules[name]), n) for n, _, _ in option_fields(cls)}
+        kind = "shared" if cls.base else "house"
+        shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in opts.items())
+        print(f"  {name:22} [{kind}] {shown}")
+    off = sorted(n for n in rules if rules[n].base and n not in resolved.rules)
+    if off:
+        print("  turned off: " + ", ".join(off))
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    for name, cls in sorted(available_rules().items()):
+        kind = "shared" if cls.base else "house"
+        print(f"{name} [{kind}]")
+        doc = cls.doc().splitlines()
+        if doc:
+            print(f"    {doc[0]}")
+        for opt, tp, default in option_fields(cls):
+            print(f"    {opt}: {describe_type(tp)} (default {default!r})")
+    return 0
+
+
+# -- scenario -------------------------------------------------------------------
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    from .scenario import collect, run_scenario
+
+    paths = collect(args.paths)
+    if not paths:
+        print("no scenario files found", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    for path in paths:
+        result = run_scenario(path)
+        if result.passed:
+            passed += 1
+            if not args.quiet:
+                print(result.describe())
+        else:
+            failed += 1
+            print(result.describe())
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+# -- simulate -------------------------------------------------------------------
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .ai import POLICIES
+    from .simulate import InvariantError, simulate
+
+    try:
+        overrides = parse_rule_overrides(args.rule)
+        resolve(args.variant, overrides or None, "--rule")
+    except VariantError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    names = args.policy.split(",")
+    unknown = [n for n in names if n not in POLICIES]
+    if unknown:
+        print(f"error: unknown policy {unknown[0]!r}; known: {', '.join(POLICIES)}", file=sys.stderr)
+        return 2
+    policies = [POLICIES[names[i % len(names)]] for i in range(args.players)]
+    if args.store:
+        return _simulate_store(args, overrides, names)
+    progress = None
+    bar: Any = None
+    if sys.stdout.isatty() and not args.json:
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        bar.start()
+        task = bar.add_task(f"{args.variant}, {args.players} players", total=args.games)
+
+        def progress(done: int) -> None:
+            bar.update(task, completed=done)
+    try:
+        report = simulate(args.variant, args.players, args.games, args.seed, policies,
+                          overrides or None, check=not args.no_check, progress=progress)
+    except InvariantError as exc:
+        print(f"INVARIANT VIOLATED: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if bar is not None:
+            bar.stop()
+    data = {"variant": args.variant, "players": args.players, "policy": args.policy, **report.as_dict()}
+    if args.json:
+        print(json.dumps(data))
+    else:
+        print(f"{report.games} games, {report.moves} moves, {report.avg_moves:.1f} moves a game, "
+              f"{data['moves_per_second']} moves/s; wins per seat: {report.wins}"
+              + (f"; {report.unfinished} unfinished" if report.unfinished else ""))
+    return 0
+
+
+def _simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies: list[str]) -> int:
+    factory = None
+    for ep in entry_points(group="unobot.simulate_store"):
+        factory = ep.load()
+    if factory is None:
+        print("error: no store simulation is installed (adapters missing)", file=sys.stderr)
+        return 2
+    return int(factory(args, overrides, policies))
+
+
+# -- main -----------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="unobot", description="UNO, with rules as plugins.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("variants", help="list the variants, or show one resolved")
+    p.add_argument("name", nargs="?")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_variants)
+
+    p = sub.add_parser("rules", help="list every rule plugin with its options")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("scenario", help="run rule scenario files")
+    p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    p.add_argument("-q", "--quiet", action="store_true", help="print failures only")
+    p.set_defaults(func=cmd_scenario)
+
+    p = sub.add_parser("simulate", help="play whole games with policies, checking invariants")
+    p.add_argument("--variant", default="official")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--policy", default="random",
+                   help="random, basic or strong; a comma list gives one per seat")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE")
+    p.add_argument("--json", action="store_true", help="end with one JSON line of results")
+    p.add_argument("--no-check", action="store_true", help="skip the per-move invariant checks")
+    p.add_argument("--store", metavar="URL", help="play through a store (redis://..., memory)")
+    p.add_argument("--workers", type=int, default=1, help="processes playing through the store")
+    p.set_defaults(func=cmd_simulate)
+
+    for ep in entry_points(group=COMMANDS_GROUP):
+        try:
+            ep.load()(sub)
+        except Exception as exc:  # a broken adapter must not break the other commands
+            print(f"warning: command {ep.name} failed to load: {exc!r}", file=sys.stderr)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,300 @@
+"""Rule scenarios: YAML files that set a table up, play moves and state what
+must be true afterwards (the format of shared/scenarios.md, which is a
+contract). `unobot scenario FILE_OR_DIR...` and the pytest collector in
+tests/conftest.py both run them through `run_scenario`.
+
+Beyond the contract the runner accepts, in `setup`: `scores` (match totals
+before the round, `{player: points}`), `uno` (players who already said
+UNO) and `pending_draw` with `pending_rank` (a total already pending on the
+player to move), and a step key `note:` (ignored; for readers).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .cards import Card, CardError, parse_card, parse_color
+from .engine import apply, deal_round, rules_of, setup_round
+from .errors import MoveError
+from .moves import parse_move
+from .state import GameState
+from .variants import VariantError, load_yaml_with_lines
+
+
+class ScenarioError(Exception):
+    """The scenario file itself is malformed."""
+
+
+@dataclass
+class Failure:
+    step: int | None
+    message: str
+    line: int | None = None
+
+
+@dataclass
+class Result:
+    name: str
+    path: str
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    def describe(self) -> str:
+        if self.passed:
+            return f"PASS {self.path}: {self.name}"
+        lines = [f"FAIL {self.path}: {self.name}"]
+        for f in self.failures:
+            where = f"step {f.step}" if f.step is not None else "scenario"
+            if f.line:
+                where += f" (line {f.line})"
+            lines.append(f"  {where}: {f.message}")
+        return "\n".join(lines)
+
+
+def _cards(value: Any, what: str) -> list[Card]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list):
+        raise ScenarioError(f"{what} must be a list of cards")
+    try:
+        return [parse_card(str(v)) for v in value]
+    except CardError as exc:
+        raise ScenarioError(f"{what}: unknown card {exc.args[0]!r}") from None
+
+
+def _direction(value: Any) -> int:
+    if value in (None, "clockwise", "cw", 1):
+        return 1
+    if value in ("counterclockwise", "anticlockwise", "ccw", -1):
+        return -1
+    raise ScenarioError(f"direction must be clockwise or counterclockwise, not {value!r}")
+
+
+def _color(value: Any) -> str | None:
+    if value is None:
+        return None
+    try:
+        return parse_color(str(value))
+    except CardError:
+        raise ScenarioError(f"unknown colour {value!r}") from None
+
+
+def build_table(data: dict[str, Any], base_dir: Path | None = None) -> GameState:
+    """The state a scenario's `setup` describes."""
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) < 2:
+        raise ScenarioError("players must list at least two names")
+    players = [str(p) for p in players]
+    variant = str(data.get("variant", "official"))
+    if base_dir is not None and variant.endswith((".yaml", ".yml")) and not Path(variant).is_absolute():
+        candidate = base_dir / variant
+        if candidate.exists():
+            variant = str(candidate)
+    overrides = data.get("rules") or None
+    seed = int(data.get("seed", 0))
+    setup = data.get("setup") or {}
+    if not isinstance(setup, dict):
+        raise ScenarioError("setup must be a mapping")
+    if "deal" in setup:
+        deal = setup["deal"] or {}
+        dealer = str(deal.get("dealer", players[-1]))
+        if dealer not in players:
+            raise ScenarioError(f"dealer {dealer!r} is not a player")
+        state = GameState(variant, players, seed, overrides)
+        state.dealer = players.index(dealer)
+        rules_of(state)
+        deck = _cards(deal.get("deck"), "deal.deck")
+        try:
+            deal_round(state, deck)
+        except ValueError as exc:
+            raise ScenarioError(str(exc)) from None
+    else:
+        hands_raw = setup.get("hands") or {}
+        unknown = set(map(str, hands_raw)) - set(players)
+        if unknown:
+            raise ScenarioError(f"hands for unknown players: {', '.join(sorted(unknown))}")
+        hands = [_cards(hands_raw.get(p), f"hands.{p}") for p in players]
+        discard = _cards(setup.get("discard"), "discard")
+        if not discard:
+            raise ScenarioError("setup needs a discard pile (at least the top card)")
+        draw = _cards(setup.get("draw"), "draw")
+        turn_name = str(setup.get("turn", players[0]))
+        if turn_name not in players:
+            raise ScenarioError(f"turn: {turn_name!r} is not a player")
+        state = setup_round(
+            variant, players, hands, discard, draw, players.index(turn_name),
+            _direction(setup.get("direction")), _color(setup.get("color")), seed, overrides,
+        )
+    for name, pts in (setup.get("scores") or {}).items():
+        state.scores[players.index(str(name))] = int(pts)
+    for name in setup.get("uno") or []:
+        state.uno |= 1 << players.index(str(name))
+    if setup.get("pending_draw"):
+        state.pending = int(setup["pending_draw"])
+        state.pending_rank = str(setup.get("pending_rank", "+2"))
+    return state
+
+
+def _seat_name(state: GameState, seat: int) -> str | None:
+    return state.players[seat] if seat >= 0 else None
+
+
+def check_expect(state: GameState, expect: dict[str, Any]) -> list[str]:
+    """Every mismatch between `expect` and the state, as readable messages."""
+    problems: list[str] = []
+    names = state.players
+
+    def differ(key: str, want: Any, got: Any) -> None:
+        problems.append(f"{key}: expected {want!r}, got {got!r}")
+
+    for key, want in expect.items():
+        if key == "turn":
+            got = names[state.turn]
+            if str(want) != got:
+                differ(key, want, got)
+        elif key == "direction":
+            got = "clockwise" if state.direction == 1 else "counterclockwise"
+            if _direction(want) != state.direction:
+                differ(key, want, got)
+        elif key == "color":
+            if _color(want) != state.color:
+                differ(key, want, {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}.get(state.color or ""))
+        elif key == "top":
+            got = state.top.text if state.top else None
+            if parse_card(str(want)) is not state.top:
+                differ(key, want, got)
+        elif key == "hand":
+            for player, cards in (want or {}).items():
+                seat = names.index(str(player))
+                got = sorted(c.text for c in state.hands[seat])
+                if Counter(c.text for c in _cards(cards, f"hand.{player}")) != Counter(got):
+                    differ(f"hand.{player}", cards, got)
+        elif key == "hand_size":
+            for player, n in (want or {}).items():
+                seat = names.index(str(player))
+                if len(state.hands[seat]) != int(n):
+                    differ(f"hand_size.{player}", n, len(state.hands[seat]))
+        elif key == "draw_size":
+            if len(state.draw_pile) != int(want):
+                differ(key, want, len(state.draw_pile))
+        elif key == "pending_draw":
+            if state.pending != int(want):
+                differ(key, want, state.pending)
+        elif key == "winner":
+            got = _seat_name(state, state.winner)
+            if (None if want is None else str(want)) != got:
+                differ(key, want, got)
+        elif key == "scores":
+            for player, pts in (want or {}).items():
+                seat = names.index(str(player))
+                if state.scores[seat] != int(pts):
+                    differ(f"scores.{player}", pts, state.scores[seat])
+        elif key == "players":
+            got = [names[s] for s in state.active()]
+            if [str(p) for p in want] != got:
+                differ(key, want, got)
+        else:
+            raise ScenarioError(f"unknown expectation key {key!r}")
+    return problems
+
+
+def run_scenario_data(data: dict[str, Any], path: str = "<scenario>",
+                      lines: dict[tuple[str, ...], int] | None = None) -> Result:
+    lines = lines or {}
+    name = str(data.get("name", Path(path).stem))
+    result = Result(name, path)
+    base_dir = Path(path).parent if path != "<scenario>" else None
+    try:
+        state = build_table(data, base_dir)
+    except (ScenarioError, VariantError, ValueError) as exc:
+        result.failures.append(Failure(None, f"setup: {exc}", lines.get(("setup",))))
+        return result
+    initial = Counter(state.all_cards())
+    steps = data.get("steps") or []
+    if not isinstance(steps, list):
+        result.failures.append(Failure(None, "steps must be a list"))
+        return result
+    for i, step in enumerate(steps, 1):
+        line = lines.get(("steps", str(i - 1)))
+        if not isinstance(step, dict):
+            result.failures.append(Failure(i, f"a step is a mapping, not {step!r}", line))
+            return result
+        step = {k: v for k, v in step.items() if k != "note"}
+        try:
+            if set(step) == {"expect"}:
+                for problem in check_expect(state, step["expect"] or {}):
+                    result.failures.append(Failure(i, problem, line))
+                if result.failures:
+                    return result
+                continue
+            error = step.pop("error", None)
+            if len(step) != 1:
+                raise ScenarioError(f"a step is `PLAYER: MOVE` (with optional error:), got {sorted(step)}")
+            (who, text), = step.items()
+            if str(who) not in state.players:
+                raise ScenarioError(f"{who!r} is not a player")
+            seat = state.players.index(str(who))
+            before = state.encode()
+            try:
+                move = parse_move(str(text), seat, state.players)
+                new_state, _events = apply(state, move)
+            except MoveError as exc:
+                if state.encode() != before:
+                    result.failures.append(Failure(i, f"refused move {text!r} changed the state", line))
+                    return result
+                if error is None or error is False:
+                    result.failures.append(Failure(i, f"{who}: {text} was refused ({exc.code}), expected it to be accepted", line))
+                    return result
+                if error is not True and str(error) != exc.code:
+                    result.failures.append(Failure(i, f"{who}: {text} was refused with {exc.code}, expected {error}", line))
+                    return result
+                continue
+            if error not in (None, False):
+                result.failures.append(Failure(i, f"{who}: {text} was accepted, expected refusal ({error})", line))
+                return result
+            state = new_state
+        except ScenarioError as exc:
+            result.failures.append(Failure(i, str(exc), line))
+            return result
+    if Counter(state.all_cards()) != initial:
+        gained = Counter(state.all_cards()) - initial
+        lost = initial - Counter(state.all_cards())
+        result.failures.append(Failure(None, f"cards not conserved: created {dict(gained)}, lost {dict(lost)}"))
+    return result
+
+
+def load_scenario(path: Path) -> tuple[dict[str, Any], dict[tuple[str, ...], int]]:
+    try:
+        data, lines = load_yaml_with_lines(path.read_text(encoding="utf-8"), str(path))
+    except VariantError as exc:
+        raise ScenarioError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario is a mapping with players, setup and steps")
+    return data, lines
+
+
+def run_scenario(path: Path) -> Result:
+    try:
+        data, lines = load_scenario(path)
+    except ScenarioError as exc:
+        return Result(path.stem, str(path), [Failure(None, str(exc))])
+    return run_scenario_data(data, str(path), lines)
+
+
+def collect(paths: list[str]) -> list[Path]:
+    found: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found.extend(sorted(q for q in path.rglob("*.y*ml") if q.suffix in (".yaml", ".yml")))
+        else:
+            found.append(path)
+    return found

@@ -1,0 +1,47 @@
+"""Test-suite wide set-up: every `tests/scenarios/**/*.yaml` is a test.
+
+A scenario file fails the test with the runner's own message: which step,
+which key, expected and actual values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.scenario import Result, run_scenario
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+class ScenarioFailed(Exception):
+    def __init__(self, result: Result) -> None:
+        super().__init__(result.describe())
+        self.result = result
+
+
+class ScenarioItem(pytest.Item):
+    def runtest(self) -> None:
+        result = run_scenario(self.path)
+        if not result.passed:
+            raise ScenarioFailed(result)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # type: ignore[override]
+        if isinstance(excinfo.value, ScenarioFailed):
+            return excinfo.value.result.describe()
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"scenario: {self.name}"
+
+
+class ScenarioFile(pytest.File):
+    def collect(self):  # type: ignore[no-untyped-def]
+        yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if file_path.suffix in (".yaml", ".yml") and SCENARIOS in file_path.parents:
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
