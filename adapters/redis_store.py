@@ -171,6 +171,11 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def _bytes(value: bytes | str) -> bytes:
+    """Replies are bytes (``decode_responses=False``); this keeps the type checker honest."""
+    return value if isinstance(value, bytes) else value.encode()
+
+
 class RedisStore(Store):
     """The :class:`~core.store.Store` contract on a Redis server (6.2 or newer).
 
@@ -213,18 +218,23 @@ class RedisStore(Store):
     ) -> RedisStore:
         """A store on the server at ``url`` (``redis://``, ``rediss://`` or ``unix://``).
 
-        Why these client settings: short socket timeouts and a single quick
-        retry make an outage answer within a second or two (the retry also
-        replaces a pooled connection that a server restart broke, so play
-        goes on with the same store once the server is back). The retry is
-        safe for writes because every write script is idempotent.
+        Why these client settings: short socket timeouts make an outage
+        answer within a second or two (a refused connection at once, an
+        unreachable host after ``connect_timeout``, a hung server after
+        ``socket_timeout``). One quick retry on *connection* errors replaces
+        a pooled connection that a server restart broke, so play goes on
+        with the same store once the server is back; it is safe for writes
+        because each write script recognises its own earlier attempt. A
+        timeout is not retried: the server may still run the command, so
+        the caller gets :class:`StoreUnavailable` (outcome unknown) at once.
         """
         client = aioredis.Redis.from_url(
             url,
             decode_responses=False,
             socket_connect_timeout=connect_timeout,
             socket_timeout=socket_timeout,
-            retry=Retry(ExponentialBackoff(cap=0.05, base=0.01), 1),
+            retry=Retry(ExponentialBackoff(cap=0.05, base=0.01), 1,
+                        supported_errors=(RedisConnectionError,)),
         )
         return cls(client, server=server, **options)
 
@@ -296,7 +306,7 @@ class RedisStore(Store):
         if raw is None:
             return None
         try:
-            version, state = envelope.decode(raw)
+            version, state = envelope.decode(_bytes(raw))
         except envelope.EnvelopeError as exc:
             raise await self._unreadable_game(game_id, key, exc) from None
         return StoredGame(game_id, chat, version, state)
@@ -412,7 +422,7 @@ class RedisStore(Store):
         if raw is None:
             return None
         try:
-            game_id = raw.decode()
+            game_id = _bytes(raw).decode()
             if split_game_id(game_id)[0] != chat:
                 raise ValueError("names another chat's game")
         except ValueError as exc:  # UnicodeDecodeError is a ValueError too
@@ -513,7 +523,7 @@ class RedisStore(Store):
         try:
             with _translate_errors():
                 raw = await self.client.hgetall(key)
-            return {name.decode(): int(value) for name, value in raw.items()}
+            return {_text(name): int(value) for name, value in raw.items()}
         except StoreError as exc:
             if not _is_wrongtype(exc.__cause__):
                 raise

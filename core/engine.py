@@ -187,10 +187,11 @@ def _check(state: GameState, rules: RuleSet, move: Move) -> None:
 def _play_code(state: GameState, rules: RuleSet, player: int, card: Card) -> str | None:
     """Why `player` may not play `card` now (the shape of a turn plus
     `can_jump_in` and `card_fits`), or None."""
-    if card not in state.hands[player]:
-        return NOT_IN_HAND
+    in_hand = card in state.hands[player]
     if player != state.turn:
-        return None if rules.can_jump_in(state, player, card) else NOT_YOUR_TURN
+        return None if in_hand and rules.can_jump_in(state, player, card) else NOT_YOUR_TURN
+    if not in_hand:
+        return NOT_IN_HAND
     drawn = state.drawn
     if drawn is not None and card is not drawn and not state.pending:
         return ONLY_DRAWN_CARD

@@ -108,10 +108,19 @@ def card_targets(state: GameState, player: int, card: Card) -> list[int | None]:
 def check_move(state: GameState, move: Move) -> bool | str:  # type: ignore[empty-body]
     """Accept or refuse a move before it applies.
 
-    Return True to accept, an error code (see core/errors.py) to refuse,
-    None to defer to the next rule. A move no rule accepts is refused
-    with `not_allowed`. For a play, the engine itself then checks that a
-    wild names a colour and that the target fits `card_targets`.
+    For draw, pass, UNO, catch, challenge and moves of plugins' own: return
+    True to accept, an error code (see core/errors.py) to refuse, None to
+    defer to the next rule; a move no rule accepts is refused with
+    `not_allowed`.
+
+    For a play, the engine has already checked the shape of the turn (the
+    card is in the hand; it is the player's turn or `can_jump_in` allows it;
+    after a draw only the drawn card; `card_fits`; a wild names a colour; the
+    target fits `card_targets`). Rules return an error code to refuse it for
+    reasons of their own (no-action-finish); None or True lets it through.
+
+    A rule may set the class attribute `checks = ("draw", ...)` to say which
+    move kinds it looks at, so the rule set skips it for the others.
     """
 
 
@@ -168,11 +177,12 @@ def on_draw(state: GameState, player: int, events: list[Event]) -> bool:  # type
 
 
 @hookspec(firstresult=True)
-def on_drawn_card(state: GameState, player: int, card: Card, events: list[Event]) -> str:  # type: ignore[empty-body]
-    """After a voluntary draw of `card`: what may `player` do now?
+def on_drawn_card(state: GameState, player: int, card: Card, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """After a voluntary draw of `card`: may `player` play it now?
 
-    Answers `"pass"` (the turn passes at once), `"may_play"` (the player
-    may play the card or pass) or `"must_play"` (the card must be played).
+    True: the turn stays and the player may play the drawn card (or pass,
+    unless a rule such as force-play refuses that). False: the turn passes
+    at once. The shared rule answers whether the card fits.
     """
 
 

@@ -64,7 +64,12 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        return (cls.__doc__ or "").strip()
+        """The rule explained for players: the class docstring, else its module's."""
+        import sys
+
+        own = cls.__doc__ if cls.__doc__ != Rule.__doc__ else None
+        text = own or getattr(sys.modules.get(cls.__module__), "__doc__", None) or ""
+        return text.strip()
 
     @classmethod
     def label(cls, lang: str = "en") -> str:

@@ -66,7 +66,7 @@ def check_invariants(state: GameState, deck: Counter[Card]) -> None:
 
 
 def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
-               max_moves: int = 5000, check: bool = True, check_all: bool = False
+               max_moves: int = 100_000, check: bool = True, check_all: bool = False
                ) -> tuple[GameState, int]:
     """Play until the round ends; return the final state and the moves made."""
     deck = Counter(state.all_cards()) if check else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -74,5 +75,33 @@ async def test_unreachable_server_is_unavailable_from_the_start(
     try:
         with pytest.raises(StoreUnavailable):
             await store.create_game(CHAT, b"s")
+    finally:
+        await store.close()
+
+
+async def test_a_hung_server_times_out_and_writes_all_or_nothing(
+    make_redis_server: Callable[[], RedisServer],
+) -> None:
+    """SIGSTOP: connections are accepted, nothing answers. The save's outcome is
+    unknown to the caller (the server may run it once resumed), but it is whole."""
+    server = make_redis_server()
+    store = RedisStore.from_url(server.url, prefix="hung", socket_timeout=0.5)
+    try:
+        game_id, _ = await store.create_game(CHAT, b"s1", log=["0 deal"])
+        assert server.process is not None
+        server.process.send_signal(signal.SIGSTOP)
+        try:
+            with pytest.raises(StoreUnavailable):
+                await store.save_game(game_id, b"s2", expected_version=1, log=["0 play R5"])
+            with pytest.raises(StoreUnavailable):
+                await store.load_game(game_id)
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+        game = await store.load_game(game_id)
+        assert game is not None
+        seen = (game.version, game.state, await store.read_log(game_id))
+        assert seen in [(1, b"s1", ["0 deal"]), (2, b"s2", ["0 deal", "0 play R5"])]
+        version = await store.save_game(game_id, b"s3", expected_version=game.version)
+        assert version == game.version + 1
     finally:
         await store.close()

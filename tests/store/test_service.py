@@ -1,0 +1,152 @@
+"""The session service on every store: load -> engine -> compare-and-set save, retried."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core import engine
+from core.errors import MoveError
+from core.moves import Move
+from core.service import GameService
+from core.state import MATCH_OVER, GameState
+from core.store import ChatBusy, GameNotFound, Store, VersionConflict
+
+CHAT = "-100321"
+PLAYERS = ["ann", "ben", "cy"]
+
+
+async def started(store: Store, **options: Any) -> tuple[GameService, str, GameState]:
+    service = GameService(store, **options)
+    outcome = await service.start(CHAT, "official", PLAYERS, seed=1)
+    return service, outcome.game_id, outcome.state
+
+
+def first_legal(state: GameState) -> Move:
+    return engine.legal_moves(state, state.turn)[0]
+
+
+async def test_start_binds_the_chat_and_stores_the_deal(store: Store) -> None:
+    service, game_id, state = await started(store)
+    assert await store.chat_game(CHAT) == game_id
+    loaded, version = await service.load(game_id)
+    assert version == 1 and loaded.same_as(state)
+    with pytest.raises(ChatBusy):
+        await service.start(CHAT, "official", PLAYERS)
+
+
+async def test_apply_saves_the_move_and_logs_it(store: Store) -> None:
+    service, game_id, state = await started(store)
+    move = first_legal(state)
+    outcome = await service.apply(game_id, move)
+    expected, events = engine.apply(state, move)
+    assert outcome.version == 2
+    assert outcome.state.same_as(expected) and outcome.events == events
+    loaded, version = await service.load(game_id)
+    assert version == 2 and loaded.same_as(expected)
+    assert await store.read_log(game_id) == [f"{move.player} {move.text}"]
+
+
+async def test_a_refused_move_saves_nothing(store: Store) -> None:
+    service, game_id, state = await started(store)
+    someone_else = (state.turn + 1) % len(PLAYERS)
+    with pytest.raises(MoveError) as caught:
+        await service.apply(game_id, Move("draw", someone_else))
+    assert caught.value.code == "not_your_turn"
+    assert (await service.load(game_id))[1] == 1
+    assert await store.read_log(game_id) == []
+
+
+async def test_a_conflict_is_retried_from_the_newer_state(store: Store) -> None:
+    """Another process saves between our load and our save: we recompute and win."""
+    service, game_id, state = await started(store)
+    rival = GameService(store)
+    real_save = store.save_game
+    interleaved: list[int] = []
+
+    async def save_after_a_rival(game_id_: str, data: bytes, **kw: Any) -> int:
+        if not interleaved:
+            interleaved.append(1)
+            await rival.update(game_id_, lambda s: (s, [], ["9 note"]))
+        return await real_save(game_id_, data, **kw)
+
+    store.save_game = save_after_a_rival  # type: ignore[method-assign]
+    try:
+        move = first_legal(state)
+        outcome = await service.apply(game_id, move)
+    finally:
+        del store.save_game  # type: ignore[method-assign]
+    assert outcome.version == 3  # the rival's save, then ours
+    assert await store.read_log(game_id) == ["9 note", f"{move.player} {move.text}"]
+
+
+async def test_a_retried_move_is_judged_again(store: Store) -> None:
+    """If the rival's save made our move illegal, the retry refuses it."""
+    service, game_id, state = await started(store)
+    move = first_legal(state)
+    real_save = store.save_game
+    rival = GameService(store)
+
+    async def rival_moves_first(game_id_: str, data: bytes, **kw: Any) -> int:
+        store.save_game = real_save  # type: ignore[method-assign]
+        await rival.apply(game_id_, move)  # the very same move lands first
+        return await real_save(game_id_, data, **kw)
+
+    store.save_game = rival_moves_first  # type: ignore[method-assign]
+    try:
+        with pytest.raises(MoveError):
+            await service.apply(game_id, move)
+    finally:
+        store.__dict__.pop("save_game", None)
+    assert (await service.load(game_id))[1] == 2
+    assert await store.read_log(game_id) == [f"{move.player} {move.text}"]
+
+
+async def test_endless_conflicts_give_up_after_max_tries(store: Store) -> None:
+    service, game_id, state = await started(store, max_tries=3)
+    real_save = store.save_game
+    calls: list[int] = []
+
+    async def always_beaten(game_id_: str, data: bytes, **kw: Any) -> int:
+        calls.append(1)
+        current = await store.load_game(game_id_)
+        assert current is not None
+        await real_save(game_id_, current.state, expected_version=current.version)
+        return await real_save(game_id_, data, **kw)
+
+    store.save_game = always_beaten  # type: ignore[method-assign]
+    try:
+        with pytest.raises(VersionConflict):
+            await service.apply(game_id, first_legal(state))
+    finally:
+        del store.save_game  # type: ignore[method-assign]
+    assert len(calls) == 3
+
+
+async def test_a_stale_timer_changes_nothing(store: Store) -> None:
+    service, game_id, state = await started(store)
+    assert await service.timeout(game_id, at_move=state.moves + 1) is None
+    seat = state.turn
+    outcome = await service.timeout(game_id, at_move=state.moves)
+    assert outcome is not None and outcome.version == 2
+    assert await store.read_log(game_id) == [f"{seat} timeout"]
+
+
+async def test_unknown_game(store: Store) -> None:
+    service = GameService(store)
+    with pytest.raises(GameNotFound):
+        await service.apply(f"{CHAT}#abcdef", Move("draw", 0))
+
+
+async def test_a_finished_match_frees_the_chat(store: Store) -> None:
+    service, game_id, _ = await started(store)
+
+    def finish(state: GameState) -> tuple[GameState, list[Any], list[str]]:
+        done = state.clone()
+        done.phase = MATCH_OVER
+        return done, [], ["0 (match over)"]
+
+    await service.update(game_id, finish)
+    assert await store.chat_game(CHAT) is None
+    assert (await service.load(game_id))[0].phase == MATCH_OVER

@@ -1,0 +1,395 @@
+"""One test per hook: a throwaway rule implements it and the engine obeys.
+
+The meta-test at the end fails when a hook of core/hookspecs.py has no
+`test_hook_<name>` here (the datasette habit).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from core import hookspecs
+from core.api import (
+    CHALLENGE,
+    PASS,
+    PLAY,
+    UNO,
+    Card,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    advance,
+    dataclass,
+    hookimpl,
+)
+from core.cards import Card as C
+from core.cards import official_deck, parse_card
+from core.engine import apply, legal_moves, new_game, timeout
+from core.errors import MoveError
+from core.events import CARD_PLAYED, HANDS_ROTATED, HANDS_SWAPPED
+from core.moves import parse_move
+from core.variants import rules_for
+from tests.rulekit import extra_rule, table
+
+
+def play(state: GameState, who: str, text: str) -> tuple[GameState, list[Event]]:
+    return apply(state, parse_move(text, state.seat(who), state.players))
+
+
+def refused(state: GameState, who: str, text: str) -> str:
+    try:
+        play(state, who, text)
+    except MoveError as exc:
+        return exc.code
+    raise AssertionError(f"{who}: {text} was accepted")
+
+
+def test_hook_build_deck() -> None:
+    class SmallDeck(Rule):
+        name = "small-deck"
+
+        @hookimpl
+        def build_deck(self, players: int) -> list[C]:
+            return [parse_card("R1")] * (players * 7 + 10)
+
+    with extra_rule(SmallDeck):
+        state, _ = new_game("official", ["a", "b"], seed=1, overrides={"small-deck": {}})
+    assert {c.text for c in state.all_cards()} == {"R1"}
+    assert len(state.all_cards()) == 24
+
+
+def test_hook_hand_size() -> None:
+    state, _ = new_game("official", ["a", "b", "c"], seed=3, overrides={"deck": {"hand_size": 5}})
+    assert [len(h) for h in state.hands] == [5, 5, 5]
+
+
+def test_hook_first_card() -> None:
+    class SkipFirst(Rule):
+        name = "always-skip-first"
+
+        @hookimpl(tryfirst=True)
+        def first_card(self, state: GameState, card: C, events: list[Event]) -> bool:
+            state.turn = state.rules.next_turn(state, state.turn, 0)
+            return True
+
+    deck = official_deck()
+    with extra_rule(SkipFirst):
+        state, _ = new_game("official", ["a", "b", "c"], seed=1, dealer=2,
+                            overrides={"always-skip-first": {}})
+    assert state.turn == 1  # dealer 2 -> first is 0 -> skipped to 1
+    assert len(deck) == 108
+
+
+def test_hook_card_fits() -> None:
+    class OnlyRed(Rule):
+        name = "only-red"
+
+        @hookimpl(tryfirst=True)
+        def card_fits(self, card: C) -> bool | None:
+            return card.color == "R" or None
+
+    with extra_rule(OnlyRed):
+        state = table(discard="G3", hands={"ana": "R5 G7", "ben": "B1", "cat": "Y1"},
+                      overrides={"only-red": {}})
+        plays = {m.card.text for m in legal_moves(state, 0) if m.kind == PLAY}
+    assert plays == {"R5", "G7"}  # R5 now fits on G3; G7 still fits by colour
+
+
+def test_hook_can_stack() -> None:
+    state = table(hands={"ana": "R+2 R1", "ben": "B+2 G3", "cat": "Y7"})
+    state, _ = play(state, "ana", "play R+2")
+    assert state.turn == 2 and state.pending == 0  # official: ben drew and lost the turn
+    state = table(hands={"ana": "R+2 R1", "ben": "B+2 G3", "cat": "Y7"}, overrides={"stacking": {}})
+    state, _ = play(state, "ana", "play R+2")
+    assert state.pending == 2 and state.turn == 1
+    state, _ = play(state, "ben", "play B+2")
+    assert state.pending == 4 and state.turn == 2
+
+
+def test_hook_hold_penalty() -> None:
+    class Hold(Rule):
+        name = "hold-everything"
+
+        @hookimpl(tryfirst=True)
+        def hold_penalty(self) -> bool:
+            return True
+
+    with extra_rule(Hold):
+        state = table(hands={"ana": "R+2 R1", "ben": "G3", "cat": "Y7"}, overrides={"hold-everything": {}})
+        state, _ = play(state, "ana", "play R+2")
+    assert state.pending == 2 and state.turn == 1
+    assert refused(state, "ben", "play G3") == "pending_draw"
+
+
+def test_hook_can_jump_in() -> None:
+    state = table(discard="G3", hands={"ana": "R3", "ben": "B1", "cat": "G3 Y1"}, overrides={"jump-in": {}})
+    state, events = play(state, "cat", "play G3")
+    assert events[0].kind == "jumped_in"
+    assert state.turn == 0  # after cat comes ana; ben lost the turn
+    state = table(discard="G3", hands={"ana": "R3", "ben": "B1", "cat": "G3 Y1"})
+    assert refused(state, "cat", "play G3") == "not_your_turn"
+
+
+def test_hook_card_targets() -> None:
+    state = table(discard="R3", hands={"ana": "R7 G1", "ben": "B1", "cat": "Y1 Y2 Y3"},
+                  overrides={"seven-o": {}})
+    targets = sorted(m.target for m in legal_moves(state, 0) if m.kind == PLAY and m.card.text == "R7")
+    assert targets == [1, 2]
+    assert refused(state, "ana", "play R7") == "target_required"
+    state, _ = play(state, "ana", "play R7 cat")
+    assert [c.text for c in state.hands[0]] == ["Y1", "Y2", "Y3"]
+
+
+def test_hook_check_move() -> None:
+    class NoPass(Rule):
+        name = "no-pass"
+        checks = (PASS,)
+
+        @hookimpl(tryfirst=True)
+        def check_move(self, move: Move) -> str | None:
+            return "not_allowed" if move.kind == PASS else None
+
+    with extra_rule(NoPass):
+        state = table(discard="R3", hands={"ana": "G9", "ben": "B1", "cat": "Y1"}, draw="R8",
+                      overrides={"no-pass": {}})
+        state, _ = play(state, "ana", "draw")
+        assert state.drawn is not None
+        assert refused(state, "ana", "pass") == "not_allowed"
+        assert not any(m.kind == PASS for m in legal_moves(state, 0))
+
+
+def test_hook_extra_moves() -> None:
+    state = table(hands={"ana": "R5 R6", "ben": "B1", "cat": "Y1"})
+    assert Move(UNO, 0) in legal_moves(state, 0)
+    state, _ = play(state, "ana", "play R5")
+    assert any(m.kind == "catch" and m.target == 0 for m in legal_moves(state, 1))
+
+
+def test_hook_before_play() -> None:
+    seen: list[str] = []
+
+    class Spy(Rule):
+        name = "spy"
+
+        @hookimpl
+        def before_play(self, state: GameState, move: Move) -> None:
+            seen.append(f"{move.card.text}:{len(state.hands[move.player])}")
+
+    with extra_rule(Spy):
+        state = table(overrides={"spy": {}})
+        play(state, "ana", "play R5")
+    assert seen == ["R5:3"]  # told before the card left the hand
+
+
+def test_hook_on_wild() -> None:
+    class AlwaysBlue(Rule):
+        name = "always-blue"
+
+        @hookimpl(tryfirst=True)
+        def on_wild(self, state: GameState) -> bool:
+            state.color = "B"
+            return True
+
+    with extra_rule(AlwaysBlue):
+        state = table(hands={"ana": "W R1", "ben": "B1", "cat": "Y1"}, overrides={"always-blue": {}})
+        state, _ = play(state, "ana", "play W red")
+    assert state.color == "B"
+
+
+def test_hook_on_play() -> None:
+    state = table(hands={"ana": "RS R1", "ben": "B1", "cat": "Y1"})
+    state, _ = play(state, "ana", "play RS")
+    assert state.turn == 2
+    state = table(hands={"ana": "RS R1", "ben": "B1", "cat": "Y1"}, overrides={"double-skip": {}})
+    state, _ = play(state, "ana", "play RS")
+    assert state.turn == 0  # the third-party rule (entry point) skips two
+
+
+def test_hook_on_swap() -> None:
+    class NoSwap(Rule):
+        name = "no-swap"
+
+        @hookimpl(tryfirst=True)
+        def on_swap(self) -> bool:
+            return True
+
+    state = table(hands={"ana": "R7 R1", "ben": "B1", "cat": "Y1"}, overrides={"seven-o": {}})
+    _, events = play(state, "ana", "play R7 ben")
+    assert any(e.kind == HANDS_SWAPPED for e in events)
+    with extra_rule(NoSwap):
+        state = table(hands={"ana": "R7 R1", "ben": "B1", "cat": "Y1"},
+                      overrides={"seven-o": {}, "no-swap": {}})
+        state, _ = play(state, "ana", "play R7 ben")
+    assert [c.text for c in state.hands[0]] == ["R1"]
+
+
+def test_hook_on_rotate() -> None:
+    state = table(hands={"ana": "R0 R1", "ben": "B1 B2", "cat": "Y1 Y2 Y3"}, overrides={"seven-o": {}})
+    state, events = play(state, "ana", "play R0")
+    assert any(e.kind == HANDS_ROTATED for e in events)
+    assert [c.text for c in state.hands[1]] == ["R1"]
+    assert [c.text for c in state.hands[2]] == ["B1", "B2"]
+    assert [c.text for c in state.hands[0]] == ["Y1", "Y2", "Y3"]
+
+
+def test_hook_on_draw() -> None:
+    state = table(hands={"ana": "G9", "ben": "B1", "cat": "Y1"}, draw="G1 B2 R8",
+                  overrides={"draw-to-match": {}})
+    state, _ = play(state, "ana", "draw")
+    assert sorted(c.text for c in state.hands[0]) == ["B2", "G1", "G9", "R8"]
+    assert state.drawn is not None and state.drawn.text == "R8" and state.turn == 0
+
+
+def test_hook_on_drawn_card() -> None:
+    class Blind(Rule):
+        name = "blind-draw"
+
+        @hookimpl(tryfirst=True)
+        def on_drawn_card(self) -> bool:
+            return False
+
+    with extra_rule(Blind):
+        state = table(hands={"ana": "G9", "ben": "B1", "cat": "Y1"}, draw="R8",
+                      overrides={"blind-draw": {}})
+        state, _ = play(state, "ana", "draw")
+    assert state.turn == 1  # the drawn R8 fits, but this rule ends the turn
+
+
+def test_hook_on_pass() -> None:
+    state = table(hands={"ana": "G9", "ben": "B1", "cat": "Y1"}, draw="R8")
+    state, _ = play(state, "ana", "draw")
+    state, events = play(state, "ana", "pass")
+    assert state.turn == 1 and events[0].kind == "passed"
+
+
+def test_hook_on_deck_empty() -> None:
+    state = table(hands={"ana": "G9", "ben": "B1", "cat": "Y1"}, discard="B4 B6 R3", draw="")
+    state, events = play(state, "ana", "draw")
+    assert any(e.kind == "deck_reshuffled" for e in events)
+    assert len(state.hands[0]) == 2 and [c.text for c in state.discard] == ["R3"]
+
+
+def test_hook_on_challenge() -> None:
+    state = table(hands={"ana": "W+4 R1", "ben": "B1", "cat": "Y1"})
+    state, _ = play(state, "ana", "play W+4 green")
+    assert Move(CHALLENGE, 1) in legal_moves(state, 1)
+    state, events = play(state, "ben", "challenge")
+    assert events[0].kind == "challenge_won"
+    assert len(state.hands[0]) == 5 and state.turn == 1 and state.pending == 0
+
+
+def test_hook_on_uno() -> None:
+    state = table(hands={"ana": "R5 R6", "ben": "B1", "cat": "Y1"})
+    state, _ = play(state, "ana", "uno")
+    state, _ = play(state, "ana", "play R5")
+    assert state.exposed == -1
+    assert refused(state, "ben", "catch ana") == "nothing_to_catch"
+
+
+def test_hook_on_catch() -> None:
+    state = table(hands={"ana": "R5 R6", "ben": "B1", "cat": "Y1"}, overrides={"uno-call": {"penalty": 4}})
+    state, _ = play(state, "ana", "play R5")
+    state, events = play(state, "cat", "catch ana")
+    assert len(state.hands[0]) == 5 and events[0].kind == "uno_caught"
+
+
+def test_hook_after_move() -> None:
+    state = table(hands={"ana": "R5 R6", "ben": "R1 B1 B2", "cat": "Y1"})
+    state, _ = play(state, "ana", "play R5")
+    assert state.exposed == 0
+    state, _ = play(state, "ben", "play R1")
+    assert state.exposed == -1  # the window closed when the next player played
+
+
+def test_hook_next_turn() -> None:
+    class Backwards(Rule):
+        name = "backwards"
+
+        @hookimpl(tryfirst=True)
+        def next_turn(self, state: GameState, player: int, skip: int) -> int:
+            return (player - 1 - skip) % len(state.players)
+
+    with extra_rule(Backwards):
+        state = table(overrides={"backwards": {}})
+        state, _ = play(state, "ana", "play R5")
+    assert state.turn == 2
+
+
+def test_hook_on_go_out() -> None:
+    state = table(hands={"ana": "R5", "ben": "B1", "cat": "Y1 Y2"}, overrides={"one-winner": {"places": True}})
+    state, _ = play(state, "ana", "play R5")
+    assert state.phase == "play" and state.out == [0] and state.turn == 1
+
+
+def test_hook_score() -> None:
+    state = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"})
+    state, _ = play(state, "ana", "play R5")
+    assert state.scores == [1 + 50 + 1 + 20, 0, 0]
+    state = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"progressive-scoring": {}})
+    state, _ = play(state, "ana", "play R5")
+    assert state.scores == [0, 51, 21]
+
+
+def test_hook_match_winner() -> None:
+    state = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"scoring": {"target": 60}})
+    state, events = play(state, "ana", "play R5")
+    assert state.phase == "match_over" and events[-1].kind == "match_won"
+
+
+def test_hook_turn_seconds() -> None:
+    assert rules_for("official").turn_seconds(table()) is None
+    assert rules_for("fast").turn_seconds(table("fast")) == 15
+
+
+def test_hook_on_timeout() -> None:
+    state = table(hands={"ana": "G9", "ben": "B1", "cat": "Y1"}, draw="Y8")
+    state, events = timeout(state)
+    assert state.turn == 1 and len(state.hands[0]) == 2
+    assert events[0].kind == "timed_out"
+
+
+def test_hook_wrapper_falls_back_to_pluggy() -> None:
+    calls: list[str] = []
+
+    class Wrap(Rule):
+        name = "wrap-on-play"
+
+        @hookimpl(wrapper=True)
+        def on_play(self, card: Card):  # type: ignore[no-untyped-def]
+            calls.append(card.text)
+            return (yield)
+
+    with extra_rule(Wrap):
+        state = table(overrides={"wrap-on-play": {}})
+        state, events = play(state, "ana", "play R5")
+    assert calls == ["R5"] and state.turn == 1 and events[0].kind == CARD_PLAYED
+
+
+def test_options_reach_rule() -> None:
+    @dataclass(frozen=True)
+    class Opts:
+        n: int = 1
+
+    class WithOpts(Rule):
+        name = "with-opts"
+        Options = Opts
+
+        @hookimpl
+        def on_play(self, state: GameState, card: C) -> bool | None:
+            if card.rank == "5":
+                advance(state, self.options.n)
+                return True
+            return None
+
+    with extra_rule(WithOpts):
+        state = table(overrides={"with-opts": {"n": 1}})
+        state, _ = play(state, "ana", "play R5")
+    assert state.turn == 2
+
+
+def test_every_hook_has_a_test() -> None:
+    module = sys.modules[__name__]
+    missing = [n for n in hookspecs.spec_names() if not hasattr(module, f"test_hook_{n}")]
+    assert not missing, f"hooks without a test_hook_<name>: {missing}"
+
