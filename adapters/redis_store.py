@@ -59,6 +59,7 @@ from core.store import (
     log_range,
     new_game_id,
     norm_id,
+    setting_names,
     split_game_id,
 )
 
@@ -469,7 +470,7 @@ class RedisStore(Store):
     ) -> dict[str, Any]:
         key = self.keys.settings(norm_id(chat_id))
         encoded = {name: encode_setting(name, value) for name, value in (changes or {}).items()}
-        dropped = [str(name) for name in remove]
+        dropped = setting_names(remove)
 
         def queue(pipe: Any) -> None:
             if encoded:

@@ -327,3 +327,41 @@ def timeout(state: GameState) -> tuple[GameState, list[Event]]:
         s, more = apply(s, move)
         events.extend(more)
     return s, events
+
+
+def remove_player(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
+    """A player leaves a running round (left, kicked, timed out too often).
+
+    Their cards go under the draw pile, the seat is passed over from now on,
+    a penalty pending on them lapses, and when one player is left that
+    player wins the round.
+    """
+    from .actions import end_round
+    from .events import PLAYER_LEFT
+
+    s = state.clone()
+    rules = rules_of(s)
+    events = [Event(PLAYER_LEFT, seat)]
+    if s.phase != PLAYING or seat in s.out:
+        return s, events
+    s.draw_pile[0:0] = s.hands[seat]
+    s.hands[seat] = []
+    s.ext = {**s.ext, "left": [*s.ext.get("left", []), seat]}
+    was_turn = s.turn == seat
+    s.out.append(seat)
+    if s.exposed == seat:
+        s.exposed = -1
+    if was_turn:
+        s.pending = 0
+        s.pending_rank = ""
+        s.ext.pop("wd4", None)
+        s.turn = rules.next_turn(s, seat, 0)
+        s.drawn = None
+        s.draws = 0
+    active = s.active()
+    if len(active) == 1:
+        end_round(s, active[0], events)
+    elif was_turn:
+        events.append(Event(TURN, s.turn))
+    s.moves += 1
+    return s, events

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .chat.i18n import N_
+
 NOT_YOUR_TURN: Final = "not_your_turn"
 NOT_IN_HAND: Final = "not_in_hand"
 DOES_NOT_FIT: Final = "does_not_fit"
@@ -35,30 +37,30 @@ BAD_MOVE: Final = "bad_move"
 
 #: Every code with a one-line English explanation (adapters translate these).
 CODES: Final = {
-    NOT_YOUR_TURN: "It is not your turn.",
-    NOT_IN_HAND: "You do not hold that card.",
-    DOES_NOT_FIT: "That card does not fit the top card.",
-    COLOR_REQUIRED: "Name a colour for the wild card.",
-    UNEXPECTED_COLOR: "Only a wild card takes a colour.",
-    TARGET_REQUIRED: "Name the player this card targets.",
-    BAD_TARGET: "That player cannot be targeted.",
-    UNEXPECTED_TARGET: "This card does not target a player.",
-    PENDING_DRAW: "You must take the pending cards (or answer them, where a rule allows).",
-    MUST_PLAY: "You hold a card that fits: you must play.",
-    MUST_PLAY_DRAWN: "You must play the card you drew.",
-    MUST_STACK: "You must answer the pending draw with a draw card.",
-    ONLY_DRAWN_CARD: "After drawing you may play only the card you drew.",
-    ALREADY_DREW: "You have already drawn this turn.",
-    MUST_DRAW_FIRST: "You can pass only after drawing.",
-    CANNOT_PASS: "Your turn ends only with a card played.",
-    UNO_NOT_NOW: "UNO can be said only with two cards, or one card before being caught.",
-    NOTHING_TO_CATCH: "Nobody can be caught right now.",
-    NO_CHALLENGE: "There is no Wild Draw Four to challenge.",
-    NO_ACTION_FINISH: "You may not go out on an action or wild card.",
-    ROUND_OVER: "The round is over.",
-    NOT_ALLOWED: "That move is not allowed now.",
-    UNKNOWN_PLAYER: "No such player in this game.",
-    BAD_MOVE: "That is not a move.",
+    NOT_YOUR_TURN: N_("It is not your turn."),
+    NOT_IN_HAND: N_("You do not hold that card."),
+    DOES_NOT_FIT: N_("That card does not fit the top card."),
+    COLOR_REQUIRED: N_("Name a colour for the wild card."),
+    UNEXPECTED_COLOR: N_("Only a wild card takes a colour."),
+    TARGET_REQUIRED: N_("Name the player this card targets."),
+    BAD_TARGET: N_("That player cannot be targeted."),
+    UNEXPECTED_TARGET: N_("This card does not target a player."),
+    PENDING_DRAW: N_("You must take the pending cards (or answer them, where a rule allows)."),
+    MUST_PLAY: N_("You hold a card that fits: you must play."),
+    MUST_PLAY_DRAWN: N_("You must play the card you drew."),
+    MUST_STACK: N_("You must answer the pending draw with a draw card."),
+    ONLY_DRAWN_CARD: N_("After drawing you may play only the card you drew."),
+    ALREADY_DREW: N_("You have already drawn this turn."),
+    MUST_DRAW_FIRST: N_("You can pass only after drawing."),
+    CANNOT_PASS: N_("Your turn ends only with a card played."),
+    UNO_NOT_NOW: N_("UNO can be said only with two cards, or one card before being caught."),
+    NOTHING_TO_CATCH: N_("Nobody can be caught right now."),
+    NO_CHALLENGE: N_("There is no Wild Draw Four to challenge."),
+    NO_ACTION_FINISH: N_("You may not go out on an action or wild card."),
+    ROUND_OVER: N_("The round is over."),
+    NOT_ALLOWED: N_("That move is not allowed now."),
+    UNKNOWN_PLAYER: N_("No such player in this game."),
+    BAD_MOVE: N_("That is not a move."),
 }
 
 

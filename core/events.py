@@ -37,6 +37,7 @@ ROUND_WON = "round_won"              # player won the round, n = points
 SCORES = "scores"                    # match totals after a round (in GameState.scores)
 MATCH_WON = "match_won"
 TIMED_OUT = "timed_out"
+PLAYER_LEFT = "player_left"        # player left the round (cards under the draw pile)
 ROUND_STARTED = "round_started"
 
 

@@ -183,6 +183,11 @@ def check_log(entries: Iterable[str]) -> list[str]:
     return out
 
 
+def setting_names(remove: Iterable[str]) -> list[str]:
+    """Names to drop; a bare string is one name (not its letters)."""
+    return [remove] if isinstance(remove, str) else [str(name) for name in remove]
+
+
 def log_range(start: int, stop: int | None) -> tuple[int, int] | None:
     """Translate a Python slice ``[start:stop]`` into an inclusive (LRANGE) pair.
 
@@ -509,7 +514,7 @@ class MemoryStore(Store):
         encoded = {name: encode_setting(name, value) for name, value in (changes or {}).items()}
         current = self._settings.setdefault(chat, {})
         current.update(encoded)
-        for name in remove:
+        for name in setting_names(remove):
             current.pop(name, None)
         if not current:
             del self._settings[chat]

@@ -246,6 +246,8 @@ async def test_chat_settings_round_trip(store: Store) -> None:
     changed = await store.update_chat_settings(CHAT, {"language": "en"}, remove=["note", "nope"])
     assert changed == {**{k: v for k, v in settings.items() if k != "note"}, "language": "en"}
     assert await store.get_chat_settings(CHAT) == changed
+    assert await store.update_chat_settings(CHAT, remove="language") == {
+        k: v for k, v in changed.items() if k != "language"}
     assert await store.get_chat_settings("another-chat") == {}
     await store.clear_chat_settings(CHAT)
     assert await store.get_chat_settings(CHAT) == {}

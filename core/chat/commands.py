@@ -1,0 +1,146 @@
+"""Inbound commands: what a person asks of a chat, with no platform in them.
+
+Adapters build these from a Telegram update, a console line, ...; the
+`ChatService` carries them out. Cards, colours and targets travel as text
+(`"W+4"`, `"green"`, a person id or a name), because that is what arrives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Person:
+    """Someone in a chat, as the adapter knows them."""
+
+    id: str
+    name: str
+    lang: str | None = None
+    is_admin: bool = False  # chat admin (the adapter checks the platform)
+
+    @property
+    def is_ai(self) -> bool:
+        return self.id.startswith("ai:")
+
+
+@dataclass(frozen=True)
+class Command:
+    """Base class. `version` (optional): the table version the person saw;
+    a move made on an older view is refused as stale."""
+
+    version: int | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True)
+class NewGame(Command):
+    variant: str | None = None
+
+
+@dataclass(frozen=True)
+class Join(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Leave(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Start(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class AddAI(Command):
+    count: int = 1
+    level: str = "strong"
+
+
+@dataclass(frozen=True)
+class Play(Command):
+    card: str
+    color: str | None = None
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class Draw(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Pass(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class SayUno(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Catch(Command):
+    target: str | None = None  # None: whoever can be caught
+
+
+@dataclass(frozen=True)
+class Challenge(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class NextRound(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Stop(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class Kick(Command):
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Skip(Command):
+    """The player to move ran out of time (`auto`: sent by the adapter's
+    timer; otherwise a person asks, allowed once the timer has run out)."""
+
+    auto: bool = False
+
+
+@dataclass(frozen=True)
+class SetVariant(Command):
+    name: str = "official"
+
+
+@dataclass(frozen=True)
+class SetRule(Command):
+    """Turn a house rule on/off (`enabled`) or set one of its options."""
+
+    rule: str = ""
+    enabled: bool | None = None
+    option: str | None = None
+    value: object = None
+
+
+@dataclass(frozen=True)
+class ResetRules(Command):
+    pass
+
+
+@dataclass(frozen=True)
+class SetLanguage(Command):
+    lang: str = "en"
+
+
+@dataclass(frozen=True)
+class SetTimer(Command):
+    seconds: int = 0
+
+
+GAME_MOVES = (Play, Draw, Pass, SayUno, Catch, Challenge)

@@ -1,0 +1,167 @@
+"""Turning cards, events and refusals into text in a language.
+
+Everything here is plain text; adapters add their own markup (colours in
+the console, emoji and HTML in Telegram).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, Card
+from ..errors import CODES
+from ..events import Event
+from .i18n import N_, gettext_for, ngettext_for
+
+COLOR_WORDS = {"R": N_("red"), "G": N_("green"), "B": N_("blue"), "Y": N_("yellow")}
+COLOR_TITLES = {"R": N_("Red"), "G": N_("Green"), "B": N_("Blue"), "Y": N_("Yellow")}
+COLOR_EMOJI = {"R": "🟥", "G": "🟩", "B": "🟦", "Y": "🟨", None: "⬛"}
+RANK_NAMES = {
+    SKIP: N_("Skip"),
+    REVERSE: N_("Reverse"),
+    DRAW_TWO: N_("Draw Two"),
+}
+
+#: English (and Spanish) colour words a person may type; Babel keeps the
+#: translations, this maps typed words back to colour letters.
+_COLOR_INPUT = {
+    "red": "R", "green": "G", "blue": "B", "yellow": "Y",
+    "rojo": "R", "verde": "G", "azul": "B", "amarillo": "Y",
+    "r": "R", "g": "G", "b": "B", "y": "Y", "v": "G", "a": "Y",
+}
+
+
+def color_from_text(word: str) -> str | None:
+    return _COLOR_INPUT.get(word.strip().lower())
+
+
+def color_name(color: str | None, lang: str | None) -> str:
+    if color is None:
+        return gettext_for(lang)("any colour")
+    return gettext_for(lang)(COLOR_WORDS[color])
+
+
+def card_name(card: Card, lang: str | None) -> str:
+    """`Red 5`, `Green Draw Two`, `Wild Draw Four` / `5 rojo`, `+2 verde`, `+4`."""
+    _ = gettext_for(lang)
+    if card.is_wild:
+        if card.rank == WILD:
+            return _("Wild")
+        if card.rank == WILD_DRAW_FOUR:
+            return _("Wild Draw Four")
+        return _("Wild {rank}").format(rank=card.rank)
+    rank = _(RANK_NAMES[card.rank]) if card.rank in RANK_NAMES else card.rank
+    return _("{color} {rank}").format(color=_(COLOR_TITLES[card.color or "R"]), rank=rank)
+
+
+def card_label(card: Card, lang: str | None) -> str:
+    """Short form plus name, as inline results show it: `R5 · Red 5`."""
+    return f"{card.text} · {card_name(card, lang)}"
+
+
+def error_text(code: str, lang: str | None) -> str:
+    _ = gettext_for(lang)
+    text = CODES.get(code) or CHAT_ERRORS.get(code)
+    return _(text) if text else code
+
+
+#: Refusals of the chat layer (the engine's own are core.errors.CODES).
+CHAT_ERRORS = {
+    "no_game": N_("There is no game in this chat. Start one with /new."),
+    "game_running": N_("A game is already running here."),
+    "not_in_game": N_("You are not playing in this game."),
+    "already_joined": N_("You are already in this game."),
+    "game_full": N_("This game is full (10 players)."),
+    "not_in_lobby": N_("The game has already started."),
+    "not_started": N_("The game has not started yet."),
+    "too_few_players": N_("At least two players are needed to start."),
+    "not_allowed_admin": N_("Only the game's creator or a chat admin can do that."),
+    "not_admin": N_("Only a chat admin can change this chat's rules."),
+    "stale": N_("That choice is out of date; open your hand again."),
+    "bad_card": N_("That is not a card. Cards look like R5, G+2, BS, YR, W, W+4."),
+    "bad_color": N_("That is not a colour. Say red, green, blue or yellow."),
+    "bad_player": N_("No such player at this table."),
+    "unknown_variant": N_("There is no variant of that name."),
+    "unknown_rule": N_("There is no rule of that name."),
+    "bad_option": N_("That option does not fit the rule."),
+    "rule_conflict": N_("That rule conflicts with one that is on; turn the other off first."),
+    "timer_running": N_("The player still has time."),
+    "no_timer": N_("There is no turn timer in this game."),
+    "store_unavailable": N_("The game store is not reachable right now. Try again shortly; nothing was lost."),
+    "store_data": N_("This chat's game data was damaged and has been set aside. Start a new game with /new."),
+    "busy": N_("Too many moves at once; please try again."),
+    "round_not_over": N_("The round is still being played."),
+    "bad_language": N_("Languages available: en, es."),
+}
+
+
+def describe_event(e: Event, name: Callable[[int], str], lang: str | None) -> str | None:
+    """One public line for an event, or None for events not worth a line."""
+    _ = gettext_for(lang)
+    ngettext = ngettext_for(lang)
+    k = e.kind
+    p = name(e.player) if e.player >= 0 else ""
+    o = name(e.other) if e.other >= 0 else ""
+    card = card_name(e.card, lang) if e.card is not None else ""
+    if k == "card_played":
+        return _("{player} played {card}.").format(player=p, card=card)
+    if k == "color_chosen":
+        return _("{player} chose {color}.").format(player=p, color=color_name(e.color, lang))
+    if k == "cards_drawn":
+        return ngettext("{player} drew a card.", "{player} drew {n} cards.", e.n).format(player=p, n=e.n)
+    if k == "turn_skipped":
+        return _("{player} is skipped.").format(player=p)
+    if k == "direction_reversed":
+        return _("The direction of play is reversed.")
+    if k == "penalty_pending":
+        return _("{player} must draw {n}, or answer it.").format(player=p, n=e.n)
+    if k == "penalty_taken":
+        return ngettext("{player} takes {n} card.", "{player} takes {n} cards.", e.n).format(player=p, n=e.n)
+    if k == "passed":
+        return _("{player} passes.").format(player=p)
+    if k == "challenge_won":
+        return _("{player} challenged {other}'s Wild Draw Four: a bluff! {other} draws 4.").format(player=p, other=o)
+    if k == "challenge_lost":
+        return _("{player} challenged {other}'s Wild Draw Four and lost.").format(player=p, other=o)
+    if k == "uno_said":
+        return _("{player}: UNO!").format(player=p)
+    if k == "uno_caught":
+        return _("{player} caught {other} without UNO!").format(player=p, other=o)
+    if k == "hands_swapped":
+        return _("{player} swapped hands with {other}.").format(player=p, other=o)
+    if k == "hands_rotated":
+        return _("Every hand passes to the next player.")
+    if k == "deck_reshuffled":
+        return _("The discard pile is shuffled into a new draw pile.")
+    if k == "deck_empty":
+        return _("There are no cards left to draw.")
+    if k == "jumped_in":
+        return _("{player} jumps in!").format(player=p)
+    if k == "starter":
+        return _("The first card is {card}.").format(card=card)
+    if k == "starter_returned":
+        return _("{card} goes back into the deck.").format(card=card)
+    if k == "player_out":
+        return _("{player} is out of cards!").format(player=p)
+    if k == "player_left":
+        return _("{player} left the game.").format(player=p)
+    if k == "round_won":
+        return _("{player} wins the round and scores {n} points!").format(player=p, n=e.n)
+    if k == "match_won":
+        return _("{player} wins the match with {n} points!").format(player=p, n=e.n)
+    if k == "timed_out":
+        return _("{player} ran out of time.").format(player=p)
+    if k == "round_started":
+        return _("Round {n} begins.").format(n=e.n)
+    if k in ("turn", "scores"):
+        return None
+    return f"{k} {p}".strip()
+
+
+def describe_private(e: Event, lang: str | None) -> str | None:
+    """The line only the event's player sees (the cards they drew)."""
+    if not e.cards:
+        return None
+    _ = gettext_for(lang)
+    cards = ", ".join(card_name(c, lang) for c in e.cards)
+    return _("You drew: {cards}.").format(cards=cards)

@@ -1,0 +1,140 @@
+"""A chat's table: the lobby, the running game and what the chat layer
+needs around it (who created it, AI seats, timeouts, the last moves).
+
+This is what the store keeps under a game id (`Table.encode()`), so a
+lobby survives a restart as well as a running game does.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..events import Event
+from ..state import GameState, StateFormatError
+from .commands import Person
+
+SCHEMA = 1
+LOBBY = "lobby"
+PLAYING = "playing"
+BETWEEN_ROUNDS = "between_rounds"
+FINISHED = "finished"
+
+#: How many public events the table keeps for its status view.
+RECENT = 6
+
+
+@dataclass
+class Seat:
+    id: str
+    name: str
+    level: str | None = None  # AI level; None for a person
+
+    @property
+    def is_ai(self) -> bool:
+        return self.level is not None
+
+    def person(self) -> Person:
+        return Person(self.id, self.name)
+
+
+@dataclass
+class Table:
+    chat_id: str
+    creator: str
+    variant: str = "official"
+    overrides: dict[str, Any] = field(default_factory=dict)
+    lang: str = "en"
+    seats: list[Seat] = field(default_factory=list)
+    phase: str = LOBBY
+    seed: int = 0
+    game: GameState | None = None
+    timeouts: dict[str, int] = field(default_factory=dict)
+    recent: list[list[Any]] = field(default_factory=list)
+    created: float = field(default_factory=time.time)
+    turn_started: float = field(default_factory=time.time)
+    timer: int = 0  # seconds per turn for this table (0: the variant's, or none)
+    adapter: dict[str, Any] = field(default_factory=dict)  # adapters' own data (message ids)
+    version: int = 0  # the store version this table was loaded at (not encoded)
+
+    # -- seats ----------------------------------------------------------------
+    def seat_of(self, person_id: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.id == person_id:
+                return i
+        return None
+
+    def find_seat(self, text: str) -> int | None:
+        """A seat by person id, exact name, then unique name prefix."""
+        seat = self.seat_of(text)
+        if seat is not None:
+            return seat
+        low = text.lstrip("@").lower()
+        exact = [i for i, s in enumerate(self.seats) if s.name.lower() == low]
+        if len(exact) == 1:
+            return exact[0]
+        prefix = [i for i, s in enumerate(self.seats) if s.name.lower().startswith(low)]
+        return prefix[0] if len(prefix) == 1 else None
+
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if not s.is_ai]
+
+    # -- recent events ----------------------------------------------------------
+    def remember(self, events: list[Event]) -> None:
+        for e in events:
+            self.recent.append([e.kind, e.player, e.card.text if e.card else None, e.n, e.other, e.color])
+        del self.recent[:-RECENT]
+
+    # -- encoding -----------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "t": SCHEMA,
+            "chat": self.chat_id,
+            "by": self.creator,
+            "var": self.variant,
+            "ovr": self.overrides,
+            "lang": self.lang,
+            "seats": [[s.id, s.name, s.level] for s in self.seats],
+            "ph": self.phase,
+            "seed": self.seed,
+            "g": self.game.to_dict() if self.game is not None else None,
+            "to": self.timeouts,
+            "rc": self.recent,
+            "cr": round(self.created, 1),
+            "ts": round(self.turn_started, 2),
+            "tm": self.timer,
+            "ad": self.adapter,
+        }
+
+    def encode(self) -> bytes:
+        return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False).encode()
+
+    @classmethod
+    def decode(cls, data: bytes, version: int = 0) -> Table:
+        try:
+            d = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise StateFormatError(f"table is not valid JSON: {exc}") from exc
+        if not isinstance(d, dict) or d.get("t") != SCHEMA:
+            raise StateFormatError(f"table schema {d.get('t') if isinstance(d, dict) else None!r} is not readable")
+        try:
+            table = cls(
+                chat_id=d["chat"], creator=d["by"], variant=d["var"], overrides=d.get("ovr") or {},
+                lang=d.get("lang", "en"), seats=[Seat(i, n, lv) for i, n, lv in d["seats"]],
+                phase=d["ph"], seed=d.get("seed", 0),
+                game=GameState.from_dict(d["g"]) if d.get("g") else None,
+                timeouts=dict(d.get("to") or {}), recent=list(d.get("rc") or []),
+                created=d.get("cr", 0.0), turn_started=d.get("ts", 0.0), timer=d.get("tm", 0),
+                adapter=dict(d.get("ad") or {}),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateFormatError(f"table is incomplete or corrupt: {exc!r}") from exc
+        table.version = version
+        return table
+
+    def recent_events(self) -> list[Event]:
+        from ..cards import parse_card
+
+        return [Event(k, p, parse_card(c) if c else None, n, o, col) for k, p, c, n, o, col in self.recent]
