@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gettext
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -55,7 +55,7 @@ def _compile(lang: str) -> Path | None:
     return mo
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(lang: str) -> gettext.NullTranslations:
     lang = normalize(lang)
     mo = _compile(lang)

@@ -57,6 +57,7 @@ class Table:
     turn_started: float = field(default_factory=time.time)
     timer: int = 0  # seconds per turn for this table (0: the variant's, or none)
     adapter: dict[str, Any] = field(default_factory=dict)  # adapters' own data (message ids)
+    left: list[str] = field(default_factory=list)  # people who left between rounds
     version: int = 0  # the store version this table was loaded at (not encoded)
 
     # -- seats ----------------------------------------------------------------
@@ -106,6 +107,7 @@ class Table:
             "ts": round(self.turn_started, 2),
             "tm": self.timer,
             "ad": self.adapter,
+            **({"left": self.left} if self.left else {}),
         }
 
     def encode(self) -> bytes:
@@ -128,6 +130,7 @@ class Table:
                 timeouts=dict(d.get("to") or {}), recent=list(d.get("rc") or []),
                 created=d.get("cr", 0.0), turn_started=d.get("ts", 0.0), timer=d.get("tm", 0),
                 adapter=dict(d.get("ad") or {}),
+                left=list(d.get("left") or []),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateFormatError(f"table is incomplete or corrupt: {exc!r}") from exc

@@ -1,0 +1,186 @@
+"""Views: what a chat shows, built from a table for one viewer.
+
+`table_view` is public (card counts, never cards); `hand_view` is one
+person's private hand with what they may do now. Adapters render these;
+they never look into the engine themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cards import Card, sort_key
+from ..engine import legal_moves
+from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+from ..variants import VariantError, load_variant
+from .i18n import gettext_for
+from .render import card_name, color_name, describe_event
+from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, Table
+
+
+@dataclass
+class PlayerLine:
+    seat: int
+    id: str
+    name: str
+    cards: int
+    is_turn: bool = False
+    said_uno: bool = False
+    is_ai: bool = False
+    is_out: bool = False
+    score: int = 0
+
+
+@dataclass
+class TableView:
+    phase: str
+    variant: str
+    variant_title: str
+    version: int
+    players: list[PlayerLine]
+    top: Card | None = None
+    color: str | None = None
+    direction: int = 1
+    pending: int = 0
+    draw_size: int = 0
+    turn: int = -1
+    round: int = 1
+    winner: int = -1
+    recent: list[str] = field(default_factory=list)
+    timer: int = 0
+
+    @property
+    def turn_name(self) -> str:
+        return self.players[self.turn].name if 0 <= self.turn < len(self.players) else ""
+
+
+@dataclass
+class HandCard:
+    card: Card
+    playable: bool
+    moves: list[Move] = field(default_factory=list)
+
+
+@dataclass
+class HandView:
+    seat: int
+    is_turn: bool
+    cards: list[HandCard]
+    draw: Move | None = None
+    pass_: Move | None = None
+    uno: Move | None = None
+    challenge: Move | None = None
+    catches: list[Move] = field(default_factory=list)
+    jump_ins: list[Move] = field(default_factory=list)
+    pending: int = 0
+
+    @property
+    def actions(self) -> list[Move]:
+        return [m for m in (self.draw, self.pass_, self.uno, self.challenge) if m] + self.catches
+
+
+def variant_title(name: str, lang: str) -> str:
+    try:
+        return load_variant(name).label(lang)
+    except VariantError:
+        return name
+
+
+def table_view(table: Table, lang: str | None = None) -> TableView:
+    lang = lang or table.lang
+    game = table.game
+    players = []
+    for i, seat in enumerate(table.seats):
+        line = PlayerLine(i, seat.id, seat.name, 0, is_ai=seat.is_ai)
+        if game is not None:
+            line.cards = len(game.hands[i])
+            line.is_turn = game.turn == i and table.phase not in (LOBBY, BETWEEN_ROUNDS, FINISHED)
+            line.said_uno = game.said_uno(i)
+            line.is_out = i in game.out
+            line.score = game.scores[i]
+        players.append(line)
+    view = TableView(table.phase, table.variant, variant_title(table.variant, lang), table.version,
+                     players, timer=table.timer)
+    if game is not None:
+        view.top = game.top
+        view.color = game.color
+        view.direction = game.direction
+        view.pending = game.pending
+        view.draw_size = len(game.draw_pile)
+        view.turn = game.turn
+        view.round = game.round
+        view.winner = game.winner
+
+        def name(seat: int) -> str:
+            return table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
+
+        view.recent = [t for e in table.recent_events() if (t := describe_event(e, name, lang))]
+    return view
+
+
+def hand_view(table: Table, person_id: str) -> HandView | None:
+    seat = table.seat_of(person_id)
+    game = table.game
+    if seat is None or game is None:
+        return None
+    moves = legal_moves(game, seat)
+    by_card: dict[Card, list[Move]] = {}
+    view = HandView(seat, game.turn == seat, [], pending=game.pending if game.turn == seat else 0)
+    for m in moves:
+        if m.kind == PLAY:
+            if m.player == seat and seat != game.turn:
+                view.jump_ins.append(m)
+            by_card.setdefault(m.card, []).append(m)
+        elif m.kind == DRAW:
+            view.draw = m
+        elif m.kind == PASS:
+            view.pass_ = m
+        elif m.kind == UNO:
+            view.uno = m
+        elif m.kind == CHALLENGE:
+            view.challenge = m
+        elif m.kind == CATCH:
+            view.catches.append(m)
+    seen: set[Card] = set()
+    cards = []
+    for card in sorted(game.hands[seat], key=sort_key):
+        if card in seen:
+            continue
+        seen.add(card)
+        cards.append(HandCard(card, card in by_card, by_card.get(card, [])))
+    # Playable cards first, then the rest, each group in hand order.
+    cards.sort(key=lambda hc: not hc.playable)
+    view.cards = cards
+    return view
+
+
+def status_lines(view: TableView, lang: str) -> list[str]:
+    """The table as a few plain lines (a status message, a console header)."""
+    _ = gettext_for(lang)
+    lines = [_("UNO · {variant}").format(variant=view.variant_title)]
+    if view.phase == LOBBY:
+        lines.append(_("Waiting for players: {names}").format(
+            names=", ".join(p.name for p in view.players) or "-"))
+        return lines
+    if view.top is not None:
+        lines.append(_("Top card: {card} · colour: {color}").format(
+            card=card_name(view.top, lang), color=color_name(view.color, lang)))
+    arrow = "→" if view.direction == 1 else "←"
+    parts = []
+    for p in view.players:
+        mark = "▶ " if p.is_turn else ""
+        uno = " UNO" if p.said_uno and p.cards <= 2 else ""
+        out = " ✓" if p.is_out else ""
+        parts.append(f"{mark}{p.name} ({p.cards}){uno}{out}")
+    lines.append(f" {arrow} ".join(parts))
+    if view.pending:
+        lines.append(_("{player} must draw {n}, or answer it.").format(player=view.turn_name, n=view.pending))
+    if view.phase == BETWEEN_ROUNDS:
+        lines.append(_("Round over. Scores: {scores}").format(
+            scores=", ".join(f"{p.name} {p.score}" for p in view.players)))
+    elif view.phase == FINISHED:
+        lines.append(_("Match over. Scores: {scores}").format(
+            scores=", ".join(f"{p.name} {p.score}" for p in view.players)))
+    elif view.turn >= 0:
+        lines.append(_("Turn: {player}").format(player=view.turn_name))
+    return lines
