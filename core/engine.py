@@ -30,7 +30,7 @@ from .errors import (
     MoveError,
 )
 from .events import CARD_PLAYED, JUMPED_IN, ROUND_STARTED, STARTER, TIMED_OUT, TURN, Event
-from .moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+from .moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, play_move, simple_move
 from .ruleset import RuleSet
 from .state import PLAYING, GameState
 from .variants import rules_for
@@ -212,7 +212,9 @@ def check(state: GameState, move: Move) -> str | None:
 def apply(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
     """Apply one move; return the new state and what happened."""
     rules = state.rules or rules_of(state)
-    _check(state, rules, move)
+    legal = state.legal
+    if legal is None or move not in legal:
+        _check(state, rules, move)
     s = state.clone()
     events: list[Event] = []
     kind = move.kind
@@ -257,7 +259,12 @@ def _play(s: GameState, rules: RuleSet, move: Move, events: list[Event]) -> None
 
 
 def legal_moves(state: GameState, player: int) -> list[Move]:
-    """Every move `player` may make now, each one accepted by `apply`."""
+    """Every move `player` may make now, each one accepted by `apply`.
+
+    The list for the player to move is remembered on the state (states are
+    never changed once made), so `apply` of one of these moves skips the
+    checks it already passed.
+    """
     if state.phase != PLAYING or player in state.out:
         return []
     rules = state.rules or rules_of(state)
@@ -267,25 +274,25 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
         play_check = rules.check_by_kind[PLAY] if rules.play_checks else None
         drawn = state.drawn
         pending = state.pending
-        seen: set[Card] = set()
-        for card in state.hands[player]:
-            if card in seen:
-                continue
-            seen.add(card)
+        for card in dict.fromkeys(state.hands[player]):
             if drawn is not None and card is not drawn and not pending:
                 continue
             if not fits(state, player, card):
                 continue
-            if play_check is not None and isinstance(play_check(state, Move(PLAY, player, card)), str):
+            if play_check is not None and isinstance(play_check(state, play_move(player, card)), str):
                 continue
             _expand(state, rules, player, card, moves)
         check_move = rules.check_by_kind
-        for kind in (DRAW, PASS):
-            move = Move(kind, player)
-            if check_move[kind](state, move) is True:
-                moves.append(move)
+        move = simple_move(DRAW, player)
+        if check_move[DRAW](state, move) is True:
+            moves.append(move)
+        move = simple_move(PASS, player)
+        if check_move[PASS](state, move) is True:
+            moves.append(move)
     for extra in rules.extra_moves(state, player):
         moves.extend(extra)
+    if player == state.turn:
+        state.legal = moves
     return moves
 
 
@@ -295,13 +302,13 @@ def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list
     if card.is_wild:
         for color in COLORS:
             if targets is None:
-                out.append(Move(PLAY, player, card, color))
+                out.append(play_move(player, card, color))
             else:
-                out.extend(Move(PLAY, player, card, color, t) for t in targets)
+                out.extend(play_move(player, card, color, t) for t in targets)
     elif targets is None:
-        out.append(Move(PLAY, player, card))
+        out.append(play_move(player, card))
     else:
-        out.extend(Move(PLAY, player, card, None, t) for t in targets)
+        out.extend(play_move(player, card, None, t) for t in targets)
 
 
 def expand_play(state: GameState, player: int, card: Card) -> list[Move]:

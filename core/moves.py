@@ -72,6 +72,29 @@ class Move:
         return text
 
 
+_simple: dict[tuple[str, int], Move] = {}
+_plays: dict[tuple[int, Card, str | None, int | None], Move] = {}
+
+
+def simple_move(kind: str, player: int) -> Move:
+    """A shared `draw`/`pass`/`uno`/`challenge` move (moves are immutable)."""
+    move = _simple.get((kind, player))
+    if move is None:
+        move = _simple[(kind, player)] = Move(kind, player)
+    return move
+
+
+def play_move(player: int, card: Card, color: str | None = None, target: int | None = None) -> Move:
+    """A shared play move; the legal-move lists reuse these objects."""
+    key = (player, card, color, target)
+    move = _plays.get(key)
+    if move is None:
+        if len(_plays) > 50_000:
+            _plays.clear()
+        move = _plays[key] = Move(PLAY, player, card, color, target)
+    return move
+
+
 def _seat(word: str, names: list[str]) -> int:
     if word.startswith("@") and word[1:].isdigit():
         seat = int(word[1:])

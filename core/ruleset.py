@@ -93,6 +93,9 @@ class RuleSet:
             slow.__name__ = name
             return slow
         firstresult = spec.opts.get("firstresult", False)
+        if firstresult and len(impls) == 1 and list(impls[0].argnames) == argnames:
+            # One implementation taking every argument: call it directly.
+            return impls[0].function
         ns: dict[str, Any] = {}
         lines = []
         if not firstresult:

@@ -35,7 +35,7 @@ class GameState:
         "players", "hands", "draw_pile", "discard", "turn", "direction",
         "color", "pending", "pending_rank", "drawn", "draws", "uno",
         "exposed", "out", "winner", "phase", "scores", "round", "dealer",
-        "moves", "ext", "rules",
+        "moves", "ext", "rules", "legal",
     )
 
     variant: str
@@ -65,6 +65,7 @@ class GameState:
     moves: int
     ext: dict[str, Any]
     rules: Any  # the compiled RuleSet; never serialized
+    legal: Any  # the legal moves of the player to move, once listed; never serialized
 
     def __init__(self, variant: str, players: list[str], seed: int = 0,
                  overrides: dict[str, Any] | None = None) -> None:
@@ -96,6 +97,7 @@ class GameState:
         self.moves = 0
         self.ext = {}
         self.rules = None
+        self.legal = None
 
     # -- reading -------------------------------------------------------------
     @property
@@ -153,6 +155,7 @@ class GameState:
         new.moves = self.moves
         new.ext = dict(self.ext) if self.ext else {}
         new.rules = self.rules
+        new.legal = None
         return new
 
     # -- serializing ---------------------------------------------------------

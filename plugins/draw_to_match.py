@@ -2,16 +2,29 @@
 one move. The player may then play it (or pass, unless force-play is on).
 
 `may_stop_early: true`: cards come one per `draw`, and the player may
-`pass` after any of them instead of drawing on.
+`pass` after any of them instead of drawing on. Once drawing has begun,
+only the drawn card that fits may be played, not a card held from before.
 """
 
-from core.api import DRAW, Event, GameState, Move, Rule, advance, dataclass, draw_cards, hookimpl
+from core.api import (
+    DRAW,
+    PLAY,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    advance,
+    dataclass,
+    draw_cards,
+    errors,
+    hookimpl,
+)
 from core.events import PASSED
 
 
 class DrawToMatch(Rule):
     name = "draw-to-match"
-    checks = (DRAW,)
+    checks = (DRAW, PLAY)
     title = {"en": "Draw until a card fits", "es": "Robar hasta que sirva"}
     conflicts = ("draw-until-playable",)
 
@@ -20,9 +33,12 @@ class DrawToMatch(Rule):
         may_stop_early: bool = False
 
     @hookimpl
-    def check_move(self, state: GameState, move: Move) -> bool | None:
-        if (move.kind == DRAW and self.options.may_stop_early and move.player == state.turn
-                and not state.pending and state.drawn is None):
+    def check_move(self, state: GameState, move: Move) -> bool | str | None:
+        if move.player != state.turn or state.pending or state.drawn is not None:
+            return None
+        if move.kind == PLAY and state.draws:
+            return errors.ONLY_DRAWN_CARD  # between draws: no drawn card fits yet
+        if move.kind == DRAW and self.options.may_stop_early:
             return True
         return None
 

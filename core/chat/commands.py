@@ -96,6 +96,13 @@ class NextRound(Command):
 
 
 @dataclass(frozen=True)
+class Continue(Command):
+    """Let AI seats move on after a pause (the service pauses them while a
+    person may jump in, catch or say UNO). Adapters send it after a short
+    delay, with the `version` they saw, so it never runs twice."""
+
+
+@dataclass(frozen=True)
 class Stop(Command):
     pass
 

@@ -56,6 +56,8 @@ class Outcome:
     private: dict[str, list[str]] = field(default_factory=dict)
     changed: bool = False
     settings: dict[str, Any] | None = None
+    #: AI seats wait: a person may jump in, catch or say UNO (send Continue).
+    paused: bool = False
 
     @property
     def round_over(self) -> bool:
@@ -373,6 +375,11 @@ class ChatService:
             return ["next_round"] + self._ai(table, out)
         if isinstance(cmd, c.Skip):
             return self._skip(table, person, cmd, out)
+        if isinstance(cmd, c.Continue):
+            if table.phase != PLAYING:
+                return None
+            entries = self._ai(table, out, pause=False)
+            return entries or None
         if isinstance(cmd, c.GAME_MOVES):
             if table.phase == LOBBY:
                 raise ChatError("not_started")
@@ -461,8 +468,14 @@ class ChatService:
                 player=table.seats[seat].name))
         return entries + self._ai(table, out)
 
-    def _ai(self, table: Table, out: Outcome) -> list[str]:
-        """Let AI seats move until a person is to move (or the round ends)."""
+    def _ai(self, table: Table, out: Outcome, pause: bool = True) -> list[str]:
+        """Let AI seats move until a person is to move (or the round ends).
+
+        Before each AI move, when a person could act out of turn (jump in,
+        catch someone, say UNO before being caught), the AI waits: the
+        outcome is `paused` and the adapter sends `Continue` after a moment.
+        The first AI move after a Continue is not paused again.
+        """
         entries: list[str] = []
         for _i in range(3000):
             game = table.game
@@ -472,6 +485,10 @@ class ChatService:
             info = table.seats[seat]
             if not info.is_ai:
                 break
+            if pause and self._person_may_act(table):
+                out.paused = True
+                break
+            pause = True
             moves = engine.legal_moves(game, seat)
             if not moves:
                 break
@@ -481,6 +498,18 @@ class ChatService:
             self._after_moves(table, events, out)
             entries.append(f"{seat} {move.text}")
         return entries
+
+    @staticmethod
+    def _person_may_act(table: Table) -> bool:
+        game = table.game
+        assert game is not None
+        for seat, info in enumerate(table.seats):
+            if info.is_ai or seat == game.turn or seat in game.out:
+                continue
+            for m in engine.legal_moves(game, seat):
+                if m.kind in (PLAY, CATCH) or (m.kind == UNO and game.exposed == seat):
+                    return True
+        return False
 
     def _after_moves(self, table: Table, events: list[Event], out: Outcome, skip_first: bool = False) -> None:
         game = table.game

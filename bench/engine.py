@@ -1,0 +1,124 @@
+"""Engine benchmark: random play, official rules, 4 players, against RLCard's
+UnoGame (pip install rlcard==1.2.0) measured side by side in the same run.
+
+    .venv/bin/python bench/engine.py [--seconds 10] [--json]
+
+Both sides pick uniformly among their legal moves with a seeded generator.
+Rules differ (RLCard offers no voluntary draw, no UNO call, no challenge, so
+its random games are far shorter); moves/s is the fair figure, games/s is
+printed for completeness. Two workloads for unobot:
+
+- `random`: uniform over unobot's legal moves (drawing with a playable card
+  is legal under the official rules, so random games run long);
+- `random-play`: uniform over plays when there is one, else draw/pass,
+  which is RLCard's action set and gives games of RLCard's shape.
+
+Each side alternates in rounds of `--slice` seconds so noise on this shared
+machine hits both alike; the ratio is ours / RLCard's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.engine import apply, legal_moves, new_game  # noqa: E402
+from core.moves import PLAY  # noqa: E402
+
+
+def ours(policy: str, seconds: float, seed: int) -> tuple[int, int, float]:
+    rnd = random.Random(seed)
+    names = ["a", "b", "c", "d"]
+    games = moves = 0
+    spent = 0.0
+    g = 0
+    while spent < seconds:
+        state, _ = new_game("official", names, seed=seed * 7919 + g, dealer=g % 4)
+        g += 1
+        t0 = time.perf_counter()
+        n = 0
+        while state.phase == "play" and n < 20000:
+            legal = legal_moves(state, state.turn)
+            if policy == "random-play":
+                plays = [m for m in legal if m.kind == PLAY]
+                legal = plays or legal
+            state, _ = apply(state, legal[rnd.randrange(len(legal))])
+            n += 1
+        spent += time.perf_counter() - t0
+        games += 1
+        moves += n
+    return games, moves, spent
+
+
+def rlcard_side(seconds: float, seed: int) -> tuple[int, int, float]:
+    import numpy as np
+    from rlcard.games.uno.game import UnoGame
+
+    game = UnoGame(allow_step_back=False, num_players=4)
+    game.np_random = np.random.RandomState(seed)
+    rnd = random.Random(seed)
+    games = moves = 0
+    spent = 0.0
+    while spent < seconds:
+        game.init_game()
+        t0 = time.perf_counter()
+        n = 0
+        while not game.is_over():
+            legal = game.get_legal_actions()
+            game.step(legal[rnd.randrange(len(legal))])
+            n += 1
+        spent += time.perf_counter() - t0
+        games += 1
+        moves += n
+    return games, moves, spent
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="per side and workload")
+    parser.add_argument("--slice", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    try:
+        import rlcard  # noqa: F401
+    except ImportError:
+        print("rlcard is not installed: pip install rlcard==1.2.0 (or: python3 run.py bench bench/engine.py)")
+        return 2
+    totals = {k: [0, 0, 0.0] for k in ("rlcard", "random", "random-play")}
+    rounds = max(1, int(args.seconds / args.slice))
+    for r in range(rounds):
+        for name in totals:
+            if name == "rlcard":
+                res = rlcard_side(args.slice, args.seed + r)
+            else:
+                res = ours(name, args.slice, args.seed + r)
+            for i in range(3):
+                totals[name][i] += res[i]
+    out = {}
+    for name, (games, moves, spent) in totals.items():
+        out[name] = {"games": games, "moves": moves, "seconds": round(spent, 3),
+                     "moves_per_s": round(moves / spent), "games_per_s": round(games / spent, 1),
+                     "avg_moves": round(moves / games, 1)}
+    base = out["rlcard"]
+    for name in ("random", "random-play"):
+        out[name]["moves_ratio"] = round(out[name]["moves_per_s"] / base["moves_per_s"], 2)
+        out[name]["games_ratio"] = round(out[name]["games_per_s"] / base["games_per_s"], 2)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{'side':14} {'moves/s':>10} {'games/s':>9} {'moves/game':>11} {'x moves/s':>10} {'x games/s':>10}")
+    for name, d in out.items():
+        print(f"{name:14} {d['moves_per_s']:>10} {d['games_per_s']:>9} {d['avg_moves']:>11} "
+              f"{d.get('moves_ratio', 1.0):>10} {d.get('games_ratio', 1.0):>10}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
