@@ -69,8 +69,8 @@ def draw_cards(state: GameState, player: int, n: int, events: list[Event] | None
         hand.append(card)
         got.append(card)
     if got:
-        if len(hand) > 2 and state.uno >> player & 1:
-            state.uno &= ~(1 << player)
+        # A player who draws must say UNO again before going down to one card.
+        state.uno &= ~(1 << player)
         if events is not None:
             events.append(Event(kind, player, n=len(got), cards=tuple(got)))
     return got

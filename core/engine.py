@@ -209,13 +209,23 @@ def check(state: GameState, move: Move) -> str | None:
     return None
 
 
-def apply(state: GameState, move: Move) -> tuple[GameState, list[Event]]:
-    """Apply one move; return the new state and what happened."""
+def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameState, list[Event]]:
+    """Apply one move; return the new state and what happened.
+
+    `inplace=True` changes and returns `state` itself instead of a copy: for
+    callers that drop the old state anyway (simulations, the chat service,
+    which decodes a fresh state per command). A refused move still changes
+    nothing, since every check runs before the first change.
+    """
     rules = state.rules or rules_of(state)
     legal = state.legal
     if legal is None or move not in legal:
         _check(state, rules, move)
-    s = state.clone()
+    if inplace:
+        s = state
+        s.legal = None
+    else:
+        s = state.clone()
     events: list[Event] = []
     kind = move.kind
     player = move.player
@@ -269,9 +279,11 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
         return []
     rules = state.rules or rules_of(state)
     moves: list[Move] = []
-    if player == state.turn:
+    at_turn = player == state.turn
+    if at_turn:
         fits = rules.card_fits
         play_check = rules.check_by_kind[PLAY] if rules.play_checks else None
+        targeted = rules.targets_possible
         drawn = state.drawn
         pending = state.pending
         for card in dict.fromkeys(state.hands[player]):
@@ -281,34 +293,44 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
                 continue
             if play_check is not None and isinstance(play_check(state, play_move(player, card)), str):
                 continue
-            _expand(state, rules, player, card, moves)
-        check_move = rules.check_by_kind
+            if targeted:
+                _expand(state, rules, player, card, moves)
+            else:
+                moves.extend(_untargeted(player, card))
         move = simple_move(DRAW, player)
-        if check_move[DRAW](state, move) is True:
+        if rules.check_draw(state, move) is True:
             moves.append(move)
         move = simple_move(PASS, player)
-        if check_move[PASS](state, move) is True:
+        if rules.check_pass(state, move) is True:
             moves.append(move)
     for extra in rules.extra_moves(state, player):
         moves.extend(extra)
-    if player == state.turn:
+    if at_turn:
         state.legal = moves
     return moves
 
 
+_UNTARGETED: dict[tuple[int, Card], tuple[Move, ...]] = {}
+
+
+def _untargeted(player: int, card: Card) -> tuple[Move, ...]:
+    """The play moves of a card that names no player (cached: moves are immutable)."""
+    found = _UNTARGETED.get((player, card))
+    if found is None:
+        colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
+        found = _UNTARGETED[(player, card)] = tuple(play_move(player, card, c) for c in colors)
+    return found
+
+
 def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list[Move]) -> None:
     """A playable card becomes one move per colour (wild) and target (7-0)."""
-    targets = rules.card_targets(state, player, card) if rules.targets_possible else None
-    if card.is_wild:
-        for color in COLORS:
-            if targets is None:
-                out.append(play_move(player, card, color))
-            else:
-                out.extend(play_move(player, card, color, t) for t in targets)
-    elif targets is None:
-        out.append(play_move(player, card))
-    else:
-        out.extend(play_move(player, card, None, t) for t in targets)
+    targets = rules.card_targets(state, player, card)
+    if targets is None:
+        out.extend(_untargeted(player, card))
+        return
+    colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
+    for color in colors:
+        out.extend(play_move(player, card, color, t) for t in targets)
 
 
 def expand_play(state: GameState, player: int, card: Card) -> list[Move]:

@@ -21,7 +21,7 @@ import pluggy
 
 from . import hookspecs
 from .hookspecs import PROJECT
-from .moves import KINDS
+from .moves import DRAW, KINDS, PASS
 from .rule import Rule
 
 _FIRSTRESULT_TEMPLATE = """
@@ -68,6 +68,8 @@ class RuleSet:
             return by_kind.get(move.kind, generic)(state, move)
 
         self.check_move = check_move
+        self.check_draw = by_kind[DRAW]
+        self.check_pass = by_kind[PASS]
         # Shortcuts for the engine's hottest loop (legal moves): skip hooks
         # that only the shared rules answer, with their fixed answer.
         self.play_checks = self.count_impls("check_move", lambda i: _checks(i, "play")) > 0

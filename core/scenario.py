@@ -228,6 +228,8 @@ def run_scenario_data(data: dict[str, Any], path: str = "<scenario>",
             result.failures.append(Failure(i, f"a step is a mapping, not {step!r}", line))
             return result
         step = {k: v for k, v in step.items() if k != "note"}
+        if not step:
+            continue  # a note for readers only
         try:
             if set(step) == {"expect"}:
                 for problem in check_expect(state, step["expect"] or {}):

@@ -8,28 +8,52 @@ newer state, where the engine judges it again (it may now be refused, e.g.
 ``not_your_turn``). Within one process the service also serialises moves on
 the same game, so conflicts only cost work across processes.
 
-Every save appends the move to the game's log as ``"<seat> <move text>"``
-(``"2 play W+4 red"``, ``"0 timeout"``): with the variant and seed kept in
-the state, the log replays the game.
+The move log replays the game on its own (:func:`replay`). Its entries:
+
+=====================================  =========================================
+entry                                  written by / replayed with
+=====================================  =========================================
+``deal {"variant": ..., "seed": ...}``  :meth:`GameService.start`, always first;
+                                       ``engine.new_game`` with those arguments
+``<seat> <move text>``                 :meth:`~GameService.apply`
+                                       (``2 play W+4 red``, ``0 catch @1``);
+                                       ``engine.apply``
+``<seat> timeout``                     :meth:`~GameService.timeout`; ``engine.timeout``
+``<seat> leave``                       :meth:`~GameService.leave`; ``engine.remove_player``
+``next round``                         :meth:`~GameService.next_round`; ``engine.next_round``
+=====================================  =========================================
+
+Why the deal is a recipe (variant, players, seed, overrides, dealer, ~100
+bytes) and not the encoded initial state (~550 bytes for four players):
+replaying moves already relies on the engine being deterministic for a seed
+(a reshuffle draws from the seeded RNG), so re-dealing from the seed adds no
+new assumption, and the log stays small: it is kept in Redis next to every
+running game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import secrets
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import engine
+from .errors import MoveError
 from .events import Event
-from .moves import Move
-from .state import MATCH_OVER, GameState
+from .moves import Move, parse_move
+from .state import MATCH_OVER, PLAYING, GameState
 from .store import ChatId, GameNotFound, Store, VersionConflict, split_game_id
 
 DEFAULT_MAX_TRIES = 8
+DEAL = "deal"
+NEXT_ROUND = "next round"
+TIMEOUT = "timeout"
+LEAVE = "leave"
 
 Step = Callable[[GameState], "tuple[GameState, list[Event], Sequence[str]] | None"]
 """A change to a game: from a state, the new state, its events and log entries (None: no change)."""
@@ -46,13 +70,19 @@ class Outcome:
 
 
 class GameService:
-    """Moves games forward through a :class:`~core.store.Store`."""
+    """Moves games forward through a :class:`~core.store.Store`.
+
+    ``conflicts`` counts saves that lost a compare-and-set race and were
+    recomputed (why: it is the one number that shows whether several
+    processes fight over the same games).
+    """
 
     def __init__(self, store: Store, *, max_tries: int = DEFAULT_MAX_TRIES) -> None:
         if max_tries < 1:
             raise ValueError("max_tries must be at least 1")
         self.store = store
         self.max_tries = max_tries
+        self.conflicts = 0
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -81,17 +111,21 @@ class GameService:
         seed: int | None = None,
         overrides: dict[str, Any] | None = None,
         replace: bool = False,
+        dealer: int | None = None,
     ) -> Outcome:
         """Deal a new game in the chat and bind the chat to it.
 
         Raises :class:`~core.store.ChatBusy` when a game runs there and
-        ``replace`` is false. The seed is random unless given; it is kept in
-        the state, so the game replays from its log.
+        ``replace`` is false. The seed is random unless given; the deal is
+        the first log entry, so the game replays from its log alone.
         """
         if seed is None:
             seed = secrets.randbelow(2**53)
-        state, events = engine.new_game(variant, players, seed, overrides)
-        game_id, version = await self.store.create_game(chat_id, state.encode(), replace=replace)
+        state, events = engine.new_game(variant, players, seed, overrides, dealer)
+        entry = deal_entry(variant, players, seed, overrides, dealer)
+        game_id, version = await self.store.create_game(
+            chat_id, state.encode(), replace=replace, log=[entry]
+        )
         return Outcome(game_id, version, state, events)
 
     async def apply(self, game_id: str, move: Move) -> Outcome:
@@ -100,10 +134,11 @@ class GameService:
         A move the engine refuses raises its ``MoveError`` and saves nothing.
         After ``max_tries`` conflicts the last :class:`VersionConflict` is raised.
         """
+        entry = f"{move.player} {move.text}"
 
         def step(state: GameState) -> tuple[GameState, list[Event], list[str]]:
             new_state, events = engine.apply(state, move)
-            return new_state, events, [f"{move.player} {move.text}"]
+            return new_state, events, [entry]
 
         outcome = await self.update(game_id, step)
         assert outcome is not None  # this step always changes the game
@@ -117,11 +152,35 @@ class GameService:
         """
 
         def step(state: GameState) -> tuple[GameState, list[Event], list[str]] | None:
-            if state.moves != at_move:
+            if state.moves != at_move or state.phase != PLAYING:
                 return None
             seat = state.turn
             new_state, events = engine.timeout(state)
-            return new_state, events, [f"{seat} timeout"]
+            return new_state, events, [f"{seat} {TIMEOUT}"]
+
+        return await self.update(game_id, step)
+
+    async def leave(self, game_id: str, seat: int) -> Outcome:
+        """A player leaves the running round (``engine.remove_player``)."""
+
+        def step(state: GameState) -> tuple[GameState, list[Event], list[str]]:
+            if not 0 <= seat < len(state.players):
+                raise ValueError(f"no seat {seat} in game {game_id}")
+            new_state, events = engine.remove_player(state, seat)
+            return new_state, events, [f"{seat} {LEAVE}"]
+
+        outcome = await self.update(game_id, step)
+        assert outcome is not None
+        return outcome
+
+    async def next_round(self, game_id: str) -> Outcome | None:
+        """Deal the next round after a round (not the match) ended; None if not due."""
+
+        def step(state: GameState) -> tuple[GameState, list[Event], list[str]] | None:
+            if state.phase == PLAYING or state.phase == MATCH_OVER:
+                return None
+            new_state, events = engine.next_round(state)
+            return new_state, events, [NEXT_ROUND]
 
         return await self.update(game_id, step)
 
@@ -145,6 +204,7 @@ class GameService:
                         game_id, new_state.encode(), expected_version=version, log=log
                     )
                 except VersionConflict as exc:
+                    self.conflicts += 1
                     last = exc
                     await asyncio.sleep(random.uniform(0, 0.002 * attempt))  # de-synchronise
                     continue
@@ -153,3 +213,89 @@ class GameService:
                 return Outcome(game_id, new_version, new_state, events)
         assert last is not None
         raise last
+
+
+# --------------------------------------------------------------------------- replay
+
+
+class ReplayError(ValueError):
+    """A log that does not replay: unreadable entry, or a move the engine refuses.
+
+    ``index`` is the position of the entry at fault in the log.
+    """
+
+    def __init__(self, index: int, entry: str, reason: str) -> None:
+        super().__init__(f"log entry {index} ({entry!r}): {reason}")
+        self.index = index
+        self.entry = entry
+        self.reason = reason
+
+
+def deal_entry(
+    variant: str,
+    players: Sequence[str],
+    seed: int,
+    overrides: dict[str, Any] | None = None,
+    dealer: int | None = None,
+) -> str:
+    """The log entry that re-deals a game: ``deal`` and the arguments of ``engine.new_game``."""
+    recipe: dict[str, Any] = {"variant": variant, "players": list(players), "seed": seed}
+    if overrides:
+        recipe["overrides"] = overrides
+    if dealer is not None:
+        recipe["dealer"] = dealer
+    return f"{DEAL} {json.dumps(recipe, separators=(',', ':'), ensure_ascii=False)}"
+
+
+def replay(
+    entries: Iterable[str],
+    initial: GameState | None = None,
+    *,
+    each: Callable[[GameState], None] | None = None,
+) -> GameState:
+    """The state a log leads to, replayed through the engine.
+
+    The log starts with its ``deal`` entry, or ``initial`` is the state it
+    starts from (for logs of games dealt some other way). ``each`` is called
+    with every state along the way, the first included (for invariant
+    checks). Raises :class:`ReplayError` for an entry that is unreadable or
+    that the engine refuses.
+    """
+    state = initial
+    if state is not None and each is not None:
+        each(state)
+    for index, entry in enumerate(entries):
+        try:
+            state = _replay_entry(state, entry)
+        except ReplayError:
+            raise
+        except (MoveError, ValueError, KeyError, TypeError) as exc:
+            raise ReplayError(index, entry, str(exc) or type(exc).__name__) from exc
+        if each is not None:
+            each(state)
+    if state is None:
+        raise ReplayError(0, "", "the log is empty and no initial state was given")
+    return state
+
+
+def _replay_entry(state: GameState | None, entry: str) -> GameState:
+    head, _, rest = entry.partition(" ")
+    if head == DEAL:
+        if state is not None:
+            raise ValueError("a second deal")
+        recipe = json.loads(rest)
+        dealt, _ = engine.new_game(recipe["variant"], recipe["players"], recipe["seed"],
+                                   recipe.get("overrides"), recipe.get("dealer"))
+        return dealt
+    if state is None:
+        raise ValueError("the log does not start with a deal and no initial state was given")
+    if entry == NEXT_ROUND:
+        return engine.next_round(state)[0]
+    seat = int(head)
+    if rest == TIMEOUT:
+        if seat != state.turn:
+            raise ValueError(f"seat {seat} timed out but seat {state.turn} was to move")
+        return engine.timeout(state)[0]
+    if rest == LEAVE:
+        return engine.remove_player(state, seat)[0]
+    return engine.apply(state, parse_move(rest, seat, state.players))[0]

@@ -84,7 +84,7 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
                     raise InvariantError(f"legal move {m!r} refused: {exc.code}") from None
         move = policies[player](state, player, moves, rnd)
         try:
-            state, _ = apply(state, move)
+            state, _ = apply(state, move, inplace=not check_all)
         except MoveError as exc:
             raise InvariantError(f"legal move {move!r} refused: {exc.code}") from None
         n += 1

@@ -174,11 +174,17 @@ def check_expected_version(version: int) -> None:
         raise ValueError(f"bad expected version: {version!r}")
 
 
+MAX_LOG_ENTRY = 4096
+"""Longest log entry, in characters. A move is ~15; the deal entry that opens
+every log carries the player names, so it gets room for a full table of
+long Telegram names."""
+
+
 def check_log(entries: Iterable[str]) -> list[str]:
-    """Validate move-log entries: short, one-line strings."""
+    """Validate move-log entries: one-line strings of at most :data:`MAX_LOG_ENTRY` characters."""
     out = list(entries)
     for entry in out:
-        if not isinstance(entry, str) or "\n" in entry or len(entry) > 512:
+        if not isinstance(entry, str) or "\n" in entry or len(entry) > MAX_LOG_ENTRY:
             raise ValueError(f"bad log entry: {entry!r}")
     return out
 

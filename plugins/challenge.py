@@ -69,8 +69,8 @@ class Challenge(Rule):
         return True if self._open(state, move.player) else errors.NO_CHALLENGE
 
     @hookimpl(trylast=True)
-    def extra_moves(self, state: GameState, player: int) -> list[Move]:
-        return [Move(CHALLENGE, player)] if self._open(state, player) else []
+    def extra_moves(self, state: GameState, player: int) -> list[Move] | None:
+        return [Move(CHALLENGE, player)] if self._open(state, player) else None
 
     @hookimpl(trylast=True)
     def on_challenge(self, state: GameState, challenger: int, events: list[Event]) -> bool:

@@ -27,10 +27,10 @@ class JumpIn(Rule):
         return not (state.pending and not self.options.onto_pending)
 
     @hookimpl
-    def extra_moves(self, state: GameState, player: int) -> list[Move]:
+    def extra_moves(self, state: GameState, player: int) -> list[Move] | None:
         if player == state.turn or not state.discard:
-            return []
+            return None
         top = state.discard[-1]
         if top in state.hands[player] and self.can_jump_in(state, player, top):
             return expand_play(state, player, top)
-        return []
+        return None

@@ -56,14 +56,14 @@ class UnoCall(Rule):
         return None
 
     @hookimpl(trylast=True)
-    def extra_moves(self, state: GameState, player: int) -> list[Move]:
+    def extra_moves(self, state: GameState, player: int) -> list[Move] | None:
         moves = []
         if self._may_say(state, player):
             moves.append(Move(UNO, player))
         exposed = state.exposed
         if exposed >= 0 and exposed != player:
             moves.append(Move(CATCH, player, target=exposed))
-        return moves
+        return moves or None
 
     @hookimpl(trylast=True)
     def on_uno(self, state: GameState, player: int, events: list[Event]) -> bool:

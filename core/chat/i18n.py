@@ -11,6 +11,7 @@ fresh checkout needs no build step.
 
 from __future__ import annotations
 
+import copy
 import gettext
 import sys
 from functools import cache
@@ -103,7 +104,7 @@ def extract() -> None:
                 catalog = read_po(f, locale=lang)
         else:
             catalog = Catalog(locale=lang, project="unobot", domain=DOMAIN)
-        catalog.update(template, no_fuzzy_matching=True)
+        catalog.update(copy.deepcopy(template), no_fuzzy_matching=True)
         if lang == "en":  # English is the source language: msgstr = msgid
             for message in catalog:
                 if message.id and not message.string:

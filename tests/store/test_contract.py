@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from core.store import (
+    MAX_LOG_ENTRY,
     ChatBusy,
     GameNotFound,
     Store,
@@ -157,8 +158,10 @@ async def test_log_entries_are_validated(store: Store) -> None:
         await store.create_game(CHAT, b"s", log=["two\nlines"])
     game_id, _ = await store.create_game(CHAT, b"s")
     with pytest.raises(ValueError):
-        await store.save_game(game_id, b"t", expected_version=1, log=["x" * 600])
-    assert (await store.load_game(game_id)).version == 1  # type: ignore[union-attr]
+        await store.save_game(game_id, b"t", expected_version=1, log=["x" * (MAX_LOG_ENTRY + 1)])
+    await store.save_game(game_id, b"t", expected_version=1, log=["x" * MAX_LOG_ENTRY])
+    assert await store.read_log(game_id) == ["x" * MAX_LOG_ENTRY]
+    assert (await store.load_game(game_id)).version == 2  # type: ignore[union-attr]
 
 
 async def test_concurrent_writers_lose_no_update(store: Store) -> None:

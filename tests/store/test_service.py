@@ -9,7 +9,7 @@ import pytest
 from core import engine
 from core.errors import MoveError
 from core.moves import Move
-from core.service import GameService
+from core.service import GameService, ReplayError, deal_entry, replay
 from core.state import MATCH_OVER, GameState
 from core.store import ChatBusy, GameNotFound, Store, VersionConflict
 
@@ -30,6 +30,7 @@ def first_legal(state: GameState) -> Move:
 async def test_start_binds_the_chat_and_stores_the_deal(store: Store) -> None:
     service, game_id, state = await started(store)
     assert await store.chat_game(CHAT) == game_id
+    assert await store.read_log(game_id) == [deal_entry("official", PLAYERS, 1)]
     loaded, version = await service.load(game_id)
     assert version == 1 and loaded.same_as(state)
     with pytest.raises(ChatBusy):
@@ -45,7 +46,7 @@ async def test_apply_saves_the_move_and_logs_it(store: Store) -> None:
     assert outcome.state.same_as(expected) and outcome.events == events
     loaded, version = await service.load(game_id)
     assert version == 2 and loaded.same_as(expected)
-    assert await store.read_log(game_id) == [f"{move.player} {move.text}"]
+    assert await store.read_log(game_id, 1) == [f"{move.player} {move.text}"]
 
 
 async def test_a_refused_move_saves_nothing(store: Store) -> None:
@@ -55,7 +56,7 @@ async def test_a_refused_move_saves_nothing(store: Store) -> None:
         await service.apply(game_id, Move("draw", someone_else))
     assert caught.value.code == "not_your_turn"
     assert (await service.load(game_id))[1] == 1
-    assert await store.read_log(game_id) == []
+    assert await store.read_log(game_id, 1) == []
 
 
 async def test_a_conflict_is_retried_from_the_newer_state(store: Store) -> None:
@@ -78,7 +79,8 @@ async def test_a_conflict_is_retried_from_the_newer_state(store: Store) -> None:
     finally:
         del store.save_game  # type: ignore[method-assign]
     assert outcome.version == 3  # the rival's save, then ours
-    assert await store.read_log(game_id) == ["9 note", f"{move.player} {move.text}"]
+    assert service.conflicts == 1 and rival.conflicts == 0
+    assert await store.read_log(game_id, 1) == ["9 note", f"{move.player} {move.text}"]
 
 
 async def test_a_retried_move_is_judged_again(store: Store) -> None:
@@ -100,7 +102,7 @@ async def test_a_retried_move_is_judged_again(store: Store) -> None:
     finally:
         store.__dict__.pop("save_game", None)
     assert (await service.load(game_id))[1] == 2
-    assert await store.read_log(game_id) == [f"{move.player} {move.text}"]
+    assert await store.read_log(game_id, 1) == [f"{move.player} {move.text}"]
 
 
 async def test_endless_conflicts_give_up_after_max_tries(store: Store) -> None:
@@ -130,7 +132,7 @@ async def test_a_stale_timer_changes_nothing(store: Store) -> None:
     seat = state.turn
     outcome = await service.timeout(game_id, at_move=state.moves)
     assert outcome is not None and outcome.version == 2
-    assert await store.read_log(game_id) == [f"{seat} timeout"]
+    assert await store.read_log(game_id, 1) == [f"{seat} timeout"]
 
 
 async def test_unknown_game(store: Store) -> None:
@@ -150,3 +152,48 @@ async def test_a_finished_match_frees_the_chat(store: Store) -> None:
     await service.update(game_id, finish)
     assert await store.chat_game(CHAT) is None
     assert (await service.load(game_id))[0].phase == MATCH_OVER
+
+
+async def test_the_log_replays_every_kind_of_entry(store: Store) -> None:
+    """Moves, a timeout, a player leaving and a new round: the log alone rebuilds the state."""
+    service = GameService(store)
+    overrides = {"deck": {"hand_size": 2}, "scoring": {"target": 10_000}}
+    outcome = await service.start(CHAT, "official", ["ann", "ben", "cy", "dee"], seed=7,
+                                  overrides=overrides, dealer=2)
+    game_id, state = outcome.game_id, outcome.state
+    assert state.dealer == 2
+    state = (await service.timeout(game_id, at_move=state.moves)).state  # type: ignore[union-attr]
+    state = (await service.leave(game_id, 3)).state
+    rounds = 0
+    while rounds < 2:
+        if state.phase == MATCH_OVER:
+            break
+        if state.phase != "play":
+            rounds += 1
+            state = (await service.next_round(game_id)).state  # type: ignore[union-attr]
+            continue
+        state = (await service.apply(game_id, first_legal(state))).state
+    log = await store.read_log(game_id)
+    assert log[0].startswith("deal ") and log[1].endswith(" timeout") and log[2] == "3 leave"
+    assert "next round" in log
+    stored, version = await service.load(game_id)
+    seen: list[int] = []
+    replayed = replay(log, each=lambda s: seen.append(s.moves))
+    assert replayed.same_as(stored) and stored.same_as(state)
+    assert version == len(log)  # one save per entry after the deal
+    assert len(seen) == len(log)
+
+
+def test_replay_refuses_a_bad_log() -> None:
+    deal = deal_entry("official", PLAYERS, 1)
+    state, _ = engine.new_game("official", PLAYERS, 1)
+    illegal = next(m for m in engine.legal_moves(state, state.turn) if m.kind == "draw")
+    wrong_seat = f"{(state.turn + 1) % 3} {illegal.text}"
+    for log, index in [([deal, wrong_seat], 1), ([f"{state.turn} draw"], 0),
+                       ([deal, deal], 1), ([deal, "x fly"], 1), (["deal {"], 0)]:
+        with pytest.raises(ReplayError) as caught:
+            replay(log)
+        assert caught.value.index == index
+    with pytest.raises(ReplayError):
+        replay([])
+    assert replay([f"{state.turn} draw"], initial=state).moves == 1

@@ -1,0 +1,314 @@
+"""Rich rendering: coloured cards, the table, the hand, the log, scores.
+
+Why here and not in core: core's render gives plain translated text for
+every adapter; colour is the console's own markup. Everything is built from
+`core.chat.views` and events, so what the console shows is what the engine
+says (playable cards are the ones `hand_view` marks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from core.cards import COLORS, REVERSE, SKIP, WILD, Card
+from core.chat.i18n import gettext_for
+from core.chat.render import card_name, color_name, describe_event, describe_private
+from core.chat.views import HandView, TableView
+from core.events import Event
+from core.moves import Move
+
+from .input import WORDS
+
+#: Chip colours (foreground on background) and the colour of a card's name.
+CHIP = {"R": "bold white on red3", "Y": "bold black on gold1", "G": "bold white on green4",
+        "B": "bold white on dodger_blue3"}
+INK = {"R": "bold red1", "Y": "bold yellow1", "G": "bold green3", "B": "bold dodger_blue1", None: "bold magenta"}
+RAINBOW = ("red1", "yellow1", "green3", "dodger_blue1")
+LABEL = {SKIP: "⊘", REVERSE: "⇄", WILD: "W"}
+
+PLAYABLE, UNPLAYABLE = "●", "○"
+PROMPT_MARK = "› "
+
+
+def chip(card: Card) -> Text:
+    """A small coloured card face, 4 cells wide: ` 5  `, ` +2 `, a rainbow ` W  `."""
+    label = f" {LABEL.get(card.rank, card.rank or 'W'):<2} "
+    if card.is_wild:
+        text = Text()
+        for i, ch in enumerate(label):
+            text.append(ch, style=f"bold {RAINBOW[i % 4]} on grey15")
+        return text
+    return Text(label, style=CHIP.get(card.color or "", "reverse"))
+
+
+def card_text(card: Card, lang: str) -> Text:
+    """Chip and translated name: `[ 5 ] Red 5`."""
+    return Text.assemble(chip(card), " ", (card_name(card, lang), INK.get(card.color, "bold")))
+
+
+def color_text(color: str | None, lang: str) -> Text:
+    return Text(color_name(color, lang), style=INK.get(color, "bold"))
+
+
+def styled_line(line: str, lang: str, cards: Iterable[Card] = (), colors: Iterable[str | None] = (),
+                names: Sequence[str] = (), me: str | None = None) -> Text:
+    """A plain translated line with card names, colour words and names coloured."""
+    text = Text(line)
+    for card in cards:
+        text.highlight_words([card_name(card, lang)], style=INK.get(card.color, "bold"))
+    for color in colors:
+        if color:
+            text.highlight_words([color_name(color, lang)], style=INK.get(color, "bold"))
+    others = [n for n in names if n and n != me]
+    if others:
+        text.highlight_words(others, style="cyan")
+    if me:
+        text.highlight_words([me], style="bold")
+    return text
+
+
+def event_line(e: Event, name: Callable[[int], str], lang: str, me: str | None = None,
+               names: Sequence[str] = ()) -> Text | None:
+    """One log line for an event, coloured; None for events without a line."""
+    line = describe_event(e, name, lang)
+    if not line:
+        return None
+    cards = [e.card] if e.card is not None else []
+    return styled_line(line, lang, cards, [e.color], names, me)
+
+
+def private_line(e: Event, lang: str) -> Text | None:
+    """What only I see: the cards I drew, as coloured cards."""
+    if not describe_private(e, lang):
+        return None
+    _ = gettext_for(lang)
+    cards = Text(", ").join(card_text(card, lang) for card in e.cards)
+    return Text.assemble(("  ", ""), Text(_("You drew:"), style="italic"), " ", cards)
+
+
+# -- the table -------------------------------------------------------------------------
+
+def header(view: TableView, lang: str) -> Rule:
+    _ = gettext_for(lang)
+    title = _("Round {n} · {variant}").format(n=view.round, variant=view.variant_title)
+    return Rule(Text(title, style="bold"), style="grey50")
+
+
+def status(view: TableView, lang: str) -> Text:
+    """Top card, colour, direction, draw pile, and a pending draw if any."""
+    _ = gettext_for(lang)
+    text = Text()
+    if view.top is not None:
+        text.append(_("Top card:") + " ", style="grey70")
+        text.append_text(card_text(view.top, lang))
+        text.append("   " + _("Colour:") + " ", style="grey70")
+        text.append_text(color_text(view.color, lang))
+    arrow = "→ ↻" if view.direction == 1 else "← ↺"
+    text.append("   " + _("Direction:") + " ", style="grey70")
+    text.append(arrow, style="bold")
+    text.append("   " + _("Draw pile: {n}").format(n=view.draw_size), style="grey70")
+    if view.pending:
+        text.append("\n")
+        text.append(_("{player} must draw {n}, or answer it.").format(player=view.turn_name, n=view.pending),
+                    style="bold red")
+    return text
+
+
+def players_table(view: TableView, lang: str, me: str, hide: Sequence[str] = ()) -> Table:
+    """Who is at the table: turn marker, cards in hand, UNO flags, scores."""
+    _ = gettext_for(lang)
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False, pad_edge=False)
+    table.add_column("")
+    table.add_column(_("Player"))
+    table.add_column(_("Cards"), justify="right")
+    table.add_column(_("Score"), justify="right")
+    table.add_column("")
+    for p in view.players:
+        if p.id in hide:
+            continue
+        mark = Text("▶", style="bold yellow") if p.is_turn else Text("")
+        name = Text(p.name, style="bold" if p.id == me else "cyan")
+        if p.id == me:
+            name.append(" " + _("(you)"), style="grey50")
+        flag = Text("")
+        if p.is_out and view.winner != p.seat:
+            flag = Text(_("out"), style="grey50")
+        elif p.said_uno and p.cards <= 2:
+            flag = Text("UNO!", style="bold red")
+        table.add_row(mark, name, str(p.cards), str(p.score), flag)
+    return table
+
+
+def hand(hv: HandView, lang: str, counts: dict[Card, int] | None = None) -> RenderableType:
+    """The hand, numbered as the player types it; playable cards marked ●."""
+    _ = gettext_for(lang)
+    entries = []
+    for i, hc in enumerate(hv.cards, 1):
+        entry = Text(f"{i:>2} ", style="bold" if hc.playable else "grey50")
+        entry.append(PLAYABLE if hc.playable else UNPLAYABLE, style="bold green" if hc.playable else "grey42")
+        entry.append(" ")
+        face = card_text(hc.card, lang)
+        if not hc.playable:
+            face.stylize("dim")
+        entry.append_text(face)
+        n = (counts or {}).get(hc.card, 1)
+        if n > 1:
+            entry.append(f" ×{n}", style="bold")
+        entries.append(entry)
+    total = sum((counts or {}).get(hc.card, 1) for hc in hv.cards)
+    title = Text(_("Your hand ({n} cards):").format(n=total), style="bold")
+    if not entries:
+        return title
+    return Group(title, Columns(entries, padding=(0, 3), column_first=True))
+
+
+def actions(hv: HandView, view: TableView, lang: str) -> Text:
+    """What else the player may do now, with the words to type."""
+    _ = gettext_for(lang)
+    names = {p.seat: p.name for p in view.players}
+    parts: list[Text] = []
+
+    def add(word: str, note: str = "") -> None:
+        t = Text(word, style="bold cyan")
+        if note:
+            t.append(f" ({note})", style="grey62")
+        parts.append(t)
+
+    if hv.draw:
+        add(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else "d")
+    if hv.pass_:
+        add(_(WORDS["pass"]), "p")
+    if hv.uno:
+        add("uno", _("or 3 uno: say UNO and play card 3"))
+    if hv.challenge:
+        add(_(WORDS["challenge"]), _("was the Wild Draw Four a bluff?"))
+    for m in hv.catches:
+        add(f"{_(WORDS['catch'])} {names.get(m.target if m.target is not None else -1, '')}".strip(),
+            _("forgot to say UNO"))
+    text = Text()
+    if any(hc.playable for hc in hv.cards):
+        text.append(_("Play a card: its number (3), or its name (R5); a wild with a colour (3 red)."),
+                    style="grey70")
+    if parts:
+        if text:
+            text.append("\n")
+        text.append(_("Or:") + " ", style="grey70")
+        text.append_text(Text("  ·  ", style="grey50").join(parts))
+    return text
+
+
+def out_of_turn(hv: HandView, view: TableView, lang: str) -> Text:
+    """What a person may do while an AI is about to move (the service paused)."""
+    _ = gettext_for(lang)
+    names = {p.seat: p.name for p in view.players}
+    text = Text(_("You may act now, out of turn:"), style="bold yellow")
+    index = {hc.card: i for i, hc in enumerate(hv.cards, 1)}
+    jump = sorted({m.card for m in hv.jump_ins if m.card is not None}, key=lambda card: index.get(card, 99))
+    for card in jump:
+        text.append("\n  ")
+        text.append(_("jump in with {n}:").format(n=index.get(card, "?")) + " ", style="bold cyan")
+        text.append_text(card_text(card, lang))
+    for m in hv.catches:
+        text.append("\n  ")
+        text.append(f"{_(WORDS['catch'])} {names.get(m.target if m.target is not None else -1, '')}",
+                    style="bold cyan")
+        text.append(" " + _("(forgot to say UNO)"), style="grey62")
+    if hv.uno:
+        text.append("\n  ")
+        text.append("uno", style="bold cyan")
+        text.append(" " + _("(say it before someone catches you)"), style="grey62")
+    text.append("\n")
+    text.append(_("Press Enter to let {player} move.").format(player=view.turn_name), style="grey70")
+    return text
+
+
+def recent(view: TableView, lang: str) -> RenderableType | None:
+    """The last few moves (shown when a saved game is resumed)."""
+    _ = gettext_for(lang)
+    if not view.recent:
+        return None
+    names = [p.name for p in view.players]
+    lines = [styled_line(f"  · {line}", lang, names=names) for line in view.recent]
+    return Group(Text(_("Last moves:"), style="grey70"), *lines)
+
+
+# -- scores and the end ---------------------------------------------------------------
+
+def score_table(view: TableView, lang: str, me: str, title: str, hide: Sequence[str] = (),
+                target: int | None = None) -> Table:
+    _ = gettext_for(lang)
+    caption = _("First to {n} points wins the match.").format(n=target) if target else None
+    table = Table(title=title, caption=caption, box=box.ROUNDED, title_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column(_("Player"))
+    table.add_column(_("Points"), justify="right")
+    table.add_column(_("Cards left"), justify="right")
+    players = sorted((p for p in view.players if p.id not in hide), key=lambda p: -p.score)
+    for rank, p in enumerate(players, 1):
+        style = "bold green" if p.seat == view.winner else ("bold" if p.id == me else "")
+        table.add_row(str(rank), p.name, str(p.score), str(p.cards), style=style)
+    return table
+
+
+def winner_panel(text: str) -> Panel:
+    return Panel(Text(text, style="bold"), box=box.DOUBLE, border_style="green", expand=False)
+
+
+def error(message: str) -> Text:
+    return Text.assemble(("✗ ", "bold red"), (message, "red"))
+
+
+def help_table(lang: str) -> Table:
+    """Every command, with its short forms, in the person's language."""
+    _ = gettext_for(lang)
+    rows = [
+        ("3", _("play card 3 of your hand (the numbers in front of the cards)")),
+        ("R5 · play R5", _("play a card by its name: R5, G+2, BS (skip), YR (reverse), W, W+4")),
+        ("3 red · play W+4 green", _("play a wild and choose its colour (or be asked)")),
+        ("play R7 ada", _("play a card that targets a player (seven-o: swap hands)")),
+        ("3 uno", _("say UNO and play card 3 in one go")),
+        (f"{_(WORDS['draw'])} · d", _("draw a card (or take the pending cards)")),
+        (f"{_(WORDS['pass'])} · p", _("end your turn after drawing, where the rules allow")),
+        ("uno · u", _("say UNO when you are down to one or two cards")),
+        (f"{_(WORDS['catch'])} [NAME] · c", _("catch a player who forgot to say UNO")),
+        (f"{_(WORDS['challenge'])} · ch", _("challenge a Wild Draw Four played on you")),
+        (_("Enter"), _("let the others go on, when you are asked whether to act")),
+        (f"{_(WORDS['table'])} · t", _("show the table and your hand again")),
+        (f"{_(WORDS['help'])} · ?", _("this list")),
+        (f"{_(WORDS['quit'])} · q", _("save the game and leave (unobot play --resume continues it)")),
+    ]
+    table = Table(title=_("Commands"), box=box.SIMPLE, show_header=False, title_style="bold")
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column()
+    for word, what in rows:
+        table.add_row(word, what)
+    return table
+
+
+def choice_line(title: str, options: Sequence[Text]) -> Text:
+    """`Choose a colour: 1 red · 2 yellow · ...`"""
+    text = Text(title + " ", style="bold")
+    for i, option in enumerate(options, 1):
+        if i > 1:
+            text.append("  ·  ", style="grey50")
+        text.append(f"{i} ", style="bold")
+        text.append_text(option)
+    return text
+
+
+def color_options(colors: Sequence[str], lang: str) -> list[Text]:
+    return [color_text(color, lang) for color in colors]
+
+
+def ordered_colors(moves: Iterable[Move]) -> list[str]:
+    """The colours the moves offer, in the deck's colour order."""
+    offered = {m.color for m in moves if m.color}
+    return [color for color in COLORS if color in offered]

@@ -1,0 +1,48 @@
+"""Reading what the person types, with a deadline when a turn timer runs.
+
+Why not just `input()`: a variant with a turn timer (`fast`) must let the
+turn run out while the person is still thinking. With a deadline the line
+is read after `select` says one is ready (the terminal's own line editing
+still works); without one, `input()` is used, with readline history when
+it is available.
+"""
+
+from __future__ import annotations
+
+import select
+import sys
+from typing import TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+
+class LineReader:
+    """Prints a prompt and reads one line; EOF (Ctrl-D) raises EOFError."""
+
+    def __init__(self, console: Console, stream: TextIO | None = None) -> None:
+        self.console = console
+        self.stream = stream or sys.stdin
+        if self.stream.isatty():
+            try:  # line editing and history for input(); optional
+                import readline  # noqa: F401
+            except ImportError:  # pragma: no cover - not on every platform
+                pass
+
+    def read(self, prompt: Text, timeout: float | None = None) -> str | None:
+        """The typed line without its newline; None if `timeout` seconds passed first."""
+        self.console.print(prompt, end="")
+        self.console.file.flush()
+        if timeout is None:
+            if self.stream is sys.stdin:
+                return input()
+            line = self.stream.readline()
+        else:
+            ready, _w, _x = select.select([self.stream], [], [], max(0.0, timeout))
+            if not ready:
+                self.console.print()
+                return None
+            line = self.stream.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")

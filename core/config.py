@@ -1,0 +1,388 @@
+"""The bot's configuration: ``config.yaml`` plus a few environment overrides, typed.
+
+Why one typed object: the CLI, the Telegram adapter and the store factory all
+need the same handful of settings, and a typo in a YAML file should stop the
+bot at start-up with the file and line, not surface as a ``KeyError`` at the
+first webhook. Why no driver imports: core must stay free of ``redis`` and
+``telegram`` (see ``tests/test_layering.py``); this module only reads and
+checks values, the adapters act on them.
+
+Where the file comes from, first match wins:
+
+1. ``$UNOBOT_CONFIG`` (a missing file is then an error: it was asked for);
+2. ``./config.yaml``;
+3. nothing: the defaults below.
+
+Environment variables override the file (so a secret need not be written
+down, and a container can be pointed elsewhere without editing it):
+
+=========================  ======================
+variable                   overrides
+=========================  ======================
+``UNOBOT_REDIS_URL``       ``redis.url``
+``UNOBOT_DATA_DIR``        ``store.data_dir``
+``TELEGRAM_BOT_TOKEN``     ``telegram.token``
+``UNOBOT_TELEGRAM_API_URL`` ``telegram.base_url``
+=========================  ======================
+
+An empty environment variable counts as unset.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .variants import VariantError, find_variant, load_yaml_with_lines
+
+CONFIG_ENV = "UNOBOT_CONFIG"
+DEFAULT_FILE = "config.yaml"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+MEMORY = "memory"
+"""``redis.url`` value that selects the in-process store (nothing survives a restart)."""
+EMBEDDED = "embedded"
+"""``redis.url`` value that, like null, selects the embedded redis-server."""
+
+_URL_SCHEMES = ("redis://", "rediss://", "unix://")
+_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook secret
+_LANG_RE = re.compile(r"[a-z]{2,3}")
+_PREFIX_RE = re.compile(r"[^{}\s]{1,64}")
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used, with the file, line and key at fault."""
+
+    def __init__(self, source: str, line: int | None, key: str, message: str) -> None:
+        self.source = source
+        self.line = line
+        self.key = key
+        self.message = message
+        where = f"{source}:{line}" if line else source
+        super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
+
+
+# --------------------------------------------------------------------------- the typed config
+
+
+@dataclass(frozen=True, slots=True)
+class RedisConfig:
+    """Where games are stored. ``url`` None means the embedded redis-server."""
+
+    url: str | None = None
+
+    @property
+    def memory(self) -> bool:
+        """True when games live in this process only (``url: memory``)."""
+        return self.url == MEMORY
+
+
+@dataclass(frozen=True, slots=True)
+class StoreConfig:
+    """How the store keeps games (see ``core/store.py`` and ``adapters/redis_store.py``)."""
+
+    data_dir: Path = Path("data")
+    prefix: str = "unobot"
+    game_ttl_hours: float = 48.0
+    connect_timeout: float = 1.0
+    socket_timeout: float = 2.0
+
+    @property
+    def game_ttl(self) -> float | None:
+        """Seconds a game lives without a move (None: forever, when the hours are 0)."""
+        return self.game_ttl_hours * 3600.0 if self.game_ttl_hours > 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookConfig:
+    """Telegram webhook; ``url`` None means long polling instead."""
+
+    url: str | None = None
+    listen: str = "0.0.0.0"
+    port: int = 8443
+    secret: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TelegramConfig:
+    """The Telegram adapter's settings. The token is kept out of ``repr`` (logs)."""
+
+    token: str | None = field(default=None, repr=False)
+    base_url: str | None = None
+    webhook: WebhookConfig = field(default_factory=WebhookConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """Defaults for a chat that has not chosen otherwise."""
+
+    default_variant: str = "official"
+    default_language: str = "en"
+    turn_seconds: int = 0
+    lobby_minutes: int = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything ``config.yaml`` can say. ``source`` is the file read (None: defaults)."""
+
+    redis: RedisConfig = field(default_factory=RedisConfig)
+    store: StoreConfig = field(default_factory=StoreConfig)
+    telegram: TelegramConfig = field(default_factory=TelegramConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    source: str | None = None
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def config_path(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The file to read: ``$UNOBOT_CONFIG``, else ``./config.yaml`` if it exists, else None."""
+    env = os.environ if environ is None else environ
+    named = env.get(CONFIG_ENV)
+    if named:
+        return Path(named)
+    default = Path(DEFAULT_FILE)
+    return default if default.is_file() else None
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+) -> Config:
+    """Read the configuration (``path``, or where :func:`config_path` says) and apply env overrides.
+
+    Raises :class:`ConfigError` naming the file and line of the first bad value.
+    """
+    env = os.environ if environ is None else environ
+    file = Path(path) if path is not None else config_path(env)
+    config = Config()
+    if file is not None:
+        source = str(file)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            named = f" (named by ${CONFIG_ENV})" if path is None else ""
+            raise ConfigError(source, None, "", f"no such file{named}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(source, None, "", f"cannot read it: {exc}") from None
+        config = parse_config(text, source, base_dir=file.resolve().parent)
+    return apply_env(config, env)
+
+
+def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Config:
+    """Check and convert the YAML text of a config file.
+
+    A relative ``store.data_dir`` is taken relative to ``base_dir`` (the
+    file's folder), so the bot finds its data wherever it is started from.
+    """
+    try:
+        data, lines = load_yaml_with_lines(text, source)
+    except VariantError as exc:  # the shared YAML reader reports in the variants' terms
+        raise ConfigError(source, exc.line, "", exc.message) from None
+    reader = _Reader(source, lines)
+    if data is None:
+        data = {}
+    top = reader.mapping(data, ())
+    reader.known(top, (), ("redis", "store", "telegram", "game"))
+
+    redis_raw = reader.mapping(top.get("redis"), ("redis",))
+    reader.known(redis_raw, ("redis",), ("url",))
+    url = reader.url(redis_raw.get("url"), ("redis", "url"))
+
+    store_raw = reader.mapping(top.get("store"), ("store",))
+    reader.known(store_raw, ("store",), _names(StoreConfig))
+    store = StoreConfig()
+    data_dir = reader.text(store_raw.get("data_dir"), ("store", "data_dir"))
+    prefix = reader.text(store_raw.get("prefix"), ("store", "prefix"))
+    if prefix is not None and not _PREFIX_RE.fullmatch(prefix):
+        reader.fail(("store", "prefix"), f"{prefix!r} is not a usable key prefix "
+                    "(1-64 characters, no braces or spaces)")
+    store = StoreConfig(
+        data_dir=_resolve_dir(data_dir, base_dir) if data_dir else store.data_dir,
+        prefix=prefix or store.prefix,
+        game_ttl_hours=reader.number(store_raw.get("game_ttl_hours"), ("store", "game_ttl_hours"),
+                                     store.game_ttl_hours, minimum=0),
+        connect_timeout=reader.number(store_raw.get("connect_timeout"),
+                                      ("store", "connect_timeout"), store.connect_timeout,
+                                      minimum=0.001),
+        socket_timeout=reader.number(store_raw.get("socket_timeout"), ("store", "socket_timeout"),
+                                     store.socket_timeout, minimum=0.001),
+    )
+
+    tg_raw = reader.mapping(top.get("telegram"), ("telegram",))
+    reader.known(tg_raw, ("telegram",), ("token", "base_url", "webhook"))
+    hook_raw = reader.mapping(tg_raw.get("webhook"), ("telegram", "webhook"))
+    reader.known(hook_raw, ("telegram", "webhook"), _names(WebhookConfig))
+    hook_defaults = WebhookConfig()
+    secret = reader.text(hook_raw.get("secret"), ("telegram", "webhook", "secret"))
+    if secret is not None and not _SECRET_RE.fullmatch(secret):
+        reader.fail(("telegram", "webhook", "secret"),
+                    "Telegram accepts 1-256 characters: letters, digits, _ and -")
+    port = reader.integer(hook_raw.get("port"), ("telegram", "webhook", "port"),
+                          hook_defaults.port, minimum=1)
+    if port > 65535:
+        reader.fail(("telegram", "webhook", "port"), f"{port} is not a TCP port (1-65535)")
+    telegram = TelegramConfig(
+        token=reader.text(tg_raw.get("token"), ("telegram", "token")),
+        base_url=reader.http_url(tg_raw.get("base_url"), ("telegram", "base_url")),
+        webhook=WebhookConfig(
+            url=reader.http_url(hook_raw.get("url"), ("telegram", "webhook", "url")),
+            listen=reader.text(hook_raw.get("listen"), ("telegram", "webhook", "listen"))
+            or hook_defaults.listen,
+            port=port,
+            secret=secret,
+        ),
+    )
+
+    game_raw = reader.mapping(top.get("game"), ("game",))
+    reader.known(game_raw, ("game",), _names(GameConfig))
+    game_defaults = GameConfig()
+    variant = reader.text(game_raw.get("default_variant"), ("game", "default_variant"))
+    if variant is not None:
+        try:
+            find_variant(variant)
+        except VariantError as exc:
+            reader.fail(("game", "default_variant"), exc.message + (f" ({exc.fix})" if exc.fix else ""))
+    language = reader.text(game_raw.get("default_language"), ("game", "default_language"))
+    if language is not None:
+        known = languages()
+        if not _LANG_RE.fullmatch(language) or language not in known:
+            reader.fail(("game", "default_language"),
+                        f"unknown language {language!r}; known: {', '.join(known)}")
+    game = GameConfig(
+        default_variant=variant or game_defaults.default_variant,
+        default_language=language or game_defaults.default_language,
+        turn_seconds=reader.integer(game_raw.get("turn_seconds"), ("game", "turn_seconds"),
+                                    game_defaults.turn_seconds, minimum=0),
+        lobby_minutes=reader.integer(game_raw.get("lobby_minutes"), ("game", "lobby_minutes"),
+                                     game_defaults.lobby_minutes, minimum=1),
+    )
+    return Config(redis=RedisConfig(url=url), store=store, telegram=telegram, game=game,
+                  source=source)
+
+
+def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Config:
+    """The config with the environment overrides applied (empty variables are ignored)."""
+    env = os.environ if environ is None else environ
+
+    def get(name: str) -> str | None:
+        value = env.get(name, "").strip()
+        return value or None
+
+    redis_url = get("UNOBOT_REDIS_URL")
+    if redis_url is not None:
+        checked_url = _Reader("$UNOBOT_REDIS_URL", {}).url(redis_url, ())
+        config = replace(config, redis=RedisConfig(url=checked_url))
+    data_dir = get("UNOBOT_DATA_DIR")
+    if data_dir is not None:
+        config = replace(config, store=replace(config.store, data_dir=Path(data_dir)))
+    token = get("TELEGRAM_BOT_TOKEN")
+    if token is not None:
+        config = replace(config, telegram=replace(config.telegram, token=token))
+    base_url = get("UNOBOT_TELEGRAM_API_URL")
+    if base_url is not None:
+        checked = _Reader("$UNOBOT_TELEGRAM_API_URL", {}).http_url(base_url, ())
+        config = replace(config, telegram=replace(config.telegram, base_url=checked))
+    return config
+
+
+def languages() -> list[str]:
+    """Languages the bot has texts for (folders of ``core/locale``; English always)."""
+    found = {"en"}
+    if LOCALE_DIR.is_dir():
+        found.update(p.name for p in LOCALE_DIR.iterdir() if p.is_dir() and _LANG_RE.fullmatch(p.name))
+    return sorted(found)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def _resolve_dir(value: str, base_dir: Path | None) -> Path:
+    path = Path(value).expanduser()
+    return path if path.is_absolute() or base_dir is None else base_dir / path
+
+
+class _Reader:
+    """Type checks that know where each value sits in the file (for the error message)."""
+
+    def __init__(self, source: str, lines: Mapping[tuple[str, ...], int]) -> None:
+        self.source = source
+        self.lines = lines
+
+    def fail(self, path: tuple[str, ...], message: str) -> None:
+        line = None
+        for cut in range(len(path), -1, -1):  # the key itself, else the nearest parent
+            line = self.lines.get(path[:cut])
+            if line is not None:
+                break
+        raise ConfigError(self.source, line, ".".join(path), message)
+
+    def mapping(self, value: Any, path: tuple[str, ...]) -> dict[str, Any]:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            what = "the file" if not path else "this section"
+            self.fail(path, f"{what} must be a mapping of `key: value` lines, "
+                      f"not {type(value).__name__}")
+        return value
+
+    def known(self, value: Mapping[Any, Any], path: tuple[str, ...], names: tuple[str, ...]) -> None:
+        for key in value:
+            if key not in names:
+                close = difflib.get_close_matches(str(key), names, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                self.fail((*path, str(key)), f"unknown key; {hint}known: {', '.join(names)}")
+
+    def text(self, value: Any, path: tuple[str, ...]) -> str | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            self.fail(path, f"expected text, not {type(value).__name__}")
+        text = str(value).strip()
+        return text or None
+
+    def number(self, value: Any, path: tuple[str, ...], default: float, *, minimum: float) -> float:
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(path, f"expected a number, not {value!r}")
+        if value < minimum:
+            self.fail(path, f"must be at least {minimum:g}, not {value!r}")
+        return float(value)
+
+    def integer(self, value: Any, path: tuple[str, ...], default: int, *, minimum: int) -> int:
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(path, f"expected a whole number, not {value!r}")
+        if value < minimum:
+            self.fail(path, f"must be at least {minimum}, not {value!r}")
+        return int(value)
+
+    def url(self, value: Any, path: tuple[str, ...]) -> str | None:
+        """A Redis URL, ``memory``, or None/``embedded`` (both mean the embedded server)."""
+        text = self.text(value, path)
+        if text is None or text == EMBEDDED:
+            return None
+        if text == MEMORY or text.startswith(_URL_SCHEMES):
+            return text
+        self.fail(path, f"{text!r} is not a Redis URL; use redis://host:port/db, rediss://..., "
+                  f"unix:///path, `{MEMORY}`, or null for the embedded server")
+        return None  # unreachable
+
+    def http_url(self, value: Any, path: tuple[str, ...]) -> str | None:
+        text = self.text(value, path)
+        if text is not None and not text.startswith(("http://", "https://")):
+            self.fail(path, f"{text!r} is not an http(s) URL")
+        return text

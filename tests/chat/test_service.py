@@ -1,0 +1,243 @@
+"""The chat service: lobbies, permissions, moves, AI seats, timers, settings,
+stats and failure modes. MemoryStore for the logic; a real redis-server for
+the outage test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adapters.redis_store import RedisStore
+from core.chat import commands as c
+from core.chat.service import ChatService, Defaults
+from core.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
+from core.chat.views import hand_view, status_lines, table_view
+from core.store import MemoryStore
+from tests.support.redis_server import RedisServer
+
+ANA = c.Person("1", "Ana")
+BEN = c.Person("2", "Ben")
+CAT = c.Person("3", "Cat")
+ADMIN = c.Person("9", "Boss", is_admin=True)
+CHAT = "group-1"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def svc(clock: Clock) -> ChatService:
+    return ChatService(MemoryStore(), clock=clock)
+
+
+async def lobby(svc: ChatService, *people: c.Person) -> None:
+    assert (await svc.handle(CHAT, people[0], c.NewGame())).ok
+    for p in people[1:]:
+        assert (await svc.handle(CHAT, p, c.Join())).ok
+
+
+def first_legal(svc_table, person: c.Person) -> c.Command:  # type: ignore[no-untyped-def]
+    hv = hand_view(svc_table, person.id)
+    assert hv is not None
+    for hc in hv.cards:
+        if hc.playable and hc.moves:
+            m = hc.moves[0]
+            color = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}.get(m.color or "")
+            target = svc_table.seats[m.target].id if m.target is not None else None
+            return c.Play(m.card.text, color, target)
+    if hv.draw:
+        return c.Draw()
+    assert hv.pass_ is not None
+    return c.Pass()
+
+
+async def test_lobby_start_and_first_moves(svc: ChatService) -> None:
+    await lobby(svc, ANA, BEN)
+    out = await svc.handle(CHAT, BEN, c.Start())
+    assert not out.ok and out.code == "not_allowed_admin"
+    out = await svc.handle(CHAT, ANA, c.Start())
+    assert out.ok and out.table.phase == PLAYING
+    table = out.table
+    mover = [ANA, BEN][table.game.turn]
+    other = [ANA, BEN][1 - table.game.turn]
+    out = await svc.handle(CHAT, other, c.Draw())
+    assert out.code == "not_your_turn" and out.error == "It is not your turn."
+    out = await svc.handle(CHAT, mover, first_legal(table, mover))
+    assert out.ok and out.table.version == table.version + 1
+
+
+async def test_outsider_and_stale_choices_change_nothing(svc: ChatService) -> None:
+    await lobby(svc, ANA, BEN)
+    table = (await svc.handle(CHAT, ANA, c.Start())).table
+    mover = [ANA, BEN][table.game.turn]
+    out = await svc.handle(CHAT, CAT, c.Draw())
+    assert out.code == "not_in_game"
+    out = await svc.handle(CHAT, mover, c.Draw(version=table.version - 1))
+    assert out.code == "stale"
+    out = await svc.handle(CHAT, mover, c.Play("X9"))
+    assert out.code == "bad_card"
+    after = await svc.table(CHAT)
+    assert after.version == table.version and after.encode() == table.encode()
+
+
+async def test_whole_round_against_ai_reaches_a_winner(svc: ChatService) -> None:
+    await svc.handle(CHAT, ANA, c.NewGame())
+    await svc.handle(CHAT, ANA, c.AddAI(2, "basic"))
+    out = await svc.handle(CHAT, ANA, c.Start())
+    for _ in range(2000):
+        table = out.table
+        if table.phase != PLAYING:
+            break
+        if out.paused:
+            out = await svc.handle(CHAT, ANA, c.Continue(version=table.version))
+            continue
+        out = await svc.handle(CHAT, ANA, first_legal(table, ANA))
+        assert out.ok, out.code
+    assert out.table.phase == BETWEEN_ROUNDS
+    assert out.round_over and any("wins the round" in n for n in out.notices)
+    out = await svc.handle(CHAT, ANA, c.NextRound())
+    assert out.ok and out.table.game.round == 2
+    stats = await svc.store.get_stats("user", ANA.id)
+    assert stats["rounds"] == 1
+    assert (await svc.store.get_stats("chat", CHAT))["rounds"] == 1
+
+
+async def test_settings_need_an_admin_and_apply_to_the_next_game(svc: ChatService) -> None:
+    out = await svc.handle(CHAT, ANA, c.SetVariant("party"))
+    assert out.code == "not_admin"
+    assert (await svc.handle(CHAT, ADMIN, c.SetVariant("party"))).ok
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule("force-play", enabled=True))).ok
+    out = await svc.handle(CHAT, ADMIN, c.SetRule("no-bluffing", enabled=True))
+    assert out.code == "rule_conflict"
+    out = await svc.handle(CHAT, ADMIN, c.SetRule("deck", option="hand_size", value="seven"))
+    assert out.code == "bad_option"
+    out = await svc.handle(CHAT, ADMIN, c.SetRule("nonsense", enabled=True))
+    assert out.code == "unknown_rule"
+    await lobby(svc, ANA, BEN)
+    table = (await svc.handle(CHAT, ANA, c.Start())).table
+    assert table.variant == "party" and table.overrides == {"force-play": {}}
+    assert table.game.rules.enabled("force-play") and table.game.rules.enabled("seven-o")
+
+
+async def test_language_setting_translates_notices(svc: ChatService) -> None:
+    assert (await svc.handle(CHAT, ADMIN, c.SetLanguage("es"))).ok
+    out = await svc.handle(CHAT, ANA, c.NewGame())
+    assert out.table.lang == "es"
+    out = await svc.handle(CHAT, BEN, c.Start())
+    assert out.code == "not_allowed_admin"
+    assert out.error != "Only the game's creator or a chat admin can do that."
+    assert (await svc.handle(CHAT, ADMIN, c.SetLanguage("fr"))).code == "bad_language"
+
+
+async def test_only_creator_or_admin_stops_and_kicks(svc: ChatService) -> None:
+    await lobby(svc, ANA, BEN, CAT)
+    assert (await svc.handle(CHAT, BEN, c.Stop())).code == "not_allowed_admin"
+    assert (await svc.handle(CHAT, BEN, c.Kick("Cat"))).code == "not_allowed_admin"
+    out = await svc.handle(CHAT, ANA, c.Kick("Cat"))
+    assert out.ok and [s.name for s in out.table.seats] == ["Ana", "Ben"]
+    assert (await svc.handle(CHAT, ADMIN, c.Stop())).ok
+    assert await svc.table(CHAT) is None
+    assert (await svc.handle(CHAT, ANA, c.Join())).code == "no_game"
+
+
+async def test_turn_timer_draws_passes_and_removes_after_repeats(svc: ChatService, clock: Clock) -> None:
+    assert (await svc.handle(CHAT, ADMIN, c.SetTimer(10))).ok
+    await lobby(svc, ANA, BEN, CAT)
+    table = (await svc.handle(CHAT, ANA, c.Start())).table
+    people = {p.id: p for p in (ANA, BEN, CAT)}
+    assert (await svc.handle(CHAT, ANA, c.Skip())).code == "timer_running"
+    out = await svc.handle(CHAT, ANA, c.Skip(auto=True, version=table.version))
+    assert out.ok and not out.changed  # too early: the job does nothing
+    victim = table.seats[table.game.turn].id
+    for _ in range(3):
+        table = await svc.table(CHAT)
+        if table.phase != PLAYING:
+            break
+        # everyone else moves quickly; the victim always runs out of time
+        while table.seats[table.game.turn].id != victim and table.phase == PLAYING:
+            mover = people[table.seats[table.game.turn].id]
+            table = (await svc.handle(CHAT, mover, first_legal(table, mover))).table
+        clock.now += 11
+        out = await svc.handle(CHAT, ANA, c.Skip(auto=True, version=table.version))
+        assert out.ok and out.changed
+    seat = table.seat_of(victim)
+    assert seat in out.table.game.out  # removed after three timeouts in a row
+    assert any("timed out too often" in n for n in out.notices)
+
+
+async def test_pause_lets_a_person_jump_in(svc: ChatService) -> None:
+    assert (await svc.handle(CHAT, ADMIN, c.SetVariant("party"))).ok
+    await svc.handle(CHAT, ANA, c.NewGame())
+    await svc.handle(CHAT, ANA, c.AddAI(3, "basic"))
+    out = await svc.handle(CHAT, ANA, c.Start())
+    paused = 0
+    for _ in range(3000):
+        table = out.table
+        if table.phase != PLAYING:
+            break
+        if out.paused:
+            paused += 1
+            hv = hand_view(table, ANA.id)
+            if hv.jump_ins:
+                m = hv.jump_ins[0]
+                color = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}.get(m.color or "")
+                out = await svc.handle(CHAT, ANA, c.Play(m.card.text, color))
+                assert out.ok and any("jumps in" in n for n in out.notices)
+                return
+            out = await svc.handle(CHAT, ANA, c.Continue(version=table.version))
+            continue
+        out = await svc.handle(CHAT, ANA, first_legal(table, ANA))
+    assert paused, "the AI never waited for a person"
+
+
+async def test_store_outage_is_a_clear_message_and_loses_nothing(tmp_path: Path) -> None:
+    server = RedisServer(tmp_path).start()
+    store = RedisStore.from_url(server.url, connect_timeout=0.5, socket_timeout=0.5)
+    svc = ChatService(store)
+    try:
+        await lobby(svc, ANA, BEN)
+        server.stop()
+        out = await svc.handle(CHAT, CAT, c.Join())
+        assert out.code == "store_unavailable" and "Try again shortly" in out.error
+        server.start()
+        out = await svc.handle(CHAT, CAT, c.Join())
+        assert out.ok and [s.name for s in out.table.seats] == ["Ana", "Ben", "Cat"]
+    finally:
+        await store.close()
+        server.stop()
+
+
+async def test_views_never_show_hands_publicly(svc: ChatService) -> None:
+    await lobby(svc, ANA, BEN)
+    table = (await svc.handle(CHAT, ANA, c.Start())).table
+    text = "\n".join(status_lines(table_view(table), "en"))
+    for hand in table.game.hands:
+        shown = [card for card in hand if card.text in text]
+        assert not shown
+    assert "Ana (7)" in text and "Ben (7)" in text
+
+
+async def test_lobby_expiry_allows_a_new_game(clock: Clock) -> None:
+    svc = ChatService(MemoryStore(), clock=clock, defaults=Defaults(lobby_minutes=1))
+    await svc.handle(CHAT, ANA, c.NewGame())
+    assert (await svc.handle(CHAT, BEN, c.NewGame())).code == "game_running"
+    clock.now += 120
+    out = await svc.handle(CHAT, BEN, c.NewGame())
+    assert out.ok and out.table.creator == BEN.id
+
+
+async def test_lobby_table_phase_is_lobby(svc: ChatService) -> None:
+    await svc.handle(CHAT, ANA, c.NewGame())
+    assert (await svc.table(CHAT)).phase == LOBBY
+    assert (await svc.handle(CHAT, ANA, c.Start())).code == "too_few_players"
