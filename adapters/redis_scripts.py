@@ -11,7 +11,7 @@ Every key a script touches is passed in KEYS or built from a prefix in the
 same hash tag, so all of them live in one Redis Cluster slot.
 
 Reply codes (first element of the returned array):
-    1 ok;  2 conflict (+ the stored header or the bound game id);
+    1 ok;  2 conflict (+ the stored envelope (SAVE) or the bound game id (CREATE));
     3 missing;  4 wrong type (+ key, type);  5 id collision.
 """
 
@@ -40,7 +40,7 @@ local cur = redis.call('GET', KEYS[1])
 local hlen = string.len(ARGV[1])
 if string.sub(cur, 1, hlen) ~= ARGV[1] then
   if cur == ARGV[2] then return {1} end
-  return {2, string.sub(cur, 1, hlen)}
+  return {2, cur}  -- the whole stored envelope: the caller recomputes from it without a GET
 end
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then

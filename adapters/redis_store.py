@@ -23,18 +23,19 @@ by itself.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from adapters import redis_scripts as lua
@@ -93,6 +94,15 @@ def _reply_code(exc: BaseException | None) -> str:
     return text.split(" ", 1)[0].upper()
 
 
+class GameKeys(NamedTuple):
+    """The keys of one game (and its chat's binding), built once per game id."""
+
+    chat: str
+    state: str
+    log: str
+    binding: str
+
+
 class RedisKeys:
     """Key names. ``<prefix>:{chat:<id>}:...`` and ``<prefix>:{user:<id>}:stats``.
 
@@ -115,6 +125,14 @@ class RedisKeys:
         if not prefix or any(ch in prefix for ch in "{} \n"):
             raise ValueError(f"bad key prefix: {prefix!r}")
         self.prefix = prefix
+        # Why a cache: every load and save needs these names; building them
+        # checks the game id with a regex, which showed up in the profile.
+        self.game = functools.lru_cache(maxsize=4096)(self._game)
+
+    def _game(self, game_id: str) -> GameKeys:
+        chat, nonce = split_game_id(game_id)
+        base = f"{self.games_prefix(chat)}{nonce}"
+        return GameKeys(chat, f"{base}:state", f"{base}:log", self.binding(chat))
 
     def _chat(self, chat: str) -> str:
         return f"{self.prefix}:{{chat:{chat}}}"
@@ -127,12 +145,10 @@ class RedisKeys:
         return f"{self._chat(chat)}:game:"
 
     def state(self, game_id: str) -> str:
-        chat, nonce = split_game_id(game_id)
-        return f"{self.games_prefix(chat)}{nonce}:state"
+        return self.game(game_id).state
 
     def log(self, game_id: str) -> str:
-        chat, nonce = split_game_id(game_id)
-        return f"{self.games_prefix(chat)}{nonce}:log"
+        return self.game(game_id).log
 
     def settings(self, chat: str) -> str:
         return f"{self._chat(chat)}:settings"
@@ -242,8 +258,16 @@ class RedisStore(Store):
     # ---- plumbing
 
     async def _run(self, script: Any, keys: Sequence[str], args: Sequence[Any]) -> list[Any]:
+        """EVALSHA the script; after a server lost its script cache, load it and go again.
+
+        Why not just ``script(keys=..., args=...)``: that wrapper re-imports and
+        re-packs its arguments on every call, a few microseconds of every save.
+        """
         with _translate_errors():
-            reply = await script(keys=list(keys), args=list(args))
+            try:
+                reply = await self.client.evalsha(script.sha, len(keys), *keys, *args)
+            except NoScriptError:
+                reply = await script(keys=list(keys), args=list(args))
         return list(reply)
 
     async def _quarantine_keys(
@@ -294,8 +318,8 @@ class RedisStore(Store):
     # ---- games
 
     async def load_game(self, game_id: str) -> StoredGame | None:
-        key = self.keys.state(game_id)
-        chat = split_game_id(game_id)[0]
+        names = self.keys.game(game_id)
+        key, chat = names.state, names.chat
         try:
             with _translate_errors():
                 raw = await self.client.get(key)
@@ -349,8 +373,8 @@ class RedisStore(Store):
         """
         check_expected_version(expected_version)
         entries = check_log(log)
-        chat = split_game_id(game_id)[0]
-        keys = [self.keys.state(game_id), self.keys.log(game_id), self.keys.binding(chat)]
+        names = self.keys.game(game_id)
+        keys = [names.state, names.log, names.binding]
         args = [envelope.version_header(expected_version),
                 envelope.encode(expected_version + 1, state), _ttl_ms(self.game_ttl),
                 game_id, *entries]
@@ -374,10 +398,11 @@ class RedisStore(Store):
         if code == lua.WRONG_TYPE:
             raise await self._wrong_type_reply(reply, game_id)
         try:
-            actual = envelope.header_version(reply[1])
+            actual, current = envelope.decode(_bytes(reply[1]))
         except envelope.EnvelopeError as exc:
             raise await self._unreadable_game(game_id, keys[0], exc) from None
-        raise VersionConflict(game_id, expected_version, actual)
+        stored = StoredGame(game_id, self.keys.game(game_id).chat, actual, current)
+        raise VersionConflict(game_id, expected_version, actual, current=stored)
 
     async def delete_game(self, game_id: str) -> bool:
         chat = split_game_id(game_id)[0]

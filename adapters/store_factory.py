@@ -15,6 +15,7 @@ from typing import Any
 
 from adapters.embedded_redis import EmbeddedRedis
 from adapters.redis_store import DEFAULT_PREFIX, RedisStore
+from core.config import Config, load_config
 from core.store import DEFAULT_GAME_TTL, MemoryStore, Store
 
 EMBEDDED_SUBDIR = "redis"
@@ -53,3 +54,19 @@ async def open_store(
         await store.close()
         raise
     return store
+
+
+async def open_configured_store(config: Config | None = None) -> Store:
+    """The store ``config.yaml`` (and its env overrides) asks for; the config is loaded if not given.
+
+    ``redis.url``: null -> the embedded server in ``<store.data_dir>/redis``;
+    ``memory`` -> a :class:`MemoryStore`; a URL -> that server. The key
+    prefix, game TTL and timeouts come from the ``store`` section.
+    """
+    config = config or load_config()
+    options: dict[str, Any] = {"game_ttl": config.store.game_ttl}
+    if not config.redis.memory:
+        options.update(connect_timeout=config.store.connect_timeout,
+                       socket_timeout=config.store.socket_timeout)
+    return await open_store(config.redis.url, data_dir=config.store.data_dir,
+                            prefix=config.store.prefix, memory=config.redis.memory, **options)

@@ -38,11 +38,13 @@ import json
 import random
 import secrets
 import weakref
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import engine
+from .cards import Card
 from .errors import MoveError
 from .events import Event
 from .moves import Move, parse_move
@@ -50,6 +52,7 @@ from .state import MATCH_OVER, PLAYING, GameState
 from .store import ChatId, GameNotFound, Store, VersionConflict, split_game_id
 
 DEFAULT_MAX_TRIES = 8
+DEFAULT_CACHE_SIZE = 1024
 DEAL = "deal"
 NEXT_ROUND = "next round"
 TIMEOUT = "timeout"
@@ -72,20 +75,39 @@ class Outcome:
 class GameService:
     """Moves games forward through a :class:`~core.store.Store`.
 
+    The hot path is one store round trip per move. The service remembers,
+    per game, the state and version of its own last save or load (up to
+    ``cache_size`` games, least recently used dropped; 0 turns it off) and
+    computes the next move from that; the compare-and-set save is what
+    proves it current. When another process saved in between, the save is
+    refused with the stored game attached (:attr:`VersionConflict.current`)
+    and the move is recomputed from it, so a stale memory costs what a load
+    would have. A step that refuses or changes nothing on a remembered state
+    is run again on a freshly loaded one before the answer counts, so a
+    player is never told "not your turn" from an old picture.
+
     ``conflicts`` counts saves that lost a compare-and-set race and were
     recomputed (why: it is the one number that shows whether several
     processes fight over the same games).
     """
 
-    def __init__(self, store: Store, *, max_tries: int = DEFAULT_MAX_TRIES) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        max_tries: int = DEFAULT_MAX_TRIES,
+        cache_size: int = DEFAULT_CACHE_SIZE,
+    ) -> None:
         if max_tries < 1:
             raise ValueError("max_tries must be at least 1")
         self.store = store
         self.max_tries = max_tries
+        self.cache_size = cache_size
         self.conflicts = 0
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+        self._known: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -94,13 +116,36 @@ class GameService:
             self._locks[game_id] = lock
         return lock
 
+    def _remember(self, game_id: str, version: int, state: GameState) -> None:
+        """Keep a private copy (why a copy: callers get the original and may scribble on it)."""
+        if self.cache_size <= 0:
+            return
+        known = self._known
+        held = known.get(game_id)
+        if held is not None and held[0] > version:
+            return  # a load that finished after a newer save of ours
+        known[game_id] = (version, state.clone())
+        known.move_to_end(game_id)
+        if len(known) > self.cache_size:
+            known.popitem(last=False)
+
+    def forget(self, game_id: str | None = None) -> None:
+        """Drop what the service remembers of a game (or of all games)."""
+        if game_id is None:
+            self._known.clear()
+        else:
+            self._known.pop(game_id, None)
+
     async def load(self, game_id: str) -> tuple[GameState, int]:
-        """The game's state and version. Raises GameNotFound (and the engine's
-        StateFormatError for a state this engine cannot read)."""
+        """The game's state and version, read from the store. Raises GameNotFound
+        (and the engine's StateFormatError for a state this engine cannot read)."""
         stored = await self.store.load_game(game_id)
         if stored is None:
+            self._known.pop(game_id, None)
             raise GameNotFound(game_id)
-        return GameState.decode(stored.state), stored.version
+        state = GameState.decode(stored.state)
+        self._remember(game_id, stored.version, state)
+        return state, stored.version
 
     async def start(
         self,
@@ -126,6 +171,7 @@ class GameService:
         game_id, version = await self.store.create_game(
             chat_id, state.encode(), replace=replace, log=[entry]
         )
+        self._remember(game_id, version, state)
         return Outcome(game_id, version, state, events)
 
     async def apply(self, game_id: str, move: Move) -> Outcome:
@@ -185,20 +231,44 @@ class GameService:
         return await self.update(game_id, step)
 
     async def update(self, game_id: str, step: Step) -> Outcome | None:
-        """Load, run ``step``, save with the loaded version; on a conflict, again.
+        """Take the game (remembered, else loaded), run ``step``, save with its version.
 
-        ``step`` must be pure (it may run several times). When the match is
-        over, the chat is unbound so it can start a new game; the finished
-        game stays loadable until it expires.
+        On a conflict, ``step`` runs again on the stored game the refusal
+        brought (or a fresh load), up to ``max_tries`` saves. ``step`` must
+        be pure: it may run several times, and must not change the state it
+        is given. When the match is over, the chat is unbound so it can
+        start a new game; the finished game stays loadable until it expires.
         """
         last: VersionConflict | None = None
         async with self._lock(game_id):
-            for attempt in range(1, self.max_tries + 1):
-                state, version = await self.load(game_id)
-                change = step(state)
+            # Taken out while we work: any failure below leaves nothing stale behind.
+            known = self._known.pop(game_id, None)
+            known_fresh = False  # True when ``known`` came with a conflict, i.e. just now
+            attempt = 0
+            while attempt < self.max_tries:
+                if known is not None:
+                    version, state = known
+                    fresh = known_fresh
+                    known = None
+                else:
+                    stored = await self.store.load_game(game_id)
+                    if stored is None:
+                        raise GameNotFound(game_id)
+                    version, state = stored.version, GameState.decode(stored.state)
+                    fresh = True
+                try:
+                    change = step(state)
+                except Exception:
+                    if fresh:
+                        raise
+                    continue  # refused on a remembered state: judge again on the stored one
                 if change is None:
-                    return None
+                    if fresh:
+                        self._remember(game_id, version, state)
+                        return None
+                    continue  # same: "nothing to do" must hold for the stored state
                 new_state, events, log = change
+                attempt += 1
                 try:
                     new_version = await self.store.save_game(
                         game_id, new_state.encode(), expected_version=version, log=log
@@ -206,8 +276,12 @@ class GameService:
                 except VersionConflict as exc:
                     self.conflicts += 1
                     last = exc
+                    if exc.current is not None:
+                        current = GameState.decode(exc.current.state)
+                        known, known_fresh = (exc.current.version, current), True
                     await asyncio.sleep(random.uniform(0, 0.002 * attempt))  # de-synchronise
                     continue
+                self._remember(game_id, new_version, new_state)
                 if new_state.phase == MATCH_OVER and state.phase != MATCH_OVER:
                     await self.store.unbind_chat(split_game_id(game_id)[0], game_id)
                 return Outcome(game_id, new_version, new_state, events)
@@ -299,3 +373,59 @@ def _replay_entry(state: GameState | None, entry: str) -> GameState:
     if rest == LEAVE:
         return engine.remove_player(state, seat)[0]
     return engine.apply(state, parse_move(rest, seat, state.players))[0]
+
+
+# --------------------------------------------------------------------------- audit
+
+
+class AuditError(AssertionError):
+    """A stored game whose log does not account for its state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """What :func:`audit` found for one game (all checks passed)."""
+
+    game_id: str
+    version: int
+    entries: int
+    state: GameState
+
+
+async def audit(store: Store, game_id: str, *, cards: bool = True) -> Audit:
+    """Check that a stored game is exactly what its log replays to.
+
+    Checks: the game exists; its log replays through the engine (every
+    entry accepted); the replayed state equals the stored one; the version
+    equals the number of log entries (the deal is saved at version 1 and
+    every save of the service appends one entry, so a lost or doubled save
+    shows); with ``cards``, no card is created or lost at any step. Raises
+    :class:`AuditError` saying which check failed. Why here: the simulator,
+    the tests and an operator poking at a live store all need the same
+    verdict.
+    """
+    stored = await store.load_game(game_id)
+    if stored is None:
+        raise AuditError(f"{game_id}: not in the store")
+    log = await store.read_log(game_id)
+    state = GameState.decode(stored.state)
+    deck: Counter[Card] | None = None
+
+    def conserved(step_state: GameState) -> None:
+        nonlocal deck
+        seen = Counter(step_state.all_cards())
+        if deck is None:
+            deck = seen
+        elif seen != deck:
+            raise AuditError(f"{game_id}: cards created or lost by move {step_state.moves}")
+
+    try:
+        replayed = replay(log, each=conserved if cards else None)
+    except ReplayError as exc:
+        raise AuditError(f"{game_id}: {exc}") from exc
+    if not replayed.same_as(state):
+        raise AuditError(f"{game_id}: the log replays to a different state than the stored one "
+                         f"(moves {replayed.moves} replayed, {state.moves} stored)")
+    if stored.version != len(log):
+        raise AuditError(f"{game_id}: version {stored.version} but {len(log)} log entries")
+    return Audit(game_id, stored.version, len(log), state)

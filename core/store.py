@@ -69,13 +69,22 @@ class StoreUnavailable(StoreError):
 
 
 class VersionConflict(StoreError):
-    """A save named a version that is no longer the stored one."""
+    """A save named a version that is no longer the stored one.
 
-    def __init__(self, game_id: str, expected: int, actual: int) -> None:
+    ``current`` is the game as stored when the save was refused (version
+    ``actual``), when the store has it at no extra cost (both stores here
+    do), else None. Why: the caller's next step is to recompute from the
+    newer state, and handing it over saves a load round trip per conflict.
+    """
+
+    def __init__(
+        self, game_id: str, expected: int, actual: int, *, current: StoredGame | None = None
+    ) -> None:
         super().__init__(f"game {game_id}: expected version {expected}, stored is {actual}")
         self.game_id = game_id
         self.expected = expected
         self.actual = actual
+        self.current = current
 
 
 class GameNotFound(StoreError):
@@ -263,7 +272,9 @@ class Store(abc.ABC):
 
         The state write, the log append and the expiry refresh happen
         together or not at all. Raises :class:`VersionConflict` when another
-        save got there first, :class:`GameNotFound` when the game is gone.
+        save got there first (with the stored game as ``current``, so the
+        caller can recompute without loading), :class:`GameNotFound` when
+        the game is gone.
 
         A network store must make a save that its driver re-sends after a
         lost reply succeed without applying twice (the Redis store tags each
@@ -452,7 +463,8 @@ class MemoryStore(Store):
         if game is None:
             raise GameNotFound(game_id)
         if game.version != expected_version:
-            raise VersionConflict(game_id, expected_version, game.version)
+            current = StoredGame(game_id, game.chat_id, game.version, game.state)
+            raise VersionConflict(game_id, expected_version, game.version, current=current)
         game.version += 1
         game.state = bytes(state)
         game.log.extend(entries)

@@ -117,7 +117,7 @@ def parse_line(line: str, hand: Sequence[Card], lang: str) -> Intent:
         if not rest:
             return Invalid(_("Say which card: play 3, play R5, play W+4 green."))
         return _play(rest, hand, lang)
-    if _card_word(words[0], hand) is not None:
+    if words[0].isdigit() or _card_word(words[0], hand) is not None:
         return _play(words, hand, lang)
     return Invalid(_("Unknown command {word!r}. Type help to see the commands.").format(word=words[0]))
 

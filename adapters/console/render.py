@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from core.cards import COLORS, REVERSE, SKIP, WILD, Card
-from core.chat.i18n import gettext_for
+from core.chat.i18n import gettext_for, ngettext_for
 from core.chat.render import card_name, color_name, describe_event, describe_private
 from core.chat.views import HandView, TableView
 from core.events import Event
@@ -147,7 +147,7 @@ def players_table(view: TableView, lang: str, me: str, hide: Sequence[str] = ())
     return table
 
 
-def hand(hv: HandView, lang: str, counts: dict[Card, int] | None = None) -> RenderableType:
+def hand(hv: HandView, lang: str) -> RenderableType:
     """The hand, numbered as the player types it; playable cards marked ●."""
     _ = gettext_for(lang)
     entries = []
@@ -159,15 +159,16 @@ def hand(hv: HandView, lang: str, counts: dict[Card, int] | None = None) -> Rend
         if not hc.playable:
             face.stylize("dim")
         entry.append_text(face)
-        n = (counts or {}).get(hc.card, 1)
+        n = hc.count
         if n > 1:
             entry.append(f" ×{n}", style="bold")
         entries.append(entry)
-    total = sum((counts or {}).get(hc.card, 1) for hc in hv.cards)
-    title = Text(_("Your hand ({n} cards):").format(n=total), style="bold")
+    total = sum(hc.count for hc in hv.cards)
+    ngettext = ngettext_for(lang)
+    title = Text(ngettext("Your hand ({n} card):", "Your hand ({n} cards):", total).format(n=total), style="bold")
     if not entries:
         return title
-    return Group(title, Columns(entries, padding=(0, 3), column_first=True))
+    return Group(title, Columns(entries, padding=(0, 3)))
 
 
 def actions(hv: HandView, view: TableView, lang: str) -> Text:
@@ -187,7 +188,8 @@ def actions(hv: HandView, view: TableView, lang: str) -> Text:
     if hv.pass_:
         add(_(WORDS["pass"]), "p")
     if hv.uno:
-        add("uno", _("or 3 uno: say UNO and play card 3"))
+        n = next((i for i, hc in enumerate(hv.cards, 1) if hc.playable), None)
+        add("uno", _("or {n} uno: say UNO and play card {n}").format(n=n) if n else "u")
     if hv.challenge:
         add(_(WORDS["challenge"]), _("was the Wild Draw Four a bluff?"))
     for m in hv.catches:

@@ -9,12 +9,16 @@ it is available.
 
 from __future__ import annotations
 
+import re
 import select
 import sys
 from typing import TextIO
 
 from rich.console import Console
 from rich.text import Text
+
+#: An ANSI escape sequence, to be wrapped in readline's "takes no width" markers.
+_ESCAPE = re.compile(r"(\x1b\[[0-9;]*[A-Za-z])")
 
 
 class LineReader:
@@ -23,19 +27,26 @@ class LineReader:
     def __init__(self, console: Console, stream: TextIO | None = None) -> None:
         self.console = console
         self.stream = stream or sys.stdin
-        if self.stream.isatty():
+        self.readline = False
+        if self.stream is sys.stdin and self.stream.isatty():
             try:  # line editing and history for input(); optional
                 import readline  # noqa: F401
+
+                self.readline = True
             except ImportError:  # pragma: no cover - not on every platform
                 pass
 
     def read(self, prompt: Text, timeout: float | None = None) -> str | None:
         """The typed line without its newline; None if `timeout` seconds passed first."""
+        if timeout is None and self.readline:
+            # readline must print the prompt itself: it redraws it while editing,
+            # and only then ends an empty line with a newline.
+            with self.console.capture() as captured:
+                self.console.print(prompt, end="")
+            return input(_ESCAPE.sub("\001\\1\002", captured.get()))
         self.console.print(prompt, end="")
         self.console.file.flush()
         if timeout is None:
-            if self.stream is sys.stdin:
-                return input()
             line = self.stream.readline()
         else:
             ready, _w, _x = select.select([self.stream], [], [], max(0.0, timeout))

@@ -35,6 +35,7 @@ class Command:
 @dataclass(frozen=True)
 class NewGame(Command):
     variant: str | None = None
+    join: bool = True  # False: open the table without a seat (an AI-only demo)
 
 
 @dataclass(frozen=True)

@@ -223,7 +223,7 @@ class ChatService:
             return self._fail("unknown_variant", lang)
         now = self.clock()
         table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"],
-                      lang=lang, seats=[Seat(person.id, person.name)], seed=self.rng.getrandbits(48) if self.rng else secrets.randbits(48),
+                      lang=lang, seats=[Seat(person.id, person.name)] if cmd.join else [], seed=self.rng.getrandbits(48) if self.rng else secrets.randbits(48),
                       created=now, turn_started=now, timer=settings["timer"])
         try:
             game_id, version = await self.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
@@ -270,7 +270,7 @@ class ChatService:
                 return self._fail(exc.code, table.lang, table)
             if log_entries is None:  # nothing to save
                 return out
-            if table.phase == LOBBY and not table.seats:
+            if table.phase == LOBBY and not table.seats and isinstance(cmd, (c.Leave, c.Kick)):
                 await self.store.delete_game(game_id)
                 out.changed = True
                 return out
@@ -437,12 +437,12 @@ class ChatService:
             if not table.humans():
                 table.seats.clear()
             return [f"leave {sid}"]
+        if sid not in table.left:
+            table.left.append(sid)  # not dealt in again in later rounds
         if table.game is not None and table.phase == PLAYING:
             table.game, events = engine.remove_player(table.game, seat)
             self._after_moves(table, events, out, skip_first=True)
             return [f"{seat} leave"] + self._ai(table, out)
-        if sid not in table.left:
-            table.left.append(sid)  # dealt out of the next round
         return [f"leave {sid}"]
 
     def _skip(self, table: Table, person: c.Person, cmd: c.Skip, out: Outcome) -> list[str] | None:

@@ -7,12 +7,13 @@ they never look into the engine themselves.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..cards import Card, sort_key
 from ..engine import legal_moves
 from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
-from ..variants import VariantError, load_variant
+from ..variants import VariantError, load_variant, rules_for
 from .i18n import gettext_for
 from .render import card_name, color_name, describe_event
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, Table
@@ -48,6 +49,10 @@ class TableView:
     winner: int = -1
     recent: list[str] = field(default_factory=list)
     timer: int = 0
+    #: Seconds a turn may take (the chat's timer, else the variant's; 0: none).
+    turn_seconds: int = 0
+    #: Points that win the match (None: the rules set none).
+    target: int | None = None
 
     @property
     def turn_name(self) -> str:
@@ -59,6 +64,7 @@ class HandCard:
     card: Card
     playable: bool
     moves: list[Move] = field(default_factory=list)
+    count: int = 1  # identical cards are listed once
 
 
 @dataclass
@@ -73,6 +79,8 @@ class HandView:
     catches: list[Move] = field(default_factory=list)
     jump_ins: list[Move] = field(default_factory=list)
     pending: int = 0
+    #: Down to one card without having said UNO: may be caught until UNO is said.
+    exposed: bool = False
 
     @property
     def actions(self) -> list[Move]:
@@ -115,7 +123,28 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
             return table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
 
         view.recent = [t for e in table.recent_events() if (t := describe_event(e, name, lang))]
+    view.turn_seconds, view.target = rule_facts(table)
     return view
+
+
+def rule_facts(table: Table) -> tuple[int, int | None]:
+    """The turn timer in force and the match target, from the table's rules."""
+    try:
+        rules = table.game.rules if table.game is not None and table.game.rules else \
+            rules_for(table.variant, table.overrides or None)
+    except VariantError:
+        return table.timer, None
+    seconds = table.timer
+    if not seconds and table.game is not None:
+        seconds = int(rules.turn_seconds(table.game) or 0)
+    elif not seconds and rules.enabled("turn-timer"):
+        seconds = int(rules.options["turn-timer"].seconds or 0)
+    target = None
+    for name in ("progressive-scoring", "scoring"):
+        if rules.enabled(name):
+            target = int(rules.options[name].target) or None
+            break
+    return seconds, target
 
 
 def hand_view(table: Table, person_id: str) -> HandView | None:
@@ -125,7 +154,8 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
         return None
     moves = legal_moves(game, seat)
     by_card: dict[Card, list[Move]] = {}
-    view = HandView(seat, game.turn == seat, [], pending=game.pending if game.turn == seat else 0)
+    view = HandView(seat, game.turn == seat, [], pending=game.pending if game.turn == seat else 0,
+                    exposed=game.exposed == seat)
     for m in moves:
         if m.kind == PLAY:
             if m.player == seat and seat != game.turn:
@@ -141,13 +171,9 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
             view.challenge = m
         elif m.kind == CATCH:
             view.catches.append(m)
-    seen: set[Card] = set()
-    cards = []
-    for card in sorted(game.hands[seat], key=sort_key):
-        if card in seen:
-            continue
-        seen.add(card)
-        cards.append(HandCard(card, card in by_card, by_card.get(card, [])))
+    counts = Counter(game.hands[seat])
+    cards = [HandCard(card, card in by_card, by_card.get(card, []), counts[card])
+             for card in sorted(counts, key=sort_key)]
     # Playable cards first, then the rest, each group in hand order.
     cards.sort(key=lambda hc: not hc.playable)
     view.cards = cards

@@ -70,6 +70,8 @@ async def test_stale_save_is_refused_and_changes_nothing(store: Store) -> None:
     with pytest.raises(VersionConflict) as caught:
         await store.save_game(game_id, b"other", expected_version=v1, log=["1 play G5"])
     assert (caught.value.game_id, caught.value.expected, caught.value.actual) == (game_id, 1, 2)
+    # the refusal carries the stored game, so the caller can recompute without a load
+    assert caught.value.current == StoredGame(game_id, CHAT, 2, b"s2")
     assert await store.load_game(game_id) == StoredGame(game_id, CHAT, 2, b"s2")
     assert await store.read_log(game_id) == ["0 play R5"]
     with pytest.raises(VersionConflict):

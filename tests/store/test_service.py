@@ -197,3 +197,107 @@ def test_replay_refuses_a_bad_log() -> None:
     with pytest.raises(ReplayError):
         replay([])
     assert replay([f"{state.turn} draw"], initial=state).moves == 1
+
+
+class CountingStore:
+    """Counts the loads and saves that reach a real store (why: the hot path is a claim)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.loads = 0
+        self.saves = 0
+        real_load, real_save = store.load_game, store.save_game
+
+        async def load_game(game_id: str) -> Any:
+            self.loads += 1
+            return await real_load(game_id)
+
+        async def save_game(game_id: str, state: bytes, **kw: Any) -> int:
+            self.saves += 1
+            return await real_save(game_id, state, **kw)
+
+        store.load_game = load_game  # type: ignore[method-assign]
+        store.save_game = save_game  # type: ignore[method-assign]
+
+
+async def test_a_move_costs_one_save_and_no_load(store: Store) -> None:
+    """The service moves from what it saved last: one round trip per move."""
+    service, game_id, state = await started(store)
+    counted = CountingStore(store)
+    for _ in range(5):
+        state = (await service.apply(game_id, first_legal(state))).state
+    assert (counted.loads, counted.saves) == (0, 5)
+    stored, _ = await GameService(store).load(game_id)
+    assert stored.same_as(state)
+
+
+async def test_without_the_cache_every_move_loads(store: Store) -> None:
+    service = GameService(store, cache_size=0)
+    outcome = await service.start(CHAT, "official", PLAYERS, seed=1)
+    counted = CountingStore(store)
+    state = outcome.state
+    for _ in range(3):
+        state = (await service.apply(outcome.game_id, first_legal(state))).state
+    assert (counted.loads, counted.saves) == (3, 3)
+
+
+async def test_another_process_moved_first_the_conflict_hands_over_the_game(store: Store) -> None:
+    """A stale memory costs what a load would: the refused save brings the stored game."""
+    service, game_id, state = await started(store)
+    other = GameService(store)  # another bot process
+    moved = (await other.apply(game_id, first_legal(state))).state
+    counted = CountingStore(store)
+    seen: list[int] = []
+
+    def note(s: GameState) -> tuple[GameState, list[Any], list[str]]:
+        seen.append(s.moves)  # a step that any state accepts
+        return s.clone(), [], ["0 note"]
+
+    outcome = await service.update(game_id, note)
+    assert outcome is not None and outcome.version == 3 and service.conflicts == 1
+    assert (counted.loads, counted.saves) == (0, 2)
+    assert seen == [state.moves, moved.moves]  # first the memory, then the handed-over game
+    assert outcome.state.same_as(moved)
+
+
+async def test_a_refusal_on_a_stale_memory_is_judged_again_on_the_stored_game(store: Store) -> None:
+    """The service remembers seat A to move; another process moved; seat B's move must pass."""
+    service, game_id, state = await started(store)
+    other = GameService(store)
+    moved = (await other.apply(game_id, first_legal(state))).state
+    assert moved.turn != state.turn
+    outcome = await service.apply(game_id, first_legal(moved))  # "not your turn" on the old picture
+    assert outcome.version == 3
+    with pytest.raises(MoveError):  # a move refused on the stored game is still refused
+        await service.apply(game_id, Move("draw", (outcome.state.turn + 1) % 3))
+
+
+async def test_a_timer_is_not_judged_stale_from_an_old_memory(store: Store) -> None:
+    service, game_id, state = await started(store)
+    other = GameService(store)
+    moved = (await other.apply(game_id, first_legal(state))).state
+    outcome = await service.timeout(game_id, at_move=moved.moves)
+    assert outcome is not None and outcome.version == 3
+
+
+async def test_scribbling_on_an_outcome_does_not_reach_the_store(store: Store) -> None:
+    service, game_id, state = await started(store)
+    outcome = await service.apply(game_id, first_legal(state))
+    honest = outcome.state.clone()
+    outcome.state.hands[0].clear()  # a careless caller
+    outcome.state.turn = 99
+    after = await service.apply(game_id, first_legal(honest))
+    expected, _ = engine.apply(honest, first_legal(honest))
+    assert after.state.same_as(expected)
+
+
+async def test_the_memory_is_bounded(store: Store) -> None:
+    service = GameService(store, cache_size=2)
+    ids = []
+    for i in range(4):
+        ids.append((await service.start(f"-10077{i}", "official", PLAYERS, seed=i)).game_id)
+    assert list(service._known) == ids[2:]
+    service.forget(ids[3])
+    assert list(service._known) == ids[2:3]
+    service.forget()
+    assert not service._known

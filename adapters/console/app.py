@@ -1,0 +1,514 @@
+"""The console game loop: one person (or nobody, under --auto) against AI seats.
+
+Why it is shaped like this: the table lives in the store and every change
+goes through `ChatService.handle`, exactly as in a group chat, so a game
+quit here resumes in another process (`--resume`) and plays by the same
+rules as every other adapter. The loop only asks "what does the table need
+now?" (my move, a chance to act out of turn, the next round, the end),
+reads a line, turns it into commands, and prints what happened, move by
+move, from the outcome's events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from core.cards import COLOR_NAMES
+from core.chat import commands as c
+from core.chat.i18n import gettext_for, ngettext_for
+from core.chat.render import color_from_text, describe_event, error_text
+from core.chat.service import ChatService, Defaults, Outcome
+from core.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
+from core.chat.views import HandView, TableView, hand_view, table_view
+from core.events import PLAYER_LEFT
+from core.moves import Move
+from core.store import Store
+from core.variants import VariantError, load_variant
+
+from . import render
+from .input import ENTER, HELP, QUIT, TABLE, Invalid, Local, PlayIntent, Send, parse_line
+from .terminal import LineReader
+
+#: Events that start another player's move: the log waits a moment before them.
+PACED = frozenset({"card_played", "cards_drawn", "passed", "penalty_taken", "challenge_won",
+                   "challenge_lost", "uno_said", "uno_caught", "jumped_in", "timed_out"})
+
+
+class _Quit(Exception):
+    """The person asked to leave (quit, Ctrl-C, Ctrl-D); the game stays saved."""
+
+
+@dataclass
+class Options:
+    """What `unobot play` was asked for (cli.py builds it from the arguments)."""
+
+    variant: str = "official"
+    players: int = 4
+    ai: str = "strong"
+    overrides: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    lang: str = "en"
+    rounds: int | None = None
+    resume: bool = False
+    auto: bool = False
+    delay: float = 0.4
+    name: str = "You"
+    user: str = "player"
+    persistent: bool = True  # False for the memory store: nothing to resume later
+
+    @property
+    def person_id(self) -> str:
+        return f"console.{self.user}"
+
+    @property
+    def chat_id(self) -> str:
+        """A fixed chat per user, so `--resume` finds the game; demos apart."""
+        return self.person_id + (".auto" if self.auto else "")
+
+
+def make_service(store: Store, options: Options) -> ChatService:
+    """The chat service for the console: the chosen variant and language as the
+    chat's defaults, and with --seed a seeded source of game seeds."""
+    rng = random.Random(options.seed) if options.seed is not None else None
+    return ChatService(store, defaults=Defaults(variant=options.variant, lang=options.lang), rng=rng)
+
+
+class ConsoleApp:
+    """One console session on one table. The reader, sleep and clock are
+    parameters so tests can script the person and skip the pauses."""
+
+    def __init__(self, service: ChatService, options: Options, console: Console,
+                 reader: LineReader | None = None,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.service = service
+        self.o = options
+        self.console = console
+        self.reader = reader or LineReader(console)
+        self.sleep = sleep
+        self.clock = clock
+        self.lang = options.lang
+        self._ = gettext_for(self.lang)
+        self.person = c.Person(options.person_id, options.name, lang=options.lang, is_admin=True)
+        self.table: Table | None = None
+        self._drawn = -1  # the table version whose screen is on show
+        self._turn: tuple[int, float] = (-1, 0.0)  # (version, when its prompt first showed)
+
+    # -- start ---------------------------------------------------------------------------
+    async def run(self) -> int:
+        _ = self._
+        try:
+            existing = await self.service.table(self.o.chat_id)
+            if existing is not None and existing.phase == FINISHED:
+                existing = None
+            if self.o.resume:
+                if existing is None:
+                    self.console.print(render.error(_("There is no saved game to resume. Start one with: unobot play")))
+                    return 1
+                self._resume(existing)
+            elif existing is not None:
+                if not self.o.auto and self._ask_yes(_("A saved game from earlier is waiting. Resume it?")):
+                    self._resume(existing)
+                else:
+                    await self.send(c.Stop())  # put the old game away ...
+                    self.table = None  # ... and start a new one
+            if self.table is None and not await self._setup():
+                return 1
+            return await self._loop()
+        except (_Quit, EOFError, KeyboardInterrupt):  # quit, Ctrl-D, Ctrl-C: the game stays saved
+            return self._quit()
+
+    def _resume(self, table: Table) -> None:
+        _ = self._
+        self.table = table
+        view = table_view(table, self.lang)
+        self.console.print(Text(_("Welcome back: your game of {variant}, round {n}.").format(
+            variant=view.variant_title, n=view.round), style="bold"))
+        last = render.recent(view, self.lang)
+        if last is not None:
+            self.console.print(last)
+
+    async def _setup(self) -> bool:
+        """Chat settings (variant, rules, language), a new game, AI seats, start."""
+        _ = self._
+        for cmd in (c.SetLanguage(self.lang), c.ResetRules(), c.SetVariant(self.o.variant)):
+            if not await self._ok(await self.send(cmd)):
+                return False
+        pending = rule_commands(self.o.overrides)
+        while pending:  # a rule may need another one off first: retry until none moves on
+            failed = [(cmd, out) for cmd in pending if not (out := await self.send(cmd)).ok]
+            if len(failed) == len(pending):
+                return await self._ok(failed[0][1])
+            pending = [cmd for cmd, _out in failed]
+        if not await self._ok(await self.send(c.NewGame(variant=self.o.variant, join=not self.o.auto))):
+            return False
+        ais = self.o.players if self.o.auto else self.o.players - 1
+        if not await self._ok(await self.send(c.AddAI(count=ais, level=self.o.ai))):
+            return False
+        start = await self.send(c.Start())
+        if not start.ok:
+            return await self._ok(start)
+        self._intro()
+        await self.show(start)
+        return True
+
+    def _intro(self) -> None:
+        _ = self._
+        table = self.table
+        assert table is not None
+        view = table_view(table, self.lang)
+        others = ", ".join(s.name for s in table.seats if s.id != self.person.id)
+        try:
+            variant = load_variant(table.variant)
+            about = variant.description.get(self.lang) or variant.description.get("en", "")
+        except VariantError:
+            about = ""
+        self.console.print(Rule(Text(f"UNO · {view.variant_title}", style="bold")))
+        if about:
+            self.console.print(Text(about, style="italic grey70"))
+        if self.o.auto:
+            line = _("A demo game: {players} play on their own.").format(players=others)
+        else:
+            line = _("You ({name}) against {players}. Type help for the commands.").format(
+                name=self.person.name, players=others)
+        self.console.print(line)
+
+    # -- the loop --------------------------------------------------------------------------
+    async def _loop(self) -> int:
+        idle = 0
+        while True:
+            table = self.table
+            assert table is not None
+            if table.phase == PLAYING:
+                view = table_view(table, self.lang)
+                hv = hand_view(table, self.person.id)
+                if hv is not None and hv.is_turn:
+                    await self._my_turn(table, view, hv)
+                elif hv is not None and not self.o.auto and self._may_act(view, hv):
+                    await self._out_of_turn(table, view, hv)
+                else:
+                    out = await self.send(c.Continue(version=table.version))
+                    await self.show(out)
+                    idle = 0 if out.changed else idle + 1
+                    if idle > 3:
+                        self.console.print(render.error(self._("The game is stuck: nobody can move.")))
+                        return 1
+            elif table.phase == BETWEEN_ROUNDS:
+                done = await self._between_rounds(table)
+                if done is not None:
+                    return done
+            elif table.phase == FINISHED:
+                return self._match_over(table)
+            else:  # a lobby left behind: fill it and start
+                if len(table.seats) < 2:
+                    await self.send(c.AddAI(count=self.o.players - len(table.seats), level=self.o.ai))
+                out = await self.send(c.Start())
+                await self.show(out)
+                if not out.ok:
+                    return 1
+
+    def _may_act(self, view: TableView, hv: HandView) -> bool:
+        """Whether the service paused for me: a jump-in, a catch, or my own UNO
+        after I was exposed (with one card left; with two I may say it any time)."""
+        mine = next((p for p in view.players if p.id == self.person.id), None)
+        return bool(hv.jump_ins or hv.catches or (hv.uno and mine is not None and mine.cards == 1))
+
+    async def _my_turn(self, table: Table, view: TableView, hv: HandView) -> None:
+        _ = self._
+        if self._drawn != table.version:
+            self._screen(table, view, hv)
+            self.console.print(render.actions(hv, view, self.lang))
+        timeout = self._time_left(table)
+        prompt = Text(_("Your move"), style="bold yellow")
+        if timeout is not None:
+            prompt.append(" " + _("({n} s)").format(n=max(0, math.ceil(timeout))), style="red")
+        line = self.reader.read(prompt + Text(" " + render.PROMPT_MARK), timeout)
+        if line is None:  # the turn timer ran out
+            out = await self.send(c.Skip(auto=True))
+            await self.show(out)
+            if not out.changed:  # the service's clock says not yet: look again shortly
+                self._turn = (table.version, self.clock() - (table_view(table).turn_seconds - 1.0))
+            return
+        await self._act(parse_line(line, [hc.card for hc in hv.cards], self.lang), view, hv, my_turn=True)
+
+    async def _out_of_turn(self, table: Table, view: TableView, hv: HandView) -> None:
+        _ = self._
+        if self._drawn != table.version:
+            self._screen(table, view, hv)
+            self.console.print(render.out_of_turn(hv, view, self.lang))
+        line = self.reader.read(Text(_("Enter to continue"), style="bold") + Text(" " + render.PROMPT_MARK))
+        intent = parse_line(line or "", [hc.card for hc in hv.cards], self.lang)
+        if intent == Local(ENTER):
+            await self.show(await self.send(c.Continue(version=table.version)))
+            return
+        await self._act(intent, view, hv, my_turn=False)
+
+    async def _act(self, intent: Local | PlayIntent | Send | Invalid, view: TableView, hv: HandView,
+                   my_turn: bool) -> None:
+        _ = self._
+        if isinstance(intent, Invalid):
+            self.console.print(render.error(intent.message))
+        elif isinstance(intent, Local):
+            if intent.action == QUIT:
+                raise _Quit
+            if intent.action == HELP:
+                self.console.print(render.help_table(self.lang))
+            elif intent.action == TABLE:
+                self._drawn = -1
+            elif my_turn:
+                self.console.print(Text(_("It is your turn: type a card's number to play it, or draw "
+                                          "(help lists every command)."), style="yellow"))
+        elif isinstance(intent, Send):
+            await self._send_all(intent.commands)
+        else:
+            commands = self._complete_play(intent, view, hv)
+            if commands is not None:
+                await self._send_all(commands)
+
+    async def _send_all(self, commands: Sequence[c.Command]) -> None:
+        """Send in order; stop at the first refusal."""
+        for cmd in commands:
+            out = await self.send(cmd)
+            await self.show(out)
+            if not out.ok:
+                return
+
+    def _complete_play(self, intent: PlayIntent, view: TableView, hv: HandView) -> list[c.Command] | None:
+        """Ask for what the card still needs (a colour, a player), from the legal moves."""
+        moves: list[Move] = [m for hc in hv.cards if hc.card is intent.card for m in hc.moves]
+        color = intent.color
+        if color is None:
+            colors = render.ordered_colors(moves)
+            if colors:
+                color = self._ask_color(colors)
+                if color is None:
+                    return None
+        if color is not None:
+            moves = [m for m in moves if m.color in (color, None)]
+        target = intent.target
+        seats = list(dict.fromkeys(m.target for m in moves if m.target is not None))
+        if target is None and seats:
+            chosen = self._ask_target(seats, view, optional=any(m.target is None for m in moves))
+            if chosen is False:
+                return None
+            target = chosen or None
+        commands: list[c.Command] = []
+        if intent.uno and hv.uno is not None:
+            commands.append(c.SayUno())
+        elif intent.uno:  # said already, or too many cards: play the card all the same
+            self.console.print(Text(error_text("uno_not_now", self.lang), style="grey62"))
+        commands.append(c.Play(card=intent.card.text, color=COLOR_NAMES[color] if color else None,
+                               target=target))
+        return commands
+
+    def _ask_color(self, colors: Sequence[str]) -> str | None:
+        _ = self._
+        self.console.print(render.choice_line(_("Choose a colour:"), render.color_options(colors, self.lang)))
+        while True:
+            line = self.reader.read(Text(_("Colour"), style="bold") + Text(" " + render.PROMPT_MARK)) or ""
+            word = line.strip()
+            if not word:
+                self.console.print(Text(_("Cancelled."), style="grey62"))
+                return None
+            if word.isdigit() and 1 <= int(word) <= len(colors):
+                return colors[int(word) - 1]
+            color = color_from_text(word)
+            if color in colors:
+                return color
+            self.console.print(render.error(_("Type a number from 1 to {n}, or a colour name (Enter cancels).")
+                                            .format(n=len(colors))))
+
+    def _ask_target(self, seats: Sequence[int], view: TableView, optional: bool) -> str | bool:
+        """A player's id; "" for nobody (when optional); False when cancelled."""
+        _ = self._
+        by_seat = {p.seat: p for p in view.players}
+        options = [Text.assemble((by_seat[s].name, "cyan"), (" " + _("({n} cards)").format(n=by_seat[s].cards),
+                                                              "grey62")) for s in seats]
+        self.console.print(render.choice_line(_("Choose a player:"), options))
+        if optional:
+            self.console.print(Text(_("0: nobody"), style="grey62"))
+        while True:
+            word = (self.reader.read(Text(_("Player"), style="bold") + Text(" " + render.PROMPT_MARK)) or "").strip()
+            if not word:
+                self.console.print(Text(_("Cancelled."), style="grey62"))
+                return False
+            if optional and word == "0":
+                return ""
+            if word.isdigit() and 1 <= int(word) <= len(seats):
+                return by_seat[seats[int(word) - 1]].id
+            named = [s for s in seats if by_seat[s].name.lower().startswith(word.lower())]
+            if len(named) == 1:
+                return by_seat[named[0]].id
+            self.console.print(render.error(_("Type a number from 1 to {n}, or the start of a name (Enter cancels).")
+                                            .format(n=len(seats))))
+
+    # -- rounds and the end ----------------------------------------------------------------
+    async def _between_rounds(self, table: Table) -> int | None:
+        _ = self._
+        view = table_view(table, self.lang)
+        if self._drawn != table.version:
+            self._drawn = table.version
+            self.console.print()
+            self.console.print(self._scores(view, _("Scores after round {n}").format(n=view.round)))
+        if self.o.rounds and view.round >= self.o.rounds:
+            return await self._stop_after_rounds(view)
+        if self.o.auto:
+            await self.show(await self.send(c.NextRound()), extras=False)
+            return None
+        prompt = Text(_("Enter starts round {n}; quit saves and leaves").format(n=view.round + 1), style="bold")
+        line = self.reader.read(prompt + Text(" " + render.PROMPT_MARK))
+        intent = parse_line(line or "", [], self.lang)
+        if intent == Local(ENTER):
+            await self.show(await self.send(c.NextRound()), extras=False)
+        elif intent == Local(QUIT):
+            raise _Quit
+        elif intent == Local(HELP):
+            self.console.print(render.help_table(self.lang))
+        else:
+            self.console.print(render.error(_("The round is over: press Enter for the next one, or type quit.")))
+        return None
+
+    async def _stop_after_rounds(self, view: TableView) -> int:
+        ngettext = ngettext_for(self.lang)
+        players = [p for p in view.players if p.id not in self._hidden()]
+        best = max(p.score for p in players)
+        leaders = [p.name for p in players if p.score == best]
+        if len(leaders) == 1:
+            text = ngettext("After {n} round, {player} wins with {points} points!",
+                            "After {n} rounds, {player} wins with {points} points!", view.round).format(
+                n=view.round, player=leaders[0], points=best)
+        else:
+            text = ngettext("After {n} round, {players} share the lead with {points} points.",
+                            "After {n} rounds, {players} share the lead with {points} points.",
+                            view.round).format(n=view.round, players=", ".join(leaders), points=best)
+        self.console.print(render.winner_panel("🏆 " + text))
+        await self.send(c.Stop())  # the match ends here: nothing left to resume
+        return 0
+
+    def _match_over(self, table: Table) -> int:
+        _ = self._
+        view = table_view(table, self.lang)
+        self.console.print()
+        self.console.print(self._scores(view, _("Final scores")))
+        winner = next((p for p in view.players if p.seat == view.winner), None)
+        if winner is not None:
+            self.console.print(render.winner_panel("🏆 " + _("{player} wins the match with {n} points!").format(
+                player=winner.name, n=winner.score)))
+        return 0
+
+    def _scores(self, view: TableView, title: str) -> RichTable:
+        return render.score_table(view, self.lang, self.person.id, title, self._hidden(),
+                                  target=view.target)
+
+    def _quit(self) -> int:
+        _ = self._
+        self.console.print()
+        if self.o.persistent:
+            self.console.print(Text(_("Game saved. Continue it with: unobot play --resume"), style="bold"))
+        else:
+            self.console.print(Text(_("The memory store keeps nothing after the program ends: this game is over."),
+                                    style="bold"))
+        return 0
+
+    # -- talking to the service, showing what happened ----------------------------------------
+    async def send(self, cmd: c.Command) -> Outcome:
+        out = await self.service.handle(self.o.chat_id, self.person, cmd)
+        if out.table is not None:
+            self.table = out.table
+        return out
+
+    async def _ok(self, out: Outcome) -> bool:
+        if not out.ok:
+            await self.show(out)
+        return out.ok
+
+    async def show(self, out: Outcome, extras: bool = True) -> None:
+        """Print a refusal, or the outcome's events one by one (the others' moves paced)."""
+        if not out.ok:
+            code = out.code or ""
+            self.console.print(render.error(error_text(code, self.lang) if code else out.error or "?"))
+            return
+        table = out.table
+        if table is None:
+            return
+        names = [s.name for s in table.seats]
+        me = table.seat_of(self.person.id)
+        my_name = names[me] if me is not None else None
+
+        def name(seat: int) -> str:
+            return names[seat] if 0 <= seat < len(names) else "?"
+
+        if extras:  # lines that are no event's (someone left, ...), in the table's language
+            described = Counter(line for e in out.events if (line := describe_event(e, name, table.lang)))
+            for notice in out.notices:
+                if described[notice]:
+                    described[notice] -= 1
+                else:
+                    self.console.print(Text("  · " + notice, style="grey70"))
+        for e in out.events:
+            if e.kind == PLAYER_LEFT and e.player == me and self.o.auto:
+                continue
+            line = render.event_line(e, name, self.lang, my_name, names)
+            if line is None:
+                continue
+            if self.o.delay and e.kind in PACED and e.player != me:
+                await self.sleep(self.o.delay)
+            self.console.print(Text("  · ", style="grey50") + line)
+            if e.cards and e.player == me and me is not None:
+                private = render.private_line(e, self.lang)
+                if private is not None:
+                    self.console.print(private)
+
+    def _screen(self, table: Table, view: TableView, hv: HandView) -> None:
+        self._drawn = table.version
+        self.console.print()
+        self.console.print(render.header(view, self.lang))
+        self.console.print(render.status(view, self.lang))
+        self.console.print(render.players_table(view, self.lang, self.person.id, self._hidden()))
+        self.console.print(render.hand(hv, self.lang))
+
+    def _hidden(self) -> list[str]:
+        """Under --auto the person left the table: keep them out of the tables."""
+        return [self.person.id] if self.o.auto else []
+
+    # -- small helpers ----------------------------------------------------------------------
+    def _ask_yes(self, question: str) -> bool:
+        _ = self._
+        line = self.reader.read(Text(question + " " + _("[Y/n]"), style="bold") + Text(" " + render.PROMPT_MARK))
+        return (line or "").strip().lower() in ("", "y", "yes", "s", "si", "sí", _("y"), _("yes"))
+
+    def _time_left(self, table: Table) -> float | None:
+        """Seconds left on my turn timer (from when I first saw this turn), or None."""
+        seconds = table_view(table).turn_seconds
+        if not seconds:
+            return None
+        if self._turn[0] != table.version:
+            self._turn = (table.version, self.clock())
+        return seconds - (self.clock() - self._turn[1])
+
+
+def rule_commands(overrides: dict[str, Any]) -> list[c.Command]:
+    """`--rule` overrides as settings commands: rules off first, then on, then options."""
+    off: list[c.Command] = []
+    on: list[c.Command] = []
+    options: list[c.Command] = []
+    for rule, value in overrides.items():
+        if value is False:
+            off.append(c.SetRule(rule=rule, enabled=False))
+        elif isinstance(value, dict) and value:
+            options += [c.SetRule(rule=rule, option=k, value=v) for k, v in value.items()]
+        else:
+            on.append(c.SetRule(rule=rule, enabled=True))
+    return off + on + options

@@ -1,0 +1,149 @@
+"""`unobot play`: the sub-command, its options, and opening the store.
+
+Why the checks happen here, before any store is opened: a mistyped variant
+or `--rule` should fail at once with the variant loader's own message
+(where and how to fix it), not as a refusal code halfway through set-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import os
+import re
+import signal
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from core.chat.i18n import LANGUAGES, gettext_for, normalize
+from core.store import StoreError
+
+if TYPE_CHECKING:
+    from core.config import Config
+
+    from .app import Options
+
+MAX_PLAYERS = 10
+MEMORY = "memory"  # --store memory: games live in this process only
+
+
+def env_lang() -> str | None:
+    """The language LANG names, if the bot has it (LANG=es_ES.UTF-8 -> es; C -> None)."""
+    raw = os.environ.get("LANG") or ""
+    short = raw.replace("_", "-").split("-")[0].split(".")[0].lower()
+    return short if short in LANGUAGES else None
+
+
+def default_lang() -> str:
+    return env_lang() or "en"
+
+
+def register(subparsers: Any) -> None:
+    _ = gettext_for(default_lang())
+    p = subparsers.add_parser(
+        "play", help=_("play UNO in the terminal against AI players"),
+        description=_("Play UNO in the terminal against AI players. Type help during the game for the commands."))
+    p.add_argument("--variant", help=_("the variant to play (see: unobot variants; default: official)"))
+    p.add_argument("--players", type=int, default=4, help=_("players at the table, you included (2-10)"))
+    p.add_argument("--ai", default="strong", choices=("random", "basic", "strong"), help=_("how the AI plays"))
+    p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE",
+                   help=_("turn a rule on or off, or set an option; repeatable"))
+    p.add_argument("--seed", type=int, help=_("shuffle the same way every time"))
+    p.add_argument("--lang", choices=LANGUAGES, help=_("language (default: from LANG, else en)"))
+    p.add_argument("--rounds", type=int, metavar="N", help=_("stop after N rounds"))
+    p.add_argument("--store", metavar="memory|URL",
+                   help=_("where the game is kept: memory, or a redis:// URL (default: an embedded Redis)"))
+    p.add_argument("--data-dir", metavar="DIR", help=_("where the embedded Redis keeps its data (default: data)"))
+    p.add_argument("--resume", action="store_true", help=_("continue the game saved with quit"))
+    p.add_argument("--auto", action="store_true", help=_("let AI players play every seat and watch"))
+    p.add_argument("--delay", type=float, metavar="SECONDS",
+                   help=_("pause between the other players' moves (default 0.4; 0 with --auto)"))
+    p.add_argument("--name", help=_("your name at the table"))
+    p.set_defaults(func=run)
+
+
+def user_id() -> str:
+    """The login name, reduced to what a store id may hold."""
+    try:
+        name = getpass.getuser()
+    except Exception:  # no login name (some containers)
+        name = "player"
+    return re.sub(r"[^A-Za-z0-9_.=-]", "_", name)[:40] or "player"
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.cli import parse_rule_overrides
+    from core.config import ConfigError, load_config
+    from core.variants import VariantError, resolve, rules_for
+
+    from .app import Options
+
+    err = Console(stderr=True, highlight=False)
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        err.print(Text.assemble(("error: ", "bold red"), str(exc)))
+        return 2
+    lang = normalize(args.lang or env_lang() or config.game.default_language)
+    _ = gettext_for(lang)
+
+    def fail(message: str) -> int:
+        err.print(Text.assemble((_("error:") + " ", "bold red"), message))
+        return 2
+
+    top = MAX_PLAYERS - 1 if args.auto else MAX_PLAYERS  # --auto: the person sits out after the start
+    if not 2 <= args.players <= top:
+        return fail(_("--players must be between 2 and {n}.").format(n=top))
+    if args.rounds is not None and args.rounds < 1:
+        return fail(_("--rounds must be 1 or more."))
+    if args.delay is not None and args.delay < 0:
+        return fail(_("--delay cannot be negative."))
+    variant = args.variant or config.game.default_variant
+    try:
+        overrides = parse_rule_overrides(args.rule)
+        resolve(variant, overrides or None, "--rule")
+        rules_for(variant, overrides or None)
+    except VariantError as exc:
+        return fail(str(exc))
+    except Exception as exc:  # a --rule value YAML cannot read
+        return fail(_("cannot read --rule: {error}").format(error=exc))
+    url = args.store or config.redis.url  # None: the embedded server
+    user = user_id()
+    options = Options(
+        variant=variant, players=args.players, ai=args.ai, overrides=overrides, seed=args.seed,
+        lang=lang, rounds=args.rounds, resume=args.resume, auto=args.auto,
+        delay=args.delay if args.delay is not None else (0.0 if args.auto else 0.4),
+        name=args.name or user.capitalize(), user=user, persistent=url != MEMORY)
+    try:
+        return asyncio.run(_main(options, config, url, args.data_dir))
+    except KeyboardInterrupt:  # between two moves: every move is saved already
+        return 130
+    except StoreError as exc:
+        err.print(Text.assemble((_("error:") + " ", "bold red"),
+                                _("the game store is not reachable: {error}").format(error=exc)))
+        return 1
+
+
+async def _main(options: Options, config: Config, url: str | None, data_dir: str | None) -> int:
+    from adapters.store_factory import open_store
+
+    from .app import ConsoleApp, make_service
+
+    # asyncio.run would only cancel the task on the first Ctrl-C, which a
+    # blocking input() never notices; raise KeyboardInterrupt there instead.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        store = await open_store(None if url in (None, MEMORY) else url,
+                                 data_dir=data_dir or config.store.data_dir, prefix=config.store.prefix,
+                                 memory=url == MEMORY, game_ttl=config.store.game_ttl)
+    except StoreError:
+        raise
+    except Exception as exc:  # the embedded server would not start, a bad URL, ...
+        raise StoreError(str(exc)) from exc
+    try:
+        return await ConsoleApp(make_service(store, options), options, Console(highlight=False)).run()
+    finally:
+        await store.close()

@@ -1,0 +1,328 @@
+"""``unobot simulate --store URL --workers N``: whole games through the real store.
+
+Why it exists: ``unobot simulate`` alone measures the engine; this measures
+what a deployment does per move (load, engine, compare-and-set save of the
+state and its log entry) with N operating-system processes, each with its
+own connection, as N bot workers would. Every move is persisted; at the end
+every game is audited (:func:`core.service.audit`: its log replays from the
+deal to exactly the stored state, the version counts every save once, no
+card appears or vanishes), so the number printed is for moves that are
+provably all there.
+
+``URL`` is ``memory`` (in this process; then ``--workers`` must be 1),
+``embedded`` (the embedded redis-server on the configured data dir; one
+already running there is reused and left running), or a ``redis://``,
+``rediss://`` or ``unix://`` URL. Games are written under the key prefix
+``<store.prefix>-sim`` so they never mix with a bot's chats, and are
+deleted once audited (kept, and named, when an audit fails).
+
+Timing: each worker connects and compiles the rules first, then all start
+together (a barrier); ``seconds`` is from that start to the last worker's
+last move. Auditing happens after every worker has finished, in parallel,
+and is not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import queue
+import random
+import re
+import secrets
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from adapters.embedded_redis import EmbeddedRedis
+from adapters.redis_store import RedisStore
+from adapters.store_factory import EMBEDDED_SUBDIR
+from core.ai import POLICIES
+from core.config import ConfigError, load_config
+from core.engine import legal_moves
+from core.service import AuditError, GameService, audit
+from core.state import PLAYING
+from core.store import MemoryStore, Store, StoreError
+
+MAX_MOVES = 100_000
+"""Moves after which a game counts as unfinished (as ``core.simulate`` does)."""
+START_TIMEOUT = 180.0
+"""Seconds to wait for every worker to be connected and ready."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """What one worker process is told (picklable: it crosses a spawn)."""
+
+    index: int
+    workers: int
+    url: str | None  # None: the in-process memory store
+    prefix: str
+    game_ttl: float | None
+    connect_timeout: float
+    socket_timeout: float
+    run_id: str
+    variant: str
+    players: int
+    games: int
+    seed: int
+    policies: tuple[str, ...]
+    overrides: dict[str, Any] | None
+    cards: bool
+
+
+@dataclass
+class WorkerReport:
+    """What one worker did; ``error`` is set instead when it failed."""
+
+    index: int
+    games: list[str] = field(default_factory=list)
+    moves: int = 0
+    unfinished: int = 0
+    wins: list[int] = field(default_factory=list)
+    conflicts: int = 0
+    started: float = 0.0
+    finished: float = 0.0
+    audited: int = 0
+    audit_errors: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+# --------------------------------------------------------------------------- one worker
+
+
+def _my_games(job: Job) -> range:
+    return range(job.index, job.games, job.workers)
+
+
+async def _play(job: Job, service: GameService, report: WorkerReport) -> None:
+    """Play this worker's share of the games through the service."""
+    names = [f"p{i + 1}" for i in range(job.players)]
+    seats = [POLICIES[job.policies[i % len(job.policies)]] for i in range(job.players)]
+    report.wins = [0] * job.players
+    for g in _my_games(job):
+        rnd = random.Random(job.seed * 1_000_003 + g)  # per game: results do not depend on -w
+        outcome = await service.start(f"sim{job.run_id}-{g}", job.variant, names,
+                                      seed=job.seed * 1_000_003 + g, overrides=job.overrides,
+                                      dealer=g % job.players, replace=True)
+        game_id, state = outcome.game_id, outcome.state
+        report.games.append(game_id)
+        made = 0
+        while state.phase == PLAYING and made < MAX_MOVES:
+            seat = state.turn
+            move = seats[seat](state, seat, legal_moves(state, seat), rnd)
+            state = (await service.apply(game_id, move)).state
+            made += 1
+        report.moves += made
+        if state.phase == PLAYING:
+            report.unfinished += 1
+        elif state.winner >= 0:
+            report.wins[state.winner] += 1
+    report.conflicts = service.conflicts
+
+
+async def _audit(store: Store, job: Job, report: WorkerReport) -> None:
+    """Audit this worker's games; delete each that passes (why: a run leaves nothing behind)."""
+    for game_id in report.games:
+        try:
+            await audit(store, game_id, cards=job.cards)
+        except AuditError as exc:
+            report.audit_errors.append(str(exc))
+            continue
+        report.audited += 1
+        await store.delete_game(game_id)
+
+
+def _open(job: Job) -> RedisStore:
+    assert job.url is not None
+    return RedisStore.from_url(job.url, prefix=job.prefix, game_ttl=job.game_ttl,
+                               connect_timeout=job.connect_timeout,
+                               socket_timeout=job.socket_timeout)
+
+
+async def _warm_up(job: Job) -> None:
+    """Compile the variant's rules before the clock starts (a first game would pay it)."""
+    from core.engine import new_game
+
+    new_game(job.variant, [f"p{i + 1}" for i in range(job.players)], 0, job.overrides)
+
+
+def worker_main(job: Job, ready: Any, played: Any, results: Any) -> None:
+    """Entry of a worker process: connect, wait for all, play, wait for all, audit, report."""
+    report = WorkerReport(job.index)
+
+    async def run() -> None:
+        store = _open(job)
+        try:
+            await store.ping()
+            await _warm_up(job)
+            ready.wait(START_TIMEOUT)
+            report.started = time.monotonic()
+            service = GameService(store)
+            await _play(job, service, report)
+            report.finished = time.monotonic()
+            played.wait(START_TIMEOUT + 3600)
+            await _audit(store, job, report)
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(run())
+    except BaseException as exc:  # reported to the parent, which prints it
+        report.error = f"worker {job.index}: {type(exc).__name__}: {exc}"
+        with contextlib.suppress(Exception):
+            ready.abort()
+            played.abort()
+    results.put(asdict(report))
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _redact(url: str) -> str:
+    """The URL without its password (why: the report is printed and logged)."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies: list[str]) -> int:
+    """The ``unobot.simulate_store`` entry point (called by ``core.cli``)."""
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        return _fail(str(exc))
+    url = str(args.store).strip()
+    workers = int(args.workers)
+    if workers < 1:
+        return _fail("--workers must be at least 1")
+    if args.games < 1 or args.players < 2:
+        return _fail("--games must be at least 1 and --players at least 2")
+    if url == "memory" and workers != 1:
+        return _fail("--store memory lives in one process: use --workers 1, or a Redis URL")
+    if url not in ("memory", "embedded") and not url.startswith(("redis://", "rediss://", "unix://")):
+        return _fail(f"--store {url!r}: give memory, embedded, or a redis://, rediss:// or "
+                     "unix:// URL")
+    job = Job(
+        index=0, workers=workers, url=None, prefix=f"{config.store.prefix}-sim",
+        game_ttl=config.store.game_ttl, connect_timeout=config.store.connect_timeout,
+        socket_timeout=max(config.store.socket_timeout, 10.0), run_id=secrets.token_hex(3),
+        variant=args.variant, players=args.players, games=args.games, seed=args.seed,
+        policies=tuple(policies), overrides=overrides or None, cards=not args.no_check,
+    )
+    server: EmbeddedRedis | None = None
+    shown = url
+    try:
+        if url == "embedded":
+            server = EmbeddedRedis(config.store.data_dir / EMBEDDED_SUBDIR)
+            url = server.start()
+            shown = f"embedded ({server.data_dir})"
+        if url == "memory":
+            reports = asyncio.run(_run_in_process(job))
+        else:
+            job = _with(job, url=url)
+            reports = _run_processes(job)
+    except (StoreError, OSError, RuntimeError) as exc:
+        return _fail(f"store {_redact(shown)}: {exc}", 1)
+    finally:
+        if server is not None and not server.reused:
+            server.stop()
+    return _report(args, job, _redact(shown), reports)
+
+
+def _with(job: Job, **changes: Any) -> Job:
+    return Job(**{**asdict(job), **changes})
+
+
+async def _run_in_process(job: Job) -> list[WorkerReport]:
+    store = MemoryStore(game_ttl=job.game_ttl)
+    report = WorkerReport(0)
+    await _warm_up(job)
+    report.started = time.monotonic()
+    await _play(job, GameService(store), report)
+    report.finished = time.monotonic()
+    await _audit(store, job, report)
+    return [report]
+
+
+def _run_processes(job: Job) -> list[WorkerReport]:
+    """Start one spawned process per worker and collect their reports."""
+    ctx = multiprocessing.get_context("spawn")  # why spawn: no inherited sockets or loops
+    ready = ctx.Barrier(job.workers)
+    played = ctx.Barrier(job.workers)
+    results = ctx.Queue()
+    procs = [
+        ctx.Process(target=worker_main, args=(_with(job, index=i), ready, played, results),
+                    name=f"unobot-sim-{i}", daemon=True)
+        for i in range(job.workers)
+    ]
+    for proc in procs:
+        proc.start()
+    reports: list[WorkerReport] = []
+    try:
+        while len(reports) < job.workers:
+            try:
+                raw = results.get(timeout=1.0)
+            except queue.Empty:
+                dead = [p for p in procs if p.exitcode not in (None, 0)]
+                if dead and results.empty():
+                    with contextlib.suppress(Exception):
+                        ready.abort()
+                        played.abort()
+                    time.sleep(0.5)
+                    if results.empty():
+                        raise RuntimeError(f"worker {dead[0].name} died (exit code "
+                                           f"{dead[0].exitcode})") from None
+                continue
+            reports.append(WorkerReport(**raw))
+    finally:
+        for proc in procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(5)
+    return sorted(reports, key=lambda r: r.index)
+
+
+def _report(args: argparse.Namespace, job: Job, shown: str, reports: list[WorkerReport]) -> int:
+    errors = [r.error for r in reports if r.error]
+    if errors:
+        for error in errors:
+            print(f"error: {error}", file=sys.stderr)
+        return 1
+    games = sum(len(r.games) for r in reports)
+    moves = sum(r.moves for r in reports)
+    seconds = max(r.finished for r in reports) - min(r.started for r in reports)
+    wins = [sum(r.wins[i] for r in reports) for i in range(job.players)]
+    audit_errors = [e for r in reports for e in r.audit_errors]
+    audited = sum(r.audited for r in reports)
+    data = {
+        "store": shown, "workers": job.workers, "variant": job.variant, "players": job.players,
+        "policy": args.policy, "games": games, "moves": moves, "seconds": round(seconds, 3),
+        "moves_per_second": round(moves / seconds, 1) if seconds > 0 else None,
+        "unfinished": sum(r.unfinished for r in reports), "wins": wins,
+        "conflicts": sum(r.conflicts for r in reports),
+        "audited": audited, "audit_failures": len(audit_errors),
+        "cards_checked": job.cards, "ok": not audit_errors and audited == games,
+    }
+    for error in audit_errors:
+        print(f"AUDIT FAILED: {error} (kept under prefix {job.prefix})", file=sys.stderr)
+    if args.json:
+        print(json.dumps(data))
+    else:
+        print(f"{games} games, {moves} moves persisted in {seconds:.2f} s: "
+              f"{data['moves_per_second']} moves/s ({job.workers} worker"
+              f"{'s' if job.workers != 1 else ''}, store {shown})")
+        verdict = ("every log replays to its stored state" + (", cards conserved" if job.cards else "")
+                   if data["ok"] else f"{len(audit_errors)} games FAILED the audit")
+        print(f"audited {audited}/{games}: {verdict}; {data['conflicts']} save conflicts; "
+              f"wins per seat: {wins}"
+              + (f"; {data['unfinished']} unfinished" if data["unfinished"] else ""))
+    return 0 if data["ok"] else 1

@@ -1,0 +1,132 @@
+"""Callback buttons: the lobby (Join, Start, Add AI), Next round, and the
+/rules keyboard.
+
+Every callback query is answered, also when refused or when something
+fails, so no client is left with a spinning button. Refusals are short
+notices; a rule conflict is an alert, because the admin must act on it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import ContextTypes
+
+from core.chat import commands as c
+from core.chat.commands import Person
+from core.chat.i18n import gettext_for
+from core.chat.table import LOBBY
+
+from . import flow, keyboards, play
+from .runtime import runtime
+from .status import is_not_modified
+from .texts import rules_text
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+
+
+async def rules_view(context: Context, chat_id: int) -> tuple[str, InlineKeyboardMarkup]:
+    settings = await runtime(context).service.settings(str(chat_id))
+    lang = settings["lang"]
+    text, enabled = rules_text(settings, lang)
+    return text, keyboards.rules_keyboard(settings["variant"], enabled, int(settings.get("timer") or 0), lang)
+
+
+async def refresh_lobby(context: Context, chat_id: int) -> None:
+    """Settings reach a lobby that has not started: show it with them."""
+    table = await runtime(context).service.table(str(chat_id))
+    if table is not None and table.phase == LOBBY:
+        await flow.show(context, chat_id, table)
+
+
+def _settings_command(data: str) -> c.Command | None:
+    if data.startswith(keyboards.RULE_ON):
+        return c.SetRule(rule=data[len(keyboards.RULE_ON):], enabled=True)
+    if data.startswith(keyboards.RULE_OFF):
+        return c.SetRule(rule=data[len(keyboards.RULE_OFF):], enabled=False)
+    if data.startswith(keyboards.VARIANT):
+        return c.SetVariant(name=data[len(keyboards.VARIANT):])
+    if data.startswith(keyboards.TIMER):
+        seconds = data[len(keyboards.TIMER):]
+        return c.SetTimer(seconds=int(seconds)) if seconds.isdigit() else None
+    if data.startswith(keyboards.LANGUAGE):
+        return c.SetLanguage(lang=data[len(keyboards.LANGUAGE):])
+    if data == keyboards.RESET:
+        return c.ResetRules()
+    return None
+
+
+_GAME_COMMANDS: dict[str, Any] = {
+    keyboards.JOIN: (c.Join, False),
+    keyboards.START: (c.Start, True),
+    keyboards.ADD_AI: (c.AddAI, True),
+    keyboards.NEXT_ROUND: (c.NextRound, True),
+}
+
+
+async def on_button(update: Update, context: Context) -> None:
+    query = update.callback_query
+    assert query is not None
+    text: str | None = None
+    alert = False
+    try:
+        text, alert = await _press(update, context)
+    except Exception:
+        text = gettext_for("en")("Something went wrong. Please try again.")
+        raise
+    finally:
+        try:
+            await query.answer(text[:200] if text else None, show_alert=alert)
+        except TelegramError as exc:
+            log.info("callback answer failed: %s", exc)
+
+
+async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
+    query = update.callback_query
+    chat = update.effective_chat
+    assert query is not None
+    if chat is None:
+        return None, False
+    rt = runtime(context)
+    data = query.data or ""
+    user = query.from_user
+    if data in _GAME_COMMANDS:
+        factory, needs_admin = _GAME_COMMANDS[data]
+        admin = await rt.admins.is_admin(context.bot, chat, user) if needs_admin else False
+        person = Person(str(user.id), user.full_name or str(user.id), None, admin)
+        outcome = await rt.service.handle(str(chat.id), person, factory())
+        if not outcome.ok:
+            return outcome.error, False
+        if outcome.changed:
+            await flow.after(context, chat.id, outcome)
+        if data == keyboards.JOIN:
+            await play.remember_player(context, user.id, chat.id)
+            lang = outcome.table.lang if outcome.table is not None else "en"
+            return gettext_for(lang)("You joined."), False
+        return None, False
+    command = _settings_command(data)
+    if command is None:
+        return None, False
+    admin = await rt.admins.is_admin(context.bot, chat, user)
+    person = Person(str(user.id), user.full_name or str(user.id), None, admin)
+    outcome = await rt.service.handle(str(chat.id), person, command)
+    if not outcome.ok:
+        return outcome.error, outcome.code == "rule_conflict"
+    text, markup = await rules_view(context, chat.id)
+    message = query.message
+    if message is not None:
+        try:
+            await context.bot.edit_message_text(text, chat_id=chat.id, message_id=message.message_id,
+                                                parse_mode=ParseMode.HTML, reply_markup=markup)
+        except BadRequest as exc:
+            if not is_not_modified(exc):
+                log.info("rules message not edited: %s", exc)
+    await refresh_lobby(context, chat.id)
+    lang = (outcome.settings or {}).get("lang", "en")
+    return gettext_for(lang)("Saved. It applies from the next game."), False

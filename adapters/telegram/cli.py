@@ -1,0 +1,82 @@
+"""`unobot telegram`: run the bot with long polling, or behind a webhook.
+
+Settings come from core.config (config.yaml plus environment: the token in
+TELEGRAM_BOT_TOKEN, the Bot API address in UNOBOT_TELEGRAM_API_URL, Redis in
+UNOBOT_REDIS_URL); the command line overrides the webhook settings.
+Several processes may serve one bot behind a webhook when they share a
+Redis: nothing about a game is kept in a process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+from urllib.parse import urlsplit
+
+from core.chat.i18n import gettext_for
+
+
+def register(subparsers: Any) -> None:
+    _ = gettext_for("en")
+    p = subparsers.add_parser(
+        "telegram", help=_("run the Telegram bot (long polling, or --webhook URL)"),
+        description=_("Run the Telegram bot. The token comes from TELEGRAM_BOT_TOKEN or config.yaml."))
+    p.add_argument("--webhook", metavar="URL", help=_("serve updates at this public https URL instead of polling"))
+    p.add_argument("--listen", metavar="HOST", help=_("address the webhook server binds (default 0.0.0.0)"))
+    p.add_argument("--port", type=int, metavar="N", help=_("port the webhook server binds (default 8443)"))
+    p.add_argument("--secret", metavar="TOKEN", help=_("webhook secret token Telegram must send"))
+    p.add_argument("--redis", metavar="URL", help=_("Redis URL (default: config, else the embedded server)"))
+    p.add_argument("--verbose", "-v", action="store_true", help=_("log every update"))
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.config import ConfigError, load_config
+
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    token = config.telegram.token
+    if not token:
+        print("error: no bot token: set TELEGRAM_BOT_TOKEN (from @BotFather) or telegram.token",
+              file=sys.stderr)
+        return 2
+    hook = config.telegram.webhook
+    webhook = args.webhook or hook.url
+    redis_url = args.redis or config.redis.url
+
+    from adapters.store_factory import open_store
+    from core.chat.service import Defaults
+    from core.store import Store
+
+    from .app import build_application
+    from .runtime import Options
+
+    async def store_factory() -> Store:
+        return await open_store(
+            None if redis_url in (None, "memory") else redis_url,
+            data_dir=config.store.data_dir, prefix=config.store.prefix,
+            memory=redis_url == "memory", game_ttl=config.store.game_ttl)
+
+    game = config.game
+    app = build_application(
+        token, base_url=config.telegram.base_url, store_factory=store_factory,
+        defaults=Defaults(variant=game.default_variant, lang=game.default_language,
+                          timer=game.turn_seconds, lobby_minutes=game.lobby_minutes),
+        options=Options(lobby_seconds=game.lobby_minutes * 60.0))
+    updates = ["message", "callback_query", "inline_query", "chosen_inline_result"]
+    if webhook:
+        path = urlsplit(webhook).path.lstrip("/")
+        app.run_webhook(listen=args.listen or hook.listen, port=args.port or hook.port, url_path=path,
+                        webhook_url=webhook, secret_token=args.secret or hook.secret,
+                        allowed_updates=updates)
+    else:
+        app.run_polling(allowed_updates=updates)
+    return 0

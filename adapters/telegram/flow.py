@@ -1,0 +1,120 @@
+"""After the service answered: update the status message, plan jobs, tell
+players privately what only they may know.
+
+Every handler and job that changed a table ends here, so the group sees the
+same kind of message whoever (or whichever process) made the change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from telegram.constants import ParseMode
+from telegram.error import Forbidden, TelegramError
+
+from core.chat.service import Outcome
+from core.chat.table import BETWEEN_ROUNDS, FINISHED, Table
+from core.store import StoreUnavailable
+
+from . import jobs, state
+from .runtime import runtime
+from .status import esc, render, round_headline
+
+log = logging.getLogger(__name__)
+
+
+async def after(context: Any, chat_id: int, outcome: Outcome, *, note: str | None = None) -> None:
+    """Show a successful outcome and plan what comes next."""
+    table = outcome.table
+    if table is None:
+        return
+    jobs.schedule(context, chat_id, table, outcome)
+    notes = list(outcome.notices)
+    if note:
+        notes.append(note)
+    if outcome.round_over and table.phase in (BETWEEN_ROUNDS, FINISHED):
+        await new_round_message(context, chat_id, table, notes)
+    else:
+        await show(context, chat_id, table, notes=notes)
+    if outcome.private and runtime(context).options.private_notices:
+        await send_private(context, outcome.private)
+
+
+async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | None = None,
+               final: bool = False) -> None:
+    """Edit the game's status message to show `table`."""
+    message_id = table.adapter.get("status")
+    if not message_id:
+        return
+    rt = runtime(context)
+    text, markup = render(table, seconds=jobs.turn_seconds(table), notes=notes, final=final)
+    await rt.status.show(context.bot, chat_id, int(message_id), table.version, text, markup)
+
+
+async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> None:
+    """The game is gone (stopped, or the lobby expired): say so, drop the buttons."""
+    jobs.cancel(context.job_queue, chat_id)
+    message_id = table.adapter.get("status")
+    if not message_id:
+        return
+    rt = runtime(context)
+    text, _markup = render(table, final=True)
+    title = text.split("\n", 1)[0]
+    await rt.status.show(context.bot, chat_id, int(message_id), table.version + 1,
+                         f"{title}\n{esc(line)}", None)
+
+
+async def new_round_message(context: Any, chat_id: int, table: Table, notes: list[str]) -> None:
+    """A round (or the match) ended: close the old status message and post a
+    new one at the bottom of the chat, with the result and "Next round".
+
+    The one new group message a round costs; it becomes the status message,
+    so the next round is followed where people are looking.
+    """
+    rt = runtime(context)
+    old = table.adapter.get("status")
+    seconds = jobs.turn_seconds(table)
+    if old:
+        text, _markup = render(table, seconds=seconds, final=True)
+        await rt.status.show(context.bot, chat_id, int(old), table.version, text, None)
+    text, markup = render(table, seconds=seconds, notes=notes, headline=round_headline(table))
+    try:
+        message = await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML,
+                                                 reply_markup=markup)
+    except TelegramError as exc:
+        log.warning("chat %s: round message not sent: %s", chat_id, exc)
+        return
+    version = table.version
+    if table.phase == BETWEEN_ROUNDS:
+        try:
+            saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message.message_id},
+                                                 seed=table.seed)
+        except StoreUnavailable:
+            saved = None
+        if saved is not None:
+            version = saved.version
+    rt.status.sent(chat_id, message.message_id, version, text, markup)
+
+
+async def send_private(context: Any, private: dict[str, list[str]]) -> None:
+    """Private lines (the cards someone drew) to players who started the bot."""
+    rt = runtime(context)
+    for person_id, lines in private.items():
+        if not person_id.isdigit():
+            continue  # AI seats, anonymous admins
+        try:
+            record = await state.user_record(rt.store, person_id)
+        except StoreUnavailable:
+            return
+        if not record.get("pm"):
+            continue
+        try:
+            await context.bot.send_message(int(person_id), esc("\n".join(lines)),
+                                           parse_mode=ParseMode.HTML)
+        except Forbidden:
+            with contextlib.suppress(StoreUnavailable):
+                await state.set_private_ok(rt.store, person_id, False)
+        except TelegramError as exc:
+            log.info("private notice to %s failed: %s", person_id, exc)

@@ -1,0 +1,428 @@
+"""Commands: Telegram messages in, neutral commands to the chat service out.
+
+Handlers hold no game state: each one asks the service, then hands the
+outcome to `flow.after` (status message, jobs). Refusals come back from the
+service already translated and are answered to the person who asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+    Update,
+    User,
+)
+from telegram.constants import ChatType, ParseMode
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    ContextTypes,
+    InlineQueryHandler,
+    filters,
+)
+
+from core.chat import commands as c
+from core.chat.commands import Person
+from core.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
+from core.chat.render import error_text
+from core.chat.service import Outcome
+from core.chat.table import LOBBY
+from core.store import StoreUnavailable
+from core.variants import VariantError, load_variant, variant_names
+
+from . import buttons, flow, jobs, play, state
+from .runtime import runtime
+from .status import render
+from .texts import esc, help_text, welcome_text
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+
+
+# -- who is asking ------------------------------------------------------------------
+
+def person_of(user: User, admin: bool = False) -> Person:
+    return Person(str(user.id), user.full_name or str(user.id), None, admin)
+
+
+async def actor(update: Update, context: Context, *, admin: bool = False) -> Person:
+    """The person behind a message; `admin` asks Telegram (cached) whether they are one."""
+    chat = update.effective_chat
+    user = update.effective_user
+    message = update.effective_message
+    assert chat is not None
+    sender_chat = message.sender_chat if message is not None else None
+    if sender_chat is not None and sender_chat.id == chat.id:
+        # An anonymous admin writes as the group itself.
+        return Person(str(chat.id), chat.title or "Admin", None, True)
+    assert user is not None
+    is_admin = await runtime(context).admins.is_admin(context.bot, chat, user, sender_chat) if admin else False
+    return person_of(user, is_admin)
+
+
+async def chat_lang(context: Context, chat_id: int) -> str:
+    return await runtime(context).service.language(str(chat_id))
+
+
+async def reply(update: Update, text: str, *, markup: InlineKeyboardMarkup | None = None,
+                html_text: bool = False, reply_to: int | None = None) -> Message | None:
+    """Answer a command with a reply (the one kind of new group message a person asks for)."""
+    message = update.effective_message
+    if message is None:
+        return None
+    try:
+        if reply_to:
+            return await message.get_bot().send_message(
+                message.chat_id, text if html_text else esc(text), parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True))
+        return await message.reply_text(text if html_text else esc(text), parse_mode=ParseMode.HTML,
+                                        reply_markup=markup, do_quote=True)
+    except TelegramError as exc:
+        log.info("reply in %s failed: %s", message.chat_id, exc)
+        return None
+
+
+async def run(update: Update, context: Context, command: c.Command, *, admin: bool = False) -> Outcome:
+    """Carry out a command for the message's sender; refusals are replied to them."""
+    chat = update.effective_chat
+    assert chat is not None
+    person = await actor(update, context, admin=admin)
+    outcome = await runtime(context).service.handle(str(chat.id), person, command)
+    if not outcome.ok:
+        await reply(update, outcome.error or "")
+    elif outcome.changed:
+        await flow.after(context, chat.id, outcome)
+    return outcome
+
+
+# -- the game -------------------------------------------------------------------------
+
+async def cmd_new(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    rt = runtime(context)
+    person = await actor(update, context)
+    variant = context.args[0] if context.args else None
+    outcome = await rt.service.handle(str(chat.id), person, c.NewGame(variant=variant))
+    if not outcome.ok:
+        status = outcome.table.adapter.get("status") if outcome.table is not None else None
+        await reply(update, outcome.error or "", reply_to=status if outcome.code == "game_running" else None)
+        return
+    await open_lobby(context, chat.id, chat.title or "", person, outcome)
+
+
+async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Person, outcome: Outcome) -> None:
+    """Post the lobby (the game's status message from now on) and remember it."""
+    rt = runtime(context)
+    table = outcome.table
+    assert table is not None
+    text, markup = render(table, seconds=jobs.turn_seconds(table), notes=outcome.notices)
+    message = await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message.message_id}, seed=table.seed)
+    rt.status.sent(chat_id, message.message_id, saved.version if saved else table.version, text, markup)
+    if person.id.isdigit():
+        await play.remember_player(context, person.id, chat_id)
+    jobs.schedule_lobby(context, chat_id, saved or table)
+    await notify_subscribers(context, chat_id, chat_title, table.lang, table.variant, person.id)
+
+
+async def notify_subscribers(context: Context, chat_id: int, title: str, lang: str, variant: str,
+                             opener: str) -> None:
+    rt = runtime(context)
+    users = await state.take_subscribers(rt.store, str(chat_id))
+    _ = gettext_for(lang)
+    try:
+        variant_title = load_variant(variant).label(lang)
+    except VariantError:
+        variant_title = variant
+    text = _("A game of {variant} just opened in {chat}. Join it there!").format(
+        variant=variant_title, chat=title or _("your group"))
+    for user_id in users:
+        if user_id == opener or not user_id.isdigit():
+            continue
+        try:
+            await context.bot.send_message(int(user_id), esc(text), parse_mode=ParseMode.HTML)
+        except TelegramError as exc:
+            log.info("notify %s failed: %s", user_id, exc)
+
+
+async def cmd_join(update: Update, context: Context) -> None:
+    outcome = await run(update, context, c.Join())
+    if outcome.ok and update.effective_user and update.effective_chat:
+        await play.remember_player(context, update.effective_user.id, update.effective_chat.id)
+
+
+async def cmd_leave(update: Update, context: Context) -> None:
+    await run(update, context, c.Leave())
+
+
+async def cmd_start(update: Update, context: Context) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None
+    if chat.type == ChatType.PRIVATE and user is not None:
+        rt = runtime(context)
+        await state.set_private_ok(rt.store, user.id, True)
+        table = await rt.service.table(str(chat.id))
+        if context.args or table is None or table.phase != LOBBY:
+            await welcome(update, context, help_only=bool(context.args and context.args[0] == "help"))
+            return
+    await run(update, context, c.Start(), admin=True)
+
+
+async def welcome(update: Update, context: Context, *, help_only: bool = False) -> None:
+    user = update.effective_user
+    assert user is not None
+    rt = runtime(context)
+    lang = normalize(user.language_code)
+    settings = await rt.store.get_chat_settings(str(user.id))
+    lang = settings.get("lang") or lang
+    _ = gettext_for(lang)
+    username = rt.bot_username or context.bot.username
+    if help_only:
+        await reply(update, help_text(lang, username), html_text=True)
+        return
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(
+        _("➕ Add me to a group"), url=f"https://t.me/{username}?startgroup=new")]])
+    await reply(update, welcome_text(lang, user.first_name, username), html_text=True, markup=markup)
+
+
+async def cmd_stop(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    person = await actor(update, context, admin=True)
+    outcome = await runtime(context).service.handle(str(chat.id), person, c.Stop())
+    if not outcome.ok or outcome.table is None:
+        await reply(update, outcome.error or "")
+        return
+    line = outcome.notices[0] if outcome.notices else ""
+    await flow.show_stopped(context, chat.id, outcome.table, line)
+
+
+async def cmd_kick(update: Update, context: Context) -> None:
+    message = update.effective_message
+    chat = update.effective_chat
+    assert message is not None and chat is not None
+    replied = message.reply_to_message
+    target = replied.from_user if replied is not None else None
+    if target is None or target.is_bot:
+        _ = gettext_for(await chat_lang(context, chat.id))
+        await reply(update, _("Reply to a message of the player you want to remove, with /kick."))
+        return
+    await run(update, context, c.Kick(target=str(target.id)), admin=True)
+
+
+async def cmd_skip(update: Update, context: Context) -> None:
+    await run(update, context, c.Skip())
+
+
+async def cmd_ai(update: Update, context: Context) -> None:
+    count = 1
+    if context.args:
+        try:
+            count = int(context.args[0])
+        except ValueError:
+            count = 0
+    if not 1 <= count <= 9:
+        chat = update.effective_chat
+        assert chat is not None
+        _ = gettext_for(await chat_lang(context, chat.id))
+        await reply(update, _("Say how many AI players to add, 1 to 9: /ai 2"))
+        return
+    await run(update, context, c.AddAI(count=count), admin=True)
+
+
+# -- settings ---------------------------------------------------------------------------
+
+async def cmd_rules(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    text, markup = await buttons.rules_view(context, chat.id)
+    await reply(update, text, html_text=True, markup=markup)
+
+
+async def settings_command(update: Update, context: Context, command: c.Command) -> Outcome | None:
+    chat = update.effective_chat
+    assert chat is not None
+    person = await actor(update, context, admin=True)
+    rt = runtime(context)
+    outcome = await rt.service.handle(str(chat.id), person, command)
+    if not outcome.ok:
+        await reply(update, outcome.error or "")
+        return None
+    await buttons.refresh_lobby(context, chat.id)
+    return outcome
+
+
+async def cmd_variant(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    rt = runtime(context)
+    settings = await rt.service.settings(str(chat.id))
+    lang = settings["lang"]
+    _ = gettext_for(lang)
+    if not context.args:
+        lines = ["<b>" + esc(_("Variants")) + "</b>"]
+        for name in variant_names():
+            try:
+                variant = load_variant(name)
+            except VariantError:
+                continue
+            mark = "🔘 " if name == settings["variant"] else "▫️ "
+            desc = variant.description.get(lang) or variant.description.get("en", "")
+            lines.append(f"{mark}<code>{esc(name)}</code> · {esc(variant.label(lang))}"
+                         + (f"\n    <i>{esc(desc)}</i>" if desc else ""))
+        lines.append("")
+        lines.append(esc(_("Choose one with /variant NAME (admins).")))
+        await reply(update, "\n".join(lines), html_text=True)
+        return
+    outcome = await settings_command(update, context, c.SetVariant(name=context.args[0]))
+    if outcome is not None:
+        title = load_variant(context.args[0]).label(lang)
+        await reply(update, "✅ " + _("Variant: {variant}. It applies from the next game.").format(variant=title))
+
+
+async def cmd_language(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    if not context.args:
+        lang = await chat_lang(context, chat.id)
+        _ = gettext_for(lang)
+        await reply(update, _("Language: {language}. Change it with /language en or /language es.").format(
+            language=LANGUAGE_NAMES.get(lang, lang)))
+        return
+    outcome = await settings_command(update, context, c.SetLanguage(lang=context.args[0]))
+    if outcome is not None and outcome.settings is not None:
+        lang = outcome.settings["lang"]
+        _ = gettext_for(lang)
+        await reply(update, "✅ " + _("Language: {language}.").format(language=LANGUAGE_NAMES.get(lang, lang)))
+
+
+async def cmd_timer(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    lang = await chat_lang(context, chat.id)
+    _ = gettext_for(lang)
+    word = context.args[0].lower() if context.args else ""
+    seconds = 0 if word in ("off", "0", "no") else int(word) if word.isdigit() else -1
+    if seconds < 0:
+        await reply(update, _("Say how many seconds a turn may take, or off: /timer 60"))
+        return
+    outcome = await settings_command(update, context, c.SetTimer(seconds=seconds))
+    if outcome is not None and outcome.settings is not None:
+        n = int(outcome.settings["timer"])
+        text = _("Turn timer: {n} seconds").format(n=n) if n else _("Turn timer: off")
+        await reply(update, "✅ " + text + ". " + _("It applies from the next game."))
+
+
+# -- the rest ------------------------------------------------------------------------------
+
+async def cmd_stats(update: Update, context: Context) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    rt = runtime(context)
+    lang = await chat_lang(context, chat.id)
+    _ = gettext_for(lang)
+    chat_stats = await rt.store.get_stats("chat", str(chat.id))
+    mine = await rt.store.get_stats("user", str(user.id))
+    lines = [
+        "<b>" + esc(_("Statistics")) + "</b>",
+        esc(_("This chat: {matches} matches finished, {rounds} rounds played.").format(
+            matches=chat_stats.get("matches", 0), rounds=chat_stats.get("rounds", 0))),
+        esc(_("{player}: {won} of {rounds} rounds won, {points} points; {mwon} of {matches} matches won.").format(
+            player=user.full_name, won=mine.get("rounds_won", 0), rounds=mine.get("rounds", 0),
+            points=mine.get("points", 0), mwon=mine.get("matches_won", 0), matches=mine.get("matches", 0))),
+    ]
+    await reply(update, "\n".join(lines), html_text=True)
+
+
+async def cmd_notify(update: Update, context: Context) -> None:
+    chat, user = update.effective_chat, update.effective_user
+    assert chat is not None and user is not None
+    rt = runtime(context)
+    lang = await chat_lang(context, chat.id)
+    _ = gettext_for(lang)
+    if chat.type == ChatType.PRIVATE:
+        await reply(update, _("Use /notify in a group: I will tell you here when its next game opens."))
+        return
+    await state.subscribe(rt.store, str(chat.id), user.id)
+    try:
+        await context.bot.send_message(user.id, esc(_("I will tell you when the next game opens in {chat}.").format(
+            chat=chat.title or "")), parse_mode=ParseMode.HTML)
+    except Forbidden:
+        username = rt.bot_username or context.bot.username
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton(
+            _("Open a private chat with me"), url=f"https://t.me/{username}?start=notify")]])
+        await reply(update, _("I cannot write to you yet: open a private chat with me and press Start."),
+                    markup=markup)
+        return
+    await state.set_private_ok(rt.store, user.id, True)
+    await reply(update, _("Done: I will tell you privately when the next game opens here."))
+
+
+async def cmd_help(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    lang = await chat_lang(context, chat.id)
+    rt = runtime(context)
+    await reply(update, help_text(lang, rt.bot_username or context.bot.username), html_text=True)
+
+
+# -- errors -----------------------------------------------------------------------------------
+
+async def on_error(update: object, context: Context) -> None:
+    """Log the traceback; tell the person briefly. Never show them a traceback."""
+    error = context.error
+    lang = "en"
+    if isinstance(update, Update) and update.effective_chat is not None:
+        with contextlib.suppress(Exception):
+            lang = await chat_lang(context, update.effective_chat.id)
+    _ = gettext_for(lang)
+    if isinstance(error, StoreUnavailable):
+        log.warning("store unavailable while handling an update: %s", error)
+        text = error_text("store_unavailable", lang)
+    else:
+        log.error("update failed: %r", update, exc_info=error)
+        text = _("Something went wrong. Please try again.")
+    if not isinstance(update, Update):
+        return
+    with contextlib.suppress(TelegramError):
+        if update.callback_query is not None:
+            await update.callback_query.answer(text[:200])
+        elif update.inline_query is not None:
+            await update.inline_query.answer(play.notice_results(str(update.inline_query.from_user.id), text, lang),
+                                             cache_time=0, is_personal=True)
+        elif update.effective_message is not None and update.effective_message.text:
+            await reply(update, text)
+
+
+# -- wiring ---------------------------------------------------------------------------------------
+
+COMMAND_HANDLERS: dict[str, Any] = {
+    "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "start": cmd_start, "stop": cmd_stop,
+    "kick": cmd_kick, "skip": cmd_skip, "ai": cmd_ai, "rules": cmd_rules, "variant": cmd_variant,
+    "timer": cmd_timer, "language": cmd_language, "stats": cmd_stats, "notify": cmd_notify,
+    "help": cmd_help,
+}
+
+
+def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Register every handler. Edited messages are ignored: an edited /new must not open a game."""
+    only_new = filters.UpdateType.MESSAGE
+    for name, callback in COMMAND_HANDLERS.items():
+        app.add_handler(CommandHandler(name, callback, filters=only_new))
+    app.add_handler(CallbackQueryHandler(buttons.on_button))
+    app.add_handler(InlineQueryHandler(play.on_inline_query))
+    app.add_handler(ChosenInlineResultHandler(play.on_chosen))
+    app.add_error_handler(on_error)

@@ -1,0 +1,225 @@
+"""Inline mode: a player's hand as inline results, and the chosen result as a move.
+
+Result ids are ``<chat>:<version>:<user>:<move>``: the chat (an inline query
+carries none, a chosen result must say which game it is for), the table
+version the hand was built from (an old answer picked later is refused as
+stale by the service), the user it was built for (another user's id is
+refused before anything happens) and the move. Move codes:
+
+    p<card>[.<colour letter>][@<target person id>]   play (R5, W+4.G, R7@123)
+    d  draw     s  pass     u  UNO     c  challenge     k<person id>  catch
+    x<card>   a card not playable now (refused, changes nothing)
+    n<tag>    information only (no move)
+
+Nothing in an id is trusted: the service checks the player, the version
+and the move itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from telegram import (
+    InlineQueryResultArticle,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+)
+
+from core.cards import COLOR_NAMES, Card
+from core.chat import commands as c
+from core.chat.i18n import gettext_for, ngettext_for
+from core.chat.render import COLOR_EMOJI, card_label, color_name
+from core.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
+from core.chat.views import hand_view
+from core.moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+
+from .keyboards import play_keyboard
+
+MAX_ID = 64
+PAGE = 50
+START_PARAMETER = "help"
+
+
+@dataclass(frozen=True)
+class Choice:
+    chat: str
+    version: int
+    user: str
+    code: str
+
+
+def encode(chat: str, version: int, user: str, code: str) -> str:
+    return f"{chat}:{version}:{user}:{code}"
+
+
+def decode(result_id: str) -> Choice | None:
+    parts = result_id.split(":", 3)
+    if len(parts) != 4 or not parts[1].isdigit() or not parts[3]:
+        return None
+    return Choice(parts[0], int(parts[1]), parts[2], parts[3])
+
+
+def move_code(table: Table, move: Move) -> str:
+    if move.kind == PLAY and move.card is not None:
+        code = "p" + move.card.text
+        if move.color:
+            code += "." + move.color
+        if move.target is not None:
+            code += "@" + table.seats[move.target].id
+        return code
+    if move.kind == CATCH and move.target is not None:
+        return "k" + table.seats[move.target].id
+    return {DRAW: "d", PASS: "s", UNO: "u", CHALLENGE: "c"}[move.kind]
+
+
+def command_for(code: str, version: int) -> c.Command | None:
+    """The neutral command a move code asks for (None: not a move)."""
+    kind, rest = code[0], code[1:]
+    if kind == "p" and rest:
+        target = color = None
+        if "@" in rest:
+            rest, target = rest.split("@", 1)
+        if "." in rest:
+            rest, color = rest.split(".", 1)
+        color_word = COLOR_NAMES.get(color or "", color)
+        return c.Play(card=rest, color=color_word, target=target or None, version=version)
+    if kind == "k" and rest:
+        return c.Catch(target=rest, version=version)
+    simple = {"d": c.Draw, "s": c.Pass, "u": c.SayUno, "c": c.Challenge}
+    if kind in simple and not rest:
+        return simple[kind](version=version)
+    return None
+
+
+def card_title(card: Card, lang: str) -> str:
+    return f"{COLOR_EMOJI.get(card.color, '⬛')} {card_label(card, lang)}"
+
+
+def move_title(table: Table, move: Move, lang: str) -> str:
+    """How a move reads in the result list and in the group: `⬛ W+4 · Wild Draw Four → 🟩 green`."""
+    _ = gettext_for(lang)
+    if move.kind == PLAY and move.card is not None:
+        text = card_title(move.card, lang)
+        if move.color:
+            text += f" → {COLOR_EMOJI[move.color]} {color_name(move.color, lang)}"
+        if move.target is not None:
+            text += " ⇄ " + table.seats[move.target].name
+        return text
+    if move.kind == DRAW:
+        pending = table.game.pending if table.game is not None else 0
+        if pending:
+            ngettext = ngettext_for(lang)
+            return "📥 " + ngettext("Take {n} card", "Take {n} cards", pending).format(n=pending)
+        return "📥 " + _("Draw a card")
+    if move.kind == PASS:
+        return "⏭ " + _("Pass")
+    if move.kind == UNO:
+        return "📢 UNO!"
+    if move.kind == CHALLENGE:
+        return "⚖️ " + _("Challenge the Wild Draw Four")
+    if move.kind == CATCH and move.target is not None:
+        return "🫵 " + _("Catch {player}: no UNO!").format(player=table.seats[move.target].name)
+    return move.text
+
+
+def _article(result_id: str, title: str, text: str, lang: str, description: str | None = None
+             ) -> InlineQueryResultArticle:
+    """One result; picking it posts `text` (plain text: names need no escaping)
+    into the chat, with the "My cards" button under it, so the next player
+    finds their hand at the bottom of the chat."""
+    return InlineQueryResultArticle(
+        id=result_id, title=title, description=description,
+        input_message_content=InputTextMessageContent(text, parse_mode=None),
+        reply_markup=play_keyboard(lang))
+
+
+def info_results(chat: str, version: int, user: str, title: str, text: str, lang: str,
+                 tag: str = "i") -> list[InlineQueryResultArticle]:
+    return [_article(encode(chat, version, user, "n" + tag), title, text, lang)]
+
+
+def hand_results(table: Table, user: str) -> list[InlineQueryResultArticle]:
+    """The user's hand and moves, in the table's language.
+
+    Order: UNO (it must come before the card), playable cards (one result
+    per colour or target where the card asks for one; out-of-turn cards are
+    jump-ins), the other actions, then the cards not playable now, marked.
+    """
+    lang = table.lang
+    _ = gettext_for(lang)
+    chat, version = table.chat_id, table.version
+    view = hand_view(table, user)
+    if view is None:
+        return []
+    game = table.game
+    drawn = game.drawn if game is not None and view.is_turn else None
+    results: list[InlineQueryResultArticle] = []
+
+    def add(move: Move, description: str | None) -> None:
+        title = move_title(table, move, lang)
+        rid = encode(chat, version, user, move_code(table, move))
+        if len(rid.encode()) <= MAX_ID:
+            results.append(_article(rid, title, title, lang, description))
+
+    if view.uno:
+        add(view.uno, _("Say it before you are caught"))
+    for hc in view.cards:
+        if not hc.playable:
+            continue
+        for move in hc.moves:
+            if not view.is_turn:
+                description = _("Jump in with this card!")
+            elif hc.card is drawn:
+                description = _("The card you just drew")
+            else:
+                description = _("Play this card")
+            add(move, description)
+    if view.challenge:
+        add(view.challenge, _("Say it was a bluff"))
+    for move in view.catches:
+        add(move, _("They did not say UNO"))
+    if view.draw:
+        add(view.draw, None)
+    if view.pass_:
+        add(view.pass_, _("End your turn"))
+    for hc in view.cards:
+        if hc.playable:
+            continue
+        rid = encode(chat, version, user, "x" + hc.card.text)
+        results.append(_article(rid, "✖ " + card_label(hc.card, lang), "🤔", lang,
+                                _("Not playable now")))
+    return results
+
+
+def header(table: Table, user: str) -> str:
+    """The line above the results: the top card and whose turn it is."""
+    lang = table.lang
+    _ = gettext_for(lang)
+    game = table.game
+    if table.phase == LOBBY:
+        return _("The game has not started yet")
+    if table.phase == BETWEEN_ROUNDS:
+        return _("Round over: press Next round")
+    if table.phase != PLAYING or game is None:
+        return _("The game is over")
+    top = game.top
+    top_text = f"{COLOR_EMOJI.get(game.color, '⬛')} {top.text}" if top is not None else ""
+    seat = game.turn
+    if 0 <= seat < len(table.seats) and table.seats[seat].id == user:
+        turn = _("your turn")
+    else:
+        turn = _("{player}'s turn").format(player=table.seats[seat].name if 0 <= seat < len(table.seats) else "?")
+    return f"{top_text} · {turn}"[:64]
+
+
+def results_button(text: str) -> InlineQueryResultsButton:
+    """Shown above the results; opens a private chat with the bot's help."""
+    return InlineQueryResultsButton(text=text, start_parameter=START_PARAMETER)
+
+
+def page(results: list[InlineQueryResultArticle], offset: str) -> tuple[list[InlineQueryResultArticle], str]:
+    """Telegram takes 50 results an answer; the rest come with `next_offset`."""
+    start = int(offset) if offset.isdigit() else 0
+    chunk = results[start:start + PAGE]
+    following = str(start + PAGE) if start + PAGE < len(results) else ""
+    return chunk, following

@@ -1,0 +1,157 @@
+"""JobQueue jobs: turn timers, AI pacing and lobby expiry.
+
+Why jobs carry a table version: a job may fire in a process that has not
+seen the latest move, or after a restart, or twice (two processes each
+scheduled one). The service refuses a command whose version is not the
+table's, so a stale job never acts. Jobs live in one process's memory;
+after a restart they come back when someone next opens their hand
+(`ensure_jobs` on inline queries), which is the moment a stuck game is
+noticed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from telegram.ext import ContextTypes, JobQueue
+
+from core import engine
+from core.chat import commands as c
+from core.chat.i18n import gettext_for
+from core.chat.service import Outcome
+from core.chat.table import LOBBY, PLAYING, Table
+
+from .runtime import SYSTEM, runtime
+
+log = logging.getLogger(__name__)
+
+
+def turn_seconds(table: Table) -> int:
+    """Seconds per turn: the chat's /timer, else the variant's turn-timer rule
+    (the same reading the service's Skip makes)."""
+    if table.timer:
+        return int(table.timer)
+    game = table.game
+    if game is None:
+        return 0
+    rules = game.rules or engine.rules_of(game)
+    return int(rules.turn_seconds(game) or 0)
+
+
+def _name(kind: str, chat_id: int) -> str:
+    return f"{kind}:{chat_id}"
+
+
+def _replace(jq: JobQueue[Any], kind: str, chat_id: int, when: float, callback: Any,
+             data: dict[str, Any]) -> None:
+    name = _name(kind, chat_id)
+    for job in jq.get_jobs_by_name(name):
+        job.schedule_removal()
+    jq.run_once(callback, when=max(0.0, when), data=data, name=name, chat_id=chat_id)
+
+
+def cancel(jq: JobQueue[Any] | None, chat_id: int, *kinds: str) -> None:
+    if jq is None:
+        return
+    for kind in kinds or ("cont", "timer", "lobby"):
+        for job in jq.get_jobs_by_name(_name(kind, chat_id)):
+            job.schedule_removal()
+
+
+def has_job(jq: JobQueue[Any] | None, kind: str, chat_id: int) -> bool:
+    return bool(jq and jq.get_jobs_by_name(_name(kind, chat_id)))
+
+
+def schedule(context: Any, chat_id: int, table: Table, outcome: Outcome | None = None) -> None:
+    """Plan what the table needs next: AI pacing after a pause, the turn timer."""
+    jq = context.job_queue
+    if jq is None:
+        return
+    if table.phase != PLAYING or table.game is None:
+        cancel(jq, chat_id, "cont", "timer")
+        return
+    rt = runtime(context)
+    game = table.game
+    on_turn = table.seats[game.turn] if 0 <= game.turn < len(table.seats) else None
+    if outcome is not None and outcome.paused:
+        _replace(jq, "cont", chat_id, rt.options.continue_delay, continue_job,
+                 {"chat": chat_id, "version": table.version})
+    elif outcome is not None:
+        cancel(jq, chat_id, "cont")  # planned for an older version: it would only be refused
+    seconds = turn_seconds(table)
+    if seconds and on_turn is not None and not on_turn.is_ai:
+        due = table.turn_started + seconds - time.time() + rt.options.timer_grace
+        _replace(jq, "timer", chat_id, due, timer_job, {"chat": chat_id, "version": table.version})
+    else:
+        cancel(jq, chat_id, "timer")
+
+
+def ensure_jobs(context: Any, chat_id: int, table: Table) -> None:
+    """Re-plan missing jobs for a table this process has no jobs for (after a
+    restart, or when the process that planned them is gone)."""
+    if table.phase != PLAYING or table.game is None:
+        return
+    game = table.game
+    on_turn = table.seats[game.turn] if 0 <= game.turn < len(table.seats) else None
+    jq = context.job_queue
+    if jq is None:
+        return
+    if on_turn is not None and on_turn.is_ai and not has_job(jq, "cont", chat_id):
+        _replace(jq, "cont", chat_id, runtime(context).options.continue_delay, continue_job,
+                 {"chat": chat_id, "version": table.version})
+    if not has_job(jq, "timer", chat_id):
+        schedule(context, chat_id, table)
+
+
+def schedule_lobby(context: Any, chat_id: int, table: Table) -> None:
+    jq = context.job_queue
+    if jq is None or table.phase != LOBBY:
+        return
+    rt = runtime(context)
+    due = table.created + rt.options.lobby_seconds - time.time()
+    _replace(jq, "lobby", chat_id, due, lobby_job, {"chat": chat_id, "seed": table.seed})
+
+
+async def continue_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """AI seats waited long enough for people to jump in, catch or say UNO."""
+    from . import flow
+
+    data = context.job.data  # type: ignore[union-attr]
+    rt = runtime(context)
+    outcome = await rt.service.handle(str(data["chat"]), SYSTEM, c.Continue(version=data["version"]))
+    if outcome.ok and outcome.changed:
+        await flow.after(context, data["chat"], outcome)
+
+
+async def timer_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The turn timer ran out: the service draws and passes for the player."""
+    from . import flow
+
+    data = context.job.data  # type: ignore[union-attr]
+    rt = runtime(context)
+    outcome = await rt.service.handle(str(data["chat"]), SYSTEM,
+                                      c.Skip(auto=True, version=data["version"]))
+    if outcome.ok and outcome.changed:
+        await flow.after(context, data["chat"], outcome)
+    elif outcome.ok and outcome.table is not None and outcome.table.version == data["version"]:
+        schedule(context, data["chat"], outcome.table)  # a clock a little behind: try again
+
+
+async def lobby_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Nobody started the lobby in time: close it."""
+    from . import flow
+
+    data = context.job.data  # type: ignore[union-attr]
+    rt = runtime(context)
+    chat = str(data["chat"])
+    table = await rt.service.table(chat)
+    # Only the lobby this job was planned for, and only while it is a lobby.
+    if table is None or table.phase != LOBBY or table.seed != data["seed"]:
+        return
+    outcome = await rt.service.handle(chat, SYSTEM, c.Stop())
+    if outcome.ok and outcome.table is not None:
+        _ = gettext_for(outcome.table.lang)
+        await flow.show_stopped(context, data["chat"], outcome.table,
+                                _("Nobody started the game in time; the lobby is closed."))

@@ -1,0 +1,156 @@
+"""Playing: the inline query shows a player their hand; the chosen result is the move.
+
+How an inline query finds its game (it carries no chat id): each user has a
+small record in the store (`state.remember_game`, written when they open or
+join a game) listing the chats of their recent games, newest first. The
+query loads those tables and takes the first running one the user sits at
+(else the first one they sit at). A record in the store, not in memory,
+because the query may reach any bot process.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from core.chat.commands import Person
+from core.chat.i18n import gettext_for, normalize
+from core.chat.table import FINISHED, PLAYING, Table
+
+from . import flow, inline, jobs, state
+from .keyboards import play_keyboard
+from .runtime import runtime
+from .status import esc, note_line
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+
+
+async def find_table(context: Any, user_id: str) -> Table | None:
+    """The table the user's inline query is about (see the module docstring).
+
+    The list of chats is cached for a few seconds in this process; when the
+    cached list leads to no running game, the store's list is read again.
+    """
+    rt = runtime(context)
+    cached = rt.cached_chats(user_id)
+    if cached is not None:
+        table = await _first_table(rt, user_id, cached)
+        if table is not None and table.phase == PLAYING:
+            return table
+    record = await state.user_record(rt.store, user_id)
+    chats = [str(c) for c in record.get("games") or []]
+    rt.cache_chats(user_id, chats)
+    return await _first_table(rt, user_id, chats)
+
+
+async def remember_player(context: Any, user_id: int | str, chat_id: int | str) -> None:
+    """The user opened or joined a game in this chat: their inline queries look here first."""
+    rt = runtime(context)
+    chats = await state.remember_game(rt.store, user_id, str(chat_id))
+    rt.cache_chats(str(user_id), chats)
+
+
+async def _first_table(rt: Any, user_id: str, chats: list[str]) -> Table | None:
+    seated: Table | None = None
+    for chat in chats:
+        table = await rt.service.table(chat)
+        if table is None or table.phase == FINISHED or table.seat_of(user_id) is None:
+            continue
+        if table.phase == PLAYING:
+            return table
+        seated = seated or table
+    return seated
+
+
+def notice_results(user_id: str, text: str, lang: str) -> list[Any]:
+    return inline.info_results("0", 0, user_id, text, text, lang, "notice")
+
+
+async def on_inline_query(update: Update, context: Context) -> None:
+    query = update.inline_query
+    assert query is not None
+    user = query.from_user
+    uid = str(user.id)
+    table = await find_table(context, uid)
+    if table is None:
+        lang = normalize(user.language_code)
+        _ = gettext_for(lang)
+        results = inline.info_results("0", 0, uid, _("You are not in a game"),
+                                      _("Open a game in a group with /new, or join one with /join."),
+                                      lang, "none")
+        await query.answer(results, cache_time=0, is_personal=True,
+                           button=inline.results_button(_("How to play")))
+        return
+    lang = table.lang
+    _ = gettext_for(lang)
+    chat_id = int(table.chat_id)
+    in_group = chat_id < 0
+    if in_group and query.chat_type in (ChatType.PRIVATE, ChatType.SENDER, ChatType.CHANNEL):
+        results = inline.info_results(table.chat_id, table.version, uid, _("Open your cards in the game's group"),
+                                      _("My cards are in the group where the game is."), lang, "place")
+        await query.answer(results, cache_time=0, is_personal=True)
+        return
+    jobs.ensure_jobs(context, chat_id, table)
+    results = inline.hand_results(table, uid)
+    head = inline.header(table, uid)
+    if not results:
+        results = inline.info_results(table.chat_id, table.version, uid, head, head, lang, "wait")
+    chunk, next_offset = inline.page(results, query.offset)
+    await query.answer(chunk, cache_time=0, is_personal=True, next_offset=next_offset,
+                       button=inline.results_button(head))
+
+
+async def on_chosen(update: Update, context: Context) -> None:
+    """A picked result: the move, checked by the service like any other command."""
+    chosen = update.chosen_inline_result
+    assert chosen is not None
+    user = chosen.from_user
+    choice = inline.decode(chosen.result_id)
+    if choice is None or choice.code.startswith("n") or not choice.chat.lstrip("-").isdigit():
+        return
+    rt = runtime(context)
+    if choice.user != str(user.id):
+        lang = await rt.service.language(choice.chat)
+        await refuse(context, chosen, None, lang, gettext_for(lang)("That choice was made for someone else."))
+        return
+    command = inline.command_for(choice.code, choice.version)
+    if command is None:
+        table = await rt.service.table(choice.chat)
+        lang = table.lang if table is not None else await rt.service.language(choice.chat)
+        _ = gettext_for(lang)
+        text = _("That card cannot be played now.") if choice.code.startswith("x") else _("That is not a move.")
+        await refuse(context, chosen, table, lang, text)
+        return
+    person = Person(str(user.id), user.full_name or str(user.id))
+    outcome = await rt.service.handle(choice.chat, person, command)
+    if outcome.ok:
+        if outcome.changed:
+            await flow.after(context, int(choice.chat), outcome)
+        return
+    table = outcome.table
+    lang = table.lang if table is not None else await rt.service.language(choice.chat)
+    await refuse(context, chosen, table, lang, outcome.error or "")
+
+
+async def refuse(context: Any, chosen: Any, table: Table | None, lang: str, text: str) -> None:
+    """Say briefly why a choice changed nothing, where the player looks:
+    in the message they just posted (it carries the "My cards" button, so
+    the bot may edit it), else as a line on the status message."""
+    name = chosen.from_user.full_name or str(chosen.from_user.id)
+    line = f"{name}: {text}"
+    if chosen.inline_message_id:
+        try:
+            await context.bot.edit_message_text(esc(note_line(line)), inline_message_id=chosen.inline_message_id,
+                                                parse_mode=ParseMode.HTML, reply_markup=play_keyboard(lang))
+        except TelegramError as exc:
+            log.info("refusal not shown: %s", exc)
+        return
+    if table is not None and table.seat_of(str(chosen.from_user.id)) is not None:
+        await flow.show(context, int(table.chat_id), table, notes=[note_line(line)])

@@ -1,0 +1,67 @@
+"""What every handler and job of one bot process shares.
+
+Nothing here is game state: the service and store are the way to the
+games; the admin cache and the status editor's memory are short-lived
+conveniences that another process does without.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.chat.commands import Person
+from core.chat.service import ChatService
+from core.store import Store
+
+from .admins import AdminCache
+from .status import StatusEditor
+
+KEY = "unobot"
+
+#: Who the bot's own jobs act as (timers, AI pacing, lobby expiry).
+SYSTEM = Person("0", "UNO", None, True)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Timings; tests shorten them."""
+
+    #: Seconds AI seats wait while a person could jump in, catch or say UNO.
+    continue_delay: float = 3.0
+    #: Seconds an unstarted lobby lives.
+    lobby_seconds: float = 30 * 60.0
+    #: Extra seconds after a turn timer runs out before the skip is sent.
+    timer_grace: float = 0.3
+    #: Send "you drew ..." to players who started the bot in private.
+    private_notices: bool = True
+
+
+@dataclass
+class Runtime:
+    service: ChatService
+    store: Store
+    options: Options = field(default_factory=Options)
+    admins: AdminCache = field(default_factory=AdminCache)
+    status: StatusEditor = field(default_factory=StatusEditor)
+    bot_username: str = ""
+    #: user id -> (expiry, chats of their recent games): saves a store read
+    #: per inline query; a miss or a stale entry falls back to the store.
+    game_chats: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
+
+    def cached_chats(self, user_id: str) -> list[str] | None:
+        hit = self.game_chats.get(user_id)
+        if hit is None or hit[0] < time.monotonic():
+            return None
+        return hit[1]
+
+    def cache_chats(self, user_id: str, chats: list[str], ttl: float = 10.0) -> None:
+        if len(self.game_chats) > 20000:
+            self.game_chats.clear()
+        self.game_chats[user_id] = (time.monotonic() + ttl, list(chats))
+
+
+def runtime(context: Any) -> Runtime:
+    """The runtime of the application a handler or job runs in."""
+    return context.bot_data[KEY]

@@ -1,0 +1,170 @@
+"""The one status message per game: what it says, and editing it safely.
+
+Why one edited message: the group should not scroll a new message per
+move (about one new message per turn at most; here: a lobby, one per round
+end, errors addressed to someone). The text is built from the public table
+view only (card counts, never cards), so a hand can never reach the group.
+
+Editing: an edit with unchanged text fails with "message is not modified",
+and edits can arrive out of order when updates run concurrently. The
+`StatusEditor` keeps, per message, the newest table version it was asked
+to show, drops older renders, coalesces renders that queue up behind a
+slow (rate-limited) edit, and compares with what it last sent. The cache is
+per process and short-lived; a stale one only costs a harmless
+"not modified" answer, which is swallowed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from telegram import Bot, InlineKeyboardMarkup
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, TelegramError
+
+from core.chat.i18n import gettext_for, ngettext_for
+from core.chat.render import COLOR_EMOJI
+from core.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
+from core.chat.views import status_lines, table_view
+
+from .keyboards import table_keyboard
+
+log = logging.getLogger(__name__)
+
+RECENT_LINES = 4
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def is_not_modified(exc: BaseException) -> bool:
+    """PTB words it "Message is not modified: ..." (capitalised); Telegram lower case."""
+    return isinstance(exc, BadRequest) and "message is not modified" in str(exc).lower()
+
+
+def render(table: Table, *, seconds: int = 0, notes: list[str] | None = None,
+           headline: str | None = None, final: bool = False) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The status text (HTML, every name escaped) and its buttons."""
+    lang = table.lang
+    _ = gettext_for(lang)
+    view = table_view(table, lang)
+    lines = status_lines(view, lang)
+    out: list[str] = []
+    if headline:
+        out.append(f"<b>{esc(headline)}</b>")
+    title = lines[0]
+    if table.game is not None and view.round > 1:
+        title += " · " + _("round {n}").format(n=view.round)
+    out.append(f"<b>{esc(title)}</b>")
+    if table.phase == LOBBY and not table.seats:
+        out.append(esc(_("The lobby is closed.")))
+        final = True
+    else:
+        for i, line in enumerate(lines[1:]):
+            if i == 0 and view.top is not None and table.phase != LOBBY:
+                out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} {esc(line)}")
+            else:
+                out.append(esc(line))
+    if table.phase == LOBBY and table.seats:
+        out.append(esc(_("Press Join to play; the creator presses Start. /rules shows the rules.")))
+    if seconds and table.phase in (LOBBY, PLAYING):
+        ngettext = ngettext_for(lang)
+        out.append("⏱ " + esc(ngettext("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds)))
+    recent = view.recent[-RECENT_LINES:] if table.phase != LOBBY else []
+    if recent:
+        out.append("")
+        out.extend(f"<i>· {esc(line)}</i>" for line in recent)
+    shown = set(view.recent)
+    extra = [n for n in notes or [] if n not in shown]
+    if extra:
+        out.append("")
+        out.extend(esc(n) for n in extra[-3:])
+    if table.phase == PLAYING:
+        out.append("")
+        out.append(esc(_("Press “My cards” to see your hand and play.")))
+    markup = None if final or table.phase == FINISHED else table_keyboard(table.phase, lang)
+    return "\n".join(out), markup
+
+
+def note_line(note: str) -> str:
+    return f"⚠️ {note}"
+
+
+def round_headline(table: Table) -> str | None:
+    """Who won the round or match that just ended, for the round's message."""
+    _ = gettext_for(table.lang)
+    game = table.game
+    if game is None or game.winner < 0 or game.winner >= len(table.seats):
+        return None
+    name = table.seats[game.winner].name
+    if table.phase == FINISHED:
+        return "🏆 " + _("{player} wins the match!").format(player=name)
+    if table.phase == BETWEEN_ROUNDS:
+        return "🎉 " + _("{player} wins round {n}!").format(player=name, n=game.round)
+    return None
+
+
+@dataclass
+class _Edit:
+    version: int
+    text: str
+    markup: InlineKeyboardMarkup | None
+
+
+class StatusEditor:
+    """Edits status messages: newest version wins, equal text is never re-sent."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._shown: OrderedDict[tuple[int, int], tuple[str, str]] = OrderedDict()
+        self._pending: dict[tuple[int, int], _Edit] = {}
+        self._locks: OrderedDict[tuple[int, int], asyncio.Lock] = OrderedDict()
+
+    def _remember(self, cache: OrderedDict, key: tuple[int, int], value: object) -> None:  # type: ignore[type-arg]
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > self.size:
+            cache.popitem(last=False)
+
+    def sent(self, chat_id: int, message_id: int, version: int, text: str,
+             markup: InlineKeyboardMarkup | None) -> None:
+        """Record a message just sent with this text, so an equal edit is skipped."""
+        key = (chat_id, message_id)
+        self._remember(self._latest, key, version)
+        self._remember(self._shown, key, (text, markup.to_json() if markup else ""))
+
+    async def show(self, bot: Bot, chat_id: int, message_id: int, version: int, text: str,
+                   markup: InlineKeyboardMarkup | None) -> None:
+        key = (chat_id, message_id)
+        if version < self._latest.get(key, 0):
+            return  # a newer state was shown or is on its way
+        self._remember(self._latest, key, version)
+        self._pending[key] = _Edit(version, text, markup)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._remember(self._locks, key, lock)
+        async with lock:
+            edit = self._pending.pop(key, None)
+            if edit is None:
+                return  # a later caller's edit went out with ours coalesced into it
+            shown = (edit.text, edit.markup.to_json() if edit.markup else "")
+            if self._shown.get(key) == shown:
+                return
+            try:
+                await bot.edit_message_text(edit.text, chat_id=chat_id, message_id=message_id,
+                                            parse_mode=ParseMode.HTML, reply_markup=edit.markup)
+            except BadRequest as exc:
+                if not is_not_modified(exc):
+                    log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
+                    return
+            except TelegramError as exc:
+                log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
+                return
+            self._remember(self._shown, key, shown)

@@ -1,0 +1,96 @@
+"""Longer texts: the command menu, /help, the private welcome, the /rules summary.
+
+All in English in the source and translated through the gettext catalogues.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from core.chat.i18n import LANGUAGE_NAMES, N_, gettext_for
+from core.registry import available_rules
+from core.variants import VariantError, load_variant, resolve
+
+from .keyboards import toggle_rules
+
+#: The command menu (setMyCommands), in the order shown.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("new", N_("Open a game here (optionally: a variant name)")),
+    ("join", N_("Join the open game")),
+    ("start", N_("Start the game")),
+    ("leave", N_("Leave the game")),
+    ("stop", N_("Stop the game (creator or admin)")),
+    ("kick", N_("Remove a player: reply to their message (creator or admin)")),
+    ("skip", N_("Skip a player whose time ran out")),
+    ("ai", N_("Add AI players: /ai 2")),
+    ("rules", N_("Show and change this chat's rules")),
+    ("variant", N_("Choose the rules variant (admins)")),
+    ("timer", N_("Seconds per turn, or off (admins)")),
+    ("language", N_("Language: en or es (admins)")),
+    ("stats", N_("Statistics of this chat and yours")),
+    ("notify", N_("Tell me privately when the next game opens here")),
+    ("help", N_("How to play")),
+)
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def help_text(lang: str, bot_username: str) -> str:
+    _ = gettext_for(lang)
+    lines = [
+        "<b>" + esc(_("UNO in this chat")) + "</b>",
+        esc(_("Open a game with /new. Players press Join; the creator presses Start.")),
+        esc(_("On your turn press “My cards” under the game message (or type @{bot} in the chat) "
+              "and pick a card or an action. Cards you cannot play now are marked.")
+            .format(bot=bot_username)),
+        "",
+    ]
+    lines += [f"/{name} · {esc(_(description))}" for name, description in COMMANDS]
+    return "\n".join(lines)
+
+
+def welcome_text(lang: str, name: str, bot_username: str) -> str:
+    _ = gettext_for(lang)
+    return "\n".join([
+        "<b>" + esc(_("Hi {name}! I host UNO games in groups.").format(name=name)) + "</b>",
+        esc(_("Add me to a group with the button below, then type /new there.")),
+        esc(_("You can also play here against AI players: /new, then /ai 2, then /start.")),
+        esc(_("Now that you started me I can tell you privately which cards you drew.")),
+        "",
+        esc(_("All commands: /help")),
+    ])
+
+
+def rules_text(settings: dict[str, Any], lang: str) -> tuple[str, set[str]]:
+    """The chat's variant and house rules, and the names of the rules that are on."""
+    _ = gettext_for(lang)
+    variant = settings["variant"]
+    overrides = settings.get("rules") or {}
+    try:
+        resolved = resolve(variant, overrides or None)
+    except VariantError:
+        resolved = resolve("official")
+    enabled = set(resolved.rules)
+    rules = available_rules()
+    try:
+        title = load_variant(variant).label(lang)
+    except VariantError:
+        title = variant
+    house = [rules[n].label(lang) for n in sorted(enabled) if not rules[n].base]
+    off = [cls.label(lang) for cls in toggle_rules(enabled) if cls.base and cls.name not in enabled]
+    timer = int(settings.get("timer") or 0)
+    lines = [
+        "<b>" + esc(_("Rules in this chat")) + "</b>",
+        esc(_("Variant: {variant}").format(variant=title)),
+        esc(_("House rules on: {rules}").format(rules=", ".join(house) or _("none"))),
+    ]
+    if off:
+        lines.append(esc(_("Shared rules off: {rules}").format(rules=", ".join(off))))
+    lines.append(esc(_("Turn timer: {n} seconds").format(n=timer) if timer else _("Turn timer: off")))
+    lines.append(esc(_("Language: {language}").format(language=LANGUAGE_NAMES.get(lang, lang))))
+    lines.append("")
+    lines.append(esc(_("Chat admins change these with the buttons; a change applies from the next game.")))
+    return "\n".join(lines), enabled

@@ -1,0 +1,190 @@
+"""Updates per second through whole Telegram games, against a bare bot, in one run.
+
+Both bots run python-telegram-bot 22 with the same settings (long polling
+against the local Bot API server of tests/botapi, concurrent updates, the
+same rate limiter without client-side pacing). `unobot` plays whole games
+among three people per group (commands, buttons, inline queries, picked
+results, through the chat service and a real redis-server); the bare bot
+gets the same number and mix of updates and only answers each one with a
+single call (answerInlineQuery, answerCallbackQuery, sendMessage). The same
+driver delivers the updates to both and waits for each to be handled, with
+several groups playing at once.
+
+Printed: updates per second of each, their ratio (goal >= 0.8), and the
+new group messages per turn of unobot (goal <= 1).
+
+    .venv/bin/python bench/telegram.py [games] [groups at once]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+# Run as a script, this file's folder comes first on sys.path, and this file
+# is called telegram.py: put the project root there instead, so `import
+# telegram` finds python-telegram-bot and `tests` is importable.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+from telegram import InlineQueryResultArticle, InputTextMessageContent, Update  # noqa: E402
+from telegram.ext import (  # noqa: E402
+    Application,
+    CallbackQueryHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    ContextTypes,
+    InlineQueryHandler,
+)
+
+from core.chat import commands as c  # noqa: E402
+from core.chat.commands import Person  # noqa: E402
+from tests.botapi import BotAPIServer  # noqa: E402
+from tests.support.redis_server import RedisServer  # noqa: E402
+from tests.telegram.driver import BotProcess, TableDriver, no_throttle  # noqa: E402
+
+ADMIN = Person("bench", "Bench", None, True)
+CONCURRENT = 64
+
+
+async def play_unobot(server: BotAPIServer, redis_url: str, games: int, parallel: int
+                      ) -> tuple[float, int, list[list[tuple[str, int]]], int, int]:
+    """Whole games through unobot; returns (seconds, updates, traces, group sends, turns)."""
+    bot = await BotProcess(server, redis_url, "bench", seed=11).start()
+    assert bot.service is not None and bot.store is not None
+    drivers = []
+    for g in range(games):
+        group = server.group(title=f"Bench {g}")
+        players = [server.user(1000 * (g + 1) + i, name) for i, name in enumerate(("Ann", "Ben", "Cid"))]
+        driver = TableDriver(server, bot, group, players, seed=g, lean=True)
+        chat = driver.chat
+        await bot.service.handle(chat, ADMIN, c.SetRule(rule="deck", option="hand_size", value=5))
+        await bot.service.handle(chat, ADMIN, c.SetRule(rule="scoring", option="target", value=0))
+        drivers.append(driver)
+    sends_before = len([p for p in server.calls_to("sendMessage") if p["chat_id"] < 0])
+    queue: asyncio.Queue[TableDriver] = asyncio.Queue()
+    for driver in drivers:
+        queue.put_nowait(driver)
+
+    async def worker() -> None:
+        while not queue.empty():
+            driver = queue.get_nowait()
+            ann, ben, cid = driver.players
+            await driver.command(ann, "/new")
+            await driver.command(ben, "/join")
+            await driver.command(cid, "/join")
+            await driver.press(ann, "g:start")
+            await driver.play()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(parallel)))
+    seconds = time.perf_counter() - started
+    sends = len([p for p in server.calls_to("sendMessage") if p["chat_id"] < 0]) - sends_before
+    turns = sum(d.stats.moves for d in drivers)
+    await bot.stop()
+    return seconds, sum(d.stats.updates for d in drivers), [d.trace for d in drivers], sends, turns
+
+
+# -- the bare bot -------------------------------------------------------------------------
+
+async def bare_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None
+    await update.effective_message.reply_text("ok", do_quote=False)
+
+
+async def bare_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.callback_query is not None
+    await update.callback_query.answer("ok")
+
+
+async def bare_inline(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.inline_query is not None
+    await update.inline_query.answer(
+        [InlineQueryResultArticle(id="1", title="R5", input_message_content=InputTextMessageContent("R5"))],
+        cache_time=0, is_personal=True)
+
+
+async def bare_chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.chosen_inline_result is not None
+    await context.bot.send_message(context.bot_data["group"], "played")
+
+
+async def play_bare(server: BotAPIServer, traces: list[list[tuple[str, int]]], parallel: int) -> tuple[float, int]:
+    app: Any = (Application.builder().token(server.token).base_url(server.base_url)
+                .rate_limiter(no_throttle()).concurrent_updates(CONCURRENT).build())
+    app.add_handler(CommandHandler("new", bare_message))
+    app.add_handler(CallbackQueryHandler(bare_button))
+    app.add_handler(InlineQueryHandler(bare_inline))
+    app.add_handler(ChosenInlineResultHandler(bare_chosen))
+    await app.initialize()
+    await app.updater.start_polling(timeout=1, poll_interval=0)
+    await app.start()
+    group = server.group(title="Bare")
+    user = server.user(99, "Zed")
+    app.bot_data["group"] = group["id"]
+    lobby = await app.bot.send_message(group["id"], "lobby", reply_markup={"inline_keyboard": [[
+        {"text": "Join", "callback_data": "j"}]]})
+
+    async def deliver(update: dict[str, Any]) -> None:
+        await server.wait_consumed(update, timeout=10)
+        await asyncio.wait_for(app.update_queue.join(), 10)
+
+    queue: asyncio.Queue[list[tuple[str, int]]] = asyncio.Queue()
+    for trace in traces:
+        queue.put_nowait(trace)
+    count = 0
+
+    async def worker() -> None:
+        nonlocal count
+        while not queue.empty():
+            for kind, _user in queue.get_nowait():
+                if kind == "message":
+                    update = server.send_command(group, user, "/new")
+                elif kind == "callback_query":
+                    update = server.press_button(group, user, lobby.message_id, "j")
+                elif kind == "inline_query":
+                    update = server.inline_query(user, "")
+                elif kind == "chosen_inline_result":
+                    update = server.choose_inline_result(user, "1")
+                else:  # the "via @bot" message a pick posts
+                    update = server.via_bot_message(group, user, "R5")
+                await deliver(update)
+                count += 1
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(parallel)))
+    seconds = time.perf_counter() - started
+    await app.updater.stop()
+    await app.stop()
+    await app.shutdown()
+    return seconds, count
+
+
+async def main(games: int, parallel: int) -> None:
+    logging.basicConfig(level=logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = RedisServer(Path(tmp) / "redis").start()
+        try:
+            async with BotAPIServer() as server:
+                seconds, updates, traces, sends, turns = await play_unobot(server, redis.url, games, parallel)
+            async with BotAPIServer() as server:
+                bare_seconds, bare_updates = await play_bare(server, traces, parallel)
+        finally:
+            redis.stop()
+    ours = updates / seconds
+    bare = bare_updates / bare_seconds
+    print(f"games: {games}, groups at once: {parallel}, updates: {updates}, turns: {turns}")
+    print(f"unobot    {ours:8.1f} updates/s  ({seconds:.2f} s)")
+    print(f"bare PTB  {bare:8.1f} updates/s  ({bare_seconds:.2f} s)")
+    print(f"ratio unobot/bare: {ours / bare:.2f}  (goal >= 0.8)")
+    print(f"new group messages per turn: {sends / max(1, turns):.3f}  ({sends} messages, {turns} turns; goal <= 1)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 20, int(sys.argv[2]) if len(sys.argv) > 2 else 4))

@@ -1,0 +1,149 @@
+"""Driving `unobot play` through a pty, as a person at a terminal would.
+
+Why pexpect and a pty: the console is judged by what a person sees and
+types; a pty gives rich a real terminal (colours, width) and exercises the
+real prompt and line reading. Output is compared with the ANSI codes taken
+out.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pexpect
+
+ROOT = Path(__file__).resolve().parents[2]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
+PROMPT = "› "
+
+
+def clean(text: str) -> str:
+    return ANSI.sub("", text).replace("\r", "")
+
+
+def env(**extra: str) -> dict[str, str]:
+    e = {k: v for k, v in os.environ.items()
+         if k not in ("LANG", "LC_ALL", "LANGUAGE", "NO_COLOR") and not k.startswith("UNOBOT_")}
+    e.update({"TERM": "xterm-256color", "COLUMNS": "160", "LINES": "60", "PYTHONIOENCODING": "utf-8"})
+    e.update(extra)
+    return e
+
+
+def spawn(*args: str, cwd: Path | None = None, **extra_env: str) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "core.cli", "play", *args], cwd=str(cwd or ROOT),
+                          env=env(**extra_env), encoding="utf-8", dimensions=(60, 160), timeout=20)
+    child.delaybeforesend = None
+    return child
+
+
+@dataclass
+class Player:
+    """A simple scripted person: types an unknown command, asks for help,
+    tries a refused card, draws once, plays what fits (a wild with the colour
+    asked at the prompt), says `N uno` with two cards, challenges a Wild Draw
+    Four, catches whoever forgot UNO, jumps in once when offered, otherwise
+    presses Enter when asked."""
+
+    child: pexpect.spawn
+    seen: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(
+        ("refused", "draw", "wild", "uno", "help", "unknown", "jump", "catch"), False))
+    transcript: list[str] = field(default_factory=list)
+    hand: str = ""
+    moves: int = 0
+
+    def prompt(self) -> str | None:
+        """Wait for the next prompt; its label, or None at the end of the program."""
+        i = self.child.expect([PROMPT, pexpect.EOF])
+        if i == 1:
+            self.seen_text(self.child.before)
+            return None
+        return self.seen_text(self.child.before)
+
+    def seen_text(self, raw: str) -> str:
+        """Note what the program printed up to a prompt; the prompt's label."""
+        text = clean(raw)
+        self.transcript.append(text)
+        if "Your hand" in text:
+            self.hand = text.rsplit("Your hand", 1)[1]
+        return text.rsplit("\n", 1)[-1].strip()
+
+    def send(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def play(self, max_prompts: int = 600, quit_after: int | None = None, pending: str | None = None) -> str:
+        """Answer prompts until the program ends; returns everything it printed.
+        `pending`: the label of a prompt the caller already waited for."""
+        for _ in range(max_prompts):
+            label, pending = (pending, None) if pending else (self.prompt(), None)
+            if label is None:
+                return self.output
+            if label.startswith("Your move"):
+                if quit_after is not None and self.moves >= quit_after:
+                    self.send("quit")
+                    continue
+                self.moves += 1
+                self.send(self.choose())
+            elif label.startswith("Colour"):
+                self.seen["wild"] = True
+                self.send("green")
+            elif label.startswith("Player"):
+                self.send("1")
+            elif label.startswith("Enter"):
+                jump = re.search(r"jump in with (\d+):", self.transcript[-1])
+                if re.search(r"^ +catch ", self.transcript[-1], re.M):
+                    self.seen["catch"] = True
+                    self.send("catch")
+                elif jump and not self.seen["jump"]:
+                    self.seen["jump"] = True
+                    self.send(jump.group(1))
+                else:
+                    self.send("")
+            elif label.startswith("A saved game") or "[Y/n]" in label:
+                self.send("n")
+            else:
+                raise AssertionError(f"unexpected prompt {label!r}")
+        raise AssertionError("the game did not end")
+
+    @property
+    def output(self) -> str:
+        return "".join(self.transcript)
+
+    def choose(self) -> str:
+        hand = self.hand
+        playable = [int(n) for n in re.findall(r"(\d+) ● ", hand)]
+        unplayable = [int(n) for n in re.findall(r"(\d+) ○ ", hand)]
+        wilds = [int(n) for n in re.findall(r"(\d+) ● +\S+ +Wild", hand)]
+        options = hand.rsplit("Or:", 1)[1] if "Or:" in hand else ""
+        counted = re.match(r" \((\d+)", hand)
+        size = int(counted.group(1)) if counted else len(playable) + len(unplayable)
+        if not self.seen["unknown"]:
+            self.seen["unknown"] = True
+            return "fly away"
+        if not self.seen["help"]:
+            self.seen["help"] = True
+            return "help"
+        if not self.seen["refused"] and unplayable:
+            self.seen["refused"] = True
+            return str(unplayable[0])
+        if "catch " in options:
+            self.seen["catch"] = True
+            return "catch"
+        if "challenge" in options:
+            return "challenge"
+        if not self.seen["draw"] and "draw" in options and "take" not in options:
+            self.seen["draw"] = True
+            return "d"
+        if wilds:
+            return str(wilds[0])
+        if playable:
+            if size == 2:
+                self.seen["uno"] = True
+                return f"{playable[0]} uno"
+            return str(playable[0])
+        if "pass" in options:
+            return "p"
+        return "draw"

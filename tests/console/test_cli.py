@@ -1,0 +1,104 @@
+"""`unobot play --auto` end to end, option errors, and the settings a game is set up with."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import subprocess
+import sys
+
+from rich.console import Console
+
+from adapters.console.app import ConsoleApp, Options, make_service, rule_commands
+from core.chat import commands as c
+from core.chat.service import ChatService
+from core.store import MemoryStore
+
+from .helpers import ROOT, env
+
+
+def unobot(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "core.cli", "play", *args], cwd=ROOT, env=env(),
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_auto_plays_a_whole_match() -> None:
+    done = unobot("--auto", "--store", "memory", "--seed", "1", "--players", "3")
+    assert done.returncode == 0, done.stderr
+    assert "A demo game:" in done.stdout
+    assert "Final scores" in done.stdout
+    assert done.stdout.count("wins the match with") == 2  # the event line and the closing panel
+    assert "Your move" not in done.stdout and "Traceback" not in done.stderr
+
+
+def test_auto_is_deterministic_with_a_seed() -> None:
+    runs = [unobot("--auto", "--store", "memory", "--seed", "9", "--rounds", "2", "--variant", "party")
+            for _ in range(2)]
+    assert runs[0].returncode == 0 and runs[0].stdout == runs[1].stdout
+    assert "Scores after round 2" in runs[0].stdout and "After 2 rounds" in runs[0].stdout
+
+
+def test_errors_are_reported_without_a_traceback() -> None:
+    for args, message in (
+        (("--rule", "nosuch"), "unknown rule 'nosuch'"),
+        (("--variant", "nope"), "unknown variant 'nope'"),
+        (("--rule", "stacking.optional=maybe"), "must be true or false"),
+        (("--rule", "no-bluffing"), "conflicts with 'challenge'"),
+        (("--players", "11"), "--players must be between 2 and 9."),  # --auto: 9 AI, the person sits out
+    ):
+        done = unobot("--store", "memory", "--auto", *args)
+        assert done.returncode == 2, args
+        assert message in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+    done = unobot("--store", "memory", "--resume")
+    assert done.returncode == 1 and "There is no saved game to resume." in done.stdout
+    done = unobot("--store", "redis://127.0.0.1:1/0", "--auto")
+    assert done.returncode == 1 and "not reachable" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_rule_overrides_become_chat_settings() -> None:
+    overrides = {"no-bluffing": {}, "challenge": False, "stacking": {"optional": False}}
+    # off first, so turning no-bluffing on never meets challenge still on
+    assert rule_commands(overrides)[0] == c.SetRule(rule="challenge", enabled=False)
+    store = MemoryStore()
+    options = Options(overrides=overrides, auto=True, rounds=1, seed=4, delay=0, players=3, user="t")
+    out = io.StringIO()
+    code = asyncio.run(ConsoleApp(make_service(store, options), options, Console(file=out, width=100)).run())
+    assert code == 0, out.getvalue()
+    settings = asyncio.run(ChatService(store).settings(options.chat_id))
+    assert settings["rules"] == {"challenge": False, "no-bluffing": {}, "stacking": {"optional": False}}
+    assert "After 1 round" in out.getvalue()
+
+
+class ScriptedReader:
+    """Types the given lines at the prompts (and shows them, as a terminal would)."""
+
+    def __init__(self, console: Console, lines: list[str]) -> None:
+        self.console = console
+        self.lines = lines
+
+    def read(self, prompt: object, timeout: float | None = None) -> str | None:
+        if not self.lines:
+            raise EOFError
+        line = self.lines.pop(0)
+        self.console.print(prompt, line)
+        return line
+
+
+def _session(store: MemoryStore, lines: list[str], **options: object) -> str:
+    opts = Options(seed=4, delay=0, players=3, user="t", name="Tess", **options)  # type: ignore[arg-type]
+    out = io.StringIO()
+    console = Console(file=out, width=100)
+    app = ConsoleApp(make_service(store, opts), opts, console, reader=ScriptedReader(console, lines))  # type: ignore[arg-type]
+    assert asyncio.run(app.run()) == 0, out.getvalue()
+    return out.getvalue()
+
+
+def test_a_saved_game_is_offered_before_a_new_one() -> None:
+    store = MemoryStore()
+    first = _session(store, ["q"])
+    assert "Game saved." in first and "Round 1 begins." in first
+    kept = _session(store, ["", "q"])  # Enter: yes, resume it
+    assert "Resume it? [Y/n]" in kept and "Welcome back: your game of Official rules, round 1." in kept
+    fresh = _session(store, ["n", "q"])
+    assert "Round 1 begins." in fresh and "Welcome back" not in fresh and "Final scores" not in fresh

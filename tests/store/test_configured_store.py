@@ -1,0 +1,54 @@
+"""config.yaml picks the store: memory, a Redis URL, or the embedded server on the data dir."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adapters.embedded_redis import ADDRESS_NAME
+from adapters.redis_store import RedisStore
+from adapters.store_factory import EMBEDDED_SUBDIR, open_configured_store
+from core.config import load_config
+from core.store import MemoryStore
+from tests.support.redis_server import RedisServer
+
+
+def config_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text(text)
+    return path
+
+
+async def test_memory(tmp_path: Path) -> None:
+    config = load_config(config_file(tmp_path, "redis: {url: memory}\nstore: {game_ttl_hours: 1}\n"),
+                         environ={})
+    store = await open_configured_store(config)
+    assert isinstance(store, MemoryStore) and store.game_ttl == 3600
+    await store.close()
+
+
+async def test_a_redis_url_with_prefix_ttl_and_timeouts(tmp_path: Path,
+                                                       redis_server: RedisServer) -> None:
+    path = config_file(tmp_path, "store: {prefix: cfgtest, game_ttl_hours: 0, socket_timeout: 3.5}\n")
+    config = load_config(path, environ={"UNOBOT_REDIS_URL": redis_server.url})
+    store = await open_configured_store(config)
+    try:
+        assert isinstance(store, RedisStore) and store.server is None
+        assert store.keys.prefix == "cfgtest" and store.game_ttl is None
+        kwargs = store.client.connection_pool.connection_kwargs
+        assert kwargs["socket_timeout"] == 3.5 and kwargs["socket_connect_timeout"] == 1.0
+        game_id, _ = await store.create_game("-1001", b"x")
+        assert await store.game_expires_in(game_id) is None
+        await store.delete_game(game_id)
+    finally:
+        await store.close()
+
+
+async def test_embedded_on_the_data_dir(tmp_path: Path) -> None:
+    config = load_config(config_file(tmp_path, "store: {data_dir: state}\n"), environ={})
+    store = await open_configured_store(config)
+    try:
+        assert isinstance(store, RedisStore) and store.server is not None
+        assert (tmp_path / "state" / EMBEDDED_SUBDIR / ADDRESS_NAME).exists()
+    finally:
+        await store.close()
+    assert not (tmp_path / "state" / EMBEDDED_SUBDIR / ADDRESS_NAME).exists()

@@ -1,0 +1,83 @@
+"""``unobot simulate --store URL --workers N``: real processes, real servers, audited games."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+
+from adapters.embedded_redis import ADDRESS_NAME
+from adapters.store_factory import EMBEDDED_SUBDIR
+from tests.support.redis_server import RedisServer
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = ["--players", "3", "--rule", "deck.hand_size=3", "--policy", "basic"]
+
+
+def simulate(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "core.cli", "simulate", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+def last_json(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    assert done.returncode == 0, done.stderr
+    data: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return data
+
+
+def test_workers_on_a_redis_server_persist_and_audit_every_move(redis_server: RedisServer) -> None:
+    client = redis.Redis.from_url(redis_server.url)
+    before = set(client.scan_iter("unobot-sim:*"))
+    two = last_json(simulate("--store", redis_server.url, "--workers", "2", "--games", "12",
+                             "--json", *SMALL))
+    assert two["workers"] == 2 and two["games"] == 12 and two["ok"] is True
+    assert two["audited"] == 12 and two["audit_failures"] == 0 and two["cards_checked"] is True
+    assert isinstance(two["moves"], int) and two["moves"] > 12
+    assert isinstance(two["seconds"], float) and two["seconds"] > 0
+    assert two["moves_per_second"] == pytest.approx(two["moves"] / two["seconds"], rel=0.01)
+    # the games are the same whatever the number of workers (a seed per game)
+    one = last_json(simulate("--store", redis_server.url, "--workers", "1", "--games", "12",
+                             "--json", *SMALL))
+    assert (one["moves"], one["wins"]) == (two["moves"], two["wins"])
+    assert set(client.scan_iter("unobot-sim:*")) == before  # audited games are deleted
+    client.close()
+
+
+def test_memory_store_and_text_report() -> None:
+    done = simulate("--store", "memory", "--games", "5", *SMALL)
+    assert done.returncode == 0, done.stderr
+    assert "5 games," in done.stdout and "moves persisted" in done.stdout
+    assert "audited 5/5: every log replays to its stored state, cards conserved" in done.stdout
+
+
+def test_memory_store_refuses_several_workers() -> None:
+    done = simulate("--store", "memory", "--workers", "2")
+    assert done.returncode == 2 and "--workers 1" in done.stderr
+
+
+def test_a_bad_store_url_is_refused() -> None:
+    done = simulate("--store", "localhost:6379")
+    assert done.returncode == 2 and "redis://" in done.stderr
+
+
+def test_an_unreachable_server_is_reported(tmp_path: Path) -> None:
+    from adapters.embedded_redis import free_port
+
+    done = simulate("--store", f"redis://127.0.0.1:{free_port()}/0", "--workers", "2",
+                    "--games", "2", *SMALL)
+    assert done.returncode == 1 and "error" in done.stderr
+
+
+def test_embedded_store_on_the_configured_data_dir(tmp_path: Path) -> None:
+    data = last_json(simulate("--store", "embedded", "--workers", "2", "--games", "4", "--json",
+                              *SMALL, env={"UNOBOT_DATA_DIR": str(tmp_path)}))
+    assert data["ok"] is True and data["games"] == 4
+    assert str(tmp_path) in str(data["store"])
+    # the server it started is stopped again
+    assert not (tmp_path / EMBEDDED_SUBDIR / ADDRESS_NAME).exists()

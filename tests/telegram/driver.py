@@ -1,0 +1,391 @@
+"""Drive the Telegram adapter end to end: a bot process and players who play like people.
+
+`BotProcess` is one bot process: the real Application from
+`adapters.telegram.app`, long polling the local BotAPIServer, with a
+RedisStore on a real redis-server. Two of them on one Redis are two bot
+processes sharing games.
+
+`TableDriver` plays a game in a group the way people do: it reads the
+status message to see whose turn it is, opens that player's hand with an
+inline query (what the "My cards" button does), and picks a result from
+the bot's answer: UNO when offered, a challenge now and then, a catch when
+one is offered, else a playable card, else draw, else pass. After every
+step it checks that no group message the bot sent or edited names cards
+hidden in a hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.ext import AIORateLimiter
+
+from adapters.redis_store import RedisStore
+from adapters.telegram import inline, keyboards
+from adapters.telegram.app import build_application
+from adapters.telegram.runtime import Options
+from core.cards import Card
+from core.chat.render import card_name
+from core.chat.service import ChatService
+from core.chat.table import BETWEEN_ROUNDS, FINISHED, Table
+from tests.botapi import BotAPIServer, parse_html
+
+JSON = dict[str, Any]
+
+FAST = Options(continue_delay=0.05, lobby_seconds=600, timer_grace=0.1)
+
+
+def no_throttle() -> AIORateLimiter:
+    """Local runs: keep RetryAfter handling, drop the client-side pacing."""
+    return AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+
+
+class BotProcess:
+    """One bot process (Application + its own Redis connection pool).
+
+    `webhook_port` set: the process serves a webhook on 127.0.0.1 instead of
+    polling, so several processes can take updates at once (a test posts each
+    update to one of them, as a load balancer would).
+    """
+
+    secret = "s3cret-token"
+
+    def __init__(self, server: BotAPIServer, redis_url: str, prefix: str, *,
+                 options: Options = FAST, seed: int | None = 7, webhook_port: int | None = None) -> None:
+        self.server = server
+        self.redis_url = redis_url
+        self.prefix = prefix
+        self.options = options
+        self.seed = seed
+        self.webhook_port = webhook_port
+        self.app: Any = None
+        self.store: RedisStore | None = None
+        self.service: ChatService | None = None
+
+    @property
+    def webhook_url(self) -> str:
+        return f"http://127.0.0.1:{self.webhook_port}/hook"
+
+    async def start(self) -> BotProcess:
+        self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
+        rng = random.Random(self.seed) if self.seed is not None else None
+        self.service = ChatService(self.store, rng=rng)
+        self.app = build_application(self.server.token, base_url=self.server.base_url,
+                                     service=self.service, options=self.options,
+                                     rate_limiter=no_throttle())
+        await self.app.initialize()
+        await self.app.post_init(self.app)  # what run_polling does after initialize()
+        if self.webhook_port:
+            await self.app.updater.start_webhook(listen="127.0.0.1", port=self.webhook_port, url_path="hook",
+                                                 webhook_url=self.webhook_url, secret_token=self.secret)
+        else:
+            await self.app.updater.start_polling(timeout=1, poll_interval=0)
+        await self.app.start()
+        return self
+
+    async def stop(self) -> None:
+        if self.app is not None:
+            if self.app.updater.running:
+                await self.app.updater.stop()
+            if self.app.running:
+                await self.app.stop()
+            await self.app.shutdown()
+            self.app = None
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    async def settle(self, update: JSON, timeout: float = 10.0) -> None:
+        """Wait until the bot fetched `update` and finished every update it fetched."""
+        await self.server.wait_consumed(update, timeout=timeout)
+        await self.idle(timeout)
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        await asyncio.wait_for(self.app.update_queue.join(), timeout)
+
+
+class Polling:
+    """Updates go through the server's queue to the one polling process."""
+
+    queue = True
+
+    def __init__(self, bot: BotProcess) -> None:
+        self.bots = [bot]
+
+    async def deliver(self, update: JSON) -> None:
+        await self.bots[0].settle(update)
+
+
+class Balancer:
+    """Updates are posted to the webhook processes in turn, like a load balancer."""
+
+    queue = False
+
+    def __init__(self, bots: list[BotProcess]) -> None:
+        self.bots = bots
+        self.next = 0
+
+    async def deliver(self, update: JSON) -> None:
+        bot = self.bots[self.next % len(self.bots)]
+        self.next += 1
+        status = await bot.server.post_update_to(bot.webhook_url, update, secret_token=bot.secret)
+        assert status == 200, status
+        for each in self.bots:
+            await each.idle()
+
+
+def bot_messages(server: BotAPIServer, chat: JSON) -> list[JSON]:
+    """What the bot itself shows in a chat, oldest first."""
+    return [m for m in server.shown(chat) if m.get("from", {}).get("id") == server.bot_user["id"]]
+
+
+def plain(text: str) -> str:
+    try:
+        return parse_html(text)[0]
+    except Exception:
+        return text
+
+
+def mentions(text: str, card: Card) -> bool:
+    for word in (card.text, card_name(card, "en"), card_name(card, "es")):
+        pattern = r"(?<![A-Za-z0-9+])" + re.escape(word) + r"(?![A-Za-z0-9+])"
+        if word in ("Wild", "Comodín"):
+            pattern += r"(?! Draw| \+)"
+        if re.search(pattern, text):
+            return True
+    return False
+
+
+@dataclass
+class Stats:
+    steps: int = 0
+    moves: int = 0
+    refusals: int = 0
+    group_sends: int = 0
+    updates: int = 0
+    inline_edits: int = 0
+    rounds: int = 0
+    chosen: list[str] = field(default_factory=list)
+
+
+class TableDriver:
+    """Players in one group, playing through buttons and inline mode."""
+
+    def __init__(self, server: BotAPIServer, bot: BotProcess | Polling | Balancer, group: JSON,
+                 players: list[JSON], *, seed: int = 1, check_privacy: bool = True, lean: bool = False) -> None:
+        self.server = server
+        self.router = Polling(bot) if isinstance(bot, BotProcess) else bot
+        self.group = group
+        self.chat = str(group["id"])
+        self.players = players
+        self.by_name = {p["first_name"]: p for p in players}
+        self.rng = random.Random(seed)
+        self.check_privacy = check_privacy and not lean
+        #: Read only what the group shows (no store reads): for benchmarks.
+        self.lean = lean
+        #: Every update delivered, as (kind, user id): a benchmark replays the mix.
+        self.trace: list[tuple[str, int]] = []
+        self.public: set[str] = set()
+        self.checked = len(server.calls)
+        self.stats = Stats()
+
+    # -- reading what the group shows ---------------------------------------------------
+    def bot_messages(self) -> list[JSON]:
+        return bot_messages(self.server, self.group)
+
+    def message_with(self, data: str) -> JSON | None:
+        for message in reversed(self.bot_messages()):
+            if any(b.get("callback_data") == data for b in self.server.buttons(self.group, message["message_id"])):
+                return message
+        return None
+
+    def status_message(self) -> JSON | None:
+        """The newest bot message with game buttons: the status message people look at."""
+        for message in reversed(self.bot_messages()):
+            if self.server.buttons(self.group, message["message_id"]):
+                return message
+        return None
+
+    def turn_name(self) -> str | None:
+        status = self.status_message()
+        if status is None:
+            return None
+        match = re.search(r"▶ (.+?) \(\d+\)", status.get("text", ""))
+        return match.group(1) if match else None
+
+    @property
+    def bot(self) -> BotProcess:
+        """A bot process to read the truth from (the store is shared)."""
+        return self.router.bots[0]
+
+    def use(self, bot: BotProcess) -> None:
+        """Continue with another (polling) bot process."""
+        self.router = Polling(bot)
+
+    async def table(self) -> Table | None:
+        assert self.bot.service is not None
+        return await self.bot.service.table(self.chat)
+
+    # -- acting ------------------------------------------------------------------------------
+    async def _do(self, update: JSON) -> JSON:
+        self.stats.updates += 1
+        kind = next(k for k in update if k != "update_id")
+        if kind == "message" and "via_bot" in update["message"]:
+            kind = "via_bot"
+        self.trace.append((kind, 0))
+        await self.router.deliver(update)
+        await self.verify()
+        return update
+
+    async def command(self, user: JSON, command: str, args: str = "") -> JSON:
+        return await self._do(self.server.send_command(self.group, user, command, args, queue=self.router.queue))
+
+    async def press(self, user: JSON, data: str) -> JSON:
+        message = self.message_with(data)
+        assert message is not None, f"no message with button {data!r}"
+        return await self._do(self.server.press_button(self.group, user, message["message_id"], data,
+                                                       queue=self.router.queue))
+
+    async def hand(self, user: JSON) -> list[JSON]:
+        update = self.server.inline_query(user, "", queue=self.router.queue)
+        await self._do(update)
+        return list(self.server.inline_answers[update["inline_query"]["id"]]["results"])
+
+    async def choose(self, user: JSON, result_id: str) -> None:
+        message, chosen = self.server.pick_inline_result(self.group, user, result_id, queue=self.router.queue)
+        assert chosen is not None
+        self.stats.chosen.append(result_id)
+        if not self.router.queue:
+            await self._do(message)  # the "via @bot" message reaches the bot too
+        else:
+            self.stats.updates += 1
+            self.trace.append(("via_bot", 0))
+        await self._do(chosen)
+
+    # -- playing -----------------------------------------------------------------------------
+    def pick(self, results: list[JSON]) -> str | None:
+        codes = {r["id"]: inline.decode(r["id"]) for r in results}
+        by_kind: dict[str, list[str]] = {}
+        for rid, choice in codes.items():
+            if choice is not None:
+                by_kind.setdefault(choice.code[0], []).append(rid)
+        if "u" in by_kind:
+            return by_kind["u"][0]
+        if "k" in by_kind:
+            return by_kind["k"][0]
+        if "c" in by_kind and self.rng.random() < 0.5:
+            return by_kind["c"][0]
+        if "p" in by_kind:
+            return self.rng.choice(by_kind["p"])
+        for kind in ("d", "s", "c"):
+            if kind in by_kind:
+                return by_kind[kind][0]
+        return None
+
+    async def step(self) -> bool:
+        """One action by whoever should act now; False once the match is over."""
+        if self.lean:
+            return await self.lean_step()
+        table = await self.table()
+        if table is None or table.phase == FINISHED:
+            return False
+        self.stats.steps += 1
+        if table.phase == BETWEEN_ROUNDS:
+            self.stats.rounds += 1
+            await self.press(self.players[0], keyboards.NEXT_ROUND)
+            return True
+        name = self.turn_name()
+        if name not in self.by_name:
+            # An AI player's turn: its moves come from a job after a short pause.
+            await self.wait_for_turn_change(table.version)
+            return True
+        user = self.by_name[name]
+        results = await self.hand(user)
+        pick = self.pick(results)
+        assert pick is not None, f"{name} was offered nothing to do: {[r['title'] for r in results]}"
+        version = table.version
+        await self.choose(user, pick)
+        after = await self.table()
+        if after is not None and after.version == version:
+            self.stats.refusals += 1
+        else:
+            self.stats.moves += 1
+        return True
+
+    async def lean_step(self) -> bool:
+        """A step judged from the group's messages only, as a person would."""
+        status = self.status_message()
+        if status is None:
+            return False
+        self.stats.steps += 1
+        data = [b.get("callback_data") for b in self.server.buttons(self.group, status["message_id"])]
+        if keyboards.NEXT_ROUND in data:
+            self.stats.rounds += 1
+            await self.press(self.players[0], keyboards.NEXT_ROUND)
+            return True
+        name = self.turn_name()
+        if name not in self.by_name:
+            await asyncio.sleep(0.005)
+            return True
+        results = await self.hand(self.by_name[name])
+        pick = self.pick(results)
+        assert pick is not None
+        await self.choose(self.by_name[name], pick)
+        self.stats.moves += 1
+        return True
+
+    async def wait_for_turn_change(self, version: int, timeout: float = 10.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            await asyncio.sleep(0.01)
+            table = await self.table()
+            if table is None or table.version != version:
+                for each in self.router.bots:
+                    await each.idle()
+                await asyncio.sleep(0.01)  # let the job's status edit land
+                await self.verify()
+                return
+        raise AssertionError(f"the table stayed at version {version} for {timeout}s: {self.status_message()}")
+
+    async def play(self, max_steps: int = 800) -> Stats:
+        for _ in range(max_steps):
+            if not await self.step():
+                return self.stats
+        raise AssertionError(f"the match did not end in {max_steps} steps")
+
+    # -- privacy -------------------------------------------------------------------------------
+    async def verify(self) -> None:
+        """No group message (sent or edited) names cards only a hand holds."""
+        calls = self.server.calls[self.checked:]
+        self.checked = len(self.server.calls)
+        for call in calls:
+            if call.method == "sendMessage" and call.params.get("chat_id") == self.group["id"]:
+                self.stats.group_sends += 1
+            if call.method == "editMessageText" and "inline_message_id" in call.params:
+                self.stats.inline_edits += 1
+        if not self.check_privacy:
+            return
+        table = await self.table()
+        if table is None or table.game is None:
+            return
+        game = table.game
+        self.public.update(c.text for c in game.discard)
+        self.public.update(r[2] for r in table.recent if r[2])
+        for call in calls:
+            if call.method not in ("sendMessage", "editMessageText"):
+                continue
+            in_group = call.params.get("chat_id") == self.group["id"] or "inline_message_id" in call.params
+            if not in_group:
+                continue
+            text = plain(str(call.params.get("text", "")))
+            for seat, hand in enumerate(game.hands):
+                hidden = {c for c in hand if c.text not in self.public}
+                named = sorted(c.text for c in hidden if mentions(text, c))
+                assert len(named) < 2, (
+                    f"a group message names cards of {table.seats[seat].name}'s hand {named}: {text!r}")
+

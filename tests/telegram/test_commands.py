@@ -1,0 +1,167 @@
+"""Commands around the game: menus, welcome, stop and kick rights, stats, notify, AI seats, outages."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from adapters.telegram import keyboards
+from core.chat.render import error_text
+from tests.botapi import BotAPIServer
+from tests.support.redis_server import RedisServer
+from tests.telegram.driver import BotProcess, TableDriver, bot_messages
+from tests.telegram.test_game import short_games
+
+
+async def test_command_menu_in_english_and_spanish(server: BotAPIServer, bot: BotProcess) -> None:
+    english = server.my_commands()
+    spanish = server.my_commands(language_code="es")
+    names = [c["command"] for c in english]
+    for name in ("new", "join", "leave", "start", "stop", "kick", "skip", "rules", "variant", "language",
+                 "ai", "stats", "notify", "help", "timer"):
+        assert name in names
+    assert [c["command"] for c in spanish] == names
+    assert len(spanish) == len(english)
+
+
+async def test_private_start_welcomes_with_add_to_group_link(server: BotAPIServer, bot: BotProcess) -> None:
+    eve = server.user(5, "Eve")
+    private = server.private_chat(eve)
+    update = server.send_command(private, eve, "/start")
+    await bot.settle(update)
+    call = await server.wait_answer(update, "sendMessage")
+    assert "Eve" in call.params["text"]
+    url = call.params["reply_markup"]["inline_keyboard"][0][0]["url"]
+    assert url == f"https://t.me/{server.bot_username}?startgroup=new"
+    update = server.send_command(private, eve, "/start", "help")
+    await bot.settle(update)
+    assert "/new" in (await server.wait_answer(update, "sendMessage")).params["text"]
+
+
+async def test_stop_and_kick_need_the_creator_or_an_admin(server: BotAPIServer, bot: BotProcess) -> None:
+    group = server.group()
+    ann, ben, cid, boss = (server.user(1, "Ann"), server.user(2, "Ben"), server.user(3, "Cid"),
+                           server.user(4, "Boss"))
+    server.set_status(group, boss, "administrator")
+    chat = str(group["id"])
+    assert bot.service is not None
+    await bot.settle(server.send_command(group, ann, "/new"))
+    await bot.settle(server.send_command(group, ben, "/join"))
+    join = server.send_command(group, cid, "/join")
+    await bot.settle(join)
+
+    # Ben (a player, no admin) cannot stop or kick.
+    update = server.send_command(group, ben, "/stop")
+    await bot.settle(update)
+    assert (await server.wait_answer(update, "sendMessage")).params["text"] == error_text("not_allowed_admin", "en")
+    update = server.reply_command(group, ben, "/kick", join["message"]["message_id"])
+    await bot.settle(update)
+    assert (await server.wait_answer(update, "sendMessage")).params["text"] == error_text("not_allowed_admin", "en")
+
+    # The creator kicks Cid by replying to his message; /kick without a reply explains itself.
+    update = server.send_command(group, ann, "/kick")
+    await bot.settle(update)
+    assert "Reply to a message" in (await server.wait_answer(update, "sendMessage")).params["text"]
+    await bot.settle(server.reply_command(group, ann, "/kick", join["message"]["message_id"]))
+    table = await bot.service.table(chat)
+    assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben"]
+
+    # An admin who is not playing stops the game; the status message loses its buttons.
+    status_id = table.adapter["status"]
+    await bot.settle(server.send_command(group, boss, "/stop"))
+    assert await bot.service.table(chat) is None
+    stopped = server.messages[group["id"]][status_id]
+    assert "stopped by Boss" in stopped["text"] and "reply_markup" not in stopped
+
+
+async def test_game_against_ai_players(server: BotAPIServer, bot: BotProcess) -> None:
+    """AI seats move after a short pause (a JobQueue job), so people can jump in or catch."""
+    group = server.group()
+    ann = server.user(1, "Ann")
+    driver = TableDriver(server, bot, group, [ann], seed=4)
+    await short_games(bot, driver.chat, scoring="target=0")
+    await driver.command(ann, "/new")
+    await driver.press(ann, keyboards.ADD_AI)
+    await driver.command(ann, "/ai", "1")
+    table = await driver.table()
+    assert table is not None and len(table.seats) == 3 and table.seats[1].is_ai
+    await driver.press(ann, keyboards.START)
+    stats = await driver.play()
+    assert "wins the match" in driver.bot_messages()[-1]["text"]
+    assert stats.moves >= 1
+
+
+async def test_stats_and_notify(server: BotAPIServer, bot: BotProcess) -> None:
+    group = server.group(title="Friday UNO")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    driver = TableDriver(server, bot, group, [ann, ben], seed=6)
+    await short_games(bot, driver.chat, scoring="target=0")
+
+    # Ben wants a private note when a game opens; first he has not started the bot.
+    update = server.send_command(group, ben, "/notify")
+    await bot.settle(update)
+    answer = await server.wait_answer(update, "sendMessage")
+    assert "private chat" in answer.params["text"]
+    server.private_chat(ben)
+    await bot.settle(server.send_command(group, ben, "/notify"))
+    mark = server.mark()
+
+    await driver.command(ann, "/new")
+    note = await server.wait_for("sendMessage", lambda p: p["chat_id"] == ben["id"] and "opened" in p["text"],
+                                 after=mark)
+    assert "Friday UNO" in note.params["text"]
+    await driver.press(ben, keyboards.JOIN)
+    await driver.press(ann, keyboards.START)
+    await driver.play()
+
+    update = server.send_command(group, ann, "/stats")
+    await bot.settle(update)
+    text = (await server.wait_answer(update, "sendMessage")).params["text"]
+    assert "1 matches finished, 1 rounds played" in text
+    assert "Ann:" in text
+
+
+async def test_store_outage_says_try_again_and_loses_nothing(server: BotAPIServer, tmp_path: object,
+                                                             prefix: str) -> None:
+    redis = RedisServer(tmp_path / "outage").start()  # type: ignore[operator]
+    bot = await BotProcess(server, redis.url, prefix).start()
+    try:
+        group = server.group()
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        await bot.settle(server.send_command(group, ann, "/new"))
+        redis.stop()
+        update = server.send_command(group, ben, "/join")
+        await bot.settle(update, timeout=20)
+        answer = await server.wait_answer(update, "sendMessage")
+        assert answer.params["text"] == error_text("store_unavailable", "en")
+        query = server.inline_query(ben, "")
+        await bot.settle(query, timeout=20)
+        results = server.inline_answers[query["inline_query"]["id"]]["results"]
+        assert "Try again shortly" in results[0]["title"]
+        redis.start()
+        await asyncio.sleep(0.1)
+        await bot.settle(server.send_command(group, ben, "/join"))
+        assert bot.service is not None
+        table = await bot.service.table(str(group["id"]))
+        assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben"]
+    finally:
+        await bot.stop()
+        redis.stop()
+
+
+async def test_errors_never_show_a_traceback(server: BotAPIServer, bot: BotProcess,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom: internal detail")
+
+    group = server.group()
+    ann = server.user(1, "Ann")
+    assert bot.service is not None
+    monkeypatch.setattr(bot.service, "language", broken)
+    update = server.send_command(group, ann, "/help")
+    await bot.settle(update)
+    answer = await server.wait_answer(update, "sendMessage")
+    assert answer.params["text"] == "Something went wrong. Please try again."
+    assert "boom" not in str(server.calls)
+    assert bot_messages(server, group)

@@ -1,0 +1,116 @@
+"""/rules: admins switch house rules per chat; others cannot; the next game uses them."""
+
+from __future__ import annotations
+
+from adapters.telegram import keyboards
+from core import engine
+from core.chat.render import error_text
+from tests.botapi import BotAPIServer
+from tests.telegram.driver import BotProcess, bot_messages
+
+JSON = dict
+
+
+def rules_message(server: BotAPIServer, chat: JSON) -> JSON:
+    for message in reversed(server.shown(chat)):
+        if any(str(b.get("callback_data", "")).startswith("r:") for b in server.buttons(chat, message["message_id"])):
+            return message
+    raise AssertionError("no /rules message")
+
+
+async def press(server: BotAPIServer, bot: BotProcess, chat: JSON, user: JSON, data: str) -> JSON:
+    message = rules_message(server, chat)
+    update = server.press_button(chat, user, message["message_id"], data)
+    await bot.settle(update)
+    answer = await server.wait_answer(update)
+    return answer.params
+
+
+async def test_admin_changes_rules_and_next_game_uses_them(server: BotAPIServer, bot: BotProcess) -> None:
+    group = server.group(title="House rules")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(group, ann, "creator")
+    chat = str(group["id"])
+    assert bot.service is not None
+
+    await bot.settle(server.send_command(group, ben, "/rules"))
+    shown = rules_message(server, group)
+    assert "Variant: Official rules" in shown["text"]
+    assert "House rules on: none" in shown["text"]
+    data = [b["callback_data"] for b in server.buttons(group, shown["message_id"])]
+    assert keyboards.RULE_ON + "stacking" in data
+    assert all(len(d.encode()) <= 64 for d in data)
+
+    # A member may look, not touch.
+    answer = await press(server, bot, group, ben, keyboards.RULE_ON + "stacking")
+    assert answer["text"] == error_text("not_admin", "en")
+    assert (await bot.service.settings(chat))["rules"] == {}
+
+    # The admin turns stacking on: saved for the chat, the keyboard shows it.
+    answer = await press(server, bot, group, ann, keyboards.RULE_ON + "stacking")
+    assert "Saved" in answer["text"]
+    assert (await bot.service.settings(chat))["rules"] == {"stacking": {}}
+    shown = rules_message(server, group)
+    assert "House rules on: Stacking" in shown["text"]
+    assert keyboards.RULE_OFF + "stacking" in [b["callback_data"] for b in server.buttons(group, shown["message_id"])]
+
+    # Conflicting rules cannot both be on: an alert, nothing changes.
+    answer = await press(server, bot, group, ann, keyboards.RULE_ON + "no-bluffing")
+    assert answer["text"] == error_text("rule_conflict", "en")
+    assert answer.get("show_alert") is True
+    assert (await bot.service.settings(chat))["rules"] == {"stacking": {}}
+    # ... until the other one is off.
+    await press(server, bot, group, ann, keyboards.RULE_OFF + "challenge")
+    answer = await press(server, bot, group, ann, keyboards.RULE_ON + "no-bluffing")
+    assert "Saved" in answer["text"]
+
+    # A timer from the keyboard.
+    await press(server, bot, group, ann, keyboards.TIMER + "30")
+    assert (await bot.service.settings(chat))["timer"] == 30
+
+    # The next game plays with them.
+    await bot.settle(server.send_command(group, ben, "/new"))
+    await bot.settle(server.send_command(group, ann, "/join"))
+    table = await bot.service.table(chat)
+    assert table is not None and table.overrides["stacking"] == {} and table.timer == 30
+    status = bot_messages(server, group)[-1]
+    assert "30 seconds per turn" in status["text"]
+    start = server.press_button(group, ben, status["message_id"], keyboards.START)
+    await bot.settle(start)
+    table = await bot.service.table(chat)
+    assert table is not None and table.game is not None
+    rules = engine.rules_of(table.game)
+    assert rules.enabled("stacking") and rules.enabled("no-bluffing") and not rules.enabled("challenge")
+
+
+async def test_variant_language_and_anonymous_admin(server: BotAPIServer, bot: BotProcess) -> None:
+    group = server.group()
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(group, ann, "administrator")
+    chat = str(group["id"])
+    assert bot.service is not None
+
+    update = server.send_command(group, ben, "/variant", "reglas-de-uno")
+    await bot.settle(update)
+    assert (await server.wait_answer(update)).params["text"] == error_text("not_admin", "en")
+    update = server.send_command(group, ann, "/variant", "reglas-de-uno")
+    await bot.settle(update)
+    assert (await bot.service.settings(chat))["variant"] == "reglas-de-uno"
+
+    # An anonymous admin writes as the group: an admin.
+    update = server.send_command(group, ben, "/timer", "45", anonymous=True)
+    await bot.settle(update)
+    assert (await bot.service.settings(chat))["timer"] == 45
+
+    update = server.send_command(group, ann, "/language", "es")
+    await bot.settle(update)
+    assert (await bot.service.settings(chat))["lang"] == "es"
+    await bot.settle(server.send_command(group, ben, "/new"))
+    table = await bot.service.table(chat)
+    assert table is not None and table.lang == "es" and table.variant == "reglas-de-uno"
+
+    # In a private chat the user is the admin of their own chat.
+    private = server.private_chat(ben)
+    update = server.send_command(private, ben, "/variant", "fast")
+    await bot.settle(update)
+    assert (await bot.service.settings(str(ben["id"])))["variant"] == "fast"

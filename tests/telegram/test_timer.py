@@ -1,0 +1,70 @@
+"""Turn timers: when a player's time runs out the bot draws and passes for them."""
+
+from __future__ import annotations
+
+import asyncio
+
+from adapters.telegram import keyboards
+from tests.botapi import BotAPIServer
+from tests.telegram.driver import BotProcess, bot_messages
+from tests.telegram.test_game import short_games
+
+
+async def test_timer_expiry_draws_and_passes(server: BotAPIServer, bot: BotProcess) -> None:
+    group = server.group()
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(group, ann, "creator")
+    chat = str(group["id"])
+    assert bot.service is not None and bot.store is not None
+    await short_games(bot, chat)
+    await bot.settle(server.send_command(group, ann, "/timer", "1"))
+    assert (await bot.service.settings(chat))["timer"] == 1
+    await bot.settle(server.send_command(group, ann, "/new"))
+    await bot.settle(server.send_command(group, ben, "/join"))
+    lobby = bot_messages(server, group)[-1]
+    assert "1 second per turn" in lobby["text"]
+    await bot.settle(server.press_button(group, ann, lobby["message_id"], keyboards.START))
+    table = await bot.service.table(chat)
+    assert table is not None and table.game is not None
+    seat = table.game.turn
+    cards = len(table.game.hands[seat])
+    version = table.version
+
+    # Nobody moves: within about a second the timer job acts.
+    edit = await server.wait_for("editMessageText", lambda p: "ran out of time" in p.get("text", ""),
+                                 timeout=5, after=server.mark())
+    assert table.seats[seat].name in edit.params["text"]
+    await asyncio.sleep(0.05)
+    after = await bot.service.table(chat)
+    assert after is not None and after.game is not None and after.version > version
+    kinds = [r[0] for r in after.recent]
+    assert "timed_out" in kinds
+    timed = kinds.index("timed_out")
+    assert "cards_drawn" in kinds[timed:] or "penalty_taken" in kinds[timed:]
+    log = await bot.store.read_log((await bot.store.chat_game(chat)) or "")
+    assert f"{seat} timeout" in log
+    assert after.game.turn != seat or len(after.game.hands[seat]) > cards
+
+
+async def test_stale_timer_never_acts(server: BotAPIServer, bot: BotProcess) -> None:
+    """A timer planned for an older version (another process, a restart) is refused."""
+    from adapters.telegram import jobs
+
+    group = server.group()
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(group, ann, "creator")
+    chat = str(group["id"])
+    assert bot.service is not None
+    await bot.settle(server.send_command(group, ann, "/timer", "1"))
+    await bot.settle(server.send_command(group, ann, "/new"))
+    await bot.settle(server.send_command(group, ben, "/join"))
+    await bot.settle(server.send_command(group, ann, "/start"))
+    table = await bot.service.table(chat)
+    assert table is not None
+    jq = bot.app.job_queue
+    jobs.cancel(jq, group["id"])
+    jq.run_once(jobs.timer_job, 0.01, data={"chat": group["id"], "version": table.version - 1})
+    await asyncio.sleep(1.3)
+    jobs.cancel(jq, group["id"])
+    after = await bot.service.table(chat)
+    assert after is not None and after.version == table.version
