@@ -397,11 +397,16 @@ class RedisStore(Store):
             raise GameNotFound(game_id)
         if code == lua.WRONG_TYPE:
             raise await self._wrong_type_reply(reply, game_id)
+        raw = _bytes(reply[1])
+        stored: StoredGame | None = None
         try:
-            actual, current = envelope.decode(_bytes(reply[1]))
+            if len(raw) > envelope.VERSION_HEADER_SIZE:  # the whole envelope
+                actual, current = envelope.decode(raw)
+                stored = StoredGame(game_id, self.keys.game(game_id).chat, actual, current)
+            else:  # only its version header (a script from before conflicts carried the game)
+                actual = envelope.header_version(raw)
         except envelope.EnvelopeError as exc:
             raise await self._unreadable_game(game_id, keys[0], exc) from None
-        stored = StoredGame(game_id, self.keys.game(game_id).chat, actual, current)
         raise VersionConflict(game_id, expected_version, actual, current=stored)
 
     async def delete_game(self, game_id: str) -> bool:

@@ -213,6 +213,8 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
     job = Job(
         index=0, workers=workers, url=None, prefix=f"{config.store.prefix}-sim",
         game_ttl=config.store.game_ttl, connect_timeout=config.store.connect_timeout,
+        # a bot answers chats and wants a quick "unavailable"; N busy workers on a few cores
+        # may wait longer for a reply than that without anything being wrong
         socket_timeout=max(config.store.socket_timeout, 10.0), run_id=secrets.token_hex(3),
         variant=args.variant, players=args.players, games=args.games, seed=args.seed,
         policies=tuple(policies), overrides=overrides or None, cards=not args.no_check,

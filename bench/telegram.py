@@ -13,13 +13,14 @@ several groups playing at once.
 Printed: updates per second of each, their ratio (goal >= 0.8), and the
 new group messages per turn of unobot (goal <= 1).
 
-    .venv/bin/python bench/telegram.py [games] [groups at once]
+    .venv/bin/python bench/telegram.py [games a run] [groups at once] [runs]
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import statistics
 import sys
 import tempfile
 import time
@@ -166,25 +167,34 @@ async def play_bare(server: BotAPIServer, traces: list[list[tuple[str, int]]], p
     return seconds, count
 
 
-async def main(games: int, parallel: int) -> None:
+async def main(games: int, parallel: int, repeats: int) -> None:
+    """Alternate the two bots `repeats` times and compare medians: the machine
+    may be busy with other work, and alternating spreads that over both."""
     logging.basicConfig(level=logging.WARNING)
+    ours: list[float] = []
+    bare: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         redis = RedisServer(Path(tmp) / "redis").start()
         try:
-            async with BotAPIServer() as server:
-                seconds, updates, traces, sends, turns = await play_unobot(server, redis.url, games, parallel)
-            async with BotAPIServer() as server:
-                bare_seconds, bare_updates = await play_bare(server, traces, parallel)
+            for _ in range(repeats):
+                async with BotAPIServer() as server:
+                    seconds, updates, traces, sends, turns = await play_unobot(server, redis.url, games, parallel)
+                ours.append(updates / seconds)
+                async with BotAPIServer() as server:
+                    bare_seconds, bare_updates = await play_bare(server, traces, parallel)
+                bare.append(bare_updates / bare_seconds)
+                print(f"  run: unobot {ours[-1]:7.1f}/s, bare {bare[-1]:7.1f}/s, ratio {ours[-1] / bare[-1]:.2f}",
+                      flush=True)
         finally:
             redis.stop()
-    ours = updates / seconds
-    bare = bare_updates / bare_seconds
-    print(f"games: {games}, groups at once: {parallel}, updates: {updates}, turns: {turns}")
-    print(f"unobot    {ours:8.1f} updates/s  ({seconds:.2f} s)")
-    print(f"bare PTB  {bare:8.1f} updates/s  ({bare_seconds:.2f} s)")
-    print(f"ratio unobot/bare: {ours / bare:.2f}  (goal >= 0.8)")
+    mine, theirs = statistics.median(ours), statistics.median(bare)
+    print(f"games: {games} a run, groups at once: {parallel}, runs: {repeats}, updates a run: {updates}")
+    print(f"unobot    {mine:8.1f} updates/s (median)")
+    print(f"bare PTB  {theirs:8.1f} updates/s (median)")
+    print(f"ratio unobot/bare: {mine / theirs:.2f}  (goal >= 0.8)")
     print(f"new group messages per turn: {sends / max(1, turns):.3f}  ({sends} messages, {turns} turns; goal <= 1)")
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 20, int(sys.argv[2]) if len(sys.argv) > 2 else 4))
+    args = [int(a) for a in sys.argv[1:]]
+    asyncio.run(main(args[0] if args else 10, args[1] if len(args) > 1 else 4, args[2] if len(args) > 2 else 3))

@@ -22,6 +22,7 @@ from core.chat.service import ChatService, Defaults
 from core.store import Store
 
 from . import handlers
+from .bot import UnoBot
 from .runtime import KEY, Options, Runtime
 from .texts import COMMANDS
 
@@ -53,17 +54,16 @@ def build_application(
     """
     if store is None and store_factory is None and service is None:
         raise ValueError("give a store, a store_factory or a service")
-    builder = (
+    bot = UnoBot(token, base_url=base_url or "https://api.telegram.org/bot",
+                 rate_limiter=rate_limiter or AIORateLimiter(max_retries=3))
+    app = (
         Application.builder()
-        .token(token)
-        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+        .bot(bot)
         .concurrent_updates(concurrent_updates)
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
+        .build()
     )
-    if base_url:
-        builder = builder.base_url(base_url)
-    app = builder.build()
     app.bot_data["unobot.setup"] = {
         "store": store, "factory": store_factory, "defaults": defaults, "service": service,
         "options": options or Options(), "set_commands": set_commands,

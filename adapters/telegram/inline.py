@@ -33,6 +33,7 @@ from core.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
 from core.chat.views import hand_view
 from core.moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
 
+from .bot import PlainArticle
 from .keyboards import play_keyboard
 
 MAX_ID = 64
@@ -127,9 +128,9 @@ def _article(result_id: str, title: str, text: str, lang: str, description: str 
     """One result; picking it posts `text` (plain text: names need no escaping)
     into the chat, with the "My cards" button under it, so the next player
     finds their hand at the bottom of the chat."""
-    return InlineQueryResultArticle(
+    return PlainArticle(
         id=result_id, title=title, description=description,
-        input_message_content=InputTextMessageContent(text, parse_mode=None),
+        input_message_content=InputTextMessageContent(text, parse_mode=None, link_preview_options=None),
         reply_markup=play_keyboard(lang))
 
 

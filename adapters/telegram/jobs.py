@@ -11,11 +11,13 @@ noticed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import Any
 
-from telegram.ext import ContextTypes, JobQueue
+from apscheduler.jobstores.base import JobLookupError
+from telegram.ext import ContextTypes, Job, JobQueue
 
 from core import engine
 from core.chat import commands as c
@@ -44,24 +46,52 @@ def _name(kind: str, chat_id: int) -> str:
     return f"{kind}:{chat_id}"
 
 
+def _registry(jq: JobQueue[Any]) -> dict[str, Job[Any]]:
+    """This process's planned jobs by name. Why not `get_jobs_by_name`: it
+    walks every job of the process, and this runs on every move."""
+    app = jq.application
+    return app.bot_data.setdefault("unobot.jobs", {})  # type: ignore[no-any-return]
+
+
 def _replace(jq: JobQueue[Any], kind: str, chat_id: int, when: float, callback: Any,
              data: dict[str, Any]) -> None:
     name = _name(kind, chat_id)
-    for job in jq.get_jobs_by_name(name):
-        job.schedule_removal()
-    jq.run_once(callback, when=max(0.0, when), data=data, name=name, chat_id=chat_id)
+    registry = _registry(jq)
+    _remove(registry.pop(name, None))
+    registry[name] = jq.run_once(_done(callback), when=max(0.0, when), data=data, name=name, chat_id=chat_id)
+
+
+def _done(callback: Any) -> Any:
+    """Run a job, then forget it in the registry (unless it was replaced meanwhile)."""
+    async def run(context: ContextTypes.DEFAULT_TYPE) -> None:
+        job = context.job
+        try:
+            await callback(context)
+        finally:
+            if job is not None and job.name and context.job_queue is not None:
+                registry = _registry(context.job_queue)
+                if registry.get(job.name) is job:
+                    del registry[job.name]
+    return run
 
 
 def cancel(jq: JobQueue[Any] | None, chat_id: int, *kinds: str) -> None:
     if jq is None:
         return
+    registry = _registry(jq)
     for kind in kinds or ("cont", "timer", "lobby"):
-        for job in jq.get_jobs_by_name(_name(kind, chat_id)):
+        _remove(registry.pop(_name(kind, chat_id), None))
+
+
+def _remove(job: Job[Any] | None) -> None:
+    """Unplan a job; one that is running now (or already ran) is gone already."""
+    if job is not None and not job.removed:
+        with contextlib.suppress(JobLookupError):
             job.schedule_removal()
 
 
 def has_job(jq: JobQueue[Any] | None, kind: str, chat_id: int) -> bool:
-    return bool(jq and jq.get_jobs_by_name(_name(kind, chat_id)))
+    return jq is not None and _name(kind, chat_id) in _registry(jq)
 
 
 def schedule(context: Any, chat_id: int, table: Table, outcome: Outcome | None = None) -> None:

@@ -391,7 +391,7 @@ class ChatService:
             if seat is None:
                 raise ChatError("not_in_game")
             move = self._move(table, seat, cmd)
-            table.game, events = engine.apply(table.game, move)
+            table.game, events = engine.apply(table.game, move, inplace=True)
             table.timeouts.pop(person.id, None)
             self._after_moves(table, events, out)
             return [f"{seat} {move.text}"] + self._ai(table, out)
@@ -497,7 +497,7 @@ class ChatService:
                 break
             rnd = random.Random(f"{table.seed}/{game.round}/{game.moves}")
             move = POLICIES.get(info.level or "strong", POLICIES["strong"])(game, seat, moves, rnd)
-            table.game, events = engine.apply(game, move)
+            table.game, events = engine.apply(game, move, inplace=True)
             self._after_moves(table, events, out)
             entries.append(f"{seat} {move.text}")
         return entries

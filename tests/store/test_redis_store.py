@@ -88,6 +88,23 @@ async def test_a_resent_save_is_applied_once(redis_store: RedisStore) -> None:
         await redis_store.save_game(game_id, b"s2", expected_version=1)
 
 
+async def test_a_conflict_carries_the_stored_game_or_just_its_version(
+    redis_store: RedisStore,
+) -> None:
+    """SAVE answers a conflict with the whole envelope; a header-only answer still works."""
+    game_id, _ = await redis_store.create_game(CHAT, b"s1")
+    await redis_store.save_game(game_id, b"s2", expected_version=1)
+    with pytest.raises(VersionConflict) as caught:
+        await redis_store.save_game(game_id, b"s3", expected_version=1)
+    assert caught.value.actual == 2 and caught.value.current is not None
+    assert (caught.value.current.version, caught.value.current.state) == (2, b"s2")
+    header_only = "return {2, string.sub(redis.call('GET', KEYS[1]), 1, 10)}"
+    redis_store._save = redis_store.client.register_script(header_only)
+    with pytest.raises(VersionConflict) as caught:
+        await redis_store.save_game(game_id, b"s3", expected_version=1)
+    assert caught.value.actual == 2 and caught.value.current is None
+
+
 async def test_a_binding_to_a_vanished_game_does_not_block_the_chat(
     redis_store: RedisStore,
 ) -> None:
