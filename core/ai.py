@@ -30,6 +30,12 @@ def random_policy(state: GameState, player: int, moves: list[Move], rnd: random.
     return moves[rnd.randrange(len(moves))]
 
 
+def _card(move: Move) -> Card:
+    """The card of a play move (plays always carry one)."""
+    assert move.card is not None
+    return move.card
+
+
 def _first(moves: list[Move], kind: str) -> Move | None:
     for m in moves:
         if m.kind == kind:
@@ -56,9 +62,9 @@ def basic_policy(state: GameState, player: int, moves: list[Move], rnd: random.R
     plays = [m for m in moves if m.kind == PLAY and m.player == player]
     if plays:
         hand = state.hands[player]
-        best = max(plays, key=lambda m: (m.card.value, m.color == _best_color(hand, m.card)))
-        if best.card.is_wild:
-            color = _best_color(hand, best.card)
+        best = max(plays, key=lambda m: (_card(m).value, m.color == _best_color(hand, _card(m))))
+        if _card(best).is_wild:
+            color = _best_color(hand, _card(best))
             for m in plays:
                 if m.card is best.card and m.color == color:
                     return m
@@ -125,7 +131,7 @@ def _choose_play(state: GameState, player: int, hand: list[Card], plays: list[Mo
     fewest = min((s for s in state.active() if s != player), key=lambda s: len(state.hands[s]))
 
     def score(m: Move) -> float:
-        card = m.card
+        card = _card(m)
         s = 0.0
         if card.is_wild:
             s -= 30  # keep wilds for when nothing else fits

@@ -36,7 +36,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .variants import VariantError, find_variant, load_yaml_with_lines
 
@@ -335,7 +335,7 @@ class _Reader:
             what = "the file" if not path else "this section"
             self.fail(path, f"{what} must be a mapping of `key: value` lines, "
                       f"not {type(value).__name__}")
-        return value
+        return cast(dict[str, Any], value)
 
     def known(self, value: Mapping[Any, Any], path: tuple[str, ...], names: tuple[str, ...]) -> None:
         for key in value:

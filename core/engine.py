@@ -43,7 +43,7 @@ __all__ = [
 
 def rules_of(state: GameState) -> RuleSet:
     """The state's compiled rules (attached on first use, carried by clones)."""
-    rules = state.rules
+    rules: RuleSet | None = state.rules
     if rules is None:
         rules = rules_for(state.variant, state.overrides or None)
         if state.fingerprint and state.fingerprint != rules.fingerprint:
@@ -164,6 +164,7 @@ def _check(state: GameState, rules: RuleSet, move: Move) -> None:
             raise MoveError(verdict if isinstance(verdict, str) else NOT_ALLOWED)
         return
     card = move.card
+    assert card is not None
     code = _play_code(state, rules, player, card)
     if code is not None:
         raise MoveError(code)
@@ -249,6 +250,7 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
 def _play(s: GameState, rules: RuleSet, move: Move, events: list[Event]) -> None:
     player = move.player
     card = move.card
+    assert card is not None
     rules.before_play(s, move, events)
     if player != s.turn:
         events.append(Event(JUMPED_IN, player, card))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pluggy
@@ -36,6 +37,40 @@ class RuleSet:
     Every hook of core/hookspecs.py is an attribute: `rules.card_fits(state,
     player, card)`. `rules.options[name]` gives a rule's options.
     """
+
+    # One compiled caller per hook of core/hookspecs.py (set in __init__).
+    build_deck: Callable[..., Any]
+    hand_size: Callable[..., Any]
+    first_card: Callable[..., Any]
+    card_fits: Callable[..., Any]
+    can_stack: Callable[..., Any]
+    hold_penalty: Callable[..., Any]
+    can_jump_in: Callable[..., Any]
+    card_targets: Callable[..., Any]
+    check_move: Callable[..., Any]
+    extra_moves: Callable[..., Any]
+    before_play: Callable[..., Any]
+    on_wild: Callable[..., Any]
+    on_play: Callable[..., Any]
+    on_swap: Callable[..., Any]
+    on_rotate: Callable[..., Any]
+    on_draw: Callable[..., Any]
+    on_drawn_card: Callable[..., Any]
+    on_pass: Callable[..., Any]
+    on_deck_empty: Callable[..., Any]
+    on_challenge: Callable[..., Any]
+    on_uno: Callable[..., Any]
+    on_catch: Callable[..., Any]
+    after_move: Callable[..., Any]
+    next_turn: Callable[..., Any]
+    on_go_out: Callable[..., Any]
+    score: Callable[..., Any]
+    match_winner: Callable[..., Any]
+    turn_seconds: Callable[..., Any]
+    on_timeout: Callable[..., Any]
+    check_draw: Callable[..., Any]
+    check_pass: Callable[..., Any]
+    resolved: Any
 
     def __init__(self, variant: str, enabled: list[tuple[type[Rule], Any]]) -> None:
         self.variant = variant

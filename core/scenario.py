@@ -151,6 +151,7 @@ def check_expect(state: GameState, expect: dict[str, Any]) -> list[str]:
     """Every mismatch between `expect` and the state, as readable messages."""
     problems: list[str] = []
     names = state.players
+    got: Any
 
     def differ(key: str, want: Any, got: Any) -> None:
         problems.append(f"{key}: expected {want!r}, got {got!r}")

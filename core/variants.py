@@ -74,7 +74,7 @@ def _to_python(node: yaml.Node, lines: dict[tuple[str, ...], int], path: tuple[s
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_to_python(v, lines, (*path, str(i))) for i, v in enumerate(node.value)]
-    return yaml.SafeLoader.construct_object(_LOADER, node)  # type: ignore[arg-type]
+    return yaml.SafeLoader.construct_object(_LOADER, node)
 
 
 _LOADER = yaml.SafeLoader("")
@@ -326,7 +326,7 @@ def rules_for(variant: str, overrides: dict[str, Any] | None = None) -> RuleSet:
         known = available_rules()
         enabled = [(known[n], build_options(known[n], opts)) for n, opts in resolved.rules.items()]
         rules = RuleSet(resolved.name, enabled)
-        rules.resolved = resolved  # type: ignore[attr-defined]
+        rules.resolved = resolved
         _ruleset_cache[key] = rules
     return rules
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from telegram import (
     InlineQueryResultArticle,
     InlineQueryResultsButton,
-    InputTextMessageContent,
 )
 
 from core.cards import COLOR_NAMES, Card
@@ -128,10 +127,7 @@ def _article(result_id: str, title: str, text: str, lang: str, description: str 
     """One result; picking it posts `text` (plain text: names need no escaping)
     into the chat, with the "My cards" button under it, so the next player
     finds their hand at the bottom of the chat."""
-    return PlainArticle(
-        id=result_id, title=title, description=description,
-        input_message_content=InputTextMessageContent(text, parse_mode=None, link_preview_options=None),
-        reply_markup=play_keyboard(lang))
+    return PlainArticle(result_id, title, text, play_keyboard(lang), description)
 
 
 def info_results(chat: str, version: int, user: str, title: str, text: str, lang: str,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import gettext
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -66,12 +67,13 @@ def translations(lang: str) -> gettext.NullTranslations:
         return gettext.GNUTranslations(f)
 
 
-def gettext_for(lang: str | None):  # type: ignore[no-untyped-def]
+def gettext_for(lang: str | None) -> Callable[[str], str]:
     """The `_` function for a language."""
     return translations(normalize(lang)).gettext
 
 
-def ngettext_for(lang: str | None):  # type: ignore[no-untyped-def]
+def ngettext_for(lang: str | None) -> Callable[[str, str, int], str]:
+    """The `ngettext` function for a language."""
     return translations(normalize(lang)).ngettext
 
 
@@ -88,12 +90,12 @@ def extract() -> None:
     root = LOCALE_DIR.parent.parent
     template = Catalog(project="unobot", domain=DOMAIN)
     for source in SOURCES:
-        for filename, lineno, message, comments, _ctx in extract_from_dir(
+        for filename, lineno, text, comments, _ctx in extract_from_dir(
             root / source,
             method_map=[("**.py", "python")],
             keywords={"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2)},
         ):
-            template.add(message, locations=[(f"{source}/{filename}", lineno)], auto_comments=comments)
+            template.add(text, locations=[(f"{source}/{filename}", lineno)], auto_comments=comments)
     with (LOCALE_DIR / f"{DOMAIN}.pot").open("wb") as f:
         write_po(f, template, omit_header=False, sort_output=True)
     for lang in LANGUAGES:
@@ -107,7 +109,14 @@ def extract() -> None:
         catalog.update(copy.deepcopy(template), no_fuzzy_matching=True)
         if lang == "en":  # English is the source language: msgstr = msgid
             for message in catalog:
-                if message.id and not message.string:
+                if not message.id:
+                    continue
+                if isinstance(message.id, (tuple, list)):
+                    singular, plural = message.id[0], message.id[1]
+                    forms = message.string if isinstance(message.string, (tuple, list)) else ()
+                    if not all(forms):
+                        message.string = (singular, plural)
+                elif not message.string:
                     message.string = message.id
         with po.open("wb") as f:
             write_po(f, catalog, sort_output=True, ignore_obsolete=True)

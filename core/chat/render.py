@@ -36,9 +36,10 @@ def color_from_text(word: str) -> str | None:
 
 
 def color_name(color: str | None, lang: str | None) -> str:
+    _ = gettext_for(lang)
     if color is None:
-        return gettext_for(lang)("any colour")
-    return gettext_for(lang)(COLOR_WORDS[color])
+        return _("any colour")
+    return _(COLOR_WORDS[color])
 
 
 def card_name(card: Card, lang: str | None) -> str:

@@ -104,7 +104,7 @@ class ChatService:
 
     async def language(self, chat_id: str) -> str:
         try:
-            return (await self.settings(chat_id))["lang"]
+            return str((await self.settings(chat_id))["lang"])
         except StoreUnavailable:
             return self.defaults.lang
 

@@ -157,7 +157,7 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
     view = HandView(seat, game.turn == seat, [], pending=game.pending if game.turn == seat else 0,
                     exposed=game.exposed == seat)
     for m in moves:
-        if m.kind == PLAY:
+        if m.kind == PLAY and m.card is not None:
             if m.player == seat and seat != game.turn:
                 view.jump_ins.append(m)
             by_card.setdefault(m.card, []).append(m)

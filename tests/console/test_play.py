@@ -10,7 +10,7 @@ import pytest
 
 from adapters.embedded_redis import EmbeddedRedis
 from adapters.store_factory import EMBEDDED_SUBDIR
-from core.chat.i18n import gettext_for
+from core.chat.i18n import gettext_for, ngettext_for
 from tests.support.redis_server import RedisServer
 
 from .helpers import Player, clean, spawn
@@ -124,5 +124,6 @@ def test_spanish() -> None:
         child.expect(pexpect.EOF)
         child.close()
         assert "Reglas oficiales" in out  # the variant's Spanish title
-        assert _("Your hand ({n} cards):").format(n=7) in out  # as the catalogue has it (English until translated)
+        hand = ngettext_for("es")("Your hand ({n} card):", "Your hand ({n} cards):", 7).format(n=7)
+        assert hand == "Tu mano (7 cartas):" and hand in out
         assert _("Round {n} begins.").format(n=1) in out
