@@ -149,6 +149,10 @@ def sort_key(card: Card) -> tuple[int, int, str]:
 
 def official_deck() -> list[Card]:
     """The 108 cards of Mattel's deck, in a fixed order (shuffle with the game's RNG)."""
+    return list(_OFFICIAL)
+
+
+def _build_official() -> tuple[Card, ...]:
     deck: list[Card] = []
     for color in COLORS:
         deck.append(Card.get(color, "0"))
@@ -157,7 +161,10 @@ def official_deck() -> list[Card]:
             deck.append(Card.get(color, rank))
     deck.extend([Card.get(None, WILD)] * 4)
     deck.extend([Card.get(None, WILD_DRAW_FOUR)] * 4)
-    return deck
+    return tuple(deck)
+
+
+_OFFICIAL = _build_official()
 
 
 def cards_text(cards: list[Card] | tuple[Card, ...]) -> str:

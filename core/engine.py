@@ -9,6 +9,7 @@ lands on the pile, that a wild names a colour).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .actions import shuffle
@@ -220,7 +221,7 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
     """
     rules = state.rules or rules_of(state)
     legal = state.legal
-    if legal is None or move not in legal:
+    if legal is None or not _listed(move, legal):
         _check(state, rules, move)
     if inplace:
         s = state
@@ -245,6 +246,15 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
     rules.after_move(s, move, events)
     s.moves += 1
     return s, events
+
+
+def _listed(move: Move, legal: list[Move]) -> bool:
+    """Is this very move object one `legal_moves` listed? (Identity: cheap, and
+    a move built elsewhere is simply checked in full.)"""
+    for m in legal:  # noqa: SIM110 - a generator in any() costs more than the loop
+        if m is move:
+            return True
+    return False
 
 
 def _play(s: GameState, rules: RuleSet, move: Move, events: list[Event]) -> None:
@@ -287,10 +297,13 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
         play_check = rules.check_by_kind[PLAY] if rules.play_checks else None
         targeted = rules.targets_possible
         drawn = state.drawn
-        pending = state.pending
-        for card in dict.fromkeys(state.hands[player]):
-            if drawn is not None and card is not drawn and not pending:
-                continue
+        hand = state.hands[player]
+        if drawn is not None and not state.pending:
+            cards: Iterable[Card] = (drawn,) if drawn in hand else ()
+        else:
+            cards = dict.fromkeys(hand)
+        cached = _UNTARGETED
+        for card in cards:
             if not fits(state, player, card):
                 continue
             if play_check is not None and isinstance(play_check(state, play_move(player, card)), str):
@@ -298,7 +311,7 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
             if targeted:
                 _expand(state, rules, player, card, moves)
             else:
-                moves.extend(_untargeted(player, card))
+                moves.extend(cached.get((player, card)) or _untargeted(player, card))
         move = simple_move(DRAW, player)
         if rules.check_draw(state, move) is True:
             moves.append(move)

@@ -44,7 +44,12 @@ class Move:
         return (self.kind, self.player, self.card, self.color, self.target)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Move) and self._key() == other._key()
+        if self is other:
+            return True
+        return (
+            isinstance(other, Move) and self.kind == other.kind and self.player == other.player
+            and self.card is other.card and self.color == other.color and self.target == other.target
+        )
 
     def __hash__(self) -> int:
         return hash(self._key())

@@ -20,7 +20,8 @@ from telegram.ext import ContextTypes
 
 from core.chat.commands import Person
 from core.chat.i18n import gettext_for, normalize
-from core.chat.table import FINISHED, PLAYING, Table
+from core.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
+from core.state import StateFormatError
 
 from . import flow, inline, jobs, state
 from .keyboards import play_keyboard
@@ -57,10 +58,43 @@ async def remember_player(context: Any, user_id: int | str, chat_id: int | str) 
     rt.cache_chats(str(user_id), chats)
 
 
+async def load_table(rt: Any, chat: str) -> Table | None:
+    """The chat's table, for showing a hand.
+
+    The chat's game id is cached for a short while, so a query costs one
+    store read instead of two. A cached id is trusted only when the table it
+    names is still running (playing or between rounds): the service replaces
+    a chat's game only when that game is finished or an abandoned lobby, and
+    a stopped game is deleted, so a running table at that id is the chat's
+    current game. Anything else takes the service's own path.
+    """
+    game_id = rt.cached_game(chat)
+    if game_id is not None:
+        stored = await rt.store.load_game(game_id)
+        if stored is not None:
+            try:
+                table = Table.decode(stored.state, stored.version)
+            except StateFormatError:
+                table = None
+            if table is not None and table.phase in (PLAYING, BETWEEN_ROUNDS):
+                return table
+    game_id = await rt.store.chat_game(chat)
+    if not game_id:
+        return None
+    stored = await rt.store.load_game(game_id)
+    try:
+        table = Table.decode(stored.state, stored.version) if stored is not None else None
+    except StateFormatError:
+        return await rt.service.table(chat)  # the service sets damaged data aside
+    if table is not None and table.phase in (PLAYING, BETWEEN_ROUNDS):
+        rt.cache_game(chat, game_id)
+    return table
+
+
 async def _first_table(rt: Any, user_id: str, chats: list[str]) -> Table | None:
     seated: Table | None = None
     for chat in chats:
-        table = await rt.service.table(chat)
+        table = await load_table(rt, chat)
         if table is None or table.phase == FINISHED or table.seat_of(user_id) is None:
             continue
         if table.phase == PLAYING:

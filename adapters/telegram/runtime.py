@@ -50,6 +50,18 @@ class Runtime:
     #: per inline query; a miss or a stale entry falls back to the store.
     game_chats: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
 
+    #: chat id -> (expiry, id of its running game): saves a store read per inline query.
+    game_ids: dict[str, tuple[float, str]] = field(default_factory=dict)
+
+    def cached_game(self, chat_id: str) -> str | None:
+        hit = self.game_ids.get(chat_id)
+        return hit[1] if hit is not None and hit[0] >= time.monotonic() else None
+
+    def cache_game(self, chat_id: str, game_id: str, ttl: float = 30.0) -> None:
+        if len(self.game_ids) > 20000:
+            self.game_ids.clear()
+        self.game_ids[chat_id] = (time.monotonic() + ttl, game_id)
+
     def cached_chats(self, user_id: str) -> list[str] | None:
         hit = self.game_chats.get(user_id)
         if hit is None or hit[0] < time.monotonic():

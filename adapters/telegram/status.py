@@ -78,7 +78,7 @@ def render(table: Table, *, seconds: int = 0, notes: list[str] | None = None,
     recent = view.recent[-RECENT_LINES:] if table.phase != LOBBY else []
     if recent:
         out.append("")
-        out.extend(f"<i>· {esc(line)}</i>" for line in recent)
+        out.extend(f"· {esc(line)}" for line in recent)
     shown = set(view.recent)
     extra = [n for n in notes or [] if n not in shown]
     if extra:

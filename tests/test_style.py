@@ -1,0 +1,21 @@
+"""Style gates: ruff on the whole project, mypy --strict on core."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ruff_is_clean() -> None:
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "core", "adapters", "plugins", "tests", "bench"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_strict_on_core() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "core"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
