@@ -46,7 +46,8 @@ class PlainArticle(InlineQueryResultArticle):
         object.__setattr__(self, "_wire", wire)  # the object is frozen by now
 
     def to_dict(self, recursive: bool = True) -> dict[str, Any]:
-        return dict(self._wire)
+        wire: dict[str, Any] = self._wire  # type: ignore[attr-defined]
+        return dict(wire)
 
 
 class UnoBot(ExtBot[Any]):

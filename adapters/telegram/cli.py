@@ -60,10 +60,12 @@ def run(args: argparse.Namespace) -> int:
     from .runtime import Options
 
     async def store_factory() -> Store:
-        return await open_store(
-            None if redis_url in (None, "memory") else redis_url,
-            data_dir=config.store.data_dir, prefix=config.store.prefix,
-            memory=redis_url == "memory", game_ttl=config.store.game_ttl)
+        if redis_url == "memory":
+            return await open_store(None, data_dir=config.store.data_dir, memory=True,
+                                    game_ttl=config.store.game_ttl)
+        return await open_store(redis_url, data_dir=config.store.data_dir, prefix=config.store.prefix,
+                                game_ttl=config.store.game_ttl, connect_timeout=config.store.connect_timeout,
+                                socket_timeout=config.store.socket_timeout)
 
     game = config.game
     app = build_application(

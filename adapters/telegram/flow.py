@@ -11,7 +11,6 @@ import contextlib
 import logging
 from typing import Any
 
-from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 
 from core.chat.service import Outcome
@@ -20,7 +19,7 @@ from core.store import StoreUnavailable
 
 from . import jobs, state
 from .runtime import runtime
-from .status import esc, render, round_headline
+from .status import render, round_headline, send, stopped
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +48,8 @@ async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | N
     if not message_id:
         return
     rt = runtime(context)
-    text, markup = render(table, seconds=jobs.turn_seconds(table), notes=notes, final=final)
-    await rt.status.show(context.bot, chat_id, int(message_id), table.version, text, markup)
+    await rt.status.show(context.bot, chat_id, int(message_id), table.version,
+                         render(table, notes=notes, final=final))
 
 
 async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> None:
@@ -60,10 +59,7 @@ async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> N
     if not message_id:
         return
     rt = runtime(context)
-    text, _markup = render(table, final=True)
-    title = text.split("\n", 1)[0]
-    await rt.status.show(context.bot, chat_id, int(message_id), table.version + 1,
-                         f"{title}\n{esc(line)}", None)
+    await rt.status.show(context.bot, chat_id, int(message_id), table.version + 1, stopped(table, line))
 
 
 async def new_round_message(context: Any, chat_id: int, table: Table, notes: list[str]) -> None:
@@ -75,14 +71,12 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     """
     rt = runtime(context)
     old = table.adapter.get("status")
-    seconds = jobs.turn_seconds(table)
-    if old:
-        text, _markup = render(table, seconds=seconds, final=True)
-        await rt.status.show(context.bot, chat_id, int(old), table.version, text, None)
-    text, markup = render(table, seconds=seconds, notes=notes, headline=round_headline(table))
+    if old:  # the old message keeps the standings, without the moves shown below
+        await rt.status.show(context.bot, chat_id, int(old), table.version,
+                             render(table, final=True, recent=False))
+    status = render(table, notes=notes, headline=round_headline(table))
     try:
-        message = await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML,
-                                                 reply_markup=markup)
+        message = await send(context.bot, chat_id, status)
     except TelegramError as exc:
         log.warning("chat %s: round message not sent: %s", chat_id, exc)
         return
@@ -95,7 +89,7 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
             saved = None
         if saved is not None:
             version = saved.version
-    rt.status.sent(chat_id, message.message_id, version, text, markup)
+    rt.status.sent(chat_id, message.message_id, version, status)
 
 
 async def send_private(context: Any, private: dict[str, list[str]]) -> None:
@@ -104,16 +98,19 @@ async def send_private(context: Any, private: dict[str, list[str]]) -> None:
     for person_id, lines in private.items():
         if not person_id.isdigit():
             continue  # AI seats, anonymous admins
-        try:
-            record = await state.user_record(rt.store, person_id)
-        except StoreUnavailable:
-            return
-        if not record.get("pm"):
+        ok = rt.cached_private(person_id)
+        if ok is None:
+            try:
+                ok = bool((await state.user_record(rt.store, person_id)).get("pm"))
+            except StoreUnavailable:
+                return
+            rt.cache_private(person_id, ok)
+        if not ok:
             continue
         try:
-            await context.bot.send_message(int(person_id), esc("\n".join(lines)),
-                                           parse_mode=ParseMode.HTML)
-        except Forbidden:
+            await context.bot.send_message(int(person_id), "\n".join(lines))
+        except Forbidden:  # they blocked the bot
+            rt.cache_private(person_id, False)
             with contextlib.suppress(StoreUnavailable):
                 await state.set_private_ok(rt.store, person_id, False)
         except TelegramError as exc:

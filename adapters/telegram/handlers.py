@@ -37,12 +37,12 @@ from core.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
 from core.chat.render import error_text
 from core.chat.service import Outcome
 from core.chat.table import LOBBY
-from core.store import StoreUnavailable
+from core.store import StoreDataError, StoreUnavailable
 from core.variants import VariantError, load_variant, variant_names
 
 from . import buttons, flow, jobs, play, state
 from .runtime import runtime
-from .status import render
+from .status import render, send
 from .texts import esc, help_text, welcome_text
 
 log = logging.getLogger(__name__)
@@ -128,10 +128,10 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
     rt = runtime(context)
     table = outcome.table
     assert table is not None
-    text, markup = render(table, seconds=jobs.turn_seconds(table), notes=outcome.notices)
-    message = await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    status = render(table, notes=outcome.notices)
+    message = await send(context.bot, chat_id, status)
     saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message.message_id}, seed=table.seed)
-    rt.status.sent(chat_id, message.message_id, saved.version if saved else table.version, text, markup)
+    rt.status.sent(chat_id, message.message_id, saved.version if saved else table.version, status)
     if person.id.isdigit():
         await play.remember_player(context, person.id, chat_id)
     jobs.schedule_lobby(context, chat_id, saved or table)
@@ -174,6 +174,7 @@ async def cmd_start(update: Update, context: Context) -> None:
     if chat.type == ChatType.PRIVATE and user is not None:
         rt = runtime(context)
         await state.set_private_ok(rt.store, user.id, True)
+        rt.cache_private(str(user.id), True)
         table = await rt.service.table(str(chat.id))
         if context.args or table is None or table.phase != LOBBY:
             await welcome(update, context, help_only=bool(context.args and context.args[0] == "help"))
@@ -368,6 +369,7 @@ async def cmd_notify(update: Update, context: Context) -> None:
                     markup=markup)
         return
     await state.set_private_ok(rt.store, user.id, True)
+    rt.cache_private(str(user.id), True)
     await reply(update, _("Done: I will tell you privately when the next game opens here."))
 
 
@@ -392,6 +394,9 @@ async def on_error(update: object, context: Context) -> None:
     if isinstance(error, StoreUnavailable):
         log.warning("store unavailable while handling an update: %s", error)
         text = error_text("store_unavailable", lang)
+    elif isinstance(error, StoreDataError):
+        log.error("unreadable data in the store: %s", error)
+        text = error_text("store_data", lang)
     else:
         log.error("update failed: %r", update, exc_info=error)
         text = _("Something went wrong. Please try again.")

@@ -159,7 +159,7 @@ def hand_results(table: Table, user: str) -> list[InlineQueryResultArticle]:
             results.append(_article(rid, title, title, lang, description))
 
     if view.uno:
-        add(view.uno, _("Say it before you are caught"))
+        add(view.uno, _("(say it before someone catches you)") if view.exposed else None)
     for hc in view.cards:
         if not hc.playable:
             continue
@@ -170,6 +170,8 @@ def hand_results(table: Table, user: str) -> list[InlineQueryResultArticle]:
                 description = _("The card you just drew")
             else:
                 description = _("Play this card")
+            if hc.count > 1:
+                description += f" (×{hc.count})"
             add(move, description)
     if view.challenge:
         add(view.challenge, _("Say it was a bluff"))
@@ -183,9 +185,19 @@ def hand_results(table: Table, user: str) -> list[InlineQueryResultArticle]:
         if hc.playable:
             continue
         rid = encode(chat, version, user, "x" + hc.card.text)
-        results.append(_article(rid, "✖ " + card_label(hc.card, lang), "🤔", lang,
-                                _("Not playable now")))
+        description = _("Not playable now") + (f" (×{hc.count})" if hc.count > 1 else "")
+        results.append(_article(rid, "✖ " + card_label(hc.card, lang), "🤔", lang, description))
     return results
+
+
+def matching(results: list[InlineQueryResultArticle], text: str) -> list[InlineQueryResultArticle]:
+    """Results whose title contains what the player typed after @bot ("r5",
+    "green"); all of them when nothing is typed or nothing matches."""
+    words = text.lower().split()
+    if not words:
+        return results
+    found = [r for r in results if all(w in r.title.lower() for w in words)]
+    return found or results
 
 
 def header(table: Table, user: str) -> str:

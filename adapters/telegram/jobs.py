@@ -16,14 +16,14 @@ import logging
 import time
 from typing import Any
 
-from apscheduler.jobstores.base import JobLookupError
+from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
 from telegram.ext import ContextTypes, Job, JobQueue
 
-from core import engine
 from core.chat import commands as c
 from core.chat.i18n import gettext_for
 from core.chat.service import Outcome
 from core.chat.table import LOBBY, PLAYING, Table
+from core.chat.views import rule_facts
 
 from .runtime import SYSTEM, runtime
 
@@ -31,15 +31,8 @@ log = logging.getLogger(__name__)
 
 
 def turn_seconds(table: Table) -> int:
-    """Seconds per turn: the chat's /timer, else the variant's turn-timer rule
-    (the same reading the service's Skip makes)."""
-    if table.timer:
-        return int(table.timer)
-    game = table.game
-    if game is None:
-        return 0
-    rules = game.rules or engine.rules_of(game)
-    return int(rules.turn_seconds(game) or 0)
+    """Seconds per turn in force: the chat's /timer, else the variant's turn-timer rule."""
+    return rule_facts(table)[0]
 
 
 def _name(kind: str, chat_id: int) -> str:
@@ -144,11 +137,17 @@ def schedule_lobby(context: Any, chat_id: int, table: Table) -> None:
     _replace(jq, "lobby", chat_id, due, lobby_job, {"chat": chat_id, "seed": table.seed})
 
 
+def _data(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
+    job = context.job
+    assert job is not None and isinstance(job.data, dict)
+    return job.data
+
+
 async def continue_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     """AI seats waited long enough for people to jump in, catch or say UNO."""
     from . import flow
 
-    data = context.job.data  # type: ignore[union-attr]
+    data = _data(context)
     rt = runtime(context)
     outcome = await rt.service.handle(str(data["chat"]), SYSTEM, c.Continue(version=data["version"]))
     if outcome.ok and outcome.changed:
@@ -159,7 +158,7 @@ async def timer_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     """The turn timer ran out: the service draws and passes for the player."""
     from . import flow
 
-    data = context.job.data  # type: ignore[union-attr]
+    data = _data(context)
     rt = runtime(context)
     outcome = await rt.service.handle(str(data["chat"]), SYSTEM,
                                       c.Skip(auto=True, version=data["version"]))
@@ -173,7 +172,7 @@ async def lobby_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Nobody started the lobby in time: close it."""
     from . import flow
 
-    data = context.job.data  # type: ignore[union-attr]
+    data = _data(context)
     rt = runtime(context)
     chat = str(data["chat"])
     table = await rt.service.table(chat)

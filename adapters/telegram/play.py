@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from telegram import Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -26,7 +26,7 @@ from core.state import StateFormatError
 from . import flow, inline, jobs, state
 from .keyboards import play_keyboard
 from .runtime import runtime
-from .status import esc, note_line
+from .status import note_line
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
         await query.answer(results, cache_time=0, is_personal=True)
         return
     jobs.ensure_jobs(context, chat_id, table)
-    results = inline.hand_results(table, uid)
+    results = inline.matching(inline.hand_results(table, uid), query.query)
     head = inline.header(table, uid)
     if not results:
         results = inline.info_results(table.chat_id, table.version, uid, head, head, lang, "wait")
@@ -152,7 +152,8 @@ async def on_chosen(update: Update, context: Context) -> None:
     rt = runtime(context)
     if choice.user != str(user.id):
         lang = await rt.service.language(choice.chat)
-        await refuse(context, chosen, None, lang, gettext_for(lang)("That choice was made for someone else."))
+        _ = gettext_for(lang)
+        await refuse(context, chosen, None, lang, _("That choice was made for someone else."))
         return
     command = inline.command_for(choice.code, choice.version)
     if command is None:
@@ -181,8 +182,8 @@ async def refuse(context: Any, chosen: Any, table: Table | None, lang: str, text
     line = f"{name}: {text}"
     if chosen.inline_message_id:
         try:
-            await context.bot.edit_message_text(esc(note_line(line)), inline_message_id=chosen.inline_message_id,
-                                                parse_mode=ParseMode.HTML, reply_markup=play_keyboard(lang))
+            await context.bot.edit_message_text(note_line(line), inline_message_id=chosen.inline_message_id,
+                                                reply_markup=play_keyboard(lang))
         except TelegramError as exc:
             log.info("refusal not shown: %s", exc)
         return

@@ -62,6 +62,18 @@ class Runtime:
             self.game_ids.clear()
         self.game_ids[chat_id] = (time.monotonic() + ttl, game_id)
 
+    #: user id -> (expiry, may the bot write to them in private)
+    private_ok: dict[str, tuple[float, bool]] = field(default_factory=dict)
+
+    def cached_private(self, user_id: str) -> bool | None:
+        hit = self.private_ok.get(user_id)
+        return hit[1] if hit is not None and hit[0] >= time.monotonic() else None
+
+    def cache_private(self, user_id: str, ok: bool, ttl: float = 60.0) -> None:
+        if len(self.private_ok) > 20000:
+            self.private_ok.clear()
+        self.private_ok[user_id] = (time.monotonic() + ttl, ok)
+
     def cached_chats(self, user_id: str) -> list[str] | None:
         hit = self.game_chats.get(user_id)
         if hit is None or hit[0] < time.monotonic():

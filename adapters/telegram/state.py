@@ -41,9 +41,9 @@ async def set_adapter_data(store: Store, chat_id: str, changes: dict[str, Any], 
 
     `seed` names the game the data belongs to (a table's seed is fixed at
     creation): when another game took the chat meanwhile, nothing is saved.
-    Returns the saved table (its new version), or None if there is no such
-    game. Note: a save bumps the table version, so callers do this only
-    when no versioned choice is outstanding (a new lobby, a round's end).
+    Returns the saved table, or None if there is no such game. The table's
+    revision (`table.version`, which players' choices carry) is not bumped:
+    bookkeeping never makes a choice stale.
     """
     for _attempt in range(tries):
         game_id = await store.chat_game(chat_id)
@@ -62,7 +62,7 @@ async def set_adapter_data(store: Store, chat_id: str, changes: dict[str, Any], 
             return table
         table.adapter.update(changes)
         try:
-            table.version = await store.save_game(
+            table.store_version = await store.save_game(
                 game_id, table.encode(), expected_version=stored.version,
                 log=["adapter " + ",".join(sorted(changes))])
         except VersionConflict:

@@ -17,13 +17,11 @@ per process and short-lived; a stale one only costs a harmless
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from telegram import Bot, InlineKeyboardMarkup
-from telegram.constants import ParseMode
+from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity
 from telegram.error import BadRequest, TelegramError
 
 from core.chat.i18n import gettext_for, ngettext_for
@@ -38,57 +36,90 @@ log = logging.getLogger(__name__)
 RECENT_LINES = 4
 
 
-def esc(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
 def is_not_modified(exc: BaseException) -> bool:
     """PTB words it "Message is not modified: ..." (capitalised); Telegram lower case."""
     return isinstance(exc, BadRequest) and "message is not modified" in str(exc).lower()
 
 
-def render(table: Table, *, seconds: int = 0, notes: list[str] | None = None,
-           headline: str | None = None, final: bool = False) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The status text (HTML, every name escaped) and its buttons."""
+class Status(NamedTuple):
+    """A rendered status message: plain text whose first `bold` characters
+    are bold, and its buttons.
+
+    Why plain text with an explicit entity and not HTML: the message is
+    edited on nearly every move, and names need no escaping this way."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None
+    bold: int = 0
+
+    @property
+    def entities(self) -> list[MessageEntity] | None:
+        if not self.bold:
+            return None
+        length = len(self.text[:self.bold].encode("utf-16-le")) // 2  # Telegram counts UTF-16 units
+        return [MessageEntity(MessageEntity.BOLD, 0, length)]
+
+    def key(self) -> tuple[str, int, str]:
+        return self.text, self.bold, self.markup.to_json() if self.markup else ""
+
+
+def render(table: Table, *, notes: list[str] | None = None, headline: str | None = None,
+           final: bool = False, recent: bool = True) -> Status:
+    """The status message of a table (public facts only) and its buttons."""
     lang = table.lang
     _ = gettext_for(lang)
     view = table_view(table, lang)
+    seconds = view.turn_seconds
     lines = status_lines(view, lang)
     out: list[str] = []
     if headline:
-        out.append(f"<b>{esc(headline)}</b>")
+        out.append(headline)
     title = lines[0]
     if table.game is not None and view.round > 1:
         title += " · " + _("round {n}").format(n=view.round)
-    out.append(f"<b>{esc(title)}</b>")
+    out.append(title)
+    bold = len("\n".join(out))
     if table.phase == LOBBY and not table.seats:
-        out.append(esc(_("The lobby is closed.")))
+        out.append(_("The lobby is closed."))
         final = True
     else:
         for i, line in enumerate(lines[1:]):
             if i == 0 and view.top is not None and table.phase != LOBBY:
-                out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} {esc(line)}")
+                out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} {line}")
             else:
-                out.append(esc(line))
+                out.append(line)
     if table.phase == LOBBY and table.seats:
-        out.append(esc(_("Press Join to play; the creator presses Start. /rules shows the rules.")))
+        out.append(_("Press Join to play; the creator presses Start. /rules shows the rules."))
+    ngettext = ngettext_for(lang)
+    if table.phase == LOBBY and view.target:
+        out.append("🏁 " + _("First to {n} points wins the match.").format(n=view.target))
     if seconds and table.phase in (LOBBY, PLAYING):
-        ngettext = ngettext_for(lang)
-        out.append("⏱ " + esc(ngettext("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds)))
-    recent = view.recent[-RECENT_LINES:] if table.phase != LOBBY else []
-    if recent:
+        out.append("⏱ " + ngettext("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds))
+    lines_recent = view.recent[-RECENT_LINES:] if recent and table.phase != LOBBY else []
+    if lines_recent:
         out.append("")
-        out.extend(f"· {esc(line)}" for line in recent)
+        out.extend(f"· {line}" for line in lines_recent)
     shown = set(view.recent)
     extra = [n for n in notes or [] if n not in shown]
     if extra:
         out.append("")
-        out.extend(esc(n) for n in extra[-3:])
+        out.extend(extra[-3:])
     if table.phase == PLAYING:
         out.append("")
-        out.append(esc(_("Press “My cards” to see your hand and play.")))
+        out.append(_("Press “My cards” to see your hand and play."))
     markup = None if final or table.phase == FINISHED else table_keyboard(table.phase, lang)
-    return "\n".join(out), markup
+    return Status("\n".join(out), markup, bold)
+
+
+def stopped(table: Table, line: str) -> Status:
+    """The status of a game that is gone (stopped, lobby expired): title and why."""
+    title = render(table, final=True)
+    head = title.text[:title.bold]
+    return Status(f"{head}\n{line}", None, title.bold)
+
+
+async def send(bot: Bot, chat_id: int, status: Status) -> Message:
+    return await bot.send_message(chat_id, status.text, entities=status.entities, reply_markup=status.markup)
 
 
 def note_line(note: str) -> str:
@@ -109,21 +140,14 @@ def round_headline(table: Table) -> str | None:
     return None
 
 
-@dataclass
-class _Edit:
-    version: int
-    text: str
-    markup: InlineKeyboardMarkup | None
-
-
 class StatusEditor:
     """Edits status messages: newest version wins, equal text is never re-sent."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
-        self._shown: OrderedDict[tuple[int, int], tuple[str, str]] = OrderedDict()
-        self._pending: dict[tuple[int, int], _Edit] = {}
+        self._shown: OrderedDict[tuple[int, int], tuple[str, int, str]] = OrderedDict()
+        self._pending: dict[tuple[int, int], Status] = {}
         self._locks: OrderedDict[tuple[int, int], asyncio.Lock] = OrderedDict()
 
     def _remember(self, cache: OrderedDict, key: tuple[int, int], value: object) -> None:  # type: ignore[type-arg]
@@ -132,20 +156,18 @@ class StatusEditor:
         while len(cache) > self.size:
             cache.popitem(last=False)
 
-    def sent(self, chat_id: int, message_id: int, version: int, text: str,
-             markup: InlineKeyboardMarkup | None) -> None:
-        """Record a message just sent with this text, so an equal edit is skipped."""
+    def sent(self, chat_id: int, message_id: int, version: int, status: Status) -> None:
+        """Record a message just sent with this status, so an equal edit is skipped."""
         key = (chat_id, message_id)
         self._remember(self._latest, key, version)
-        self._remember(self._shown, key, (text, markup.to_json() if markup else ""))
+        self._remember(self._shown, key, status.key())
 
-    async def show(self, bot: Bot, chat_id: int, message_id: int, version: int, text: str,
-                   markup: InlineKeyboardMarkup | None) -> None:
+    async def show(self, bot: Bot, chat_id: int, message_id: int, version: int, status: Status) -> None:
         key = (chat_id, message_id)
         if version < self._latest.get(key, 0):
             return  # a newer state was shown or is on its way
         self._remember(self._latest, key, version)
-        self._pending[key] = _Edit(version, text, markup)
+        self._pending[key] = status
         lock = self._locks.get(key)
         if lock is None:
             lock = asyncio.Lock()
@@ -154,12 +176,12 @@ class StatusEditor:
             edit = self._pending.pop(key, None)
             if edit is None:
                 return  # a later caller's edit went out with ours coalesced into it
-            shown = (edit.text, edit.markup.to_json() if edit.markup else "")
+            shown = edit.key()
             if self._shown.get(key) == shown:
                 return
             try:
                 await bot.edit_message_text(edit.text, chat_id=chat_id, message_id=message_id,
-                                            parse_mode=ParseMode.HTML, reply_markup=edit.markup)
+                                            entities=edit.entities, reply_markup=edit.markup)
             except BadRequest as exc:
                 if not is_not_modified(exc):
                     log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)

@@ -126,6 +126,32 @@ class ChatService:
             await self.store.unbind_chat(chat_id, game_id)
             raise StoreDataError(game_id, str(exc)) from exc
 
+    async def stats(self, scope: str, owner_id: str) -> dict[str, int]:
+        """A chat's (`scope="chat"`) or a person's (`"user"`) counters."""
+        return await self.store.get_stats(scope, owner_id)  # type: ignore[arg-type]
+
+    async def table_with_id(self, chat_id: str) -> tuple[str, Table] | None:
+        """The chat's game id and table (adapters that cache the id use it)."""
+        return await self._load(chat_id)
+
+    async def set_adapter_data(self, chat_id: str, changes: dict[str, Any], *,
+                               seed: int | None = None) -> Table | None:
+        """Merge `changes` into the table's `adapter` data (status message ids
+        and the like), under compare-and-set but without a new revision: an
+        adapter's bookkeeping must not make players' choices stale. `seed`
+        names the game the data is for; if another game took the chat
+        meanwhile, nothing is saved."""
+
+        def update(table: Table) -> list[str] | None:
+            if seed is not None and table.seed != seed:
+                return None
+            if all(table.adapter.get(k) == v for k, v in changes.items()):
+                return None
+            table.adapter.update(changes)
+            return ["adapter " + ",".join(sorted(changes))]
+
+        return await self._mutate(chat_id, update, bump=False)
+
     # -- the one entry point ------------------------------------------------------
     async def handle(self, chat_id: str, person: c.Person, command: c.Command) -> Outcome:
         lang = normalize(person.lang) if person.lang else None
@@ -222,7 +248,7 @@ class ChatService:
         except VariantError:
             return self._fail("unknown_variant", lang)
         now = self.clock()
-        table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"],
+        table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"], version=1,
                       lang=lang, seats=[Seat(person.id, person.name)] if cmd.join else [], seed=self.rng.getrandbits(48) if self.rng else secrets.randbits(48),
                       created=now, turn_started=now, timer=settings["timer"])
         try:
@@ -233,7 +259,7 @@ class ChatService:
                 return self._fail("game_running", lang, found[1])
             game_id, version = await self.store.create_game(
                 chat_id, table.encode(), replace=True, log=[f"new {person.id}"])
-        table.version = version
+        table.store_version = version
         _ = gettext_for(lang)
         return Outcome(ok=True, changed=True, table=table, notices=[
             _("{player} opened a game of {variant}. Join with /join; start with /start.").format(
@@ -255,6 +281,8 @@ class ChatService:
             if isinstance(cmd, c.Stop):
                 if not (person.id == table.creator or person.is_admin):
                     return self._fail("not_allowed_admin", table.lang, table)
+                if cmd.version is not None and cmd.version != table.version:
+                    return self._fail("stale", table.lang, table)
                 await self.store.delete_game(game_id)
                 table.phase = FINISHED
                 _ = gettext_for(table.lang)
@@ -274,9 +302,10 @@ class ChatService:
                 await self.store.delete_game(game_id)
                 out.changed = True
                 return out
+            table.version += 1
             try:
-                table.version = await self.store.save_game(
-                    game_id, table.encode(), expected_version=table.version, log=log_entries)
+                table.store_version = await self.store.save_game(
+                    game_id, table.encode(), expected_version=table.store_version, log=log_entries)
             except VersionConflict:
                 continue
             except GameNotFound:
@@ -289,20 +318,26 @@ class ChatService:
             return out
         return self._fail("busy", fallback_lang)
 
-    async def _mutate(self, chat_id: str, fn: Callable[[Table], list[str] | None]) -> None:
+    async def _mutate(self, chat_id: str, fn: Callable[[Table], list[str] | None],
+                      bump: bool = True) -> Table | None:
+        """Change the chat's table with `fn` (None: no change) under compare-and-set."""
         for _attempt in range(self.max_tries):
             found = await self._load(chat_id)
             if found is None:
-                return
+                return None
             game_id, table = found
             entries = fn(table)
             if entries is None:
-                return
+                return table
+            if bump:
+                table.version += 1
             try:
-                await self.store.save_game(game_id, table.encode(), expected_version=table.version, log=entries)
-                return
+                await self.store.save_game(game_id, table.encode(), expected_version=table.store_version,
+                                           log=entries)
+                return table
             except VersionConflict:
                 continue
+        return None
 
     # -- the pure part: change a table for a command; return log entries or None ------
     def _run(self, table: Table, person: c.Person, cmd: c.Command, out: Outcome) -> list[str] | None:

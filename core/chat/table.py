@@ -58,7 +58,12 @@ class Table:
     timer: int = 0  # seconds per turn for this table (0: the variant's, or none)
     adapter: dict[str, Any] = field(default_factory=dict)  # adapters' own data (message ids)
     left: list[str] = field(default_factory=list)  # people who left between rounds
-    version: int = 0  # the store version this table was loaded at (not encoded)
+    #: The table's revision: +1 on every change a person could have seen
+    #: (a move, a join, a setting). Commands and adapters' result ids carry
+    #: it to detect stale choices; adapters' own bookkeeping does not bump it.
+    version: int = 0
+    #: The store's compare-and-set version this table was loaded at (not encoded).
+    store_version: int = 0
 
     # -- seats ----------------------------------------------------------------
     def seat_of(self, person_id: str) -> int | None:
@@ -107,6 +112,7 @@ class Table:
             "ts": round(self.turn_started, 2),
             "tm": self.timer,
             "ad": self.adapter,
+            "v": self.version,
             **({"left": self.left} if self.left else {}),
         }
 
@@ -114,7 +120,7 @@ class Table:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
-    def decode(cls, data: bytes, version: int = 0) -> Table:
+    def decode(cls, data: bytes, store_version: int = 0) -> Table:
         try:
             d = json.loads(data)
         except (ValueError, UnicodeDecodeError) as exc:
@@ -131,10 +137,11 @@ class Table:
                 created=d.get("cr", 0.0), turn_started=d.get("ts", 0.0), timer=d.get("tm", 0),
                 adapter=dict(d.get("ad") or {}),
                 left=list(d.get("left") or []),
+                version=int(d.get("v", 0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StateFormatError(f"table is incomplete or corrupt: {exc!r}") from exc
-        table.version = version
+        table.store_version = store_version
         return table
 
     def recent_events(self) -> list[Event]:

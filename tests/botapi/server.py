@@ -1263,9 +1263,17 @@ class BotAPIServer:
         return info
 
     async def _stop_pump(self) -> None:
+        """Cancel the webhook pump until it really ends.
+
+        Why a loop: on Python 3.11 `asyncio.wait_for` swallows a cancel that
+        arrives as its inner wait completes, and every request wakes the
+        pump's wait, so a single cancel may be lost.
+        """
         pump, self._pump = self._pump, None
         if pump is not None and pump is not asyncio.current_task():
-            pump.cancel()
+            while not pump.done():
+                pump.cancel()
+                await asyncio.wait([pump], timeout=0.05)
             with contextlib.suppress(asyncio.CancelledError):
                 await pump
 

@@ -165,3 +165,22 @@ async def test_errors_never_show_a_traceback(server: BotAPIServer, bot: BotProce
     assert answer.params["text"] == "Something went wrong. Please try again."
     assert "boom" not in str(server.calls)
     assert bot_messages(server, group)
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_flood_control_is_waited_out(server: BotAPIServer, bot: BotProcess) -> None:
+    """Telegram's 429 (retry_after) is honoured: the edit is sent again, nothing is lost."""
+    group = server.group()
+    ann, ben, cid = server.user(1, "Ann"), server.user(2, "Ben"), server.user(3, "Cid")
+    await bot.settle(server.send_command(group, ann, "/new"))
+    server.flood_limit(group, 1, retry_after=1)
+    first = server.send_command(group, ben, "/join")
+    second = server.send_command(group, cid, "/join")
+    await bot.settle(first, timeout=15)
+    await bot.settle(second, timeout=15)
+    server.flood_limit(group, None)
+    status = bot_messages(server, group)[-1]
+    assert "Ann, Ben, Cid" in status["text"]
+    edits = [p["text"] for p in server.calls_to("editMessageText") if p.get("chat_id") == group["id"]]
+    # One edit met the flood limit and was sent again after retry_after.
+    assert len(edits) == 3 and edits[1] == edits[2], edits

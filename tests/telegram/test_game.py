@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from adapters.telegram import keyboards
+from adapters.telegram import inline, keyboards
 from core.chat import commands as c
 from core.chat.commands import Person
 from tests.botapi import BotAPIServer
@@ -64,6 +64,10 @@ async def test_whole_game(server: BotAPIServer, bot: BotProcess, variant: str, t
     assert "wins the match" in last["text"], last["text"]
     assert not server.buttons(driver.group, last["message_id"])
     assert stats.moves > 5
+    kinds = {inline.decode(rid).code[0] for rid in stats.chosen}  # type: ignore[union-attr]
+    assert {"p", "d"} <= kinds, kinds  # cards played (wilds with a colour), cards drawn
+    if variant == "official":
+        assert "u" in kinds, kinds  # UNO said
     # About one new group message per turn at most (here: one per round).
     log = await bot.store.read_log(game_id)  # type: ignore[union-attr, arg-type]
     turns = count_turns(log)

@@ -105,3 +105,29 @@ async def test_no_hand_in_any_group_message(server: BotAPIServer, bot: BotProces
     assert group_texts
     # The inline answers (private to each player) are where the cards are.
     assert any("·" in r["title"] for a in server.inline_answers.values() for r in a["results"])
+
+
+async def test_buttons_check_who_presses(server: BotAPIServer, bot: BotProcess) -> None:
+    from adapters.telegram import keyboards
+    from core.chat.render import error_text
+
+    group = server.group()
+    ann, ben, dave = server.user(1, "Ann"), server.user(2, "Ben"), server.user(4, "Dave")
+    await bot.settle(server.send_command(group, ann, "/new"))
+    await bot.settle(server.send_command(group, ben, "/join"))
+    lobby = [m for m in server.shown(group) if server.buttons(group, m["message_id"])][-1]
+    # Someone outside the game (and no admin) cannot start it or fill it with AI players.
+    for data in (keyboards.START, keyboards.ADD_AI):
+        press = server.press_button(group, dave, lobby["message_id"], data)
+        await bot.settle(press)
+        assert (await server.wait_answer(press)).params["text"] == error_text("not_allowed_admin", "en")
+    # A stale or forged button is answered, and changes nothing.
+    press = server.press_button(group, dave, lobby["message_id"], keyboards.NEXT_ROUND, strict=False)
+    await bot.settle(press)
+    assert (await server.wait_answer(press)).params["text"] == error_text("round_not_over", "en")
+    press = server.press_button(group, dave, lobby["message_id"], "r:on:nonsense", strict=False)
+    await bot.settle(press)
+    assert (await server.wait_answer(press)).params["text"] == error_text("not_admin", "en")
+    assert bot.service is not None
+    table = await bot.service.table(str(group["id"]))
+    assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben"] and table.game is None

@@ -1,0 +1,70 @@
+"""`unobot telegram` as a person runs it: a separate process, polling or behind a webhook."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.botapi import BotAPIServer
+from tests.support.redis_server import RedisServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def unobot(server: BotAPIServer, redis: RedisServer, prefix: str, tmp: Path, *args: str) -> Iterator[subprocess.Popen[bytes]]:
+    config = tmp / "config.yaml"
+    config.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp}\n")
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
+           "UNOBOT_REDIS_URL": redis.url, "UNOBOT_CONFIG": str(config)}
+    process = subprocess.Popen([sys.executable, "-m", "core.cli", "telegram", *args], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        yield process
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            output, _ = process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output, _ = process.communicate()
+        # (PTB itself may log a timed-out final getUpdates while it stops; ours must log nothing bad.)
+        text = output.decode(errors="replace")
+        assert "ERROR adapters" not in text and "update failed" not in text, text
+
+
+async def test_polling(server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    with unobot(server, redis_server, prefix, tmp_path):
+        await server.wait_for("getUpdates", timeout=20, after=0)
+        assert server.my_commands(language_code="es")
+        group = server.group()
+        update = server.send_command(group, server.user(1, "Ann"), "/new")
+        call = await server.wait_answer(update, "sendMessage", timeout=10)
+        assert "Ann" in call.params["text"]
+
+
+async def test_webhook_with_secret(server: BotAPIServer, redis_server: RedisServer, prefix: str,
+                                   tmp_path: Path) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/unobot/hook"
+    with unobot(server, redis_server, prefix, tmp_path, "--webhook", url, "--listen", "127.0.0.1",
+                "--port", str(port), "--secret", "s3cret"):
+        call = await server.wait_for("setWebhook", timeout=20, after=0)
+        assert call.params["url"] == url and call.params["secret_token"] == "s3cret"
+        group = server.group()
+        update = server.send_command(group, server.user(1, "Ann"), "/new")
+        await server.wait_answer(update, "sendMessage", timeout=10)
+        forged = server.send_command(group, server.user(2, "Mallory"), "/join", queue=False)
+        assert await server.post_update_to(url, forged, secret_token="wrong") == 403

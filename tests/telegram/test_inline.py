@@ -1,0 +1,100 @@
+"""Inline results built from laid-out tables: colours, targets, jump-ins, UNO, ids."""
+
+from __future__ import annotations
+
+from adapters.telegram import inline
+from core.cards import parse_card
+from core.chat import commands as c
+from core.chat.table import PLAYING, Seat, Table
+from core.engine import setup_round
+
+
+def cards(text: str) -> list:
+    return [parse_card(t) for t in text.split()]
+
+
+def table(hands: list[str], top: str, *, turn: int = 0, overrides: dict | None = None,
+          version: int = 12) -> Table:
+    seats = [Seat("101", "Ann"), Seat("102", "Ben"), Seat("ai:1", "Ada (AI)", "strong")][:len(hands)]
+    game = setup_round("official", [s.id for s in seats], [cards(h) for h in hands], cards(top),
+                       cards("R1 R2 R3 R4 R5 R6 R7 R8 R9"), turn=turn, overrides=overrides)
+    t = Table(chat_id="-1001234567890", creator="101", seats=seats, phase=PLAYING, game=game,
+              overrides=overrides or {})
+    t.version = version
+    return t
+
+
+def by_code(results: list) -> dict[str, object]:
+    return {inline.decode(r.id).code: r for r in results}  # type: ignore[union-attr]
+
+
+def test_a_wild_offers_one_result_per_colour_and_unplayable_cards_are_marked() -> None:
+    t = table(["W+4 G5 B7", "R5 R6"], "R9")
+    results = inline.hand_results(t, "101")
+    codes = [inline.decode(r.id).code for r in results]  # type: ignore[union-attr]
+    assert codes[:4] == ["pW+4.R", "pW+4.Y", "pW+4.G", "pW+4.B"]
+    assert "d" in codes
+    assert codes[-2:] == ["xB7", "xG5"] or set(codes[-2:]) == {"xB7", "xG5"}
+    titles = {inline.decode(r.id).code: r.title for r in results}  # type: ignore[union-attr]
+    assert titles["pW+4.G"] == "⬛ W+4 · Wild Draw Four → 🟩 green"
+    assert titles["xG5"].startswith("✖ G5 · Green 5")
+    # Picking a card posts its name, except a card not playable now (it would show the hand).
+    assert by_code(results)["xG5"].input_message_content.message_text == "🤔"  # type: ignore[attr-defined]
+    assert all(len(r.id.encode()) <= 64 for r in results)
+    assert all(r.id.startswith("-1001234567890:12:101:") for r in results)
+
+
+def test_seven_o_offers_one_result_per_target() -> None:
+    t = table(["R7 B2", "R5 R6 G1", "Y1 Y2"], "R9", overrides={"seven-o": {}})
+    codes = list(by_code(inline.hand_results(t, "101")))
+    assert "pR7@102" in codes and "pR7@ai:1" in codes
+    command = inline.command_for("pR7@ai:1", 12)
+    assert command == c.Play(card="R7", color=None, target="ai:1", version=12)
+    title = by_code(inline.hand_results(t, "101"))["pR7@102"].title  # type: ignore[attr-defined]
+    assert title.endswith("⇄ Ben")
+
+
+def test_out_of_turn_cards_are_jump_ins() -> None:
+    t = table(["R5 G2", "R9 B3"], "R9", turn=0, overrides={"jump-in": {}})
+    results = by_code(inline.hand_results(t, "102"))
+    assert "pR9" in results
+    assert results["pR9"].description == "Jump in with this card!"  # type: ignore[attr-defined]
+    assert "d" not in results  # not Ben's turn: no draw
+
+
+def test_uno_comes_first_and_codes_decode() -> None:
+    t = table(["R5 R6", "G1 G2"], "R9")
+    codes = [inline.decode(r.id).code for r in inline.hand_results(t, "101")]  # type: ignore[union-attr]
+    assert codes[0] == "u"
+    assert inline.command_for("u", 3) == c.SayUno(version=3)
+    assert inline.command_for("d", 3) == c.Draw(version=3)
+    assert inline.command_for("s", 3) == c.Pass(version=3)
+    assert inline.command_for("c", 3) == c.Challenge(version=3)
+    assert inline.command_for("k102", 3) == c.Catch(target="102", version=3)
+    assert inline.command_for("pW+4.G", 3) == c.Play(card="W+4", color="green", version=3)
+    assert inline.command_for("xR5", 3) is None
+    assert inline.command_for("n", 3) is None
+    assert inline.decode("-100:7:101:pR7@ai:1") == inline.Choice("-100", 7, "101", "pR7@ai:1")
+    for junk in ("", "a:b:c", "1:x:2:d", "1:2:3:"):
+        assert inline.decode(junk) is None
+
+
+def test_header_and_paging() -> None:
+    t = table(["R5 R6 G1", "G1 G2"], "R9")
+    assert inline.header(t, "101").endswith("your turn")
+    assert inline.header(t, "102").endswith("Ann's turn")
+    many = inline.hand_results(t, "101") * 20
+    first, offset = inline.page(many, "")
+    assert len(first) == 50 and offset == "50"
+    last, offset = inline.page(many, str(len(many) - 3))
+    assert len(last) == 3 and offset == ""
+
+
+def test_typing_after_the_bot_name_narrows_the_results() -> None:
+    t = table(["W+4 G5 B7 R3", "R5 R6"], "R9")
+    results = inline.hand_results(t, "101")
+    green = inline.matching(results, "green")
+    assert {inline.decode(r.id).code for r in green} == {"pW+4.G", "xG5"}  # type: ignore[union-attr]
+    assert inline.matching(results, "r3") == [r for r in results if "R3" in r.title]
+    assert inline.matching(results, "nothing like it") == results
+    assert inline.matching(results, "  ") == results

@@ -1,0 +1,131 @@
+"""Lobby expiry, /skip after a lost timer, a private game against AI players,
+the status editor's comparisons, and the privacy checker itself."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import pytest
+
+from adapters.telegram import jobs
+from adapters.telegram.status import Status, StatusEditor
+from tests.botapi import BotAPIServer
+from tests.support.redis_server import RedisServer
+from tests.telegram.driver import FAST, BotProcess, TableDriver, bot_messages
+from tests.telegram.test_game import lobby_and_start, open_table, short_games
+
+
+async def test_an_unstarted_lobby_expires(server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    bot = await BotProcess(server, redis_server.url, prefix,
+                           options=dataclasses.replace(FAST, lobby_seconds=0.3)).start()
+    try:
+        group = server.group()
+        ann = server.user(1, "Ann")
+        await bot.settle(server.send_command(group, ann, "/new"))
+        lobby = bot_messages(server, group)[-1]
+        await server.wait_for("editMessageText", lambda p: "lobby is closed" in p.get("text", ""), timeout=5,
+                              after=server.mark())
+        assert bot.service is not None and await bot.service.table(str(group["id"])) is None
+        assert "reply_markup" not in server.messages[group["id"]][lobby["message_id"]]
+        # A new game can open at once.
+        await bot.settle(server.send_command(group, ann, "/new"))
+        assert await bot.service.table(str(group["id"])) is not None
+    finally:
+        await bot.stop()
+
+
+async def test_skip_a_player_whose_time_ran_out(server: BotAPIServer, bot: BotProcess) -> None:
+    """When no timer job is left (say the process that planned it died), /skip does it."""
+    group = server.group()
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(group, ann, "creator")
+    chat = str(group["id"])
+    assert bot.service is not None
+    await bot.settle(server.send_command(group, ann, "/timer", "1"))
+    await bot.settle(server.send_command(group, ann, "/new"))
+    await bot.settle(server.send_command(group, ben, "/join"))
+    await bot.settle(server.send_command(group, ann, "/start"))
+    jobs.cancel(bot.app.job_queue, group["id"])
+    table = await bot.service.table(chat)
+    assert table is not None
+    early = server.send_command(group, ben, "/skip")
+    await bot.settle(early)
+    assert "still has time" in (await server.wait_answer(early, "sendMessage")).params["text"]
+    await asyncio.sleep(1.0)
+    jobs.cancel(bot.app.job_queue, group["id"])
+    await bot.settle(server.send_command(group, ben, "/skip"))
+    after = await bot.service.table(chat)
+    assert after is not None and after.version > table.version
+    assert "timed_out" in [r[0] for r in after.recent]
+    jobs.cancel(bot.app.job_queue, group["id"])
+
+
+async def test_private_game_against_ai(server: BotAPIServer, bot: BotProcess) -> None:
+    eve = server.user(5, "Eve")
+    chat = server.private_chat(eve)
+    driver = TableDriver(server, bot, chat, [eve], seed=3)
+    await short_games(bot, driver.chat, scoring="target=0")
+    await driver.command(eve, "/new")
+    await driver.command(eve, "/ai", "2")
+    await driver.command(eve, "/start")  # in private, /start starts the open lobby
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    # Her hand opens in the private chat with the bot (chat type "sender").
+    update = server.inline_query(eve, "", chat_type="sender")
+    await bot.settle(update)
+    results = server.inline_answers[update["inline_query"]["id"]]["results"]
+    assert any("·" in r["title"] for r in results)
+    await driver.play()
+    texts = [m["text"] for m in driver.bot_messages()]
+    assert any("wins the match" in t for t in texts)
+    # Eve started the bot in private, so she is told the cards she draws there.
+    assert any(t.startswith("You drew") for t in texts) or "cards_drawn" not in str(table.recent)
+
+
+async def test_hand_is_refused_outside_the_game_group(server: BotAPIServer, bot: BotProcess) -> None:
+    driver = await open_table(server, bot)
+    await lobby_and_start(driver)
+    update = server.inline_query(driver.players[0], "", chat_type="private")
+    await bot.settle(update)
+    results = server.inline_answers[update["inline_query"]["id"]]["results"]
+    assert [r["title"] for r in results] == ["Open your cards in the game's group"]
+
+
+async def test_status_editor_never_resends_equal_text(server: BotAPIServer, bot: BotProcess) -> None:
+    group = server.group()
+    sent = await bot.app.bot.send_message(group["id"], "one")
+    editor = StatusEditor()
+    await editor.show(bot.app.bot, group["id"], sent.message_id, 2, Status("two", None, 3))
+    await editor.show(bot.app.bot, group["id"], sent.message_id, 2, Status("two", None, 3))  # equal: not sent
+    await editor.show(bot.app.bot, group["id"], sent.message_id, 1, Status("older", None))  # older: dropped
+    assert [p["text"] for p in server.calls_to("editMessageText")] == ["two"]
+    # Another process's editor does not know what is shown: Telegram's
+    # "message is not modified" is swallowed, not raised.
+    other = StatusEditor()
+    await other.show(bot.app.bot, group["id"], sent.message_id, 3, Status("two", None, 3))
+    shown = server.messages[group["id"]][sent.message_id]
+    assert shown["text"] == "two" and shown["entities"] == [{"type": "bold", "offset": 0, "length": 3}]
+
+
+async def test_the_privacy_check_catches_a_leak(server: BotAPIServer, bot: BotProcess) -> None:
+    """The checker used by every game test fails when a group message lists a hand."""
+    driver = await open_table(server, bot)
+    await lobby_and_start(driver)
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    hand = " ".join(card.text for card in table.game.hands[1])
+    await bot.app.bot.send_message(driver.group["id"], f"Ben holds {hand}")
+    with pytest.raises(AssertionError, match="names cards of Bob's hand"):
+        await driver.verify()
+
+
+async def test_names_are_shown_as_written(server: BotAPIServer, bot: BotProcess) -> None:
+    """A name with markup characters is text, never markup (and never breaks a message)."""
+    group = server.group()
+    odd = server.user(7, "<b>Zed</b> & co")
+    await bot.settle(server.send_command(group, odd, "/new"))
+    await bot.settle(server.send_command(group, odd, "/stats"))
+    texts = [m["text"] for m in bot_messages(server, group)]
+    assert any("<b>Zed</b> & co" in t for t in texts[:1])
+    assert "<b>Zed</b> & co:" in texts[-1]
