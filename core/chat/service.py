@@ -13,6 +13,7 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,8 +80,10 @@ class Defaults:
 class ChatService:
     def __init__(self, store: Store, *, defaults: Defaults | None = None,
                  clock: Callable[[], float] = time.time, max_tries: int = 8,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, cache_size: int = 1024) -> None:
         self.store = store
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, tuple[str, int, bytes]] = OrderedDict()
         #: Where new games get their seeds (a seeded Random makes tests repeatable).
         self.rng = rng
         self.defaults = defaults or Defaults()
@@ -120,11 +123,13 @@ class ChatService:
             await self.store.unbind_chat(chat_id, game_id)
             return None
         try:
-            return game_id, Table.decode(stored.state, stored.version)
+            table = Table.decode(stored.state, stored.version)
         except StateFormatError as exc:
             log.error("chat %s: unreadable table %s: %s", chat_id, game_id, exc)
             await self.store.unbind_chat(chat_id, game_id)
             raise StoreDataError(game_id, str(exc)) from exc
+        self._remember(chat_id, game_id, table, stored.state)
+        return game_id, table
 
     async def stats(self, scope: str, owner_id: str) -> dict[str, int]:
         """A chat's (`scope="chat"`) or a person's (`"user"`) counters."""
@@ -272,11 +277,14 @@ class ChatService:
 
     # -- commands on a table ----------------------------------------------------------
     async def _table_command(self, chat_id: str, person: c.Person, cmd: c.Command) -> Outcome:
-        fallback_lang = normalize(person.lang) if person.lang else await self.language(chat_id)
+        use_cache = True
         for _attempt in range(self.max_tries):
-            found = await self._load(chat_id)
+            found = self._recall(chat_id) if use_cache else None
+            from_cache = found is not None
             if found is None:
-                return self._fail("no_game", fallback_lang)
+                found = await self._load(chat_id)
+            if found is None:
+                return self._fail("no_game", await self._fallback_lang(chat_id, person))
             game_id, table = found
             if isinstance(cmd, c.Stop):
                 if not (person.id == table.creator or person.is_admin):
@@ -284,6 +292,7 @@ class ChatService:
                 if cmd.version is not None and cmd.version != table.version:
                     return self._fail("stale", table.lang, table)
                 await self.store.delete_game(game_id)
+                self._forget(chat_id)
                 table.phase = FINISHED
                 _ = gettext_for(table.lang)
                 return Outcome(ok=True, changed=True, table=table,
@@ -292,31 +301,75 @@ class ChatService:
             out = Outcome(table=table)
             try:
                 log_entries = self._run(table, person, cmd, out)
-            except ChatError as exc:
-                return self._fail(exc.code, table.lang, table)
-            except MoveError as exc:
+            except (ChatError, MoveError) as exc:
+                if from_cache:  # judge it again on the stored table, never on a remembered one
+                    use_cache = False
+                    continue
                 return self._fail(exc.code, table.lang, table)
             if log_entries is None:  # nothing to save
+                if from_cache:  # "nothing to do" is also judged on the stored table
+                    use_cache = False
+                    continue
                 return out
             if table.phase == LOBBY and not table.seats and isinstance(cmd, (c.Leave, c.Kick)):
                 await self.store.delete_game(game_id)
+                self._forget(chat_id)
                 out.changed = True
                 return out
             table.version += 1
+            encoded = table.encode()
             try:
                 table.store_version = await self.store.save_game(
-                    game_id, table.encode(), expected_version=table.store_version, log=log_entries)
+                    game_id, encoded, expected_version=table.store_version, log=log_entries)
             except VersionConflict:
+                self._forget(chat_id)
+                use_cache = False
                 continue
             except GameNotFound:
+                self._forget(chat_id)
+                if from_cache:
+                    use_cache = False
+                    continue
                 return self._fail("no_game", table.lang)
+            self._remember(chat_id, game_id, table, encoded)
             out.changed = True
             if table.phase == FINISHED:
                 await self.store.unbind_chat(chat_id, game_id)
             if before != table.phase or out.round_over:
                 await self._record_stats(chat_id, table, out)
             return out
-        return self._fail("busy", fallback_lang)
+        return self._fail("busy", await self._fallback_lang(chat_id, person))
+
+    async def _fallback_lang(self, chat_id: str, person: c.Person) -> str:
+        return normalize(person.lang) if person.lang else await self.language(chat_id)
+
+    # -- remembered tables ---------------------------------------------------------------
+    # A running table this process saved or loaded last is remembered, so the
+    # next move in the chat costs one store round trip (the save) instead of
+    # three. It is safe because the save is compare-and-set (a table moved on
+    # by another process makes it fail, and the command is computed again on
+    # a fresh load), a refusal is always judged again on the stored table, and
+    # only running tables are remembered: a chat's running game is replaced
+    # only after it finished, and a stopped game is deleted (the save fails).
+
+    def _recall(self, chat_id: str) -> tuple[str, Table] | None:
+        entry = self._cache.get(chat_id)
+        if entry is None:
+            return None
+        game_id, store_version, encoded = entry
+        return game_id, Table.decode(encoded, store_version)
+
+    def _remember(self, chat_id: str, game_id: str, table: Table, encoded: bytes) -> None:
+        if not self.cache_size or table.phase not in (PLAYING, BETWEEN_ROUNDS):
+            self._cache.pop(chat_id, None)
+            return
+        self._cache[chat_id] = (game_id, table.store_version, encoded)
+        self._cache.move_to_end(chat_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def _forget(self, chat_id: str) -> None:
+        self._cache.pop(chat_id, None)
 
     async def _mutate(self, chat_id: str, fn: Callable[[Table], list[str] | None],
                       bump: bool = True) -> Table | None:
@@ -331,12 +384,14 @@ class ChatService:
                 return table
             if bump:
                 table.version += 1
+            encoded = table.encode()
             try:
-                await self.store.save_game(game_id, table.encode(), expected_version=table.store_version,
-                                           log=entries)
-                return table
+                table.store_version = await self.store.save_game(
+                    game_id, encoded, expected_version=table.store_version, log=entries)
             except VersionConflict:
                 continue
+            self._remember(chat_id, game_id, table, encoded)
+            return table
         return None
 
     # -- the pure part: change a table for a command; return log entries or None ------

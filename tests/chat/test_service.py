@@ -245,3 +245,39 @@ async def test_lobby_table_phase_is_lobby(svc: ChatService) -> None:
     await svc.handle(CHAT, ANA, c.NewGame())
     assert (await svc.table(CHAT)).phase == LOBBY
     assert (await svc.handle(CHAT, ANA, c.Start())).code == "too_few_players"
+
+
+async def test_two_services_on_one_store_never_act_on_a_remembered_table(clock: Clock) -> None:
+    """Two bot processes: each remembers the table it saved last. A move made
+    through the other one must be seen (the compare-and-set save fails and
+    the command is computed again), and a refusal is judged on the stored
+    table, never on a remembered one."""
+    store = MemoryStore()
+    one = ChatService(store, clock=clock, rng=random.Random(3))
+    two = ChatService(store, clock=clock, rng=random.Random(4))
+    await one.handle(CHAT, ANA, c.NewGame())
+    await two.handle(CHAT, BEN, c.Join())
+    table = (await one.handle(CHAT, ANA, c.Start())).table
+    people = {ANA.id: ANA, BEN.id: BEN}
+    services = [one, two]
+    for i in range(40):
+        table = await services[i % 2].table(CHAT)
+        if table.phase != PLAYING:
+            break
+        mover = people[table.seats[table.game.turn].id]
+        waiting = people[table.seats[1 - table.game.turn].id]
+        # The service that did NOT save last may remember an older table:
+        # a move by the player whose turn it now is must still be accepted...
+        out = await services[(i + 1) % 2].handle(CHAT, mover, first_legal(table, mover))
+        assert out.ok, out.code
+        # ...and the other player's move refused, by either service.
+        for svc in services:
+            latest = await svc.table(CHAT)
+            if latest.phase == PLAYING and latest.seats[latest.game.turn].id != waiting.id:
+                assert (await svc.handle(CHAT, waiting, c.Draw())).code == "not_your_turn"
+    final = await one.table(CHAT)
+    assert final.version == (await two.table(CHAT)).version
+    game_id = await store.chat_game(CHAT)
+    assert game_id is not None
+    moves = [e for e in await store.read_log(game_id) if e[0].isdigit()]
+    assert len(moves) == final.game.moves
