@@ -258,4 +258,16 @@ class GameState:
 
 
 def _cards(text: str) -> list[Card]:
-    return [parse_card(w) for w in text.split()] if text else []
+    if not text:
+        return []
+    words = text.split()
+    try:
+        return list(map(_KNOWN.__getitem__, words))  # the common case, at C speed
+    except KeyError:
+        cards = [parse_card(w) for w in words]
+        _KNOWN.update(zip(words, cards))
+        return cards
+
+
+#: Card texts already seen, for decoding without a Python call per card.
+_KNOWN: dict[str, Card] = {}

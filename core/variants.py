@@ -312,9 +312,11 @@ _ruleset_cache: dict[tuple[str, str], RuleSet] = {}
 
 
 def _key(overrides: dict[str, Any] | None) -> str:
+    if not overrides:
+        return ""
     import json
 
-    return json.dumps(overrides or {}, sort_keys=True)
+    return json.dumps(overrides, sort_keys=True)
 
 
 def rules_for(variant: str, overrides: dict[str, Any] | None = None) -> RuleSet:

@@ -87,11 +87,20 @@ class HandView:
         return [m for m in (self.draw, self.pass_, self.uno, self.challenge) if m] + self.catches
 
 
+_titles: dict[tuple[str, str], str] = {}
+
+
 def variant_title(name: str, lang: str) -> str:
-    try:
-        return load_variant(name).label(lang)
-    except VariantError:
-        return name
+    """A variant's title in a language (remembered: asked for every view)."""
+    title = _titles.get((name, lang))
+    if title is None:
+        try:
+            title = load_variant(name).label(lang)
+        except VariantError:
+            return name
+        if len(_titles) < 1000:
+            _titles[(name, lang)] = title
+    return title
 
 
 def table_view(table: Table, lang: str | None = None) -> TableView:
