@@ -285,44 +285,54 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
 
     The list for the player to move is remembered on the state (states are
     never changed once made), so `apply` of one of these moves skips the
-    checks it already passed.
+    checks it already passed. This is the engine's hottest function: it asks
+    the rule set once for the hand (`cards_that_fit`) and reuses move objects.
     """
     if state.phase != PLAYING or player in state.out:
         return []
     rules = state.rules or rules_of(state)
-    moves: list[Move] = []
-    at_turn = player == state.turn
-    if at_turn:
-        fits = rules.card_fits
-        play_check = rules.check_by_kind[PLAY] if rules.play_checks else None
-        targeted = rules.targets_possible
-        drawn = state.drawn
-        hand = state.hands[player]
-        if drawn is not None and not state.pending:
-            cards: Iterable[Card] = (drawn,) if drawn in hand else ()
+    if player != state.turn:
+        moves: list[Move] = []
+        for extra in rules.extra_moves(state, player):
+            moves.extend(extra)
+        return moves
+    drawn = state.drawn
+    hand = state.hands[player]
+    if drawn is not None and not state.pending:
+        cards: Iterable[Card] = (drawn,) if drawn in hand else ()
+    else:
+        cards = dict.fromkeys(hand)
+    moves = []
+    fitting = rules.cards_that_fit(state, player, cards)
+    if fitting:
+        if rules.play_checks or rules.targets_possible:
+            _plays(state, rules, player, fitting, moves)
         else:
-            cards = dict.fromkeys(hand)
-        cached = _UNTARGETED
-        for card in cards:
-            if not fits(state, player, card):
-                continue
-            if play_check is not None and isinstance(play_check(state, play_move(player, card)), str):
-                continue
-            if targeted:
-                _expand(state, rules, player, card, moves)
-            else:
-                moves.extend(cached.get((player, card)) or _untargeted(player, card))
-        move = simple_move(DRAW, player)
-        if rules.check_draw(state, move) is True:
-            moves.append(move)
-        move = simple_move(PASS, player)
-        if rules.check_pass(state, move) is True:
-            moves.append(move)
+            get = _UNTARGETED.get
+            for card in fitting:
+                moves.extend(get((player, card)) or _untargeted(player, card))
+    move = simple_move(DRAW, player)
+    if rules.check_draw(state, move) is True:
+        moves.append(move)
+    move = simple_move(PASS, player)
+    if rules.check_pass(state, move) is True:
+        moves.append(move)
     for extra in rules.extra_moves(state, player):
         moves.extend(extra)
-    if at_turn:
-        state.legal = moves
+    state.legal = moves
     return moves
+
+
+def _plays(state: GameState, rules: RuleSet, player: int, cards: list[Card], moves: list[Move]) -> None:
+    """Play moves for fitting cards when rules refuse plays or name targets."""
+    play_check = rules.check_by_kind[PLAY] if rules.play_checks else None
+    for card in cards:
+        if play_check is not None and isinstance(play_check(state, play_move(player, card)), str):
+            continue
+        if rules.targets_possible:
+            _expand(state, rules, player, card, moves)
+        else:
+            moves.extend(_untargeted(player, card))
 
 
 _UNTARGETED: dict[tuple[int, Card], tuple[Move, ...]] = {}

@@ -83,10 +83,11 @@ _plays: dict[tuple[int, Card, str | None, int | None], Move] = {}
 
 def simple_move(kind: str, player: int) -> Move:
     """A shared `draw`/`pass`/`uno`/`challenge` move (moves are immutable)."""
-    move = _simple.get((kind, player))
-    if move is None:
+    try:
+        return _simple[(kind, player)]
+    except KeyError:
         move = _simple[(kind, player)] = Move(kind, player)
-    return move
+        return move
 
 
 def play_move(player: int, card: Card, color: str | None = None, target: int | None = None) -> Move:

@@ -109,6 +109,15 @@ class RuleSet:
         # that only the shared rules answer, with their fixed answer.
         self.play_checks = self.count_impls("check_move", lambda i: _checks(i, "play")) > 0
         self.targets_possible = self.count_impls("card_targets") > 1
+        # A rule that alone answers card_fits may offer `cards_that_fit(state,
+        # player, cards)`, the same answer for a whole hand in one call.
+        fits = self.pm.hook.card_fits.get_hookimpls()
+        batch = getattr(fits[0].plugin, "cards_that_fit", None) if len(fits) == 1 else None
+        self.cards_that_fit: Callable[..., list[Any]] = batch or self._fitting
+
+    def _fitting(self, state: Any, player: int, cards: Any) -> list[Any]:
+        fits = self.card_fits
+        return [c for c in cards if fits(state, player, c)]
 
     def count_impls(self, name: str, keep: Any = None) -> int:
         impls = getattr(self.pm.hook, name).get_hookimpls()

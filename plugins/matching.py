@@ -9,6 +9,8 @@ stacking rule says so). Nobody plays out of turn unless a rule allows it
 refuse plays for other reasons implement `check_move`.
 """
 
+from collections.abc import Iterable
+
 from core.api import Card, GameState, Rule, hookimpl
 
 
@@ -30,6 +32,21 @@ class Matching(Rule):
         if color is None or card.color == color:
             return True
         return card.rank == state.discard[-1].rank
+
+    def cards_that_fit(self, state: GameState, player: int, cards: Iterable[Card]) -> list[Card]:
+        """`card_fits` for many cards at once (the engine uses it to list legal
+        moves while this rule is the only one answering `card_fits`)."""
+        if state.pending:
+            can_stack = state.rules.can_stack
+            return [c for c in cards if can_stack(state, player, c)]
+        drawn = state.drawn
+        if drawn is not None:
+            return [c for c in cards if c is drawn and self.card_fits(state, player, c)]
+        color = state.color
+        if color is None:
+            return list(cards)
+        rank = state.discard[-1].rank
+        return [c for c in cards if c.color is None or c.color == color or c.rank == rank]
 
     @hookimpl(trylast=True)
     def can_stack(self, state: GameState, player: int, card: Card) -> bool:
