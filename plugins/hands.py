@@ -1,8 +1,10 @@
 """Hand exchanges (shared rule): how a swap and a rotation move cards.
 
 Used by rules such as seven-o. A swap exchanges two whole hands; a rotation
-passes every hand to the next player in the direction of play. Whoever ends
-up with one card must say UNO again.
+passes every hand to the next player in the direction of play. An exchange
+clears the UNO calls of the hands it moves and closes any catch window: a
+player handed a single card cannot be caught for it, and must say UNO again
+before their next play down to one card.
 """
 
 from core.api import Event, GameState, Rule, hookimpl
