@@ -93,3 +93,23 @@ def test_third_party_rule_by_name_in_a_variant(tmp_path: Path) -> None:
     rules = rules_for(path)
     assert rules.enabled("double-skip")
     assert rules.options["double-skip"].players == 2
+
+
+def test_a_rule_that_requires_another_is_refused_without_it(tmp_path: Path) -> None:
+    from core.rule import Rule
+    from tests.rulekit import extra_rule
+
+    class NeedsStacking(Rule):
+        """Needs stacking: only meaningful where draw cards stack."""
+
+        name = "needs-stacking"
+        requires = ("stacking",)
+
+    with extra_rule(NeedsStacking):
+        path = write(tmp_path, "name: x\nextends: official\nrules:\n  needs-stacking: {}\n")
+        with pytest.raises(VariantError) as info:
+            resolve(path)
+        assert "broken.yaml:4" in str(info.value) and "needs rule 'stacking'" in str(info.value)
+        assert "fix: turn it on: `stacking: {}`" in str(info.value)
+        ok = write(tmp_path, "name: x\nextends: official\nrules:\n  needs-stacking: {}\n  stacking: {}\n")
+        assert "needs-stacking" in resolve(ok).rules
