@@ -167,10 +167,6 @@ def _build_official() -> tuple[Card, ...]:
 _OFFICIAL = _build_official()
 
 
-def cards_text(cards: list[Card] | tuple[Card, ...]) -> str:
-    return " ".join(c.text for c in cards)
-
-
 def parse_cards(text: str | list[str]) -> list[Card]:
     words = text.split() if isinstance(text, str) else text
     return [parse_card(str(w)) for w in words]

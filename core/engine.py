@@ -37,7 +37,7 @@ from .state import PLAYING, GameState
 from .variants import rules_for
 
 __all__ = [
-    "apply", "legal_moves", "new_game", "next_round", "rules_of", "timeout",
+    "apply", "legal_moves", "new_game", "next_round", "remove_player", "rules_of", "timeout",
     "setup_round", "deal_round",
 ]
 
@@ -199,15 +199,6 @@ def _play_code(state: GameState, rules: RuleSet, player: int, card: Card) -> str
         return ONLY_DRAWN_CARD
     if not rules.card_fits(state, player, card):
         return PENDING_DRAW if state.pending else DOES_NOT_FIT
-    return None
-
-
-def check(state: GameState, move: Move) -> str | None:
-    """The refusal code `apply` would raise for `move`, or None if it is legal."""
-    try:
-        _check(state, rules_of(state), move)
-    except MoveError as exc:
-        return exc.code
     return None
 
 

@@ -49,7 +49,3 @@ class Event(NamedTuple):
     other: int = -1
     color: str | None = None
     cards: tuple[Card, ...] = ()
-
-    def public(self) -> Event:
-        """The event as every player may see it (drawn cards hidden)."""
-        return self._replace(cards=()) if self.cards else self

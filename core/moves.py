@@ -69,12 +69,6 @@ class Move:
             parts.append(f"@{self.target}")
         return " ".join(parts)
 
-    def describe(self, names: list[str]) -> str:
-        """The move as a scenario file writes it, with player names."""
-        text = self.text
-        if self.target is not None:
-            text = text.replace(f"@{self.target}", names[self.target])
-        return text
 
 
 _simple: dict[tuple[str, int], Move] = {}

@@ -104,10 +104,6 @@ class GameState:
     def top(self) -> Card | None:
         return self.discard[-1] if self.discard else None
 
-    @property
-    def current(self) -> str:
-        return self.players[self.turn]
-
     def seat(self, name: str) -> int:
         return self.players.index(name)
 

@@ -115,10 +115,7 @@ class ChatService:
         game_id = await self.store.chat_game(chat_id)
         if not game_id:
             return None
-        try:
-            stored = await self.store.load_game(game_id)
-        except StoreDataError:
-            raise
+        stored = await self.store.load_game(game_id)  # may raise StoreDataError (quarantined)
         if stored is None:
             await self.store.unbind_chat(chat_id, game_id)
             return None
@@ -134,10 +131,6 @@ class ChatService:
     async def stats(self, scope: str, owner_id: str) -> dict[str, int]:
         """A chat's (`scope="chat"`) or a person's (`"user"`) counters."""
         return await self.store.get_stats(scope, owner_id)  # type: ignore[arg-type]
-
-    async def table_with_id(self, chat_id: str) -> tuple[str, Table] | None:
-        """The chat's game id and table (adapters that cache the id use it)."""
-        return await self._load(chat_id)
 
     async def set_adapter_data(self, chat_id: str, changes: dict[str, Any], *,
                                seed: int | None = None) -> Table | None:
