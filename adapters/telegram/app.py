@@ -25,6 +25,7 @@ from . import handlers
 from .bot import UnoBot
 from .runtime import KEY, Options, Runtime
 from .texts import COMMANDS
+from .transport import JsonRequest
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,8 @@ def build_application(
     if store is None and store_factory is None and service is None:
         raise ValueError("give a store, a store_factory or a service")
     bot = UnoBot(token, base_url=base_url or "https://api.telegram.org/bot",
-                 rate_limiter=rate_limiter or AIORateLimiter(max_retries=3))
+                 rate_limiter=rate_limiter or AIORateLimiter(max_retries=3),
+                 request=JsonRequest(), get_updates_request=JsonRequest(connection_pool_size=1))
     app = (
         Application.builder()
         .bot(bot)

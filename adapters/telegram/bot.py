@@ -1,57 +1,78 @@
-"""The bot object: python-telegram-bot's ExtBot, with a lean path for hand results.
+"""The bot object: python-telegram-bot's ExtBot, with lean paths for the two hot calls.
 
-Why: a hand is ten-odd inline results per query, and a query comes with
-nearly every move. For each result `Bot.answer_inline_query` makes two
-defensive copies (to swap in default values) and `to_dict` walks the
-object tree; measured, that is about 120 µs a result, more than the rest of
-the query's work. `PlainArticle` results are built with every value
-explicit (no `DefaultValue` to swap; this bot has no `Defaults`) and know
-their wire form, so they skip both. Every other result takes PTB's path.
+Nearly every move costs one inline answer (the player's hand, ten-odd
+results) and one edit of the status message. Through PTB's own methods,
+measured, they cost more CPU than everything else a move does: each result
+is a TelegramObject that `answer_inline_query` copies twice (to swap in
+default values) and walks again in `to_dict`, and `edit_message_text`
+builds the whole edited `Message` (entities, keyboard) from Telegram's
+answer, which nobody here reads.
+
+So `Article` is a result in its wire form from the start, and
+`answer_articles` / `edit_quietly` post prebuilt JSON through ExtBot's
+`_post`, the same path PTB's methods end in: the rate limiter, RetryAfter
+handling, timeouts and error classes are all PTB's. Every other call takes
+PTB's ordinary methods.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple, cast
 
-from telegram import (
-    InlineKeyboardMarkup,
-    InlineQueryResult,
-    InlineQueryResultArticle,
-    InputTextMessageContent,
-)
+from telegram import InlineKeyboardMarkup, InlineQueryResultsButton
 from telegram.ext import ExtBot
+
+JSON = dict[str, Any]
 
 
 @cache
-def _markup_dict(markup: InlineKeyboardMarkup) -> dict[str, Any]:
+def markup_wire(markup: InlineKeyboardMarkup) -> JSON:
+    """A keyboard's wire form; keyboards are immutable and shared, so computed once."""
     return markup.to_dict()
 
 
-class PlainArticle(InlineQueryResultArticle):
-    """An article that posts plain `text` and carries `markup` (shared, immutable)."""
+class Article(NamedTuple):
+    """An inline result that posts plain `text` (names need no escaping) with `markup` under it."""
 
-    __slots__ = ("_wire",)
+    id: str
+    title: str
+    text: str
+    markup: InlineKeyboardMarkup
+    description: str | None = None
 
-    def __init__(self, id: str, title: str, text: str, markup: InlineKeyboardMarkup,
-                 description: str | None = None) -> None:
-        super().__init__(id=id, title=title, description=description, reply_markup=markup,
-                         input_message_content=InputTextMessageContent(text, parse_mode=None,
-                                                                      link_preview_options=None))
-        wire: dict[str, Any] = {"type": "article", "id": id, "title": title,
-                                "input_message_content": {"message_text": text},
-                                "reply_markup": _markup_dict(markup)}
-        if description:
-            wire["description"] = description
-        object.__setattr__(self, "_wire", wire)  # the object is frozen by now
-
-    def to_dict(self, recursive: bool = True) -> dict[str, Any]:
-        wire: dict[str, Any] = self._wire  # type: ignore[attr-defined]
-        return dict(wire)
+    def wire(self) -> JSON:
+        out: JSON = {"type": "article", "id": self.id, "title": self.title,
+                     "input_message_content": {"message_text": self.text},
+                     "reply_markup": markup_wire(self.markup)}
+        if self.description:
+            out["description"] = self.description
+        return out
 
 
 class UnoBot(ExtBot[Any]):
-    def _insert_defaults_for_ilq_results(self, res: InlineQueryResult) -> InlineQueryResult:
-        if type(res) is PlainArticle and self.defaults is None:
-            return res
-        return super()._insert_defaults_for_ilq_results(res)
+    async def answer_articles(self, inline_query_id: str, articles: list[Article], *, next_offset: str = "",
+                              button: InlineQueryResultsButton | None = None) -> bool:
+        """answerInlineQuery with personal, uncached results (a hand changes every move)."""
+        data: JSON = {"inline_query_id": inline_query_id, "results": [a.wire() for a in articles],
+                      "cache_time": 0, "is_personal": True}
+        if next_offset:
+            data["next_offset"] = next_offset
+        if button is not None:
+            data["button"] = button.to_dict()
+        return bool(await self._post("answerInlineQuery", data))
+
+    async def edit_quietly(self, chat_id: int, message_id: int, text: str, *, bold: int = 0,
+                           markup: InlineKeyboardMarkup | None = None) -> None:
+        """editMessageText, with the first `bold` UTF-16 units bold, not reading back the Message."""
+        data: JSON = {"chat_id": chat_id, "message_id": message_id, "text": text}
+        if bold:
+            data["entities"] = [{"type": "bold", "offset": 0, "length": bold}]
+        if markup is not None:
+            data["reply_markup"] = markup_wire(markup)
+        await self._post("editMessageText", data)
+
+
+def uno_bot(context: Any) -> UnoBot:
+    """The handler context's bot, typed as what `build_application` installs."""
+    return cast(UnoBot, context.bot)

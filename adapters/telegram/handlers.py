@@ -41,6 +41,7 @@ from core.store import StoreDataError, StoreUnavailable
 from core.variants import VariantError, load_variant, variant_names
 
 from . import buttons, flow, jobs, play, state
+from .bot import uno_bot
 from .runtime import runtime
 from .status import render, send
 from .texts import esc, help_text, welcome_text
@@ -406,8 +407,8 @@ async def on_error(update: object, context: Context) -> None:
         if update.callback_query is not None:
             await update.callback_query.answer(text[:200])
         elif update.inline_query is not None:
-            await update.inline_query.answer(play.notice_results(str(update.inline_query.from_user.id), text, lang),
-                                             cache_time=0, is_personal=True)
+            query = update.inline_query
+            await uno_bot(context).answer_articles(query.id, play.notice_results(str(query.from_user.id), text, lang))
         elif update.effective_message is not None and update.effective_message.text:
             await reply(update, text)
 

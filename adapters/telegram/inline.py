@@ -19,10 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from telegram import (
-    InlineQueryResultArticle,
-    InlineQueryResultsButton,
-)
+from telegram import InlineQueryResultsButton
 
 from core.cards import COLOR_NAMES, Card
 from core.chat import commands as c
@@ -32,7 +29,7 @@ from core.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
 from core.chat.views import hand_view
 from core.moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
 
-from .bot import PlainArticle
+from .bot import Article
 from .keyboards import play_keyboard
 
 MAX_ID = 64
@@ -122,20 +119,19 @@ def move_title(table: Table, move: Move, lang: str) -> str:
     return move.text
 
 
-def _article(result_id: str, title: str, text: str, lang: str, description: str | None = None
-             ) -> InlineQueryResultArticle:
+def _article(result_id: str, title: str, text: str, lang: str, description: str | None = None) -> Article:
     """One result; picking it posts `text` (plain text: names need no escaping)
     into the chat, with the "My cards" button under it, so the next player
     finds their hand at the bottom of the chat."""
-    return PlainArticle(result_id, title, text, play_keyboard(lang), description)
+    return Article(result_id, title, text, play_keyboard(lang), description)
 
 
 def info_results(chat: str, version: int, user: str, title: str, text: str, lang: str,
-                 tag: str = "i") -> list[InlineQueryResultArticle]:
+                 tag: str = "i") -> list[Article]:
     return [_article(encode(chat, version, user, "n" + tag), title, text, lang)]
 
 
-def hand_results(table: Table, user: str) -> list[InlineQueryResultArticle]:
+def hand_results(table: Table, user: str) -> list[Article]:
     """The user's hand and moves, in the table's language.
 
     Order: UNO (it must come before the card), playable cards (one result
@@ -150,7 +146,7 @@ def hand_results(table: Table, user: str) -> list[InlineQueryResultArticle]:
         return []
     game = table.game
     drawn = game.drawn if game is not None and view.is_turn else None
-    results: list[InlineQueryResultArticle] = []
+    results: list[Article] = []
 
     def add(move: Move, description: str | None) -> None:
         title = move_title(table, move, lang)
@@ -190,7 +186,7 @@ def hand_results(table: Table, user: str) -> list[InlineQueryResultArticle]:
     return results
 
 
-def matching(results: list[InlineQueryResultArticle], text: str) -> list[InlineQueryResultArticle]:
+def matching(results: list[Article], text: str) -> list[Article]:
     """Results whose title contains what the player typed after @bot ("r5",
     "green"); all of them when nothing is typed or nothing matches."""
     words = text.lower().split()
@@ -226,7 +222,7 @@ def results_button(text: str) -> InlineQueryResultsButton:
     return InlineQueryResultsButton(text=text, start_parameter=START_PARAMETER)
 
 
-def page(results: list[InlineQueryResultArticle], offset: str) -> tuple[list[InlineQueryResultArticle], str]:
+def page(results: list[Article], offset: str) -> tuple[list[Article], str]:
     """Telegram takes 50 results an answer; the rest come with `next_offset`."""
     start = int(offset) if offset.isdigit() else 0
     chunk = results[start:start + PAGE]

@@ -24,6 +24,7 @@ from core.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from core.state import StateFormatError
 
 from . import flow, inline, jobs, state
+from .bot import uno_bot
 from .keyboards import play_keyboard
 from .runtime import runtime
 from .status import note_line
@@ -103,7 +104,7 @@ async def _first_table(rt: Any, user_id: str, chats: list[str]) -> Table | None:
     return seated
 
 
-def notice_results(user_id: str, text: str, lang: str) -> list[Any]:
+def notice_results(user_id: str, text: str, lang: str) -> list[inline.Article]:
     return inline.info_results("0", 0, user_id, text, text, lang, "notice")
 
 
@@ -119,8 +120,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
         results = inline.info_results("0", 0, uid, _("You are not in a game"),
                                       _("Open a game in a group with /new, or join one with /join."),
                                       lang, "none")
-        await query.answer(results, cache_time=0, is_personal=True,
-                           button=inline.results_button(_("How to play")))
+        await uno_bot(context).answer_articles(query.id, results, button=inline.results_button(_("How to play")))
         return
     lang = table.lang
     _ = gettext_for(lang)
@@ -129,7 +129,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
     if in_group and query.chat_type in (ChatType.PRIVATE, ChatType.SENDER, ChatType.CHANNEL):
         results = inline.info_results(table.chat_id, table.version, uid, _("Open your cards in the game's group"),
                                       _("My cards are in the group where the game is."), lang, "place")
-        await query.answer(results, cache_time=0, is_personal=True)
+        await uno_bot(context).answer_articles(query.id, results)
         return
     jobs.ensure_jobs(context, chat_id, table)
     results = inline.matching(inline.hand_results(table, uid), query.query)
@@ -137,8 +137,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
     if not results:
         results = inline.info_results(table.chat_id, table.version, uid, head, head, lang, "wait")
     chunk, next_offset = inline.page(results, query.offset)
-    await query.answer(chunk, cache_time=0, is_personal=True, next_offset=next_offset,
-                       button=inline.results_button(head))
+    await uno_bot(context).answer_articles(query.id, chunk, next_offset=next_offset, button=inline.results_button(head))
 
 
 async def on_chosen(update: Update, context: Context) -> None:

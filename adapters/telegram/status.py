@@ -29,6 +29,7 @@ from core.chat.render import COLOR_EMOJI
 from core.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from core.chat.views import status_lines, table_view
 
+from .bot import UnoBot
 from .keyboards import table_keyboard
 
 log = logging.getLogger(__name__)
@@ -56,11 +57,15 @@ class Status(NamedTuple):
     def entities(self) -> list[MessageEntity] | None:
         if not self.bold:
             return None
-        length = len(self.text[:self.bold].encode("utf-16-le")) // 2  # Telegram counts UTF-16 units
-        return [MessageEntity(MessageEntity.BOLD, 0, length)]
+        return [MessageEntity(MessageEntity.BOLD, 0, self.bold_units)]
 
-    def key(self) -> tuple[str, int, str]:
-        return self.text, self.bold, self.markup.to_json() if self.markup else ""
+    @property
+    def bold_units(self) -> int:
+        """The bold prefix's length as Telegram counts it (UTF-16 code units)."""
+        return len(self.text[:self.bold].encode("utf-16-le")) // 2
+
+    def key(self) -> tuple[str, int, InlineKeyboardMarkup | None]:
+        return self.text, self.bold, self.markup
 
 
 def render(table: Table, *, notes: list[str] | None = None, headline: str | None = None,
@@ -146,7 +151,7 @@ class StatusEditor:
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
-        self._shown: OrderedDict[tuple[int, int], tuple[str, int, str]] = OrderedDict()
+        self._shown: OrderedDict[tuple[int, int], tuple[str, int, InlineKeyboardMarkup | None]] = OrderedDict()
         self._pending: dict[tuple[int, int], Status] = {}
         self._locks: OrderedDict[tuple[int, int], asyncio.Lock] = OrderedDict()
 
@@ -162,7 +167,7 @@ class StatusEditor:
         self._remember(self._latest, key, version)
         self._remember(self._shown, key, status.key())
 
-    async def show(self, bot: Bot, chat_id: int, message_id: int, version: int, status: Status) -> None:
+    async def show(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status) -> None:
         key = (chat_id, message_id)
         if version < self._latest.get(key, 0):
             return  # a newer state was shown or is on its way
@@ -180,8 +185,7 @@ class StatusEditor:
             if self._shown.get(key) == shown:
                 return
             try:
-                await bot.edit_message_text(edit.text, chat_id=chat_id, message_id=message_id,
-                                            entities=edit.entities, reply_markup=edit.markup)
+                await bot.edit_quietly(chat_id, message_id, edit.text, bold=edit.bold_units, markup=edit.markup)
             except BadRequest as exc:
                 if not is_not_modified(exc):
                     log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
