@@ -27,7 +27,7 @@ import functools
 import json
 import logging
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -42,6 +42,7 @@ from adapters import redis_scripts as lua
 from core import store_envelope as envelope
 from core.store import (
     DEFAULT_GAME_TTL,
+    ID_RE,
     ChatBusy,
     ChatId,
     GameNotFound,
@@ -481,6 +482,19 @@ class RedisStore(Store):
         if reply[0] == lua.WRONG_TYPE:
             raise await self._wrong_type_reply(reply)
         return bool(reply[0] == lua.OK)
+
+
+    async def bound_chats(self) -> AsyncIterator[str]:
+        """SCAN for binding keys: walked once when a process starts, so no index is kept
+        (an index set would be one more key to keep right on every bind, and
+        would sit outside the chats' hash slots)."""
+        head = f"{self.keys.prefix}:{{chat:"
+        tail = "}:current"
+        with _translate_errors():
+            async for key in self.client.scan_iter(match=f"{head}*{tail}", count=1000):
+                chat = _text(key)[len(head):-len(tail)]
+                if ID_RE.fullmatch(chat):  # else a stray key that only looks like a binding
+                    yield chat
 
     # ---- settings
 

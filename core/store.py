@@ -34,7 +34,7 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal, Self
@@ -46,7 +46,7 @@ StatsScope = Literal["chat", "user"]
 DEFAULT_GAME_TTL: float = 48 * 3600.0
 """Seconds a game lives without a save before it counts as abandoned."""
 
-_ID_RE = re.compile(r"[A-Za-z0-9_.@+=-]{1,64}")
+ID_RE = re.compile(r"[A-Za-z0-9_.@+=-]{1,64}")
 _NONCE_RE = re.compile(r"[0-9a-f]{1,32}")
 _STATS_SCOPES = ("chat", "user")
 
@@ -131,7 +131,7 @@ def norm_id(value: ChatId, what: str = "chat id") -> str:
     colons, spaces and the ``#`` that separates a game's nonce are refused.
     """
     text = str(value)
-    if not _ID_RE.fullmatch(text):
+    if not ID_RE.fullmatch(text):
         raise ValueError(f"bad {what}: {value!r}")
     return text
 
@@ -144,7 +144,7 @@ def new_game_id(chat_id: ChatId) -> str:
 def split_game_id(game_id: str) -> tuple[str, str]:
     """Return ``(chat id, nonce)`` of a game id, or raise ValueError."""
     chat, sep, nonce = str(game_id).rpartition("#")
-    if not sep or not _ID_RE.fullmatch(chat) or not _NONCE_RE.fullmatch(nonce):
+    if not sep or not ID_RE.fullmatch(chat) or not _NONCE_RE.fullmatch(nonce):
         raise ValueError(f"bad game id: {game_id!r}")
     return chat, nonce
 
@@ -315,6 +315,16 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def unbind_chat(self, chat_id: ChatId, game_id: str | None = None) -> bool:
         """Clear the chat's binding (only if it names ``game_id``, when given). True if cleared."""
+
+    @abc.abstractmethod
+    def bound_chats(self) -> AsyncIterator[str]:
+        """Every chat bound to a game, in no order (a game may have expired a moment ago).
+
+        Why: a bot process that starts re-plans the timers of the games
+        already running (turn timers, AI pauses, lobby expiry); nothing else
+        walks every chat. A chat bound or unbound during the walk may or
+        may not be seen.
+        """
 
     # ---- settings
 
@@ -514,6 +524,11 @@ class MemoryStore(Store):
             return False
         del self._bindings[chat]
         return True
+
+    async def bound_chats(self) -> AsyncIterator[str]:
+        for chat, game_id in list(self._bindings.items()):
+            if self._game(game_id) is not None:
+                yield chat
 
     # ---- settings
 

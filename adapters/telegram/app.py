@@ -21,7 +21,7 @@ from core.chat.i18n import LANGUAGES, gettext_for
 from core.chat.service import ChatService, Defaults
 from core.store import Store
 
-from . import handlers
+from . import handlers, jobs
 from .bot import UnoBot
 from .runtime import KEY, Options, Runtime
 from .texts import COMMANDS
@@ -92,6 +92,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
                                 bot_username=app.bot.username)
     if setup["set_commands"]:
         await register_commands(app)
+    if app.job_queue is not None and setup["options"].replan_at_start:
+        app.job_queue.run_once(jobs.replan_all, when=0, name="unobot.replan")
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -19,7 +19,7 @@ from core.store import StoreUnavailable
 
 from . import jobs, state
 from .runtime import runtime
-from .status import render, round_headline, send, stopped
+from .status import Status, render, round_headline, send, stopped
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +43,37 @@ async def after(context: Any, chat_id: int, outcome: Outcome, *, note: str | Non
 
 async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | None = None,
                final: bool = False) -> None:
-    """Edit the game's status message to show `table`."""
+    """Edit the game's status message to show `table`; post it anew if it was deleted."""
     message_id = table.adapter.get("status")
     if not message_id:
         return
     rt = runtime(context)
-    await rt.status.show(context.bot, chat_id, int(message_id), table.version,
-                         render(table, notes=notes, final=final))
+    current = rt.status.moved(chat_id, int(message_id))
+    status = render(table, notes=notes, final=final)
+    if not await rt.status.show(context.bot, chat_id, current, table.version, status):
+        await repost(context, chat_id, table, current, status)
+
+
+async def repost(context: Any, chat_id: int, table: Table, gone: int, status: Status) -> None:
+    """The status message was deleted (an admin tidying up, a cleared
+    history): the game goes on, so post it again at the bottom and make the
+    new one the game's status message, in the store and in this process."""
+    rt = runtime(context)
+    try:
+        message = await send(context.bot, chat_id, status)
+    except TelegramError as exc:
+        log.warning("chat %s: status message not re-posted: %s", chat_id, exc)
+        return
+    rt.status.replaced(chat_id, gone, message.message_id)
+    version = table.version
+    try:
+        saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message.message_id},
+                                             seed=table.seed)
+    except StoreUnavailable:
+        saved = None
+    if saved is not None:
+        version = saved.version
+    rt.status.sent(chat_id, message.message_id, version, status)
 
 
 async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> None:

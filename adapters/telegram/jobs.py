@@ -3,10 +3,10 @@
 Why jobs carry a table version: a job may fire in a process that has not
 seen the latest move, or after a restart, or twice (two processes each
 scheduled one). The service refuses a command whose version is not the
-table's, so a stale job never acts. Jobs live in one process's memory;
-after a restart they come back when someone next opens their hand
-(`ensure_jobs` on inline queries), which is the moment a stuck game is
-noticed.
+table's, so a stale job never acts. Jobs live in one process's memory:
+a process that starts walks the store's running games once and re-plans
+theirs (`replan_all`), and a process that serves a game it planned
+nothing for re-plans when someone opens their hand (`ensure_jobs`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from core.chat.i18n import gettext_for
 from core.chat.service import Outcome
 from core.chat.table import LOBBY, PLAYING, Table
 from core.chat.views import rule_facts
+from core.store import StoreError
 
 from .runtime import SYSTEM, runtime
 
@@ -184,3 +185,35 @@ async def lobby_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         _ = gettext_for(outcome.table.lang)
         await flow.show_stopped(context, data["chat"], outcome.table,
                                 _("Nobody started the game in time; the lobby is closed."))
+
+
+def telegram_chat(chat: str) -> bool:
+    """Telegram chat ids are integers; other adapters sharing the store use other ids."""
+    return chat.lstrip("-").isdigit()
+
+
+async def replan_all(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Once at start-up: plan the timers, AI pauses and lobby expiries of the
+    games already running, so a restart leaves no game waiting for a clock
+    nobody keeps. A table that cannot be read now is left to `ensure_jobs`."""
+    rt = runtime(context)
+    planned = 0
+    try:
+        async for chat in rt.store.bound_chats():
+            if not telegram_chat(chat):
+                continue
+            try:
+                table = await rt.service.table(chat)
+            except (StoreError, ValueError) as exc:
+                log.warning("chat %s: jobs not re-planned: %s", chat, exc)
+                continue
+            if table is None:
+                continue
+            if table.phase == LOBBY:
+                schedule_lobby(context, int(chat), table)
+            else:
+                ensure_jobs(context, int(chat), table)
+            planned += 1
+    except StoreError as exc:
+        log.warning("start-up re-planning stopped: %s", exc)
+    log.info("re-planned the jobs of %d running games", planned)

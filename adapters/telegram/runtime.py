@@ -36,6 +36,8 @@ class Options:
     timer_grace: float = 0.3
     #: Send "you drew ..." to players who started the bot in private.
     private_notices: bool = True
+    #: At start-up, re-plan the jobs of the games already in the store.
+    replan_at_start: bool = True
 
 
 @dataclass

@@ -37,6 +37,11 @@ log = logging.getLogger(__name__)
 RECENT_LINES = 4
 
 
+def is_gone(exc: BaseException) -> bool:
+    """The message was deleted (by an admin, or with its chat's history)."""
+    return isinstance(exc, BadRequest) and "message to edit not found" in str(exc).lower()
+
+
 def is_not_modified(exc: BaseException) -> bool:
     """PTB words it "Message is not modified: ..." (capitalised); Telegram lower case."""
     return isinstance(exc, BadRequest) and "message is not modified" in str(exc).lower()
@@ -154,6 +159,7 @@ class StatusEditor:
         self._shown: OrderedDict[tuple[int, int], tuple[str, int, InlineKeyboardMarkup | None]] = OrderedDict()
         self._pending: dict[tuple[int, int], Status] = {}
         self._locks: OrderedDict[tuple[int, int], asyncio.Lock] = OrderedDict()
+        self._moved: OrderedDict[tuple[int, int], int] = OrderedDict()
 
     def _remember(self, cache: OrderedDict, key: tuple[int, int], value: object) -> None:  # type: ignore[type-arg]
         cache[key] = value
@@ -167,10 +173,11 @@ class StatusEditor:
         self._remember(self._latest, key, version)
         self._remember(self._shown, key, status.key())
 
-    async def show(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status) -> None:
+    async def show(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status) -> bool:
+        """Show `status` unless something newer is shown; False if the message is gone."""
         key = (chat_id, message_id)
         if version < self._latest.get(key, 0):
-            return  # a newer state was shown or is on its way
+            return True  # a newer state was shown or is on its way
         self._remember(self._latest, key, version)
         self._pending[key] = status
         lock = self._locks.get(key)
@@ -180,17 +187,27 @@ class StatusEditor:
         async with lock:
             edit = self._pending.pop(key, None)
             if edit is None:
-                return  # a later caller's edit went out with ours coalesced into it
+                return True  # a later caller's edit went out with ours coalesced into it
             shown = edit.key()
             if self._shown.get(key) == shown:
-                return
+                return True
             try:
                 await bot.edit_quietly(chat_id, message_id, edit.text, bold=edit.bold_units, markup=edit.markup)
             except BadRequest as exc:
+                if is_gone(exc):
+                    return False
                 if not is_not_modified(exc):
                     log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
-                    return
+                    return True
             except TelegramError as exc:
                 log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
-                return
+                return True
             self._remember(self._shown, key, shown)
+        return True
+
+    def moved(self, chat_id: int, message_id: int) -> int:
+        """The message that replaced a deleted status message (itself if none did)."""
+        return self._moved.get((chat_id, message_id), message_id)
+
+    def replaced(self, chat_id: int, old_id: int, new_id: int) -> None:
+        self._remember(self._moved, (chat_id, old_id), new_id)

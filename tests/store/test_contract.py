@@ -139,6 +139,17 @@ async def test_bind_and_unbind(store: Store) -> None:
         await store.bind_chat("another-chat", second)
 
 
+async def test_bound_chats_lists_every_chat_with_a_game(store: Store) -> None:
+    assert [chat async for chat in store.bound_chats()] == []
+    await store.create_game(CHAT, b"a")
+    other, _ = await store.create_game("-100777", b"b")
+    gone, _ = await store.create_game("-100888", b"c")
+    await store.unbind_chat("-100888", gone)  # unbound: not listed
+    assert sorted([chat async for chat in store.bound_chats()]) == sorted([CHAT, "-100777"])
+    await store.unbind_chat("-100777", other)
+    assert [chat async for chat in store.bound_chats()] == [CHAT]
+
+
 async def test_delete_game(store: Store) -> None:
     game_id, _ = await store.create_game(CHAT, b"s", log=["0 deal"])
     assert await store.delete_game(game_id) is True

@@ -129,3 +129,29 @@ async def test_names_are_shown_as_written(server: BotAPIServer, bot: BotProcess)
     texts = [m["text"] for m in bot_messages(server, group)]
     assert any("<b>Zed</b> & co" in t for t in texts[:1])
     assert "<b>Zed</b> & co:" in texts[-1]
+
+
+async def test_a_deleted_status_message_is_posted_again(server: BotAPIServer, bot: BotProcess) -> None:
+    """An admin deletes the game's status message mid-game: the next move
+    posts it again at the bottom, the game remembers the new one, and the
+    game plays on to the end through it."""
+    driver = await open_table(server, bot)
+    await short_games(bot, driver.chat, scoring="target=0")
+    await lobby_and_start(driver)
+    table = await driver.table()
+    assert table is not None
+    old = int(table.adapter["status"])
+    del server.messages[driver.group["id"]][old]  # what deleteMessage by an admin leaves
+    assert table.game is not None
+    user = driver.players[table.game.turn]  # the status is gone: they know it is their turn
+    pick = driver.pick(await driver.hand(user))
+    assert pick is not None
+    await driver.choose(user, pick)
+    table = await driver.table()
+    assert table is not None
+    new = int(table.adapter["status"])
+    assert new != old and new in server.messages[driver.group["id"]]
+    assert "Press “My cards”" in server.messages[driver.group["id"]][new]["text"]
+    stats = await driver.play()
+    assert stats.moves > 1
+    assert "wins the match" in driver.bot_messages()[-1]["text"]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from adapters.telegram import keyboards
 from tests.botapi import BotAPIServer
-from tests.telegram.driver import BotProcess, bot_messages
+from tests.support.redis_server import RedisServer
+from tests.telegram.driver import FAST, BotProcess, bot_messages
 from tests.telegram.test_game import short_games
 
 
@@ -68,3 +70,40 @@ async def test_stale_timer_never_acts(server: BotAPIServer, bot: BotProcess) -> 
     jobs.cancel(jq, group["id"])
     after = await bot.service.table(chat)
     assert after is not None and after.version == table.version
+
+
+async def test_a_restarted_process_keeps_the_running_games_clocks(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """The process that planned a turn timer stops; a new one starts on the
+    same Redis and, with nobody touching the game, the timer still runs out
+    (and an open lobby still gets its expiry)."""
+    first = await BotProcess(server, redis_server.url, prefix, seed=3).start()
+    group, lobby_group = server.group(title="Game"), server.group(title="Lobby")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(group, ann, "creator")
+    chat = str(group["id"])
+    assert first.service is not None
+    await first.settle(server.send_command(group, ann, "/timer", "2"))
+    await first.settle(server.send_command(group, ann, "/new"))
+    await first.settle(server.send_command(group, ben, "/join"))
+    await first.settle(server.send_command(group, ann, "/start"))
+    await first.settle(server.send_command(lobby_group, ann, "/new"))
+    table = await first.service.table(chat)
+    assert table is not None and table.game is not None
+    await first.stop()  # its jobs die with it
+
+    options = replace(FAST, lobby_seconds=1.0)
+    second = await BotProcess(server, redis_server.url, prefix, seed=4, options=options).start()
+    try:
+        assert second.service is not None
+        mark = server.mark()
+        edit = await server.wait_for("editMessageText", lambda p: "ran out of time" in p.get("text", ""),
+                                     timeout=8, after=mark)
+        assert edit.params["chat_id"] == group["id"]
+        after = await second.service.table(chat)
+        assert after is not None and after.version > table.version
+        closed = await server.wait_for("editMessageText", lambda p: "lobby is closed" in p.get("text", ""),
+                                       timeout=8, after=mark)
+        assert closed.params["chat_id"] == lobby_group["id"]
+    finally:
+        await second.stop()
