@@ -26,7 +26,14 @@ from telegram import (
     InputTextMessageContent,
     Update,
 )
-from telegram.error import BadRequest, Conflict, EndPointNotFound, Forbidden, RetryAfter
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Conflict,
+    EndPointNotFound,
+    Forbidden,
+    RetryAfter,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -234,6 +241,25 @@ async def test_edit_rules(server: BotAPIServer, bot: Bot) -> None:
     assert sent.message_id not in server.messages[table["id"]]
     with pytest.raises(BadRequest, match=r"(?i)message to delete not found"):
         await bot.delete_message(table["id"], sent.message_id)
+
+
+async def test_group_upgraded_to_supergroup(server: BotAPIServer, bot: Bot) -> None:
+    group = server.group(type="group")
+    alice = server.user(1, "Alice")
+    server.set_status(group, alice, "creator")
+    with pytest.raises(ValueError, match="basic group"):
+        server.migrate_group(server.group(), alice)
+    new, update = server.migrate_group(group, alice)
+    assert new["type"] == "supergroup" and new["id"] != group["id"]
+    assert update["message"]["migrate_to_chat_id"] == new["id"]
+    assert server.statuses[new["id"]][alice["id"]] == "creator"
+    delivered = await bot.get_updates()
+    assert [u.message.migrate_to_chat_id for u in delivered][:1] == [new["id"]]  # type: ignore[union-attr]
+    assert delivered[1].message.migrate_from_chat_id == group["id"]  # type: ignore[union-attr]
+    with pytest.raises(ChatMigrated) as migrated:
+        await bot.send_message(group["id"], "hello?")
+    assert migrated.value.new_chat_id == new["id"]
+    assert (await bot.send_message(new["id"], "hello")).chat.id == new["id"]
 
 
 async def test_message_validation(server: BotAPIServer, bot: Bot) -> None:

@@ -28,6 +28,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
+    MessageHandler,
     filters,
 )
 
@@ -40,7 +41,7 @@ from core.chat.table import LOBBY
 from core.store import StoreDataError, StoreUnavailable
 from core.variants import VariantError, load_variant, variant_names
 
-from . import buttons, flow, jobs, play, state
+from . import buttons, flow, jobs, migrate, play, state
 from .bot import uno_bot
 from .runtime import runtime
 from .status import render, send
@@ -431,4 +432,5 @@ def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(InlineQueryHandler(play.on_inline_query))
     app.add_handler(ChosenInlineResultHandler(play.on_chosen))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrate.on_migrate))
     app.add_error_handler(on_error)

@@ -150,6 +150,41 @@ class ChatService:
 
         return await self._mutate(chat_id, update, bump=False)
 
+    async def move_chat(self, old: str, new: str) -> Table | None:
+        """The chat now goes by another id (Telegram gives a group that
+        becomes a supergroup a new one): its settings, counters and running
+        game follow it, and nothing stays running under the old id.
+
+        The moved table's `adapter` data is cleared: it names things of the
+        old chat (message ids), which the adapter makes anew. Returns the
+        moved table, or None when there was no game to move (or the new id
+        already has one: the move was made before, or a game began there).
+        """
+        settings = await self.store.get_chat_settings(old)
+        if settings:
+            await self.store.update_chat_settings(new, settings)
+            await self.store.clear_chat_settings(old)
+        counters = {k: v for k, v in (await self.store.get_stats("chat", old)).items() if v}
+        if counters:
+            await self.store.incr_stats("chat", new, counters)
+            await self.store.incr_stats("chat", old, {k: -v for k, v in counters.items()})
+        found = await self._load(old)
+        if found is None:
+            return None
+        game_id, table = found
+        table.chat_id = new
+        table.adapter = {}
+        encoded = table.encode()
+        try:
+            _new_game, table.store_version = await self.store.create_game(new, encoded, log=[f"moved from {old}"])
+        except ChatBusy:
+            return None
+        # Deleted, not just unbound: a process that remembers the old game's
+        # id must find nothing there, not a running game nobody can reach.
+        await self.store.delete_game(game_id)
+        self._forget(old)
+        return table
+
     # -- the one entry point ------------------------------------------------------
     async def handle(self, chat_id: str, person: c.Person, command: c.Command) -> Outcome:
         lang = normalize(person.lang) if person.lang else None

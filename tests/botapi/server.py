@@ -379,6 +379,7 @@ class BotAPIServer:
         self._open_inline_queries: dict[str, JSON] = {}
         self._last_inline_answer: dict[int, str] = {}
         self._flood: dict[int, _FloodRule] = {}
+        self._migrated: dict[int, int] = {}  # old group id -> its supergroup's id
         self._marks: dict[int, int] = {}
         self._mark = 0
         self._poll_generation = 0
@@ -836,6 +837,30 @@ class BotAPIServer:
         update: JSON = {"message": message}
         return self._inject(update, queue=queue and self._bot_sees(message))
 
+    def migrate_group(self, chat: ChatRef, user: UserRef, *, queue: bool = True) -> tuple[JSON, JSON]:
+        """A basic group is upgraded to a supergroup, as Telegram does it: the
+        supergroup gets a new id (members and statuses carry over), the old
+        group answers every call with "group chat was upgraded" naming the
+        new id, and two service messages reach the bot whatever its privacy
+        mode: ``migrate_to_chat_id`` in the old group, then
+        ``migrate_from_chat_id`` in the new one. Returns (new chat, the old
+        group's update)."""
+        old = self._chat(chat)
+        if old["type"] != "group":
+            raise ValueError("only a basic group can be upgraded to a supergroup")
+        new = self.group(title=old.get("title", ""), type="supergroup")
+        self.statuses[new["id"]] = dict(self.statuses.get(old["id"], {}))
+        self._migrated[old["id"]] = new["id"]
+        sender = self._user(user)
+        to_message = self._new_message(old, sender, migrate_to_chat_id=new["id"])
+        from_message = self._new_message(new, GROUP_ANONYMOUS_BOT, migrate_from_chat_id=old["id"])
+        from_message["sender_chat"] = new
+        self._store(to_message)
+        self._store(from_message)
+        update = self._inject({"message": to_message}, queue=queue)
+        self._inject({"message": from_message}, queue=queue)
+        return new, update
+
     def press_button(
         self,
         chat: ChatRef,
@@ -1112,6 +1137,9 @@ class BotAPIServer:
             with contextlib.suppress(ValueError):
                 chat_id = int(chat_id)
         chat = self.chats.get(chat_id) if isinstance(chat_id, int) else None
+        if chat_id in self._migrated:
+            raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                           {"migrate_to_chat_id": self._migrated[chat_id]})
         if chat is None:
             if isinstance(chat_id, int) and chat_id > 0:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")

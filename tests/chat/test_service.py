@@ -281,3 +281,28 @@ async def test_two_services_on_one_store_never_act_on_a_remembered_table(clock: 
     assert game_id is not None
     moves = [e for e in await store.read_log(game_id) if e[0].isdigit()]
     assert len(moves) == final.game.moves
+
+
+async def test_a_chat_that_changes_id_keeps_its_game_settings_and_counters(svc: ChatService) -> None:
+    """A Telegram group becoming a supergroup gets a new id: everything follows it."""
+    assert (await svc.handle(CHAT, ADMIN, c.SetLanguage("es"))).ok
+    await svc.store.incr_stats("chat", CHAT, {"games": 2})
+    await lobby(svc, ANA, BEN)
+    started = (await svc.handle(CHAT, ANA, c.Start())).table
+    assert started is not None
+    await svc.set_adapter_data(CHAT, {"status": 41})
+    moved = await svc.move_chat(CHAT, "group-2")
+    assert moved is not None and moved.chat_id == "group-2" and moved.adapter == {}
+    assert await svc.table(CHAT) is None
+    again = await svc.table("group-2")
+    assert again is not None and again.version == started.version and again.game is not None
+    assert again.game.hands == started.game.hands  # type: ignore[union-attr]
+    assert (await svc.settings("group-2"))["lang"] == "es"
+    assert (await svc.store.get_stats("chat", "group-2"))["games"] == 2
+    assert not any((await svc.store.get_stats("chat", CHAT)).values())
+    # The game plays on under the new id; a second announcement moves nothing.
+    person = ANA if again.seats[again.game.turn].id == ANA.id else BEN
+    assert (await svc.handle("group-2", person, first_legal(again, person))).ok
+    assert await svc.move_chat(CHAT, "group-2") is None
+    assert (await svc.store.get_stats("chat", "group-2"))["games"] == 2
+    assert await svc.table("group-2") is not None
