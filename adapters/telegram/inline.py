@@ -131,14 +131,16 @@ def info_results(chat: str, version: int, user: str, title: str, text: str, lang
     return [_article(encode(chat, version, user, "n" + tag), title, text, lang)]
 
 
-def hand_results(table: Table, user: str) -> list[Article]:
-    """The user's hand and moves, in the table's language.
+def hand_results(table: Table, user: str, lang: str | None = None) -> list[Article]:
+    """The user's hand and moves: titles and descriptions in `lang` (the
+    player's own language; only they see the list), what a pick posts in
+    the group in the table's language (everyone reads that).
 
     Order: UNO (it must come before the card), playable cards (one result
     per colour or target where the card asks for one; out-of-turn cards are
     jump-ins), the other actions, then the cards not playable now, marked.
     """
-    lang = table.lang
+    lang = lang or table.lang
     _ = gettext_for(lang)
     chat, version = table.chat_id, table.version
     view = hand_view(table, user)
@@ -150,9 +152,10 @@ def hand_results(table: Table, user: str) -> list[Article]:
 
     def add(move: Move, description: str | None) -> None:
         title = move_title(table, move, lang)
+        posted = title if lang == table.lang else move_title(table, move, table.lang)
         rid = encode(chat, version, user, move_code(table, move))
         if len(rid.encode()) <= MAX_ID:
-            results.append(_article(rid, title, title, lang, description))
+            results.append(_article(rid, title, posted, table.lang, description))
 
     if view.uno:
         add(view.uno, _("(say it before someone catches you)") if view.exposed else None)
@@ -182,7 +185,7 @@ def hand_results(table: Table, user: str) -> list[Article]:
             continue
         rid = encode(chat, version, user, "x" + hc.card.text)
         description = _("Not playable now") + (f" (×{hc.count})" if hc.count > 1 else "")
-        results.append(_article(rid, "✖ " + card_label(hc.card, lang), "🤔", lang, description))
+        results.append(_article(rid, "✖ " + card_label(hc.card, lang), "🤔", table.lang, description))
     return results
 
 
@@ -196,9 +199,9 @@ def matching(results: list[Article], text: str) -> list[Article]:
     return found or results
 
 
-def header(table: Table, user: str) -> str:
+def header(table: Table, user: str, lang: str | None = None) -> str:
     """The line above the results: the top card and whose turn it is."""
-    lang = table.lang
+    lang = lang or table.lang
     _ = gettext_for(lang)
     game = table.game
     if table.phase == LOBBY:

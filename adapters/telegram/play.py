@@ -19,7 +19,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from core.chat.commands import Person
-from core.chat.i18n import gettext_for, normalize
+from core.chat.i18n import LANGUAGES, gettext_for, normalize
 from core.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from core.state import StateFormatError
 
@@ -108,6 +108,14 @@ def notice_results(user_id: str, text: str, lang: str) -> list[inline.Article]:
     return inline.info_results("0", 0, user_id, text, text, lang, "notice")
 
 
+def player_lang(language_code: str | None, chat_lang: str) -> str:
+    """The language a player's own inline results speak: their Telegram
+    app's, when unobot speaks it, else the chat's."""
+    if language_code and language_code.replace("_", "-").split("-")[0].lower() in LANGUAGES:
+        return normalize(language_code)
+    return chat_lang
+
+
 async def on_inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
     assert query is not None
@@ -122,7 +130,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
                                       lang, "none")
         await uno_bot(context).answer_articles(query.id, results, button=inline.results_button(_("How to play")))
         return
-    lang = table.lang
+    lang = player_lang(user.language_code, table.lang)
     _ = gettext_for(lang)
     chat_id = int(table.chat_id)
     in_group = chat_id < 0
@@ -132,10 +140,11 @@ async def on_inline_query(update: Update, context: Context) -> None:
         await uno_bot(context).answer_articles(query.id, results)
         return
     jobs.ensure_jobs(context, chat_id, table)
-    results = inline.matching(inline.hand_results(table, uid), query.query)
-    head = inline.header(table, uid)
+    results = inline.matching(inline.hand_results(table, uid, lang), query.query)
+    head = inline.header(table, uid, lang)
     if not results:
-        results = inline.info_results(table.chat_id, table.version, uid, head, head, lang, "wait")
+        results = inline.info_results(table.chat_id, table.version, uid, head, inline.header(table, uid),
+                                      table.lang, "wait")
     chunk, next_offset = inline.page(results, query.offset)
     await uno_bot(context).answer_articles(query.id, chunk, next_offset=next_offset, button=inline.results_button(head))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.telegram import inline
+from adapters.telegram import inline, play
 from core.cards import parse_card
 from core.chat import commands as c
 from core.chat.table import PLAYING, Seat, Table
@@ -98,3 +98,18 @@ def test_typing_after_the_bot_name_narrows_the_results() -> None:
     assert inline.matching(results, "r3") == [r for r in results if "R3" in r.title]
     assert inline.matching(results, "nothing like it") == results
     assert inline.matching(results, "  ") == results
+
+
+def test_titles_speak_the_players_language_and_the_group_reads_the_chats() -> None:
+    """Only the player sees the list, so it is in their language; what a pick
+    posts in the group stays in the chat's."""
+    t = table(["W+4 G5 B7", "R5 R6"], "R9")  # an English chat
+    results = by_code(inline.hand_results(t, "101", "es"))
+    assert results["pW+4.G"].title == "⬛ W+4 · +4 → 🟩 verde"  # type: ignore[attr-defined]
+    assert results["pW+4.G"].text == "⬛ W+4 · Wild Draw Four → 🟩 green"  # type: ignore[attr-defined]
+    assert results["xG5"].title == "✖ G5 · 5 verde"  # type: ignore[attr-defined]
+    assert results["xG5"].description == "No se puede jugar ahora"  # type: ignore[attr-defined]
+    assert inline.header(t, "101", "es").endswith("tu turno")
+    assert play.player_lang("es-MX", "en") == "es"
+    assert play.player_lang("de", "es") == "es"  # not spoken here: the chat's language
+    assert play.player_lang(None, "es") == "es"
