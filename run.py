@@ -69,6 +69,7 @@ def main(argv: list[str]) -> int:
     env["PATH"] = str(BIN) + os.pathsep + env.get("PATH", "")
     if command == "play":
         args = [str(BIN / "unobot"), "play", *rest]
+        env.setdefault("UNOBOT_PLAY_COMMAND", "python3 run.py play")  # what the resume hint names
     elif command == "unobot":
         args = [str(BIN / "unobot"), *rest]
     elif command == "bench":

@@ -115,7 +115,8 @@ class ConsoleApp:
                 existing = None
             if self.o.resume:
                 if existing is None:
-                    self.console.print(render.error(_("There is no saved game to resume. Start one with: unobot play")))
+                    self.console.print(render.error(_("There is no saved game to resume. Start one with: {command}")
+                                                    .format(command=render.play_command())))
                     return 1
                 self._resume(existing)
             elif existing is not None:
@@ -416,7 +417,8 @@ class ConsoleApp:
         _ = self._
         self.console.print()
         if self.o.persistent:
-            self.console.print(Text(_("Game saved. Continue it with: unobot play --resume"), style="bold"))
+            self.console.print(Text(_("Game saved. Continue it with: {command} --resume").format(
+                command=render.play_command()), style="bold"))
         else:
             self.console.print(Text(_("The memory store keeps nothing after the program ends: this game is over."),
                                     style="bold"))

@@ -8,6 +8,7 @@ says (playable cards are the ones `hand_view` marks).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 
 from rich import box
@@ -36,6 +37,12 @@ LABEL = {SKIP: "⊘", REVERSE: "⇄", WILD: "W"}
 
 PLAYABLE, UNPLAYABLE = "●", "○"
 PROMPT_MARK = "› "
+
+
+def play_command() -> str:
+    """How the player started the game, for "continue with ... --resume":
+    `python3 run.py play` sets UNOBOT_PLAY_COMMAND; an installed unobot is `unobot play`."""
+    return os.environ.get("UNOBOT_PLAY_COMMAND") or "unobot play"
 
 
 def chip(card: Card) -> Text:
@@ -285,7 +292,8 @@ def help_table(lang: str) -> Table:
         (_("Enter"), _("let the others go on, when you are asked whether to act")),
         (f"{_(WORDS['table'])} · t", _("show the table and your hand again")),
         (f"{_(WORDS['help'])} · ?", _("this list")),
-        (f"{_(WORDS['quit'])} · q", _("save the game and leave (unobot play --resume continues it)")),
+        (f"{_(WORDS['quit'])} · q", _("save the game and leave ({command} --resume continues it)").format(
+            command=play_command())),
     ]
     table = Table(title=_("Commands"), box=box.SIMPLE, show_header=False, title_style="bold")
     table.add_column(style="bold cyan", no_wrap=True)

@@ -17,9 +17,9 @@ from core.store import MemoryStore
 from .helpers import ROOT, env
 
 
-def unobot(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core.cli", "play", *args], cwd=ROOT, env=env(),
-                          capture_output=True, text=True, timeout=60)
+def unobot(*args: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "core.cli", "play", *args], cwd=ROOT,
+                          env={**env(), **(extra_env or {})}, capture_output=True, text=True, timeout=60)
 
 
 def test_auto_plays_a_whole_match() -> None:
@@ -52,6 +52,10 @@ def test_errors_are_reported_without_a_traceback() -> None:
         assert "Traceback" not in done.stderr
     done = unobot("--store", "memory", "--resume")
     assert done.returncode == 1 and "There is no saved game to resume." in done.stdout
+    assert "Start one with: unobot play" in done.stdout
+    # Started through run.py, the hints name the command the player typed.
+    done = unobot("--store", "memory", "--resume", extra_env={"UNOBOT_PLAY_COMMAND": "python3 run.py play"})
+    assert "Start one with: python3 run.py play" in " ".join(done.stdout.split())
     done = unobot("--store", "redis://127.0.0.1:1/0", "--auto")
     assert done.returncode == 1 and "not reachable" in done.stderr and "Traceback" not in done.stderr
 
