@@ -65,15 +65,26 @@ async def repost(context: Any, chat_id: int, table: Table, gone: int, status: St
         log.warning("chat %s: status message not re-posted: %s", chat_id, exc)
         return
     rt.status.replaced(chat_id, gone, message.message_id)
-    version = table.version
-    try:
-        saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message.message_id},
-                                             seed=table.seed)
-    except StoreUnavailable:
-        saved = None
-    if saved is not None:
-        version = saved.version
-    rt.status.sent(chat_id, message.message_id, version, status)
+    await adopt(context, chat_id, table, message.message_id, status)
+
+
+async def adopt(context: Any, chat_id: int, table: Table, message_id: int, status: Status,
+                *, save: bool = True) -> Table:
+    """Make a message just sent the game's status message: in the store (so
+    every process edits that one; `save=False` when the game is over and
+    nothing will) and in this process's editor (so an equal edit is not
+    sent). A store outage leaves the old id in the store: the next edit of
+    it fails and the status is posted again."""
+    rt = runtime(context)
+    saved = None
+    if save:
+        try:
+            saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message_id}, seed=table.seed)
+        except StoreUnavailable:
+            saved = None
+    current = saved or table
+    rt.status.sent(chat_id, message_id, current.version, status)
+    return current
 
 
 async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> None:
@@ -104,16 +115,7 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     except TelegramError as exc:
         log.warning("chat %s: round message not sent: %s", chat_id, exc)
         return
-    version = table.version
-    if table.phase == BETWEEN_ROUNDS:
-        try:
-            saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message.message_id},
-                                                 seed=table.seed)
-        except StoreUnavailable:
-            saved = None
-        if saved is not None:
-            version = saved.version
-    rt.status.sent(chat_id, message.message_id, version, status)
+    await adopt(context, chat_id, table, message.message_id, status, save=table.phase == BETWEEN_ROUNDS)
 
 
 async def send_private(context: Any, private: dict[str, list[str]]) -> None:

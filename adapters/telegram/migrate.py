@@ -18,9 +18,8 @@ from telegram.error import TelegramError
 
 from core.chat.i18n import gettext_for
 from core.chat.table import LOBBY
-from core.store import StoreUnavailable
 
-from . import jobs, play, state
+from . import flow, jobs, play
 from .runtime import runtime
 from .status import render, send
 
@@ -48,12 +47,7 @@ async def on_migrate(update: Update, context: Any) -> None:
     except TelegramError as exc:
         log.warning("chat %s: status not posted after the upgrade: %s", new, exc)
         return
-    try:
-        saved = await state.set_adapter_data(rt.store, str(new), {"status": sent.message_id}, seed=table.seed)
-    except StoreUnavailable:
-        saved = None
-    current = saved or table
-    rt.status.sent(new, sent.message_id, current.version, status)
+    current = await flow.adopt(context, new, table, sent.message_id, status)
     if current.phase == LOBBY:
         jobs.schedule_lobby(context, new, current)
     else:

@@ -14,6 +14,7 @@ from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import FAST, BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
+from tests.telegram.test_timer import timed_game
 
 
 async def test_an_unstarted_lobby_expires(server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
@@ -37,15 +38,9 @@ async def test_an_unstarted_lobby_expires(server: BotAPIServer, redis_server: Re
 
 async def test_skip_a_player_whose_time_ran_out(server: BotAPIServer, bot: BotProcess) -> None:
     """When no timer job is left (say the process that planned it died), /skip does it."""
-    group = server.group()
-    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
-    server.set_status(group, ann, "creator")
+    group, ann, ben = await timed_game(server, bot, 1)
     chat = str(group["id"])
     assert bot.service is not None
-    await bot.settle(server.send_command(group, ann, "/timer", "1"))
-    await bot.settle(server.send_command(group, ann, "/new"))
-    await bot.settle(server.send_command(group, ben, "/join"))
-    await bot.settle(server.send_command(group, ann, "/start"))
     jobs.cancel(bot.app.job_queue, group["id"])
     table = await bot.service.table(chat)
     assert table is not None

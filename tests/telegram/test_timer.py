@@ -8,8 +8,21 @@ from dataclasses import replace
 from adapters.telegram import keyboards
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
-from tests.telegram.driver import FAST, BotProcess, bot_messages
+from tests.telegram.driver import FAST, JSON, BotProcess, bot_messages
 from tests.telegram.test_game import short_games
+
+
+async def timed_game(server: BotAPIServer, bot: BotProcess, seconds: int,
+                     group: JSON | None = None) -> tuple[JSON, JSON, JSON]:
+    """Ann (the group's creator) and Ben start a game with `seconds` a turn; returns (group, ann, ben)."""
+    group = group or server.group()
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(group, ann, "creator")
+    await bot.settle(server.send_command(group, ann, "/timer", str(seconds)))
+    await bot.settle(server.send_command(group, ann, "/new"))
+    await bot.settle(server.send_command(group, ben, "/join"))
+    await bot.settle(server.send_command(group, ann, "/start"))
+    return group, ann, ben
 
 
 async def test_timer_expiry_draws_and_passes(server: BotAPIServer, bot: BotProcess) -> None:
@@ -52,15 +65,9 @@ async def test_stale_timer_never_acts(server: BotAPIServer, bot: BotProcess) -> 
     """A timer planned for an older version (another process, a restart) is refused."""
     from adapters.telegram import jobs
 
-    group = server.group()
-    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
-    server.set_status(group, ann, "creator")
+    group, _ann, _ben = await timed_game(server, bot, 1)
     chat = str(group["id"])
     assert bot.service is not None
-    await bot.settle(server.send_command(group, ann, "/timer", "1"))
-    await bot.settle(server.send_command(group, ann, "/new"))
-    await bot.settle(server.send_command(group, ben, "/join"))
-    await bot.settle(server.send_command(group, ann, "/start"))
     table = await bot.service.table(chat)
     assert table is not None
     jq = bot.app.job_queue
@@ -78,15 +85,10 @@ async def test_a_restarted_process_keeps_the_running_games_clocks(
     same Redis and, with nobody touching the game, the timer still runs out
     (and an open lobby still gets its expiry)."""
     first = await BotProcess(server, redis_server.url, prefix, seed=3).start()
-    group, lobby_group = server.group(title="Game"), server.group(title="Lobby")
-    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
-    server.set_status(group, ann, "creator")
+    lobby_group = server.group(title="Lobby")
+    group, ann, _ben = await timed_game(server, first, 2)
     chat = str(group["id"])
     assert first.service is not None
-    await first.settle(server.send_command(group, ann, "/timer", "2"))
-    await first.settle(server.send_command(group, ann, "/new"))
-    await first.settle(server.send_command(group, ben, "/join"))
-    await first.settle(server.send_command(group, ann, "/start"))
     await first.settle(server.send_command(lobby_group, ann, "/new"))
     table = await first.service.table(chat)
     assert table is not None and table.game is not None
