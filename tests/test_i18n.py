@@ -56,6 +56,17 @@ def test_every_marked_string_is_in_the_catalogue() -> None:
     assert not absent, f"run `python -m core.chat.i18n extract`: not in the catalogue: {absent[:5]}"
 
 
+def test_no_string_is_translated_without_being_marked() -> None:
+    """`gettext_for(lang)("text")` translates at run time but hides the text
+    from extraction, so it is never in a catalogue: bind `_` first."""
+    root = Path(__file__).resolve().parent.parent
+    hidden = [f"{path.relative_to(root)}:{n}"
+              for source in ("core", "adapters", "plugins") for path in (root / source).rglob("*.py")
+              for n, line in enumerate(path.read_text().splitlines(), 1)
+              if re.search(r"gettext_for\([^()]*\)\(\s*[\"']", line)]
+    assert not hidden, f"bind `_ = gettext_for(lang)` and call `_(...)`: {hidden}"
+
+
 def test_spanish_is_spanish() -> None:
     _ = gettext_for("es")
     assert _("It is not your turn.") != "It is not your turn."

@@ -22,6 +22,7 @@ from core.chat.i18n import gettext_for
 from core.chat.table import LOBBY
 
 from . import flow, keyboards, play
+from .notices import failure_text
 from .runtime import runtime
 from .status import is_not_modified
 from .texts import rules_text
@@ -77,9 +78,9 @@ async def on_button(update: Update, context: Context) -> None:
     alert = False
     try:
         text, alert = await _press(update, context)
-    except Exception:
-        text = gettext_for("en")("Something went wrong. Please try again.")
-        raise
+    except Exception as exc:  # answered here: a callback query takes one answer only
+        chat = update.effective_chat
+        text, _lang = await failure_text(context, chat.id if chat is not None else None, exc, update)
     finally:
         try:
             await query.answer(text[:200] if text else None, show_alert=alert)
@@ -97,6 +98,13 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     data = query.data or ""
     user = query.from_user
     if data in _GAME_COMMANDS:
+        # Game buttons act on the chat's current game: only the message that
+        # shows it may carry them (an old lobby or round message may not).
+        table = await rt.service.table(str(chat.id))
+        status = table.adapter.get("status") if table is not None else None
+        if table is not None and status and query.message is not None and query.message.message_id != int(status):
+            _ = gettext_for(table.lang)
+            return _("That button belongs to an older message."), False
         factory, needs_admin = _GAME_COMMANDS[data]
         admin = await rt.admins.is_admin(context.bot, chat, user) if needs_admin else False
         person = Person(str(user.id), user.full_name or str(user.id), None, admin)
@@ -108,7 +116,8 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
         if data == keyboards.JOIN:
             await play.remember_player(context, user.id, chat.id)
             lang = outcome.table.lang if outcome.table is not None else "en"
-            return gettext_for(lang)("You joined."), False
+            _ = gettext_for(lang)
+            return _("You joined."), False
         return None, False
     command = _settings_command(data)
     if command is None:
@@ -129,4 +138,5 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
                 log.info("rules message not edited: %s", exc)
     await refresh_lobby(context, chat.id)
     lang = (outcome.settings or {}).get("lang", "en")
-    return gettext_for(lang)("Saved. It applies from the next game."), False
+    _ = gettext_for(lang)
+    return _("Saved. It applies from the next game."), False

@@ -14,7 +14,7 @@ from typing import Any
 from telegram.error import Forbidden, TelegramError
 
 from core.chat.service import Outcome
-from core.chat.table import BETWEEN_ROUNDS, FINISHED, Table
+from core.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from core.store import StoreUnavailable
 
 from . import jobs, state
@@ -43,9 +43,13 @@ async def after(context: Any, chat_id: int, outcome: Outcome, *, note: str | Non
 
 async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | None = None,
                final: bool = False) -> None:
-    """Edit the game's status message to show `table`; post it anew if it was deleted."""
+    """Edit the game's status message to show `table`; post it anew if it was
+    deleted, or if none was recorded (the store failed right after the lobby
+    was posted)."""
     message_id = table.adapter.get("status")
     if not message_id:
+        if table.phase in (LOBBY, PLAYING, BETWEEN_ROUNDS):
+            await repost(context, chat_id, table, 0, render(table, notes=notes, final=final))
         return
     rt = runtime(context)
     current = rt.status.moved(chat_id, int(message_id))
@@ -64,7 +68,8 @@ async def repost(context: Any, chat_id: int, table: Table, gone: int, status: St
     except TelegramError as exc:
         log.warning("chat %s: status message not re-posted: %s", chat_id, exc)
         return
-    rt.status.replaced(chat_id, gone, message.message_id)
+    if gone:
+        rt.status.replaced(chat_id, gone, message.message_id)
     await adopt(context, chat_id, table, message.message_id, status)
 
 

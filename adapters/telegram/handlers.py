@@ -35,15 +35,14 @@ from telegram.ext import (
 from core.chat import commands as c
 from core.chat.commands import Person
 from core.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
-from core.chat.render import error_text
 from core.chat.service import Outcome
 from core.chat.table import LOBBY
-from core.store import StoreDataError, StoreUnavailable
 from core.variants import VariantError, load_variant, variant_names
 
-from . import buttons, flow, jobs, migrate, play, state
+from . import buttons, flow, inline, jobs, migrate, play, state
 from .bot import uno_bot
-from .runtime import runtime
+from .notices import failure_text
+from .runtime import SYSTEM, runtime
 from .status import render, send
 from .texts import esc, help_text, welcome_text
 
@@ -117,7 +116,10 @@ async def cmd_new(update: Update, context: Context) -> None:
     rt = runtime(context)
     person = await actor(update, context)
     variant = context.args[0] if context.args else None
-    outcome = await rt.service.handle(str(chat.id), person, c.NewGame(variant=variant))
+    # An anonymous admin writes as the group: it opens the lobby but takes no seat
+    # (the group itself could never pick a card).
+    outcome = await rt.service.handle(str(chat.id), person,
+                                      c.NewGame(variant=variant, join=not is_anonymous(person, chat.id)))
     if not outcome.ok:
         status = outcome.table.adapter.get("status") if outcome.table is not None else None
         await reply(update, outcome.error or "", reply_to=status if outcome.code == "game_running" else None)
@@ -131,12 +133,17 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
     table = outcome.table
     assert table is not None
     status = render(table, notes=outcome.notices)
-    message = await send(context.bot, chat_id, status)
+    try:
+        message = await send(context.bot, chat_id, status)
+    except TelegramError as exc:  # nobody can see or join it: do not leave it blocking /new
+        log.warning("chat %s: lobby not posted: %s", chat_id, exc)
+        await rt.service.handle(str(chat_id), SYSTEM, c.Stop())
+        return
+    jobs.schedule_lobby(context, chat_id, table)
     saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message.message_id}, seed=table.seed)
     rt.status.sent(chat_id, message.message_id, saved.version if saved else table.version, status)
     if person.id.isdigit():
         await play.remember_player(context, person.id, chat_id)
-    jobs.schedule_lobby(context, chat_id, saved or table)
     await notify_subscribers(context, chat_id, chat_title, table.lang, table.variant, person.id)
 
 
@@ -160,7 +167,17 @@ async def notify_subscribers(context: Context, chat_id: int, title: str, lang: s
             log.info("notify %s failed: %s", user_id, exc)
 
 
+def is_anonymous(person: Person, chat_id: int) -> bool:
+    return person.id == str(chat_id) and chat_id < 0
+
+
 async def cmd_join(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    assert chat is not None
+    if is_anonymous(await actor(update, context), chat.id):
+        _ = gettext_for(await chat_lang(context, chat.id))
+        await reply(update, _("Anonymous admins cannot take a seat: write as yourself to play."))
+        return
     outcome = await run(update, context, c.Join())
     if outcome.ok and update.effective_user and update.effective_chat:
         await play.remember_player(context, update.effective_user.id, update.effective_chat.id)
@@ -227,7 +244,7 @@ async def cmd_kick(update: Update, context: Context) -> None:
 
 
 async def cmd_skip(update: Update, context: Context) -> None:
-    await run(update, context, c.Skip())
+    await run(update, context, c.Skip(), admin=True)
 
 
 async def cmd_ai(update: Update, context: Context) -> None:
@@ -252,7 +269,10 @@ async def cmd_rules(update: Update, context: Context) -> None:
     chat = update.effective_chat
     assert chat is not None
     text, markup = await buttons.rules_view(context, chat.id)
-    await reply(update, text, html_text=True, markup=markup)
+    person = await actor(update, context, admin=True)
+    # The switches only for admins; anyone else reads the rules (and an
+    # admin's keyboard refuses their presses anyway).
+    await reply(update, text, html_text=True, markup=markup if person.is_admin else None)
 
 
 async def settings_command(update: Update, context: Context, command: c.Command) -> Outcome | None:
@@ -387,21 +407,15 @@ async def cmd_help(update: Update, context: Context) -> None:
 
 async def on_error(update: object, context: Context) -> None:
     """Log the traceback; tell the person briefly. Never show them a traceback."""
-    error = context.error
-    lang = "en"
-    if isinstance(update, Update) and update.effective_chat is not None:
-        with contextlib.suppress(Exception):
-            lang = await chat_lang(context, update.effective_chat.id)
-    _ = gettext_for(lang)
-    if isinstance(error, StoreUnavailable):
-        log.warning("store unavailable while handling an update: %s", error)
-        text = error_text("store_unavailable", lang)
-    elif isinstance(error, StoreDataError):
-        log.error("unreadable data in the store: %s", error)
-        text = error_text("store_data", lang)
-    else:
-        log.error("update failed: %r", update, exc_info=error)
-        text = _("Something went wrong. Please try again.")
+    chat_id: int | None = None
+    if isinstance(update, Update):
+        if update.effective_chat is not None:
+            chat_id = update.effective_chat.id
+        elif update.chosen_inline_result is not None:  # a pick names its game's chat in its id
+            choice = inline.decode(update.chosen_inline_result.result_id)
+            if choice is not None and choice.chat.lstrip("-").isdigit():
+                chat_id = int(choice.chat)
+    text, lang = await failure_text(context, chat_id, context.error, update)
     if not isinstance(update, Update):
         return
     with contextlib.suppress(TelegramError):
@@ -410,6 +424,9 @@ async def on_error(update: object, context: Context) -> None:
         elif update.inline_query is not None:
             query = update.inline_query
             await uno_bot(context).answer_articles(query.id, play.notice_results(str(query.from_user.id), text, lang))
+        elif update.chosen_inline_result is not None and update.chosen_inline_result.inline_message_id:
+            # The pick's message sits in the group with no move made: say so there.
+            await play.refuse(context, update.chosen_inline_result, None, lang, text)
         elif update.effective_message is not None and update.effective_message.text:
             await reply(update, text)
 

@@ -24,7 +24,7 @@ from core.chat.i18n import gettext_for
 from core.chat.service import Outcome
 from core.chat.table import LOBBY, PLAYING, Table
 from core.chat.views import rule_facts
-from core.store import StoreError
+from core.store import StoreError, StoreUnavailable
 
 from .runtime import SYSTEM, runtime
 
@@ -138,6 +138,23 @@ def schedule_lobby(context: Any, chat_id: int, table: Table) -> None:
     _replace(jq, "lobby", chat_id, due, lobby_job, {"chat": chat_id, "seed": table.seed})
 
 
+#: A job that found the store down tries again `Options.store_retry` seconds
+#: later, this many times (ten minutes by default): the clock it keeps must
+#: not be lost to an outage.
+RETRIES = 120
+STORE_DOWN = "store_unavailable"
+
+
+def retry(context: ContextTypes.DEFAULT_TYPE, kind: str, callback: Any) -> None:
+    """Plan this job again, with the same data, a little later."""
+    data = dict(_data(context))
+    data["tries"] = int(data.get("tries", 0)) + 1
+    if data["tries"] > RETRIES or context.job_queue is None:
+        log.error("chat %s: %s job given up after %d tries: the store stayed down", data["chat"], kind, RETRIES)
+        return
+    _replace(context.job_queue, kind, int(data["chat"]), runtime(context).options.store_retry, callback, data)
+
+
 def _data(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
     job = context.job
     assert job is not None and isinstance(job.data, dict)
@@ -153,6 +170,8 @@ async def continue_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     outcome = await rt.service.handle(str(data["chat"]), SYSTEM, c.Continue(version=data["version"]))
     if outcome.ok and outcome.changed:
         await flow.after(context, data["chat"], outcome)
+    elif outcome.code == STORE_DOWN:
+        retry(context, "cont", continue_job)
 
 
 async def timer_job(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -165,6 +184,8 @@ async def timer_job(context: ContextTypes.DEFAULT_TYPE) -> None:
                                       c.Skip(auto=True, version=data["version"]))
     if outcome.ok and outcome.changed:
         await flow.after(context, data["chat"], outcome)
+    elif outcome.code == STORE_DOWN:
+        retry(context, "timer", timer_job)
     elif outcome.ok and outcome.table is not None and outcome.table.version == data["version"]:
         schedule(context, data["chat"], outcome.table)  # a clock a little behind: try again
 
@@ -176,12 +197,18 @@ async def lobby_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     data = _data(context)
     rt = runtime(context)
     chat = str(data["chat"])
-    table = await rt.service.table(chat)
+    try:
+        table = await rt.service.table(chat)
+    except StoreUnavailable:
+        retry(context, "lobby", lobby_job)
+        return
     # Only the lobby this job was planned for, and only while it is a lobby.
     if table is None or table.phase != LOBBY or table.seed != data["seed"]:
         return
     outcome = await rt.service.handle(chat, SYSTEM, c.Stop())
-    if outcome.ok and outcome.table is not None:
+    if outcome.code == STORE_DOWN:
+        retry(context, "lobby", lobby_job)
+    elif outcome.ok and outcome.table is not None:
         _ = gettext_for(outcome.table.lang)
         await flow.show_stopped(context, data["chat"], outcome.table,
                                 _("Nobody started the game in time; the lobby is closed."))

@@ -38,6 +38,8 @@ class Options:
     private_notices: bool = True
     #: At start-up, re-plan the jobs of the games already in the store.
     replan_at_start: bool = True
+    #: A job that found the store down tries again after this many seconds.
+    store_retry: float = 5.0
 
 
 @dataclass

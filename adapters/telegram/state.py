@@ -97,20 +97,26 @@ async def set_private_ok(store: Store, user_id: int | str, ok: bool) -> None:
         await store.update_chat_settings(user_key(user_id), {"pm": ok})
 
 
+NOTIFY = "notify:"
+"""A /notify subscriber is one chat setting, ``notify:<user id>``. Why one key
+each and not a list: settings are written per key atomically, so people
+subscribing at once, or while a game opens and the list is taken, are never
+lost to a read-modify-write race."""
+
+
 async def subscribe(store: Store, chat_id: str, user_id: int | str) -> bool:
     """Add a /notify subscriber; False if they were subscribed already."""
-    settings = await store.get_chat_settings(chat_id)
-    users = [str(u) for u in settings.get("notify") or []]
-    if str(user_id) in users:
+    key = f"{NOTIFY}{user_id}"
+    if (await store.get_chat_settings(chat_id)).get(key):
         return False
-    await store.update_chat_settings(chat_id, {"notify": [*users, str(user_id)]})
+    await store.update_chat_settings(chat_id, {key: True})
     return True
 
 
 async def take_subscribers(store: Store, chat_id: str) -> list[str]:
-    """The /notify subscribers of a chat, cleared (a notice is one-shot)."""
-    settings = await store.get_chat_settings(chat_id)
-    users = [str(u) for u in settings.get("notify") or []]
-    if users:
-        await store.update_chat_settings(chat_id, remove=["notify"])
-    return users
+    """The /notify subscribers of a chat, cleared (a notice is one-shot).
+    Only the keys read are removed: someone subscribing meanwhile stays."""
+    keys = [k for k in await store.get_chat_settings(chat_id) if k.startswith(NOTIFY)]
+    if keys:
+        await store.update_chat_settings(chat_id, remove=keys)
+    return [k[len(NOTIFY):] for k in keys]

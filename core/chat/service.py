@@ -570,6 +570,8 @@ class ChatService:
         seconds = table.timer or (game.rules or engine.rules_of(game)).turn_seconds(game) or 0
         if not seconds:
             raise ChatError("no_timer")
+        if not cmd.auto and table.seat_of(person.id) is None and not person.is_admin:
+            raise ChatError("not_in_game")  # players and admins skip; passers-by do not
         if self.clock() - table.turn_started < seconds - 0.5:
             if cmd.auto:
                 return None

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from adapters.telegram import keyboards
+from adapters.telegram import inline, keyboards
 from core.chat.render import error_text
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
@@ -130,7 +130,11 @@ async def test_store_outage_says_try_again_and_loses_nothing(server: BotAPIServe
         group = server.group()
         ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
         await bot.settle(server.send_command(group, ann, "/new"))
+        lobby = bot_messages(server, group)[-1]
         redis.stop()
+        press = server.press_button(group, ben, lobby["message_id"], keyboards.JOIN)
+        await bot.settle(press, timeout=20)
+        assert (await server.wait_answer(press)).params["text"] == error_text("store_unavailable", "en")
         update = server.send_command(group, ben, "/join")
         await bot.settle(update, timeout=20)
         answer = await server.wait_answer(update, "sendMessage")
@@ -165,6 +169,13 @@ async def test_errors_never_show_a_traceback(server: BotAPIServer, bot: BotProce
     assert answer.params["text"] == "Something went wrong. Please try again."
     assert "boom" not in str(server.calls)
     assert bot_messages(server, group)
+
+    # A pick that fails unexpectedly: its message in the group says so.
+    monkeypatch.setattr(bot.service, "handle", broken)
+    pick = inline.encode(str(group["id"]), 1, str(ann["id"]), "d")
+    await bot.settle(server.choose_inline_result(ann, pick, inline_message_id="picked-1"))
+    edit = await server.wait_for("editMessageText", lambda p: p.get("inline_message_id") == "picked-1", timeout=5)
+    assert "Something went wrong" in edit.params["text"] and "boom" not in edit.params["text"]
 
 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")

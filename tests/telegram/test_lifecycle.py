@@ -47,6 +47,9 @@ async def test_skip_a_player_whose_time_ran_out(server: BotAPIServer, bot: BotPr
     early = server.send_command(group, ben, "/skip")
     await bot.settle(early)
     assert "still has time" in (await server.wait_answer(early, "sendMessage")).params["text"]
+    passerby = server.send_command(group, server.user(9, "Dave"), "/skip")  # not playing, no admin
+    await bot.settle(passerby)
+    assert "not playing" in (await server.wait_answer(passerby, "sendMessage")).params["text"]
     await asyncio.sleep(1.0)
     jobs.cancel(bot.app.job_queue, group["id"])
     await bot.settle(server.send_command(group, ben, "/skip"))

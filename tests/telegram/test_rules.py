@@ -33,7 +33,13 @@ async def test_admin_changes_rules_and_next_game_uses_them(server: BotAPIServer,
     chat = str(group["id"])
     assert bot.service is not None
 
-    await bot.settle(server.send_command(group, ben, "/rules"))
+    # A member reads the rules: no switches.
+    update = server.send_command(group, ben, "/rules")
+    await bot.settle(update)
+    read_only = (await server.wait_answer(update, "sendMessage")).params
+    assert "Variant: Official rules" in read_only["text"] and "reply_markup" not in read_only
+    # An admin gets them.
+    await bot.settle(server.send_command(group, ann, "/rules"))
     shown = rules_message(server, group)
     assert "Variant: Official rules" in shown["text"]
     assert "House rules on: none" in shown["text"]
@@ -41,7 +47,7 @@ async def test_admin_changes_rules_and_next_game_uses_them(server: BotAPIServer,
     assert keyboards.RULE_ON + "stacking" in data
     assert all(len(d.encode()) <= 64 for d in data)
 
-    # A member may look, not touch.
+    # A member may look at the admin's switches, not touch them.
     answer = await press(server, bot, group, ben, keyboards.RULE_ON + "stacking")
     assert answer["text"] == error_text("not_admin", "en")
     assert (await bot.service.settings(chat))["rules"] == {}
@@ -105,9 +111,17 @@ async def test_variant_language_and_anonymous_admin(server: BotAPIServer, bot: B
     update = server.send_command(group, ann, "/language", "es")
     await bot.settle(update)
     assert (await bot.service.settings(chat))["lang"] == "es"
-    await bot.settle(server.send_command(group, ben, "/new"))
+    await bot.settle(server.send_command(group, ben, "/new", anonymous=True))
     table = await bot.service.table(chat)
     assert table is not None and table.lang == "es" and table.variant == "reglas-de-uno"
+    # The anonymous admin opened it without a seat: the group itself cannot play.
+    assert table.seats == [] and table.creator == chat
+    update = server.send_command(group, ben, "/join", anonymous=True)
+    await bot.settle(update)
+    assert "anónimo" in (await server.wait_answer(update, "sendMessage")).params["text"]
+    await bot.settle(server.send_command(group, ben, "/join"))
+    table = await bot.service.table(chat)
+    assert table is not None and [s.name for s in table.seats] == ["Ben"]
 
     # In a private chat the user is the admin of their own chat.
     private = server.private_chat(ben)

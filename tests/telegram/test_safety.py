@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.telegram import inline
 from tests.botapi import BotAPIServer
-from tests.telegram.driver import BotProcess, TableDriver
+from tests.telegram.driver import BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
 
 JSON = dict
@@ -125,6 +125,12 @@ async def test_buttons_check_who_presses(server: BotAPIServer, bot: BotProcess) 
     press = server.press_button(group, dave, lobby["message_id"], keyboards.NEXT_ROUND, strict=False)
     await bot.settle(press)
     assert (await server.wait_answer(press)).params["text"] == error_text("round_not_over", "en")
+    # A game button on an older message (here: the bot's reply to /stats) acts on nothing.
+    await bot.settle(server.send_command(group, dave, "/stats"))
+    old = bot_messages(server, group)[-1]
+    press = server.press_button(group, ann, old["message_id"], keyboards.START, strict=False)
+    await bot.settle(press)
+    assert (await server.wait_answer(press)).params["text"] == "That button belongs to an older message."
     press = server.press_button(group, dave, lobby["message_id"], "r:on:nonsense", strict=False)
     await bot.settle(press)
     assert (await server.wait_answer(press)).params["text"] == error_text("not_admin", "en")

@@ -109,3 +109,26 @@ async def test_a_restarted_process_keeps_the_running_games_clocks(
         assert closed.params["chat_id"] == lobby_group["id"]
     finally:
         await second.stop()
+
+
+async def test_a_timer_outlives_a_store_outage(server: BotAPIServer, tmp_path: object, prefix: str) -> None:
+    """The turn timer runs out while Redis is down: the job tries again, and
+    once Redis is back the player's turn is timed out as it should be."""
+    redis = RedisServer(tmp_path / "down").start()  # type: ignore[operator]
+    bot = await BotProcess(server, redis.url, prefix, options=replace(FAST, store_retry=0.2)).start()
+    try:
+        group, _ann, _ben = await timed_game(server, bot, 1)
+        assert bot.service is not None
+        table = await bot.service.table(str(group["id"]))
+        assert table is not None
+        redis.stop()
+        await asyncio.sleep(1.8)  # the timer fires into the outage, and again
+        redis.start()
+        edit = await server.wait_for("editMessageText", lambda p: "ran out of time" in p.get("text", ""),
+                                     timeout=8, after=server.mark())
+        assert edit.params["chat_id"] == group["id"]
+        after = await bot.service.table(str(group["id"]))
+        assert after is not None and after.version > table.version
+    finally:
+        await bot.stop()
+        redis.stop()

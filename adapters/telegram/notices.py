@@ -1,0 +1,40 @@
+"""What a person is told when handling their update failed.
+
+Why one place: the error handler and the button handler (which must
+answer its callback query itself, in the same call) say the same thing: a
+store outage is "try again shortly, nothing was lost", damaged data is said
+so, anything else is a short apology. All of it in the chat's language when
+the store can still tell it; the traceback goes to the log only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from core.chat.i18n import gettext_for
+from core.chat.render import error_text
+from core.store import StoreDataError, StoreUnavailable
+
+from .runtime import runtime
+
+log = logging.getLogger("adapters.telegram.handlers")
+
+
+async def failure_text(context: Any, chat_id: int | None, error: BaseException | None, what: object = None
+                       ) -> tuple[str, str]:
+    """Log `error` and return (what to tell the person, their chat's language)."""
+    lang = "en"
+    if chat_id is not None and not isinstance(error, StoreUnavailable):
+        with contextlib.suppress(Exception):
+            lang = await runtime(context).service.language(str(chat_id))
+    if isinstance(error, StoreUnavailable):
+        log.warning("store unavailable while handling an update: %s", error)
+        return error_text("store_unavailable", lang), lang
+    if isinstance(error, StoreDataError):
+        log.error("unreadable data in the store: %s", error)
+        return error_text("store_data", lang), lang
+    log.error("update failed: %r", what, exc_info=error)
+    _ = gettext_for(lang)
+    return _("Something went wrong. Please try again."), lang
