@@ -10,8 +10,14 @@ single call (answerInlineQuery, answerCallbackQuery, sendMessage). The same
 driver delivers the updates to both and waits for each to be handled, with
 several groups playing at once.
 
-Printed: updates per second of each, their ratio (goal >= 0.8), and the
-new group messages per turn of unobot (goal <= 1).
+Printed: updates per second of each, their ratio (goal >= 0.8), the new
+group messages per turn unobot itself sends (goal <= 1), and, on their own
+line, all new group messages per turn: unobot's plus what the players post
+(each pick of an inline result posts a "via @bot" message; /new and /join
+are typed). A turn is a change of the player on turn, not a move: a draw
+and then a pass are one turn. The driver counts turns from the status
+message it reads anyway (no store reads while timed); after the timed part
+the games' move logs are read to check that count.
 
     .venv/bin/python bench/telegram.py [games a run] [groups at once] [runs] [--bare-json]
 
@@ -29,8 +35,9 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # Run as a script, this file's folder comes first on sys.path, and this file
 # is called telegram.py: put the project root there instead, so `import
@@ -56,6 +63,9 @@ from tests.botapi import BotAPIServer  # noqa: E402
 from tests.support.redis_server import RedisServer  # noqa: E402
 from tests.telegram.driver import BotProcess, TableDriver, no_throttle  # noqa: E402
 
+if TYPE_CHECKING:
+    from adapters.redis_store import RedisStore
+
 ADMIN = Person("bench", "Bench", None, True)
 CONCURRENT = 64
 #: Whether the bare bot posts JSON bodies like unobot (`--bare-json`) or PTB's default forms.
@@ -64,10 +74,54 @@ BARE_JSON = False
 CPU: dict[str, float] = {}
 
 
-async def play_unobot(server: BotAPIServer, redis_url: str, games: int, parallel: int
-                      ) -> tuple[float, int, list[list[tuple[str, int]]], int, int]:
-    """Whole games through unobot; returns (seconds, updates, traces, group sends, turns)."""
-    bot = await BotProcess(server, redis_url, "bench", seed=11).start()
+@dataclass
+class Counts:
+    """What one run of unobot put into its groups, and in how many turns."""
+
+    sends: int = 0  # new messages unobot sent to the groups (sendMessage)
+    picks: int = 0  # "via @bot" messages the players' picks posted
+    typed: int = 0  # commands the players typed (/new, /join)
+    turns: int = 0  # changes of the player on turn, as the driver saw them in the status
+    logged_turns: int = 0  # the same, counted in the games' move logs after the run
+    moves: int = 0
+
+    @property
+    def messages(self) -> int:
+        return self.sends + self.picks + self.typed
+
+    def add(self, other: Counts) -> None:
+        for name in ("sends", "picks", "typed", "turns", "logged_turns", "moves"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def log_turns(log: list[str]) -> int:
+    """Turns in a game's move log: runs of entries by one seat ("<seat> <move>"),
+    a new round starting a new turn ("next_round")."""
+    turns, last = 0, None
+    for entry in log:
+        who = entry.split(" ", 1)[0]
+        if entry == "next_round":
+            last = None
+        elif who.isdigit() and who != last:
+            turns, last = turns + 1, who
+    return turns
+
+
+async def logged_turns(store: RedisStore, chats: list[str]) -> int:
+    """Turns in the move logs of every game of `chats` (the key prefix is the run's own)."""
+    total = 0
+    for chat in chats:
+        prefix = store.keys.games_prefix(chat)
+        async for key in store.client.scan_iter(match=f"{prefix}*:state"):
+            nonce = (key.decode() if isinstance(key, bytes) else key)[len(prefix):-len(":state")]
+            total += log_turns(await store.read_log(f"{chat}#{nonce}"))
+    return total
+
+
+async def play_unobot(server: BotAPIServer, redis_url: str, games: int, parallel: int, run: int
+                      ) -> tuple[float, int, list[list[tuple[str, int]]], Counts]:
+    """Whole games through unobot; returns (seconds, updates, traces, counts)."""
+    bot = await BotProcess(server, redis_url, f"bench{run}", seed=11).start()
     assert bot.service is not None and bot.store is not None
     drivers = []
     for g in range(games):
@@ -97,10 +151,15 @@ async def play_unobot(server: BotAPIServer, redis_url: str, games: int, parallel
     await asyncio.gather(*(worker() for _ in range(parallel)))
     seconds = time.perf_counter() - started
     CPU["unobot"] = time.process_time() - cpu
-    sends = len([p for p in server.calls_to("sendMessage") if p["chat_id"] < 0]) - sends_before
-    turns = sum(d.stats.moves for d in drivers)
+    counts = Counts(
+        sends=len([p for p in server.calls_to("sendMessage") if p["chat_id"] < 0]) - sends_before,
+        picks=sum(kind == "via_bot" for d in drivers for kind, _user in d.trace),
+        typed=sum(kind == "message" for d in drivers for kind, _user in d.trace),
+        turns=sum(d.stats.turns for d in drivers),
+        logged_turns=await logged_turns(bot.store, [d.chat for d in drivers]),
+        moves=sum(d.stats.moves for d in drivers))
     await bot.stop()
-    return seconds, sum(d.stats.updates for d in drivers), [d.trace for d in drivers], sends, turns
+    return seconds, sum(d.stats.updates for d in drivers), [d.trace for d in drivers], counts
 
 
 # -- the bare bot -------------------------------------------------------------------------
@@ -191,12 +250,14 @@ async def main(games: int, parallel: int, repeats: int) -> None:
     bare: list[float] = []
     cpu_ours: list[float] = []
     cpu_bare: list[float] = []
+    total = Counts()  # over all runs
     with tempfile.TemporaryDirectory() as tmp:
         redis = RedisServer(Path(tmp) / "redis").start()
         try:
-            for _ in range(repeats):
+            for run in range(repeats):
                 async with BotAPIServer() as server:
-                    seconds, updates, traces, sends, turns = await play_unobot(server, redis.url, games, parallel)
+                    seconds, updates, traces, counts = await play_unobot(server, redis.url, games, parallel, run)
+                total.add(counts)
                 ours.append(updates / seconds)
                 async with BotAPIServer() as server:
                     bare_seconds, bare_updates = await play_bare(server, traces, parallel)
@@ -217,7 +278,14 @@ async def main(games: int, parallel: int, repeats: int) -> None:
           f"{mine / theirs:.2f} (ratio of medians), {max(ours) / max(bare):.2f} (best runs)")
     print(f"by CPU time a update: {min(cpu_bare) / min(cpu_ours):.2f} (best runs: unobot "
           f"{1000 * min(cpu_ours):.2f} ms, bare {1000 * min(cpu_bare):.2f} ms)")
-    print(f"new group messages per turn: {sends / max(1, turns):.3f}  ({sends} messages, {turns} turns; goal <= 1)")
+    turns = max(1, total.turns)
+    print(f"new group messages per turn: {total.sends / turns:.3f}  "
+          f"({total.sends} sent by unobot, {total.turns} turns, {total.moves} moves, all runs; goal <= 1)")
+    print(f"all new group messages per turn: {total.messages / turns:.3f}  "
+          f"({total.sends} by unobot + {total.picks} picks via @bot + {total.typed} typed commands "
+          f"= {total.messages}, {total.turns} turns)")
+    if total.logged_turns != total.turns:
+        print(f"  note: the games' move logs count {total.logged_turns} turns, the driver saw {total.turns}")
 
 
 if __name__ == "__main__":

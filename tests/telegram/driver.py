@@ -10,8 +10,9 @@ status message to see whose turn it is, opens that player's hand with an
 inline query (what the "My cards" button does), and picks a result from
 the bot's answer: UNO when offered, a challenge now and then, a catch when
 one is offered, else a playable card, else draw, else pass. After every
-step it checks that no group message the bot sent or edited names cards
-hidden in a hand.
+step it checks that no group message the bot sent or edited names a card
+hidden in a hand: not one, including the messages after the match ended
+(checked against the hands as they were at the end).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from core.cards import Card
 from core.chat.render import card_name
 from core.chat.service import ChatService
 from core.chat.table import BETWEEN_ROUNDS, FINISHED, Table
+from core.state import GameState
 from tests.botapi import BotAPIServer, parse_html
 
 JSON = dict[str, Any]
@@ -169,7 +171,42 @@ class Stats:
     updates: int = 0
     inline_edits: int = 0
     rounds: int = 0
+    #: Turns the driver saw: changes of the player the status message says is
+    #: on turn (a draw and a pass by the same player are one turn, two moves).
+    #: A turn an AI player took between two looks of the driver is not seen.
+    turns: int = 0
     chosen: list[str] = field(default_factory=list)
+    #: Group messages (sent or edited) the privacy check compared with the hands.
+    checked: int = 0
+    #: The texts of those it checked after the game had ended (the last hands).
+    checked_after_end: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Seen:
+    """A game as the driver last saw it: each hand, and the card texts shown
+    to the group this round. Kept after the game ended (a finished game is
+    unbound from its chat; a stopped one is deleted), so the last messages
+    are checked against the hands as they were."""
+
+    game_id: str
+    round: int
+    ids: list[str]
+    names: list[str]
+    hands: list[list[Card]]
+    #: Card texts (`R5`) shown this round: the discard pile and the recent
+    #: moves. By text: the deck has two copies of most cards, and the group
+    #: cannot tell which copy it saw, so a text shown is shown for both.
+    public: set[str]
+    ended: bool = False
+
+    def look(self, game: GameState, recent: list[list[Any]]) -> None:
+        self.hands = [list(hand) for hand in game.hands]
+        self.public.update(c.text for c in game.discard)
+        self.public.update(r[2] for r in recent if r[2])
+
+    def hidden(self, seat: int) -> list[Card]:
+        return [c for c in self.hands[seat] if c.text not in self.public]
 
 
 class TableDriver:
@@ -185,13 +222,19 @@ class TableDriver:
         self.by_name = {p["first_name"]: p for p in players}
         self.rng = random.Random(seed)
         self.check_privacy = check_privacy and not lean
+        #: In a private chat with the bot (a game against AI players) the one
+        #: person there is told their own cards ("You drew: Green 1."): only the
+        #: other hands are hidden from that chat.
+        self.owner = str(group["id"]) if group.get("type") == "private" else None
         #: Read only what the group shows (no store reads): for benchmarks.
         self.lean = lean
         #: Every update delivered, as (kind, user id): a benchmark replays the mix.
         self.trace: list[tuple[str, int]] = []
-        self.public: set[str] = set()
         self.checked = len(server.calls)
         self.stats = Stats()
+        #: The game as the privacy check last saw it (None before a game starts).
+        self.seen: Seen | None = None
+        self._on_turn: str | None = None
         self._seen = 0
         self._bot_ids: list[int] = []
 
@@ -309,9 +352,11 @@ class TableDriver:
         self.stats.steps += 1
         if table.phase == BETWEEN_ROUNDS:
             self.stats.rounds += 1
+            self._on_turn = None
             await self.press(self.players[0], keyboards.NEXT_ROUND)
             return True
         name = self.turn_name()
+        self.saw_turn(name)
         if name not in self.by_name:
             # An AI player's turn: its moves come from a job after a short pause.
             await self.wait_for_turn_change(table.version)
@@ -338,9 +383,11 @@ class TableDriver:
         data = [b.get("callback_data") for b in self.server.buttons(self.group, status["message_id"])]
         if keyboards.NEXT_ROUND in data:
             self.stats.rounds += 1
+            self._on_turn = None
             await self.press(self.players[0], keyboards.NEXT_ROUND)
             return True
         name = self.turn_name()
+        self.saw_turn(name)
         if name not in self.by_name:
             await asyncio.sleep(0.005)
             return True
@@ -350,6 +397,13 @@ class TableDriver:
         await self.choose(self.by_name[name], pick)
         self.stats.moves += 1
         return True
+
+    def saw_turn(self, name: str | None) -> None:
+        """Count a turn when the player on turn is another than at the last look
+        (the first look of a round counts one: `_on_turn` is reset then)."""
+        if name is not None and name != self._on_turn:
+            self.stats.turns += 1
+        self._on_turn = name
 
     async def wait_for_turn_change(self, version: int, timeout: float = 10.0) -> None:
         loop = asyncio.get_running_loop()
@@ -373,7 +427,7 @@ class TableDriver:
 
     # -- privacy -------------------------------------------------------------------------------
     async def verify(self) -> None:
-        """No group message (sent or edited) names cards only a hand holds."""
+        """No group message (sent or edited) names a card only a hand holds."""
         if self.lean:
             return  # benchmarks count messages once, at the end
         calls = self.server.calls[self.checked:]
@@ -385,12 +439,9 @@ class TableDriver:
                 self.stats.inline_edits += 1
         if not self.check_privacy:
             return
-        table = await self.table()
-        if table is None or table.game is None:
-            return
-        game = table.game
-        self.public.update(c.text for c in game.discard)
-        self.public.update(r[2] for r in table.recent if r[2])
+        seen = await self.look()
+        if seen is None:
+            return  # no game was dealt yet: no hand to leak
         for call in calls:
             if call.method not in ("sendMessage", "editMessageText"):
                 continue
@@ -398,9 +449,47 @@ class TableDriver:
             if not in_group:
                 continue
             text = plain(str(call.params.get("text", "")))
-            for seat, hand in enumerate(game.hands):
-                hidden = {c for c in hand if c.text not in self.public}
-                named = sorted(c.text for c in hidden if mentions(text, c))
-                assert len(named) < 2, (
-                    f"a group message names cards of {table.seats[seat].name}'s hand {named}: {text!r}")
+            self.stats.checked += 1
+            if seen.ended:
+                self.stats.checked_after_end.append(text)
+            for seat, name in enumerate(seen.names):
+                if seen.ids[seat] == self.owner:
+                    continue  # a game in a private chat: the player may read their own cards there
+                named = sorted({c.text for c in seen.hidden(seat) if mentions(text, c)})
+                assert not named, (
+                    f"a group message names cards of {name}'s hand {named} "
+                    f"({call.method} {call.params}): {text!r}")
 
+    async def look(self) -> Seen | None:
+        """Update and return what the driver knows of the game in the group.
+
+        Read from the store by game id: a finished game is unbound from its
+        chat at once but stays stored, so the messages that end a match are
+        checked against its final hands. Why not the hands seen before the
+        last move: the final status names the top card ("Top card: Yellow
+        Draw Two"), which is the winning card, in its player's hand until
+        that move: against those hands a legitimate message fails. A game
+        stopped with /stop is deleted: then the last hands seen stand (no
+        move was made since).
+        """
+        store = self.bot.store
+        assert store is not None
+        bound = await store.chat_game(self.chat)
+        game_id = bound or (self.seen.game_id if self.seen is not None else None)
+        stored = await store.load_game(game_id) if game_id else None
+        table = Table.decode(stored.state, stored.version) if stored is not None else None
+        if table is None or table.game is None:
+            # A lobby (before the first deal, or a new game after this one), or the game is gone.
+            if self.seen is not None and (table is None or game_id != self.seen.game_id):
+                self.seen.ended = True
+            return self.seen
+        game = table.game
+        if self.seen is None or self.seen.game_id != game_id or self.seen.round != game.round:
+            # A new game, or a new deal: the cards shown last round are back in
+            # the deck and in hands, hidden again.
+            self.seen = Seen(str(game_id), game.round, [], [], [], set())
+        self.seen.ids = [s.id for s in table.seats]
+        self.seen.names = [s.name for s in table.seats]
+        self.seen.look(game, table.recent)
+        self.seen.ended = table.phase == FINISHED or bound != game_id
+        return self.seen

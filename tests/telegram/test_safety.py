@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from adapters.telegram import inline
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver, bot_messages
@@ -99,10 +101,24 @@ async def test_forged_stale_and_outsider_choices_change_nothing(server: BotAPISe
 async def test_no_hand_in_any_group_message(server: BotAPIServer, bot: BotProcess) -> None:
     """A whole game, checking every sendMessage/editMessageText against every hand."""
     driver = await started(server, bot)
+    mark, checked = len(server.calls), driver.stats.checked
+    assert checked > 0  # the messages of the start, against the hands just dealt
     await driver.play()
-    group_texts = [p["text"] for p in server.calls_to("sendMessage") + server.calls_to("editMessageText")
-                   if p.get("chat_id") == driver.group["id"] or "inline_message_id" in p]
-    assert group_texts
+    await driver.verify()  # and whatever came after the last move (jobs)
+    group_texts = [c.params["text"] for c in server.calls[mark:] if c.method in ("sendMessage", "editMessageText")
+                   and (c.params.get("chat_id") == driver.group["id"] or "inline_message_id" in c.params)]
+    # Every group message of the game went through the check, the ones that end the match included
+    # (checked against the last hands: the finished game is no longer the group's).
+    assert len(group_texts) > 10
+    assert driver.stats.checked - checked == len(group_texts)
+    assert any("wins the match" in t for t in driver.stats.checked_after_end), driver.stats.checked_after_end
+    # The check is strict, after the end too: one card of a hand as it was at the end is a leak.
+    seen = driver.seen
+    assert seen is not None and seen.ended
+    loser = next(seat for seat in range(len(seen.hands)) if seen.hidden(seat))
+    await bot.app.bot.send_message(driver.group["id"], f"By the way: {seen.hidden(loser)[0].text}")
+    with pytest.raises(AssertionError, match=f"names cards of {seen.names[loser]}'s hand"):
+        await driver.verify()
     # The inline answers (private to each player) are where the cards are.
     assert any("·" in r["title"] for a in server.inline_answers.values() for r in a["results"])
 
