@@ -6,7 +6,8 @@ version the hand was built from (an old answer picked later is refused as
 stale by the service), the user it was built for (another user's id is
 refused before anything happens) and the move. Move codes:
 
-    p<card>[.<colour letter>][@<target person id>]   play (R5, W+4.G, R7@123)
+    p<card>[.<colour letter>][@<target person id>][!]   play (R5, W+4.G, R7@123;
+                                                         ! says UNO with it: R5!)
     d  draw     s  pass     u  UNO     c  challenge     k<person id>  catch
     x<card>   a card not playable now (refused, changes nothing)
     n<tag>    information only (no move)
@@ -17,7 +18,7 @@ and the move itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from telegram import InlineQueryResultsButton
 
@@ -72,6 +73,9 @@ def move_code(table: Table, move: Move) -> str:
 def command_for(code: str, version: int) -> c.Command | None:
     """The neutral command a move code asks for (None: not a move)."""
     kind, rest = code[0], code[1:]
+    if kind == "p" and rest.endswith("!"):
+        play = command_for(code[:-1], version)
+        return replace(play, uno=True) if isinstance(play, c.Play) else None
     if kind == "p" and rest:
         target = color = None
         if "@" in rest:
@@ -136,9 +140,11 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
     player's own language; only they see the list), what a pick posts in
     the group in the table's language (everyone reads that).
 
-    Order: UNO (it must come before the card), playable cards (one result
-    per colour or target where the card asks for one; out-of-turn cards are
-    jump-ins), the other actions, then the cards not playable now, marked.
+    Order: at two cards on one's turn, each playable card together with
+    UNO (one pick says it and plays); then UNO alone; playable cards (one
+    result per colour or target where the card asks for one; out-of-turn
+    cards are jump-ins), the other actions, then the cards not playable now,
+    marked.
     """
     lang = lang or table.lang
     _ = gettext_for(lang)
@@ -150,28 +156,41 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
     drawn = game.drawn if game is not None and view.is_turn else None
     results: list[Article] = []
 
-    def add(move: Move, description: str | None) -> None:
+    def add(move: Move, description: str | None, uno: bool = False) -> None:
         title = move_title(table, move, lang)
         posted = title if lang == table.lang else move_title(table, move, table.lang)
-        rid = encode(chat, version, user, move_code(table, move))
+        code = move_code(table, move)
+        if uno:  # the play and UNO in one pick
+            title, posted, code = f"{title} · UNO!", f"{posted} · UNO!", code + "!"
+        rid = encode(chat, version, user, code)
         if len(rid.encode()) <= MAX_ID:
             results.append(_article(rid, title, posted, table.lang, description))
 
+    def add_plays(uno: bool) -> None:
+        for hc in view.cards:
+            if not hc.playable:
+                continue
+            for move in hc.moves:
+                if uno:
+                    description = _("Say UNO and play this card")
+                elif not view.is_turn:
+                    description = _("Jump in with this card!")
+                elif hc.card is drawn:
+                    description = _("The card you just drew")
+                else:
+                    description = _("Play this card")
+                if hc.count > 1:
+                    description += f" (×{hc.count})"
+                add(move, description, uno)
+
+    # Going down to one card: each play together with UNO first (one pick
+    # instead of two); plain plays stay offered (forgetting UNO is allowed,
+    # and catchable), and UNO on its own.
+    if game is not None and view.is_turn and view.uno is not None and len(game.hands[view.seat]) == 2:
+        add_plays(uno=True)
     if view.uno:
         add(view.uno, _("(say it before someone catches you)") if view.exposed else None)
-    for hc in view.cards:
-        if not hc.playable:
-            continue
-        for move in hc.moves:
-            if not view.is_turn:
-                description = _("Jump in with this card!")
-            elif hc.card is drawn:
-                description = _("The card you just drew")
-            else:
-                description = _("Play this card")
-            if hc.count > 1:
-                description += f" (×{hc.count})"
-            add(move, description)
+    add_plays(uno=False)
     if view.challenge:
         add(view.challenge, _("Say it was a bluff"))
     for move in view.catches:

@@ -64,6 +64,10 @@ class Play(Command):
     card: str
     color: str | None = None
     target: str | None = None
+    #: Say UNO with this play, as one action (a chat adapter offers "R5 · UNO!"
+    #: so a player going down to one card needs one pick, not two). Both
+    #: moves are judged by the engine and saved together, or neither is.
+    uno: bool = False
 
 
 @dataclass(frozen=True)

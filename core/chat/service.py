@@ -509,10 +509,16 @@ class ChatService:
             if seat is None:
                 raise ChatError("not_in_game")
             move = self._move(table, seat, cmd)
+            entries = []
+            if isinstance(cmd, c.Play) and cmd.uno:
+                uno = Move(UNO, seat)
+                table.game, events = engine.apply(table.game, uno, inplace=True)
+                self._after_moves(table, events, out)
+                entries.append(f"{seat} {uno.text}")
             table.game, events = engine.apply(table.game, move, inplace=True)
             table.timeouts.pop(person.id, None)
             self._after_moves(table, events, out)
-            return [f"{seat} {move.text}"] + self._ai(table, out)
+            return [*entries, f"{seat} {move.text}"] + self._ai(table, out)
         raise ChatError("bad_move")
 
     def _move(self, table: Table, seat: int, cmd: c.Command) -> Move:

@@ -306,3 +306,36 @@ async def test_a_chat_that_changes_id_keeps_its_game_settings_and_counters(svc: 
     assert await svc.move_chat(CHAT, "group-2") is None
     assert (await svc.store.get_stats("chat", "group-2"))["games"] == 2
     assert await svc.table("group-2") is not None
+
+
+async def test_a_play_can_say_uno_with_it(svc: ChatService) -> None:
+    """Play(uno=True): UNO and the card in one revision, or neither."""
+    import dataclasses
+
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule(rule="deck", option="hand_size", value=3))).ok
+    await lobby(svc, ANA, BEN)
+    table = (await svc.handle(CHAT, ANA, c.Start())).table
+    assert table is not None and table.game is not None
+    for _ in range(40):  # play on until someone on turn holds two cards and can play one
+        mover = [ANA, BEN][table.game.turn]
+        move = first_legal(table, mover)
+        if len(table.game.hands[table.game.turn]) == 2 and isinstance(move, c.Play):
+            break
+        if isinstance(move, c.Play) and len(table.game.hands[table.game.turn]) == 3:
+            # Three cards: UNO with this play is refused, and nothing changes.
+            out = await svc.handle(CHAT, mover, dataclasses.replace(move, uno=True))
+            assert not out.ok
+            assert (await svc.table(CHAT)).version == table.version  # type: ignore[union-attr]
+        out = await svc.handle(CHAT, mover, move)
+        assert out.ok and out.table is not None and out.table.game is not None
+        table = out.table
+        assert table.phase == PLAYING, "the round ended before a two-card play came up (seeded: it does not)"
+    else:
+        raise AssertionError("no two-card play in 40 moves")
+    seat = table.game.turn
+    out = await svc.handle(CHAT, mover, dataclasses.replace(move, uno=True))
+    assert out.ok and out.table is not None and out.table.game is not None
+    assert out.table.version == table.version + 1  # one revision for both
+    assert len(out.table.game.hands[seat]) == 1 and out.table.game.said_uno(seat)
+    kinds = [e.kind for e in out.events]
+    assert kinds.index("uno_said") < kinds.index("card_played")

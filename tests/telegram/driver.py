@@ -8,8 +8,9 @@ processes sharing games.
 `TableDriver` plays a game in a group the way people do: it reads the
 status message to see whose turn it is, opens that player's hand with an
 inline query (what the "My cards" button does), and picks a result from
-the bot's answer: UNO when offered, a challenge now and then, a catch when
-one is offered, else a playable card, else draw, else pass. After every
+the bot's answer: a card played with UNO when offered, else UNO, a
+challenge now and then, a catch when one is offered, else a playable card,
+else draw, else pass. After every
 step it checks that no group message the bot sent or edited names a card
 hidden in a hand: not one, including the messages after the match ended
 (checked against the hands as they were at the end).
@@ -329,6 +330,9 @@ class TableDriver:
         for rid, choice in codes.items():
             if choice is not None:
                 by_kind.setdefault(choice.code[0], []).append(rid)
+        with_uno = [rid for rid in by_kind.get("p", []) if rid.endswith("!")]
+        if with_uno:  # going down to one card: play and say UNO in one pick
+            return self.rng.choice(with_uno)
         if "u" in by_kind:
             return by_kind["u"][0]
         if "k" in by_kind:

@@ -64,8 +64,17 @@ def test_out_of_turn_cards_are_jump_ins() -> None:
 
 def test_uno_comes_first_and_codes_decode() -> None:
     t = table(["R5 R6", "G1 G2"], "R9")
-    codes = [inline.decode(r.id).code for r in inline.hand_results(t, "101")]  # type: ignore[union-attr]
-    assert codes[0] == "u"
+    results = inline.hand_results(t, "101")
+    codes = [inline.decode(r.id).code for r in results]  # type: ignore[union-attr]
+    # Two cards on one's turn: each play together with UNO first, then UNO alone, then the plain plays.
+    assert codes[:5] == ["pR5!", "pR6!", "u", "pR5", "pR6"]
+    assert results[0].title == "🟥 R5 · Red 5 · UNO!" and results[0].text == results[0].title
+    assert inline.command_for("pR5!", 3) == c.Play(card="R5", version=3, uno=True)
+    assert inline.command_for("pW+4.G!", 3) == c.Play(card="W+4", color="green", version=3, uno=True)
+    assert inline.command_for("d!", 3) is None
+    # Not one's turn (or more than two cards): UNO alone, no combined plays.
+    other = [inline.decode(r.id).code for r in inline.hand_results(t, "102")]  # type: ignore[union-attr]
+    assert not any(code.endswith("!") for code in other)
     assert inline.command_for("u", 3) == c.SayUno(version=3)
     assert inline.command_for("d", 3) == c.Draw(version=3)
     assert inline.command_for("s", 3) == c.Pass(version=3)
