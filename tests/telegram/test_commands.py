@@ -7,6 +7,8 @@ import asyncio
 import pytest
 
 from adapters.telegram import inline, keyboards
+from adapters.telegram.texts import COMMANDS
+from core.chat.i18n import gettext_for
 from core.chat.render import error_text
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
@@ -23,6 +25,10 @@ async def test_command_menu_in_english_and_spanish(server: BotAPIServer, bot: Bo
         assert name in names
     assert [c["command"] for c in spanish] == names
     assert len(spanish) == len(english)
+    # The Spanish menu speaks Spanish: every description translated, none left in English.
+    _ = gettext_for("es")
+    assert [c["description"] for c in spanish] == [_(d) for _n, d in COMMANDS]
+    assert all(s["description"] != e["description"] for s, e in zip(spanish, english, strict=True))
 
 
 async def test_private_start_welcomes_with_add_to_group_link(server: BotAPIServer, bot: BotProcess) -> None:
@@ -195,3 +201,27 @@ async def test_flood_control_is_waited_out(server: BotAPIServer, bot: BotProcess
     edits = [p["text"] for p in server.calls_to("editMessageText") if p.get("chat_id") == group["id"]]
     # One edit met the flood limit and was sent again after retry_after.
     assert len(edits) == 3 and edits[1] == edits[2], edits
+
+
+async def test_leave_before_and_during_a_game(server: BotAPIServer, bot: BotProcess) -> None:
+    from tests.telegram.test_game import lobby_and_start, open_table
+
+    driver = await open_table(server, bot)
+    await short_games(bot, driver.chat, scoring="target=0")
+    alice, bob, _carol = driver.players
+    await driver.command(alice, "/new")
+    await driver.command(bob, "/join")
+    await driver.command(bob, "/leave")
+    table = await driver.table()
+    assert table is not None and [s.name for s in table.seats] == ["Alice"]
+    await driver.command(alice, "/stop")
+    await lobby_and_start(driver)
+    mark = server.mark()
+    await driver.command(bob, "/leave")  # mid-game: the others play on
+    table = await driver.table()
+    assert table is not None and table.left == [str(bob["id"])]
+    status = await server.wait_for("editMessageText", lambda p: "left the game" in p.get("text", ""),
+                                   timeout=5, after=mark)
+    assert "Bob left the game." in status.params["text"]
+    stats = await driver.play()
+    assert stats.moves > 0 and "wins" in driver.bot_messages()[-1]["text"]

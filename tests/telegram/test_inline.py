@@ -122,3 +122,27 @@ def test_titles_speak_the_players_language_and_the_group_reads_the_chats() -> No
     assert play.player_lang("es-MX", "en") == "es"
     assert play.player_lang("de", "es") == "es"  # not spoken here: the chat's language
     assert play.player_lang(None, "es") == "es"
+
+
+def test_challenge_and_catch_are_offered_to_whom_they_belong() -> None:
+    from core.engine import apply
+    from core.moves import PLAY, Move
+
+    # Ann plays a Wild Draw Four: Ben, who must take it, may challenge instead.
+    t = table(["W+4 G5 B7", "R5 R6"], "R9")
+    assert t.game is not None
+    t.game, _events = apply(t.game, Move(PLAY, 0, parse_card("W+4"), "G"))
+    ben = by_code(inline.hand_results(t, "102"))
+    assert "c" in ben and ben["c"].title == "⚖️ Challenge the Wild Draw Four"  # type: ignore[attr-defined]
+    assert "c" not in by_code(inline.hand_results(t, "101"))
+    assert inline.command_for("c", t.version) == c.Challenge(version=t.version)
+
+    # Ann goes down to one card without saying UNO: Ben may catch her.
+    t = table(["R5 G2", "R9 B3"], "R9")
+    assert t.game is not None
+    t.game, _events = apply(t.game, Move(PLAY, 0, parse_card("R5")))
+    ben = by_code(inline.hand_results(t, "102"))
+    assert "k101" in ben and "Ann" in ben["k101"].title  # type: ignore[attr-defined]
+    assert inline.command_for("k101", 7) == c.Catch(target="101", version=7)
+    ann = inline.hand_results(t, "101")
+    assert not any(inline.decode(r.id).code.startswith("k") for r in ann)  # type: ignore[union-attr]

@@ -132,3 +132,25 @@ async def test_a_timer_outlives_a_store_outage(server: BotAPIServer, tmp_path: o
     finally:
         await bot.stop()
         redis.stop()
+
+
+async def test_a_player_who_times_out_three_times_in_a_row_is_removed(server: BotAPIServer, bot: BotProcess) -> None:
+    group = server.group()
+    mark = server.mark()
+    ann, ben, cid = server.user(1, "Ann"), server.user(2, "Ben"), server.user(3, "Cid")
+    await bot.settle(server.send_command(group, cid, "/new"))
+    await bot.settle(server.send_command(group, ann, "/join"))
+    await bot.settle(server.send_command(group, ben, "/join"))
+    server.set_status(group, cid, "creator")
+    await bot.settle(server.send_command(group, cid, "/timer", "1"))
+    await bot.settle(server.send_command(group, cid, "/start"))
+    assert bot.service is not None
+    chat = str(group["id"])
+    # Nobody moves: turns time out one after another, three in a row for each seat.
+    removed = await server.wait_for("editMessageText", lambda p: "timed out too often" in p.get("text", ""),
+                                    timeout=15, after=mark)
+    assert removed.params["chat_id"] == group["id"]
+    table = await bot.service.table(chat)
+    assert table is not None and len(table.left) == 1
+    gone = next(s.name for s in table.seats if s.id == table.left[0])
+    assert f"{gone} timed out too often and was removed." in removed.params["text"]
