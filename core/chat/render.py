@@ -83,6 +83,7 @@ CHAT_ERRORS = {
     "bad_color": N_("That is not a colour. Say red, green, blue or yellow."),
     "bad_player": N_("No such player at this table."),
     "unknown_variant": N_("There is no variant of that name."),
+    "variant_rules_clash": N_("This chat's house rules do not fit that variant; an admin changes them with /rules."),
     "unknown_rule": N_("There is no rule of that name."),
     "bad_option": N_("That option does not fit the rule."),
     "rule_conflict": N_("That rule conflicts with one that is on; turn the other off first."),

@@ -277,9 +277,13 @@ class ChatService:
         lang = settings["lang"]
         variant = cmd.variant or settings["variant"]
         try:
-            rules_for(variant, settings["rules"] or None)
+            load_variant(variant)
         except VariantError:
             return self._fail("unknown_variant", lang)
+        try:
+            rules_for(variant, settings["rules"] or None)
+        except VariantError:  # the chat's house rules conflict with this variant's
+            return self._fail("variant_rules_clash", lang)
         now = self.clock()
         table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"], version=1,
                       lang=lang, seats=[Seat(person.id, person.name)] if cmd.join else [], seed=self.rng.getrandbits(48) if self.rng else secrets.randbits(48),

@@ -339,3 +339,14 @@ async def test_a_play_can_say_uno_with_it(svc: ChatService) -> None:
     assert len(out.table.game.hands[seat]) == 1 and out.table.game.said_uno(seat)
     kinds = [e.kind for e in out.events]
     assert kinds.index("uno_said") < kinds.index("card_played")
+
+
+async def test_new_game_tells_an_unknown_variant_from_one_the_house_rules_clash_with(svc: ChatService) -> None:
+    assert (await svc.handle(CHAT, ADMIN, c.SetVariant(name="reglas-de-uno"))).ok
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule(rule="no-bluffing", enabled=True))).ok
+    out = await svc.handle(CHAT, ANA, c.NewGame(variant="nope"))
+    assert out.code == "unknown_variant"
+    out = await svc.handle(CHAT, ANA, c.NewGame(variant="official"))  # has the challenge no-bluffing excludes
+    assert out.code == "variant_rules_clash" and "/rules" in (out.error or "")
+    assert await svc.table(CHAT) is None
+    assert (await svc.handle(CHAT, ANA, c.NewGame())).ok
