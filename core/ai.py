@@ -124,6 +124,12 @@ def _previous_color(state: GameState) -> str | None:
     return None
 
 
+def best_play(state: GameState, player: int, plays: list[Move]) -> Move:
+    """The play among `plays` the strong policy prefers (colour, target):
+    also what a person gets who asked to play a drawn card "if it fits"."""
+    return _choose_play(state, player, state.hands[player], plays)
+
+
 def _choose_play(state: GameState, player: int, hand: list[Card], plays: list[Move]) -> Move:
     best_color = _best_color(hand)
     nxt = _next_seat(state, player)

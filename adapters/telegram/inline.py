@@ -8,7 +8,8 @@ refused before anything happens) and the move. Move codes:
 
     p<card>[.<colour letter>][@<target person id>][!]   play (R5, W+4.G, R7@123;
                                                          ! says UNO with it: R5!)
-    d  draw     s  pass     u  UNO     c  challenge     k<person id>  catch
+    d  draw     d+  draw, and play the card if it fits     s  pass
+    u  UNO      c  challenge     k<person id>  catch
     x<card>   a card not playable now (refused, changes nothing)
     n<tag>    information only (no move)
 
@@ -24,7 +25,7 @@ from telegram import InlineQueryResultsButton
 
 from core.cards import COLOR_NAMES, Card
 from core.chat import commands as c
-from core.chat.i18n import gettext_for, ngettext_for
+from core.chat.i18n import N_, gettext_for, ngettext_for
 from core.chat.render import COLOR_EMOJI, card_label, color_name
 from core.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
 from core.chat.views import hand_view
@@ -34,6 +35,7 @@ from .bot import Article
 from .keyboards import play_keyboard
 
 MAX_ID = 64
+DRAW_AND_PLAY = N_("Draw, and play it if it fits")
 PAGE = 50
 START_PARAMETER = "help"
 
@@ -86,6 +88,8 @@ def command_for(code: str, version: int) -> c.Command | None:
         return c.Play(card=rest, color=color_word, target=target or None, version=version)
     if kind == "k" and rest:
         return c.Catch(target=rest, version=version)
+    if code == "d+":
+        return c.Draw(then_play=True, version=version)
     simple = {"d": c.Draw, "s": c.Pass, "u": c.SayUno, "c": c.Challenge}
     if kind in simple and not rest:
         return simple[kind](version=version)
@@ -195,8 +199,14 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
         add(view.challenge, _("Say it was a bluff"))
     for move in view.catches:
         add(move, _("They did not say UNO"))
+    if view.draw and not view.pending:
+        # One pick for the usual "draw, and play it if I can".
+        title = "📥 " + _(DRAW_AND_PLAY)
+        posted = "📥 " + gettext_for(table.lang)(DRAW_AND_PLAY)
+        rid = encode(chat, version, user, "d+")
+        results.append(_article(rid, title, posted, table.lang, _("If it does not fit, your turn ends")))
     if view.draw:
-        add(view.draw, None)
+        add(view.draw, _("You choose after seeing the card") if not view.pending else None)
     if view.pass_:
         add(view.pass_, _("End your turn"))
     for hc in view.cards:

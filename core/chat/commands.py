@@ -72,7 +72,11 @@ class Play(Command):
 
 @dataclass(frozen=True)
 class Draw(Command):
-    pass
+    #: Then play the drawn card if it fits (colour or target chosen as the
+    #: strong AI would, UNO said when it leaves one card): one action for the
+    #: common "draw, and play it if I can". Without it the player decides
+    #: after seeing the card.
+    then_play: bool = False
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import engine
-from ..ai import POLICIES
+from ..ai import POLICIES, best_play
 from ..cards import CardError, parse_card
 from ..errors import MoveError
 from ..events import MATCH_WON, ROUND_WON, Event
@@ -522,8 +522,37 @@ class ChatService:
             table.game, events = engine.apply(table.game, move, inplace=True)
             table.timeouts.pop(person.id, None)
             self._after_moves(table, events, out)
-            return [*entries, f"{seat} {move.text}"] + self._ai(table, out)
+            entries.append(f"{seat} {move.text}")
+            if isinstance(cmd, c.Draw) and cmd.then_play:
+                entries += self._play_drawn(table, seat, out)
+            return entries + self._ai(table, out)
         raise ChatError("bad_move")
+
+    def _play_drawn(self, table: Table, seat: int, out: Outcome) -> list[str]:
+        """After a draw: play the drawn card if the rules let it be played now
+        (saying UNO first when it leaves one card); else nothing (the draw
+        ended the turn, or the player passes as usual)."""
+        game = table.game
+        if game is None or table.phase != PLAYING or game.turn != seat or game.drawn is None:
+            return []
+        drawn = game.drawn
+        plays = [m for m in engine.legal_moves(game, seat) if m.kind == PLAY and m.card == drawn]
+        if not plays:
+            return []
+        entries = []
+        if len(game.hands[seat]) == 2 and any(m.kind == UNO for m in engine.legal_moves(game, seat)):
+            uno = Move(UNO, seat)
+            table.game, events = engine.apply(game, uno, inplace=True)
+            self._after_moves(table, events, out)
+            entries.append(f"{seat} {uno.text}")
+            game = table.game
+            plays = [m for m in engine.legal_moves(game, seat) if m.kind == PLAY and m.card == drawn]
+            if not plays:
+                return entries
+        play = best_play(game, seat, plays)
+        table.game, events = engine.apply(game, play, inplace=True)
+        self._after_moves(table, events, out)
+        return [*entries, f"{seat} {play.text}"]
 
     def _move(self, table: Table, seat: int, cmd: c.Command) -> Move:
         if isinstance(cmd, c.Play):

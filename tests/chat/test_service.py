@@ -350,3 +350,49 @@ async def test_new_game_tells_an_unknown_variant_from_one_the_house_rules_clash_
     assert out.code == "variant_rules_clash" and "/rules" in (out.error or "")
     assert await svc.table(CHAT) is None
     assert (await svc.handle(CHAT, ANA, c.NewGame())).ok
+
+
+async def _rig(svc: ChatService, hands: list[str], top: str, next_draw: str) -> None:
+    """Lay the running table out: these hands, this top card, this card next off the pile."""
+    from core.cards import parse_card
+    from core.chat.table import Table
+
+    game_id = await svc.store.chat_game(CHAT)
+    assert game_id is not None
+    stored = await svc.store.load_game(game_id)
+    assert stored is not None
+    table = Table.decode(stored.state, stored.version)
+    game = table.game
+    assert game is not None
+    game.hands = [[parse_card(t) for t in h.split()] for h in hands]
+    game.discard = [parse_card(top)]
+    game.color = game.discard[-1].color
+    game.draw_pile.append(parse_card(next_draw))
+    game.turn, game.pending, game.draws, game.drawn = 0, 0, 0, None
+    game.legal = None
+    await svc.store.save_game(game_id, table.encode(), expected_version=stored.version)
+
+
+async def test_draw_and_play_it_if_it_fits(svc: ChatService) -> None:
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule(rule="scoring", option="target", value=0))).ok
+    await lobby(svc, ANA, BEN)
+    assert (await svc.handle(CHAT, ANA, c.Start())).ok
+    # It fits: drawn and played in one revision, and UNO said (two cards before the play).
+    await _rig(svc, ["G1", "B2 B3"], "R9", next_draw="R4")
+    before = await svc.table(CHAT)
+    assert before is not None and before.seats[0].id == ANA.id
+    out = await svc.handle(CHAT, ANA, c.Draw(then_play=True))
+    assert out.ok and out.table is not None and out.table.game is not None
+    assert out.table.version == before.version + 1
+    assert [c.text for c in out.table.game.hands[0]] == ["G1"] and out.table.game.discard[-1].text == "R4"
+    assert out.table.game.said_uno(0) and out.table.game.turn == 1
+    # It does not fit: drawn and kept, the turn is over.
+    await _rig(svc, ["G1", "B2 B3"], "R9", next_draw="Y7")
+    out = await svc.handle(CHAT, ANA, c.Draw(then_play=True))
+    assert out.ok and out.table is not None and out.table.game is not None
+    assert sorted(c.text for c in out.table.game.hands[0]) == ["G1", "Y7"] and out.table.game.turn == 1
+    # A drawn wild is played with the colour the hand holds most of.
+    await _rig(svc, ["G1 G2 B5", "B2 B3"], "R9", next_draw="W")
+    out = await svc.handle(CHAT, ANA, c.Draw(then_play=True))
+    assert out.ok and out.table is not None and out.table.game is not None
+    assert out.table.game.discard[-1].text == "W" and out.table.game.color == "G"

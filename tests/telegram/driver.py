@@ -10,7 +10,7 @@ status message to see whose turn it is, opens that player's hand with an
 inline query (what the "My cards" button does), and picks a result from
 the bot's answer: a card played with UNO when offered, else UNO, a
 challenge now and then, a catch when one is offered, else a playable card,
-else draw, else pass. After every
+else "draw, and play it if it fits", else draw, else pass. After every
 step it checks that no group message the bot sent or edited names a card
 hidden in a hand: not one, including the messages after the match ended
 (checked against the hands as they were at the end).
@@ -341,6 +341,9 @@ class TableDriver:
             return by_kind["c"][0]
         if "p" in by_kind:
             return self.rng.choice(by_kind["p"])
+        draw_and_play = [rid for rid in by_kind.get("d", []) if rid.endswith(":d+")]
+        if draw_and_play:  # nothing to play: draw, and play the card if it fits, in one pick
+            return draw_and_play[0]
         for kind in ("d", "s", "c"):
             if kind in by_kind:
                 return by_kind[kind][0]

@@ -146,3 +146,25 @@ def test_challenge_and_catch_are_offered_to_whom_they_belong() -> None:
     assert inline.command_for("k101", 7) == c.Catch(target="101", version=7)
     ann = inline.hand_results(t, "101")
     assert not any(inline.decode(r.id).code.startswith("k") for r in ann)  # type: ignore[union-attr]
+
+
+def test_draw_and_play_is_offered_unless_a_penalty_is_pending() -> None:
+    t = table(["G5 B7", "R5 R6"], "R9")  # nothing fits: draw, or draw-and-play
+    results = by_code(inline.hand_results(t, "101"))
+    assert results["d+"].title == "📥 Draw, and play it if it fits"  # type: ignore[attr-defined]
+    assert inline.command_for("d+", 4) == c.Draw(then_play=True, version=4)
+    assert "d" in results
+    spanish = by_code(inline.hand_results(t, "101", "es"))
+    assert spanish["d+"].title == "📥 Robar, y jugarla si vale"  # type: ignore[attr-defined]
+    assert spanish["d+"].text == "📥 Draw, and play it if it fits"  # type: ignore[attr-defined]
+    from core.engine import apply
+    from core.moves import PLAY, Move
+
+    # Stacking: the +2 waits on Ben, who may answer it or take it; taking it ends the turn.
+    t = table(["G5 G6 R+2", "B5 B6", "Y1 Y2"], "R9", overrides={"stacking": {}})
+    assert t.game is not None
+    t.game, _events = apply(t.game, Move(PLAY, 0, parse_card("R+2")))
+    assert t.game.pending == 2
+    ben = by_code(inline.hand_results(t, "102"))
+    assert "d" in ben and "d+" not in ben
+    assert ben["d"].title == "📥 Take 2 cards"  # type: ignore[attr-defined]
