@@ -490,8 +490,9 @@ class RedisStore(Store):
         would sit outside the chats' hash slots)."""
         head = f"{self.keys.prefix}:{{chat:"
         tail = "}:current"
+        pattern = "".join("\\" + ch if ch in "*?[]\\" else ch for ch in head) + "*" + tail  # glob-escaped
         with _translate_errors():
-            async for key in self.client.scan_iter(match=f"{head}*{tail}", count=1000):
+            async for key in self.client.scan_iter(match=pattern, count=1000):
                 chat = _text(key)[len(head):-len(tail)]
                 if ID_RE.fullmatch(chat):  # else a stray key that only looks like a binding
                     yield chat

@@ -19,7 +19,7 @@ from core.store import StoreUnavailable
 
 from . import jobs, state
 from .runtime import runtime
-from .status import Status, render, round_headline, send, stopped
+from .status import Gone, Status, render, round_headline, send, stopped
 
 log = logging.getLogger(__name__)
 
@@ -47,39 +47,48 @@ async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | N
     deleted, or if none was recorded (the store failed right after the lobby
     was posted)."""
     message_id = table.adapter.get("status")
+    status = render(table, notes=notes, final=final)
     if not message_id:
         if table.phase in (LOBBY, PLAYING, BETWEEN_ROUNDS):
-            await repost(context, chat_id, table, 0, render(table, notes=notes, final=final))
+            await repost(context, chat_id, table, 0, Gone(table.version, status))
         return
     rt = runtime(context)
     current = rt.status.moved(chat_id, int(message_id))
-    status = render(table, notes=notes, final=final)
-    if not await rt.status.show(context.bot, chat_id, current, table.version, status):
-        await repost(context, chat_id, table, current, status)
+    gone = await rt.status.show(context.bot, chat_id, current, table.version, status)
+    if gone is not None:
+        await repost(context, chat_id, table, current, gone)
 
 
-async def repost(context: Any, chat_id: int, table: Table, gone: int, status: Status) -> None:
+async def repost(context: Any, chat_id: int, table: Table, gone_id: int, gone: Gone) -> None:
     """The status message was deleted (an admin tidying up, a cleared
-    history): the game goes on, so post it again at the bottom and make the
-    new one the game's status message, in the store and in this process."""
+    history), or none was recorded (`gone_id` 0): the game goes on, so post
+    the newest status at the bottom and make it the game's status message,
+    in the store and in this process. Updates that find the message gone
+    at once make one replacement; the later ones edit it."""
     rt = runtime(context)
-    try:
-        message = await send(context.bot, chat_id, status)
-    except TelegramError as exc:
-        log.warning("chat %s: status message not re-posted: %s", chat_id, exc)
-        return
-    if gone:
-        rt.status.replaced(chat_id, gone, message.message_id)
-    await adopt(context, chat_id, table, message.message_id, status)
+    async with rt.status.reposting(chat_id, gone_id):
+        replacement = rt.status.moved(chat_id, gone_id)
+        if replacement != gone_id:
+            await rt.status.show(context.bot, chat_id, replacement, gone.version, gone.status)
+            return
+        try:
+            message = await send(context.bot, chat_id, gone.status)
+        except TelegramError as exc:
+            log.warning("chat %s: status message not re-posted: %s", chat_id, exc)
+            return
+        if await adopt(context, chat_id, table, message.message_id, gone.status, version=gone.version):
+            rt.status.replaced(chat_id, gone_id, message.message_id)
 
 
 async def adopt(context: Any, chat_id: int, table: Table, message_id: int, status: Status,
-                *, save: bool = True) -> Table:
-    """Make a message just sent the game's status message: in the store (so
-    every process edits that one; `save=False` when the game is over and
-    nothing will) and in this process's editor (so an equal edit is not
-    sent). A store outage leaves the old id in the store: the next edit of
-    it fails and the status is posted again."""
+                *, save: bool = True, version: int | None = None) -> Table | None:
+    """Make a message just sent (showing `status`, of `version`) the game's
+    status message: in the store, so every process edits that one
+    (`save=False` when the game is over and nothing will), and in this
+    process's editor, so an equal edit is not sent. Returns the saved table;
+    None when nothing was saved (not asked, a store outage, another game):
+    then the store keeps the old id, whose next edit fails and posts the
+    status again."""
     rt = runtime(context)
     saved = None
     if save:
@@ -87,9 +96,8 @@ async def adopt(context: Any, chat_id: int, table: Table, message_id: int, statu
             saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message_id}, seed=table.seed)
         except StoreUnavailable:
             saved = None
-    current = saved or table
-    rt.status.sent(chat_id, message_id, current.version, status)
-    return current
+    rt.status.sent(chat_id, message_id, table.version if version is None else version, status)
+    return saved
 
 
 async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> None:
@@ -99,7 +107,8 @@ async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> N
     if not message_id:
         return
     rt = runtime(context)
-    await rt.status.show(context.bot, chat_id, int(message_id), table.version + 1, stopped(table, line))
+    await rt.status.show(context.bot, chat_id, rt.status.moved(chat_id, int(message_id)), table.version + 1,
+                         stopped(table, line))
 
 
 async def new_round_message(context: Any, chat_id: int, table: Table, notes: list[str]) -> None:
@@ -112,7 +121,7 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     rt = runtime(context)
     old = table.adapter.get("status")
     if old:  # the old message keeps the standings, without the moves shown below
-        await rt.status.show(context.bot, chat_id, int(old), table.version,
+        await rt.status.show(context.bot, chat_id, rt.status.moved(chat_id, int(old)), table.version,
                              render(table, final=True, recent=False))
     status = render(table, notes=notes, headline=round_headline(table))
     try:

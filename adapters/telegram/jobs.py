@@ -88,8 +88,10 @@ def has_job(jq: JobQueue[Any] | None, kind: str, chat_id: int) -> bool:
     return jq is not None and _name(kind, chat_id) in _registry(jq)
 
 
-def schedule(context: Any, chat_id: int, table: Table, outcome: Outcome | None = None) -> None:
-    """Plan what the table needs next: AI pacing after a pause, the turn timer."""
+def schedule(context: Any, chat_id: int, table: Table, outcome: Outcome | None = None,
+             *, not_before: float = 0.0) -> None:
+    """Plan what the table needs next: AI pacing after a pause, the turn timer
+    (not sooner than `not_before` seconds from now)."""
     jq = context.job_queue
     if jq is None:
         return
@@ -107,12 +109,12 @@ def schedule(context: Any, chat_id: int, table: Table, outcome: Outcome | None =
     seconds = turn_seconds(table)
     if seconds and on_turn is not None and not on_turn.is_ai:
         due = table.turn_started + seconds - time.time() + rt.options.timer_grace
-        _replace(jq, "timer", chat_id, due, timer_job, {"chat": chat_id, "version": table.version})
+        _replace(jq, "timer", chat_id, max(due, not_before), timer_job, {"chat": chat_id, "version": table.version})
     else:
         cancel(jq, chat_id, "timer")
 
 
-def ensure_jobs(context: Any, chat_id: int, table: Table) -> None:
+def ensure_jobs(context: Any, chat_id: int, table: Table, *, not_before: float = 0.0) -> None:
     """Re-plan missing jobs for a table this process has no jobs for (after a
     restart, or when the process that planned them is gone)."""
     if table.phase != PLAYING or table.game is None:
@@ -126,7 +128,7 @@ def ensure_jobs(context: Any, chat_id: int, table: Table) -> None:
         _replace(jq, "cont", chat_id, runtime(context).options.continue_delay, continue_job,
                  {"chat": chat_id, "version": table.version})
     if not has_job(jq, "timer", chat_id):
-        schedule(context, chat_id, table)
+        schedule(context, chat_id, table, not_before=not_before)
 
 
 def schedule_lobby(context: Any, chat_id: int, table: Table) -> None:
@@ -239,7 +241,9 @@ async def replan_all(context: ContextTypes.DEFAULT_TYPE) -> None:
             if table.phase == LOBBY:
                 schedule_lobby(context, int(chat), table)
             else:
-                ensure_jobs(context, int(chat), table)
+                # Nobody could move while no bot ran: the player on turn gets a
+                # whole turn from now, not a timeout for the downtime.
+                ensure_jobs(context, int(chat), table, not_before=turn_seconds(table))
             planned += 1
     except StoreError as exc:
         log.warning("start-up re-planning stopped: %s", exc)

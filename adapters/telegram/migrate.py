@@ -5,11 +5,14 @@ settings or it grows past 200 members, and gives it a new id; every call to
 the old id fails from then on. Without this the running game, the chat's
 house rules and its counters would stay behind under an id nobody can
 reach. Telegram announces the upgrade twice (in the old chat and in the
-new one); the old chat's message carries the move, the other is a no-op.
+new one); either may come first or alone, so both ask for the move, which
+is safe to repeat (the second finds nothing left to move).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -18,6 +21,7 @@ from telegram.error import TelegramError
 
 from core.chat.i18n import gettext_for
 from core.chat.table import LOBBY
+from core.store import StoreError
 
 from . import flow, jobs, play
 from .runtime import runtime
@@ -25,30 +29,60 @@ from .status import render, send
 
 log = logging.getLogger(__name__)
 
+#: Tries of a move that met a store outage (`Options.store_retry` apart).
+RETRIES = 120
+
 
 async def on_migrate(update: Update, context: Any) -> None:
     message = update.effective_message
-    if message is None or not message.migrate_to_chat_id:
+    if message is None:
         return
-    old, new = message.chat.id, int(message.migrate_to_chat_id)
-    rt = runtime(context)
-    jobs.cancel(context.job_queue, old)
-    table = await rt.service.move_chat(str(old), str(new))
-    rt.game_ids.pop(str(old), None)
-    if table is None:
-        return
-    for seat in table.seats:
-        if seat.id.isdigit():
-            await play.remember_player(context, seat.id, new)
-    _ = gettext_for(table.lang)
-    status = render(table, notes=[_("This group became a supergroup; the game goes on here.")])
-    try:
-        sent = await send(context.bot, new, status)
-    except TelegramError as exc:
-        log.warning("chat %s: status not posted after the upgrade: %s", new, exc)
-        return
-    current = await flow.adopt(context, new, table, sent.message_id, status)
-    if current.phase == LOBBY:
-        jobs.schedule_lobby(context, new, current)
+    if message.migrate_to_chat_id:  # said in the old group
+        old, new = message.chat.id, int(message.migrate_to_chat_id)
+    elif message.migrate_from_chat_id:  # said in the new supergroup
+        old, new = int(message.migrate_from_chat_id), message.chat.id
     else:
-        jobs.ensure_jobs(context, new, current)
+        return
+    await move(context, old, new)
+
+
+async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
+    """Move the chat's game, rules and counters (once, however many times
+    Telegram says so: the store call is safe to repeat), then show the game
+    in the new chat. A store outage is retried by a job."""
+    rt = runtime(context)
+    async with rt.moving.setdefault(old, asyncio.Lock()):  # both announcements at once: one after the other
+        jobs.cancel(context.job_queue, old)
+        try:
+            table = await rt.service.move_chat(str(old), str(new))
+        except StoreError as exc:
+            if tries < RETRIES and context.job_queue is not None:
+                log.warning("chat %s -> %s: move failed, trying again: %s", old, new, exc)
+                context.job_queue.run_once(_retry, rt.options.store_retry, data=(old, new, tries + 1))
+            else:
+                log.error("chat %s -> %s: move given up: %s", old, new, exc)
+            return
+        rt.game_ids.pop(str(old), None)
+        if table is None:
+            return
+        for seat in table.seats:
+            if seat.id.isdigit():
+                with contextlib.suppress(StoreError):
+                    await play.remember_player(context, seat.id, new)
+        _ = gettext_for(table.lang)
+        status = render(table, notes=[_("This group became a supergroup; the game goes on here.")])
+        try:
+            sent = await send(context.bot, new, status)
+        except TelegramError as exc:
+            log.warning("chat %s: status not posted after the upgrade: %s", new, exc)
+            return
+        current = await flow.adopt(context, new, table, sent.message_id, status) or table
+        if current.phase == LOBBY:
+            jobs.schedule_lobby(context, new, current)
+        else:
+            jobs.ensure_jobs(context, new, current)
+
+
+async def _retry(context: Any) -> None:
+    old, new, tries = context.job.data
+    await move(context, old, new, tries)

@@ -7,6 +7,7 @@ conveniences that another process does without.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,9 @@ class Runtime:
     #: user id -> (expiry, chats of their recent games): saves a store read
     #: per inline query; a miss or a stale entry falls back to the store.
     game_chats: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
+
+    #: old chat id -> lock: a chat's move to a new id runs once at a time (migrations are rare).
+    moving: dict[int, asyncio.Lock] = field(default_factory=dict)
 
     #: chat id -> (expiry, id of its running game): saves a store read per inline query.
     game_ids: dict[str, tuple[float, str]] = field(default_factory=dict)

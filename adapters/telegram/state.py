@@ -116,7 +116,9 @@ async def subscribe(store: Store, chat_id: str, user_id: int | str) -> bool:
 async def take_subscribers(store: Store, chat_id: str) -> list[str]:
     """The /notify subscribers of a chat, cleared (a notice is one-shot).
     Only the keys read are removed: someone subscribing meanwhile stays."""
-    keys = [k for k in await store.get_chat_settings(chat_id) if k.startswith(NOTIFY)]
-    if keys:
-        await store.update_chat_settings(chat_id, remove=keys)
-    return [k[len(NOTIFY):] for k in keys]
+    settings = await store.get_chat_settings(chat_id)
+    keys = [k for k in settings if k.startswith(NOTIFY)]
+    legacy = [str(u) for u in settings.get("notify") or []]  # one list, as older versions kept them
+    if keys or "notify" in settings:
+        await store.update_chat_settings(chat_id, remove=keys + (["notify"] if "notify" in settings else []))
+    return list(dict.fromkeys(legacy + [k[len(NOTIFY):] for k in keys]))

@@ -150,6 +150,13 @@ def round_headline(table: Table) -> str | None:
     return None
 
 
+class Gone(NamedTuple):
+    """A status message found deleted, and the newest status meant for it."""
+
+    version: int
+    status: Status
+
+
 class StatusEditor:
     """Edits status messages: newest version wins, equal text is never re-sent."""
 
@@ -157,9 +164,10 @@ class StatusEditor:
         self.size = size
         self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
         self._shown: OrderedDict[tuple[int, int], tuple[str, int, InlineKeyboardMarkup | None]] = OrderedDict()
-        self._pending: dict[tuple[int, int], Status] = {}
+        self._pending: dict[tuple[int, int], tuple[int, Status]] = {}
         self._locks: OrderedDict[tuple[int, int], asyncio.Lock] = OrderedDict()
         self._moved: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._reposting: OrderedDict[tuple[int, int], asyncio.Lock] = OrderedDict()
 
     def _remember(self, cache: OrderedDict, key: tuple[int, int], value: object) -> None:  # type: ignore[type-arg]
         cache[key] = value
@@ -173,37 +181,42 @@ class StatusEditor:
         self._remember(self._latest, key, version)
         self._remember(self._shown, key, status.key())
 
-    async def show(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status) -> bool:
-        """Show `status` unless something newer is shown; False if the message is gone."""
+    async def show(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status) -> Gone | None:
+        """Show `status` unless something newer is shown or on its way.
+
+        Returns None, or `Gone` when the message was deleted: the newest
+        status that could not be shown (ours, or a later one coalesced into
+        our edit), for the message that replaces it."""
         key = (chat_id, message_id)
         if version < self._latest.get(key, 0):
-            return True  # a newer state was shown or is on its way
+            return None  # a newer state was shown or is on its way
         self._remember(self._latest, key, version)
-        self._pending[key] = status
+        self._pending[key] = (version, status)
         lock = self._locks.get(key)
         if lock is None:
             lock = asyncio.Lock()
             self._remember(self._locks, key, lock)
         async with lock:
-            edit = self._pending.pop(key, None)
-            if edit is None:
-                return True  # a later caller's edit went out with ours coalesced into it
+            pending = self._pending.pop(key, None)
+            if pending is None:
+                return None  # a later caller's edit went out with ours coalesced into it
+            edit_version, edit = pending
             shown = edit.key()
             if self._shown.get(key) == shown:
-                return True
+                return None
             try:
                 await bot.edit_quietly(chat_id, message_id, edit.text, bold=edit.bold_units, markup=edit.markup)
             except BadRequest as exc:
                 if is_gone(exc):
-                    return False
+                    return Gone(edit_version, edit)
                 if not is_not_modified(exc):
                     log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
-                    return True
+                    return None
             except TelegramError as exc:
                 log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
-                return True
+                return None
             self._remember(self._shown, key, shown)
-        return True
+        return None
 
     def moved(self, chat_id: int, message_id: int) -> int:
         """The message that replaced a deleted status message (itself if none did)."""
@@ -211,3 +224,13 @@ class StatusEditor:
 
     def replaced(self, chat_id: int, old_id: int, new_id: int) -> None:
         self._remember(self._moved, (chat_id, old_id), new_id)
+
+    def reposting(self, chat_id: int, old_id: int) -> asyncio.Lock:
+        """Held while a deleted status message is replaced: one replacement,
+        however many updates found it gone at once."""
+        key = (chat_id, old_id)
+        lock = self._reposting.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._remember(self._reposting, key, lock)
+        return lock

@@ -152,38 +152,63 @@ class ChatService:
 
     async def move_chat(self, old: str, new: str) -> Table | None:
         """The chat now goes by another id (Telegram gives a group that
-        becomes a supergroup a new one): its settings, counters and running
-        game follow it, and nothing stays running under the old id.
+        becomes a supergroup a new one): its running game, counters and
+        settings follow it, and nothing stays running under the old id.
 
-        The moved table's `adapter` data is cleared: it names things of the
-        old chat (message ids), which the adapter makes anew. Returns the
-        moved table, or None when there was no game to move (or the new id
-        already has one: the move was made before, or a game began there).
+        Safe to call again after a failure halfway (a store outage) and to
+        call twice (Telegram announces the move in both chats): a game copied
+        before is recognised by its seed and brought up to date, and what
+        moved is gone from the old id. The moved table's `adapter` data is
+        cleared: it names things of the old chat (message ids), which the
+        adapter makes anew. Returns the moved table, or None when there was
+        no game to move (or the new id runs another game: both are left be).
         """
-        settings = await self.store.get_chat_settings(old)
-        if settings:
-            await self.store.update_chat_settings(new, settings)
-            await self.store.clear_chat_settings(old)
+        moved = None
+        found = await self._load(old)
+        if found is not None:
+            moved = await self._move_game(old, new, *found)
         counters = {k: v for k, v in (await self.store.get_stats("chat", old)).items() if v}
         if counters:
             await self.store.incr_stats("chat", new, counters)
             await self.store.incr_stats("chat", old, {k: -v for k, v in counters.items()})
-        found = await self._load(old)
-        if found is None:
-            return None
-        game_id, table = found
-        table.chat_id = new
-        table.adapter = {}
-        encoded = table.encode()
-        try:
-            _new_game, table.store_version = await self.store.create_game(new, encoded, log=[f"moved from {old}"])
-        except ChatBusy:
-            return None
-        # Deleted, not just unbound: a process that remembers the old game's
-        # id must find nothing there, not a running game nobody can reach.
-        await self.store.delete_game(game_id)
-        self._forget(old)
-        return table
+        settings = await self.store.get_chat_settings(old)
+        if settings:  # last: a retry after a failure finds them still here, and copying again is harmless
+            await self.store.update_chat_settings(new, settings)
+            await self.store.clear_chat_settings(old)
+        return moved
+
+    async def _move_game(self, old: str, new: str, game_id: str, table: Table) -> Table | None:
+        for _attempt in range(self.max_tries):
+            copy = Table.decode(table.encode(), table.store_version)
+            copy.chat_id, copy.adapter = new, {}
+            try:
+                new_game, copy.store_version = await self.store.create_game(
+                    new, copy.encode(), log=[f"moved from {old}"])
+            except ChatBusy:
+                there = await self._load(new)
+                if there is None or there[1].seed != table.seed:
+                    return None  # the new chat's own game
+                new_game, current = there  # copied by an earlier call
+                if table.version > current.version:  # the old game moved on since: copy it again
+                    try:
+                        copy.store_version = await self.store.save_game(
+                            new_game, copy.encode(), expected_version=current.store_version,
+                            log=[f"moved from {old}"])
+                    except VersionConflict:
+                        continue
+                else:
+                    copy = current
+            # A move that landed on the old game meanwhile is carried over before it goes.
+            stored = await self.store.load_game(game_id)
+            if stored is not None and stored.version != table.store_version:
+                table = Table.decode(stored.state, stored.version)
+                continue
+            # Deleted, not just unbound: a process that remembers the old game's
+            # id must find nothing there, not a running game nobody can reach.
+            await self.store.delete_game(game_id)
+            self._forget(old)
+            return copy
+        return None
 
     # -- the one entry point ------------------------------------------------------
     async def handle(self, chat_id: str, person: c.Person, command: c.Command) -> Outcome:
@@ -515,11 +540,14 @@ class ChatService:
             move = self._move(table, seat, cmd)
             entries = []
             if isinstance(cmd, c.Play) and cmd.uno:
+                # UNO on a copy: if the play is then refused, the table is as it was.
                 uno = Move(UNO, seat)
-                table.game, events = engine.apply(table.game, uno, inplace=True)
-                self._after_moves(table, events, out)
+                said, events = engine.apply(table.game, uno)
+                said, played = engine.apply(said, move, inplace=True)
+                table.game, events = said, events + played
                 entries.append(f"{seat} {uno.text}")
-            table.game, events = engine.apply(table.game, move, inplace=True)
+            else:
+                table.game, events = engine.apply(table.game, move, inplace=True)
             table.timeouts.pop(person.id, None)
             self._after_moves(table, events, out)
             entries.append(f"{seat} {move.text}")

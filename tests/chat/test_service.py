@@ -396,3 +396,47 @@ async def test_draw_and_play_it_if_it_fits(svc: ChatService) -> None:
     out = await svc.handle(CHAT, ANA, c.Draw(then_play=True))
     assert out.ok and out.table is not None and out.table.game is not None
     assert out.table.game.discard[-1].text == "W" and out.table.game.color == "G"
+
+
+async def test_a_refused_play_with_uno_says_no_uno(svc: ChatService) -> None:
+    """The card does not fit: UNO is not said either, in the store or in the refusal's table."""
+    await lobby(svc, ANA, BEN)
+    assert (await svc.handle(CHAT, ANA, c.Start())).ok
+    await _rig(svc, ["G1 B7", "B2 B3"], "R9", next_draw="R4")
+    before = await svc.table(CHAT)
+    out = await svc.handle(CHAT, ANA, c.Play(card="G1", uno=True))
+    assert not out.ok and out.table is not None and out.table.game is not None
+    assert not out.table.game.said_uno(0) and out.table.version == before.version  # type: ignore[union-attr]
+    assert "uno_said" not in [r[0] for r in out.table.recent]
+    stored = await svc.table(CHAT)
+    assert stored is not None and stored.game is not None and not stored.game.said_uno(0)
+
+
+async def test_a_chat_move_that_failed_halfway_completes_when_called_again(
+        svc: ChatService, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.store import StoreUnavailable
+
+    await svc.store.incr_stats("chat", CHAT, {"games": 3})
+    await lobby(svc, ANA, BEN)
+    started = (await svc.handle(CHAT, ANA, c.Start())).table
+    assert started is not None and started.game is not None
+    real_delete = svc.store.delete_game
+
+    async def down(game_id: str) -> bool:
+        raise StoreUnavailable("redis went away")
+
+    monkeypatch.setattr(svc.store, "delete_game", down)
+    with pytest.raises(StoreUnavailable):
+        await svc.move_chat(CHAT, "group-2")  # copied, but the old game is still there
+    # Meanwhile a move lands on the old game.
+    mover = [ANA, BEN][started.game.turn]
+    assert (await svc.handle(CHAT, mover, first_legal(started, mover))).ok
+    monkeypatch.setattr(svc.store, "delete_game", real_delete)
+    moved = await svc.move_chat(CHAT, "group-2")
+    assert moved is not None and moved.version == started.version + 1  # the late move came along
+    assert await svc.table(CHAT) is None
+    again = await svc.table("group-2")
+    assert again is not None and again.version == started.version + 1
+    assert (await svc.store.get_stats("chat", "group-2"))["games"] == 3  # moved once, not twice
+    assert await svc.move_chat(CHAT, "group-2") is None  # the second announcement: nothing left to move
+    assert (await svc.store.get_stats("chat", "group-2"))["games"] == 3

@@ -248,3 +248,13 @@ async def test_a_damaged_counter_read_is_quarantined(redis_store: RedisStore) ->
     with pytest.raises(StoreDataError):
         await redis_store.get_stats("chat", CHAT)
     assert await redis_store.get_stats("chat", CHAT) == {}
+
+
+async def test_bound_chats_with_glob_characters_in_the_prefix(redis_store: RedisStore) -> None:
+    """A prefix is matched literally: `[`, `*`, `?` in it neither hide its chats nor catch others'."""
+    odd = RedisStore(redis_store.client, prefix=f"{redis_store.keys.prefix}[x]*?")
+    plain = RedisStore(redis_store.client, prefix=f"{redis_store.keys.prefix}x")
+    await odd.create_game("-100001", b"a")
+    await plain.create_game("-100002", b"b")
+    assert [chat async for chat in odd.bound_chats()] == ["-100001"]
+    assert [chat async for chat in plain.bound_chats()] == ["-100002"]

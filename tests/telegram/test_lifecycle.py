@@ -153,3 +153,31 @@ async def test_a_deleted_status_message_is_posted_again(server: BotAPIServer, bo
     stats = await driver.play()
     assert stats.moves > 1
     assert "wins the match" in driver.bot_messages()[-1]["text"]
+
+
+async def test_updates_that_find_the_status_deleted_at_once_replace_it_once(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    from telegram.ext import CallbackContext
+
+    from adapters.telegram import flow
+    from core.chat.table import Table
+
+    driver = await open_table(server, bot)
+    await lobby_and_start(driver)
+    table = await driver.table()
+    assert table is not None
+    group_id = driver.group["id"]
+    del server.messages[group_id][int(table.adapter["status"])]  # an admin deleted it
+    newer = Table.decode(table.encode(), table.store_version)
+    newer.version += 1
+    context = CallbackContext(bot.app)
+    mark = len(server.calls)
+    await asyncio.gather(flow.show(context, group_id, table, notes=["older"]),
+                         flow.show(context, group_id, newer, notes=["newer"]),
+                         flow.show(context, group_id, table, notes=["older"]))
+    sends = [c for c in server.calls[mark:] if c.method == "sendMessage"]
+    assert len(sends) == 1
+    stored = await driver.table()
+    assert stored is not None and stored.adapter["status"] != table.adapter["status"]
+    shown = server.messages[group_id][int(stored.adapter["status"])]["text"]
+    assert "newer" in shown and "older" not in shown

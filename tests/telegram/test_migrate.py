@@ -33,6 +33,8 @@ async def test_the_game_goes_on_in_the_supergroup(server: BotAPIServer, bot: Bot
     assert (await bot.service.settings(moved.chat))["lang"] == "es"
     status = moved.status_message()
     assert status is not None and "supergrupo" in status["text"]
+    # Both announcements asked for the move; it was made, and shown, once.
+    assert len(moved.bot_messages()) == 1
     assert int(table.adapter["status"]) == status["message_id"]
 
     stats = await moved.play()  # inline queries find the game in its new chat

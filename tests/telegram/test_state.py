@@ -23,5 +23,10 @@ async def test_subscribers_are_never_lost_to_a_race(redis_server: RedisServer, p
         assert sorted(map(int, taken + rest)) == list(range(1, 41))
         assert not set(taken) & set(rest)
         assert await state.take_subscribers(store, chat) == []
+        # Subscribers kept as one list (as older versions did) are not lost.
+        await store.update_chat_settings(chat, {"notify": ["5", "6"]})
+        await state.subscribe(store, chat, 6)
+        assert sorted(await state.take_subscribers(store, chat)) == ["5", "6"]
+        assert "notify" not in await store.get_chat_settings(chat)
     finally:
         await store.close()
