@@ -17,11 +17,14 @@ PTB's ordinary methods.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from functools import cache
 from typing import Any, NamedTuple, cast
 
 from telegram import InlineKeyboardMarkup, InlineQueryResultsButton
 from telegram.ext import ExtBot
+
+from .transport import EDIT_GUARD, EditGuard
 
 JSON = dict[str, Any]
 
@@ -63,14 +66,22 @@ class UnoBot(ExtBot[Any]):
         return bool(await self._post("answerInlineQuery", data))
 
     async def edit_quietly(self, chat_id: int, message_id: int, text: str, *, bold: int = 0,
-                           markup: InlineKeyboardMarkup | None = None) -> None:
-        """editMessageText, with the first `bold` UTF-16 units bold, not reading back the Message."""
+                           markup: InlineKeyboardMarkup | None = None,
+                           still_current: Callable[[], Awaitable[bool]] | None = None) -> None:
+        """editMessageText, with the first `bold` UTF-16 units bold, not reading back the Message.
+
+        `still_current`: asked before an edit the rate limiter held back goes
+        out; if it says no, the edit is dropped with `Superseded`."""
         data: JSON = {"chat_id": chat_id, "message_id": message_id, "text": text}
         if bold:
             data["entities"] = [{"type": "bold", "offset": 0, "length": bold}]
         if markup is not None:
             data["reply_markup"] = markup_wire(markup)
-        await self._post("editMessageText", data)
+        token = EDIT_GUARD.set(EditGuard(still_current) if still_current is not None else None)
+        try:
+            await self._post("editMessageText", data)
+        finally:
+            EDIT_GUARD.reset(token)
 
 
 def uno_bot(context: Any) -> UnoBot:

@@ -54,7 +54,12 @@ async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | N
         return
     rt = runtime(context)
     current = rt.status.moved(chat_id, int(message_id))
-    gone = await rt.status.show(context.bot, chat_id, current, table.version, status)
+
+    async def still_current(version: int) -> bool:
+        newest = await rt.service.table(str(chat_id))
+        return newest is None or newest.version <= version
+
+    gone = await rt.status.show(context.bot, chat_id, current, table.version, status, still_current)
     if gone is not None:
         await repost(context, chat_id, table, current, gone)
 

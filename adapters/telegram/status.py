@@ -17,8 +17,10 @@ per process and short-lived; a stale one only costs a harmless
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import NamedTuple
 
 from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity
@@ -31,6 +33,7 @@ from core.chat.views import status_lines, table_view
 
 from .bot import UnoBot
 from .keyboards import table_keyboard
+from .transport import Superseded
 
 log = logging.getLogger(__name__)
 
@@ -181,12 +184,16 @@ class StatusEditor:
         self._remember(self._latest, key, version)
         self._remember(self._shown, key, status.key())
 
-    async def show(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status) -> Gone | None:
+    async def show(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status,
+                   still_current: Callable[[int], Awaitable[bool]] | None = None) -> Gone | None:
         """Show `status` unless something newer is shown or on its way.
 
         Returns None, or `Gone` when the message was deleted: the newest
         status that could not be shown (ours, or a later one coalesced into
-        our edit), for the message that replaces it."""
+        our edit), for the message that replaces it. `still_current(version)`
+        guards an edit held back by the rate limiter (see
+        `transport.EditGuard`), asked for the version the edit shows (a later
+        caller's, when coalesced)."""
         key = (chat_id, message_id)
         if version < self._latest.get(key, 0):
             return None  # a newer state was shown or is on its way
@@ -205,7 +212,11 @@ class StatusEditor:
             if self._shown.get(key) == shown:
                 return None
             try:
-                await bot.edit_quietly(chat_id, message_id, edit.text, bold=edit.bold_units, markup=edit.markup)
+                guard = None if still_current is None else functools.partial(still_current, edit_version)
+                await bot.edit_quietly(chat_id, message_id, edit.text, bold=edit.bold_units, markup=edit.markup,
+                                       still_current=guard)
+            except Superseded:
+                return None  # a newer state is shown, or on its way from the process that saved it
             except BadRequest as exc:
                 if is_gone(exc):
                     return Gone(edit_version, edit)

@@ -11,17 +11,50 @@ encoding pass. Calls that upload files keep PTB's multipart path.
 Errors map exactly as PTB's do (a timeout is `TimedOut`, any other httpx
 failure `NetworkError`), so retries, the rate limiter and the handlers see
 no difference.
+
+One more duty, for several bot processes: an edit that the rate limiter
+held back (Telegram's flood limits) may by now show an older state than
+an edit another process already sent for a newer one. Such an edit carries
+an `EditGuard` (a context variable: the limiter awaits in the caller's
+task); when it was held for a while, the guard asks the store whether its
+state is still the newest just before it goes out, and a stale one is
+dropped (`Superseded`) instead of overwriting the newer status.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 import httpx
-from telegram.error import NetworkError, TimedOut
+from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import BaseRequest, HTTPXRequest, RequestData
 
 HEADERS = {"User-Agent": HTTPXRequest.USER_AGENT, "Content-Type": "application/json"}
+
+#: An edit that waited longer than this (seconds) re-checks before it goes out.
+HELD = 0.25
+
+
+class Superseded(TelegramError):
+    """A held-back edit whose state is no longer the newest: not sent."""
+
+
+@dataclass
+class EditGuard:
+    #: True while the edit's state is still the newest one saved.
+    still_current: Callable[[], Awaitable[bool]]
+    since: float = field(default_factory=time.monotonic)
+
+    async def check(self) -> None:
+        if time.monotonic() - self.since > HELD and not await self.still_current():
+            raise Superseded("a newer state was saved while this edit waited; it is dropped")
+
+
+EDIT_GUARD: ContextVar[EditGuard | None] = ContextVar("unobot_edit_guard", default=None)
 
 
 def _timeout(value: object, default: float | None) -> float | None:
@@ -42,6 +75,9 @@ class JsonRequest(HTTPXRequest):
         connect_timeout: object = BaseRequest.DEFAULT_NONE,
         pool_timeout: object = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
+        guard = EDIT_GUARD.get()
+        if guard is not None:
+            await guard.check()
         if request_data is None or request_data.contains_files or self._client.is_closed:
             return await super().do_request(url, method, request_data, read_timeout,  # type: ignore[arg-type]
                                             write_timeout, connect_timeout, pool_timeout)  # type: ignore[arg-type]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
+
+import pytest
 
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
-from tests.telegram.driver import Balancer, BotProcess, TableDriver
+from tests.telegram.driver import JSON, Balancer, BotProcess, TableDriver
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
 
 
@@ -63,6 +66,72 @@ async def test_two_webhook_processes_share_one_game(server: BotAPIServer, redis_
         assert "wins the match" in driver.bot_messages()[-1]["text"]
         # Both processes served moves.
         assert driver.router.next > 10  # type: ignore[union-attr]
+    finally:
+        for bot in bots:
+            await bot.stop()
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_a_held_back_edit_never_overwrites_a_newer_state(server: BotAPIServer, redis_server: RedisServer,
+                                                               prefix: str) -> None:
+    """Process 1 handles a move while Telegram's flood limit holds its status
+    edit back; process 2 handles the next move and edits at once. When
+    process 1's edit finally may go, it shows an older state: it is dropped,
+    and the status keeps showing the newest one."""
+    bots = [BotProcess(server, redis_server.url, prefix, seed=i, webhook_port=free_port()) for i in (1, 2)]
+    for bot in bots:
+        await bot.start()
+    try:
+        base = await open_table(server, bots[0], seed=4)
+        driver = TableDriver(server, Balancer(bots), base.group, base.players, seed=4)
+        await short_games(bots[0], driver.chat, scoring="target=0")
+        await lobby_and_start(driver)
+        group = driver.group
+
+        async def move_through(bot: BotProcess) -> JSON:
+            """The player on turn opens their hand and picks, all through `bot`
+            (the other process is not waited for); the pick is not waited for."""
+            table = await driver.table()
+            assert table is not None and table.game is not None
+            user = driver.players[table.game.turn]
+            query = server.inline_query(user, "", queue=False)
+            assert await server.post_update_to(bot.webhook_url, query, secret_token=bot.secret) == 200
+            await bot.idle()
+            pick = driver.pick(server.inline_answers[query["inline_query"]["id"]]["results"])
+            assert pick is not None
+            _message, chosen = server.pick_inline_result(group, user, pick, queue=False)
+            assert chosen is not None
+            assert await server.post_update_to(bot.webhook_url, chosen, secret_token=bot.secret) == 200
+            return chosen
+
+        async def saved_after(version: int) -> None:
+            for _ in range(200):
+                table = await driver.table()
+                if table is not None and table.version > version:
+                    return
+                await asyncio.sleep(0.01)
+            raise AssertionError("the move was not saved")
+
+        start = await driver.table()
+        assert start is not None
+        server.flood_limit(group, 0, retry_after=1)  # every send to the group is refused for now
+        mark = server.mark()
+        await move_through(bots[0])
+        await saved_after(start.version)
+        await server.wait_for("editMessageText", lambda p: p.get("chat_id") == group["id"], timeout=5, after=mark)
+        server.flood_limit(group, None)  # process 1 waits out its retry_after meanwhile
+        middle = await driver.table()
+        assert middle is not None
+        await move_through(bots[1])
+        await saved_after(middle.version)
+        for bot in bots:
+            await bot.idle(timeout=15)
+        newest = await driver.table()
+        assert newest is not None and newest.game is not None
+        shown = server.messages[group["id"]][int(newest.adapter["status"])]["text"]
+        assert f"Turn: {newest.seats[newest.game.turn].name}" in shown, shown
+        assert f"Turn: {middle.seats[middle.game.turn].name}" not in shown or (  # type: ignore[union-attr]
+            middle.game.turn == newest.game.turn), shown  # type: ignore[union-attr]
     finally:
         for bot in bots:
             await bot.stop()
