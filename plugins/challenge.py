@@ -41,7 +41,7 @@ class Challenge(Rule):
     @hookimpl
     def before_play(self, state: GameState, move: Move, events: list[Event]) -> None:
         card = move.card
-        if not (card.is_wild and card.draw == 4):
+        if card is None or not (card.is_wild and card.draw == 4):
             if KEY in state.ext:
                 del state.ext[KEY]
             return

@@ -11,6 +11,7 @@ class NoActionFinish(Rule):
 
     @hookimpl(tryfirst=True)
     def check_move(self, state: GameState, move: Move) -> str | None:
-        if move.kind == PLAY and not move.card.is_number and len(state.hands[move.player]) == 1:
+        card = move.card
+        if move.kind == PLAY and card is not None and not card.is_number and len(state.hands[move.player]) == 1:
             return errors.NO_ACTION_FINISH
         return None

@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from rich.console import Console
 from rich.rule import Rule
@@ -305,14 +305,12 @@ class ConsoleApp:
             if chosen is False:
                 return None
             target = chosen or None
-        commands: list[c.Command] = []
-        if intent.uno and hv.uno is not None:
-            commands.append(c.SayUno())
-        elif intent.uno:  # said already, or too many cards: play the card all the same
+        uno = intent.uno and hv.uno is not None
+        if intent.uno and not uno:  # said already, or too many cards: play the card all the same
             self.console.print(Text(error_text("uno_not_now", self.lang), style="grey62"))
-        commands.append(c.Play(card=intent.card.text, color=COLOR_NAMES[color] if color else None,
-                               target=target))
-        return commands
+        # UNO and the card as one command: both happen, or (the card refused) neither.
+        return [c.Play(card=intent.card.text, color=COLOR_NAMES[color] if color else None,
+                       target=target, uno=uno)]
 
     def _ask_color(self, colors: Sequence[str]) -> str | None:
         _ = self._
@@ -331,7 +329,7 @@ class ConsoleApp:
             self.console.print(render.error(_("Type a number from 1 to {n}, or a colour name (Enter cancels).")
                                             .format(n=len(colors))))
 
-    def _ask_target(self, seats: Sequence[int], view: TableView, optional: bool) -> str | bool:
+    def _ask_target(self, seats: Sequence[int], view: TableView, optional: bool) -> str | Literal[False]:
         """A player's id; "" for nobody (when optional); False when cancelled."""
         _ = self._
         by_seat = {p.seat: p for p in view.players}
@@ -453,7 +451,7 @@ class ConsoleApp:
             return names[seat] if 0 <= seat < len(names) else "?"
 
         if extras:  # lines that are no event's (someone left, ...), in the table's language
-            described = Counter(line for e in out.events if (line := describe_event(e, name, table.lang)))
+            described = Counter(text for e in out.events if (text := describe_event(e, name, table.lang)))
             for notice in out.notices:
                 if described[notice]:
                     described[notice] -= 1
