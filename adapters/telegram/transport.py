@@ -50,7 +50,13 @@ class EditGuard:
     since: float = field(default_factory=time.monotonic)
 
     async def check(self) -> None:
-        if time.monotonic() - self.since > HELD and not await self.still_current():
+        if time.monotonic() - self.since <= HELD:
+            return
+        try:
+            current = await self.still_current()
+        except Exception:  # the store cannot tell (an outage): better shown than lost
+            current = True
+        if not current:
             raise Superseded("a newer state was saved while this edit waited; it is dropped")
 
 
