@@ -27,9 +27,9 @@ import functools
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -64,6 +64,8 @@ from core.store import (
     setting_names,
     split_game_id,
 )
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from adapters.embedded_redis import EmbeddedRedis
@@ -316,19 +318,23 @@ class RedisStore(Store):
         return await self._bad_data(key, exc.reason, chat=chat, game_id=game_id,
                                     also=[self.keys.log(game_id)])
 
+    async def _read(self, key: str, call: Awaitable[T], **where: Any) -> T:
+        """Await one read of `key`; a key holding the wrong type is damaged
+        data: set aside and reported (`where`: what `_bad_data` needs to name it)."""
+        try:
+            with _translate_errors():
+                return await call
+        except StoreError as exc:
+            if not _is_wrongtype(exc.__cause__):
+                raise
+            raise await self._bad_data(key, "holds a value of the wrong type", **where) from None
+
     # ---- games
 
     async def load_game(self, game_id: str) -> StoredGame | None:
         names = self.keys.game(game_id)
         key, chat = names.state, names.chat
-        try:
-            with _translate_errors():
-                raw = await self.client.get(key)
-        except StoreError as exc:
-            if not _is_wrongtype(exc.__cause__):
-                raise
-            raise await self._bad_data(key, "holds a value of the wrong type", chat=chat,
-                                       game_id=game_id, also=[self.keys.log(game_id)]) from None
+        raw = await self._read(key, self.client.get(key), chat=chat, game_id=game_id, also=[names.log])
         if raw is None:
             return None
         try:
@@ -421,14 +427,9 @@ class RedisStore(Store):
         bounds = log_range(start, stop)
         if bounds is None:
             return []
+        items = await self._read(key, self.client.lrange(key, *bounds))
         try:
-            with _translate_errors():
-                items = await self.client.lrange(key, *bounds)
             return [_text(item) for item in items]
-        except StoreError as exc:
-            if not _is_wrongtype(exc.__cause__):
-                raise
-            raise await self._bad_data(key, "holds a value of the wrong type") from None
         except UnicodeDecodeError:
             raise await self._bad_data(key, "holds an entry that is not UTF-8") from None
 
@@ -444,13 +445,7 @@ class RedisStore(Store):
     async def chat_game(self, chat_id: ChatId) -> str | None:
         chat = norm_id(chat_id)
         key = self.keys.binding(chat)
-        try:
-            with _translate_errors():
-                raw = await self.client.get(key)
-        except StoreError as exc:
-            if not _is_wrongtype(exc.__cause__):
-                raise
-            raise await self._bad_data(key, "holds a value of the wrong type") from None
+        raw = await self._read(key, self.client.get(key))
         if raw is None:
             return None
         try:
@@ -528,16 +523,14 @@ class RedisStore(Store):
 
     async def _settings_op(self, key: str, queue: Any) -> dict[str, Any]:
         """Run settings commands in one MULTI/EXEC round trip; the last reply is HGETALL."""
+        async def run() -> list[Any]:
+            async with self.client.pipeline(transaction=True) as pipe:
+                queue(pipe)
+                return await pipe.execute()  # type: ignore[no-any-return]
+
+        replies = await self._read(key, run())
         try:
-            with _translate_errors():
-                async with self.client.pipeline(transaction=True) as pipe:
-                    queue(pipe)
-                    replies = await pipe.execute()
             return self._decode_settings(replies[-1])
-        except StoreError as exc:
-            if not _is_wrongtype(exc.__cause__):
-                raise
-            raise await self._bad_data(key, "holds a value of the wrong type") from None
         except ValueError as exc:  # bad JSON or bad UTF-8
             raise await self._bad_data(key, f"holds a value that is not JSON ({exc})") from None
 
@@ -566,14 +559,9 @@ class RedisStore(Store):
     async def get_stats(self, scope: StatsScope, owner_id: ChatId) -> dict[str, int]:
         check_scope(scope)
         key = self.keys.stats(scope, norm_id(owner_id, f"{scope} id"))
+        raw = await self._read(key, self.client.hgetall(key))
         try:
-            with _translate_errors():
-                raw = await self.client.hgetall(key)
             return {_text(name): int(value) for name, value in raw.items()}
-        except StoreError as exc:
-            if not _is_wrongtype(exc.__cause__):
-                raise
-            raise await self._bad_data(key, "holds a value of the wrong type") from None
         except ValueError as exc:
             raise await self._bad_data(key, f"holds a counter that is not an integer ({exc})") from None
 

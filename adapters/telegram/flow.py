@@ -98,7 +98,7 @@ async def adopt(context: Any, chat_id: int, table: Table, message_id: int, statu
     saved = None
     if save:
         try:
-            saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message_id}, seed=table.seed)
+            saved = await rt.service.set_adapter_data(str(chat_id), {"status": message_id}, seed=table.seed)
         except StoreUnavailable:
             saved = None
     rt.status.sent(chat_id, message_id, table.version if version is None else version, status)

@@ -42,7 +42,7 @@ from core.variants import VariantError, load_variant, variant_names
 from . import buttons, flow, inline, jobs, migrate, play, state
 from .bot import uno_bot
 from .notices import failure_text
-from .runtime import SYSTEM, runtime
+from .runtime import SYSTEM, runtime, telegram_chat
 from .status import render, send
 from .texts import esc, help_text, welcome_text
 
@@ -140,8 +140,7 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
         await rt.service.handle(str(chat_id), SYSTEM, c.Stop())
         return
     jobs.schedule_lobby(context, chat_id, table)
-    saved = await state.set_adapter_data(rt.store, str(chat_id), {"status": message.message_id}, seed=table.seed)
-    rt.status.sent(chat_id, message.message_id, saved.version if saved else table.version, status)
+    await flow.adopt(context, chat_id, table, message.message_id, status)
     if person.id.isdigit():
         await play.remember_player(context, person.id, chat_id)
     await notify_subscribers(context, chat_id, chat_title, table.lang, table.variant, person.id)
@@ -413,7 +412,7 @@ async def on_error(update: object, context: Context) -> None:
             chat_id = update.effective_chat.id
         elif update.chosen_inline_result is not None:  # a pick names its game's chat in its id
             choice = inline.decode(update.chosen_inline_result.result_id)
-            if choice is not None and choice.chat.lstrip("-").isdigit():
+            if choice is not None and telegram_chat(choice.chat):
                 chat_id = int(choice.chat)
     text, lang = await failure_text(context, chat_id, context.error, update)
     if not isinstance(update, Update):

@@ -26,7 +26,7 @@ from core.chat.table import LOBBY, PLAYING, Table
 from core.chat.views import rule_facts
 from core.store import StoreError, StoreUnavailable
 
-from .runtime import SYSTEM, runtime
+from .runtime import SYSTEM, runtime, telegram_chat
 
 log = logging.getLogger(__name__)
 
@@ -214,11 +214,6 @@ async def lobby_job(context: ContextTypes.DEFAULT_TYPE) -> None:
         _ = gettext_for(outcome.table.lang)
         await flow.show_stopped(context, data["chat"], outcome.table,
                                 _("Nobody started the game in time; the lobby is closed."))
-
-
-def telegram_chat(chat: str) -> bool:
-    """Telegram chat ids are integers; other adapters sharing the store use other ids."""
-    return chat.lstrip("-").isdigit()
 
 
 async def replan_all(context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -29,9 +29,6 @@ from .status import render, send
 
 log = logging.getLogger(__name__)
 
-#: Tries of a move that met a store outage (`Options.store_retry` apart).
-RETRIES = 120
-
 
 async def on_migrate(update: Update, context: Any) -> None:
     message = update.effective_message
@@ -56,7 +53,7 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
         try:
             table = await rt.service.move_chat(str(old), str(new))
         except StoreError as exc:
-            if tries < RETRIES and context.job_queue is not None:
+            if tries < jobs.RETRIES and context.job_queue is not None:
                 log.warning("chat %s -> %s: move failed, trying again: %s", old, new, exc)
                 context.job_queue.run_once(_retry, rt.options.store_retry, data=(old, new, tries + 1))
             else:

@@ -19,14 +19,14 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from core.chat.commands import Person
-from core.chat.i18n import LANGUAGES, gettext_for, normalize
+from core.chat.i18n import gettext_for, known, normalize
 from core.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from core.state import StateFormatError
 
 from . import flow, inline, jobs, state
 from .bot import uno_bot
 from .keyboards import play_keyboard
-from .runtime import runtime
+from .runtime import runtime, telegram_chat
 from .status import note_line
 
 log = logging.getLogger(__name__)
@@ -111,9 +111,7 @@ def notice_results(user_id: str, text: str, lang: str) -> list[inline.Article]:
 def player_lang(language_code: str | None, chat_lang: str) -> str:
     """The language a player's own inline results speak: their Telegram
     app's, when unobot speaks it, else the chat's."""
-    if language_code and language_code.replace("_", "-").split("-")[0].lower() in LANGUAGES:
-        return normalize(language_code)
-    return chat_lang
+    return known(language_code) or chat_lang
 
 
 async def on_inline_query(update: Update, context: Context) -> None:
@@ -155,7 +153,7 @@ async def on_chosen(update: Update, context: Context) -> None:
     assert chosen is not None
     user = chosen.from_user
     choice = inline.decode(chosen.result_id)
-    if choice is None or choice.code.startswith("n") or not choice.chat.lstrip("-").isdigit():
+    if choice is None or choice.code.startswith("n") or not telegram_chat(choice.chat):
         return
     rt = runtime(context)
     if choice.user != str(user.id):

@@ -94,6 +94,11 @@ class Runtime:
         self.game_chats[user_id] = (time.monotonic() + ttl, list(chats))
 
 
+def telegram_chat(chat: str) -> bool:
+    """Telegram chat ids are integers; other adapters sharing the store use other ids."""
+    return chat.lstrip("-").isdigit()
+
+
 def runtime(context: Any) -> Runtime:
     """The runtime of the application a handler or job runs in."""
     return context.bot_data[KEY]

@@ -6,26 +6,22 @@ user's inline query should look for their game), yet they must be shared by
 every bot process, so they live in the store too:
 
 * ``table.adapter["status"]``: the status message id of the chat's game,
-  saved with compare-and-set on the table (the service has no call for
-  adapter data; see `set_adapter_data`);
+  saved by the service's `set_adapter_data` (compare-and-set on the
+  table, no new revision); see `flow.adopt`;
 * a small per-user record, kept as "chat settings" under ``user.<id>``
   (store ids allow ``[A-Za-z0-9_.@+=-]``; Telegram chat ids are numbers, so
   the two never clash): ``games`` (chats of the user's recent games, newest
   first; an inline query carries no chat, this is how it finds the game)
   and ``pm`` (the user started the bot in private, so it may write there);
-* ``notify`` in a chat's settings: users to tell when the next game opens.
+* ``notify:<user id>`` in a chat's settings: users to tell when the next
+  game opens.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from core.chat.table import Table
-from core.state import StateFormatError
-from core.store import GameNotFound, Store, VersionConflict
-
-log = logging.getLogger(__name__)
+from core.store import Store
 
 MAX_GAMES = 4
 """How many recent game chats a user's record keeps."""
@@ -33,45 +29,6 @@ MAX_GAMES = 4
 
 def user_key(user_id: int | str) -> str:
     return f"user.{user_id}"
-
-
-async def set_adapter_data(store: Store, chat_id: str, changes: dict[str, Any], *,
-                           seed: int | None = None, tries: int = 8) -> Table | None:
-    """Merge `changes` into the chat's `table.adapter` with compare-and-set.
-
-    `seed` names the game the data belongs to (a table's seed is fixed at
-    creation): when another game took the chat meanwhile, nothing is saved.
-    Returns the saved table, or None if there is no such game. The table's
-    revision (`table.version`, which players' choices carry) is not bumped:
-    bookkeeping never makes a choice stale.
-    """
-    for _attempt in range(tries):
-        game_id = await store.chat_game(chat_id)
-        if not game_id:
-            return None
-        stored = await store.load_game(game_id)
-        if stored is None:
-            return None
-        try:
-            table = Table.decode(stored.state, stored.version)
-        except StateFormatError:
-            return None
-        if seed is not None and table.seed != seed:
-            return None
-        if all(table.adapter.get(k) == v for k, v in changes.items()):
-            return table
-        table.adapter.update(changes)
-        try:
-            table.store_version = await store.save_game(
-                game_id, table.encode(), expected_version=stored.version,
-                log=["adapter " + ",".join(sorted(changes))])
-        except VersionConflict:
-            continue
-        except GameNotFound:
-            return None
-        return table
-    log.warning("chat %s: adapter data not saved after %d tries", chat_id, tries)
-    return None
 
 
 async def user_record(store: Store, user_id: int | str) -> dict[str, Any]:

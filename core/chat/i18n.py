@@ -30,12 +30,17 @@ def N_(message: str) -> str:
     return message
 
 
+def known(lang: str | None) -> str | None:
+    """`es-MX`, `es_ES`, `ES` -> `es`; None for a language not spoken here."""
+    if not lang:
+        return None
+    short = lang.replace("_", "-").split("-")[0].lower()
+    return short if short in LANGUAGES else None
+
+
 def normalize(lang: str | None) -> str:
     """`es-MX`, `es_ES`, `ES` -> `es`; anything unknown -> English."""
-    if not lang:
-        return DEFAULT
-    short = lang.replace("_", "-").split("-")[0].lower()
-    return short if short in LANGUAGES else DEFAULT
+    return known(lang) or DEFAULT
 
 
 def _compile(lang: str) -> Path | None:

@@ -138,17 +138,19 @@ class ChatService:
         and the like), under compare-and-set but without a new revision: an
         adapter's bookkeeping must not make players' choices stale. `seed`
         names the game the data is for; if another game took the chat
-        meanwhile, nothing is saved."""
+        meanwhile (or none is left), nothing is saved and None returned."""
+        other = False
 
         def update(table: Table) -> list[str] | None:
-            if seed is not None and table.seed != seed:
-                return None
-            if all(table.adapter.get(k) == v for k, v in changes.items()):
+            nonlocal other
+            other = seed is not None and table.seed != seed
+            if other or all(table.adapter.get(k) == v for k, v in changes.items()):
                 return None
             table.adapter.update(changes)
             return ["adapter " + ",".join(sorted(changes))]
 
-        return await self._mutate(chat_id, update, bump=False)
+        table = await self._mutate(chat_id, update, bump=False)
+        return None if other else table
 
     async def move_chat(self, old: str, new: str) -> Table | None:
         """The chat now goes by another id (Telegram gives a group that
@@ -447,6 +449,8 @@ class ChatService:
                     game_id, encoded, expected_version=table.store_version, log=entries)
             except VersionConflict:
                 continue
+            except GameNotFound:  # stopped (deleted) meanwhile
+                return None
             self._remember(chat_id, game_id, table, encoded)
             return table
         return None
@@ -538,19 +542,8 @@ class ChatService:
             if seat is None:
                 raise ChatError("not_in_game")
             move = self._move(table, seat, cmd)
-            entries = []
-            if isinstance(cmd, c.Play) and cmd.uno:
-                # UNO on a copy: if the play is then refused, the table is as it was.
-                uno = Move(UNO, seat)
-                said, events = engine.apply(table.game, uno)
-                said, played = engine.apply(said, move, inplace=True)
-                table.game, events = said, events + played
-                entries.append(f"{seat} {uno.text}")
-            else:
-                table.game, events = engine.apply(table.game, move, inplace=True)
+            entries = self._apply(table, move, out, uno=isinstance(cmd, c.Play) and cmd.uno)
             table.timeouts.pop(person.id, None)
-            self._after_moves(table, events, out)
-            entries.append(f"{seat} {move.text}")
             if isinstance(cmd, c.Draw) and cmd.then_play:
                 entries += self._play_drawn(table, seat, out)
             return entries + self._ai(table, out)
@@ -563,24 +556,26 @@ class ChatService:
         game = table.game
         if game is None or table.phase != PLAYING or game.turn != seat or game.drawn is None:
             return []
-        drawn = game.drawn
-        plays = [m for m in engine.legal_moves(game, seat) if m.kind == PLAY and m.card == drawn]
+        moves = engine.legal_moves(game, seat)
+        plays = [m for m in moves if m.kind == PLAY and m.card == game.drawn]
         if not plays:
             return []
-        entries = []
-        if len(game.hands[seat]) == 2 and any(m.kind == UNO for m in engine.legal_moves(game, seat)):
-            uno = Move(UNO, seat)
-            table.game, events = engine.apply(game, uno, inplace=True)
-            self._after_moves(table, events, out)
-            entries.append(f"{seat} {uno.text}")
-            game = table.game
-            plays = [m for m in engine.legal_moves(game, seat) if m.kind == PLAY and m.card == drawn]
-            if not plays:
-                return entries
-        play = best_play(game, seat, plays)
-        table.game, events = engine.apply(game, play, inplace=True)
+        uno = len(game.hands[seat]) == 2 and any(m.kind == UNO for m in moves)
+        return self._apply(table, best_play(game, seat, plays), out, uno=uno)
+
+    def _apply(self, table: Table, move: Move, out: Outcome, *, uno: bool = False) -> list[str]:
+        """Apply a person's move (saying UNO first, when asked: on a copy, so a
+        refused play leaves the table as it was); return its log entries."""
+        assert table.game is not None
+        if uno:
+            said = Move(UNO, move.player)
+            game, events = engine.apply(table.game, said)
+            table.game, played = engine.apply(game, move, inplace=True)
+            self._after_moves(table, events + played, out)
+            return [f"{move.player} {said.text}", f"{move.player} {move.text}"]
+        table.game, events = engine.apply(table.game, move, inplace=True)
         self._after_moves(table, events, out)
-        return [*entries, f"{seat} {play.text}"]
+        return [f"{move.player} {move.text}"]
 
     def _move(self, table: Table, seat: int, cmd: c.Command) -> Move:
         if isinstance(cmd, c.Play):
