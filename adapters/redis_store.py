@@ -38,9 +38,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from adapters import redis_scripts as lua
-from core import store_envelope as envelope
-from core.store import (
+from unobot import store_envelope as envelope
+from unobot.adapters import redis_scripts as lua
+from unobot.store import (
     DEFAULT_GAME_TTL,
     ID_RE,
     ChatBusy,
@@ -68,7 +68,7 @@ from core.store import (
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from adapters.embedded_redis import EmbeddedRedis
+    from unobot.adapters.embedded_redis import EmbeddedRedis
 
 log = logging.getLogger(__name__)
 

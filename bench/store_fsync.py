@@ -17,8 +17,8 @@ import sys
 import tempfile
 import time
 
-from adapters.embedded_redis import EmbeddedRedis
-from adapters.redis_store import RedisStore
+from unobot.adapters.embedded_redis import EmbeddedRedis
+from unobot.adapters.redis_store import RedisStore
 
 
 async def _saves_per_second(fsync: str, base: str, saves: int) -> float:

@@ -56,15 +56,15 @@ from telegram.ext import (  # noqa: E402
     InlineQueryHandler,
 )
 
-from adapters.telegram.transport import JsonRequest  # noqa: E402
-from core.chat import commands as c  # noqa: E402
-from core.chat.commands import Person  # noqa: E402
 from tests.botapi import BotAPIServer  # noqa: E402
 from tests.support.redis_server import RedisServer  # noqa: E402
 from tests.telegram.driver import BotProcess, TableDriver, no_throttle  # noqa: E402
+from unobot.adapters.telegram.transport import JsonRequest  # noqa: E402
+from unobot.chat import commands as c  # noqa: E402
+from unobot.chat.commands import Person  # noqa: E402
 
 if TYPE_CHECKING:
-    from adapters.redis_store import RedisStore
+    from unobot.adapters.redis_store import RedisStore
 
 ADMIN = Person("bench", "Bench", None, True)
 CONCURRENT = 64

@@ -1,6 +1,6 @@
 """Everything a rule plugin needs, in one import.
 
-    from core.api import Rule, hookimpl, dataclass, events, actions, ...
+    from unobot import Rule, hookimpl, dataclass, events, actions, ...
 
 Third-party rules should import from here only; it is the stable surface.
 """

@@ -31,7 +31,16 @@ from .registry import available_rules
 from .rule import OptionError, Rule, build_options
 from .ruleset import RuleSet
 
-VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
+
+def _shipped_dir() -> Path:
+    """The folder of the shipped variants: `variants/` in a clone, the
+    package `unobot.variant_files` when installed from a wheel."""
+    from . import variant_files
+
+    return Path(variant_files.__file__).resolve().parent
+
+
+VARIANTS_DIR = _shipped_dir()
 
 
 class VariantError(ValueError):

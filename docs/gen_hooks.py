@@ -6,13 +6,13 @@
 import inspect
 from pathlib import Path
 
-from core import hookspecs
-from core.registry import available_rules
+from unobot import hookspecs
+from unobot.registry import available_rules
 
 INTRO = """# Rule hooks
 
 Every rule point of a turn is a pluggy hook, specified in `core/hookspecs.py`.
-A rule implements hooks as methods of a `core.api.Rule` subclass marked with
+A rule implements hooks as methods of a `unobot.Rule` subclass marked with
 `@hookimpl`; it may take any subset of a hook's arguments, by name. The rules
 every game shares (`base = True`) implement each hook with `trylast=True`, so
 a house rule's implementation is asked first. `firstresult` hooks stop at the

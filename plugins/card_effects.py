@@ -8,9 +8,9 @@ rules give them an answer (stacking, a challenge), when the total stays
 pending on them. Wild: the player names the colour.
 """
 
-from core.api import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl, penalize
-from core.cards import REVERSE, SKIP
-from core.events import COLOR_CHOSEN, DIRECTION_REVERSED
+from unobot import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl, penalize
+from unobot.cards import REVERSE, SKIP
+from unobot.events import COLOR_CHOSEN, DIRECTION_REVERSED
 
 
 class CardEffects(Rule):

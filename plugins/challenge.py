@@ -8,7 +8,7 @@ card and its colour stay either way. With stacking, a Wild Draw Four played
 onto a pending total cannot be challenged (`challenge_stacked: false`).
 """
 
-from core.api import (
+from unobot import (
     CHALLENGE,
     Card,
     Event,
@@ -22,7 +22,7 @@ from core.api import (
     hookimpl,
     take_pending,
 )
-from core.events import CHALLENGE_LOST, CHALLENGE_WON, PENALTY_TAKEN
+from unobot.events import CHALLENGE_LOST, CHALLENGE_WON, PENALTY_TAKEN
 
 KEY = "wd4"
 

@@ -4,7 +4,7 @@ Wilds do not count as that colour. Symbol matches (Reverse, Skip, +2 on the
 same symbol) are always legal ("en cualquier momento").
 """
 
-from core.api import Card, GameState, Rule, hookimpl
+from unobot import Card, GameState, Rule, hookimpl
 
 
 class ColorFirst(Rule):

@@ -4,8 +4,8 @@ For more than ten players a second deck is added automatically, so a big
 group never runs dry.
 """
 
-from core.api import Card, GameState, Rule, dataclass, hookimpl
-from core.cards import official_deck
+from unobot import Card, GameState, Rule, dataclass, hookimpl
+from unobot.cards import official_deck
 
 
 class Deck(Rule):

@@ -6,7 +6,7 @@ ends the turn. A pending penalty is taken whole with `draw`, and the turn
 passes. When both piles are empty the player cannot draw and the turn passes.
 """
 
-from core.api import (
+from unobot import (
     DRAW,
     PASS,
     Card,
@@ -20,7 +20,7 @@ from core.api import (
     hookimpl,
     take_pending,
 )
-from core.events import PASSED
+from unobot.events import PASSED
 
 
 class DrawOne(Rule):

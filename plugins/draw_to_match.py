@@ -6,7 +6,7 @@ one move. The player may then play it (or pass, unless force-play is on).
 only the drawn card that fits may be played, not a card held from before.
 """
 
-from core.api import (
+from unobot import (
     DRAW,
     PLAY,
     Event,
@@ -19,7 +19,7 @@ from core.api import (
     errors,
     hookimpl,
 )
-from core.events import PASSED
+from unobot.events import PASSED
 
 
 class DrawToMatch(Rule):

@@ -6,7 +6,7 @@ with a card played (no `pass`). If both piles run out, the turn passes.
 drawing, the player must play instead of drawing on.
 """
 
-from core.api import (
+from unobot import (
     DRAW,
     PASS,
     Event,
@@ -19,7 +19,7 @@ from core.api import (
     errors,
     hookimpl,
 )
-from core.events import PASSED
+from unobot.events import PASSED
 
 
 class DrawUntilPlayable(Rule):

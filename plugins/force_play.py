@@ -1,6 +1,6 @@
 """Force play: a drawn card that can be played must be played (no `pass`)."""
 
-from core.api import PASS, GameState, Move, Rule, errors, hookimpl
+from unobot import PASS, GameState, Move, Rule, errors, hookimpl
 
 
 class ForcePlay(Rule):

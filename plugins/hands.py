@@ -7,8 +7,8 @@ player handed a single card cannot be caught for it, and must say UNO again
 before their next play down to one card.
 """
 
-from core.api import Event, GameState, Rule, hookimpl
-from core.events import HANDS_ROTATED, HANDS_SWAPPED
+from unobot import Event, GameState, Rule, hookimpl
+from unobot.events import HANDS_ROTATED, HANDS_SWAPPED
 
 
 class Hands(Rule):

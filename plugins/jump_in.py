@@ -6,7 +6,7 @@ players in between lose their turn.
 `onto_pending: true` allows jumping in on a pending draw total.
 """
 
-from core.api import Card, GameState, Move, Rule, dataclass, expand_play, hookimpl
+from unobot import Card, GameState, Move, Rule, dataclass, expand_play, hookimpl
 
 
 class JumpIn(Rule):

@@ -11,7 +11,7 @@ refuse plays for other reasons implement `check_move`.
 
 from collections.abc import Iterable
 
-from core.api import Card, GameState, Rule, hookimpl
+from unobot import Card, GameState, Rule, hookimpl
 
 
 class Matching(Rule):

@@ -3,7 +3,7 @@ must play; drawing is allowed only with none. A pending draw total may
 still be taken instead.
 """
 
-from core.api import DRAW, GameState, Move, Rule, errors, hookimpl
+from unobot import DRAW, GameState, Move, Rule, errors, hookimpl
 
 
 class MustPlay(Rule):

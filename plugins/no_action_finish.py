@@ -1,7 +1,7 @@
 """No action finish: a player may not go out on an action or wild card; the
 last card must be a number."""
 
-from core.api import PLAY, GameState, Move, Rule, errors, hookimpl
+from unobot import PLAY, GameState, Move, Rule, errors, hookimpl
 
 
 class NoActionFinish(Rule):

@@ -3,7 +3,7 @@ no card of the colour in play; an illegal one is refused, so there is
 nothing to challenge. Conflicts with `challenge`.
 """
 
-from core.api import Card, GameState, Rule, hookimpl
+from unobot import Card, GameState, Rule, hookimpl
 
 
 class NoBluffing(Rule):

@@ -6,8 +6,8 @@ draw, and those cards count in the score.
 round and the others play on until one is left.
 """
 
-from core.api import Event, GameState, Rule, advance, dataclass, end_round, hookimpl, take_pending
-from core.events import PLAYER_OUT
+from unobot import Event, GameState, Rule, advance, dataclass, end_round, hookimpl, take_pending
+from unobot.events import PLAYER_OUT
 
 
 class OneWinner(Rule):

@@ -2,7 +2,7 @@
 their own hand to a running total; when someone reaches `target`, the
 player with the lowest total wins the match."""
 
-from core.api import GameState, Rule, dataclass, hookimpl
+from unobot import GameState, Rule, dataclass, hookimpl
 
 
 class ProgressiveScoring(Rule):

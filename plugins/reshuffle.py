@@ -3,8 +3,8 @@ shuffled into a new draw pile; wilds lose their named colour (only the top
 card keeps the colour in play). With nothing to reshuffle, nobody can draw.
 """
 
-from core.api import Event, GameState, Rule, hookimpl, shuffle
-from core.events import DECK_RESHUFFLED
+from unobot import Event, GameState, Rule, hookimpl, shuffle
+from unobot.events import DECK_RESHUFFLED
 
 
 class Reshuffle(Rule):

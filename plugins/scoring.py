@@ -4,7 +4,7 @@ Wild Draw Four 50. The first to `target` points wins the match
 (`target: 0` makes every round a match of its own).
 """
 
-from core.api import GameState, Rule, dataclass, hookimpl
+from unobot import GameState, Rule, dataclass, hookimpl
 
 
 class Scoring(Rule):

@@ -6,7 +6,7 @@ just ends the round.
 naming one is optional and a 7 without a target swaps nothing.
 """
 
-from core.api import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl
+from unobot import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl
 
 
 class SevenO(Rule):

@@ -6,8 +6,8 @@ Which card may go on which is four options; any colour goes on any colour.
 `optional: false` forces a player who can stack to do so.
 """
 
-from core.api import DRAW, Card, GameState, Move, Rule, dataclass, errors, hookimpl
-from core.cards import DRAW_TWO, WILD_DRAW_FOUR
+from unobot import DRAW, Card, GameState, Move, Rule, dataclass, errors, hookimpl
+from unobot.cards import DRAW_TWO, WILD_DRAW_FOUR
 
 
 class Stacking(Rule):

@@ -12,8 +12,8 @@
 
 from typing import Literal
 
-from core.api import Card, Event, GameState, Rule, dataclass, events, hookimpl, penalize, shuffle
-from core.cards import REVERSE, SKIP
+from unobot import Card, Event, GameState, Rule, dataclass, events, hookimpl, penalize, shuffle
+from unobot.cards import REVERSE, SKIP
 
 
 class Starter(Rule):

@@ -1,7 +1,7 @@
 """Turn order (shared rule): play passes to the next seat in the direction
 of play, over players who are out of the round."""
 
-from core.api import GameState, Rule, hookimpl
+from unobot import GameState, Rule, hookimpl
 
 
 class TurnOrder(Rule):

@@ -5,7 +5,7 @@ until a card can be played, and plays it). `seconds: 0` means no timer.
 Adapters run the clock; the engine applies `core.engine.timeout`.
 """
 
-from core.api import DRAW, PASS, PLAY, GameState, Move, Rule, dataclass, hookimpl, legal_moves
+from unobot import DRAW, PASS, PLAY, GameState, Move, Rule, dataclass, hookimpl, legal_moves
 
 
 class TurnTimer(Rule):

@@ -6,7 +6,7 @@ it may be caught by any other player from the moment the card lands until
 the next player plays or draws: the caught player draws `penalty` cards.
 """
 
-from core.api import (
+from unobot import (
     CATCH,
     CHALLENGE,
     DRAW,
@@ -22,7 +22,7 @@ from core.api import (
     errors,
     hookimpl,
 )
-from core.events import PENALTY_TAKEN, UNO_CAUGHT, UNO_SAID
+from unobot.events import PENALTY_TAKEN, UNO_CAUGHT, UNO_SAID
 
 _CLOSES_WINDOW = (PLAY, DRAW, PASS, CHALLENGE)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core.scenario import Result, run_scenario
+from unobot.scenario import Result, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from core.cards import parse_cards
-from core.engine import setup_round
-from core.registry import register_rule, unregister_rule
-from core.rule import Rule
-from core.state import GameState
-from core.variants import clear_caches
+from unobot.cards import parse_cards
+from unobot.engine import setup_round
+from unobot.registry import register_rule, unregister_rule
+from unobot.rule import Rule
+from unobot.state import GameState
+from unobot.variants import clear_caches
 
 
 @contextmanager

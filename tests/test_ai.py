@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.ai import POLICIES
-from core.simulate import simulate
+from unobot.ai import POLICIES
+from unobot.simulate import simulate
 
 
 def win_rate(a: str, b: str, variant: str, games: int) -> float:

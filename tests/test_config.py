@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.config import (
+from unobot.config import (
     Config,
     ConfigError,
     GameConfig,

@@ -7,8 +7,8 @@ import inspect
 import re
 from pathlib import Path
 
-from core import hookspecs
-from core.registry import available_rules
+from unobot import hookspecs
+from unobot.registry import available_rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine import apply, legal_moves, new_game, next_round
-from core.errors import MoveError
-from core.moves import parse_move
-from core.simulate import simulate
-from core.state import GameState, StateFormatError
 from tests.rulekit import table
+from unobot.engine import apply, legal_moves, new_game, next_round
+from unobot.errors import MoveError
+from unobot.moves import parse_move
+from unobot.simulate import simulate
+from unobot.state import GameState, StateFormatError
 
 
 def test_apply_does_not_change_its_input() -> None:

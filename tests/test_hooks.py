@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sys
 
-from core import hookspecs
-from core.api import (
+from tests.rulekit import extra_rule, table
+from unobot import (
     CHALLENGE,
     PASS,
     PLAY,
@@ -22,15 +22,15 @@ from core.api import (
     advance,
     dataclass,
     hookimpl,
+    hookspecs,
 )
-from core.cards import Card as C
-from core.cards import official_deck, parse_card
-from core.engine import apply, legal_moves, new_game, timeout
-from core.errors import MoveError
-from core.events import CARD_PLAYED, HANDS_ROTATED, HANDS_SWAPPED
-from core.moves import parse_move
-from core.variants import rules_for
-from tests.rulekit import extra_rule, table
+from unobot.cards import Card as C
+from unobot.cards import official_deck, parse_card
+from unobot.engine import apply, legal_moves, new_game, timeout
+from unobot.errors import MoveError
+from unobot.events import CARD_PLAYED, HANDS_ROTATED, HANDS_SWAPPED
+from unobot.moves import parse_move
+from unobot.variants import rules_for
 
 
 def play(state: GameState, who: str, text: str) -> tuple[GameState, list[Event]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from core.chat.i18n import LANGUAGES, LOCALE_DIR, gettext_for, normalize
+from unobot.chat.i18n import LANGUAGES, LOCALE_DIR, gettext_for, normalize
 
 PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
 
@@ -53,7 +53,7 @@ def test_every_marked_string_is_in_the_catalogue() -> None:
             text = message if isinstance(message, str) else message[0]
             if text not in known:
                 absent.append(text)
-    assert not absent, f"run `python -m core.chat.i18n extract`: not in the catalogue: {absent[:5]}"
+    assert not absent, f"run `python -m unobot.chat.i18n extract`: not in the catalogue: {absent[:5]}"
 
 
 def test_no_string_is_translated_without_being_marked() -> None:

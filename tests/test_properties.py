@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.cards import Card, official_deck
-from core.engine import apply, legal_moves, new_game
-from core.errors import CODES, MoveError
-from core.moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
-from core.state import PLAYING, GameState
+from unobot.cards import Card, official_deck
+from unobot.engine import apply, legal_moves, new_game
+from unobot.errors import CODES, MoveError
+from unobot.moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+from unobot.state import PLAYING, GameState
 
 VARIANTS = ["official", "reglas-de-uno", "party", "fast"]
 ALL_CARDS = sorted(set(official_deck()), key=lambda c: c.text)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.engine import new_game
-from core.variants import VariantError, parse_variant, resolve, rules_for, variant_names
+from unobot.engine import new_game
+from unobot.variants import VariantError, parse_variant, resolve, rules_for, variant_names
 
 SHIPPED = ["official", "reglas-de-uno", "party", "fast"]
 
@@ -82,7 +82,7 @@ def test_parse_variant_title_languages() -> None:
 
 def test_cli_reports_broken_variant_without_traceback(tmp_path: Path) -> None:
     path = write(tmp_path, "name: x\nrules:\n  stacking: {optional: 3}\n")
-    proc = subprocess.run([sys.executable, "-m", "core.cli", "variants", path],
+    proc = subprocess.run([sys.executable, "-m", "unobot.cli", "variants", path],
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert "broken.yaml:3" in proc.stderr and "Traceback" not in proc.stderr
@@ -96,8 +96,8 @@ def test_third_party_rule_by_name_in_a_variant(tmp_path: Path) -> None:
 
 
 def test_a_rule_that_requires_another_is_refused_without_it(tmp_path: Path) -> None:
-    from core.rule import Rule
     from tests.rulekit import extra_rule
+    from unobot.rule import Rule
 
     class NeedsStacking(Rule):
         """Needs stacking: only meaningful where draw cards stack."""

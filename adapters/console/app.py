@@ -25,17 +25,17 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from core.cards import COLOR_NAMES
-from core.chat import commands as c
-from core.chat.i18n import gettext_for, ngettext_for
-from core.chat.render import color_from_text, describe_event, error_text
-from core.chat.service import ChatService, Defaults, Outcome
-from core.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
-from core.chat.views import HandView, TableView, hand_view, table_view
-from core.events import PLAYER_LEFT
-from core.moves import Move
-from core.store import Store
-from core.variants import VariantError, load_variant
+from unobot.cards import COLOR_NAMES
+from unobot.chat import commands as c
+from unobot.chat.i18n import gettext_for, ngettext_for
+from unobot.chat.render import color_from_text, describe_event, error_text
+from unobot.chat.service import ChatService, Defaults, Outcome
+from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
+from unobot.chat.views import HandView, TableView, hand_view, table_view
+from unobot.events import PLAYER_LEFT
+from unobot.moves import Move
+from unobot.store import Store
+from unobot.variants import VariantError, load_variant
 
 from . import render
 from .input import ENTER, HELP, QUIT, TABLE, Invalid, Local, PlayIntent, Send, parse_line

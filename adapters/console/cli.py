@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from core.chat.i18n import LANGUAGES, gettext_for, normalize
-from core.store import StoreError
+from unobot.chat.i18n import LANGUAGES, gettext_for, normalize
+from unobot.store import StoreError
 
 if TYPE_CHECKING:
-    from core.config import Config
+    from unobot.config import Config
 
     from .app import Options
 
@@ -75,9 +75,9 @@ def user_id() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.cli import parse_rule_overrides
-    from core.config import ConfigError, load_config
-    from core.variants import VariantError, resolve, rules_for
+    from unobot.cli import parse_rule_overrides
+    from unobot.config import ConfigError, load_config
+    from unobot.variants import VariantError, resolve, rules_for
 
     from .app import Options
 
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _main(options: Options, config: Config, url: str | None, data_dir: str | None) -> int:
-    from adapters.store_factory import open_store
+    from unobot.adapters.store_factory import open_store
 
     from .app import ConsoleApp, make_service
 

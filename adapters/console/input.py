@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.cards import Card, CardError, parse_card
-from core.chat import commands as c
-from core.chat.i18n import N_, gettext_for
-from core.chat.render import color_from_text, error_text
+from unobot.cards import Card, CardError, parse_card
+from unobot.chat import commands as c
+from unobot.chat.i18n import N_, gettext_for
+from unobot.chat.render import color_from_text, error_text
 
 HELP, QUIT, TABLE, ENTER = "help", "quit", "table", "enter"
 

@@ -19,12 +19,12 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from core.cards import COLORS, REVERSE, SKIP, WILD, Card
-from core.chat.i18n import gettext_for, ngettext_for
-from core.chat.render import card_name, color_name, describe_event, describe_private
-from core.chat.views import HandView, TableView
-from core.events import Event
-from core.moves import Move
+from unobot.cards import COLORS, REVERSE, SKIP, WILD, Card
+from unobot.chat.i18n import gettext_for, ngettext_for
+from unobot.chat.render import card_name, color_name, describe_event, describe_private
+from unobot.chat.views import HandView, TableView
+from unobot.events import Event
+from unobot.moves import Move
 
 from .input import WORDS
 

@@ -17,9 +17,9 @@ from telegram import BotCommand
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
 
-from core.chat.i18n import LANGUAGES, gettext_for
-from core.chat.service import ChatService, Defaults
-from core.store import Store
+from unobot.chat.i18n import LANGUAGES, gettext_for
+from unobot.chat.service import ChatService, Defaults
+from unobot.store import Store
 
 from . import handlers, jobs
 from .bot import UnoBot

@@ -16,10 +16,10 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from core.chat import commands as c
-from core.chat.commands import Person
-from core.chat.i18n import gettext_for
-from core.chat.table import LOBBY
+from unobot.chat import commands as c
+from unobot.chat.commands import Person
+from unobot.chat.i18n import gettext_for
+from unobot.chat.table import LOBBY
 
 from . import flow, keyboards, play
 from .notices import failure_text

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 from urllib.parse import urlsplit
 
-from core.chat.i18n import gettext_for
+from unobot.chat.i18n import gettext_for
 
 
 def register(subparsers: Any) -> None:
@@ -33,7 +33,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.config import ConfigError, load_config
+    from unobot.config import ConfigError, load_config
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -52,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
     webhook = args.webhook or hook.url
     redis_url = args.redis or config.redis.url
 
-    from adapters.store_factory import open_store
-    from core.chat.service import Defaults
-    from core.store import Store
+    from unobot.adapters.store_factory import open_store
+    from unobot.chat.service import Defaults
+    from unobot.store import Store
 
     from .app import build_application
     from .runtime import Options

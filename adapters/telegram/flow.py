@@ -13,9 +13,9 @@ from typing import Any
 
 from telegram.error import Forbidden, TelegramError
 
-from core.chat.service import Outcome
-from core.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
-from core.store import StoreUnavailable
+from unobot.chat.service import Outcome
+from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
+from unobot.store import StoreUnavailable
 
 from . import jobs, state
 from .runtime import runtime

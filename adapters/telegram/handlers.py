@@ -32,12 +32,12 @@ from telegram.ext import (
     filters,
 )
 
-from core.chat import commands as c
-from core.chat.commands import Person
-from core.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
-from core.chat.service import Outcome
-from core.chat.table import LOBBY
-from core.variants import VariantError, load_variant, variant_names
+from unobot.chat import commands as c
+from unobot.chat.commands import Person
+from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
+from unobot.chat.service import Outcome
+from unobot.chat.table import LOBBY
+from unobot.variants import VariantError, load_variant, variant_names
 
 from . import buttons, flow, inline, jobs, migrate, play, state
 from .bot import uno_bot

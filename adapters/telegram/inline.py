@@ -23,13 +23,13 @@ from dataclasses import dataclass, replace
 
 from telegram import InlineQueryResultsButton
 
-from core.cards import COLOR_NAMES, Card
-from core.chat import commands as c
-from core.chat.i18n import N_, gettext_for, ngettext_for
-from core.chat.render import COLOR_EMOJI, card_label, color_name
-from core.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
-from core.chat.views import hand_view
-from core.moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+from unobot.cards import COLOR_NAMES, Card
+from unobot.chat import commands as c
+from unobot.chat.i18n import N_, gettext_for, ngettext_for
+from unobot.chat.render import COLOR_EMOJI, card_label, color_name
+from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
+from unobot.chat.views import hand_view
+from unobot.moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
 
 from .bot import Article
 from .keyboards import play_keyboard

@@ -19,12 +19,12 @@ from typing import Any
 from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
 from telegram.ext import ContextTypes, Job, JobQueue
 
-from core.chat import commands as c
-from core.chat.i18n import gettext_for
-from core.chat.service import Outcome
-from core.chat.table import LOBBY, PLAYING, Table
-from core.chat.views import rule_facts
-from core.store import StoreError, StoreUnavailable
+from unobot.chat import commands as c
+from unobot.chat.i18n import gettext_for
+from unobot.chat.service import Outcome
+from unobot.chat.table import LOBBY, PLAYING, Table
+from unobot.chat.views import rule_facts
+from unobot.store import StoreError, StoreUnavailable
 
 from .runtime import SYSTEM, runtime, telegram_chat
 

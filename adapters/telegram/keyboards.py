@@ -13,11 +13,11 @@ from functools import cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from core.chat.i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for
-from core.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
-from core.registry import available_rules
-from core.rule import Rule
-from core.variants import VariantError, load_variant, variant_names
+from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for
+from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
+from unobot.registry import available_rules
+from unobot.rule import Rule
+from unobot.variants import VariantError, load_variant, variant_names
 
 JOIN = "g:join"
 START = "g:start"

@@ -19,9 +19,9 @@ from typing import Any
 from telegram import Update
 from telegram.error import TelegramError
 
-from core.chat.i18n import gettext_for
-from core.chat.table import LOBBY
-from core.store import StoreError
+from unobot.chat.i18n import gettext_for
+from unobot.chat.table import LOBBY
+from unobot.store import StoreError
 
 from . import flow, jobs, play
 from .runtime import runtime

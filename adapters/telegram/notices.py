@@ -13,13 +13,13 @@ import contextlib
 import logging
 from typing import Any
 
-from core.chat.i18n import gettext_for
-from core.chat.render import error_text
-from core.store import StoreDataError, StoreUnavailable
+from unobot.chat.i18n import gettext_for
+from unobot.chat.render import error_text
+from unobot.store import StoreDataError, StoreUnavailable
 
 from .runtime import runtime
 
-log = logging.getLogger("adapters.telegram.handlers")
+log = logging.getLogger("unobot.adapters.telegram.handlers")
 
 
 async def failure_text(context: Any, chat_id: int | None, error: BaseException | None, what: object = None

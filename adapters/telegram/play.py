@@ -18,10 +18,10 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from core.chat.commands import Person
-from core.chat.i18n import gettext_for, known, normalize
-from core.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
-from core.state import StateFormatError
+from unobot.chat.commands import Person
+from unobot.chat.i18n import gettext_for, known, normalize
+from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
+from unobot.state import StateFormatError
 
 from . import flow, inline, jobs, state
 from .bot import uno_bot

@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.chat.commands import Person
-from core.chat.service import ChatService
-from core.store import Store
+from unobot.chat.commands import Person
+from unobot.chat.service import ChatService
+from unobot.store import Store
 
 from .admins import AdminCache
 from .status import StatusEditor

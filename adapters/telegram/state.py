@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.store import Store
+from unobot.store import Store
 
 MAX_GAMES = 4
 """How many recent game chats a user's record keeps."""

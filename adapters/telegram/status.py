@@ -26,10 +26,10 @@ from typing import NamedTuple
 from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity
 from telegram.error import BadRequest, TelegramError
 
-from core.chat.i18n import gettext_for, ngettext_for
-from core.chat.render import COLOR_EMOJI
-from core.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
-from core.chat.views import status_lines, table_view
+from unobot.chat.i18n import gettext_for, ngettext_for
+from unobot.chat.render import COLOR_EMOJI
+from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
+from unobot.chat.views import status_lines, table_view
 
 from .bot import UnoBot
 from .keyboards import table_keyboard

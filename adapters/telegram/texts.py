@@ -8,9 +8,9 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from core.chat.i18n import LANGUAGE_NAMES, N_, gettext_for
-from core.registry import available_rules
-from core.variants import VariantError, load_variant, resolve
+from unobot.chat.i18n import LANGUAGE_NAMES, N_, gettext_for
+from unobot.registry import available_rules
+from unobot.variants import VariantError, load_variant, resolve
 
 from .keyboards import toggle_rules
 

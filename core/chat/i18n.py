@@ -6,7 +6,7 @@ later). The catalogues live in core/locale/<lang>/LC_MESSAGES/unobot.po and
 are compiled to .mo on first use (and again when the .po is newer), so a
 fresh checkout needs no build step.
 
-    python -m core.chat.i18n extract   # refresh the .pot and merge into each .po
+    python -m unobot.chat.i18n extract   # refresh the .pot and merge into each .po
 """
 
 from __future__ import annotations

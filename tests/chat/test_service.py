@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from adapters.redis_store import RedisStore
-from core.chat import commands as c
-from core.chat.service import ChatService, Defaults
-from core.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
-from core.chat.views import hand_view, status_lines, table_view
-from core.store import MemoryStore
 from tests.support.redis_server import RedisServer
+from unobot.adapters.redis_store import RedisStore
+from unobot.chat import commands as c
+from unobot.chat.service import ChatService, Defaults
+from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
+from unobot.chat.views import hand_view, status_lines, table_view
+from unobot.store import MemoryStore
 
 ANA = c.Person("1", "Ana")
 BEN = c.Person("2", "Ben")
@@ -354,8 +354,8 @@ async def test_new_game_tells_an_unknown_variant_from_one_the_house_rules_clash_
 
 async def _rig(svc: ChatService, hands: list[str], top: str, next_draw: str) -> None:
     """Lay the running table out: these hands, this top card, this card next off the pile."""
-    from core.cards import parse_card
-    from core.chat.table import Table
+    from unobot.cards import parse_card
+    from unobot.chat.table import Table
 
     game_id = await svc.store.chat_game(CHAT)
     assert game_id is not None
@@ -414,7 +414,7 @@ async def test_a_refused_play_with_uno_says_no_uno(svc: ChatService) -> None:
 
 async def test_a_chat_move_that_failed_halfway_completes_when_called_again(
         svc: ChatService, monkeypatch: pytest.MonkeyPatch) -> None:
-    from core.store import StoreUnavailable
+    from unobot.store import StoreUnavailable
 
     await svc.store.incr_stats("chat", CHAT, {"games": 3})
     await lobby(svc, ANA, BEN)

@@ -34,7 +34,7 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def spawn(*args: str, cwd: Path | None = None, **extra_env: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "core.cli", "play", *args], cwd=str(cwd or ROOT),
+    child = pexpect.spawn(sys.executable, ["-m", "unobot.cli", "play", *args], cwd=str(cwd or ROOT),
                           env=env(**extra_env), encoding="utf-8", dimensions=(60, 160), timeout=20)
     child.delaybeforesend = None
     return child

@@ -9,16 +9,16 @@ import sys
 
 from rich.console import Console
 
-from adapters.console.app import ConsoleApp, Options, make_service, rule_commands
-from core.chat import commands as c
-from core.chat.service import ChatService
-from core.store import MemoryStore
+from unobot.adapters.console.app import ConsoleApp, Options, make_service, rule_commands
+from unobot.chat import commands as c
+from unobot.chat.service import ChatService
+from unobot.store import MemoryStore
 
 from .helpers import ROOT, env
 
 
 def unobot(*args: str, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core.cli", "play", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "unobot.cli", "play", *args], cwd=ROOT,
                           env={**env(), **(extra_env or {})}, capture_output=True, text=True, timeout=60)
 
 

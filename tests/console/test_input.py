@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.console.input import (
+from unobot.adapters.console.input import (
     ENTER,
     HELP,
     QUIT,
@@ -13,8 +13,8 @@ from adapters.console.input import (
     Send,
     parse_line,
 )
-from core.cards import parse_card
-from core.chat import commands as c
+from unobot.cards import parse_card
+from unobot.chat import commands as c
 
 HAND = [parse_card(t) for t in ("R5", "G+2", "W", "W+4", "B7")]
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from adapters.embedded_redis import EmbeddedRedis
-from adapters.store_factory import EMBEDDED_SUBDIR
-from core.chat.i18n import gettext_for, ngettext_for
 from tests.support.redis_server import RedisServer
+from unobot.adapters.embedded_redis import EmbeddedRedis
+from unobot.adapters.store_factory import EMBEDDED_SUBDIR
+from unobot.chat.i18n import gettext_for, ngettext_for
 
 from .helpers import Player, clean, spawn
 

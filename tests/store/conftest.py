@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from adapters.embedded_redis import EmbeddedRedis
-from adapters.redis_store import RedisStore
-from core.store import MemoryStore, Store
 from tests.support.redis_server import RedisServer
+from unobot.adapters.embedded_redis import EmbeddedRedis
+from unobot.adapters.redis_store import RedisStore
+from unobot.store import MemoryStore, Store
 
 STORE_KINDS = ("memory", "redis", "embedded")
 REDIS_KINDS = ("redis", "embedded")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adapters.embedded_redis import ADDRESS_NAME
-from adapters.redis_store import RedisStore
-from adapters.store_factory import EMBEDDED_SUBDIR, open_configured_store
-from core.config import load_config
-from core.store import MemoryStore
 from tests.support.redis_server import RedisServer
+from unobot.adapters.embedded_redis import ADDRESS_NAME
+from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.store_factory import EMBEDDED_SUBDIR, open_configured_store
+from unobot.config import load_config
+from unobot.store import MemoryStore
 
 
 def config_file(tmp_path: Path, text: str) -> Path:

@@ -16,11 +16,11 @@ import time
 import uuid
 from collections import defaultdict
 
-from adapters.redis_store import RedisStore
-from core.service import GameService, audit
-from core.state import PLAYING
 from tests.support.redis_server import RedisServer
 from tests.support.store_worker import SMALL_GAME, ContendJob, ContendReport, contend
+from unobot.adapters.redis_store import RedisStore
+from unobot.service import GameService, audit
+from unobot.state import PLAYING
 
 PROCESSES = 4
 GAMES = 20

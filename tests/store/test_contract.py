@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from core.store import (
+from unobot.store import (
     MAX_LOG_ENTRY,
     ChatBusy,
     GameNotFound,

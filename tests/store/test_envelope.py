@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core import store_envelope as envelope
+from unobot import store_envelope as envelope
 
 
 def test_round_trip_and_layout() -> None:

@@ -7,9 +7,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from adapters.redis_store import RedisStore
-from core.store import StoreUnavailable
 from tests.support.redis_server import RedisServer
+from unobot.adapters.redis_store import RedisStore
+from unobot.store import StoreUnavailable
 
 CHAT = "-100555"
 

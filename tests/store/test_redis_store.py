@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from adapters import redis_scripts as lua
-from adapters.redis_store import RedisStore
-from core import store_envelope as envelope
-from core.store import StoreDataError, VersionConflict
+from unobot import store_envelope as envelope
+from unobot.adapters import redis_scripts as lua
+from unobot.adapters.redis_store import RedisStore
+from unobot.store import StoreDataError, VersionConflict
 
 CHAT = "-100777"
 

@@ -26,13 +26,13 @@ from pathlib import Path
 
 import pytest
 
-from adapters.embedded_redis import ADDRESS_NAME, pid_alive
-from adapters.redis_store import RedisStore
-from adapters.store_factory import EMBEDDED_SUBDIR, open_store
-from core.service import audit
-from core.state import PLAYING
-from core.store import Store
 from tests.support.redis_server import RedisServer
+from unobot.adapters.embedded_redis import ADDRESS_NAME, pid_alive
+from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.store_factory import EMBEDDED_SUBDIR, open_store
+from unobot.service import audit
+from unobot.state import PLAYING
+from unobot.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 CHATS = 6

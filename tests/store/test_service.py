@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from core import engine
-from core.errors import MoveError
-from core.moves import Move
-from core.service import GameService, ReplayError, deal_entry, replay
-from core.state import MATCH_OVER, GameState
-from core.store import ChatBusy, GameNotFound, Store, VersionConflict
+from unobot import engine
+from unobot.errors import MoveError
+from unobot.moves import Move
+from unobot.service import GameService, ReplayError, deal_entry, replay
+from unobot.state import MATCH_OVER, GameState
+from unobot.store import ChatBusy, GameNotFound, Store, VersionConflict
 
 CHAT = "-100321"
 PLAYERS = ["ann", "ben", "cy"]

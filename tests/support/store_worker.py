@@ -30,14 +30,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from adapters.redis_store import RedisStore
-from adapters.store_factory import open_store
-from core import engine
-from core.errors import MoveError
-from core.moves import PLAY, Move
-from core.service import GameService
-from core.state import PLAYING, GameState
-from core.store import Store, VersionConflict
+from unobot import engine
+from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.store_factory import open_store
+from unobot.errors import MoveError
+from unobot.moves import PLAY, Move
+from unobot.service import GameService
+from unobot.state import PLAYING, GameState
+from unobot.store import Store, VersionConflict
 
 SMALL_GAME = {"deck": {"hand_size": 3}}
 """Overrides for short games (a few dozen moves), so the tests stay quick."""

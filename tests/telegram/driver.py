@@ -26,16 +26,16 @@ from typing import Any
 
 from telegram.ext import AIORateLimiter
 
-from adapters.redis_store import RedisStore
-from adapters.telegram import inline, keyboards
-from adapters.telegram.app import build_application
-from adapters.telegram.runtime import Options
-from core.cards import Card
-from core.chat.render import card_name
-from core.chat.service import ChatService
-from core.chat.table import BETWEEN_ROUNDS, FINISHED, Table
-from core.state import GameState
 from tests.botapi import BotAPIServer, parse_html
+from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.telegram import inline, keyboards
+from unobot.adapters.telegram.app import build_application
+from unobot.adapters.telegram.runtime import Options
+from unobot.cards import Card
+from unobot.chat.render import card_name
+from unobot.chat.service import ChatService
+from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, Table
+from unobot.state import GameState
 
 JSON = dict[str, Any]
 

@@ -29,7 +29,7 @@ def unobot(server: BotAPIServer, redis: RedisServer, prefix: str, tmp: Path, *ar
     config.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp}\n")
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
            "UNOBOT_REDIS_URL": redis.url, "UNOBOT_CONFIG": str(config)}
-    process = subprocess.Popen([sys.executable, "-m", "core.cli", "telegram", *args], cwd=ROOT, env=env,
+    process = subprocess.Popen([sys.executable, "-m", "unobot.cli", "telegram", *args], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         yield process

@@ -6,14 +6,14 @@ import asyncio
 
 import pytest
 
-from adapters.telegram import inline, keyboards
-from adapters.telegram.texts import COMMANDS
-from core.chat.i18n import gettext_for
-from core.chat.render import error_text
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import short_games
+from unobot.adapters.telegram import inline, keyboards
+from unobot.adapters.telegram.texts import COMMANDS
+from unobot.chat.i18n import gettext_for
+from unobot.chat.render import error_text
 
 
 async def test_command_menu_in_english_and_spanish(server: BotAPIServer, bot: BotProcess) -> None:

@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from adapters.telegram import inline, keyboards
-from core.chat import commands as c
-from core.chat.commands import Person
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver
+from unobot.adapters.telegram import inline, keyboards
+from unobot.chat import commands as c
+from unobot.chat.commands import Person
 
 ADMIN = Person("setup", "Setup", None, True)
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from adapters.telegram import inline, play
-from core.cards import parse_card
-from core.chat import commands as c
-from core.chat.table import PLAYING, Seat, Table
-from core.engine import setup_round
+from unobot.adapters.telegram import inline, play
+from unobot.cards import parse_card
+from unobot.chat import commands as c
+from unobot.chat.table import PLAYING, Seat, Table
+from unobot.engine import setup_round
 
 
 def cards(text: str) -> list:
@@ -125,8 +125,8 @@ def test_titles_speak_the_players_language_and_the_group_reads_the_chats() -> No
 
 
 def test_challenge_and_catch_are_offered_to_whom_they_belong() -> None:
-    from core.engine import apply
-    from core.moves import PLAY, Move
+    from unobot.engine import apply
+    from unobot.moves import PLAY, Move
 
     # Ann plays a Wild Draw Four: Ben, who must take it, may challenge instead.
     t = table(["W+4 G5 B7", "R5 R6"], "R9")
@@ -157,8 +157,8 @@ def test_draw_and_play_is_offered_unless_a_penalty_is_pending() -> None:
     spanish = by_code(inline.hand_results(t, "101", "es"))
     assert spanish["d+"].title == "📥 Robar, y jugarla si vale"  # type: ignore[attr-defined]
     assert spanish["d+"].text == "📥 Draw, and play it if it fits"  # type: ignore[attr-defined]
-    from core.engine import apply
-    from core.moves import PLAY, Move
+    from unobot.engine import apply
+    from unobot.moves import PLAY, Move
 
     # Stacking: the +2 waits on Ben, who may answer it or take it; taking it ends the turn.
     t = table(["G5 G6 R+2", "B5 B6", "Y1 Y2"], "R9", overrides={"stacking": {}})

@@ -8,13 +8,13 @@ import dataclasses
 
 import pytest
 
-from adapters.telegram import jobs
-from adapters.telegram.status import Status, StatusEditor
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import FAST, BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
 from tests.telegram.test_timer import timed_game
+from unobot.adapters.telegram import jobs
+from unobot.adapters.telegram.status import Status, StatusEditor
 
 
 async def test_an_unstarted_lobby_expires(server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
@@ -159,8 +159,8 @@ async def test_updates_that_find_the_status_deleted_at_once_replace_it_once(
         server: BotAPIServer, bot: BotProcess) -> None:
     from telegram.ext import CallbackContext
 
-    from adapters.telegram import flow
-    from core.chat.table import Table
+    from unobot.adapters.telegram import flow
+    from unobot.chat.table import Table
 
     driver = await open_table(server, bot)
     await lobby_and_start(driver)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.chat import commands as c
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver
 from tests.telegram.test_game import ADMIN, lobby_and_start, short_games
+from unobot.chat import commands as c
 
 
 async def test_the_game_goes_on_in_the_supergroup(server: BotAPIServer, bot: BotProcess) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from adapters.telegram import keyboards
-from core import engine
-from core.chat.render import error_text
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, bot_messages
+from unobot import engine
+from unobot.adapters.telegram import keyboards
+from unobot.chat.render import error_text
 
 JSON = dict
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from adapters.telegram import inline
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
+from unobot.adapters.telegram import inline
 
 JSON = dict
 
@@ -124,8 +124,8 @@ async def test_no_hand_in_any_group_message(server: BotAPIServer, bot: BotProces
 
 
 async def test_buttons_check_who_presses(server: BotAPIServer, bot: BotProcess) -> None:
-    from adapters.telegram import keyboards
-    from core.chat.render import error_text
+    from unobot.adapters.telegram import keyboards
+    from unobot.chat.render import error_text
 
     group = server.group()
     ann, ben, dave = server.user(1, "Ann"), server.user(2, "Ben"), server.user(4, "Dave")

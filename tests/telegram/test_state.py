@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from adapters.redis_store import RedisStore
-from adapters.telegram import state
 from tests.support.redis_server import RedisServer
+from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.telegram import state
 
 
 async def test_subscribers_are_never_lost_to_a_race(redis_server: RedisServer, prefix: str) -> None:

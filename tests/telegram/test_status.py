@@ -3,11 +3,11 @@ card counts, the pending draw; never a card from a hand."""
 
 from __future__ import annotations
 
-from adapters.telegram.status import render
-from core.cards import parse_card
-from core.engine import apply
-from core.moves import PLAY, Move
 from tests.telegram.test_inline import table
+from unobot.adapters.telegram.status import render
+from unobot.cards import parse_card
+from unobot.engine import apply
+from unobot.moves import PLAY, Move
 
 
 def test_status_shows_colour_pending_draw_counts_and_turn() -> None:

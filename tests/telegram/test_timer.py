@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from adapters.telegram import keyboards
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import FAST, JSON, BotProcess, bot_messages
 from tests.telegram.test_game import short_games
+from unobot.adapters.telegram import keyboards
 
 
 async def timed_game(server: BotAPIServer, bot: BotProcess, seconds: int,
@@ -63,7 +63,7 @@ async def test_timer_expiry_draws_and_passes(server: BotAPIServer, bot: BotProce
 
 async def test_stale_timer_never_acts(server: BotAPIServer, bot: BotProcess) -> None:
     """A timer planned for an older version (another process, a restart) is refused."""
-    from adapters.telegram import jobs
+    from unobot.adapters.telegram import jobs
 
     group, _ann, _ben = await timed_game(server, bot, 1)
     chat = str(group["id"])

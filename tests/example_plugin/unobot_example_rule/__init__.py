@@ -5,8 +5,8 @@ It is installed into the test environment and found by unobot through the
 as a rule published on PyPI would be. docs/plugins.md walks through it.
 """
 
-from core.api import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl
-from core.cards import SKIP
+from unobot import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl
+from unobot.cards import SKIP
 
 
 class DoubleSkip(Rule):
