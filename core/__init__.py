@@ -26,9 +26,9 @@ __version__ = "0.2.0"
 #: the API half-way through the engine's own imports.
 _API = frozenset({
     "CATCH", "CHALLENGE", "DRAW", "PASS", "PLAY", "UNO", "Card", "Event", "GameState",
-    "Literal", "Move", "NoOptions", "Rule", "actions", "advance", "cards", "dataclass",
+    "Literal", "Move", "NoOptions", "OptionSpec", "Rule", "actions", "advance", "cards", "dataclass",
     "draw_cards", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
-    "penalize", "shuffle", "take_pending",
+    "option", "penalize", "shuffle", "take_pending",
 })
 
 

@@ -14,12 +14,12 @@ from .cards import Card
 from .engine import expand_play, legal_moves
 from .events import Event
 from .moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
-from .rule import NoOptions, Rule, hookimpl
+from .rule import NoOptions, OptionSpec, Rule, hookimpl, option
 from .state import GameState
 
 __all__ = [
     "CATCH", "CHALLENGE", "DRAW", "PASS", "PLAY", "UNO", "Card", "Event", "GameState",
-    "Literal", "Move", "NoOptions", "Rule", "actions", "advance", "cards", "dataclass",
+    "Literal", "Move", "NoOptions", "OptionSpec", "Rule", "actions", "advance", "cards", "dataclass",
     "draw_cards", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
-    "penalize", "shuffle", "take_pending",
+    "option", "penalize", "shuffle", "take_pending",
 ]

@@ -85,14 +85,72 @@ class OptionError(ValueError):
         super().__init__(message)
 
 
-def option_fields(rule: type[Rule]) -> list[tuple[str, Any, Any]]:
-    """(name, type, default) of every option of a rule."""
+def option(default: Any, *, min: float | None = None, max: float | None = None,
+           help: str = "") -> Any:
+    """An option with bounds and a one-line help, for a rule's Options:
+
+        @dataclass(frozen=True)
+        class Options:
+            limit: int = option(25, min=2, max=200, help="cards that end a player's round")
+
+    Bounds are checked wherever options are set (a variant file, `--rule`,
+    a chat's `/rules`), with the file, line and fix in the message; chat
+    adapters use them to offer only values that fit.
+    """
+    return dataclasses.field(default=default, metadata={"min": min, "max": max, "help": help})
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """What an adapter needs to offer one option: its type, default, bounds
+    and, for a Literal or bool, the allowed values."""
+
+    name: str
+    type: Any
+    default: Any
+    min: float | None = None
+    max: float | None = None
+    help: str = ""
+
+    @property
+    def choices(self) -> tuple[Any, ...] | None:
+        """The allowed values of a bool or Literal option, else None."""
+        if self.type is bool:
+            return (True, False)
+        if get_origin(self.type) is Literal:
+            return get_args(self.type)
+        return None
+
+    def describe(self) -> str:
+        text = describe_type(self.type)
+        if self.min is not None and self.max is not None:
+            text += f" from {_num(self.min)} to {_num(self.max)}"
+        elif self.min is not None:
+            text += f" of at least {_num(self.min)}"
+        elif self.max is not None:
+            text += f" of at most {_num(self.max)}"
+        return text
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def option_specs(rule: type[Rule]) -> list[OptionSpec]:
+    """Every option of a rule, with its bounds."""
     hints = typing.get_type_hints(rule.Options)
     out = []
     for f in dataclasses.fields(rule.Options):
         default = f.default if f.default is not dataclasses.MISSING else None
-        out.append((f.name, hints.get(f.name, Any), default))
+        meta = f.metadata or {}
+        out.append(OptionSpec(f.name, hints.get(f.name, Any), default,
+                              meta.get("min"), meta.get("max"), meta.get("help", "")))
     return out
+
+
+def option_fields(rule: type[Rule]) -> list[tuple[str, Any, Any]]:
+    """(name, type, default) of every option of a rule."""
+    return [(o.name, o.type, o.default) for o in option_specs(rule)]
 
 
 def describe_type(tp: Any) -> str:
@@ -151,18 +209,24 @@ def _coerce(tp: Any, value: Any) -> Any:
 def build_options(rule: type[Rule], raw: dict[str, Any] | None) -> Any:
     """Validate `raw` against the rule's Options; raise OptionError naming the option."""
     raw = raw or {}
-    fields = {name: (tp, default) for name, tp, default in option_fields(rule)}
+    specs = {o.name: o for o in option_specs(rule)}
     values = {}
     for key, value in raw.items():
-        if key not in fields:
-            allowed = ", ".join(fields) or "none"
+        spec = specs.get(key)
+        if spec is None:
+            allowed = ", ".join(specs) or "none"
             raise OptionError(key, f"rule {rule.name!r} has no option {key!r} (its options: {allowed})")
-        tp, _ = fields[key]
         try:
-            values[key] = _coerce(tp, value)
+            values[key] = _coerce(spec.type, value)
         except TypeError:
             raise OptionError(
                 key,
-                f"option {key!r} of rule {rule.name!r} must be {describe_type(tp)}, not {value!r}",
+                f"option {key!r} of rule {rule.name!r} must be {spec.describe()}, not {value!r}",
             ) from None
+        got = values[key]
+        if isinstance(got, (int, float)) and not isinstance(got, bool) and (
+            (spec.min is not None and got < spec.min) or (spec.max is not None and got > spec.max)
+        ):
+            raise OptionError(
+                key, f"option {key!r} of rule {rule.name!r} must be {spec.describe()}, not {value!r}")
     return rule.Options(**values)

@@ -239,9 +239,9 @@ def check_rules(raw: Any, source: str, lines: dict[tuple[str, ...], int],
 
 
 def _option_fix(rule: type[Rule]) -> str:
-    from .rule import describe_type, option_fields
+    from .rule import option_specs
 
-    parts = [f"{n}: {describe_type(t)} (default {d!r})" for n, t, d in option_fields(rule)]
+    parts = [f"{o.name}: {o.describe()} (default {o.default!r})" for o in option_specs(rule)]
     return f"options of {rule.name!r}: " + ("; ".join(parts) if parts else "none")
 
 

@@ -20,6 +20,7 @@ from unobot import (
     draw_cards,
     errors,
     hookimpl,
+    option,
     take_pending,
 )
 from unobot.events import CHALLENGE_LOST, CHALLENGE_WON, PENALTY_TAKEN
@@ -35,7 +36,7 @@ class Challenge(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        extra_penalty: int = 2
+        extra_penalty: int = option(2, min=0, max=20, help="cards added for a lost challenge")
         challenge_stacked: bool = False
 
     @hookimpl

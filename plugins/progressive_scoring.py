@@ -2,7 +2,7 @@
 their own hand to a running total; when someone reaches `target`, the
 player with the lowest total wins the match."""
 
-from unobot import GameState, Rule, dataclass, hookimpl
+from unobot import GameState, Rule, dataclass, hookimpl, option
 
 
 class ProgressiveScoring(Rule):
@@ -11,7 +11,7 @@ class ProgressiveScoring(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        target: int = 500
+        target: int = option(500, min=1, max=100_000, help="total that ends the match")
 
     @hookimpl(tryfirst=True)
     def score(self, state: GameState) -> dict[int, int]:

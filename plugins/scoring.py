@@ -4,7 +4,7 @@ Wild Draw Four 50. The first to `target` points wins the match
 (`target: 0` makes every round a match of its own).
 """
 
-from unobot import GameState, Rule, dataclass, hookimpl
+from unobot import GameState, Rule, dataclass, hookimpl, option
 
 
 class Scoring(Rule):
@@ -14,7 +14,7 @@ class Scoring(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        target: int = 500
+        target: int = option(500, min=0, max=100_000, help="points that win the match (0: every round)")
 
     @hookimpl(trylast=True)
     def score(self, state: GameState) -> dict[int, int]:

@@ -5,7 +5,7 @@ until a card can be played, and plays it). `seconds: 0` means no timer.
 Adapters run the clock; the engine applies `core.engine.timeout`.
 """
 
-from unobot import DRAW, PASS, PLAY, GameState, Move, Rule, dataclass, hookimpl, legal_moves
+from unobot import DRAW, PASS, PLAY, GameState, Move, Rule, dataclass, hookimpl, legal_moves, option
 
 
 class TurnTimer(Rule):
@@ -15,8 +15,8 @@ class TurnTimer(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        seconds: int = 0
-        kick_after: int = 3  # timeouts in a row before the player is removed
+        seconds: int = option(0, min=0, max=86_400, help="seconds per turn (0: no timer)")
+        kick_after: int = option(3, min=0, max=100, help="timeouts in a row before the player is removed (0: never)")
 
     @hookimpl(trylast=True)
     def turn_seconds(self, state: GameState) -> int | None:

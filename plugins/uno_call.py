@@ -21,6 +21,7 @@ from unobot import (
     draw_cards,
     errors,
     hookimpl,
+    option,
 )
 from unobot.events import PENALTY_TAKEN, UNO_CAUGHT, UNO_SAID
 
@@ -35,7 +36,7 @@ class UnoCall(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        penalty: int = 2
+        penalty: int = option(2, min=0, max=20, help="cards for a player caught without UNO")
 
     @staticmethod
     def _may_say(state: GameState, player: int) -> bool:
