@@ -7,17 +7,22 @@ back a script that fails half-way, so every script checks everything
 (key types, versions) *before* its first write: a script either returns a
 refusal having written nothing, or writes all.
 
-Every key a script touches is passed in KEYS or built from a prefix in the
-same hash tag, so all of them live in one Redis Cluster slot.
+Every key a script touches is passed in KEYS (Redis Cluster routes a
+script by its KEYS and refuses any other key; a single server would let
+an undeclared key through, so ``tests/store/test_redis_store.py`` checks
+the scripts' texts), and all keys of one call share a hash tag, so they
+live in one slot.
 
 Reply codes (first element of the returned array):
     1 ok;  2 conflict (+ the stored envelope (SAVE) or the bound game id (CREATE));
-    3 missing;  4 wrong type (+ key, type);  5 id collision.
+    3 missing;  4 wrong type (+ key, type);  5 id collision;
+    6 other key (CREATE: the binding names a game whose state key is not
+      KEYS[4]; + that game id: call again declaring its state key).
 """
 
 from __future__ import annotations
 
-OK, CONFLICT, MISSING, WRONG_TYPE, COLLISION = 1, 2, 3, 4, 5
+OK, CONFLICT, MISSING, WRONG_TYPE, COLLISION, OTHER_KEY = 1, 2, 3, 4, 5, 6
 
 # Shared helper: the type of a key, as a plain string.
 _TYPE = """
@@ -60,7 +65,9 @@ return {1}
 CREATE = (
     _TYPE
     + """
--- KEYS: chat binding, state, log
+-- KEYS: chat binding, state, log, state of the game the binding names (a guess:
+--       when the binding names another game, nothing is written and {6, bound} tells
+--       the caller which key to declare)
 -- ARGV: game id, envelope, ttl ms (0 = none), replace ('1'/'0'),
 --       state key prefix of this chat's games, log entries...
 local bt = ktype(KEYS[1])
@@ -73,8 +80,9 @@ if bound == ARGV[1] then return {1} end  -- our own create, retried after a lost
 if bound and ARGV[4] ~= '1' then
   -- the bound game may have gone (deleted by hand): then the chat is free
   local nonce = string.match(bound, '#(%x+)$')
-  if nonce and redis.call('EXISTS', ARGV[5] .. nonce .. ':state') == 1 then
-    return {2, bound}
+  if nonce then
+    if ARGV[5] .. nonce .. ':state' ~= KEYS[4] then return {6, bound} end
+    if redis.call('EXISTS', KEYS[4]) == 1 then return {2, bound} end
   end
 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return {5} end

@@ -15,6 +15,17 @@ Why these shapes:
   Cluster slot and a quarantined key stays in that slot too.
 * Driver errors never leave this module: an outage becomes
   :class:`StoreUnavailable`, unreadable data :class:`StoreDataError`.
+  Errors are told apart by redis-py's exception class (it strips the reply
+  code, ``OOM ...`` arrives as :class:`OutOfMemoryError` whose text no
+  longer starts with ``OOM``), and each gets a message that says what the
+  server answered: a node that answered is never called unreachable.
+* Redis Cluster (``redis+cluster://host:port[,host:port...]``, or
+  ``cluster=True``) uses redis-py's ``redis.asyncio.cluster.RedisCluster``,
+  which follows MOVED and ASK and re-reads the slot map after a failover.
+  Replies that mean "not now" (CLUSTERDOWN, TRYAGAIN, MASTERDOWN, READONLY,
+  LOADING) are retried here for up to ``retry_window`` seconds, which is
+  safe for writes too: the server did not run the command, and a script
+  that did run recognises its own retry. Then :class:`StoreUnavailable`.
 
 hiredis speeds up reply parsing when it is installed; redis-py picks it up
 by itself.
@@ -27,15 +38,34 @@ import functools
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.exceptions import (
+    AskError,
+    BusyLoadingError,
+    ClusterDownError,
+    NoScriptError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    RedisClusterException,
+    RedisError,
+    ResponseError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from unobot import store_envelope as envelope
@@ -68,7 +98,11 @@ from unobot.store import (
 T = TypeVar("T")
 
 if TYPE_CHECKING:
+    from redis.asyncio.cluster import RedisCluster
+
     from unobot.adapters.embedded_redis import EmbeddedRedis
+
+    Client = aioredis.Redis | RedisCluster
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +112,57 @@ DEFAULT_SOCKET_TIMEOUT = 2.0
 QUARANTINE_TTL = 30 * 24 * 3600.0
 """Seconds a quarantined value is kept for someone to look at."""
 
+DEFAULT_RETRY_WINDOW = 2.0
+"""Seconds a "not now" reply (CLUSTERDOWN, TRYAGAIN, READONLY, LOADING...) is retried."""
+CLUSTER_SCHEMES = {"redis+cluster://": "redis://", "rediss+cluster://": "rediss://"}
+"""URL schemes that select Redis Cluster, and the plain scheme each stands for."""
+
 # Error replies that mean "the server cannot serve us now", not "you asked wrong".
 _OUTAGE_CODES = frozenset({"LOADING", "MISCONF", "READONLY", "MASTERDOWN", "CLUSTERDOWN",
                            "TRYAGAIN", "NOREPLICAS", "OOM", "BUSY"})
+# Of those, the ones that pass by themselves within seconds (a failover, a
+# slot migration, a restart loading its data): worth retrying.
+_TRANSIENT_CODES = frozenset({"LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN"})
+_WHY = {
+    "OOM": "the server is out of memory (maxmemory reached with a noeviction policy); "
+           "reads still work, writes are refused until memory is freed or raised",
+    "READONLY": "the node answering is a read-only replica (a failover demoted it, or "
+                "the URL names a replica)",
+    "CLUSTERDOWN": "the Redis Cluster is down or failing over (a primary is unreachable and "
+                   "not yet replaced)",
+    "MASTERDOWN": "the node lost its link to its primary",
+    "TRYAGAIN": "the key's slot is being migrated between cluster nodes",
+    "LOADING": "the server is loading its data after a restart",
+    "MISCONF": "the server cannot persist (check its disk and logs)",
+    "BUSY": "the server is busy running a long script",
+    "NOREPLICAS": "too few replicas are connected for the server to accept writes",
+}
+
+
+def cluster_url(url: str) -> tuple[str, bool]:
+    """``(plain URL, is a cluster)``: ``redis+cluster://h:p`` -> ``(redis://h:p, True)``."""
+    for scheme, plain in CLUSTER_SCHEMES.items():
+        if url.startswith(scheme):
+            return plain + url[len(scheme):], True
+    return url, False
+
+
+def _code_of(exc: BaseException) -> str:
+    """The reply code of a driver error, from its class first (redis-py strips it from the text)."""
+    if isinstance(exc, OutOfMemoryError):
+        return "OOM"
+    if isinstance(exc, ReadOnlyError):
+        return "READONLY"
+    if isinstance(exc, BusyLoadingError):
+        return "LOADING"
+    if isinstance(exc, TryAgainError):
+        return "TRYAGAIN"
+    if isinstance(exc, ClusterDownError):  # MasterDownError is one too
+        return "MASTERDOWN" if "MASTERDOWN" in type(exc).__name__.upper() else "CLUSTERDOWN"
+    if isinstance(exc, AskError):  # MovedError is one too
+        return "MOVED"
+    code = getattr(exc, "status_code", None)
+    return str(code).upper() if code else _reply_code(exc)
 
 
 def _reply_code(exc: BaseException | None) -> str:
@@ -164,23 +246,39 @@ class RedisKeys:
         return f"{key}:quarantine:{stamp_ms}"
 
 
+def _translate(exc: BaseException) -> StoreError:
+    """The store's typed error for a driver error (why: callers know no redis)."""
+    code = _code_of(exc)
+    if code in _OUTAGE_CODES:
+        return StoreUnavailable(f"redis answered {code}: {_WHY[code]} ({exc})")
+    if isinstance(exc, ResponseError):
+        if code == "MOVED":
+            return StoreError(f"redis answered MOVED {exc}: this server is a Redis Cluster node; "
+                              "use a redis+cluster:// URL or set redis.cluster: true")
+        text = str(exc)
+        return StoreError(f"redis refused: {text if text.upper().startswith(code) else f'{code} {text}'}")
+    if isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError):
+        return StoreUnavailable(f"redis unavailable: {exc}")
+    if isinstance(exc, RedisClusterException):  # no node of the cluster answered, or no slot map
+        return StoreUnavailable(f"redis cluster unavailable: {exc}")
+    return StoreError(f"redis error: {exc}")
+
+
+def _transient(exc: BaseException) -> bool:
+    return isinstance(exc, RedisError) and _code_of(exc) in _TRANSIENT_CODES
+
+
 @contextmanager
 def _translate_errors() -> Iterator[None]:
     """Turn driver errors into the store's typed errors (why: callers know no redis)."""
     try:
         yield
-    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-        raise StoreUnavailable(f"redis unavailable: {exc}") from exc
-    except ResponseError as exc:
-        if _reply_code(exc) in _OUTAGE_CODES:
-            raise StoreUnavailable(f"redis cannot serve now: {exc}") from exc
-        raise StoreError(f"redis refused: {exc}") from exc
-    except RedisError as exc:
-        raise StoreError(f"redis error: {exc}") from exc
+    except (RedisError, RedisClusterException, OSError) as exc:
+        raise _translate(exc) from exc
 
 
 def _is_wrongtype(exc: BaseException | None) -> bool:
-    return isinstance(exc, ResponseError) and _reply_code(exc) == "WRONGTYPE"
+    return isinstance(exc, ResponseError) and _code_of(exc) == "WRONGTYPE"
 
 
 def _ttl_ms(seconds: float | None) -> int:
@@ -206,18 +304,26 @@ class RedisStore(Store):
 
     def __init__(
         self,
-        client: aioredis.Redis,
+        client: Client,
         *,
         prefix: str = DEFAULT_PREFIX,
         game_ttl: float | None = DEFAULT_GAME_TTL,
         quarantine_ttl: float = QUARANTINE_TTL,
         server: EmbeddedRedis | None = None,
+        retry_window: float = DEFAULT_RETRY_WINDOW,
+        wait_replicas: int = 0,
+        wait_timeout: float = 0.5,
     ) -> None:
         self.client = client
+        self.cluster = not isinstance(client, aioredis.Redis)
         self.keys = RedisKeys(prefix)
         self.game_ttl = game_ttl
         self.quarantine_ttl = quarantine_ttl
         self.server = server
+        self.retry_window = retry_window
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = max(1, int(wait_timeout * 1000))
+        self._checked_mode = False
         self._save = client.register_script(lua.SAVE)
         self._create = client.register_script(lua.CREATE)
         self._bind = client.register_script(lua.BIND)
@@ -234,9 +340,14 @@ class RedisStore(Store):
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         socket_timeout: float = DEFAULT_SOCKET_TIMEOUT,
         server: EmbeddedRedis | None = None,
+        cluster: bool = False,
         **options: Any,
     ) -> RedisStore:
         """A store on the server at ``url`` (``redis://``, ``rediss://`` or ``unix://``).
+
+        A Redis Cluster: ``redis+cluster://host:port`` (``rediss+cluster://``
+        for TLS; more seed nodes as ``host:port,host:port``), or a plain URL
+        with ``cluster=True``.
 
         Why these client settings: short socket timeouts make an outage
         answer within a second or two (a refused connection at once, an
@@ -248,6 +359,10 @@ class RedisStore(Store):
         timeout is not retried: the server may still run the command, so
         the caller gets :class:`StoreUnavailable` (outcome unknown) at once.
         """
+        url, named_cluster = cluster_url(url)
+        if cluster or named_cluster:
+            return cls(_cluster_client(url, connect_timeout, socket_timeout), server=server,
+                       **options)
         client = aioredis.Redis.from_url(
             url,
             decode_responses=False,
@@ -260,17 +375,70 @@ class RedisStore(Store):
 
     # ---- plumbing
 
+    async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
+        """Await ``make()``; retry "not now" replies for up to ``retry_window`` s; translate errors.
+
+        ``make`` builds a fresh awaitable per attempt (a coroutine runs once).
+        """
+        deadline = time.monotonic() + self.retry_window
+        pause = 0.02
+        while True:
+            try:
+                return await make()
+            except (RedisError, RedisClusterException, OSError) as exc:
+                if not _transient(exc) or time.monotonic() + pause > deadline:
+                    raise _translate(exc) from exc
+                log.info("redis answered %s; trying again in %.2f s", _code_of(exc), pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.25)
+
     async def _run(self, script: Any, keys: Sequence[str], args: Sequence[Any]) -> list[Any]:
         """EVALSHA the script; after a server lost its script cache, load it and go again.
 
         Why not just ``script(keys=..., args=...)``: that wrapper re-imports and
         re-packs its arguments on every call, a few microseconds of every save.
         """
-        with _translate_errors():
+        async def attempt() -> Any:
             try:
-                reply = await self.client.evalsha(script.sha, len(keys), *keys, *args)
+                return await self.client.evalsha(script.sha, len(keys), *keys, *args)
             except NoScriptError:
+                return await script(keys=list(keys), args=list(args))
+
+        return list(await self._call(attempt))
+
+    async def _write(self, script: Any, keys: Sequence[str], args: Sequence[Any]) -> list[Any]:
+        """``_run`` for a write a player will see accepted: with ``wait_replicas``, the
+        reply comes only once that many replicas have it (WAIT, on the same connection
+        in the same round trip), so a failover to a replica loses no accepted move.
+
+        WAIT counts replicas that have the write, it does not undo anything: when
+        fewer confirm within ``wait_timeout`` the write stands (on the primary) and a
+        warning is logged. Why not WAIT in the script: Redis forbids it there.
+        """
+        if not self.wait_replicas:
+            return await self._run(script, keys, args)
+
+        async def attempt() -> Any:
+            pipe: Any = self.client.pipeline(transaction=False)
+            pipe.evalsha(script.sha, len(keys), *keys, *args)
+            wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+            if self.cluster:
+                node = self.client.get_node_from_key(keys[0])  # type: ignore[union-attr]
+                pipe.execute_command(*wait, target_nodes=node)
+            else:
+                pipe.execute_command(*wait)
+            replies = await pipe.execute(raise_on_error=False)
+            if isinstance(replies[0], NoScriptError):  # a restarted server: load, run, wait
                 reply = await script(keys=list(keys), args=list(args))
+                return reply, 0
+            if isinstance(replies[0], BaseException):
+                raise replies[0]
+            return replies[0], replies[1]
+
+        reply, acked = await self._call(attempt)
+        if isinstance(acked, BaseException) or int(acked) < self.wait_replicas:
+            log.warning("a write to %s reached %s of %d replicas in %d ms", keys[0], acked,
+                        self.wait_replicas, self.wait_timeout_ms)
         return list(reply)
 
     async def _quarantine_keys(
@@ -318,12 +486,11 @@ class RedisStore(Store):
         return await self._bad_data(key, exc.reason, chat=chat, game_id=game_id,
                                     also=[self.keys.log(game_id)])
 
-    async def _read(self, key: str, call: Awaitable[T], **where: Any) -> T:
-        """Await one read of `key`; a key holding the wrong type is damaged
+    async def _read(self, key: str, call: Callable[[], Awaitable[T]], **where: Any) -> T:
+        """Await one read of `key` (``call()``); a key holding the wrong type is damaged
         data: set aside and reported (`where`: what `_bad_data` needs to name it)."""
         try:
-            with _translate_errors():
-                return await call
+            return await self._call(call)
         except StoreError as exc:
             if not _is_wrongtype(exc.__cause__):
                 raise
@@ -334,7 +501,7 @@ class RedisStore(Store):
     async def load_game(self, game_id: str) -> StoredGame | None:
         names = self.keys.game(game_id)
         key, chat = names.state, names.chat
-        raw = await self._read(key, self.client.get(key), chat=chat, game_id=game_id, also=[names.log])
+        raw = await self._read(key, lambda: self.client.get(key), chat=chat, game_id=game_id, also=[names.log])
         if raw is None:
             return None
         try:
@@ -354,15 +521,22 @@ class RedisStore(Store):
         chat = norm_id(chat_id)
         entries = check_log(log)
         value = envelope.encode(1, state)
-        for _ in range(8):
+        games = self.keys.games_prefix(chat)
+        bound_state: str | None = None  # state key of the game the binding names, once known
+        for _ in range(12):
             game_id = new_game_id(chat)
-            keys = [self.keys.binding(chat), self.keys.state(game_id), self.keys.log(game_id)]
+            state_key = self.keys.state(game_id)
+            keys = [self.keys.binding(chat), state_key, self.keys.log(game_id),
+                    bound_state or state_key]
             args = [game_id, value, _ttl_ms(self.game_ttl), "1" if replace else "0",
-                    self.keys.games_prefix(chat), *entries]
-            reply = await self._run(self._create, keys, args)
+                    games, *entries]
+            reply = await self._write(self._create, keys, args)
             code = reply[0]
             if code == lua.OK:
                 return game_id, 1
+            if code == lua.OTHER_KEY:  # declare the bound game's state key and go again
+                bound_state = f"{games}{_text(reply[1]).rpartition('#')[2]}:state"
+                continue
             if code == lua.CONFLICT:
                 raise ChatBusy(chat, _text(reply[1]))
             if code == lua.WRONG_TYPE:
@@ -396,7 +570,7 @@ class RedisStore(Store):
         log: Sequence[str] = (),
     ) -> int:
         keys, args = self.save_request(game_id, state, expected_version, log)
-        reply = await self._run(self._save, keys, args)
+        reply = await self._write(self._save, keys, args)
         code = reply[0]
         if code == lua.OK:
             return expected_version + 1
@@ -427,15 +601,14 @@ class RedisStore(Store):
         bounds = log_range(start, stop)
         if bounds is None:
             return []
-        items = await self._read(key, self.client.lrange(key, *bounds))
+        items = await self._read(key, lambda: self.client.lrange(key, *bounds))
         try:
             return [_text(item) for item in items]
         except UnicodeDecodeError:
             raise await self._bad_data(key, "holds an entry that is not UTF-8") from None
 
     async def game_expires_in(self, game_id: str) -> float | None:
-        with _translate_errors():
-            ttl = await self.client.pttl(self.keys.state(game_id))
+        ttl = await self._call(lambda: self.client.pttl(self.keys.state(game_id)))
         if ttl == -2:
             raise GameNotFound(game_id)
         return None if ttl < 0 else ttl / 1000
@@ -445,7 +618,7 @@ class RedisStore(Store):
     async def chat_game(self, chat_id: ChatId) -> str | None:
         chat = norm_id(chat_id)
         key = self.keys.binding(chat)
-        raw = await self._read(key, self.client.get(key))
+        raw = await self._read(key, lambda: self.client.get(key))
         if raw is None:
             return None
         try:
@@ -471,8 +644,7 @@ class RedisStore(Store):
         chat = norm_id(chat_id)
         key = self.keys.binding(chat)
         if game_id is None:
-            with _translate_errors():
-                return bool(await self.client.delete(key))
+            return bool(await self._call(lambda: self.client.delete(key)))
         reply = await self._run(self._unbind_if, [key], [game_id])
         if reply[0] == lua.WRONG_TYPE:
             raise await self._wrong_type_reply(reply)
@@ -528,15 +700,15 @@ class RedisStore(Store):
                 queue(pipe)
                 return await pipe.execute()  # type: ignore[no-any-return]
 
-        replies = await self._read(key, run())
+        replies = await self._read(key, run)
         try:
             return self._decode_settings(replies[-1])
         except ValueError as exc:  # bad JSON or bad UTF-8
             raise await self._bad_data(key, f"holds a value that is not JSON ({exc})") from None
 
     async def clear_chat_settings(self, chat_id: ChatId) -> None:
-        with _translate_errors():
-            await self.client.delete(self.keys.settings(norm_id(chat_id)))
+        key = self.keys.settings(norm_id(chat_id))
+        await self._call(lambda: self.client.delete(key))
 
     # ---- stats
 
@@ -559,7 +731,7 @@ class RedisStore(Store):
     async def get_stats(self, scope: StatsScope, owner_id: ChatId) -> dict[str, int]:
         check_scope(scope)
         key = self.keys.stats(scope, norm_id(owner_id, f"{scope} id"))
-        raw = await self._read(key, self.client.hgetall(key))
+        raw = await self._read(key, lambda: self.client.hgetall(key))
         try:
             return {_text(name): int(value) for name, value in raw.items()}
         except ValueError as exc:
@@ -568,8 +740,19 @@ class RedisStore(Store):
     # ---- lifecycle
 
     async def ping(self) -> None:
-        with _translate_errors():
-            await self.client.ping()
+        """Check the server answers; the first time also that it is what the URL says.
+
+        A plain URL naming a cluster node would answer PING and then MOVED for
+        most keys: that is a configuration mistake, said at start-up.
+        """
+        await self._call(lambda: self.client.ping())
+        if not self._checked_mode and not self.cluster:
+            info = await self._call(lambda: self.client.info("cluster"))
+            if int(info.get("cluster_enabled", 0)):
+                raise StoreError("this Redis is a Redis Cluster node: use a redis+cluster:// URL "
+                                 "or set redis.cluster: true (a plain redis:// client reaches "
+                                 "only the slots of this node)")
+        self._checked_mode = True
 
     async def close(self) -> None:
         """Close the connections; stop the embedded server if this store owns one."""
@@ -579,3 +762,35 @@ class RedisStore(Store):
             if self.server is not None:
                 await asyncio.to_thread(self.server.stop)
                 self.server = None
+
+
+def _cluster_client(url: str, connect_timeout: float, socket_timeout: float) -> RedisCluster:
+    """redis-py's asyncio cluster client for ``redis://host:port[,host:port...]``.
+
+    Why these settings: redis-py follows MOVED/ASK itself, and on a
+    connection error, a timeout or CLUSTERDOWN it re-reads the slot map and
+    tries again; a few quick attempts ride through a failover's first
+    moments, and the store's own retry window (``_call``) covers the rest.
+    """
+    from urllib.parse import urlsplit, urlunsplit
+
+    from redis.asyncio.cluster import ClusterNode, RedisCluster
+
+    parts = urlsplit(url)
+    auth, _, hosts = parts.netloc.rpartition("@")
+    seeds = [h for h in hosts.split(",") if h]
+    if not seeds or parts.scheme not in ("redis", "rediss"):
+        raise ValueError(f"not a cluster URL: {url!r} (redis+cluster://host:port[,host:port...])")
+    first = urlunsplit(parts._replace(netloc=f"{auth}@{seeds[0]}" if auth else seeds[0]))
+    extra = []
+    for seed in seeds[1:]:
+        host, _, port = seed.rpartition(":")
+        extra.append(ClusterNode(host or seed, int(port or 6379)))
+    return RedisCluster.from_url(
+        first,
+        startup_nodes=extra or None,
+        decode_responses=False,
+        socket_connect_timeout=connect_timeout,
+        socket_timeout=socket_timeout,
+        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 4),
+    )

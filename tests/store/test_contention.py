@@ -1,4 +1,5 @@
-"""Four OS processes fight over the same 20 games on one real redis-server.
+"""Four OS processes fight over the same 20 games on one real redis-server, then on a
+real three-primary Redis Cluster.
 
 Each process loops: pick an unfinished game, load it, choose a legal move for
 the seat to move, apply it through GameService. Saves race and conflict;
@@ -16,7 +17,8 @@ import time
 import uuid
 from collections import defaultdict
 
-from tests.support.redis_server import RedisServer
+import pytest
+
 from tests.support.store_worker import SMALL_GAME, ContendJob, ContendReport, contend
 from unobot.adapters.redis_store import RedisStore
 from unobot.service import GameService, audit
@@ -27,11 +29,13 @@ GAMES = 20
 TIME_LIMIT = 90.0
 
 
+@pytest.mark.parametrize("kind", ["redis_server", "redis_cluster"])
 async def test_four_processes_on_twenty_games_lose_and_double_nothing(
-    redis_server: RedisServer,
+    kind: str, request: pytest.FixtureRequest,
 ) -> None:
+    url = str(request.getfixturevalue(kind).url)
     prefix = f"contend{uuid.uuid4().hex[:6]}"
-    store = RedisStore.from_url(redis_server.url, prefix=prefix)
+    store = RedisStore.from_url(url, prefix=prefix)
     service = GameService(store)
     game_ids: list[str] = []
     for g in range(GAMES):
@@ -45,7 +49,7 @@ async def test_four_processes_on_twenty_games_lose_and_double_nothing(
     results = ctx.Queue()
     deadline = time.time() + TIME_LIMIT
     procs = [
-        ctx.Process(target=contend, args=(ContendJob(i, redis_server.url, prefix, game_ids,
+        ctx.Process(target=contend, args=(ContendJob(i, url, prefix, game_ids,
                                                      seed=1000 + i, deadline=deadline),
                                           ready, results), daemon=True)
         for i in range(PROCESSES)

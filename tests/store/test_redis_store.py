@@ -22,7 +22,8 @@ def hash_tag(key: str) -> str:
 
 
 async def raw_keys(store: RedisStore) -> set[str]:
-    return {key.decode() for key in await store.client.keys(f"{store.keys.prefix}:*")}
+    """Every key under the store's prefix (SCAN: on a cluster, redis-py walks every primary)."""
+    return {key.decode() async for key in store.client.scan_iter(match=f"{store.keys.prefix}:*")}
 
 
 # --------------------------------------------------------------------------- layout

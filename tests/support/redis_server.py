@@ -57,11 +57,13 @@ class RedisServer:
         executable: str | None = None,
         appendonly: bool = True,
         start_timeout: float = 20.0,
+        extra: list[str] | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.executable = executable or redis_server_binary()
         self.appendonly = appendonly
         self.start_timeout = start_timeout
+        self.extra = list(extra or [])  # more redis-server options (--maxmemory 2mb, ...)
         self.port: int | None = None
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -99,6 +101,7 @@ class RedisServer:
             "--save", "",
             "--appendonly", "yes" if self.appendonly else "no",
             "--daemonize", "no",
+            *self.extra,
         ]
         self.process = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
