@@ -23,6 +23,9 @@ variable                   overrides
 ``UNOBOT_DATA_DIR``        ``store.data_dir``
 ``TELEGRAM_BOT_TOKEN``     ``telegram.token``
 ``UNOBOT_TELEGRAM_API_URL`` ``telegram.base_url``
+``DISCORD_BOT_TOKEN``      ``discord.token``
+``UNOBOT_DISCORD_API_URL`` ``discord.api_url``
+``UNOBOT_DISCORD_GATEWAY_URL`` ``discord.gateway_url``
 =========================  ======================
 
 An empty environment variable counts as unset.
@@ -49,7 +52,9 @@ MEMORY = "memory"
 EMBEDDED = "embedded"
 """``redis.url`` value that, like null, selects the embedded redis-server."""
 
-_URL_SCHEMES = ("redis://", "rediss://", "unix://")
+_URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
+CLUSTER_SCHEMES = {"redis://": "redis+cluster://", "rediss://": "rediss+cluster://"}
+"""Plain scheme -> the scheme that selects Redis Cluster (``redis.cluster: true`` rewrites to it)."""
 _SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook secret
 _LANG_RE = re.compile(r"[a-z]{2,3}")
 _PREFIX_RE = re.compile(r"[^{}\s]{1,64}")
@@ -72,9 +77,16 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class RedisConfig:
-    """Where games are stored. ``url`` None means the embedded redis-server."""
+    """Where games are stored. ``url`` None means the embedded redis-server.
+
+    ``cluster``: the URL names a Redis Cluster node. Then ``url`` is always in
+    its cluster form (``redis+cluster://``), whichever way it was asked for
+    (``redis.cluster: true`` with a ``redis://`` URL, or the URL itself), so
+    every place that opens a store from ``url`` gets a cluster client.
+    """
 
     url: str | None = None
+    cluster: bool = False
 
     @property
     def memory(self) -> bool:
@@ -118,6 +130,17 @@ class TelegramConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class DiscordConfig:
+    """The Discord adapter's settings: the token (kept out of ``repr``), and
+    the REST and gateway addresses (None: Discord's; tests point them at a
+    local server)."""
+
+    token: str | None = field(default=None, repr=False)
+    api_url: str | None = None
+    gateway_url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameConfig:
     """Defaults for a chat that has not chosen otherwise."""
 
@@ -136,6 +159,7 @@ class Config:
     telegram: TelegramConfig = field(default_factory=TelegramConfig)
     game: GameConfig = field(default_factory=GameConfig)
     source: str | None = None
+    discord: DiscordConfig = field(default_factory=DiscordConfig)
 
 
 # --------------------------------------------------------------------------- loading
@@ -190,11 +214,15 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Con
     if data is None:
         data = {}
     top = reader.mapping(data, ())
-    reader.known(top, (), ("redis", "store", "telegram", "game"))
+    reader.known(top, (), ("redis", "store", "telegram", "game", "discord"))
 
     redis_raw = reader.mapping(top.get("redis"), ("redis",))
-    reader.known(redis_raw, ("redis",), ("url",))
+    reader.known(redis_raw, ("redis",), ("url", "cluster"))
     url = reader.url(redis_raw.get("url"), ("redis", "url"))
+    cluster = redis_raw.get("cluster", False)
+    if not isinstance(cluster, bool):
+        reader.fail(("redis", "cluster"), f"expected true or false, not {cluster!r}")
+    redis_config = _redis_config(url, cluster, reader, ("redis", "cluster"))
 
     store_raw = reader.mapping(top.get("store"), ("store",))
     reader.known(store_raw, ("store",), _names(StoreConfig))
@@ -264,8 +292,16 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Con
         lobby_minutes=reader.integer(game_raw.get("lobby_minutes"), ("game", "lobby_minutes"),
                                      game_defaults.lobby_minutes, minimum=1),
     )
-    return Config(redis=RedisConfig(url=url), store=store, telegram=telegram, game=game,
-                  source=source)
+    dc_raw = reader.mapping(top.get("discord"), ("discord",))
+    reader.known(dc_raw, ("discord",), _names(DiscordConfig))
+    gateway_url = reader.text(dc_raw.get("gateway_url"), ("discord", "gateway_url"))
+    if gateway_url is not None and not gateway_url.startswith(("ws://", "wss://")):
+        reader.fail(("discord", "gateway_url"), f"{gateway_url!r} is not a ws(s) URL")
+    discord = DiscordConfig(token=reader.text(dc_raw.get("token"), ("discord", "token")),
+                            api_url=reader.http_url(dc_raw.get("api_url"), ("discord", "api_url")),
+                            gateway_url=gateway_url)
+    return Config(redis=redis_config, store=store, telegram=telegram, game=game,
+                  source=source, discord=discord)
 
 
 def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Config:
@@ -279,7 +315,8 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
     redis_url = get("UNOBOT_REDIS_URL")
     if redis_url is not None:
         checked_url = _Reader("$UNOBOT_REDIS_URL", {}).url(redis_url, ())
-        config = replace(config, redis=RedisConfig(url=checked_url))
+        config = replace(config, redis=_redis_config(
+            checked_url, config.redis.cluster, _Reader("$UNOBOT_REDIS_URL", {}), ()))
     data_dir = get("UNOBOT_DATA_DIR")
     if data_dir is not None:
         config = replace(config, store=replace(config.store, data_dir=Path(data_dir)))
@@ -290,6 +327,13 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
     if base_url is not None:
         checked = _Reader("$UNOBOT_TELEGRAM_API_URL", {}).http_url(base_url, ())
         config = replace(config, telegram=replace(config.telegram, base_url=checked))
+    for var, key in (("DISCORD_BOT_TOKEN", "token"), ("UNOBOT_DISCORD_API_URL", "api_url"),
+                     ("UNOBOT_DISCORD_GATEWAY_URL", "gateway_url")):
+        value = get(var)
+        if value is not None:
+            if key == "api_url":
+                value = _Reader(f"${var}", {}).http_url(value, ())
+            config = replace(config, discord=replace(config.discord, **{key: value}))
     return config
 
 
@@ -306,6 +350,20 @@ def languages() -> list[str]:
 
 def _names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
+
+
+def _redis_config(url: str | None, cluster: bool, reader: _Reader,
+                  path: tuple[str, ...]) -> RedisConfig:
+    """``redis.url`` + ``redis.cluster`` -> a RedisConfig whose url says cluster when it is one."""
+    if url is not None and url.startswith(tuple(CLUSTER_SCHEMES.values())):
+        return RedisConfig(url=url, cluster=True)
+    if not cluster:
+        return RedisConfig(url=url)
+    for plain, clustered in CLUSTER_SCHEMES.items():
+        if url is not None and url.startswith(plain):
+            return RedisConfig(url=clustered + url[len(plain):], cluster=True)
+    reader.fail(path, f"a Redis Cluster needs a redis:// or rediss:// URL in redis.url, not {url!r}")
+    return RedisConfig()  # unreachable
 
 
 def _resolve_dir(value: str, base_dir: Path | None) -> Path:
@@ -378,6 +436,7 @@ class _Reader:
         if text == MEMORY or text.startswith(_URL_SCHEMES):
             return text
         self.fail(path, f"{text!r} is not a Redis URL; use redis://host:port/db, rediss://..., "
+                  "redis+cluster://host:port (a Redis Cluster), "
                   f"unix:///path, `{MEMORY}`, or null for the embedded server")
         return None  # unreachable
 

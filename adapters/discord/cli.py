@@ -1,0 +1,99 @@
+"""`unobot discord`: run the Discord bot.
+
+Settings come from unobot.config (config.yaml plus environment): the token
+in DISCORD_BOT_TOKEN (or `discord.token`), the API and gateway addresses in
+UNOBOT_DISCORD_API_URL / UNOBOT_DISCORD_GATEWAY_URL (or `discord.api_url`,
+`discord.gateway_url`; tests point them at a local server), Redis in
+UNOBOT_REDIS_URL. Several processes may serve one bot with `--shard I
+--shards N` (Discord's gateway sharding) when they share a Redis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+from typing import Any
+
+from unobot.chat.i18n import gettext_for
+
+
+def register(subparsers: Any) -> None:
+    _ = gettext_for("en")
+    p = subparsers.add_parser(
+        "discord", help=_("run the Discord bot"),
+        description=_("Run the Discord bot. The token comes from DISCORD_BOT_TOKEN or config.yaml."))
+    p.add_argument("--redis", metavar="URL", help=_("Redis URL (default: config, else the embedded server)"))
+    p.add_argument("--shard", type=int, metavar="I", help=_("this process's gateway shard (with --shards)"))
+    p.add_argument("--shards", type=int, metavar="N", help=_("how many gateway shards serve the bot"))
+    p.add_argument("--no-sync", action="store_true",
+                   help=_("do not register the slash commands with Discord at start"))
+    p.add_argument("--verbose", "-v", action="store_true", help=_("log every update"))
+    p.set_defaults(func=run)
+
+
+def use_api(api_url: str | None, gateway_url: str | None) -> None:
+    """Point discord.py at another REST base address and gateway (a local test
+    server). discord.py keeps both as class attributes: `Route.BASE` for every
+    REST call (webhooks and interaction callbacks included) and
+    `DiscordWebSocket.DEFAULT_GATEWAY` for the websocket."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    if api_url:
+        discord.http.Route.BASE = api_url.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def run(args: argparse.Namespace) -> int:
+    from unobot.config import ConfigError, load_config
+
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    token = config.discord.token
+    if not token:
+        print("error: no bot token: set DISCORD_BOT_TOKEN (from the Developer Portal, Bot page) "
+              "or discord.token", file=sys.stderr)
+        return 2
+    if (args.shard is None) != (args.shards is None):
+        print("error: --shard and --shards go together", file=sys.stderr)
+        return 2
+    use_api(config.discord.api_url, config.discord.gateway_url)
+    redis_url = args.redis or config.redis.url
+
+    from unobot.adapters.store_factory import open_store
+    from unobot.chat.service import ChatService, Defaults
+
+    from .bot import Options, UnoBot
+
+    async def main() -> None:
+        if redis_url == "memory":
+            store = await open_store(None, data_dir=config.store.data_dir, memory=True,
+                                     game_ttl=config.store.game_ttl)
+        else:
+            store = await open_store(redis_url, data_dir=config.store.data_dir, prefix=config.store.prefix,
+                                     game_ttl=config.store.game_ttl, connect_timeout=config.store.connect_timeout,
+                                     socket_timeout=config.store.socket_timeout)
+        game = config.game
+        service = ChatService(store, defaults=Defaults(variant=game.default_variant, lang=game.default_language,
+                                                       timer=game.turn_seconds, lobby_minutes=game.lobby_minutes))
+        bot = UnoBot(service, options=Options(sync_commands=not args.no_sync),
+                     shard_id=args.shard, shard_count=args.shards)
+        try:
+            async with bot:
+                await bot.start(token)
+        finally:
+            await store.close()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())
+    return 0

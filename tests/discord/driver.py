@@ -1,0 +1,247 @@
+"""Drive the Discord adapter end to end: a bot process and members who play like people.
+
+`BotProcess` is one bot process: the real `UnoBot` (a discord.py client)
+logged in to the local `DiscordAPIServer` over HTTP and its websocket
+gateway, with a RedisStore on a real redis-server.
+
+`TableDriver` plays a game in a channel the way members do: it presses
+"My cards" on the status message, reads the ephemeral answer only that
+member sees, and picks from it: a card with UNO when offered, else UNO, a
+challenge now and then, a catch when offered, else a playable card from the
+select menu (then a colour or target button when asked), else "draw, and
+play it if it fits", else draw, else pass. After every step it checks that
+no public message (any version of it) names a card hidden in a hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from dataclasses import dataclass, field
+
+from tests.discord_api import DiscordAPIServer, Member, Message, Sent
+from unobot.adapters.discord.bot import Options, UnoBot, chat_of
+from unobot.adapters.discord.cli import use_api
+from unobot.adapters.redis_store import RedisStore
+from unobot.cards import Card
+from unobot.chat.commands import Person
+from unobot.chat.render import card_name
+from unobot.chat.service import ChatService
+from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
+
+FAST = Options(continue_delay=0.05, timer_grace=0.1)
+ADMIN = Person("setup", "Setup", None, True)
+
+
+class BotProcess:
+    def __init__(self, server: DiscordAPIServer, redis_url: str, prefix: str, *,
+                 options: Options = FAST, seed: int | None = 7) -> None:
+        self.server = server
+        self.redis_url = redis_url
+        self.prefix = prefix
+        self.options = options
+        self.seed = seed
+        self.store: RedisStore | None = None
+        self.service: ChatService | None = None
+        self.client: UnoBot | None = None
+        self._run: asyncio.Task[None] | None = None
+
+    async def start(self) -> BotProcess:
+        use_api(self.server.base_url, self.server.gateway_url)
+        self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
+        rng = random.Random(self.seed) if self.seed is not None else None
+        self.service = ChatService(self.store, rng=rng)
+        self.client = UnoBot(self.service, options=self.options)
+        before = len([s for s in self.server.sessions if s.ready])
+        self._run = asyncio.create_task(self.client.start(self.server.token))
+        await asyncio.wait_for(self._ready(before), 10)
+        await self.client.idle()
+        return self
+
+    async def _ready(self, before: int) -> None:
+        assert self.client is not None
+        while len([s for s in self.server.sessions if s.ready]) <= before or not self.client.is_ready():
+            if self._run is not None and self._run.done():
+                self._run.result()
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        if self.client is not None:
+            await self.client.close()
+            self.client = None
+        if self._run is not None:
+            await asyncio.gather(self._run, return_exceptions=True)
+            self._run = None
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    async def idle(self) -> None:
+        assert self.client is not None
+        await self.client.idle()
+
+
+def mentions(text: str, card: Card) -> bool:
+    """Does a text name this card (short form, English or Spanish name)?"""
+    for word in (card.text, card_name(card, "en"), card_name(card, "es")):
+        pattern = r"(?<![A-Za-z0-9+])" + re.escape(word) + r"(?![A-Za-z0-9+])"
+        if word in ("Wild", "Comodín"):
+            pattern += r"(?! Draw| \+)"
+        if re.search(pattern, text):
+            return True
+    return False
+
+
+@dataclass
+class Stats:
+    steps: int = 0
+    moves: int = 0
+    refusals: int = 0
+    rounds: int = 0
+    checked: int = 0
+    verbs: list[str] = field(default_factory=list)
+    pickers: int = 0
+
+
+class TableDriver:
+    """Members in one channel, playing through buttons, selects and ephemeral hands."""
+
+    def __init__(self, server: DiscordAPIServer, bot: BotProcess, channel: int, members: list[Member],
+                 *, seed: int = 1) -> None:
+        self.server = server
+        self.bot = bot
+        self.channel = channel
+        self.chat = chat_of(channel)
+        self.members = members
+        self.rng = random.Random(seed)
+        self.stats = Stats()
+        self.public: set[str] = set()
+        self._checked_versions: dict[int, int] = {}
+
+    @property
+    def service(self) -> ChatService:
+        assert self.bot.service is not None
+        return self.bot.service
+
+    async def table(self) -> Table | None:
+        return await self.service.table(self.chat)
+
+    async def settle(self, sent: Sent) -> Sent:
+        await self.server.answer(sent)
+        await self.bot.idle()
+        return sent
+
+    async def slash(self, member: Member, sub: str, **options: object) -> Sent:
+        return await self.settle(await self.server.slash(member, self.channel, "uno", sub, **options))
+
+    def status_message(self) -> Message | None:
+        shown = self.server.channel_messages(self.channel)
+        return shown[-1] if shown else None
+
+    async def press(self, member: Member, message: Message, custom_id: str,
+                    values: list[str] | None = None) -> Sent:
+        return await self.settle(await self.server.component(member, message, custom_id, values))
+
+    async def press_status(self, member: Member, custom_id: str) -> Sent:
+        msg = self.status_message()
+        assert msg is not None, "no status message"
+        return await self.press(member, msg, custom_id)
+
+    async def open_hand(self, member: Member) -> Message:
+        sent = await self.press_status(member, "u|hand")
+        assert sent.message is not None and sent.message.viewer == member.id, "the hand must be ephemeral"
+        return sent.message
+
+    # -- privacy -----------------------------------------------------------------------
+    async def check_privacy(self, table: Table | None = None) -> None:
+        """No public message, in any version since the last check, names a card
+        hidden in a hand now (a card not on the discard pile or in recent moves)."""
+        table = table or await self.table()
+        if table is None or table.game is None:
+            return
+        game = table.game
+        self.public.update(c.text for c in game.discard)
+        self.public.update(r[2] for r in table.recent if r[2])
+        hidden = [c for hand in game.hands for c in hand if c.text not in self.public]
+        for msg in list(self.server.messages.values()):
+            if msg.ephemeral:
+                continue
+            for content, components in msg.versions[self._checked_versions.get(msg.id, 0):]:
+                texts = [content] + [str(x) for row in components for x in row.get("components", [])]
+                for text in texts:
+                    for card in hidden:
+                        assert not mentions(text, card), f"public message names hidden {card.text}: {text!r}"
+                assert not any("u|sel" in t or "u|p|" in t for t in texts), "hand controls in public"
+                self.stats.checked += 1
+            self._checked_versions[msg.id] = len(msg.versions)
+
+    # -- playing ------------------------------------------------------------------------
+    def member_of(self, person_id: str) -> Member | None:
+        return next((m for m in self.members if str(m.id) == person_id), None)
+
+    async def play(self, max_steps: int = 600) -> Stats:
+        for _ in range(max_steps):
+            table = await self.table()
+            if table is None or table.phase == FINISHED:
+                return self.stats
+            await self.check_privacy(table)
+            self.stats.steps += 1
+            if table.phase == BETWEEN_ROUNDS:
+                self.stats.rounds += 1
+                human = next(self.member_of(s.id) for s in table.seats if self.member_of(s.id))
+                assert human is not None
+                await self.press_status(human, "u|next")
+                continue
+            assert table.phase == PLAYING and table.game is not None
+            seat = table.game.turn
+            member = self.member_of(table.seats[seat].id)
+            if member is None:  # an AI seat paused for a moment: let the bot's job run
+                await asyncio.sleep(0.06)
+                await self.bot.idle()
+                continue
+            await self.turn(member)
+        raise AssertionError("the game did not end")
+
+    async def turn(self, member: Member) -> None:
+        hand = await self.open_hand(member)
+        ids = hand.custom_ids()
+        by_prefix = {cid.split("=")[0].rsplit("|", 1)[0] if "=" not in cid else cid.split("=")[0]: cid
+                     for _, cid in ids}
+        choice: str | None = None
+        values: list[str] | None = None
+        sel = [cid for _, cid in ids if cid.startswith("u|sel|")]
+        uno_cards = [cid for cid in sel if cid.endswith("|1")]
+        verbs = {cid.split("|")[1]: cid for _, cid in ids if not cid.startswith("u|sel|")}
+        if uno_cards:
+            choice, _, value = uno_cards[0].partition("=")
+            values = [value]
+        elif "un" in verbs:
+            choice = verbs["un"]
+        elif "ch" in verbs and self.rng.random() < 0.5:
+            choice = verbs["ch"]
+        elif "ca" in verbs:
+            choice = verbs["ca"]
+        elif sel:
+            choice, _, value = self.rng.choice(sel).partition("=")
+            values = [value]
+        elif "dp" in verbs:
+            choice = verbs["dp"]
+        elif "d" in verbs:
+            choice = verbs["d"]
+        elif "pa" in verbs:
+            choice = verbs["pa"]
+        del by_prefix
+        assert choice is not None, f"nothing to do in {hand.content!r} {ids}"
+        sent = await self.press(member, hand, choice, values)
+        self.stats.verbs.append(choice.split("|")[1])
+        self.stats.moves += 1
+        after = sent.message
+        assert after is not None and after.id == hand.id, "the answer updates the same ephemeral message"
+        if "⚠️" in after.content:
+            self.stats.refusals += 1
+        picks = [cid for _, cid in after.custom_ids() if cid.startswith("u|p|")]
+        if picks:  # a colour or a target to choose
+            self.stats.pickers += 1
+            sent = await self.press(member, after, self.rng.choice(picks))
+            assert sent.message is not None and "⚠️" not in sent.message.content, sent.message.content
