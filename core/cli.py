@@ -41,8 +41,11 @@ def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
             out[rule] = current
         elif value is False:
             out[rule] = False
-        else:
+        elif value is True or isinstance(value, dict):
             out[rule] = value if isinstance(value, dict) else {}
+        else:  # `jump-in=maybe`, `jump-in=0`: not an on/off value
+            raise ValueError(f"--rule {item}: a rule is turned on or off with true or false "
+                             f"(`--rule {rule}` or `--rule {rule}=false`), not {raw!r}")
     return out
 
 
