@@ -310,11 +310,13 @@ def _check_relations(final: dict[str, dict[str, Any]], sources: dict[str, tuple[
             if other in final:
                 raise VariantError(source, line or None,
                                    f"rule {name!r} conflicts with {other!r}: they cannot both be on",
-                                   f"turn one off, e.g. `{other}: false`")
+                                   f"turn one off, e.g. `--rule {other}=false`" if source == "--rule"
+                                   else f"turn one off, e.g. `{other}: false`")
         for other in cls.requires:
             if other not in final:
                 raise VariantError(source, line or None, f"rule {name!r} needs rule {other!r}",
-                                   f"turn it on: `{other}: {{}}`")
+                                   f"turn it on: `--rule {other}`" if source == "--rule"
+                                   else f"turn it on: `{other}: {{}}`")
 
 
 _ruleset_cache: dict[tuple[str, str], RuleSet] = {}

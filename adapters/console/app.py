@@ -12,10 +12,11 @@ move, from the outcome's events.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -25,20 +26,35 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from unobot.cards import COLOR_NAMES
+from unobot.cards import COLOR_NAMES, Card
 from unobot.chat import commands as c
+from unobot.chat.commands import parse_int
 from unobot.chat.i18n import gettext_for, ngettext_for
-from unobot.chat.render import color_from_text, describe_event, error_text
+from unobot.chat.render import describe_event, error_text
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.chat.views import HandView, TableView, hand_view, table_view
 from unobot.events import PLAYER_LEFT
 from unobot.moves import Move
 from unobot.store import Store
-from unobot.variants import VariantError, load_variant
+from unobot.variants import VariantError, load_variant, rules_for
 
 from . import render
-from .input import ENTER, HELP, QUIT, TABLE, Invalid, Local, PlayIntent, Send, parse_line
+from .input import (
+    ENTER,
+    HELP,
+    LOG,
+    QUIT,
+    RULES,
+    TABLE,
+    Choice,
+    Invalid,
+    Local,
+    PlayIntent,
+    Send,
+    color_word,
+    parse_line,
+)
 from .terminal import LineReader
 
 #: Events that start another player's move: the log waits a moment before them.
@@ -67,6 +83,7 @@ class Options:
     name: str = "You"
     user: str = "player"
     persistent: bool = True  # False for the memory store: nothing to resume later
+    explicit_lang: bool = False  # --lang given: it wins over a resumed game's language
 
     @property
     def person_id(self) -> str:
@@ -105,6 +122,12 @@ class ConsoleApp:
         self.table: Table | None = None
         self._drawn = -1  # the table version whose screen is on show
         self._turn: tuple[int, float] = (-1, 0.0)  # (version, when its prompt first showed)
+        self.log: deque[Text] = deque(maxlen=40)  # the last lines of moves, for `log`
+
+    def _set_lang(self, lang: str) -> None:
+        self.lang = self.o.lang = lang
+        self._ = gettext_for(lang)
+        self.person = c.Person(self.o.person_id, self.o.name, lang=lang, is_admin=True)
 
     # -- start ---------------------------------------------------------------------------
     async def run(self) -> int:
@@ -118,20 +141,34 @@ class ConsoleApp:
                     self.console.print(render.error(_("There is no saved game to resume. Start one with: {command}")
                                                     .format(command=render.play_command())))
                     return 1
-                self._resume(existing)
+                await self._resume(existing)
             elif existing is not None:
                 if not self.o.auto and self._ask_yes(_("A saved game from earlier is waiting. Resume it?")):
-                    self._resume(existing)
+                    await self._resume(existing)
                 else:
                     await self.send(c.Stop())  # put the old game away ...
                     self.table = None  # ... and start a new one
-            if self.table is None and not await self._setup():
-                return 1
-            return await self._loop()
+                    if not self.o.auto:
+                        self.console.print(Text(_("The saved game is deleted; a new one starts."), style="grey62"))
+            while True:
+                if self.table is None and not await self._setup():
+                    return 1
+                code = await self._loop()
+                if code != 0 or self.o.auto or not self._ask_yes(_("Play again?")):
+                    return code
+                self.table = None
+                self.log.clear()
         except (_Quit, EOFError, KeyboardInterrupt):  # quit, Ctrl-D, Ctrl-C: the game stays saved
             return self._quit()
 
-    def _resume(self, table: Table) -> None:
+    async def _resume(self, table: Table) -> None:
+        """Take the game up as it was started: its language, and the console's own
+        options (--rounds) saved with it."""
+        if not self.o.explicit_lang and table.lang != self.lang:
+            self._set_lang(table.lang)
+        saved = (await self.service.settings(self.o.chat_id)).get("console") or {}
+        if self.o.rounds is None and isinstance(saved.get("rounds"), int):
+            self.o.rounds = saved["rounds"]
         _ = self._
         self.table = table
         view = table_view(table, self.lang)
@@ -158,6 +195,8 @@ class ConsoleApp:
         ais = self.o.players if self.o.auto else self.o.players - 1
         if not await self._ok(await self.send(c.AddAI(count=ais, level=self.o.ai))):
             return False
+        if self.o.persistent:  # what --resume needs that the table does not hold
+            await self.service.store.update_chat_settings(self.o.chat_id, {"console": {"rounds": self.o.rounds}})
         start = await self.send(c.Start())
         if not start.ok:
             return await self._ok(start)
@@ -179,6 +218,12 @@ class ConsoleApp:
         self.console.print(Rule(Text(f"UNO · {view.variant_title}", style="bold")))
         if about:
             self.console.print(Text(about, style="italic grey70"))
+        ngettext = ngettext_for(self.lang)
+        if self.o.rounds:
+            self.console.print(ngettext("The match ends after {n} round.", "The match ends after {n} rounds.",
+                                        self.o.rounds).format(n=self.o.rounds))
+        elif view.target:
+            self.console.print(_("First to {n} points wins the match.").format(n=view.target))
         if self.o.auto:
             line = _("A demo game: {players} play on their own.").format(players=others)
         else:
@@ -242,7 +287,7 @@ class ConsoleApp:
             if not out.changed:  # the service's clock says not yet: look again shortly
                 self._turn = (table.version, self.clock() - (table_view(table).turn_seconds - 1.0))
             return
-        await self._act(parse_line(line, [hc.card for hc in hv.cards], self.lang), view, hv, my_turn=True)
+        await self._act(parse_line(line, render.numbered(hv), self.lang), view, hv, my_turn=True)
 
     async def _out_of_turn(self, table: Table, view: TableView, hv: HandView) -> None:
         _ = self._
@@ -250,15 +295,20 @@ class ConsoleApp:
             self._screen(table, view, hv)
             self.console.print(render.out_of_turn(hv, view, self.lang))
         line = self.reader.read(Text(_("Enter to continue"), style="bold") + Text(" " + render.PROMPT_MARK))
-        intent = parse_line(line or "", [hc.card for hc in hv.cards], self.lang)
+        intent = parse_line(line or "", render.numbered(hv), self.lang)
         if intent == Local(ENTER):
             await self.show(await self.send(c.Continue(version=table.version)))
             return
         await self._act(intent, view, hv, my_turn=False)
 
-    async def _act(self, intent: Local | PlayIntent | Send | Invalid, view: TableView, hv: HandView,
+    async def _act(self, intent: Local | PlayIntent | Choice | Send | Invalid, view: TableView, hv: HandView,
                    my_turn: bool) -> None:
         _ = self._
+        if isinstance(intent, Choice):
+            chosen = self._ask_choice(intent)
+            if chosen is None:
+                return
+            intent = chosen
         if isinstance(intent, Invalid):
             self.console.print(render.error(intent.message))
         elif isinstance(intent, Local):
@@ -266,6 +316,10 @@ class ConsoleApp:
                 raise _Quit
             if intent.action == HELP:
                 self.console.print(render.help_table(self.lang))
+            elif intent.action == LOG:
+                self._show_log()
+            elif intent.action == RULES:
+                self._show_rules()
             elif intent.action == TABLE:
                 self._drawn = -1
             elif my_turn:
@@ -281,10 +335,45 @@ class ConsoleApp:
     async def _send_all(self, commands: Sequence[c.Command]) -> None:
         """Send in order; stop at the first refusal."""
         for cmd in commands:
+            # A challenger sees the challenged hand (the official rule): as it was when challenged.
+            before = [list(h) for h in self.table.game.hands] if (
+                isinstance(cmd, c.Challenge) and self.table is not None and self.table.game is not None) else None
             out = await self.send(cmd)
             await self.show(out)
+            if before is not None and out.ok:
+                self._reveal(out, before)
             if not out.ok:
                 return
+
+    def _reveal(self, out: Outcome, hands: list[list[Card]]) -> None:
+        _ = self._
+        table = out.table
+        me = table.seat_of(self.person.id) if table is not None else None
+        for e in out.events:
+            if e.kind in ("challenge_won", "challenge_lost") and e.player == me and 0 <= e.other < len(hands):
+                name = table.seats[e.other].name if table is not None else "?"
+                self._print(render.flow(Text(_("{player}'s hand:").format(player=name) + " ", style="italic"),
+                                        [render.card_text(card, self.lang) for card in sorted(hands[e.other])],
+                                        self.console.width, indent=4))
+
+    def _ask_choice(self, choice: Choice) -> PlayIntent | None:
+        """`5 amarillo` reads two ways: ask which was meant."""
+        _ = self._
+        first, second = choice.options
+        options = [Text.assemble((_("card {n} of your hand").format(n=choice.index) + " ", "bold"),
+                                 render.card_text(first.card, self.lang),
+                                 " " + _("in") + " ", render.color_text(first.color, self.lang)),
+                   render.card_text(second.card, self.lang)]
+        self.console.print(render.choice_line(_("Which did you mean?"), options))
+        while True:
+            word = (self.reader.read(Text(_("Which"), style="bold") + Text(" " + render.PROMPT_MARK)) or "").strip()
+            if not word:
+                self.console.print(Text(_("Cancelled."), style="grey62"))
+                return None
+            n = parse_int(word)
+            if n is not None and 1 <= n <= len(choice.options):
+                return choice.options[n - 1]
+            self.console.print(render.error(_("Type 1 or 2 (Enter cancels).")))
 
     def _complete_play(self, intent: PlayIntent, view: TableView, hv: HandView) -> list[c.Command] | None:
         """Ask for what the card still needs (a colour, a player), from the legal moves."""
@@ -292,7 +381,9 @@ class ConsoleApp:
         color = intent.color
         if color is None:
             colors = render.ordered_colors(moves)
-            if colors:
+            if colors and sum(hc.count for hc in hv.cards) == 1:
+                color = colors[0]  # the last card: the round ends, no colour to choose
+            elif colors:
                 color = self._ask_color(colors)
                 if color is None:
                     return None
@@ -321,9 +412,10 @@ class ConsoleApp:
             if not word:
                 self.console.print(Text(_("Cancelled."), style="grey62"))
                 return None
-            if word.isdigit() and 1 <= int(word) <= len(colors):
-                return colors[int(word) - 1]
-            color = color_from_text(word)
+            n = parse_int(word)
+            if n is not None and 1 <= n <= len(colors):
+                return colors[n - 1]
+            color = color_word(word)
             if color in colors:
                 return color
             self.console.print(render.error(_("Type a number from 1 to {n}, or a colour name (Enter cancels).")
@@ -345,8 +437,9 @@ class ConsoleApp:
                 return False
             if optional and word == "0":
                 return ""
-            if word.isdigit() and 1 <= int(word) <= len(seats):
-                return by_seat[seats[int(word) - 1]].id
+            n = parse_int(word)
+            if n is not None and 1 <= n <= len(seats):
+                return by_seat[seats[n - 1]].id
             named = [s for s in seats if by_seat[s].name.lower().startswith(word.lower())]
             if len(named) == 1:
                 return by_seat[named[0]].id
@@ -375,6 +468,10 @@ class ConsoleApp:
             raise _Quit
         elif intent == Local(HELP):
             self.console.print(render.help_table(self.lang))
+        elif intent == Local(LOG):
+            self._show_log()
+        elif intent == Local(RULES):
+            self._show_rules()
         else:
             self.console.print(render.error(_("The round is over: press Enter for the next one, or type quit.")))
         return None
@@ -409,7 +506,30 @@ class ConsoleApp:
 
     def _scores(self, view: TableView, title: str) -> RichTable:
         return render.score_table(view, self.lang, self.person.id, title, self._hidden(),
-                                  target=view.target)
+                                  target=None if self.o.rounds else view.target, rounds=self.o.rounds)
+
+    def _print(self, line: Text) -> None:
+        """A line of the game's log: printed, and kept for `log`."""
+        self.console.print(line)
+        self.log.append(line)
+
+    def _show_log(self) -> None:
+        _ = self._
+        self.console.print(Text(_("Recent moves:"), style="bold"))
+        for line in self.log or [Text("  " + _("(none yet)"), style="grey62")]:
+            self.console.print(line)
+
+    def _show_rules(self) -> None:
+        table = self.table
+        if table is None:
+            return
+        try:
+            rules = table.game.rules if table.game is not None and table.game.rules else \
+                rules_for(table.variant, table.overrides or None)
+        except VariantError:
+            return
+        self.console.print(render.rules_text(table_view(table, self.lang).variant_title, rules, self.lang,
+                                             self.o.rounds))
 
     def _quit(self) -> int:
         _ = self._
@@ -463,19 +583,27 @@ class ConsoleApp:
             line = render.event_line(e, name, self.lang, my_name, names)
             if line is None:
                 continue
+            if e.kind == "penalty_pending" and e.player == me and me is not None:
+                line = Text(self._("You must draw {n}, or answer it.").format(n=e.n), style="bold red")
             if self.o.delay and e.kind in PACED and e.player != me:
-                await self.sleep(self.o.delay)
-            self.console.print(Text("  · ", style="grey50") + line)
+                with self._typing_held():
+                    await self.sleep(self.o.delay)
+            self._print(Text("  · ", style="grey50") + line)
             if e.cards and e.player == me and me is not None:
-                private = render.private_line(e, self.lang)
+                private = render.private_line(e, self.lang, self.console.width)
                 if private is not None:
-                    self.console.print(private)
+                    self._print(private)
+
+    def _typing_held(self) -> contextlib.AbstractContextManager[None]:
+        """While the others move, what the person types is neither echoed into the log nor kept."""
+        hold = getattr(self.reader, "hold", None)
+        return hold() if hold is not None else contextlib.nullcontext()
 
     def _screen(self, table: Table, view: TableView, hv: HandView) -> None:
         self._drawn = table.version
         self.console.print()
         self.console.print(render.header(view, self.lang))
-        self.console.print(render.status(view, self.lang))
+        self.console.print(render.status(view, self.lang, self.console.width, hv))
         self.console.print(render.players_table(view, self.lang, self.person.id, self._hidden()))
         self.console.print(render.hand(hv, self.lang))
 

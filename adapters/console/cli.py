@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .app import Options
 
 MAX_PLAYERS = 10
+DEFAULT_DELAY = 0.4  # seconds between the other players' moves: slow enough to follow
 MEMORY = "memory"  # --store memory: games live in this process only
 
 
@@ -47,21 +48,24 @@ def register(subparsers: Any) -> None:
         "play", help=_("play UNO in the terminal against AI players"),
         description=_("Play UNO in the terminal against AI players. Type help during the game for the commands."))
     p.add_argument("--variant", help=_("the variant to play (see: unobot variants; default: official)"))
-    p.add_argument("--players", type=int, default=4, help=_("players at the table, you included (2-10)"))
-    p.add_argument("--ai", default="strong", choices=("random", "basic", "strong"), help=_("how the AI plays"))
+    p.add_argument("--players", type=int, default=4, metavar="N",
+                   help=_("players at the table, 2-10, you included (with --auto all AI); default 4"))
+    p.add_argument("--ai", default="strong", choices=("random", "basic", "strong"),
+                   help=_("how the AI plays (default: strong)"))
     p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE",
                    help=_("turn a rule on or off, or set an option; repeatable"))
     p.add_argument("--seed", type=int, help=_("shuffle the same way every time"))
     p.add_argument("--lang", choices=LANGUAGES, help=_("language (default: from LANG, else en)"))
-    p.add_argument("--rounds", type=int, metavar="N", help=_("stop after N rounds"))
+    p.add_argument("--rounds", type=int, metavar="N",
+                   help=_("stop after N rounds (default: play until someone reaches the target, 500 points)"))
     p.add_argument("--store", metavar="memory|URL",
                    help=_("where the game is kept: memory, or a redis:// URL (default: an embedded Redis)"))
     p.add_argument("--data-dir", metavar="DIR", help=_("where the embedded Redis keeps its data (default: data)"))
     p.add_argument("--resume", action="store_true", help=_("continue the game saved with quit"))
     p.add_argument("--auto", action="store_true", help=_("let AI players play every seat and watch"))
     p.add_argument("--delay", type=float, metavar="SECONDS",
-                   help=_("pause between the other players' moves (default 0.4; 0 with --auto)"))
-    p.add_argument("--name", help=_("your name at the table"))
+                   help=_("pause between the other players' moves (default 0.4; 0 for no pause)"))
+    p.add_argument("--name", help=_("your name at the table (default: your login name)"))
     p.set_defaults(func=run)
 
 
@@ -94,9 +98,8 @@ def run(args: argparse.Namespace) -> int:
         err.print(Text.assemble((_("error:") + " ", "bold red"), message))
         return 2
 
-    top = MAX_PLAYERS - 1 if args.auto else MAX_PLAYERS  # --auto: the person sits out after the start
-    if not 2 <= args.players <= top:
-        return fail(_("--players must be between 2 and {n}.").format(n=top))
+    if not 2 <= args.players <= MAX_PLAYERS:
+        return fail(_("--players must be between 2 and {n}.").format(n=MAX_PLAYERS))
     if args.rounds is not None and args.rounds < 1:
         return fail(_("--rounds must be 1 or more."))
     if args.delay is not None and args.delay < 0:
@@ -106,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         overrides = parse_rule_overrides(args.rule)
         resolve(variant, overrides or None, "--rule")
         rules_for(variant, overrides or None)
-    except VariantError as exc:
+    except (VariantError, ValueError) as exc:  # ValueError: an on/off value that is neither
         return fail(str(exc))
     except Exception as exc:  # a --rule value YAML cannot read
         return fail(_("cannot read --rule: {error}").format(error=exc))
@@ -115,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     options = Options(
         variant=variant, players=args.players, ai=args.ai, overrides=overrides, seed=args.seed,
         lang=lang, rounds=args.rounds, resume=args.resume, auto=args.auto,
-        delay=args.delay if args.delay is not None else (0.0 if args.auto else 0.4),
+        delay=args.delay if args.delay is not None else DEFAULT_DELAY, explicit_lang=args.lang is not None,
         name=args.name or user.capitalize(), user=user, persistent=url != MEMORY)
     try:
         return asyncio.run(_main(options, config, url, args.data_dir))

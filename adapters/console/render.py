@@ -19,14 +19,15 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from unobot.cards import COLORS, REVERSE, SKIP, WILD, Card
+from unobot.cards import COLORS, REVERSE, SKIP, WILD, Card, sort_key
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import card_name, color_name, describe_event, describe_private
-from unobot.chat.views import HandView, TableView
+from unobot.chat.views import HandCard, HandView, TableView
 from unobot.events import Event
 from unobot.moves import Move
+from unobot.ruleset import RuleSet
 
-from .input import WORDS
+from .input import DRAW_PLAY, LOG, RULES, SHORT, WORDS
 
 #: Chip colours (foreground on background) and the colour of a card's name.
 CHIP = {"R": "bold white on red3", "Y": "bold black on gold1", "G": "bold white on green4",
@@ -54,6 +55,37 @@ def chip(card: Card) -> Text:
             text.append(ch, style=f"bold {RAINBOW[i % 4]} on grey15")
         return text
     return Text(label, style=CHIP.get(card.color or "", "reverse"))
+
+
+def ordered(hv: HandView) -> list[HandCard]:
+    """The hand as the console numbers it: by colour, then rank, wilds last.
+    Not playable-first: a card keeps its number while the hand stays the same."""
+    return sorted(hv.cards, key=lambda hc: sort_key(hc.card))
+
+
+def numbered(hv: HandView) -> list[Card]:
+    return [hc.card for hc in ordered(hv)]
+
+
+def flow(head: Text, parts: Sequence[Text], width: int, sep: str = ", ", indent: int = 2) -> Text:
+    """`head` then the parts, wrapped to `width` only between parts (a card is
+    never split across two lines)."""
+    text = head.copy()
+    column = text.cell_len
+    mark, gap = sep.rstrip(" "), sep[len(sep.rstrip(" ")):] or " "
+    for i, part in enumerate(parts):
+        piece = part.copy()
+        if i < len(parts) - 1:
+            piece.append(mark)
+        if column > indent and column + len(gap) + piece.cell_len > width:
+            text.append("\n" + " " * indent)
+            column = indent
+        elif i > 0:
+            text.append(gap)
+            column += len(gap)
+        text.append_text(piece)
+        column += piece.cell_len
+    return text
 
 
 def card_text(card: Card, lang: str) -> Text:
@@ -92,13 +124,13 @@ def event_line(e: Event, name: Callable[[int], str], lang: str, me: str | None =
     return styled_line(line, lang, cards, [e.color], names, me)
 
 
-def private_line(e: Event, lang: str) -> Text | None:
-    """What only I see: the cards I drew, as coloured cards."""
+def private_line(e: Event, lang: str, width: int = 200) -> Text | None:
+    """What only I see: the cards I drew, as coloured cards (wrapped between cards)."""
     if not describe_private(e, lang):
         return None
     _ = gettext_for(lang)
-    cards = Text(", ").join(card_text(card, lang) for card in e.cards)
-    return Text.assemble(("  ", ""), Text(_("You drew:"), style="italic"), " ", cards)
+    head = Text.assemble(("  ", ""), Text(_("You drew:"), style="italic"), " ")
+    return flow(head, [card_text(card, lang) for card in e.cards], width, indent=4)
 
 
 # -- the table -------------------------------------------------------------------------
@@ -109,23 +141,27 @@ def header(view: TableView, lang: str) -> Rule:
     return Rule(Text(title, style="bold"), style="grey50")
 
 
-def status(view: TableView, lang: str) -> Text:
-    """Top card, colour, direction, draw pile, and a pending draw if any."""
+def status(view: TableView, lang: str, width: int = 200, hv: HandView | None = None) -> Text:
+    """Top card, colour, direction, draw pile, and a pending draw if any;
+    wrapped between its parts on a narrow terminal."""
     _ = gettext_for(lang)
-    text = Text()
+    parts: list[Text] = []
     if view.top is not None:
-        text.append(_("Top card:") + " ", style="grey70")
-        text.append_text(card_text(view.top, lang))
-        text.append("   " + _("Colour:") + " ", style="grey70")
-        text.append_text(color_text(view.color, lang))
+        parts.append(Text(_("Top card:") + " ", style="grey70") + card_text(view.top, lang))
+        parts.append(Text(_("Colour:") + " ", style="grey70") + color_text(view.color, lang))
     arrow = "→ ↻" if view.direction == 1 else "← ↺"
-    text.append("   " + _("Direction:") + " ", style="grey70")
-    text.append(arrow, style="bold")
-    text.append("   " + _("Draw pile: {n}").format(n=view.draw_size), style="grey70")
+    parts.append(Text(_("Direction:") + " ", style="grey70") + Text(arrow, style="bold"))
+    parts.append(Text(_("Draw pile: {n}").format(n=view.draw_size), style="grey70"))
+    text = flow(Text(), parts, width, sep="   ", indent=0)
     if view.pending:
         text.append("\n")
-        text.append(_("{player} must draw {n}, or answer it.").format(player=view.turn_name, n=view.pending),
-                    style="bold red")
+        if hv is not None and hv.is_turn:  # addressed to me
+            answers = [card_name(hc.card, lang) for hc in ordered(hv) if hc.playable]
+            line = (_("You must draw {n}, or answer with {cards}.").format(n=view.pending, cards=", ".join(answers))
+                    if answers else _("You must draw {n}.").format(n=view.pending))
+        else:
+            line = _("{player} must draw {n}, or answer it.").format(player=view.turn_name, n=view.pending)
+        text.append(line, style="bold red")
     return text
 
 
@@ -149,7 +185,7 @@ def players_table(view: TableView, lang: str, me: str, hide: Sequence[str] = ())
         if p.is_out and view.winner != p.seat:
             flag = Text(_("out"), style="grey50")
         elif p.said_uno and p.cards <= 2:
-            flag = Text("UNO!", style="bold red")
+            flag = Text(_("UNO!"), style="bold red")
         table.add_row(mark, name, str(p.cards), str(p.score), flag)
     return table
 
@@ -158,7 +194,7 @@ def hand(hv: HandView, lang: str) -> RenderableType:
     """The hand, numbered as the player types it; playable cards marked ●."""
     _ = gettext_for(lang)
     entries = []
-    for i, hc in enumerate(hv.cards, 1):
+    for i, hc in enumerate(ordered(hv), 1):
         entry = Text(f"{i:>2} ", style="bold" if hc.playable else "grey50")
         entry.append(PLAYABLE if hc.playable else UNPLAYABLE, style="bold green" if hc.playable else "grey42")
         entry.append(" ")
@@ -175,7 +211,9 @@ def hand(hv: HandView, lang: str) -> RenderableType:
     title = Text(ngettext("Your hand ({n} card):", "Your hand ({n} cards):", total).format(n=total), style="bold")
     if not entries:
         return title
-    return Group(title, Columns(entries, padding=(0, 3)))
+    legend = Text.assemble((PLAYABLE, "bold green"), " " + _("you can play it now") + "   ",
+                           (UNPLAYABLE, "grey42"), " " + _("not now"), style="grey62")
+    return Group(Text.assemble(title, "  ", legend), Columns(entries, padding=(0, 3)))
 
 
 def actions(hv: HandView, view: TableView, lang: str) -> Text:
@@ -191,11 +229,13 @@ def actions(hv: HandView, view: TableView, lang: str) -> Text:
         parts.append(t)
 
     if hv.draw:
-        add(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else "d")
+        add(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else _(SHORT["draw"]))
+        if not hv.pending:
+            add(_(SHORT[DRAW_PLAY]), _("draw, and play it if it fits"))
     if hv.pass_:
         add(_(WORDS["pass"]), "p")
     if hv.uno:
-        n = next((i for i, hc in enumerate(hv.cards, 1) if hc.playable), None)
+        n = next((i for i, hc in enumerate(ordered(hv), 1) if hc.playable), None)
         add("uno", _("or {n} uno: say UNO and play card {n}").format(n=n) if n else "u")
     if hv.challenge:
         add(_(WORDS["challenge"]), _("was the Wild Draw Four a bluff?"))
@@ -204,7 +244,7 @@ def actions(hv: HandView, view: TableView, lang: str) -> Text:
             _("forgot to say UNO"))
     text = Text()
     if any(hc.playable for hc in hv.cards):
-        text.append(_("Play a card: its number (3), or its name (R5); a wild with a colour (3 red)."),
+        text.append(_("Play a card: its number (3), or its name (Red 5, R5); a wild with a colour (3 red)."),
                     style="grey70")
     if parts:
         if text:
@@ -219,7 +259,7 @@ def out_of_turn(hv: HandView, view: TableView, lang: str) -> Text:
     _ = gettext_for(lang)
     names = {p.seat: p.name for p in view.players}
     text = Text(_("You may act now, out of turn:"), style="bold yellow")
-    index = {hc.card: i for i, hc in enumerate(hv.cards, 1)}
+    index = {hc.card: i for i, hc in enumerate(ordered(hv), 1)}
     jump = sorted({m.card for m in hv.jump_ins if m.card is not None}, key=lambda card: index.get(card, 99))
     for card in jump:
         text.append("\n  ")
@@ -252,9 +292,13 @@ def recent(view: TableView, lang: str) -> RenderableType | None:
 # -- scores and the end ---------------------------------------------------------------
 
 def score_table(view: TableView, lang: str, me: str, title: str, hide: Sequence[str] = (),
-                target: int | None = None) -> Table:
+                target: int | None = None, rounds: int | None = None) -> Table:
     _ = gettext_for(lang)
     caption = _("First to {n} points wins the match.").format(n=target) if target else None
+    ngettext = ngettext_for(lang)
+    if rounds:
+        caption = ngettext("The match ends after {n} round.", "The match ends after {n} rounds.",
+                           rounds).format(n=rounds)
     table = Table(title=title, caption=caption, box=box.ROUNDED, title_style="bold")
     table.add_column("#", justify="right")
     table.add_column(_("Player"))
@@ -278,19 +322,25 @@ def error(message: str) -> Text:
 def help_table(lang: str) -> Table:
     """Every command, with its short forms, in the person's language."""
     _ = gettext_for(lang)
+    play = _(WORDS["play"])
     rows = [
         ("3", _("play card 3 of your hand (the numbers in front of the cards)")),
-        ("R5 · play R5", _("play a card by its name: R5, G+2, BS (skip), YR (reverse), W, W+4")),
-        ("3 red · play W+4 green", _("play a wild and choose its colour (or be asked)")),
-        ("play R7 ada", _("play a card that targets a player (seven-o: swap hands)")),
+        (_("Red 5 · R5 · {play} R5").format(play=play),
+         _("play a card by its name, as shown or short: R5, G+2, BS (skip), YR (reverse), W, W+4")),
+        (_("3 red · W+4 green · w yel"), _("play a wild and choose its colour (or be asked)")),
+        (_("{play} R7 ada").format(play=play), _("play a card that targets a player (seven-o: swap hands)")),
         ("3 uno", _("say UNO and play card 3 in one go")),
-        (f"{_(WORDS['draw'])} · d", _("draw a card (or take the pending cards)")),
+        (f"{_(WORDS['draw'])} · {_(SHORT['draw'])}", _("draw a card (or take the pending cards)")),
+        (_(SHORT[DRAW_PLAY]), _("draw, and play it if it fits (a wild takes the colour you hold most)")),
         (f"{_(WORDS['pass'])} · p", _("end your turn after drawing, where the rules allow")),
         ("uno · u", _("say UNO when you are down to one or two cards")),
-        (f"{_(WORDS['catch'])} [NAME] · c", _("catch a player who forgot to say UNO")),
-        (f"{_(WORDS['challenge'])} · ch", _("challenge a Wild Draw Four played on you")),
+        (_("{catch} [NAME] · {c}").format(catch=_(WORDS["catch"]), c=_(SHORT["catch"])),
+         _("catch a player who forgot to say UNO")),
+        (f"{_(WORDS['challenge'])} · {_(SHORT['challenge'])}", _("challenge a Wild Draw Four played on you")),
         (_("Enter"), _("let the others go on, when you are asked whether to act")),
-        (f"{_(WORDS['table'])} · t", _("show the table and your hand again")),
+        (f"{_(WORDS['table'])} · {_(SHORT['table'])}", _("show the table and your hand again")),
+        (f"{_(WORDS[LOG])}", _("the recent moves, also those that scrolled away")),
+        (f"{_(WORDS[RULES])}", _("the variant and the rules in play")),
         (f"{_(WORDS['help'])} · ?", _("this list")),
         (f"{_(WORDS['quit'])} · q", _("save the game and leave ({command} --resume continues it)").format(
             command=play_command())),
@@ -301,6 +351,27 @@ def help_table(lang: str) -> Table:
     for word, what in rows:
         table.add_row(word, what)
     return table
+
+
+def rules_text(title: str, rules: RuleSet, lang: str, rounds: int | None = None) -> Text:
+    """`rules`: the variant, then every rule in play with its options."""
+    _ = gettext_for(lang)
+    text = Text(_("Rules in play: {variant}").format(variant=title), style="bold")
+    for name, rule in sorted(rules.rules.items(), key=lambda item: (not type(item[1]).base, item[0])):
+        options = rules.options.get(name)
+        fields = getattr(options, "__dataclass_fields__", {})
+        values = ", ".join(f"{k}={getattr(options, k)}" for k in fields)
+        text.append("\n  " + ("· " if type(rule).base else "+ "), style="grey50")
+        text.append(type(rule).label(lang), style="bold cyan" if not type(rule).base else "")
+        text.append(f" ({name})" if type(rule).label(lang) != name else "", style="grey62")
+        if values:
+            text.append("  " + values, style="grey62")
+    text.append("\n" + _("+ house rule   · shared rule"), style="grey62")
+    ngettext = ngettext_for(lang)
+    if rounds:
+        text.append("\n" + ngettext("The match ends after {n} round.", "The match ends after {n} rounds.",
+                                    rounds).format(n=rounds))
+    return text
 
 
 def choice_line(title: str, options: Sequence[Text]) -> Text:

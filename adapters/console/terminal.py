@@ -9,9 +9,11 @@ it is available.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import select
 import sys
+from collections.abc import Iterator
 from typing import TextIO
 
 from rich.console import Console
@@ -35,6 +37,29 @@ class LineReader:
                 self.readline = True
             except ImportError:  # pragma: no cover - not on every platform
                 pass
+
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[None]:
+        """While the other players move: typed text is not echoed into the log,
+        and is dropped when the pause ends (the person types at the next prompt)."""
+        try:
+            import termios
+
+            fd = self.stream.fileno()
+            if not self.stream.isatty():
+                raise OSError
+            saved = termios.tcgetattr(fd)
+        except (ImportError, OSError, ValueError):  # not a terminal: nothing is echoed anyway
+            yield
+            return
+        quiet = termios.tcgetattr(fd)
+        quiet[3] &= ~termios.ECHO
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+        try:
+            yield
+        finally:
+            termios.tcflush(fd, termios.TCIFLUSH)
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
 
     def read(self, prompt: Text, timeout: float | None = None) -> str | None:
         """The typed line without its newline; None if `timeout` seconds passed first."""

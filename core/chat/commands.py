@@ -160,3 +160,12 @@ class SetTimer(Command):
 
 
 GAME_MOVES = (Play, Draw, Pass, SayUno, Catch, Challenge)
+
+
+def parse_int(text: str) -> int | None:
+    """A typed whole number, or None: exactly what `int()` accepts (`3`, ` 3 `, `+3`),
+    never what only `str.isdigit()` accepts (`²` would make `int()` raise)."""
+    try:
+        return int(text)
+    except ValueError:
+        return None

@@ -478,9 +478,10 @@ class ChatService:
                 raise ChatError("not_allowed_admin")
             level = cmd.level if cmd.level in POLICIES else "strong"
             added = []
+            ai_mark = _("(AI)")  # named in the chat's language: "Ada (IA)" in Spanish
             for _i in range(max(0, min(cmd.count, MAX_PLAYERS - len(table.seats)))):
                 n = sum(1 for s in table.seats if s.is_ai)
-                name = f"{AI_NAMES[n % len(AI_NAMES)]} (AI)"
+                name = f"{AI_NAMES[n % len(AI_NAMES)]} {ai_mark}"
                 table.seats.append(Seat(f"ai:{n + 1}", name, level))
                 added.append(name)
             if not added:

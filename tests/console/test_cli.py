@@ -23,7 +23,7 @@ def unobot(*args: str, extra_env: dict[str, str] | None = None) -> subprocess.Co
 
 
 def test_auto_plays_a_whole_match() -> None:
-    done = unobot("--auto", "--store", "memory", "--seed", "1", "--players", "3")
+    done = unobot("--auto", "--store", "memory", "--seed", "1", "--players", "3", "--delay", "0")
     assert done.returncode == 0, done.stderr
     assert "A demo game:" in done.stdout
     assert "Final scores" in done.stdout
@@ -32,7 +32,7 @@ def test_auto_plays_a_whole_match() -> None:
 
 
 def test_auto_is_deterministic_with_a_seed() -> None:
-    runs = [unobot("--auto", "--store", "memory", "--seed", "9", "--rounds", "2", "--variant", "party")
+    runs = [unobot("--auto", "--store", "memory", "--seed", "9", "--rounds", "2", "--variant", "party", "--delay", "0")
             for _ in range(2)]
     assert runs[0].returncode == 0 and runs[0].stdout == runs[1].stdout
     assert "Scores after round 2" in runs[0].stdout and "After 2 rounds" in runs[0].stdout
@@ -44,7 +44,11 @@ def test_errors_are_reported_without_a_traceback() -> None:
         (("--variant", "nope"), "unknown variant 'nope'"),
         (("--rule", "stacking.optional=maybe"), "must be true or false"),
         (("--rule", "no-bluffing"), "conflicts with 'challenge'"),
-        (("--players", "11"), "--players must be between 2 and 9."),  # --auto: 9 AI, the person sits out
+        (("--rule", "no-bluffing"), "--rule challenge=false"),  # the console's spelling, not YAML
+        (("--players", "11"), "--players must be between 2 and 10."),
+        (("--rule", "jump-in=maybe"), "a rule is turned on or off with true or false"),
+        (("--rule", "jump-in=0"), "not '0'"),
+        (("--rule", "deck.hand_size=200"), "hand_size"),
     ):
         done = unobot("--store", "memory", "--auto", *args)
         assert done.returncode == 2, args

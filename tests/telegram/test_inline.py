@@ -114,7 +114,7 @@ def test_titles_speak_the_players_language_and_the_group_reads_the_chats() -> No
     posts in the group stays in the chat's."""
     t = table(["W+4 G5 B7", "R5 R6"], "R9")  # an English chat
     results = by_code(inline.hand_results(t, "101", "es"))
-    assert results["pW+4.G"].title == "⬛ W+4 · +4 → 🟩 verde"  # type: ignore[attr-defined]
+    assert results["pW+4.G"].title == "⬛ W+4 · Comodín roba cuatro → 🟩 verde"  # type: ignore[attr-defined]
     assert results["pW+4.G"].text == "⬛ W+4 · Wild Draw Four → 🟩 green"  # type: ignore[attr-defined]
     assert results["xG5"].title == "✖ G5 · 5 verde"  # type: ignore[attr-defined]
     assert results["xG5"].description == "No se puede jugar ahora"  # type: ignore[attr-defined]
