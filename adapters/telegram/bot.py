@@ -24,9 +24,17 @@ from typing import Any, NamedTuple, cast
 from telegram import InlineKeyboardMarkup, InlineQueryResultsButton
 from telegram.ext import ExtBot
 
+from .guard import clip, clip16
 from .transport import EDIT_GUARD, EditGuard
 
 JSON = dict[str, Any]
+
+#: Telegram's limits: a message's text (UTF-16 units), results an answer, a result id's bytes.
+MAX_TEXT = 4096
+MAX_RESULTS = 50
+MAX_RESULT_ID = 64
+#: Titles and descriptions of results: no documented limit; long ones are only clutter.
+MAX_TITLE = 256
 
 
 @cache
@@ -45,11 +53,11 @@ class Article(NamedTuple):
     description: str | None = None
 
     def wire(self) -> JSON:
-        out: JSON = {"type": "article", "id": self.id, "title": self.title,
-                     "input_message_content": {"message_text": self.text},
+        out: JSON = {"type": "article", "id": self.id, "title": clip(self.title, MAX_TITLE),
+                     "input_message_content": {"message_text": clip16(self.text, MAX_TEXT)},
                      "reply_markup": markup_wire(self.markup)}
         if self.description:
-            out["description"] = self.description
+            out["description"] = clip(self.description, MAX_TITLE)
         return out
 
 
@@ -57,7 +65,9 @@ class UnoBot(ExtBot[Any]):
     async def answer_articles(self, inline_query_id: str, articles: list[Article], *, next_offset: str = "",
                               button: InlineQueryResultsButton | None = None) -> bool:
         """answerInlineQuery with personal, uncached results (a hand changes every move)."""
-        data: JSON = {"inline_query_id": inline_query_id, "results": [a.wire() for a in articles],
+        # Telegram's limits, kept whatever the caller built: 50 results, ids of 64 bytes.
+        fit = [a for a in articles if 0 < len(a.id.encode()) <= MAX_RESULT_ID][:MAX_RESULTS]
+        data: JSON = {"inline_query_id": inline_query_id, "results": [a.wire() for a in fit],
                       "cache_time": 0, "is_personal": True}
         if next_offset:
             data["next_offset"] = next_offset

@@ -17,11 +17,11 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from unobot.chat import commands as c
-from unobot.chat.commands import Person
 from unobot.chat.i18n import gettext_for
 from unobot.chat.table import LOBBY
 
 from . import flow, keyboards, play
+from .guard import parse_int, person_of
 from .notices import failure_text
 from .runtime import runtime
 from .status import is_not_modified
@@ -54,8 +54,8 @@ def _settings_command(data: str) -> c.Command | None:
     if data.startswith(keyboards.VARIANT):
         return c.SetVariant(name=data[len(keyboards.VARIANT):])
     if data.startswith(keyboards.TIMER):
-        seconds = data[len(keyboards.TIMER):]
-        return c.SetTimer(seconds=int(seconds)) if seconds.isdigit() else None
+        seconds = parse_int(data[len(keyboards.TIMER):], 0)
+        return c.SetTimer(seconds=seconds) if seconds is not None else None
     if data.startswith(keyboards.LANGUAGE):
         return c.SetLanguage(lang=data[len(keyboards.LANGUAGE):])
     if data == keyboards.RESET:
@@ -107,7 +107,7 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
             return _("That button belongs to an older message."), False
         factory, needs_admin = _GAME_COMMANDS[data]
         admin = await rt.admins.is_admin(context.bot, chat, user) if needs_admin else False
-        person = Person(str(user.id), user.full_name or str(user.id), None, admin)
+        person = person_of(user, admin)
         outcome = await rt.service.handle(str(chat.id), person, factory())
         if not outcome.ok:
             return outcome.error, False
@@ -123,7 +123,7 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     if command is None:
         return None, False
     admin = await rt.admins.is_admin(context.bot, chat, user)
-    person = Person(str(user.id), user.full_name or str(user.id), None, admin)
+    person = person_of(user, admin)
     outcome = await rt.service.handle(str(chat.id), person, command)
     if not outcome.ok:
         return outcome.error, outcome.code == "rule_conflict"

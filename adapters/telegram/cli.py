@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import secrets
 import sys
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    # A failed start-up is said in one line below; PTB's own traceback of it is noise.
+    logging.getLogger("telegram.ext").addFilter(_not_bootstrap)
     try:
         config = load_config()
     except ConfigError as exc:
@@ -52,9 +55,11 @@ def run(args: argparse.Namespace) -> int:
     webhook = args.webhook or hook.url
     redis_url = args.redis or config.redis.url
 
+    from telegram.error import TelegramError
+
     from unobot.adapters.store_factory import open_store
     from unobot.chat.service import Defaults
-    from unobot.store import Store
+    from unobot.store import Store, StoreError
 
     from .app import build_application
     from .runtime import Options
@@ -74,11 +79,37 @@ def run(args: argparse.Namespace) -> int:
                           timer=game.turn_seconds, lobby_minutes=game.lobby_minutes),
         options=Options(lobby_seconds=game.lobby_minutes * 60.0))
     updates = ["message", "callback_query", "inline_query", "chosen_inline_result"]
-    if webhook:
-        path = urlsplit(webhook).path.lstrip("/")
-        app.run_webhook(listen=args.listen or hook.listen, port=args.port or hook.port, url_path=path,
-                        webhook_url=webhook, secret_token=args.secret or hook.secret,
-                        allowed_updates=updates)
-    else:
-        app.run_polling(allowed_updates=updates)
+    try:
+        if webhook:
+            path = urlsplit(webhook).path.lstrip("/")
+            # Without a secret anyone who finds the URL could post forged updates:
+            # one is made up for this run (Telegram learns it from setWebhook).
+            secret = args.secret or hook.secret or secrets.token_urlsafe(32)
+            app.run_webhook(listen=args.listen or hook.listen, port=args.port or hook.port, url_path=path,
+                            webhook_url=webhook, secret_token=secret, allowed_updates=updates)
+        else:
+            app.run_polling(allowed_updates=updates)
+    except (StoreError, TelegramError, OSError) as exc:
+        print(f"error: {startup_reason(exc)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _not_bootstrap(record: logging.LogRecord) -> bool:
+    return "Bootstrap" not in str(record.msg) and "Bootstrap" not in " ".join(map(str, record.args or ()))
+
+
+def startup_reason(exc: BaseException) -> str:
+    """One line saying why the bot could not start (no traceback: the reason is all a person can act on)."""
+    from telegram.error import InvalidToken, NetworkError
+
+    from unobot.store import StoreError
+
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, StoreError):
+        return f"the store (Redis) cannot be reached: {first}"
+    if isinstance(exc, InvalidToken):
+        return f"Telegram refused the bot token: {first}"
+    if isinstance(exc, NetworkError):
+        return f"the Telegram Bot API cannot be reached: {first}"
+    return f"the bot could not start: {first}"

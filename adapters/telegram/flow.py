@@ -18,6 +18,7 @@ from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.store import StoreUnavailable
 
 from . import jobs, state
+from .guard import is_user_id
 from .runtime import runtime
 from .status import Gone, Status, render, round_headline, send, stopped
 
@@ -141,7 +142,7 @@ async def send_private(context: Any, private: dict[str, list[str]]) -> None:
     """Private lines (the cards someone drew) to players who started the bot."""
     rt = runtime(context)
     for person_id, lines in private.items():
-        if not person_id.isdigit():
+        if not is_user_id(person_id):
             continue  # AI seats, anonymous admins
         ok = rt.cached_private(person_id)
         if ok is None:

@@ -17,7 +17,6 @@ from telegram import (
     Message,
     ReplyParameters,
     Update,
-    User,
 )
 from telegram.constants import ChatType, ParseMode
 from telegram.error import Forbidden, TelegramError
@@ -29,20 +28,23 @@ from telegram.ext import (
     ContextTypes,
     InlineQueryHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
+from unobot.chat.render import error_text
 from unobot.chat.service import Outcome
 from unobot.chat.table import LOBBY
 from unobot.variants import VariantError, load_variant, variant_names
 
 from . import buttons, flow, inline, jobs, migrate, play, state
-from .bot import uno_bot
+from .bot import MAX_TEXT, uno_bot
+from .guard import admit, clip16, display_name, is_user_id, parse_int, person_of, telegram_id
 from .notices import failure_text
-from .runtime import SYSTEM, runtime, telegram_chat
+from .runtime import SYSTEM, runtime
 from .status import render, send
 from .texts import esc, help_text, welcome_text
 
@@ -53,10 +55,6 @@ Context = ContextTypes.DEFAULT_TYPE
 
 # -- who is asking ------------------------------------------------------------------
 
-def person_of(user: User, admin: bool = False) -> Person:
-    return Person(str(user.id), user.full_name or str(user.id), None, admin)
-
-
 async def actor(update: Update, context: Context, *, admin: bool = False) -> Person:
     """The person behind a message; `admin` asks Telegram (cached) whether they are one."""
     chat = update.effective_chat
@@ -66,7 +64,7 @@ async def actor(update: Update, context: Context, *, admin: bool = False) -> Per
     sender_chat = message.sender_chat if message is not None else None
     if sender_chat is not None and sender_chat.id == chat.id:
         # An anonymous admin writes as the group itself.
-        return Person(str(chat.id), chat.title or "Admin", None, True)
+        return Person(str(chat.id), display_name(chat.title, "Admin"), None, True)
     assert user is not None
     is_admin = await runtime(context).admins.is_admin(context.bot, chat, user, sender_chat) if admin else False
     return person_of(user, is_admin)
@@ -82,6 +80,8 @@ async def reply(update: Update, text: str, *, markup: InlineKeyboardMarkup | Non
     message = update.effective_message
     if message is None:
         return None
+    if not html_text:
+        text = clip16(text, MAX_TEXT)
     try:
         if reply_to:
             return await message.get_bot().send_message(
@@ -116,6 +116,9 @@ async def cmd_new(update: Update, context: Context) -> None:
     rt = runtime(context)
     person = await actor(update, context)
     variant = context.args[0] if context.args else None
+    if variant is not None and not known_variant(variant):
+        await reply(update, error_text("unknown_variant", await chat_lang(context, chat.id)))
+        return
     # An anonymous admin writes as the group: it opens the lobby but takes no seat
     # (the group itself could never pick a card).
     outcome = await rt.service.handle(str(chat.id), person,
@@ -141,7 +144,7 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
         return
     jobs.schedule_lobby(context, chat_id, table)
     await flow.adopt(context, chat_id, table, message.message_id, status)
-    if person.id.isdigit():
+    if is_user_id(person.id):
         await play.remember_player(context, person.id, chat_id)
     await notify_subscribers(context, chat_id, chat_title, table.lang, table.variant, person.id)
 
@@ -158,12 +161,17 @@ async def notify_subscribers(context: Context, chat_id: int, title: str, lang: s
     text = _("A game of {variant} just opened in {chat}. Join it there!").format(
         variant=variant_title, chat=title or _("your group"))
     for user_id in users:
-        if user_id == opener or not user_id.isdigit():
+        if user_id == opener or not is_user_id(user_id):
             continue
         try:
             await context.bot.send_message(int(user_id), esc(text), parse_mode=ParseMode.HTML)
         except TelegramError as exc:
             log.info("notify %s failed: %s", user_id, exc)
+
+
+def known_variant(name: str) -> bool:
+    """Only variants the bot knows by name: never a path, never a file name the system refuses."""
+    return len(name) <= 64 and name in variant_names()
 
 
 def is_anonymous(person: Person, chat_id: int) -> bool:
@@ -309,9 +317,15 @@ async def cmd_variant(update: Update, context: Context) -> None:
         lines.append(esc(_("Choose one with /variant NAME (admins).")))
         await reply(update, "\n".join(lines), html_text=True)
         return
+    if not known_variant(context.args[0]):
+        await reply(update, error_text("unknown_variant", lang))
+        return
     outcome = await settings_command(update, context, c.SetVariant(name=context.args[0]))
     if outcome is not None:
-        title = load_variant(context.args[0]).label(lang)
+        try:
+            title = load_variant(context.args[0]).label(lang)
+        except VariantError:
+            title = context.args[0]
         await reply(update, "✅ " + _("Variant: {variant}. It applies from the next game.").format(variant=title))
 
 
@@ -337,8 +351,8 @@ async def cmd_timer(update: Update, context: Context) -> None:
     lang = await chat_lang(context, chat.id)
     _ = gettext_for(lang)
     word = context.args[0].lower() if context.args else ""
-    seconds = 0 if word in ("off", "0", "no") else int(word) if word.isdigit() else -1
-    if seconds < 0:
+    seconds = 0 if word in ("off", "no") else parse_int(word, 0)
+    if seconds is None:
         await reply(update, _("Say how many seconds a turn may take, or off: /timer 60"))
         return
     outcome = await settings_command(update, context, c.SetTimer(seconds=seconds))
@@ -363,7 +377,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
         esc(_("This chat: {matches} matches finished, {rounds} rounds played.").format(
             matches=chat_stats.get("matches", 0), rounds=chat_stats.get("rounds", 0))),
         esc(_("{player}: {won} of {rounds} rounds won, {points} points; {mwon} of {matches} matches won.").format(
-            player=user.full_name, won=mine.get("rounds_won", 0), rounds=mine.get("rounds", 0),
+            player=display_name(user.full_name, str(user.id)), won=mine.get("rounds_won", 0), rounds=mine.get("rounds", 0),
             points=mine.get("points", 0), mwon=mine.get("matches_won", 0), matches=mine.get("matches", 0))),
     ]
     await reply(update, "\n".join(lines), html_text=True)
@@ -405,25 +419,34 @@ async def cmd_help(update: Update, context: Context) -> None:
 # -- errors -----------------------------------------------------------------------------------
 
 async def on_error(update: object, context: Context) -> None:
-    """Log the traceback; tell the person briefly. Never show them a traceback."""
+    """Log the failure; tell the person briefly. Never show them a traceback,
+    and never fail here (whatever the update lacks)."""
+    try:
+        await _report(update, context)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence must not raise
+        log.warning("error handler failed: %s (while handling: %s)", exc, context.error)
+
+
+async def _report(update: object, context: Context) -> None:
     chat_id: int | None = None
     if isinstance(update, Update):
         if update.effective_chat is not None:
             chat_id = update.effective_chat.id
         elif update.chosen_inline_result is not None:  # a pick names its game's chat in its id
             choice = inline.decode(update.chosen_inline_result.result_id)
-            if choice is not None and telegram_chat(choice.chat):
-                chat_id = int(choice.chat)
+            if choice is not None:
+                chat_id = telegram_id(choice.chat)
     text, lang = await failure_text(context, chat_id, context.error, update)
     if not isinstance(update, Update):
         return
     with contextlib.suppress(TelegramError):
         if update.callback_query is not None:
             await update.callback_query.answer(text[:200])
-        elif update.inline_query is not None:
+        elif update.inline_query is not None and update.inline_query.from_user is not None:
             query = update.inline_query
             await uno_bot(context).answer_articles(query.id, play.notice_results(str(query.from_user.id), text, lang))
-        elif update.chosen_inline_result is not None and update.chosen_inline_result.inline_message_id:
+        elif (update.chosen_inline_result is not None and update.chosen_inline_result.inline_message_id
+              and update.chosen_inline_result.from_user is not None):
             # The pick's message sits in the group with no move made: say so there.
             await play.refuse(context, update.chosen_inline_result, None, lang, text)
         elif update.effective_message is not None and update.effective_message.text:
@@ -443,6 +466,7 @@ COMMAND_HANDLERS: dict[str, Any] = {
 def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Register every handler. Edited messages are ignored: an edited /new must not open a game."""
     only_new = filters.UpdateType.MESSAGE
+    app.add_handler(TypeHandler(object, admit), group=-1)
     for name, callback in COMMAND_HANDLERS.items():
         app.add_handler(CommandHandler(name, callback, filters=only_new))
     app.add_handler(CallbackQueryHandler(buttons.on_button))

@@ -32,6 +32,7 @@ from unobot.chat.views import hand_view
 from unobot.moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
 
 from .bot import Article
+from .guard import parse_int, telegram_id
 from .keyboards import play_keyboard
 
 MAX_ID = 64
@@ -54,9 +55,12 @@ def encode(chat: str, version: int, user: str, code: str) -> str:
 
 def decode(result_id: str) -> Choice | None:
     parts = result_id.split(":", 3)
-    if len(parts) != 4 or not parts[1].isdigit() or not parts[3]:
+    if len(parts) != 4 or not parts[3] or len(result_id.encode()) > MAX_ID:
         return None
-    return Choice(parts[0], int(parts[1]), parts[2], parts[3])
+    version = parse_int(parts[1], 0)
+    if version is None or telegram_id(parts[0]) is None or telegram_id(parts[2]) is None:
+        return None
+    return Choice(parts[0], version, parts[2], parts[3])
 
 
 def move_code(table: Table, move: Move) -> str:
@@ -256,7 +260,7 @@ def results_button(text: str) -> InlineQueryResultsButton:
 
 def page(results: list[Article], offset: str) -> tuple[list[Article], str]:
     """Telegram takes 50 results an answer; the rest come with `next_offset`."""
-    start = int(offset) if offset.isdigit() else 0
+    start = parse_int(offset, 0, len(results)) or 0
     chunk = results[start:start + PAGE]
     following = str(start + PAGE) if start + PAGE < len(results) else ""
     return chunk, following

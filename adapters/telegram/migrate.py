@@ -24,6 +24,7 @@ from unobot.chat.table import LOBBY
 from unobot.store import StoreError
 
 from . import flow, jobs, play
+from .guard import is_user_id
 from .runtime import runtime
 from .status import render, send
 
@@ -63,7 +64,7 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
         if table is None:
             return
         for seat in table.seats:
-            if seat.id.isdigit():
+            if is_user_id(seat.id):
                 with contextlib.suppress(StoreError):
                     await play.remember_player(context, seat.id, new)
         _ = gettext_for(table.lang)

@@ -18,13 +18,13 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from unobot.chat.commands import Person
 from unobot.chat.i18n import gettext_for, known, normalize
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.state import StateFormatError
 
 from . import flow, inline, jobs, state
 from .bot import uno_bot
+from .guard import display_name, person_of
 from .keyboards import play_keyboard
 from .runtime import runtime, telegram_chat
 from .status import note_line
@@ -169,7 +169,7 @@ async def on_chosen(update: Update, context: Context) -> None:
         text = _("That card cannot be played now.") if choice.code.startswith("x") else _("That is not a move.")
         await refuse(context, chosen, table, lang, text)
         return
-    person = Person(str(user.id), user.full_name or str(user.id))
+    person = person_of(user)
     outcome = await rt.service.handle(choice.chat, person, command)
     if outcome.ok:
         if outcome.changed:
@@ -184,7 +184,7 @@ async def refuse(context: Any, chosen: Any, table: Table | None, lang: str, text
     """Say briefly why a choice changed nothing, where the player looks:
     in the message they just posted (it carries the "My cards" button, so
     the bot may edit it), else as a line on the status message."""
-    name = chosen.from_user.full_name or str(chosen.from_user.id)
+    name = display_name(chosen.from_user.full_name, str(chosen.from_user.id))
     line = f"{name}: {text}"
     if chosen.inline_message_id:
         try:

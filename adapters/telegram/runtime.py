@@ -17,6 +17,7 @@ from unobot.chat.service import ChatService
 from unobot.store import Store
 
 from .admins import AdminCache
+from .guard import telegram_id
 from .status import StatusEditor
 
 KEY = "unobot"
@@ -96,7 +97,7 @@ class Runtime:
 
 def telegram_chat(chat: str) -> bool:
     """Telegram chat ids are integers; other adapters sharing the store use other ids."""
-    return chat.lstrip("-").isdigit()
+    return telegram_id(chat) is not None
 
 
 def runtime(context: Any) -> Runtime:

@@ -31,7 +31,8 @@ from unobot.chat.render import COLOR_EMOJI
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.chat.views import status_lines, table_view
 
-from .bot import UnoBot
+from .bot import MAX_TEXT, UnoBot
+from .guard import clip16
 from .keyboards import table_keyboard
 from .transport import Superseded
 
@@ -121,14 +122,14 @@ def render(table: Table, *, notes: list[str] | None = None, headline: str | None
         out.append("")
         out.append(_("Press “My cards” to see your hand and play."))
     markup = None if final or table.phase == FINISHED else table_keyboard(table.phase, lang)
-    return Status("\n".join(out), markup, bold)
+    return Status(clip16("\n".join(out), MAX_TEXT), markup, min(bold, MAX_TEXT - 1))
 
 
 def stopped(table: Table, line: str) -> Status:
     """The status of a game that is gone (stopped, lobby expired): title and why."""
     title = render(table, final=True)
     head = title.text[:title.bold]
-    return Status(f"{head}\n{line}", None, title.bold)
+    return Status(clip16(f"{head}\n{line}", MAX_TEXT), None, title.bold)
 
 
 async def send(bot: Bot, chat_id: int, status: Status) -> Message:

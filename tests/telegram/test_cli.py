@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -68,3 +69,46 @@ async def test_webhook_with_secret(server: BotAPIServer, redis_server: RedisServ
         await server.wait_answer(update, "sendMessage", timeout=10)
         forged = server.send_command(group, server.user(2, "Mallory"), "/join", queue=False)
         assert await server.post_update_to(url, forged, secret_token="wrong") == 403
+
+
+async def test_webhook_without_secret_gets_one(server: BotAPIServer, redis_server: RedisServer, prefix: str,
+                                               tmp_path: Path) -> None:
+    """No secret configured: one is made up, so a forged post without it is refused."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/unobot/hook"
+    with unobot(server, redis_server, prefix, tmp_path, "--webhook", url, "--listen", "127.0.0.1",
+                "--port", str(port)):
+        call = await server.wait_for("setWebhook", timeout=20, after=0)
+        secret = str(call.params.get("secret_token") or "")
+        assert len(secret) >= 32
+        group = server.group()
+        update = server.send_command(group, server.user(1, "Ann"), "/new")
+        await server.wait_answer(update, "sendMessage", timeout=10)
+        forged = server.send_command(group, server.user(2, "Mallory"), "/join", queue=False)
+        assert await server.post_update_to(url, forged, secret_token=None) == 403
+        assert await server.post_update_to(url, forged, secret_token="guess") == 403
+
+
+async def run_to_exit(env_changes: dict[str, str], tmp: Path) -> tuple[int, str]:
+    """Run `unobot telegram` until it exits (the local Bot API server keeps answering meanwhile)."""
+    config = tmp / "config.yaml"
+    config.write_text(f"store:\n  data_dir: {tmp}\n")
+    env = {**os.environ, "UNOBOT_CONFIG": str(config), **env_changes}
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", cwd=ROOT, env=env,
+                                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    return int(process.returncode or 0), output.decode(errors="replace")
+
+
+async def test_unreachable_redis_or_api_is_one_line(server: BotAPIServer, tmp_path: Path) -> None:
+    dead = free_port()
+    code, out = await run_to_exit({"TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
+                             "UNOBOT_REDIS_URL": f"redis://127.0.0.1:{dead}/0"}, tmp_path)
+    assert code == 1 and "Traceback" not in out, out
+    assert [line for line in out.splitlines() if line.startswith("error:")] == [line for line in out.splitlines()
+                                                                                if "error" in line.lower()], out
+    assert "error: the store (Redis) cannot be reached" in out, out
+    code, out = await run_to_exit({"TELEGRAM_BOT_TOKEN": "1:AA", "UNOBOT_REDIS_URL": "memory",
+                             "UNOBOT_TELEGRAM_API_URL": f"http://127.0.0.1:{dead}/bot"}, tmp_path)
+    assert code == 1 and "Traceback" not in out, out
+    assert out.strip().splitlines()[-1].startswith("error: the Telegram Bot API cannot be reached"), out

@@ -1,0 +1,136 @@
+"""What comes in from Telegram, checked once: numbers, ids, names, whole updates.
+
+Why one place: anything in an update may be forged or odd (a channel post
+with no sender, an anonymous admin, `'²'` that `str.isdigit()` calls a
+digit and `int()` refuses, a chat id of 300 digits, a name of 500
+characters with line breaks). Every handler reads numbers through
+`parse_int`, names through `display_name`, and `admit` turns away, before
+any handler runs, the updates no handler could serve.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from typing import Any
+
+from telegram import Update, User
+from telegram.ext import ApplicationHandlerStop
+
+from unobot.chat.commands import Person
+
+log = logging.getLogger(__name__)
+
+#: Telegram ids fit in 52 bits; an id beyond this is forged.
+MAX_ID = 2 ** 53
+#: The longest name shown anywhere (Telegram's own limit is 64 + 64).
+MAX_NAME = 32
+#: Number arguments longer than this are refused before `int()` sees them.
+MAX_DIGITS = 20
+
+
+def parse_int(text: object, lo: int | None = None, hi: int | None = None) -> int | None:
+    """`text` as an int if `int()` takes it (and it is within `lo`..`hi`), else None."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        value = text
+    else:
+        if not isinstance(text, str) or len(text) > MAX_DIGITS:
+            return None
+        try:
+            value = int(text)
+        except ValueError:
+            return None
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        return None
+    return value
+
+
+def telegram_id(text: object) -> int | None:
+    """A Telegram chat or user id in its canonical decimal form (`-100123`, `42`), else None."""
+    value = parse_int(text, -MAX_ID, MAX_ID)
+    if value is None or value == 0 or (isinstance(text, str) and text != str(value)):
+        return None
+    return value
+
+
+def is_user_id(text: object) -> bool:
+    """A person's Telegram id (positive); AI seats and anonymous admins (the group's id) are not."""
+    value = telegram_id(text)
+    return value is not None and value > 0
+
+
+def clip(text: str, limit: int) -> str:
+    """At most `limit` characters, an ellipsis marking a cut."""
+    return text if len(text) <= limit else text[:max(0, limit - 1)] + "…"
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def clip16(text: str, limit: int) -> str:
+    """At most `limit` UTF-16 units (how Telegram counts text lengths)."""
+    if utf16_len(text) <= limit:
+        return text
+    out = text[:limit]
+    while utf16_len(out) > limit - 1:
+        out = out[:-1]
+    return out + "…"
+
+
+def display_name(name: str | None, fallback: str) -> str:
+    """A name fit to show: printable characters only, one line, at most `MAX_NAME` long."""
+    cleaned = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in name or "")
+    cleaned = " ".join(cleaned.split())
+    return clip(cleaned, MAX_NAME) or fallback
+
+
+def person_of(user: User, admin: bool = False) -> Person:
+    return Person(str(user.id), display_name(user.full_name, str(user.id)), None, admin)
+
+
+def _ids(update: Update) -> list[Any]:
+    out: list[Any] = []
+    if update.effective_user is not None:
+        out.append(update.effective_user.id)
+    if update.effective_chat is not None:
+        out.append(update.effective_chat.id)
+    message = update.effective_message
+    if message is not None:
+        if message.sender_chat is not None:
+            out.append(message.sender_chat.id)
+        replied = message.reply_to_message
+        if replied is not None and replied.from_user is not None:
+            out.append(replied.from_user.id)
+        out += [i for i in (message.migrate_to_chat_id, message.migrate_from_chat_id) if i]
+    return out
+
+
+def admissible(update: Update) -> bool:
+    """True for an update some handler can serve: it names who sent it, and
+    every id in it is an id Telegram could have made."""
+    if not all(isinstance(i, int) and not isinstance(i, bool) and 0 < abs(i) < MAX_ID for i in _ids(update)):
+        return False
+    message = update.effective_message
+    if update.effective_user is None:
+        # A group's upgrade may come without a sender; nothing else is served without one.
+        return message is not None and bool(message.migrate_to_chat_id or message.migrate_from_chat_id)
+    if update.callback_query is not None and update.callback_query.data is not None:
+        return len(update.callback_query.data.encode()) <= 64
+    return True
+
+
+async def admit(update: object, context: Any) -> None:
+    """Runs before every handler: an update no handler could serve stops here, quietly."""
+    if isinstance(update, Update) and admissible(update):
+        return
+    log.debug("ignored an update no handler can serve: %r", update)
+    if isinstance(update, Update) and update.callback_query is not None:
+        # A button press takes an answer, or its client keeps spinning.
+        try:
+            await update.callback_query.answer()
+        except Exception as exc:  # noqa: BLE001 - an answer to junk may fail in any way
+            log.debug("junk callback not answered: %s", exc)
+    raise ApplicationHandlerStop
