@@ -25,9 +25,10 @@ __version__ = "0.2.0"
 #: here so that asking for a submodule (`from . import engine`) never loads
 #: the API half-way through the engine's own imports.
 _API = frozenset({
-    "CATCH", "CHALLENGE", "DRAW", "PASS", "PLAY", "UNO", "Card", "Event", "GameState",
+    "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card", "Event", "GameState",
     "Literal", "Move", "NoOptions", "OptionSpec", "Rule", "actions", "advance", "cards", "dataclass",
-    "draw_cards", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
+    "awaiting_color", "can_play", "draw_cards", "end_round", "errors", "events", "expand_play",
+    "hookimpl", "legal_moves", "play_moves",
     "option", "penalize", "shuffle", "take_pending",
 })
 

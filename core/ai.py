@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from .cards import COLORS, Card
-from .moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+from .moves import CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
 from .state import GameState
 
 Policy = Callable[[GameState, int, list[Move], random.Random], Move]
@@ -54,11 +54,29 @@ def _best_color(hand: list[Card], exclude: Card | None = None) -> str:
     return max(COLORS, key=lambda c: (counts.get(c, 0), -COLORS.index(c)))
 
 
+def _talk(state: GameState, player: int, moves: list[Move]) -> Move | None:
+    """What to say before anything else: name a Wild starter's colour (the
+    colour held most), catch a player who forgot UNO, and say UNO only with
+    the play that leaves one card (never UNO and then a draw), or at one
+    card before being caught."""
+    hand = state.hands[player]
+    color = _first(moves, COLOR)
+    if color is not None:
+        best = _best_color(hand)
+        return next((m for m in moves if m.kind == COLOR and m.color == best), color)
+    catch = _first(moves, CATCH)
+    if catch is not None:
+        return catch
+    uno = _first(moves, UNO)
+    if uno is not None and (len(hand) == 1 or _first(moves, PLAY) is not None):
+        return uno
+    return None
+
+
 def basic_policy(state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move:
-    for kind in (UNO, CATCH):
-        m = _first(moves, kind)
-        if m is not None:
-            return m
+    said = _talk(state, player, moves)
+    if said is not None:
+        return said
     plays = [m for m in moves if m.kind == PLAY and m.player == player]
     if plays:
         hand = state.hands[player]
@@ -73,7 +91,7 @@ def basic_policy(state: GameState, player: int, moves: list[Move], rnd: random.R
         m = _first(moves, kind)
         if m is not None:
             return m
-    return moves[0]
+    return next((m for m in moves if m.kind != UNO), moves[0])
 
 
 def _next_seat(state: GameState, player: int) -> int:
@@ -81,10 +99,9 @@ def _next_seat(state: GameState, player: int) -> int:
 
 
 def strong_policy(state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move:
-    for kind in (UNO, CATCH):
-        m = _first(moves, kind)
-        if m is not None:
-            return m
+    said = _talk(state, player, moves)
+    if said is not None:
+        return said
     hand = state.hands[player]
     challenge = _first(moves, CHALLENGE)
     if challenge is not None and _likely_bluff(state, player):
@@ -98,7 +115,7 @@ def strong_policy(state: GameState, player: int, moves: list[Move], rnd: random.
         m = _first(moves, kind)
         if m is not None:
             return m
-    return moves[0]
+    return next((m for m in moves if m.kind != UNO), moves[0])
 
 
 def _likely_bluff(state: GameState, player: int, lenient: bool = False) -> bool:

@@ -33,6 +33,11 @@ ACTIONS: Final = (SKIP, REVERSE, DRAW_TWO)
 DRAW_AMOUNT: Final = {DRAW_TWO: 2, WILD_DRAW_FOUR: 4}
 
 
+def _is_count(text: str) -> bool:
+    """ASCII digits only (`str.isdigit` accepts '²', which `int` refuses)."""
+    return bool(text) and text.isascii() and text.isdecimal()
+
+
 class CardError(ValueError):
     """A card's text does not name a card."""
 
@@ -60,7 +65,7 @@ class Card:
         self.text = (color or "W") + rank
         self.is_wild = color is None
         self.is_number = rank in NUMBERS
-        self.draw = int(rank[1:]) if rank.startswith("+") and rank[1:].isdigit() else 0
+        self.draw = int(rank[1:]) if rank.startswith("+") and _is_count(rank[1:]) else 0
         # Official scoring value; rules may score differently (see the score hook).
         if self.is_number:
             self.value = int(rank)
@@ -113,7 +118,7 @@ def parse_card(text: str) -> Card:
             raise CardError(text)
         card = Card.get(None, rank)
     elif head in COLORS:
-        if not (rank in NUMBERS or rank in ACTIONS or (rank.startswith("+") and rank[1:].isdigit())):
+        if not (rank in NUMBERS or rank in ACTIONS or (rank.startswith("+") and _is_count(rank[1:]))):
             raise CardError(text)
         card = Card.get(head, rank)
     else:

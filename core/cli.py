@@ -156,7 +156,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             bar.update(task, completed=done)
     try:
         report = simulate(args.variant, args.players, args.games, args.seed, policies,
-                          overrides or None, check=not args.no_check, progress=progress)
+                          overrides or None, check=not args.no_check, progress=progress,
+                          match=args.match, out_of_turn=args.out_of_turn)
     except InvariantError as exc:
         print(f"INVARIANT VIOLATED: {exc}", file=sys.stderr)
         return 1
@@ -167,8 +168,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data))
     else:
-        print(f"{report.games} games, {report.moves} moves, {report.avg_moves:.1f} moves a game, "
+        print(f"{report.games} games, {report.rounds} rounds, {report.moves} moves, "
+              f"{report.avg_moves:.1f} moves a game, "
               f"{data['moves_per_second']} moves/s; wins per seat: {report.wins}"
+              + (f"; match wins per seat: {report.match_wins}" if args.match else "")
               + (f"; {report.unfinished} unfinished" if report.unfinished else ""))
     return 0
 
@@ -212,7 +215,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE")
     p.add_argument("--json", action="store_true", help="end with one JSON line of results")
     p.add_argument("--no-check", action="store_true", help="skip the per-move invariant checks")
-    p.add_argument("--store", metavar="URL", help="play through a store (redis://..., memory)")
+    p.add_argument("--match", action="store_true",
+                   help="play whole matches (rounds until the variant's match winner), not single rounds")
+    p.add_argument("--out-of-turn", type=float, default=0.5, metavar="P",
+                   help="chance that a player whose turn it is not makes a move they may make "
+                        "(UNO, catch, jump-in) (default 0.5; 0 turns it off)")
+    p.add_argument("--store", metavar="URL", help="play through a store: a redis://, "
+                   "redis+cluster:// ... URL, config (redis.url), embedded or memory")
     p.add_argument("--workers", type=int, default=1, help="processes playing through the store")
     p.set_defaults(func=cmd_simulate)
 

@@ -18,6 +18,8 @@ from .errors import (
     BAD_TARGET,
     COLOR_REQUIRED,
     DOES_NOT_FIT,
+    NAME_COLOR_FIRST,
+    NO_COLOR_TO_NAME,
     NOT_ALLOWED,
     NOT_IN_HAND,
     NOT_YOUR_TURN,
@@ -30,15 +32,36 @@ from .errors import (
     UNKNOWN_PLAYER,
     MoveError,
 )
-from .events import CARD_PLAYED, JUMPED_IN, ROUND_STARTED, STARTER, TIMED_OUT, TURN, Event
-from .moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, play_move, simple_move
+from .events import (
+    CARD_PLAYED,
+    JUMPED_IN,
+    PASSED,
+    ROUND_STARTED,
+    STARTER,
+    TIMED_OUT,
+    TURN,
+    Event,
+)
+from .moves import (
+    CATCH,
+    CHALLENGE,
+    COLOR,
+    DRAW,
+    PASS,
+    PLAY,
+    UNO,
+    Move,
+    color_move,
+    play_move,
+    simple_move,
+)
 from .ruleset import RuleSet
 from .state import PLAYING, GameState
 from .variants import rules_for
 
 __all__ = [
-    "apply", "legal_moves", "new_game", "next_round", "remove_player", "rules_of", "timeout",
-    "setup_round", "deal_round",
+    "apply", "awaiting_color", "legal_moves", "new_game", "next_round", "play_moves",
+    "remove_player", "rules_of", "timeout", "setup_round", "deal_round",
 ]
 
 
@@ -153,12 +176,28 @@ def setup_round(variant: str, players: list[str], hands: list[list[Card]], disca
 
 # -- moves ----------------------------------------------------------------------
 
+def awaiting_color(state: GameState) -> bool:
+    """Is the round waiting for the first player to name the colour of a
+    Wild starter? (No colour is in play; the only move is `color`.)"""
+    return state.color is None and state.phase == PLAYING and bool(state.discard) \
+        and state.discard[-1].is_wild
+
+
 def _check(state: GameState, rules: RuleSet, move: Move) -> None:
     if state.phase != PLAYING:
         raise MoveError(ROUND_OVER)
     player = move.player
     if not 0 <= player < len(state.players) or player in state.out:
         raise MoveError(UNKNOWN_PLAYER)
+    if awaiting_color(state):
+        if move.kind != COLOR:
+            raise MoveError(NAME_COLOR_FIRST if player == state.turn else NOT_YOUR_TURN)
+        if player != state.turn:
+            raise MoveError(NOT_YOUR_TURN)
+        if move.color is None:
+            raise MoveError(COLOR_REQUIRED)
+    elif move.kind == COLOR:
+        raise MoveError(NO_COLOR_TO_NAME)
     if move.kind != PLAY:
         verdict = rules.check_move(state, move)
         if verdict is not True:
@@ -234,6 +273,8 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
         rules.on_catch(s, player, move.target, events)
     elif kind == CHALLENGE:
         rules.on_challenge(s, player, events)
+    elif kind == COLOR:
+        rules.on_wild(s, move, move.color, events)
     rules.after_move(s, move, events)
     s.moves += 1
     return s, events
@@ -282,26 +323,14 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     if state.phase != PLAYING or player in state.out:
         return []
     rules = state.rules or rules_of(state)
+    if state.color is None and awaiting_color(state):
+        return [color_move(player, c) for c in COLORS] if player == state.turn else []
     if player != state.turn:
         moves: list[Move] = []
         for extra in rules.extra_moves(state, player):
             moves.extend(extra)
         return moves
-    drawn = state.drawn
-    hand = state.hands[player]
-    if drawn is not None and not state.pending:
-        cards: Iterable[Card] = (drawn,) if drawn in hand else ()
-    else:
-        cards = dict.fromkeys(hand)
-    moves = []
-    fitting = rules.cards_that_fit(state, player, cards)
-    if fitting:
-        if rules.play_checks or rules.targets_possible:
-            _plays(state, rules, player, fitting, moves)
-        else:
-            get = _UNTARGETED.get
-            for card in fitting:
-                moves.extend(get((player, card)) or _untargeted(player, card))
+    moves = play_moves(state, player, rules)
     move = simple_move(DRAW, player)
     if rules.check_draw(state, move) is True:
         moves.append(move)
@@ -312,6 +341,40 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
         moves.extend(extra)
     state.legal = moves
     return moves
+
+
+def play_moves(state: GameState, player: int, rules: RuleSet | None = None) -> list[Move]:
+    """The plays the whole rule set accepts now from the player to move:
+    `card_fits`, every `check_move` and the card's targets (RULES.md §6:
+    "playable" always means this). Rules that force or forbid drawing
+    (must play, forced stacking, force play) ask this, so that a card that
+    fits but that another rule refuses never traps a player.
+    """
+    if state.phase != PLAYING or player != state.turn or awaiting_color(state):
+        return []
+    if rules is None:
+        rules = state.rules or rules_of(state)
+    drawn = state.drawn
+    hand = state.hands[player]
+    if drawn is not None and not state.pending:
+        cards: Iterable[Card] = (drawn,) if drawn in hand else ()
+    else:
+        cards = dict.fromkeys(hand)
+    moves: list[Move] = []
+    fitting = rules.cards_that_fit(state, player, cards)
+    if fitting:
+        if rules.play_checks or rules.targets_possible:
+            _plays(state, rules, player, fitting, moves)
+        else:
+            get = _UNTARGETED.get
+            for card in fitting:
+                moves.extend(get((player, card)) or _untargeted(player, card))
+    return moves
+
+
+def can_play(state: GameState, player: int) -> bool:
+    """Has the player to move any play the whole rule set accepts now?"""
+    return bool(play_moves(state, player))
 
 
 def _plays(state: GameState, rules: RuleSet, player: int, cards: list[Card], moves: list[Move]) -> None:
@@ -358,19 +421,42 @@ def expand_play(state: GameState, player: int, card: Card) -> list[Move]:
 
 def timeout(state: GameState) -> tuple[GameState, list[Event]]:
     """The current player's turn timer ran out: apply what `on_timeout` says
-    until the turn has passed (by default: take the penalty, or draw and pass)."""
+    until the turn has passed (by default: name a starter's colour if needed,
+    then take the penalty, or draw one card and pass).
+
+    A timeout always moves the game on (RULES.md §6): when the moves the
+    rules offer do not pass the turn (a turn that must end with a card
+    played), the player takes the pending total or draws one card, and the
+    turn passes anyway.
+    """
+    from .actions import advance, draw_cards, take_pending
+
     rules = rules_of(state)
     player = state.turn
     events = [Event(TIMED_OUT, player)]
     s = state
-    for _ in range(200):
+    drew = False
+    for _ in range(8):
         if s.phase != PLAYING or s.turn != player:
-            break
+            return s, events
         move = rules.on_timeout(s, player)
         if move is None:
             break
+        drew = drew or move.kind == DRAW
         s, more = apply(s, move)
         events.extend(more)
+    if s.phase == PLAYING and s.turn == player:
+        s = s.clone() if s is state else s
+        if s.pending:
+            take_pending(s, player, events)
+        elif not drew:
+            draw_cards(s, player, 1, events)
+        if s.color is None and s.discard and s.discard[-1].is_wild:
+            s.color = COLORS[0]
+        events.append(Event(PASSED, player))
+        advance(s)
+        events.append(Event(TURN, s.turn))
+        s.moves += 1
     return s, events
 
 

@@ -34,6 +34,8 @@ ROUND_OVER: Final = "round_over"
 NOT_ALLOWED: Final = "not_allowed"
 UNKNOWN_PLAYER: Final = "unknown_player"
 BAD_MOVE: Final = "bad_move"
+NAME_COLOR_FIRST: Final = "name_color_first"
+NO_COLOR_TO_NAME: Final = "no_color_to_name"
 
 #: Every code with a one-line English explanation (adapters translate these).
 CODES: Final = {
@@ -61,6 +63,8 @@ CODES: Final = {
     NOT_ALLOWED: N_("That move is not allowed now."),
     UNKNOWN_PLAYER: N_("No such player in this game."),
     BAD_MOVE: N_("That is not a move."),
+    NAME_COLOR_FIRST: N_("Name the colour of the starting wild card first."),
+    NO_COLOR_TO_NAME: N_("There is no colour to name now."),
 }
 
 

@@ -145,7 +145,12 @@ def before_play(state: GameState, move: Move, events: list[Event]) -> None:
 
 @hookspec(firstresult=True)
 def on_wild(state: GameState, move: Move, color: str | None, events: list[Event]) -> bool:  # type: ignore[empty-body]
-    """A wild card landed and names `color`: set the colour in play."""
+    """A wild card landed and names `color`: set the colour in play.
+
+    Also asked when the first player names the colour of a Wild starter
+    (`move.kind == "color"`, `move.card` None), so a rule that decides
+    colours (drawn at random, the colour held most) decides that one too.
+    """
 
 
 @hookspec(firstresult=True)
@@ -180,9 +185,11 @@ def on_draw(state: GameState, player: int, events: list[Event]) -> bool:  # type
 def on_drawn_card(state: GameState, player: int, card: Card, events: list[Event]) -> bool:  # type: ignore[empty-body]
     """After a voluntary draw of `card`: may `player` play it now?
 
-    True: the turn stays and the player may play the drawn card (or pass,
-    unless a rule such as force-play refuses that). False: the turn passes
-    at once. The shared rule answers whether the card fits.
+    `state.drawn` is already `card` when this is asked. True: the turn stays
+    and the player may play the drawn card (or pass, unless a rule such as
+    force-play refuses that). False: the turn passes at once. The shared rule
+    answers whether the whole rule set accepts a play of it
+    (`unobot.can_play`).
     """
 
 

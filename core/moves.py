@@ -2,7 +2,7 @@
 
 The text form is what scenario files, the console and the store's move log
 use: `play R5`, `play W+4 green`, `play R7 ben`, `draw`, `pass`, `uno`,
-`catch ben`, `challenge`. In logs a target is written as `@seat`.
+`catch ben`, `challenge`, `color green`. In logs a target is written as `@seat`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ PASS: Final = "pass"
 UNO: Final = "uno"
 CATCH: Final = "catch"
 CHALLENGE: Final = "challenge"
-KINDS: Final = (PLAY, DRAW, PASS, UNO, CATCH, CHALLENGE)
+COLOR: Final = "color"  # the first player names the colour of a Wild starter
+KINDS: Final = (PLAY, DRAW, PASS, UNO, CATCH, CHALLENGE, COLOR)
 
 
 class Move:
@@ -96,7 +97,7 @@ def play_move(player: int, card: Card, color: str | None = None, target: int | N
 
 
 def _seat(word: str, names: list[str]) -> int:
-    if word.startswith("@") and word[1:].isdigit():
+    if word.startswith("@") and word[1:].isascii() and word[1:].isdecimal():
         seat = int(word[1:])
         if 0 <= seat < len(names):
             return seat
@@ -142,4 +143,20 @@ def parse_move(text: str, player: int, names: list[str]) -> Move:
         if len(rest) != 1:
             raise MoveError(BAD_MOVE, text)
         return Move(CATCH, player, target=_seat(rest[0], names))
+    if kind in (COLOR, "colour"):
+        if len(rest) != 1 or not is_color_word(rest[0]):
+            raise MoveError(BAD_MOVE, text)
+        return color_move(player, parse_color(rest[0]))
     raise MoveError(BAD_MOVE, text)
+
+
+_colors: dict[tuple[int, str], Move] = {}
+
+
+def color_move(player: int, color: str) -> Move:
+    """A shared `color` move (naming the colour of a Wild starter)."""
+    key = (player, color)
+    move = _colors.get(key)
+    if move is None:
+        move = _colors[key] = Move(COLOR, player, color=color)
+    return move

@@ -109,6 +109,12 @@ class RuleSet:
         # that only the shared rules answer, with their fixed answer.
         self.play_checks = self.count_impls("check_move", lambda i: _checks(i, "play")) > 0
         self.targets_possible = self.count_impls("card_targets") > 1
+        # Rules beyond the shared ones that may offer moves out of turn
+        # (jump-in): the simulator gives other seats a chance only then,
+        # or while a UNO call or catch is possible.
+        self.out_of_turn_rules = any(
+            not getattr(i.plugin, "base", False)
+            for name in ("extra_moves", "can_jump_in") for i in getattr(self.pm.hook, name).get_hookimpls())
         # A rule that alone answers card_fits may offer `cards_that_fit(state,
         # player, cards)`, the same answer for a whole hand in one call.
         fits = self.pm.hook.card_fits.get_hookimpls()

@@ -20,7 +20,7 @@ from .cards import Card, CardError, parse_card, parse_color
 from .engine import apply, deal_round, rules_of, setup_round
 from .errors import MoveError
 from .moves import parse_move
-from .state import GameState
+from .state import MATCH_OVER, GameState
 from .variants import VariantError, load_yaml_with_lines
 
 
@@ -201,6 +201,11 @@ def check_expect(state: GameState, expect: dict[str, Any]) -> list[str]:
         elif key == "players":
             got = [names[s] for s in state.active()]
             if [str(p) for p in want] != got:
+                differ(key, want, got)
+        elif key == "match_winner":
+            champion = state.rules.match_winner(state) if state.phase == MATCH_OVER else None
+            got = _seat_name(state, champion if champion is not None else -1)
+            if (None if want is None else str(want)) != got:
                 differ(key, want, got)
         else:
             raise ScenarioError(f"unknown expectation key {key!r}")

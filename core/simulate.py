@@ -1,10 +1,16 @@
-"""Simulation: play whole rounds with every seat choosing among legal moves,
-checking the engine's invariants as it goes.
+"""Simulation: play whole rounds (or whole matches) with every seat choosing
+among legal moves, checking the engine's invariants as it goes.
 
-Invariants checked after every move: no card created or lost, exactly one
-player to move (a seat that is still in the round), the chosen move (from
-`legal_moves`) was accepted. With `check_all=True` every legal move of the
-position is applied too (slow; for tests).
+Invariants checked: the player to move always has a legal move, the chosen
+move (from `legal_moves`) is accepted, exactly one player is to move (a seat
+still in the round), and no card is created or lost (a running count every
+move, every card every 16 moves and at the end of each round). With
+`check_all=True` every legal move of the position is applied too (slow; for
+tests).
+
+Players whose turn it is not move too (`out_of_turn`, a probability per
+chance): they say UNO, catch a player who forgot it, jump in, as their
+policy chooses, so the rules that act out of turn are exercised.
 """
 
 from __future__ import annotations
@@ -17,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card
-from .engine import apply, legal_moves, new_game
+from .engine import apply, legal_moves, new_game, next_round
 from .errors import MoveError
 from .moves import Move
-from .state import PLAYING, GameState
+from .state import MATCH_OVER, PLAYING, ROUND_OVER, GameState
 
 Policy = Callable[[GameState, int, list[Move], random.Random], Move]
 
@@ -34,6 +40,17 @@ def random_policy(state: GameState, player: int, moves: list[Move], rnd: random.
     return moves[rnd.randrange(len(moves))]
 
 
+def eager_policy(state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move:
+    """Random, but a play when there is one four times in five (rounds end
+    in tens of moves, as people's do), and uniform over every move else, so
+    draws, passes and out-of-turn moves are still made."""
+    if rnd.random() < 0.8:
+        plays = [m for m in moves if m.kind == "play"]
+        if plays:
+            return plays[rnd.randrange(len(plays))]
+    return moves[rnd.randrange(len(moves))]
+
+
 @dataclass
 class Report:
     games: int = 0
@@ -41,6 +58,9 @@ class Report:
     seconds: float = 0.0
     wins: list[int] = field(default_factory=list)
     unfinished: int = 0
+    rounds: int = 0
+    match_wins: list[int] = field(default_factory=list)
+    out_of_turn: int = 0
 
     @property
     def avg_moves(self) -> float:
@@ -51,7 +71,8 @@ class Report:
             "games": self.games, "moves": self.moves, "seconds": round(self.seconds, 4),
             "wins": self.wins, "avg_moves": round(self.avg_moves, 2),
             "moves_per_second": round(self.moves / self.seconds, 1) if self.seconds else None,
-            "unfinished": self.unfinished,
+            "unfinished": self.unfinished, "rounds": self.rounds, "match_wins": self.match_wins,
+            "out_of_turn_moves": self.out_of_turn,
         }
 
 
@@ -68,8 +89,39 @@ def check_invariants(state: GameState, deck: Counter[Card], full: bool = True) -
             raise InvariantError("negative pending draw")
 
 
+def _may_act_out_of_turn(state: GameState) -> bool:
+    """Could anyone but the player to move have a move now? (Cheap: a catch
+    window, a hand of one or two cards, or a rule that offers out-of-turn
+    moves, such as jump-in.)"""
+    if state.exposed >= 0 or state.rules.out_of_turn_rules:
+        return True
+    return any(len(h) <= 2 for h in state.hands)
+
+
+def _out_of_turn(state: GameState, policies: list[Policy], rnd: random.Random, chance: float,
+                 report: Report | None) -> GameState:
+    """Give each other seat, in random order, a chance to move out of turn."""
+    seats = [s for s in state.active() if s != state.turn]
+    rnd.shuffle(seats)
+    for seat in seats:
+        if state.phase != PLAYING:
+            break
+        moves = legal_moves(state, seat)
+        if not moves or rnd.random() >= chance:
+            continue
+        move = policies[seat](state, seat, moves, rnd)
+        try:
+            state, _ = apply(state, move)
+        except MoveError as exc:
+            raise InvariantError(f"legal out-of-turn move {move!r} refused: {exc.code}") from None
+        if report is not None:
+            report.out_of_turn += 1
+    return state
+
+
 def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
-               max_moves: int = 100_000, check: bool = True, check_all: bool = False
+               max_moves: int = 100_000, check: bool = True, check_all: bool = False,
+               out_of_turn: float = 0.0, report: Report | None = None
                ) -> tuple[GameState, int]:
     """Play until the round ends; return the final state and the moves made."""
     deck = Counter(state.all_cards()) if check else None
@@ -91,6 +143,8 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
         except MoveError as exc:
             raise InvariantError(f"legal move {move!r} refused: {exc.code}") from None
         n += 1
+        if out_of_turn and state.phase == PLAYING and _may_act_out_of_turn(state):
+            state = _out_of_turn(state, policies, rnd, out_of_turn, report)
         if deck is not None:
             # Every card is compared every 16 moves and at the end; the count every move.
             check_invariants(state, deck, full=not n & 15 or state.phase != PLAYING)
@@ -99,23 +153,38 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
 
 def simulate(variant: str, players: int, games: int, seed: int,
              policies: list[Policy] | None = None, overrides: dict[str, Any] | None = None,
-             check: bool = True, progress: Callable[[int], None] | None = None) -> Report:
+             check: bool = True, progress: Callable[[int], None] | None = None,
+             match: bool = False, out_of_turn: float = 0.0, max_rounds: int = 200,
+             max_moves: int = 100_000) -> Report:
+    """Play `games` games (a round each, or a whole match each with `match`)."""
     names = [f"p{i + 1}" for i in range(players)]
     policies = policies or [random_policy] * players
     rnd = random.Random(seed)
-    report = Report(wins=[0] * players)
+    report = Report(wins=[0] * players, match_wins=[0] * players)
     for g in range(games):
         state, _ = new_game(variant, names, seed=seed * 1_000_003 + g, overrides=overrides,
                             dealer=g % players)
         t0 = time.perf_counter()
-        state, n = play_round(state, policies, rnd, check=check)
+        for _ in range(max_rounds):
+            state, n = play_round(state, policies, rnd, check=check, out_of_turn=out_of_turn,
+                                  report=report, max_moves=max_moves)
+            report.moves += n
+            report.rounds += 1
+            if state.winner >= 0:
+                report.wins[state.winner] += 1
+            else:
+                report.unfinished += 1
+                break
+            if state.phase == MATCH_OVER:
+                champion = state.rules.match_winner(state)
+                if champion is not None:
+                    report.match_wins[champion] += 1
+                break
+            if not match or state.phase != ROUND_OVER:
+                break
+            state, _ = next_round(state)
         report.seconds += time.perf_counter() - t0
         report.games += 1
-        report.moves += n
-        if state.winner >= 0:
-            report.wins[state.winner] += 1
-        else:
-            report.unfinished += 1
         if progress:
             progress(g + 1)
     return report

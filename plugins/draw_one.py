@@ -15,6 +15,7 @@ from unobot import (
     Move,
     Rule,
     advance,
+    can_play,
     draw_cards,
     errors,
     hookimpl,
@@ -59,15 +60,16 @@ class DrawOne(Rule):
             advance(state)
             return True
         card = got[0]
-        if state.rules.on_drawn_card(state, player, card, events):
-            state.drawn = card
-        else:
+        state.drawn = card
+        if not state.rules.on_drawn_card(state, player, card, events):
             advance(state)
         return True
 
     @hookimpl(trylast=True)
     def on_drawn_card(self, state: GameState, player: int, card: Card, events: list[Event]) -> bool:
-        return bool(state.rules.card_fits(state, player, card))
+        # `state.drawn` is the card already: it is playable when the whole
+        # rule set accepts a play of it now (RULES.md §6).
+        return can_play(state, player)
 
     @hookimpl(trylast=True)
     def on_pass(self, state: GameState, player: int, events: list[Event]) -> bool:

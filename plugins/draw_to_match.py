@@ -14,6 +14,7 @@ from unobot import (
     Move,
     Rule,
     advance,
+    can_play,
     dataclass,
     draw_cards,
     errors,
@@ -56,10 +57,10 @@ class DrawToMatch(Rule):
                 return True
             state.draws += 1
             card = got[0]
-            if rules.card_fits(state, player, card):
-                if rules.on_drawn_card(state, player, card, events):
-                    state.drawn = card
-                else:
+            state.drawn = card
+            if can_play(state, player):
+                if not rules.on_drawn_card(state, player, card, events):
                     advance(state)
                 return True
+            state.drawn = None
         return True

@@ -14,6 +14,7 @@ from unobot import (
     Move,
     Rule,
     advance,
+    can_play,
     dataclass,
     draw_cards,
     errors,
@@ -39,10 +40,8 @@ class DrawUntilPlayable(Rule):
         if move.kind == PASS:
             return errors.CANNOT_PASS
         if move.kind == DRAW:
-            if state.draws and not self.options.may_keep_drawing:
-                fits = state.rules.card_fits
-                if any(fits(state, move.player, c) for c in state.hands[move.player]):
-                    return errors.MUST_PLAY
+            if state.draws and not self.options.may_keep_drawing and can_play(state, move.player):
+                return errors.MUST_PLAY
             return True
         return None
 

@@ -1,6 +1,10 @@
-"""Force play: a drawn card that can be played must be played (no `pass`)."""
+"""Force play: a drawn card that can be played must be played (no `pass`).
 
-from unobot import PASS, GameState, Move, Rule, errors, hookimpl
+"Can be played" means a play the whole rule set accepts now: a drawn card
+that fits but that another rule refuses (no action finish) may be kept.
+"""
+
+from unobot import PASS, GameState, Move, Rule, can_play, errors, hookimpl
 
 
 class ForcePlay(Rule):
@@ -10,6 +14,7 @@ class ForcePlay(Rule):
 
     @hookimpl(tryfirst=True)
     def check_move(self, state: GameState, move: Move) -> str | None:
-        if move.kind == PASS and state.drawn is not None and move.player == state.turn:
+        if move.kind == PASS and state.drawn is not None and move.player == state.turn \
+                and can_play(state, move.player):
             return errors.MUST_PLAY_DRAWN
         return None

@@ -1,9 +1,11 @@
 """Must play: at the start of a turn, a player who holds a playable card
 must play; drawing is allowed only with none. A pending draw total may
-still be taken instead.
+still be taken instead. "Playable" is a play the whole rule set accepts now
+(RULES.md §6): a card another rule refuses (no action finish, no bluffing)
+does not force a play, so the player may draw.
 """
 
-from unobot import DRAW, GameState, Move, Rule, errors, hookimpl
+from unobot import DRAW, GameState, Move, Rule, can_play, errors, hookimpl
 
 
 class MustPlay(Rule):
@@ -15,8 +17,6 @@ class MustPlay(Rule):
     def check_move(self, state: GameState, move: Move) -> str | None:
         if move.kind != DRAW or state.pending or state.draws or move.player != state.turn:
             return None
-        fits = state.rules.card_fits
-        player = move.player
-        if any(fits(state, player, c) for c in state.hands[player]):
+        if can_play(state, move.player):
             return errors.MUST_PLAY
         return None

@@ -2,11 +2,14 @@
 their own, adding to a pending total; the first player who does not (or
 cannot) takes it all with `draw`.
 
-Which card may go on which is four options; any colour goes on any colour.
-`optional: false` forces a player who can stack to do so.
+Which card may go on which is four options (`stacking: {}` turns on only
+`+2 on +2`, optional). Any colour goes on any colour, except a +2 on a
+pending +4, which must have the colour named for the +4 (RULES.md §6).
+`optional: false` forces a player who can stack to do so, when the whole
+rule set accepts that answer (a +4 refused by no-bluffing forces nothing).
 """
 
-from unobot import DRAW, Card, GameState, Move, Rule, dataclass, errors, hookimpl
+from unobot import DRAW, Card, GameState, Move, Rule, can_play, dataclass, errors, hookimpl
 from unobot.cards import DRAW_TWO, WILD_DRAW_FOUR
 
 
@@ -23,11 +26,12 @@ class Stacking(Rule):
         draw_two_on_draw_four: bool = False
         optional: bool = True
 
-    def _allowed(self, on_rank: str, card: Card) -> bool:
+    def _allowed(self, on_rank: str, card: Card, color: str | None) -> bool:
         o = self.options
         if card.rank == DRAW_TWO and not card.is_wild:
             return o.draw_two_on_draw_two if on_rank == DRAW_TWO else (
-                o.draw_two_on_draw_four if on_rank == WILD_DRAW_FOUR else False)
+                o.draw_two_on_draw_four and card.color == color if on_rank == WILD_DRAW_FOUR
+                else False)
         if card.rank == WILD_DRAW_FOUR and card.is_wild:
             return o.draw_four_on_draw_two if on_rank == DRAW_TWO else (
                 o.draw_four_on_draw_four if on_rank == WILD_DRAW_FOUR else False)
@@ -47,13 +51,12 @@ class Stacking(Rule):
 
     @hookimpl
     def can_stack(self, state: GameState, player: int, card: Card) -> bool:
-        return self._allowed(state.pending_rank, card)
+        return self._allowed(state.pending_rank, card, state.color)
 
     @hookimpl(tryfirst=True)
     def check_move(self, state: GameState, move: Move) -> str | None:
         if self.options.optional or move.kind != DRAW or not state.pending or move.player != state.turn:
             return None
-        rank = state.pending_rank
-        if any(self._allowed(rank, c) for c in state.hands[move.player]):
+        if can_play(state, move.player):
             return errors.MUST_STACK
         return None

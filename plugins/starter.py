@@ -4,15 +4,27 @@
 |---|---|
 | number | none |
 | Skip | the first player is skipped |
-| Reverse | direction reverses; the dealer moves first (`reverse_first: dealer`), or the player on the dealer's other side (`other_side`, the seed document's reading) |
+| Reverse | direction reverses; the dealer moves first (`reverse_first: dealer`), or the player on the dealer's other side (`other_side`, the seed document's reading). With two players it acts as a Skip: the dealer moves first |
 | Draw Two | the first player draws 2 and is skipped (or answers it, where stacking allows) |
-| Wild | the first player names the colour by playing any card |
+| Wild | the first player names the colour (`color green`, a move of its own, before anything else), then plays or draws under it |
 | Wild Draw Four | back into the deck, reshuffle, turn another |
 """
 
 from typing import Literal
 
-from unobot import Card, Event, GameState, Rule, dataclass, events, hookimpl, penalize, shuffle
+from unobot import (
+    COLOR,
+    Card,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    dataclass,
+    events,
+    hookimpl,
+    penalize,
+    shuffle,
+)
 from unobot.cards import REVERSE, SKIP
 
 
@@ -20,6 +32,7 @@ class Starter(Rule):
     name = "starter"
     title = {"en": "First card", "es": "Primera carta"}
     base = True
+    checks = (COLOR,)
 
     @dataclass(frozen=True)
     class Options:
@@ -42,8 +55,11 @@ class Starter(Rule):
         state.color = card.color
         first = state.turn
         if card.is_wild and not card.draw:
-            return True  # colour None: the first player's card names it
-        if card.rank == SKIP:
+            state.color = None  # the first player names it with a `color` move
+            return True
+        two = len(state.players) - len(state.out) == 2
+        if card.rank == SKIP or (card.rank == REVERSE and two):
+            # With two players a Reverse starter acts as a Skip (RULES.md §6).
             events.append(Event(_ev.TURN_SKIPPED, first))
             state.turn = rules.next_turn(state, first, 0)
         elif card.rank == REVERSE:
@@ -57,6 +73,12 @@ class Starter(Rule):
             state.turn = state.dealer
             penalize(state, card, events)
         return True
+
+    @hookimpl(trylast=True)
+    def check_move(self, state: GameState, move: Move) -> bool | None:
+        # The engine lets a `color` move through only while a Wild starter
+        # waits for its colour, and only from the player to move.
+        return True if move.kind == COLOR else None
 
 
 _ev = events

@@ -1,11 +1,26 @@
 """Turn timer (shared rule): how long a player has for a turn, and what
-happens when it runs out: the pending penalty is taken, or the player draws
-and passes (under rules where a turn must end with a card, the player draws
-until a card can be played, and plays it). `seconds: 0` means no timer.
+happens when it runs out (RULES.md §6): the player names the colour of a
+Wild starter if it is still unnamed (the colour they hold most), then takes
+the pending total, or draws one card, and the turn passes, even under rules
+where a turn must end with a card played. `seconds: 0` means no timer.
 Adapters run the clock; the engine applies `core.engine.timeout`.
 """
 
-from unobot import DRAW, PASS, PLAY, GameState, Move, Rule, dataclass, hookimpl, legal_moves, option
+from collections import Counter
+
+from unobot import (
+    COLOR,
+    DRAW,
+    PASS,
+    PLAY,
+    GameState,
+    Move,
+    Rule,
+    dataclass,
+    hookimpl,
+    legal_moves,
+    option,
+)
 
 
 class TurnTimer(Rule):
@@ -28,10 +43,14 @@ class TurnTimer(Rule):
         by_kind: dict[str, Move] = {}
         for move in moves:
             by_kind.setdefault(move.kind, move)
+        if COLOR in by_kind:
+            held = Counter(c.color for c in state.hands[player] if c.color)
+            return max((m for m in moves if m.kind == COLOR),
+                       key=lambda m: held.get(m.color or "", 0))
         if state.pending and DRAW in by_kind:
             return by_kind[DRAW]
         if PASS in by_kind:
             return by_kind[PASS]
-        if state.draws and PLAY in by_kind:
-            return by_kind[PLAY]
-        return by_kind.get(DRAW) or by_kind.get(PLAY)
+        if not state.draws and DRAW in by_kind:
+            return by_kind[DRAW]
+        return None  # the engine takes the total or draws one, and passes the turn

@@ -4,6 +4,12 @@ A player may say UNO holding two cards (it covers the next play) or holding
 one card until caught. One who plays down to one card without having said
 it may be caught by any other player from the moment the card lands until
 the next player plays or draws: the caught player draws `penalty` cards.
+
+UNO is owed only by a player whose own play left them one card: a player
+handed a single card by a swap or rotation owes none and cannot be caught
+(RULES.md §6). When the next player takes a penalty at once (an official +2
+as the next-to-last card), the window stays open until the player after
+them plays or draws.
 """
 
 from unobot import (
@@ -23,9 +29,10 @@ from unobot import (
     hookimpl,
     option,
 )
-from unobot.events import PENALTY_TAKEN, UNO_CAUGHT, UNO_SAID
+from unobot.events import HANDS_ROTATED, HANDS_SWAPPED, PENALTY_TAKEN, UNO_CAUGHT, UNO_SAID
 
 _CLOSES_WINDOW = (PLAY, DRAW, PASS, CHALLENGE)
+_EXCHANGES = (HANDS_SWAPPED, HANDS_ROTATED)
 
 
 class UnoCall(Rule):
@@ -91,5 +98,7 @@ class UnoCall(Rule):
             state.exposed = -1
         if move.kind == PLAY:
             player = move.player
-            if len(state.hands[player]) == 1 and not state.uno >> player & 1:
+            if len(state.hands[player]) == 1 and not state.uno >> player & 1 and not any(
+                e.kind in _EXCHANGES for e in events
+            ):
                 state.exposed = player

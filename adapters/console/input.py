@@ -65,6 +65,7 @@ ALIASES: dict[str, dict[str, tuple[str, ...]]] = {
         "catch": ("catch", "c"),
         "challenge": ("challenge", "ch"),
         "play": ("play",),
+        "color": ("color", "colour"),
     },
     "es": {
         HELP: ("ayuda",),
@@ -78,6 +79,7 @@ ALIASES: dict[str, dict[str, tuple[str, ...]]] = {
         "catch": ("atrapar", "at"),
         "challenge": ("desafiar", "de"),
         "play": ("jugar",),
+        "color": ("color",),
     },
 }
 
@@ -290,6 +292,12 @@ def parse_line(line: str, hand: Sequence[Card], lang: str) -> Intent:
         return Send((c.Challenge(),))
     if name == "catch":
         return Send((c.Catch(target=" ".join(rest) or None),))
+    if name == "color":
+        # Naming the colour of a Wild starter: `color green`, `color verde`, `color g`.
+        named = color_word(rest[0]) if len(rest) == 1 else None
+        if named is None:
+            return Invalid(_("Name a colour: red, yellow, green or blue."))
+        return Send((c.NameColor(color=named),))
     if name == "uno":
         if not rest:
             return Send((c.SayUno(),))

@@ -228,6 +228,8 @@ def actions(hv: HandView, view: TableView, lang: str) -> Text:
             t.append(f" ({note})", style="grey62")
         parts.append(t)
 
+    if hv.colors:
+        add(_("color red"), _("name the colour of the starting wild card: red, yellow, green or blue"))
     if hv.draw:
         add(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else _(SHORT["draw"]))
         if not hv.pending:

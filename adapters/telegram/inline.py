@@ -29,7 +29,7 @@ from unobot.chat.i18n import N_, gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_label, color_name
 from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
 from unobot.chat.views import hand_view
-from unobot.moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+from unobot.moves import CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
 
 from .bot import Article
 from .guard import parse_int, telegram_id
@@ -73,6 +73,8 @@ def move_code(table: Table, move: Move) -> str:
         return code
     if move.kind == CATCH and move.target is not None:
         return "k" + table.seats[move.target].id
+    if move.kind == COLOR and move.color:
+        return "n" + move.color
     return {DRAW: "d", PASS: "s", UNO: "u", CHALLENGE: "c"}[move.kind]
 
 
@@ -92,6 +94,8 @@ def command_for(code: str, version: int) -> c.Command | None:
         return c.Play(card=rest, color=color_word, target=target or None, version=version)
     if kind == "k" and rest:
         return c.Catch(target=rest, version=version)
+    if kind == "n" and rest in COLOR_NAMES:
+        return c.NameColor(color=COLOR_NAMES[rest], version=version)
     if code == "d+":
         return c.Draw(then_play=True, version=version)
     simple = {"d": c.Draw, "s": c.Pass, "u": c.SayUno, "c": c.Challenge}
@@ -114,6 +118,9 @@ def move_title(table: Table, move: Move, lang: str) -> str:
         if move.target is not None:
             text += " ⇄ " + table.seats[move.target].name
         return text
+    if move.kind == COLOR and move.color:
+        return f"{COLOR_EMOJI[move.color]} " + _("Starting colour: {color}").format(
+            color=color_name(move.color, lang))
     if move.kind == DRAW:
         pending = table.game.pending if table.game is not None else 0
         if pending:
@@ -191,6 +198,9 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
                     description += f" (×{hc.count})"
                 add(move, description, uno)
 
+    # A Wild starter: the first player names its colour before anything else.
+    for move in view.colors:
+        add(move, _("Name the colour of the starting wild card"))
     # Going down to one card: each play together with UNO first (one pick
     # instead of two); plain plays stay offered (forgetting UNO is allowed,
     # and catchable), and UNO on its own.

@@ -100,6 +100,13 @@ class Challenge(Command):
 
 
 @dataclass(frozen=True)
+class NameColor(Command):
+    """Name the colour of a Wild starter (the first player, before anything else)."""
+
+    color: str
+
+
+@dataclass(frozen=True)
 class NextRound(Command):
     pass
 
@@ -159,7 +166,7 @@ class SetTimer(Command):
     seconds: int = 0
 
 
-GAME_MOVES = (Play, Draw, Pass, SayUno, Catch, Challenge)
+GAME_MOVES = (Play, Draw, Pass, SayUno, Catch, Challenge, NameColor)
 
 
 def parse_int(text: str) -> int | None:

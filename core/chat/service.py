@@ -23,7 +23,7 @@ from ..ai import POLICIES, best_play
 from ..cards import CardError, parse_card
 from ..errors import MoveError
 from ..events import MATCH_WON, ROUND_WON, Event
-from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move
+from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
 from ..state import MATCH_OVER, ROUND_OVER, StateFormatError
 from ..store import ChatBusy, GameNotFound, Store, StoreDataError, StoreUnavailable, VersionConflict
 from ..variants import VariantError, load_variant, rules_for
@@ -605,6 +605,11 @@ class ChatService:
             else:
                 target = game.exposed if game.exposed >= 0 else None
             return Move(CATCH, seat, target=target)
+        if isinstance(cmd, c.NameColor):
+            color = color_from_text(cmd.color)
+            if color is None:
+                raise ChatError("bad_color")
+            return color_move(seat, color)
         kind = {c.Draw: DRAW, c.Pass: PASS, c.SayUno: UNO, c.Challenge: CHALLENGE}[type(cmd)]
         return Move(kind, seat)
 
