@@ -214,7 +214,7 @@ class UnoBot(discord.Client):
             return
         lang = lang_of(it, table.lang)
         if action.verb == "r":
-            await it.response.edit_message(**render.hand(table, person.id, lang).kwargs())  # type: ignore[arg-type]
+            await self.show_hand(it, render.hand(table, person.id, lang))
             self.ensure_jobs(chat, table)
             return
         cmd: c.Command
@@ -223,8 +223,7 @@ class UnoBot(discord.Client):
                 hv = hand_view(table, person.id)
                 moves = next((hc.moves for hc in hv.cards if hc.card.text == action.card), []) if hv else []
                 if len(moves) > 1:
-                    shown = render.picker(table, action.card, moves, action.uno, lang)
-                    await it.response.edit_message(**shown.kwargs())  # type: ignore[arg-type]
+                    await self.show_hand(it, render.picker(table, action.card, moves, action.uno, lang))
                     return
                 if len(moves) == 1:
                     m = moves[0]
@@ -249,12 +248,23 @@ class UnoBot(discord.Client):
                       and (line := describe_private(e, lang))]
         after = out.table if out.table is not None else await self.service.table(chat)
         if after is None:
-            await it.response.edit_message(content="\n".join(notes) or "-", view=None)
+            await self.show_hand(it, render.Shown("\n".join(notes) or "-", None))
         else:
-            await it.response.edit_message(**render.hand(after, person.id, lang, notes).kwargs())  # type: ignore[arg-type]
+            await self.show_hand(it, render.hand(after, person.id, lang, notes))
         if out.ok and out.changed and out.table is not None:
             await self.refresh(chat, out.table)
             self.after(chat, out)
+
+    @staticmethod
+    async def show_hand(it: discord.Interaction[Any], shown: render.Shown) -> None:
+        """Answer a press with a hand: by updating the ephemeral message it was
+        made on; never by editing a public one (a press that names a hand
+        action on the status message is forged: it gets a new ephemeral)."""
+        if it.message is not None and it.message.flags.ephemeral:
+            await it.response.edit_message(content=shown.content, view=shown.view)
+        else:
+            await it.response.send_message(shown.content, view=shown.view or discord.utils.MISSING,
+                                           ephemeral=True)
 
     # -- the status message ------------------------------------------------------------------
     def lock(self, chat: str) -> asyncio.Lock:

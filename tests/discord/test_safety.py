@@ -1,0 +1,142 @@
+"""Forged, stale and malformed interactions change nothing; a restart mid-game loses nothing."""
+
+from __future__ import annotations
+
+from tests.discord.driver import BotProcess, TableDriver
+from tests.discord.test_game import lobby_and_start, short_games, three
+from tests.discord_api import DiscordAPIServer
+from tests.support.redis_server import RedisServer
+
+
+async def started(server: DiscordAPIServer, bot: BotProcess) -> TableDriver:
+    guild = next(iter(server.guilds.values()))
+    driver = TableDriver(server, bot, guild.channels[0], three(server))
+    await short_games(driver, scoring="target=100")
+    await lobby_and_start(driver, "official")
+    return driver
+
+
+async def test_forged_and_stale(server: DiscordAPIServer, bot: BotProcess) -> None:
+    driver = await started(server, bot)
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    version = table.version
+    on_turn = table.game.turn
+    mover = driver.member_of(table.seats[on_turn].id)
+    other = next(m for m in driver.members if m is not mover)
+    assert mover is not None
+    status = driver.status_message()
+    assert status is not None
+    other_seat = table.seat_of(str(other.id))
+    assert other_seat is not None
+    shown_before = len(status.versions)
+    not_held = next(t for t in ("W+4", "W", "R0", "G9", "BS", "Y+2")
+                    if all(card.text != t for card in table.game.hands[on_turn]))
+    forged = [
+        (mover, f"u|p|{version}|{not_held}|R||0"),          # a card the member does not hold
+        (other, f"u|p|{version}|{table.game.hands[other_seat][0].text}|R||0"),  # out of turn
+        (mover, "u|p|notanumber|R5|||0"),                     # malformed
+        (mover, "u|zzz"),                                     # unknown verb
+        (mover, "somebody-else|join"),                        # not ours at all
+        (mover, f"u|ca|{version}|{other.id}"),               # catching someone who is not exposed
+        (server.member("Eve"), f"u|d|{version}"),            # not in the game
+    ]
+    for member, custom_id in forged:
+        sent = await driver.press(member, status, custom_id)
+        assert sent.message is not None and sent.message.viewer == member.id, custom_id
+        assert "⚠️" in sent.message.content, (custom_id, sent.message.content)
+        after = await driver.table()
+        assert after is not None and after.version == version, custom_id
+    # The public status message was not touched by any of them (no hand in it).
+    assert len(status.versions) == shown_before
+    await driver.check_privacy()
+    # A hand opened before a move is stale after it: refused, and shown again fresh.
+    hand = await driver.open_hand(mover)
+    picks = [cid for _, cid in hand.custom_ids() if cid.startswith("u|d|") or cid.startswith("u|dp|")]
+    draw = picks[0] if picks else next(cid for _, cid in hand.custom_ids() if cid.startswith("u|sel|"))
+    other_hand = await driver.open_hand(other)
+    await driver.press(mover, hand, draw.split("=")[0], [draw.split("=")[1]] if "=" in draw else None)
+    moved = await driver.table()
+    assert moved is not None and moved.version > version
+    stale = [cid for _, cid in other_hand.custom_ids() if cid.startswith("u|r|") is False]
+    for cid in stale[:2]:
+        base, _, value = cid.partition("=")
+        now = await driver.table()
+        assert now is not None
+        sent = await driver.press(other, other_hand, base, [value] if value else None)
+        assert sent.message is not None
+        later = await driver.table()
+        assert later is not None and later.version == now.version, cid
+    # Nothing was answered twice, and the server saw no request it does not model.
+    assert not [r for r in server.refusals if r[1] == 40060]
+
+
+async def test_stale_hand_refused(server: DiscordAPIServer, bot: BotProcess) -> None:
+    driver = await started(server, bot)
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    mover = driver.member_of(table.seats[table.game.turn].id)
+    assert mover is not None
+    hand = await driver.open_hand(mover)
+    first = hand.custom_ids()[0][1]
+    # The game moves on (the member draws through a second hand message) ...
+    fresh = await driver.open_hand(mover)
+    draw = next(cid for _, cid in fresh.custom_ids() if cid.startswith(("u|d|", "u|dp|", "u|sel|")))
+    base, _, value = draw.partition("=")
+    await driver.press(mover, fresh, base, [value] if value else None)
+    version = (await driver.table()).version  # type: ignore[union-attr]
+    # ... so the first hand's choices are out of date.
+    base, _, value = first.partition("=")
+    sent = await driver.press(mover, hand, base, [value] if value else None)
+    assert sent.message is not None and sent.message.id == hand.id
+    assert "out of date" in sent.message.content, sent.message.content
+    assert (await driver.table()).version == version  # type: ignore[union-attr]
+    await driver.check_privacy()
+
+
+async def test_old_status_message(server: DiscordAPIServer, bot: BotProcess) -> None:
+    driver = await started(server, bot)
+    ann = driver.members[0]
+    old = driver.status_message()
+    assert old is not None
+    sent = await driver.slash(ann, "stop")
+    assert sent.message is not None and "stopped" in sent.message.content
+    assert not old.components  # the stopped game's message lost its buttons
+    await driver.slash(ann, "new")
+    new = driver.status_message()
+    assert new is not None and new.id != old.id
+    sent = await driver.press(driver.members[1], old, "u|join")
+    assert sent.message is not None and sent.message.ephemeral and "⚠️" in sent.message.content
+    table = await driver.table()
+    assert table is not None and [s.name for s in table.seats] == ["Ann"]
+
+
+async def test_restart_mid_game(server: DiscordAPIServer, bot: BotProcess, redis_server: RedisServer,
+                                prefix: str) -> None:
+    driver = await started(server, bot)
+    for _ in range(4):
+        table = await driver.table()
+        assert table is not None and table.game is not None
+        member = driver.member_of(table.seats[table.game.turn].id)
+        assert member is not None
+        await driver.turn(member)
+    before = await driver.table()
+    assert before is not None and before.phase == "playing"
+    status = driver.status_message()
+    assert status is not None
+    await bot.stop()
+    # A new process on the same store picks the game up where it was.
+    fresh = await BotProcess(server, redis_server.url, prefix).start()
+    try:
+        driver.bot = fresh
+        again = await driver.table()
+        assert again is not None and again.version == before.version and again.game is not None
+        assert [list(h) for h in again.game.hands] == [list(h) for h in before.game.hands]  # type: ignore[union-attr]
+        stats = await driver.play()
+        assert stats.moves >= 1
+        shown = server.channel_messages(driver.channel)
+        assert [m.id for m in shown] == [status.id]  # the same status message, edited by the new process
+        assert "wins the match" in shown[0].content
+    finally:
+        await fresh.stop()
+        driver.bot = bot
