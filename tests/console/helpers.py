@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pexpect
 
+from unobot.chat.i18n import gettext_for
+
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07")
 PROMPT = "› "
@@ -33,9 +35,11 @@ def env(**extra: str) -> dict[str, str]:
     return e
 
 
-def spawn(*args: str, cwd: Path | None = None, **extra_env: str) -> pexpect.spawn:
+def spawn(*args: str, cwd: Path | None = None, size: tuple[int, int] = (60, 160), **extra_env: str) -> pexpect.spawn:
+    """`unobot play ARGS` in a pty of `size` (rows, columns)."""
     child = pexpect.spawn(sys.executable, ["-m", "unobot.cli", "play", *args], cwd=str(cwd or ROOT),
-                          env=env(**extra_env), encoding="utf-8", dimensions=(60, 160), timeout=20)
+                          env=env(**{"COLUMNS": str(size[1]), "LINES": str(size[0]), **extra_env}),
+                          encoding="utf-8", dimensions=size, timeout=20)
     child.delaybeforesend = None
     return child
 
@@ -54,6 +58,10 @@ class Player:
     transcript: list[str] = field(default_factory=list)
     hand: str = ""
     moves: int = 0
+    lang: str = "en"  # the words it reads and types: a Spanish player types Spanish
+
+    def w(self, word: str) -> str:
+        return gettext_for(self.lang)(word)
 
     def prompt(self) -> str | None:
         """Wait for the next prompt; its label, or None at the end of the program."""
@@ -67,8 +75,9 @@ class Player:
         """Note what the program printed up to a prompt; the prompt's label."""
         text = clean(raw)
         self.transcript.append(text)
-        if "Your hand" in text:
-            self.hand = text.rsplit("Your hand", 1)[1]
+        for title in ("Your hand", "Tu mano"):
+            if title in text:
+                self.hand = text.rsplit(title, 1)[1]
         return text.rsplit("\n", 1)[-1].strip()
 
     def send(self, line: str) -> None:
@@ -81,28 +90,28 @@ class Player:
             label, pending = (pending, None) if pending else (self.prompt(), None)
             if label is None:
                 return self.output
-            if label.startswith("Your move"):
+            if label.startswith(("Your move", "Tu jugada")):
                 if quit_after is not None and self.moves >= quit_after:
                     self.send("quit")
                     continue
                 self.moves += 1
                 self.send(self.choose())
-            elif label.startswith("Colour"):
+            elif label.startswith(("Colour", "Color")):
                 self.seen["wild"] = True
                 self.send("green")
-            elif label.startswith("Player"):
+            elif label.startswith(("Player", "Jugador")):
                 self.send("1")
-            elif label.startswith("Enter"):
-                jump = re.search(r"jump in with (\d+):", self.transcript[-1])
-                if re.search(r"^ +catch ", self.transcript[-1], re.M):
+            elif label.startswith(("Enter", "Intro")):
+                jump = re.search(self.w("jump in with {n}:").replace("{n}", r"(\d+)"), self.transcript[-1])
+                if re.search(rf"^ +{self.w('catch')} ", self.transcript[-1], re.M):
                     self.seen["catch"] = True
-                    self.send("catch")
+                    self.send(self.w("catch"))
                 elif jump and not self.seen["jump"]:
                     self.seen["jump"] = True
                     self.send(jump.group(1))
                 else:
                     self.send("")
-            elif label.startswith("A saved game") or "[Y/n]" in label:
+            elif "[Y/n]" in label or "[S/n]" in label:
                 self.send("n")
             else:
                 raise AssertionError(f"unexpected prompt {label!r}")
@@ -116,8 +125,8 @@ class Player:
         hand = self.hand
         playable = [int(n) for n in re.findall(r"(\d+) ● ", hand)]
         unplayable = [int(n) for n in re.findall(r"(\d+) ○ ", hand)]
-        wilds = [int(n) for n in re.findall(r"(\d+) ● +\S+ +Wild", hand)]
-        options = hand.rsplit("Or:", 1)[1] if "Or:" in hand else ""
+        wilds = [int(n) for n in re.findall(rf"(\d+) ● +\S+ +{self.w('Wild')}", hand)]
+        options = hand.rsplit(self.w("Or:"), 1)[1] if self.w("Or:") in hand else ""
         counted = re.match(r" \((\d+)", hand)
         size = int(counted.group(1)) if counted else len(playable) + len(unplayable)
         if not self.seen["unknown"]:
@@ -125,18 +134,18 @@ class Player:
             return "fly away"
         if not self.seen["help"]:
             self.seen["help"] = True
-            return "help"
+            return self.w("help")
         if not self.seen["refused"] and unplayable:
             self.seen["refused"] = True
             return str(unplayable[0])
-        if "catch " in options:
+        if self.w("catch") + " " in options:
             self.seen["catch"] = True
-            return "catch"
-        if "challenge" in options:
-            return "challenge"
-        if not self.seen["draw"] and "draw" in options and "take" not in options:
+            return self.w("catch")
+        if self.w("challenge") in options:
+            return self.w("challenge")
+        if not self.seen["draw"] and self.w("draw") in options and self.w("take {n}").split()[0] not in options:
             self.seen["draw"] = True
-            return "d"
+            return self.w("d")
         if wilds:
             return str(wilds[0])
         if playable:
@@ -144,6 +153,6 @@ class Player:
                 self.seen["uno"] = True
                 return f"{playable[0]} uno"
             return str(playable[0])
-        if "pass" in options:
+        if self.w("pass") in options:
             return "p"
-        return "draw"
+        return self.w("draw")
