@@ -58,6 +58,9 @@ def draw_cards(state: GameState, player: int, n: int, events: list[Event] | None
     got: list[Card] = []
     pile = state.draw_pile
     hand = state.hands[player]
+    wanted = state.rules.cards_to_draw(state, player, n, "penalty" if kind == PENALTY_TAKEN else "draw")
+    if wanted is not None:
+        n = max(0, int(wanted))
     for _ in range(n):
         if not pile:
             if not state.rules.on_deck_empty(state, events if events is not None else []):

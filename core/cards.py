@@ -11,6 +11,9 @@ Ranks are open: a plugin may build a deck with ranks the core does not know
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import ClassVar, Final
 
 COLORS: Final = ("R", "Y", "G", "B")
@@ -28,6 +31,7 @@ DRAW_TWO: Final = "+2"
 WILD: Final = ""
 WILD_DRAW_FOUR: Final = "+4"
 ACTIONS: Final = (SKIP, REVERSE, DRAW_TWO)
+_BUILT_IN_RANKS: Final = frozenset((*NUMBERS, *ACTIONS, WILD, WILD_DRAW_FOUR))
 
 #: How many cards a draw card makes the victim take, by rank.
 DRAW_AMOUNT: Final = {DRAW_TWO: 2, WILD_DRAW_FOUR: 4}
@@ -40,6 +44,61 @@ def _is_count(text: str) -> bool:
 
 class CardError(ValueError):
     """A card's text does not name a card."""
+
+
+@dataclass(frozen=True)
+class CardKind:
+    """A card rank a plugin adds (a Wild Shuffle Hands, a +10, a Skip Everyone).
+
+    Declared on a rule (`Rule.cards = (CardKind(...),)`) and registered when
+    the rule is loaded, so its cards parse, save, load and render like the
+    built-in ones. The card's text is its colour letter (`W` for a wild) and
+    `rank`: `CardKind("SE", name="Skip Everyone")` gives `RSE`, `GSE`, ...;
+    `CardKind("SH", wild=True, name="Wild Shuffle Hands")` gives `WSH`.
+
+    `name` is an English msgid, translated through the rule's own catalogue
+    (`Rule.locale`); `names` may give a name per language instead. What the
+    card does is the rule's hooks' business (`on_play`, `card_fits`, ...).
+    """
+
+    rank: str
+    wild: bool = False
+    value: int = 20
+    draw: int = 0
+    name: str = ""
+    names: Mapping[str, str] = field(default_factory=dict)
+    #: The rule that declared it (set on registration).
+    rule: str = ""
+
+    def __post_init__(self) -> None:
+        if not _RANK_TEXT.fullmatch(self.rank) or self.rank in _BUILT_IN_RANKS:
+            raise ValueError(
+                f"a card kind's rank is 1-4 letters, digits or + and not a built-in rank, "
+                f"not {self.rank!r}")
+
+
+_RANK_TEXT = re.compile(r"[A-Z0-9+]{1,4}")
+#: Card kinds added by plugins, by rank.
+KINDS: dict[str, CardKind] = {}
+
+
+def register_kind(kind: CardKind) -> None:
+    """Make a plugin's card kind known (the rule registry calls this)."""
+    old = KINDS.get(kind.rank)
+    if old is not None and old != kind:
+        raise ValueError(f"card rank {kind.rank!r} is declared twice ({old.rule}, {kind.rule})")
+    KINDS[kind.rank] = kind
+    for key, card in list(Card._interned.items()):
+        if key[1] == kind.rank:
+            card._apply_kind(kind)
+
+
+def _load_plugin_kinds() -> None:
+    """Load the installed rules once, so that their card kinds are known
+    before a saved game or a scenario names one of their cards."""
+    from .registry import available_rules
+
+    available_rules()
 
 
 class Card:
@@ -73,6 +132,18 @@ class Card:
             self.value = 50
         else:
             self.value = 20
+        kind = KINDS.get(rank)
+        if kind is not None:
+            self._apply_kind(kind)
+
+    def _apply_kind(self, kind: CardKind) -> None:
+        self.value = kind.value
+        self.draw = kind.draw
+
+    @property
+    def kind(self) -> CardKind | None:
+        """The plugin card kind of this card, or None for a built-in rank."""
+        return KINDS.get(self.rank)
 
     @classmethod
     def get(cls, color: str | None, rank: str) -> Card:
@@ -110,15 +181,19 @@ def parse_card(text: str) -> Card:
     if card is not None:
         return card
     raw = text.strip().upper()
-    if not raw or len(raw) > 4:
+    if not raw or len(raw) > 5:
         raise CardError(text)
     head, rank = raw[0], raw[1:]
+    if rank not in _BUILT_IN_RANKS and rank not in KINDS and _RANK_TEXT.fullmatch(rank):
+        _load_plugin_kinds()
+    kind = KINDS.get(rank)
+    draw_rank = rank.startswith("+") and _is_count(rank[1:]) and len(rank) <= 3
     if head == "W":
-        if rank not in (WILD, WILD_DRAW_FOUR) and not rank.startswith("+"):
+        if not (rank in (WILD, WILD_DRAW_FOUR) or draw_rank or (kind is not None and kind.wild)):
             raise CardError(text)
         card = Card.get(None, rank)
     elif head in COLORS:
-        if not (rank in NUMBERS or rank in ACTIONS or (rank.startswith("+") and _is_count(rank[1:]))):
+        if not (rank in NUMBERS or rank in ACTIONS or draw_rank or (kind is not None and not kind.wild)):
             raise CardError(text)
         card = Card.get(head, rank)
     else:

@@ -47,6 +47,7 @@ from .moves import (
     CHALLENGE,
     COLOR,
     DRAW,
+    KINDS,
     PASS,
     PLAY,
     UNO,
@@ -93,9 +94,11 @@ def new_game(variant: str, players: list[str], seed: int = 0,
     if dealer is not None:
         state.dealer = dealer % len(players)
     rules = rules_of(state)
-    deck = list(rules.build_deck(len(players)))
+    events: list[Event] = []
+    rules.round_start(state, None, events)
+    deck = list(rules.build_deck(len(state.active())))
     shuffle(state, deck)
-    events = deal_round(state, deck)
+    events += deal_round(state, deck)
     return state, events
 
 
@@ -109,9 +112,11 @@ def next_round(state: GameState) -> tuple[GameState, list[Event]]:
     s.hands = [[] for _ in range(n)]
     s.draw_pile, s.discard = [], []
     _reset_round(s)
-    deck = list(rules.build_deck(n))
+    events: list[Event] = []
+    rules.round_start(s, state, events)
+    deck = list(rules.build_deck(len(s.active())))
     shuffle(s, deck)
-    return s, deal_round(s, deck)
+    return s, events + deal_round(s, deck)
 
 
 def _reset_round(s: GameState) -> None:
@@ -135,17 +140,17 @@ def deal_round(state: GameState, deck_top_first: list[Card]) -> list[Event]:
     and let the first-card rule apply. Mutates `state` (a fresh one)."""
     rules = rules_of(state)
     n = len(state.players)
+    dealt = [s for s in range(n) if s not in state.out]  # seats a rule put out are dealt nothing
     size = rules.hand_size(state)
-    if len(deck_top_first) < size * n + 1:
-        raise ValueError(f"a deck of {len(deck_top_first)} cards cannot deal {size} to {n} players")
+    if len(deck_top_first) < size * len(dealt) + 1:
+        raise ValueError(f"a deck of {len(deck_top_first)} cards cannot deal {size} to {len(dealt)} players")
     pos = 0
     first = rules.next_turn(state, state.dealer, 0)
+    order = dealt[dealt.index(first):] + dealt[:dealt.index(first)]
     for _ in range(size):
-        seat = first
-        for _ in range(n):
+        for seat in order:
             state.hands[seat].append(deck_top_first[pos])
             pos += 1
-            seat = (seat + 1) % n
     starter = deck_top_first[pos]
     state.draw_pile = list(reversed(deck_top_first[pos + 1:]))
     state.discard = [starter]
@@ -253,7 +258,7 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
     legal = state.legal
     if legal is None or not _listed(move, legal):
         _check(state, rules, move)
-    if inplace:
+    if inplace and kind_is_core(move.kind):
         s = state
         s.legal = None
     else:
@@ -275,9 +280,15 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
         rules.on_challenge(s, player, events)
     elif kind == COLOR:
         rules.on_wild(s, move, move.color, events)
+    elif not rules.on_move(s, move, events):
+        raise MoveError(NOT_ALLOWED)  # a plugin kind nobody applies (s is a copy, or unchanged)
     rules.after_move(s, move, events)
     s.moves += 1
     return s, events
+
+
+def kind_is_core(kind: str) -> bool:
+    return kind in KINDS
 
 
 def _listed(move: Move, legal: list[Move]) -> bool:

@@ -50,6 +50,21 @@ def hand_size(state: GameState) -> int:  # type: ignore[empty-body]
     """How many cards each player is dealt. Stops at the first non-None result."""
 
 
+@hookspec
+def round_start(state: GameState, previous: GameState | None, events: list[Event]) -> None:
+    """A round is about to be dealt: hands are empty, the deck not built yet.
+
+    `previous` is the state at the end of the last round (None for the
+    first round of a match), so a rule can act on its result. Every rule is
+    told. A rule may put seats out of the round before the deal
+    (`state.out`: elimination; they are dealt no cards and never move),
+    change the dealer (`state.dealer`: dealing and play start after that
+    seat), or keep data for the whole match (`state.match`, which a new
+    round does not clear; `state.ext` is cleared every round). Returns
+    nothing.
+    """
+
+
 @hookspec(firstresult=True)
 def first_card(state: GameState, card: Card, events: list[Event]) -> bool:  # type: ignore[empty-body]
     """Apply the starting card's effect (the card is already on the discard pile).
@@ -182,6 +197,16 @@ def on_draw(state: GameState, player: int, events: list[Event]) -> bool:  # type
 
 
 @hookspec(firstresult=True)
+def cards_to_draw(state: GameState, player: int, n: int, reason: str) -> int:  # type: ignore[empty-body]
+    """`player` is about to draw `n` cards (`reason`: "draw" for a draw of
+    their own, "penalty" for a penalty or pending total): how many do they
+    really take? A cap (a hand limit) or a change. Stops at the first
+    non-None result; the shared rule answers `n`. The engine then draws that
+    many (fewer if the piles run out).
+    """
+
+
+@hookspec(firstresult=True)
 def on_drawn_card(state: GameState, player: int, card: Card, events: list[Event]) -> bool:  # type: ignore[empty-body]
     """After a voluntary draw of `card`: may `player` play it now?
 
@@ -221,6 +246,15 @@ def on_uno(state: GameState, player: int, events: list[Event]) -> bool:  # type:
 @hookspec(firstresult=True)
 def on_catch(state: GameState, catcher: int, target: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
     """`catcher` calls out `target`, who holds one card and did not say UNO."""
+
+
+@hookspec(firstresult=True)
+def on_move(state: GameState, move: Move, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """Apply a move of a kind a plugin added (`Rule.move_kinds`): the engine
+    has already had it accepted by `check_move`. Return True when handled;
+    a move no rule handles is refused with `not_allowed` before anything
+    changes.
+    """
 
 
 @hookspec

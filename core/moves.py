@@ -25,7 +25,7 @@ KINDS: Final = (PLAY, DRAW, PASS, UNO, CATCH, CHALLENGE, COLOR)
 class Move:
     """One move by the player in `seat`. Immutable by convention, hashable."""
 
-    __slots__ = ("kind", "player", "card", "color", "target")
+    __slots__ = ("kind", "player", "card", "color", "target", "cards")
 
     def __init__(
         self,
@@ -34,15 +34,19 @@ class Move:
         card: Card | None = None,
         color: str | None = None,
         target: int | None = None,
+        cards: tuple[Card, ...] = (),
     ) -> None:
         self.kind = kind
         self.player = player
         self.card = card
         self.color = color
         self.target = target
+        #: Further cards, for plugin moves that play several at once
+        #: (`card` is the first of them).
+        self.cards = cards
 
     def _key(self) -> tuple[object, ...]:
-        return (self.kind, self.player, self.card, self.color, self.target)
+        return (self.kind, self.player, self.card, self.color, self.target, self.cards)
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -50,6 +54,7 @@ class Move:
         return (
             isinstance(other, Move) and self.kind == other.kind and self.player == other.player
             and self.card is other.card and self.color == other.color and self.target == other.target
+            and self.cards == other.cards
         )
 
     def __hash__(self) -> int:
@@ -64,6 +69,7 @@ class Move:
         parts = [self.kind]
         if self.card is not None:
             parts.append(self.card.text)
+        parts.extend(c.text for c in self.cards)
         if self.color is not None:
             parts.append(COLOR_NAMES[self.color])
         if self.target is not None:
@@ -147,7 +153,36 @@ def parse_move(text: str, player: int, names: list[str]) -> Move:
         if len(rest) != 1 or not is_color_word(rest[0]):
             raise MoveError(BAD_MOVE, text)
         return color_move(player, parse_color(rest[0]))
+    from .registry import MOVE_KINDS, declared
+
+    if declared(MOVE_KINDS, kind) is not None:
+        return _plugin_move(kind, rest, player, names, text)
     raise MoveError(BAD_MOVE, text)
+
+
+def _plugin_move(kind: str, words: list[str], player: int, names: list[str], text: str) -> Move:
+    """A plugin's move kind: `KIND [CARD...] [COLOUR] [PLAYER]`."""
+    cards: list[Card] = []
+    color = target = None
+    for word in words:
+        if color is None and target is None and not cards and is_color_word(word):
+            color = parse_color(word)
+            continue
+        if color is None and target is None:
+            try:
+                cards.append(parse_card(word))
+                continue
+            except CardError:
+                pass
+            if is_color_word(word):
+                color = parse_color(word)
+                continue
+        if target is None:
+            target = _seat(word, names)
+        else:
+            raise MoveError(BAD_MOVE, text)
+    first = cards[0] if cards else None
+    return Move(kind, player, first, color, target, tuple(cards[1:]))
 
 
 _colors: dict[tuple[int, str], Move] = {}

@@ -41,14 +41,61 @@ def _load() -> dict[str, type[Rule]]:
     return found
 
 
+_loading = False
+
+
 def available_rules() -> dict[str, type[Rule]]:
     """Every known rule by name (entry points, then rules registered at run time)."""
-    global _rules
+    global _rules, _loading
     if _rules is None:
-        _rules = _load()
+        if _loading:
+            return {}
+        _loading = True
+        try:
+            found = _load()
+            for cls in found.values():
+                _declare(cls)
+            _rules = found
+        finally:
+            _loading = False
     if _extra:
         return {**_rules, **_extra}
     return _rules
+
+
+def _declare(cls: type[Rule]) -> None:
+    """Make what a rule adds known everywhere: its card kinds, move kinds,
+    event texts and refusal codes (so saved games with its cards load and
+    adapters can show its texts)."""
+    from dataclasses import replace
+
+    from .cards import register_kind
+
+    for kind in cls.cards:
+        try:
+            register_kind(replace(kind, rule=cls.name))
+        except ValueError as exc:
+            _broken[cls.name] = str(exc)
+            log.warning("rule plugin %s: %s", cls.name, exc)
+    for kind in cls.move_kinds:
+        MOVE_KINDS.setdefault(kind, cls)
+    for kind in cls.event_texts:
+        EVENT_TEXTS.setdefault(kind, cls)
+    for code in cls.refusals:
+        REFUSALS.setdefault(code, cls)
+
+
+#: Who declared what: move kind / event kind / refusal code -> rule class.
+MOVE_KINDS: dict[str, type[Rule]] = {}
+EVENT_TEXTS: dict[str, type[Rule]] = {}
+REFUSALS: dict[str, type[Rule]] = {}
+
+
+def declared(table: dict[str, type[Rule]], key: str) -> type[Rule] | None:
+    """The rule that declared `key` in one of the tables above (loading the
+    installed rules first)."""
+    available_rules()
+    return table.get(key)
 
 
 def broken_rules() -> dict[str, str]:
@@ -60,6 +107,7 @@ def broken_rules() -> dict[str, str]:
 def register_rule(rule: type[Rule]) -> None:
     """Make a rule class available by its name without an entry point."""
     _extra[rule.name] = rule
+    _declare(rule)
 
 
 def unregister_rule(name: str) -> None:

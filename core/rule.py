@@ -55,6 +55,27 @@ class Rule:
     #: The move kinds this rule's `check_move` looks at (None: every kind).
     #: Declaring them lets the rule set skip the rule for other moves.
     checks: ClassVar[tuple[str, ...] | None] = None
+    #: Rules this one takes the place of: when it is on, they are off (and
+    #: `unobot variants NAME` does not list them as active).
+    replaces: ClassVar[tuple[str, ...]] = ()
+
+    # -- what the rule says to players (English msgids, translated through
+    # -- the rule's own catalogue, `locale`) ---------------------------------
+    #: One line per event kind the rule emits: {kind: text}. Placeholders:
+    #: {player} {other} {n} {card} {color}. A (singular, plural) pair is
+    #: chosen by {n}. `describe_event` uses these for kinds core does not know.
+    event_texts: ClassVar[dict[str, str | tuple[str, str]]] = {}
+    #: The refusal codes the rule's `check_move` returns, with their message.
+    refusals: ClassVar[dict[str, str]] = {}
+    #: Card kinds the rule adds (see `unobot.CardKind`).
+    cards: ClassVar[tuple[Any, ...]] = ()
+    #: Move kinds the rule adds: {kind: title}, e.g. {"time_up": "Time is up"}.
+    #: Their text form is `KIND [CARD...] [COLOUR] [PLAYER]`; the engine asks
+    #: `check_move` and applies them through the `on_move` hook.
+    move_kinds: ClassVar[dict[str, str]] = {}
+    #: The rule's own gettext catalogues: (domain, folder holding
+    #: `<lang>/LC_MESSAGES/<domain>.po`). None: texts are shown in English.
+    locale: ClassVar[tuple[str, Any] | None] = None
 
     def __init__(self, options: Any = None) -> None:
         self.options = options if options is not None else self.Options()

@@ -7,8 +7,10 @@ resolved rules, and its RNG seed with the number of shuffles done so far.
 Piles are lists whose *end* is the top (the draw pile pops from the end, the
 discard pile's top is `discard[-1]`), so drawing and playing are O(1).
 The engine never mutates a state it was given: `apply` clones first.
-`ext` is room for plugins' own data; treat its values as immutable
-(replace them, never mutate in place), since clones share them.
+`ext` is room for plugins' own data for the round (cleared when a new
+round is dealt); `match` for data that lasts the whole match (elimination
+counts, team totals). Treat their values as immutable (replace them, never
+mutate in place), since clones share them. Both must be JSON-able.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ class GameState:
         "players", "hands", "draw_pile", "discard", "turn", "direction",
         "color", "pending", "pending_rank", "drawn", "draws", "uno",
         "exposed", "out", "winner", "phase", "scores", "round", "dealer",
-        "moves", "ext", "rules", "legal",
+        "moves", "ext", "match", "rules", "legal",
     )
 
     variant: str
@@ -64,6 +66,7 @@ class GameState:
     dealer: int
     moves: int
     ext: dict[str, Any]
+    match: dict[str, Any]
     rules: Any  # the compiled RuleSet; never serialized
     legal: Any  # the legal moves of the player to move, once listed; never serialized
 
@@ -96,6 +99,7 @@ class GameState:
         self.dealer = n - 1
         self.moves = 0
         self.ext = {}
+        self.match = {}
         self.rules = None
         self.legal = None
 
@@ -150,6 +154,7 @@ class GameState:
         new.dealer = self.dealer
         new.moves = self.moves
         new.ext = dict(self.ext) if self.ext else {}
+        new.match = dict(self.match) if self.match else {}
         new.rules = self.rules
         new.legal = None
         return new
@@ -196,6 +201,8 @@ class GameState:
             d["w"] = self.winner
         if self.ext:
             d["e"] = self.ext
+        if self.match:
+            d["md"] = self.match
         return d
 
     def encode(self) -> bytes:
@@ -233,6 +240,7 @@ class GameState:
             s.out = list(d.get("o", []))
             s.winner = d.get("w", -1)
             s.ext = dict(d.get("e", {}))
+            s.match = dict(d.get("md", {}))
         except (KeyError, TypeError, ValueError) as exc:
             raise StateFormatError(f"game state is incomplete or corrupt: {exc!r}") from exc
         if len(s.hands) != len(s.players) or len(s.scores) != len(s.players):

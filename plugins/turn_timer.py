@@ -12,7 +12,6 @@ from unobot import (
     COLOR,
     DRAW,
     PASS,
-    PLAY,
     GameState,
     Move,
     Rule,

@@ -388,6 +388,87 @@ def test_options_reach_rule() -> None:
     assert state.turn == 2
 
 
+def test_hook_round_start() -> None:
+    """A rule sees the last round's result and puts a seat out before the deal."""
+    seen: list[int] = []
+
+    class Eliminate(Rule):
+        name = "eliminate-last"
+
+        @hookimpl
+        def round_start(self, state: GameState, previous: GameState | None, events: list[Event]) -> None:
+            if previous is None:
+                return
+            seen.append(previous.winner)
+            most = max(range(len(previous.hands)), key=lambda s: len(previous.hands[s]))
+            state.match = {**state.match, "out": sorted({*state.match.get("out", []), most})}
+            state.out = list(state.match["out"])
+
+    from unobot.engine import next_round
+
+    with extra_rule(Eliminate):
+        state, _ = new_game("official", ["a", "b", "c"], seed=3, overrides={"eliminate-last": {}})
+        state.hands[2].extend(state.draw_pile[:5])  # c holds the most cards
+        del state.draw_pile[:5]
+        state.winner = 0
+        state2, _ = next_round(state)
+    assert seen == [0]
+    assert state2.out == [2] and state2.hands[2] == [] and state2.match == {"out": [2]}
+    assert len(state2.hands[0]) == 7 and state2.turn != 2
+
+
+def test_hook_cards_to_draw() -> None:
+    """A cap inside drawing: nobody holds more than five cards."""
+    class Cap(Rule):
+        name = "cap-five"
+
+        @hookimpl
+        def cards_to_draw(self, state: GameState, player: int, n: int, reason: str) -> int:
+            return max(0, min(n, 5 - len(state.hands[player])))
+
+    with extra_rule(Cap):
+        state = table(hands={"ana": "R+2 G5", "ben": "B7 G3 Y9 Y1", "cat": "Y7"},
+                      overrides={"cap-five": {}})
+        after, _ = play(state, "ana", "play R+2")
+    assert len(after.hands[1]) == 5  # took 1 of the 2
+
+
+def test_hook_on_move() -> None:
+    """A plugin move kind: parsed, offered, checked and applied through on_move."""
+    from unobot import registry
+    from unobot.moves import Move as M
+
+    class Shout(Rule):
+        name = "shout"
+        move_kinds = {"shout": "Shout"}
+
+        @hookimpl
+        def extra_moves(self, state: GameState, player: int) -> list[Move]:
+            return [M("shout", player)]
+
+        @hookimpl
+        def check_move(self, state: GameState, move: Move) -> bool | None:
+            return True if move.kind == "shout" else None
+
+        @hookimpl
+        def on_move(self, state: GameState, move: Move, events: list[Event]) -> bool | None:
+            if move.kind != "shout":
+                return None
+            state.ext = {**state.ext, "shouts": state.ext.get("shouts", 0) + 1}
+            events.append(Event("shouted", move.player))
+            return True
+
+    with extra_rule(Shout):
+        assert registry.declared(registry.MOVE_KINDS, "shout") is Shout
+        state = table(overrides={"shout": {}})
+        assert any(m.kind == "shout" for m in legal_moves(state, 1))
+        after, events = play(state, "ben", "shout")
+        assert after.ext["shouts"] == 1 and events[0].kind == "shouted"
+        assert after.turn == state.turn
+    state = table()
+    assert refused(state, "ben", "play R5") == "not_your_turn"
+
+
 def test_every_hook_has_a_test() -> None:
     module = sys.modules[__name__]
     missing = [n for n in hookspecs.spec_names() if not hasattr(module, f"test_hook_{n}")]

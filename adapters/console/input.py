@@ -272,6 +272,13 @@ def command_word(word: str, lang: str) -> str | None:
     return None
 
 
+def _plugin_kind(word: str) -> bool:
+    """Is `word` a move kind a plugin added (typed as its text: `time_up`)?"""
+    from unobot.registry import MOVE_KINDS, declared
+
+    return declared(MOVE_KINDS, word.lower()) is not None
+
+
 def parse_line(line: str, hand: Sequence[Card], lang: str) -> Intent:
     """Parse one typed line; `hand` is the hand in the order it is numbered."""
     _ = gettext_for(lang)
@@ -292,6 +299,8 @@ def parse_line(line: str, hand: Sequence[Card], lang: str) -> Intent:
         return Send((c.Challenge(),))
     if name == "catch":
         return Send((c.Catch(target=" ".join(rest) or None),))
+    if _plugin_kind(words[0]):
+        return Send((c.PluginMove(text=line.strip()),))
     if name == "color":
         # Naming the colour of a Wild starter: `color green`, `color verde`, `color g`.
         named = color_word(rest[0]) if len(rest) == 1 else None

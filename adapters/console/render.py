@@ -21,7 +21,13 @@ from rich.text import Text
 
 from unobot.cards import COLORS, REVERSE, SKIP, WILD, Card, sort_key
 from unobot.chat.i18n import gettext_for, ngettext_for
-from unobot.chat.render import card_name, color_name, describe_event, describe_private
+from unobot.chat.render import (
+    card_name,
+    color_name,
+    describe_event,
+    describe_private,
+    plugin_move_title,
+)
 from unobot.chat.views import HandCard, HandView, TableView
 from unobot.events import Event
 from unobot.moves import Move
@@ -230,6 +236,8 @@ def actions(hv: HandView, view: TableView, lang: str) -> Text:
 
     if hv.colors:
         add(_("color red"), _("name the colour of the starting wild card: red, yellow, green or blue"))
+    for m in hv.extras:  # a plugin's own move kinds: typed as their text
+        add(m.text, plugin_move_title(m.kind, lang))
     if hv.draw:
         add(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else _(SHORT["draw"]))
         if not hv.pending:

@@ -26,7 +26,7 @@ from telegram import InlineQueryResultsButton
 from unobot.cards import COLOR_NAMES, Card
 from unobot.chat import commands as c
 from unobot.chat.i18n import N_, gettext_for, ngettext_for
-from unobot.chat.render import COLOR_EMOJI, card_label, color_name
+from unobot.chat.render import COLOR_EMOJI, card_label, color_name, plugin_move_title
 from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
 from unobot.chat.views import hand_view
 from unobot.moves import CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
@@ -74,8 +74,13 @@ def move_code(table: Table, move: Move) -> str:
     if move.kind == CATCH and move.target is not None:
         return "k" + table.seats[move.target].id
     if move.kind == COLOR and move.color:
-        return "n" + move.color
-    return {DRAW: "d", PASS: "s", UNO: "u", CHALLENGE: "c"}[move.kind]
+        return "h" + move.color  # hue: the colour of a Wild starter
+    if move.kind not in _CORE_CODES:
+        return "m" + move.text.replace(" ", "~")  # a plugin's move kind, in its text form
+    return _CORE_CODES[move.kind]
+
+
+_CORE_CODES = {DRAW: "d", PASS: "s", UNO: "u", CHALLENGE: "c", PLAY: "p", CATCH: "k"}
 
 
 def command_for(code: str, version: int) -> c.Command | None:
@@ -94,8 +99,10 @@ def command_for(code: str, version: int) -> c.Command | None:
         return c.Play(card=rest, color=color_word, target=target or None, version=version)
     if kind == "k" and rest:
         return c.Catch(target=rest, version=version)
-    if kind == "n" and rest in COLOR_NAMES:
+    if kind == "h" and rest in COLOR_NAMES:
         return c.NameColor(color=COLOR_NAMES[rest], version=version)
+    if kind == "m" and rest:
+        return c.PluginMove(text=rest.replace("~", " "), version=version)
     if code == "d+":
         return c.Draw(then_play=True, version=version)
     simple = {"d": c.Draw, "s": c.Pass, "u": c.SayUno, "c": c.Challenge}
@@ -121,6 +128,9 @@ def move_title(table: Table, move: Move, lang: str) -> str:
     if move.kind == COLOR and move.color:
         return f"{COLOR_EMOJI[move.color]} " + _("Starting colour: {color}").format(
             color=color_name(move.color, lang))
+    if move.kind not in _CORE_CODES:
+        return "✨ " + " ".join([plugin_move_title(move.kind, lang),
+                                *(card_label(c, lang) for c in (move.card, *move.cards) if c)])
     if move.kind == DRAW:
         pending = table.game.pending if table.game is not None else 0
         if pending:
@@ -142,7 +152,8 @@ def _article(result_id: str, title: str, text: str, lang: str, description: str 
     """One result; picking it posts `text` (plain text: names need no escaping)
     into the chat, with the "My cards" button under it, so the next player
     finds their hand at the bottom of the chat."""
-    return Article(result_id, title, text, play_keyboard(lang), description)
+    chat = result_id.split(":", 1)[0]
+    return Article(result_id, title, text, play_keyboard(lang, chat if telegram_id(chat) else None), description)
 
 
 def info_results(chat: str, version: int, user: str, title: str, text: str, lang: str,
@@ -201,6 +212,8 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
     # A Wild starter: the first player names its colour before anything else.
     for move in view.colors:
         add(move, _("Name the colour of the starting wild card"))
+    for move in view.extras:  # moves of plugins' own kinds
+        add(move, None)
     # Going down to one card: each play together with UNO first (one pick
     # instead of two); plain plays stay offered (forgetting UNO is allowed,
     # and catchable), and UNO on its own.
@@ -230,6 +243,19 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
         description = _("Not playable now") + (f" (×{hc.count})" if hc.count > 1 else "")
         results.append(_article(rid, "✖ " + card_label(hc.card, lang), "🤔", table.lang, description))
     return results
+
+
+def game_picker(tables: list[Table], user: str, lang: str) -> list[Article]:
+    """One result per running game of the player: picking one posts a "My
+    cards" button for that game (its inline query names the game)."""
+    _ = gettext_for(lang)
+    out = []
+    for table in tables[:PAGE]:
+        place = str(table.adapter.get("title") or "") or _("the game in chat {chat}").format(chat=table.chat_id)
+        title = f"🃏 {place}"
+        rid = encode(table.chat_id, table.version, user, "ng")
+        out.append(Article(rid, title, title, play_keyboard(table.lang, table.chat_id), header(table, user, lang)))
+    return out
 
 
 def matching(results: list[Article], text: str) -> list[Article]:

@@ -100,6 +100,14 @@ class Challenge(Command):
 
 
 @dataclass(frozen=True)
+class PluginMove(Command):
+    """A move of a kind a plugin added, in its text form (`time_up`,
+    `multi R5 G5`; a player as a name or `@seat`)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class NameColor(Command):
     """Name the colour of a Wild starter (the first player, before anything else)."""
 
@@ -166,7 +174,7 @@ class SetTimer(Command):
     seconds: int = 0
 
 
-GAME_MOVES = (Play, Draw, Pass, SayUno, Catch, Challenge, NameColor)
+GAME_MOVES = (Play, Draw, Pass, SayUno, Catch, Challenge, NameColor, PluginMove)
 
 
 def parse_int(text: str) -> int | None:

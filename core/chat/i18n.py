@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "unobot"
@@ -82,35 +83,96 @@ def ngettext_for(lang: str | None) -> Callable[[str, str, int], str]:
     return translations(normalize(lang)).ngettext
 
 
+# -- a plugin's own catalogues ------------------------------------------------------
+
+def rule_translations(rule: Any, lang: str | None) -> gettext.NullTranslations:
+    """The translations of a rule's own texts (`Rule.locale = (domain,
+    folder)`), read from `<folder>/<lang>/LC_MESSAGES/<domain>.po`; English
+    text as written when the rule ships none for that language."""
+    locale = getattr(rule, "locale", None)
+    if not locale:
+        return gettext.NullTranslations()
+    domain, folder = locale
+    return _plugin_catalogue(str(domain), str(folder), normalize(lang))
+
+
+@cache
+def _plugin_catalogue(domain: str, folder: str, lang: str) -> gettext.NullTranslations:
+    import io
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    base = Path(folder) / lang / "LC_MESSAGES"
+    mo, po = base / f"{domain}.mo", base / f"{domain}.po"
+    try:
+        if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+            with mo.open("rb") as f:
+                return gettext.GNUTranslations(f)
+        if po.exists():  # compiled in memory: an installed plugin's folder may be read-only
+            with po.open("rb") as f:
+                catalog = read_po(f, locale=lang)
+            buffer = io.BytesIO()
+            write_mo(buffer, catalog)
+            buffer.seek(0)
+            return gettext.GNUTranslations(buffer)
+    except (OSError, ValueError) as exc:  # a broken catalogue must not break a game
+        import logging
+
+        logging.getLogger(__name__).warning("catalogue %s (%s) unreadable: %r", domain, lang, exc)
+    return gettext.NullTranslations()
+
+
+def rule_text(rule: Any, text: str | tuple[str, str], lang: str | None, n: int = 1) -> str:
+    """One of a rule's texts (an event line, a refusal, a card or move
+    name) in a language."""
+    t = rule_translations(rule, lang)
+    if isinstance(text, tuple):
+        return t.ngettext(text[0], text[1], n)
+    return t.gettext(text)
+
+
 # -- maintenance: extract and merge ------------------------------------------------
 
 SOURCES = ("core", "adapters", "plugins")
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2)}
 
 
 def extract() -> None:
+    """Refresh unobot's own catalogues from its sources."""
+    root = LOCALE_DIR.parent.parent
+    extract_catalogues([(root / s, s) for s in SOURCES], LOCALE_DIR, DOMAIN, LANGUAGES, "unobot")
+    print("catalogues updated:", ", ".join(LANGUAGES))
+
+
+def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain: str,
+                       languages: tuple[str, ...] | list[str], project: str) -> list[Path]:
+    """Extract every marked string (`_()`, `N_()`, `ngettext()`) from the
+    sources into `<locale_dir>/<domain>.pot` and merge it into each
+    language's `.po` (English filled with the source text). A plugin runs
+    this through `unobot i18n extract`."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
     from babel.messages.pofile import read_po, write_po
 
-    root = LOCALE_DIR.parent.parent
-    template = Catalog(project="unobot", domain=DOMAIN)
-    for source in SOURCES:
+    template = Catalog(project=project, domain=domain)
+    for source, label in sources:
         for filename, lineno, text, comments, _ctx in extract_from_dir(
-            root / source,
-            method_map=[("**.py", "python")],
-            keywords={"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2)},
+            source, method_map=[("**.py", "python")], keywords=KEYWORDS,
         ):
-            template.add(text, locations=[(f"{source}/{filename}", lineno)], auto_comments=comments)
-    with (LOCALE_DIR / f"{DOMAIN}.pot").open("wb") as f:
+            template.add(text, locations=[(f"{label}/{filename}", lineno)], auto_comments=comments)
+    locale_dir.mkdir(parents=True, exist_ok=True)
+    with (locale_dir / f"{domain}.pot").open("wb") as f:
         write_po(f, template, omit_header=False, sort_output=True)
-    for lang in LANGUAGES:
-        po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    written = []
+    for lang in languages:
+        po = locale_dir / lang / "LC_MESSAGES" / f"{domain}.po"
         po.parent.mkdir(parents=True, exist_ok=True)
         if po.exists():
             with po.open("rb") as f:
                 catalog = read_po(f, locale=lang)
         else:
-            catalog = Catalog(locale=lang, project="unobot", domain=DOMAIN)
+            catalog = Catalog(locale=lang, project=project, domain=domain)
         catalog.update(copy.deepcopy(template), no_fuzzy_matching=True)
         if lang == "en":  # English is the source language: msgstr = msgid
             for message in catalog:
@@ -125,7 +187,23 @@ def extract() -> None:
                     message.string = message.id
         with po.open("wb") as f:
             write_po(f, catalog, sort_output=True, ignore_obsolete=True)
-    print("catalogues updated:", ", ".join(LANGUAGES))
+        written.append(po)
+    return written
+
+
+def compile_catalogues(locale_dir: Path, domain: str) -> list[Path]:
+    """Compile every `<lang>/LC_MESSAGES/<domain>.po` under `locale_dir` to `.mo`."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    done = []
+    for po in sorted(locale_dir.glob(f"*/LC_MESSAGES/{domain}.po")):
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=po.parent.parent.name)
+        with po.with_suffix(".mo").open("wb") as f:
+            write_mo(f, catalog)
+        done.append(po.with_suffix(".mo"))
+    return done
 
 
 if __name__ == "__main__":

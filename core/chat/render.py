@@ -45,6 +45,8 @@ def color_name(color: str | None, lang: str | None) -> str:
 def card_name(card: Card, lang: str | None) -> str:
     """`Red 5`, `Green Draw Two`, `Wild Draw Four` / `5 rojo`, `+2 verde`, `+4`."""
     _ = gettext_for(lang)
+    if card.kind is not None:
+        return plugin_card_name(card, lang) or card.text
     if card.is_wild:
         if card.rank == WILD:
             return _("Wild")
@@ -63,7 +65,9 @@ def card_label(card: Card, lang: str | None) -> str:
 def error_text(code: str, lang: str | None) -> str:
     _ = gettext_for(lang)
     text = CODES.get(code) or CHAT_ERRORS.get(code)
-    return _(text) if text else code
+    if text:
+        return _(text)
+    return plugin_refusal(code, lang) or _("That move is not allowed now.")
 
 
 #: Refusals of the chat layer (the engine's own are core.errors.CODES).
@@ -157,7 +161,62 @@ def describe_event(e: Event, name: Callable[[int], str], lang: str | None) -> st
         return _("Round {n} begins.").format(n=e.n)
     if k in ("turn", "scores"):
         return None
-    return f"{k} {p}".strip()
+    return plugin_event_text(e, p, o, card, lang)
+
+
+def plugin_event_text(e: Event, player: str, other: str, card: str, lang: str | None) -> str | None:
+    """The line a rule declared for an event kind of its own
+    (`Rule.event_texts`), in the reader's language; None for a kind nobody
+    declared (adapters then show nothing rather than an internal name)."""
+    from ..registry import EVENT_TEXTS, declared
+    from .i18n import rule_text
+
+    rule = declared(EVENT_TEXTS, e.kind)
+    if rule is None:
+        return None
+    text = rule_text(rule, rule.event_texts[e.kind], lang, e.n)
+    try:
+        return text.format(player=player, other=other, n=e.n, card=card,
+                           color=color_name(e.color, lang) if e.color else "")
+    except (KeyError, IndexError, ValueError):
+        return text  # a placeholder the rule's author mistyped: show the text as it is
+
+
+def plugin_refusal(code: str, lang: str | None) -> str | None:
+    """The message a rule declared for a refusal code of its own (`Rule.refusals`)."""
+    from ..registry import REFUSALS, declared
+    from .i18n import rule_text
+
+    rule = declared(REFUSALS, code)
+    return rule_text(rule, rule.refusals[code], lang) if rule is not None else None
+
+
+def plugin_card_name(card: Card, lang: str | None) -> str | None:
+    """The name of a plugin's card kind in a language (`CardKind.name`
+    through the rule's catalogue, or `CardKind.names`), with its colour."""
+    kind = card.kind
+    if kind is None:
+        return None
+    from ..registry import available_rules
+    from .i18n import normalize, rule_text
+
+    name = kind.names.get(normalize(lang)) if kind.names else None
+    if name is None and kind.name:
+        name = rule_text(available_rules().get(kind.rule), kind.name, lang)
+    name = name or kind.rank
+    if card.is_wild:
+        return name
+    _ = gettext_for(lang)
+    return _("{color} {rank}").format(color=_(COLOR_TITLES[card.color or "R"]), rank=name)
+
+
+def plugin_move_title(kind: str, lang: str | None) -> str:
+    """The title a rule declared for a move kind of its own (`Rule.move_kinds`)."""
+    from ..registry import MOVE_KINDS, declared
+    from .i18n import rule_text
+
+    rule = declared(MOVE_KINDS, kind)
+    return rule_text(rule, rule.move_kinds[kind], lang) if rule is not None else kind
 
 
 def describe_private(e: Event, lang: str | None) -> str | None:

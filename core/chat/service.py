@@ -605,6 +605,14 @@ class ChatService:
             else:
                 target = game.exposed if game.exposed >= 0 else None
             return Move(CATCH, seat, target=target)
+        if isinstance(cmd, c.PluginMove):
+            from ..moves import parse_move
+            from ..registry import MOVE_KINDS, declared
+
+            kind = cmd.text.split()[0].lower() if cmd.text.split() else ""
+            if declared(MOVE_KINDS, kind) is None:
+                raise ChatError("bad_move")
+            return parse_move(cmd.text[:500], seat, [s.name for s in table.seats])
         if isinstance(cmd, c.NameColor):
             color = color_from_text(cmd.color)
             if color is None:

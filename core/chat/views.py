@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..cards import Card, sort_key
 from ..engine import legal_moves
-from ..moves import CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
+from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
 from ..variants import VariantError, load_variant, rules_for
 from .i18n import gettext_for
 from .render import card_name, color_name, describe_event
@@ -81,6 +81,8 @@ class HandView:
     #: While a Wild starter waits for its colour: the four `color` moves, the
     #: only moves the player to move has (an adapter offers them first).
     colors: list[Move] = field(default_factory=list)
+    #: Moves of kinds plugins added (`Rule.move_kinds`), offered as they are.
+    extras: list[Move] = field(default_factory=list)
     pending: int = 0
     #: Down to one card without having said UNO: may be caught until UNO is said.
     exposed: bool = False
@@ -185,6 +187,8 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
             view.catches.append(m)
         elif m.kind == COLOR:
             view.colors.append(m)
+        elif m.kind not in KINDS:
+            view.extras.append(m)
     counts = Counter(game.hands[seat])
     cards = [HandCard(card, card in by_card, by_card.get(card, []), counts[card])
              for card in sorted(counts, key=sort_key)]
