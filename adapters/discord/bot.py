@@ -39,6 +39,7 @@ from unobot.chat.render import describe_private, error_text
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.table import LOBBY, PLAYING, Table
 from unobot.chat.views import hand_view, rule_facts
+from unobot.moves import Move
 from unobot.store import StoreError
 
 from . import ids, render
@@ -187,11 +188,12 @@ class UnoBot(discord.Client):
             return
         lang = lang_of(it, table.lang)
         if it.message is None or table.adapter.get("status") != it.message.id:
-            await self.refuse(it, "old", gettext_for(lang)("That button belongs to an older message."))
+            _ = gettext_for(lang)
+            await self.refuse(it, "old", _("That button belongs to an older message."))
             return
         if action.verb == "hand":
             shown = render.hand(table, person.id, lang)
-            await it.response.send_message(ephemeral=True, **shown.kwargs())  # type: ignore[arg-type]
+            await it.response.send_message(shown.content, view=shown.components, ephemeral=True)
             self.ensure_jobs(chat, table)
             return
         cmd: c.Command = {"join": c.Join(), "start": c.Start(), "ai": c.AddAI(), "leave": c.Leave(),
@@ -200,7 +202,8 @@ class UnoBot(discord.Client):
         if not out.ok or out.table is None:
             await self.refuse(it, out.code or "bad_move", error_text(out.code or "bad_move", lang))
             return
-        await it.response.edit_message(**render.status(out.table).kwargs())  # type: ignore[arg-type]
+        shown = render.status(out.table)
+        await it.response.edit_message(content=shown.content, view=shown.view)
         self._shown[chat] = out.table.version
         self.after(chat, out)
 
@@ -221,7 +224,7 @@ class UnoBot(discord.Client):
         if action.verb == "p":
             if not action.color and not action.target and action.version == table.version:
                 hv = hand_view(table, person.id)
-                moves = next((hc.moves for hc in hv.cards if hc.card.text == action.card), []) if hv else []
+                moves: list[Move] = next((hc.moves for hc in hv.cards if hc.card.text == action.card), []) if hv else []
                 if len(moves) > 1:
                     await self.show_hand(it, render.picker(table, action.card, moves, action.uno, lang))
                     return
@@ -263,8 +266,7 @@ class UnoBot(discord.Client):
         if it.message is not None and it.message.flags.ephemeral:
             await it.response.edit_message(content=shown.content, view=shown.view)
         else:
-            await it.response.send_message(shown.content, view=shown.view or discord.utils.MISSING,
-                                           ephemeral=True)
+            await it.response.send_message(shown.content, view=shown.components, ephemeral=True)
 
     # -- the status message ------------------------------------------------------------------
     def lock(self, chat: str) -> asyncio.Lock:
@@ -287,7 +289,7 @@ class UnoBot(discord.Client):
             mid = table.adapter.get("status")
             if isinstance(mid, int):
                 try:
-                    await channel.get_partial_message(mid).edit(**shown.kwargs())  # type: ignore[arg-type]
+                    await channel.get_partial_message(mid).edit(content=shown.content, view=shown.view)
                     return
                 except discord.NotFound:  # deleted: posted again below
                     pass
@@ -295,7 +297,7 @@ class UnoBot(discord.Client):
                     log.warning("chat %s: status not edited: %s", chat, exc)
                     return
             try:
-                msg = await channel.send(**shown.kwargs())  # type: ignore[arg-type]
+                msg = await channel.send(shown.content, view=shown.components)
             except discord.HTTPException as exc:
                 log.warning("chat %s: status not posted: %s", chat, exc)
                 return

@@ -107,7 +107,8 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], variant: str | Non
         table = out.table
         bot.cancel_jobs(chat)
         bot._shown.pop(chat, None)
-        answer = await it.response.send_message(**render.status(table).kwargs())  # type: ignore[arg-type]
+        shown = render.status(table)
+        answer = await it.response.send_message(shown.content, view=shown.components)
         mid = answer.message_id if answer is not None else None
         if mid is None:
             mid = (await it.original_response()).id

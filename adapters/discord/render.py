@@ -11,6 +11,7 @@ any process and after a restart.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
@@ -39,11 +40,13 @@ class Shown:
     content: str
     view: discord.ui.View | None
 
-    def kwargs(self) -> dict[str, object]:
-        return {"content": self.content, "view": self.view}
+    @property
+    def components(self) -> discord.ui.View:
+        """For sending (discord.py wants MISSING, not None, for "no components")."""
+        return self.view if self.view is not None else discord.utils.MISSING
 
 
-def layout(*rows: list[discord.ui.Item[discord.ui.View]]) -> discord.ui.View | None:
+def layout(*rows: Sequence[discord.ui.Item[discord.ui.View]]) -> discord.ui.View | None:
     """A view of these rows of items, stopped: a layout, with no callbacks kept."""
     items = [(r, item) for r, row in enumerate(rows) for item in row]
     if not items:
@@ -198,7 +201,7 @@ def hand_components(table: Table, hv: HandView, lang: str) -> discord.ui.View | 
             label=label, value=ids.select_value(hc.card.text), emoji=emoji,
             description=_("Jump in with this card!") if jump else
             _("The card you just drew") if game.drawn == hc.card and hv.is_turn else _("Play this card")))
-    rows: list[list[discord.ui.Item[discord.ui.View]]] = []
+    rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = []
     if options:
         rows.append([discord.ui.Select(custom_id=ids.hand_id("sel", v), placeholder=_("Play this card"),
                                        options=options[:MAX_OPTIONS])])
