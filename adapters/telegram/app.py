@@ -9,13 +9,14 @@ wiring.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import BotCommand
 from telegram.error import TelegramError
-from telegram.ext import AIORateLimiter, Application, BaseRateLimiter
+from telegram.ext import Application, BaseRateLimiter
 
 from unobot.chat.i18n import LANGUAGES, gettext_for
 from unobot.chat.service import ChatService, Defaults
@@ -23,6 +24,7 @@ from unobot.store import Store
 
 from . import handlers, jobs
 from .bot import UnoBot
+from .limiter import GroupLimiter
 from .runtime import KEY, Options, Runtime
 from .texts import COMMANDS
 from .transport import JsonRequest
@@ -56,7 +58,7 @@ def build_application(
     if store is None and store_factory is None and service is None:
         raise ValueError("give a store, a store_factory or a service")
     bot = UnoBot(token, base_url=base_url or "https://api.telegram.org/bot",
-                 rate_limiter=rate_limiter or AIORateLimiter(max_retries=3),
+                 rate_limiter=rate_limiter or GroupLimiter(max_retries=3),
                  request=JsonRequest(), get_updates_request=JsonRequest(connection_pool_size=1))
     app = (
         Application.builder()
@@ -97,6 +99,12 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    rt = app.bot_data.get(KEY)
+    if rt is not None:  # the status edits on their way go out before the store closes
+        try:
+            await asyncio.wait_for(rt.status.idle(), 10)
+        except TimeoutError:
+            log.warning("some status edits were not sent before shutdown")
     owned = app.bot_data["unobot.setup"].get("owned")
     if owned is not None:
         await owned.close()

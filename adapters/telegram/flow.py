@@ -60,9 +60,11 @@ async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | N
         newest = await rt.service.table(str(chat_id))
         return newest is None or newest.version <= version
 
-    gone = await rt.status.show(context.bot, chat_id, current, table.version, status, still_current)
-    if gone is not None:
+    async def on_gone(gone: Gone) -> None:
         await repost(context, chat_id, table, current, gone)
+
+    # Returns at once: the message's own worker sends the edit when the group's budget allows.
+    rt.status.submit(context.bot, chat_id, current, table.version, status, still_current, on_gone)
 
 
 async def repost(context: Any, chat_id: int, table: Table, gone_id: int, gone: Gone) -> None:
@@ -75,7 +77,7 @@ async def repost(context: Any, chat_id: int, table: Table, gone_id: int, gone: G
     async with rt.status.reposting(chat_id, gone_id):
         replacement = rt.status.moved(chat_id, gone_id)
         if replacement != gone_id:
-            await rt.status.show(context.bot, chat_id, replacement, gone.version, gone.status)
+            rt.status.submit(context.bot, chat_id, replacement, gone.version, gone.status)
             return
         try:
             message = await send(context.bot, chat_id, gone.status)
@@ -87,7 +89,8 @@ async def repost(context: Any, chat_id: int, table: Table, gone_id: int, gone: G
 
 
 async def adopt(context: Any, chat_id: int, table: Table, message_id: int, status: Status,
-                *, save: bool = True, version: int | None = None) -> Table | None:
+                *, save: bool = True, version: int | None = None,
+                extra: dict[str, Any] | None = None) -> Table | None:
     """Make a message just sent (showing `status`, of `version`) the game's
     status message: in the store, so every process edits that one
     (`save=False` when the game is over and nothing will), and in this
@@ -99,7 +102,8 @@ async def adopt(context: Any, chat_id: int, table: Table, message_id: int, statu
     saved = None
     if save:
         try:
-            saved = await rt.service.set_adapter_data(str(chat_id), {"status": message_id}, seed=table.seed)
+            saved = await rt.service.set_adapter_data(str(chat_id), {"status": message_id, **(extra or {})},
+                                                      seed=table.seed)
         except StoreUnavailable:
             saved = None
     rt.status.sent(chat_id, message_id, table.version if version is None else version, status)
@@ -113,8 +117,8 @@ async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> N
     if not message_id:
         return
     rt = runtime(context)
-    await rt.status.show(context.bot, chat_id, rt.status.moved(chat_id, int(message_id)), table.version + 1,
-                         stopped(table, line))
+    rt.status.submit(context.bot, chat_id, rt.status.moved(chat_id, int(message_id)), table.version + 1,
+                     stopped(table, line))
 
 
 async def new_round_message(context: Any, chat_id: int, table: Table, notes: list[str]) -> None:
@@ -127,8 +131,8 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     rt = runtime(context)
     old = table.adapter.get("status")
     if old:  # the old message keeps the standings, without the moves shown below
-        await rt.status.show(context.bot, chat_id, rt.status.moved(chat_id, int(old)), table.version,
-                             render(table, final=True, recent=False))
+        rt.status.submit(context.bot, chat_id, rt.status.moved(chat_id, int(old)), table.version,
+                         render(table, final=True, recent=False))
     status = render(table, notes=notes, headline=round_headline(table))
     try:
         message = await send(context.bot, chat_id, status)

@@ -43,6 +43,7 @@ from unobot.variants import VariantError, load_variant, variant_names
 from . import buttons, flow, inline, jobs, migrate, play, state
 from .bot import MAX_TEXT, uno_bot
 from .guard import admit, clip16, display_name, is_user_id, parse_int, person_of, telegram_id
+from .limiter import SHED, priority
 from .notices import failure_text
 from .runtime import SYSTEM, runtime
 from .status import render, send
@@ -83,16 +84,23 @@ async def reply(update: Update, text: str, *, markup: InlineKeyboardMarkup | Non
     if not html_text:
         text = clip16(text, MAX_TEXT)
     try:
-        if reply_to:
-            return await message.get_bot().send_message(
-                message.chat_id, text if html_text else esc(text), parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True))
-        return await message.reply_text(text if html_text else esc(text), parse_mode=ParseMode.HTML,
-                                        reply_markup=markup, do_quote=True)
+        # A reply never waits for a group's message budget: when it is spent
+        # (a hundred people typing /help), the reply is dropped.
+        with priority(SHED):
+            return await _reply(message, text, markup, html_text, reply_to)
     except TelegramError as exc:
         log.info("reply in %s failed: %s", message.chat_id, exc)
         return None
+
+
+async def _reply(message: Message, text: str, markup: InlineKeyboardMarkup | None, html_text: bool,
+                 reply_to: int | None) -> Message:
+    body = text if html_text else esc(text)
+    if reply_to:
+        return await message.get_bot().send_message(
+            message.chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup,
+            reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True))
+    return await message.reply_text(body, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=True)
 
 
 async def run(update: Update, context: Context, command: c.Command, *, admin: bool = False) -> Outcome:
@@ -143,7 +151,9 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
         await rt.service.handle(str(chat_id), SYSTEM, c.Stop())
         return
     jobs.schedule_lobby(context, chat_id, table)
-    await flow.adopt(context, chat_id, table, message.message_id, status)
+    # The chat's title: a player in two games picks one by it.
+    await flow.adopt(context, chat_id, table, message.message_id, status,
+                     extra={"title": display_name(chat_title, "")} if chat_title else None)
     if is_user_id(person.id):
         await play.remember_player(context, person.id, chat_id)
     await notify_subscribers(context, chat_id, chat_title, table.lang, table.variant, person.id)

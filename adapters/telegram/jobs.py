@@ -220,6 +220,8 @@ async def replan_all(context: ContextTypes.DEFAULT_TYPE) -> None:
     """Once at start-up: plan the timers, AI pauses and lobby expiries of the
     games already running, so a restart leaves no game waiting for a clock
     nobody keeps. A table that cannot be read now is left to `ensure_jobs`."""
+    from . import flow
+
     rt = runtime(context)
     planned = 0
     try:
@@ -239,6 +241,10 @@ async def replan_all(context: ContextTypes.DEFAULT_TYPE) -> None:
                 # Nobody could move while no bot ran: the player on turn gets a
                 # whole turn from now, not a timeout for the downtime.
                 ensure_jobs(context, int(chat), table, not_before=turn_seconds(table))
+            # A bot that died right after a move may never have shown it: bring
+            # every running game's status message up to date now (queued, paced by
+            # each group's budget; an unchanged one costs a "not modified" answer).
+            await flow.show(context, int(chat), table)
             planned += 1
     except StoreError as exc:
         log.warning("start-up re-planning stopped: %s", exc)

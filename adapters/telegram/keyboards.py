@@ -33,19 +33,28 @@ TIMER_CHOICES = (0, 30, 60, 120)
 MAX_DATA = 64
 
 
-def play_button(lang: str) -> InlineKeyboardButton:
-    """The button that opens the player's hand in the group's input field."""
+#: The inline query a "My cards" button types names its game: ``#<chat id>``.
+#: An inline query carries no chat, and a player may sit in two games.
+GAME_REF = "#"
+
+
+def game_query(chat: str | None) -> str:
+    return f"{GAME_REF}{chat} " if chat else ""
+
+
+def play_button(lang: str, chat: str | None = None) -> InlineKeyboardButton:
+    """The button that opens the player's hand (of the game in `chat`) in the group's input field."""
     _ = gettext_for(lang)
-    return InlineKeyboardButton(_("🃏 My cards"), switch_inline_query_current_chat="")
+    return InlineKeyboardButton(_("🃏 My cards"), switch_inline_query_current_chat=game_query(chat))
 
 
 @cache
-def play_keyboard(lang: str) -> InlineKeyboardMarkup:
+def play_keyboard(lang: str, chat: str | None = None) -> InlineKeyboardMarkup:
     """Shared: Telegram objects are immutable, and every inline result carries it."""
-    return InlineKeyboardMarkup([[play_button(lang)]])
+    return InlineKeyboardMarkup([[play_button(lang, chat)]])
 
 
-def table_keyboard(phase: str, lang: str) -> InlineKeyboardMarkup | None:
+def table_keyboard(phase: str, lang: str, chat: str | None = None) -> InlineKeyboardMarkup | None:
     """The buttons under a game's status message, by phase."""
     _ = gettext_for(lang)
     if phase == LOBBY:
@@ -55,7 +64,7 @@ def table_keyboard(phase: str, lang: str) -> InlineKeyboardMarkup | None:
             [InlineKeyboardButton(_("🤖 Add an AI player"), callback_data=ADD_AI)],
         ])
     if phase == PLAYING:
-        return play_keyboard(lang)
+        return play_keyboard(lang, chat)
     if phase == BETWEEN_ROUNDS:
         return InlineKeyboardMarkup([[InlineKeyboardButton(_("⏭ Next round"), callback_data=NEXT_ROUND)]])
     return None

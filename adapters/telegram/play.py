@@ -15,7 +15,7 @@ from typing import Any
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from unobot.chat.i18n import gettext_for, known, normalize
@@ -24,8 +24,8 @@ from unobot.state import StateFormatError
 
 from . import flow, inline, jobs, state
 from .bot import uno_bot
-from .guard import display_name, person_of
-from .keyboards import play_keyboard
+from .guard import display_name, person_of, telegram_id
+from .keyboards import GAME_REF, play_keyboard
 from .runtime import runtime, telegram_chat
 from .status import note_line
 
@@ -34,8 +34,8 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 
 
-async def find_table(context: Any, user_id: str) -> Table | None:
-    """The table the user's inline query is about (see the module docstring).
+async def find_tables(context: Any, user_id: str) -> list[Table]:
+    """The tables the user sits at among their recent game chats, running ones first.
 
     The list of chats is cached for a few seconds in this process; when the
     cached list leads to no running game, the store's list is read again.
@@ -43,13 +43,29 @@ async def find_table(context: Any, user_id: str) -> Table | None:
     rt = runtime(context)
     cached = rt.cached_chats(user_id)
     if cached is not None:
-        table = await _first_table(rt, user_id, cached)
-        if table is not None and table.phase == PLAYING:
-            return table
+        tables = await _seated(rt, user_id, cached)
+        if tables and tables[0].phase == PLAYING:
+            return tables
     record = await state.user_record(rt.store, user_id)
-    chats = [str(c) for c in record.get("games") or []]
+    chats = [str(c) for c in record.get("games") or [] if telegram_id(str(c)) is not None]
     rt.cache_chats(user_id, chats)
-    return await _first_table(rt, user_id, chats)
+    return await _seated(rt, user_id, chats)
+
+
+async def find_table(context: Any, user_id: str, chat: str | None = None) -> Table | list[Table] | None:
+    """The table the user's inline query is about: the one `chat` names (the
+    "My cards" button says it) if they sit there; else their one running
+    game; several running games and no name: all of them (the player picks)."""
+    rt = runtime(context)
+    if chat is not None and telegram_id(chat) is not None:
+        table = await load_table(rt, chat)
+        if table is not None and table.phase != FINISHED and table.seat_of(user_id) is not None:
+            return table
+    tables = await find_tables(context, user_id)
+    running = [t for t in tables if t.phase == PLAYING]
+    if len(running) > 1:
+        return running
+    return tables[0] if tables else None
 
 
 async def remember_player(context: Any, user_id: int | str, chat_id: int | str) -> None:
@@ -92,16 +108,14 @@ async def load_table(rt: Any, chat: str) -> Table | None:
     return table
 
 
-async def _first_table(rt: Any, user_id: str, chats: list[str]) -> Table | None:
-    seated: Table | None = None
+async def _seated(rt: Any, user_id: str, chats: list[str]) -> list[Table]:
+    tables = []
     for chat in chats:
         table = await load_table(rt, chat)
         if table is None or table.phase == FINISHED or table.seat_of(user_id) is None:
             continue
-        if table.phase == PLAYING:
-            return table
-        seated = seated or table
-    return seated
+        tables.append(table)
+    return sorted(tables, key=lambda t: t.phase != PLAYING)  # stable: newest first among equals
 
 
 def notice_results(user_id: str, text: str, lang: str) -> list[inline.Article]:
@@ -114,20 +128,46 @@ def player_lang(language_code: str | None, chat_lang: str) -> str:
     return known(language_code) or chat_lang
 
 
+def game_ref(text: str) -> tuple[str | None, str]:
+    """The game a query names (``#<chat id>``, typed by the "My cards" button) and the rest of its text."""
+    words = text.split()
+    if words and words[0].startswith(GAME_REF):
+        chat = words[0][len(GAME_REF):]
+        return (chat if telegram_id(chat) is not None else None), " ".join(words[1:])
+    return None, text
+
+
+async def answer(context: Any, query_id: str, results: list[inline.Article], **kwargs: Any) -> None:
+    """Answer an inline query; one that is too old by now (Telegram waits about 15 s) is let go."""
+    try:
+        await uno_bot(context).answer_articles(query_id, results, **kwargs)
+    except BadRequest as exc:
+        log.info("inline answer not taken: %s", exc)
+
+
 async def on_inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
-    assert query is not None
+    if query is None or query.from_user is None:
+        return
     user = query.from_user
     uid = str(user.id)
-    table = await find_table(context, uid)
-    if table is None:
+    chat_ref, text = game_ref(query.query)
+    found = await find_table(context, uid, chat_ref)
+    if found is None:
         lang = normalize(user.language_code)
         _ = gettext_for(lang)
         results = inline.info_results("0", 0, uid, _("You are not in a game"),
                                       _("Open a game in a group with /new, or join one with /join."),
                                       lang, "none")
-        await uno_bot(context).answer_articles(query.id, results, button=inline.results_button(_("How to play")))
+        await answer(context, query.id, results, button=inline.results_button(_("How to play")))
         return
+    if isinstance(found, list):  # two running games and none named: the player picks one
+        lang = player_lang(user.language_code, found[0].lang)
+        _ = gettext_for(lang)
+        await answer(context, query.id, inline.game_picker(found, uid, lang),
+                     button=inline.results_button(_("You play in several games: pick one")))
+        return
+    table = found
     lang = player_lang(user.language_code, table.lang)
     _ = gettext_for(lang)
     chat_id = int(table.chat_id)
@@ -135,22 +175,23 @@ async def on_inline_query(update: Update, context: Context) -> None:
     if in_group and query.chat_type in (ChatType.PRIVATE, ChatType.SENDER, ChatType.CHANNEL):
         results = inline.info_results(table.chat_id, table.version, uid, _("Open your cards in the game's group"),
                                       _("My cards are in the group where the game is."), lang, "place")
-        await uno_bot(context).answer_articles(query.id, results)
+        await answer(context, query.id, results)
         return
     jobs.ensure_jobs(context, chat_id, table)
-    results = inline.matching(inline.hand_results(table, uid, lang), query.query)
+    results = inline.matching(inline.hand_results(table, uid, lang), text)
     head = inline.header(table, uid, lang)
     if not results:
         results = inline.info_results(table.chat_id, table.version, uid, head, inline.header(table, uid),
                                       table.lang, "wait")
     chunk, next_offset = inline.page(results, query.offset)
-    await uno_bot(context).answer_articles(query.id, chunk, next_offset=next_offset, button=inline.results_button(head))
+    await answer(context, query.id, chunk, next_offset=next_offset, button=inline.results_button(head))
 
 
 async def on_chosen(update: Update, context: Context) -> None:
     """A picked result: the move, checked by the service like any other command."""
     chosen = update.chosen_inline_result
-    assert chosen is not None
+    if chosen is None or chosen.from_user is None:
+        return
     user = chosen.from_user
     choice = inline.decode(chosen.result_id)
     if choice is None or choice.code.startswith("n") or not telegram_chat(choice.chat):
@@ -159,7 +200,7 @@ async def on_chosen(update: Update, context: Context) -> None:
     if choice.user != str(user.id):
         lang = await rt.service.language(choice.chat)
         _ = gettext_for(lang)
-        await refuse(context, chosen, None, lang, _("That choice was made for someone else."))
+        await refuse(context, chosen, None, lang, _("That choice was made for someone else."), choice.chat)
         return
     command = inline.command_for(choice.code, choice.version)
     if command is None:
@@ -180,16 +221,18 @@ async def on_chosen(update: Update, context: Context) -> None:
     await refuse(context, chosen, table, lang, outcome.error or "")
 
 
-async def refuse(context: Any, chosen: Any, table: Table | None, lang: str, text: str) -> None:
+async def refuse(context: Any, chosen: Any, table: Table | None, lang: str, text: str,
+                 chat: str | None = None) -> None:
     """Say briefly why a choice changed nothing, where the player looks:
     in the message they just posted (it carries the "My cards" button, so
     the bot may edit it), else as a line on the status message."""
     name = display_name(chosen.from_user.full_name, str(chosen.from_user.id))
+    chat = chat or (table.chat_id if table is not None else None)
     line = f"{name}: {text}"
     if chosen.inline_message_id:
         try:
             await context.bot.edit_message_text(note_line(line), inline_message_id=chosen.inline_message_id,
-                                                reply_markup=play_keyboard(lang))
+                                                reply_markup=play_keyboard(lang, chat))
         except TelegramError as exc:
             log.info("refusal not shown: %s", exc)
         return

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import NamedTuple
@@ -34,6 +35,7 @@ from unobot.chat.views import status_lines, table_view
 from .bot import MAX_TEXT, UnoBot
 from .guard import clip16
 from .keyboards import table_keyboard
+from .limiter import EDIT, priority
 from .transport import Superseded
 
 log = logging.getLogger(__name__)
@@ -121,7 +123,7 @@ def render(table: Table, *, notes: list[str] | None = None, headline: str | None
     if table.phase == PLAYING:
         out.append("")
         out.append(_("Press “My cards” to see your hand and play."))
-    markup = None if final or table.phase == FINISHED else table_keyboard(table.phase, lang)
+    markup = None if final or table.phase == FINISHED else table_keyboard(table.phase, lang, table.chat_id)
     return Status(clip16("\n".join(out), MAX_TEXT), markup, min(bold, MAX_TEXT - 1))
 
 
@@ -161,17 +163,35 @@ class Gone(NamedTuple):
     status: Status
 
 
+class _Pending(NamedTuple):
+    version: int
+    status: Status
+    still_current: Callable[[int], Awaitable[bool]] | None
+    on_gone: Callable[[Gone], Awaitable[None]] | None
+
+
 class StatusEditor:
-    """Edits status messages: newest version wins, equal text is never re-sent."""
+    """Edits status messages: newest version wins, equal text is never re-sent,
+    and nobody waits for an edit.
+
+    `submit` records the state to show and returns at once; one task per
+    message (its worker) sends the newest state recorded, then the newest
+    recorded meanwhile, and so on until none is left. So a busy group's edits
+    coalesce to what its message budget allows (the limiter paces the
+    worker, at priority EDIT), the last state is always shown, and the
+    update handlers, never waiting on a group's budget, keep serving every
+    other chat."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
         self._shown: OrderedDict[tuple[int, int], tuple[str, int, InlineKeyboardMarkup | None]] = OrderedDict()
-        self._pending: dict[tuple[int, int], tuple[int, Status]] = {}
-        self._locks: OrderedDict[tuple[int, int], asyncio.Lock] = OrderedDict()
+        self._pending: dict[tuple[int, int], _Pending] = {}
+        self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._moved: OrderedDict[tuple[int, int], int] = OrderedDict()
         self._reposting: OrderedDict[tuple[int, int], asyncio.Lock] = OrderedDict()
+        #: When each message's last edit went out (monotonic seconds): for benchmarks and tests.
+        self.edited_at: dict[tuple[int, int], float] = {}
 
     def _remember(self, cache: OrderedDict, key: tuple[int, int], value: object) -> None:  # type: ignore[type-arg]
         cache[key] = value
@@ -185,49 +205,81 @@ class StatusEditor:
         self._remember(self._latest, key, version)
         self._remember(self._shown, key, status.key())
 
-    async def show(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status,
-                   still_current: Callable[[int], Awaitable[bool]] | None = None) -> Gone | None:
-        """Show `status` unless something newer is shown or on its way.
+    def submit(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status,
+               still_current: Callable[[int], Awaitable[bool]] | None = None,
+               on_gone: Callable[[Gone], Awaitable[None]] | None = None) -> None:
+        """Have `status` shown unless something newer is shown or on its way; returns at once.
 
-        Returns None, or `Gone` when the message was deleted: the newest
-        status that could not be shown (ours, or a later one coalesced into
-        our edit), for the message that replaces it. `still_current(version)`
-        guards an edit held back by the rate limiter (see
-        `transport.EditGuard`), asked for the version the edit shows (a later
-        caller's, when coalesced)."""
+        `on_gone(gone)` is called (by the worker) when the message was
+        deleted, with the newest status that could not be shown.
+        `still_current(version)` guards an edit held back by the flood limit
+        (see `transport.EditGuard`)."""
         key = (chat_id, message_id)
         if version < self._latest.get(key, 0):
-            return None  # a newer state was shown or is on its way
+            return  # a newer state was shown or is on its way
         self._remember(self._latest, key, version)
-        self._pending[key] = (version, status)
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._remember(self._locks, key, lock)
-        async with lock:
-            pending = self._pending.pop(key, None)
-            if pending is None:
-                return None  # a later caller's edit went out with ours coalesced into it
-            edit_version, edit = pending
-            shown = edit.key()
-            if self._shown.get(key) == shown:
-                return None
-            try:
-                guard = None if still_current is None else functools.partial(still_current, edit_version)
+        self._pending[key] = _Pending(version, status, still_current, on_gone)
+        if key not in self._workers:
+            self._workers[key] = asyncio.get_running_loop().create_task(self._work(bot, key),
+                                                                        name=f"unobot-status-{chat_id}")
+
+    async def show(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status,
+                   still_current: Callable[[int], Awaitable[bool]] | None = None,
+                   on_gone: Callable[[Gone], Awaitable[None]] | None = None) -> None:
+        """`submit`, then wait until the message's worker is done (for the few
+        callers that must: start-up, tests)."""
+        self.submit(bot, chat_id, message_id, version, status, still_current, on_gone)
+        worker = self._workers.get((chat_id, message_id))
+        if worker is not None and worker is not asyncio.current_task():
+            await asyncio.shield(worker)
+
+    async def idle(self) -> None:
+        """Wait until every submitted state is shown (or given up)."""
+        while self._workers:
+            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+    def busy(self) -> bool:
+        return bool(self._workers)
+
+    async def _work(self, bot: UnoBot, key: tuple[int, int]) -> None:
+        try:
+            while (pending := self._pending.pop(key, None)) is not None:
+                try:
+                    gone = await self._edit(bot, key, pending)
+                    if gone is not None and pending.on_gone is not None:
+                        await pending.on_gone(gone)
+                except Exception as exc:  # noqa: BLE001 - a worker must outlive any one edit
+                    log.warning("status %s/%s: %s", key[0], key[1], exc)
+        finally:
+            self._workers.pop(key, None)
+
+    async def _edit(self, bot: UnoBot, key: tuple[int, int], pending: _Pending) -> Gone | None:
+        chat_id, message_id = key
+        edit = pending.status
+        shown = edit.key()
+        if self._shown.get(key) == shown:
+            return None
+        guard = None if pending.still_current is None else functools.partial(pending.still_current,
+                                                                              pending.version)
+        try:
+            with priority(EDIT):
                 await bot.edit_quietly(chat_id, message_id, edit.text, bold=edit.bold_units, markup=edit.markup,
                                        still_current=guard)
-            except Superseded:
-                return None  # a newer state is shown, or on its way from the process that saved it
-            except BadRequest as exc:
-                if is_gone(exc):
-                    return Gone(edit_version, edit)
-                if not is_not_modified(exc):
-                    log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
-                    return None
-            except TelegramError as exc:
+        except Superseded:
+            return None  # a newer state is shown, or on its way from the process that saved it
+        except BadRequest as exc:
+            if is_gone(exc):
+                return Gone(pending.version, edit)
+            if not is_not_modified(exc):
                 log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
                 return None
-            self._remember(self._shown, key, shown)
+        except TelegramError as exc:
+            log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
+            return None
+        self._remember(self._shown, key, shown)
+        self.edited_at[key] = time.monotonic()
+        if len(self.edited_at) > self.size:
+            self.edited_at.clear()
         return None
 
     def moved(self, chat_id: int, message_id: int) -> int:

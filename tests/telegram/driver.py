@@ -30,7 +30,7 @@ from tests.botapi import BotAPIServer, parse_html
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.telegram import inline, keyboards
 from unobot.adapters.telegram.app import build_application
-from unobot.adapters.telegram.runtime import Options
+from unobot.adapters.telegram.runtime import KEY, Options
 from unobot.cards import Card
 from unobot.chat.render import card_name
 from unobot.chat.service import ChatService
@@ -108,7 +108,16 @@ class BotProcess:
         await self.idle(timeout)
 
     async def idle(self, timeout: float = 10.0) -> None:
-        await asyncio.wait_for(self.app.update_queue.join(), timeout)
+        """Every update taken handled, and every status edit they asked for sent."""
+        async def quiet() -> None:
+            rt = self.app.bot_data[KEY]
+            while True:
+                await self.app.update_queue.join()
+                await rt.status.idle()
+                await asyncio.sleep(0)
+                if self.app.update_queue.empty() and not rt.status.busy():
+                    return
+        await asyncio.wait_for(quiet(), timeout)
 
 
 class Polling:

@@ -175,6 +175,7 @@ async def test_updates_that_find_the_status_deleted_at_once_replace_it_once(
     await asyncio.gather(flow.show(context, group_id, table, notes=["older"]),
                          flow.show(context, group_id, newer, notes=["newer"]),
                          flow.show(context, group_id, table, notes=["older"]))
+    await bot.idle()  # the edits go out from the message's worker
     sends = [c for c in server.calls[mark:] if c.method == "sendMessage"]
     assert len(sends) == 1
     stored = await driver.table()

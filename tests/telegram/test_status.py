@@ -22,7 +22,7 @@ def test_status_shows_colour_pending_draw_counts_and_turn() -> None:
     assert "Ben must draw 4, or answer it." in lines
     assert "Turn: Ben" in lines
     button = status.markup.inline_keyboard[0][0] if status.markup is not None else None
-    assert button is not None and button.switch_inline_query_current_chat == ""  # "My cards"
+    assert button is not None and button.switch_inline_query_current_chat == "#-1001234567890 "  # "My cards", naming the game
     for card in ("G5", "B7", "Red Reverse", "R5", "Red 5", "Y1", "Yellow 1"):
         assert card not in status.text
 
