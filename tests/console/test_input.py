@@ -5,8 +5,11 @@ from __future__ import annotations
 from unobot.adapters.console.input import (
     ENTER,
     HELP,
+    LOG,
     QUIT,
+    RULES,
     TABLE,
+    Choice,
     Invalid,
     Local,
     PlayIntent,
@@ -62,3 +65,44 @@ def test_bad_input_says_why() -> None:
     assert isinstance(beyond, Invalid) and "1 to 5" in beyond.message
     assert isinstance(parse_line("play X9", HAND, "en"), Invalid)
     assert isinstance(parse_line("play", HAND, "en"), Invalid)
+
+
+def test_cards_as_shown_and_short_forms_in_both_languages() -> None:
+    hand = [parse_card(t) for t in ("Y5", "W", "B7", "R+2", "G1", "W+4")]
+    for line, card, color in (
+        ("Yellow 5", "Y5", None), ("play Yellow 5", "Y5", None), ("5 amarillo", "Y5", None),
+        ("amarillo 5", "Y5", None), ("y5", "Y5", None), ("a5", "Y5", None), ("+2 rojo", "R+2", None),
+        ("Roba dos rojo", "R+2", None), ("Red Draw Two", "R+2", None), ("w yel", "W", "Y"), ("comodín verde", "W", "G"),
+        ("w+4 blu", "W+4", "B"), ("+4 azul", "W+4", "B"), ("Comodín roba cuatro rojo", "W+4", "R"),
+        ("Wild Draw Four green", "W+4", "G"), ("az7", "B7", None), ("AzC", "BR", None), ("vs", "GS", None),
+    ):
+        for lang in ("en", "es"):
+            assert parse_line(line, hand, lang) == PlayIntent(parse_card(card), color), (line, lang)
+
+
+def test_a_number_that_reads_two_ways_is_asked() -> None:
+    hand = [parse_card(t) for t in ("Y2", "W", "B7")]
+    # `2 amarillo`: card 2 (a wild) in yellow, or the Yellow 2 held: ask
+    both = parse_line("2 amarillo", hand, "es")
+    assert both == Choice((PlayIntent(parse_card("W"), "Y"), PlayIntent(parse_card("Y2"))), 2)
+    assert parse_line("2 yellow", [parse_card("W"), parse_card("W")], "en") == PlayIntent(parse_card("W"), "Y")
+    assert parse_line("2 yellow", hand[:1] + [parse_card("B7")], "en") == PlayIntent(parse_card("Y2"))
+    assert isinstance(parse_line("3 red", hand, "en"), Invalid)  # card 3 is no wild, no Red 3 held
+    assert isinstance(parse_line("1 2", hand, "en"), Invalid)  # never a player's name
+
+
+def test_numbers_are_what_int_reads() -> None:
+    for lang in ("en", "es"):
+        for odd in ("²", "٣x", "1²"):
+            assert isinstance(parse_line(odd, HAND, lang), Invalid)
+    assert parse_line(" 2 ", HAND, "en") == PlayIntent(parse_card("G+2"))
+
+
+def test_spanish_words_and_draw_and_play() -> None:
+    for line, command in (("r", c.Draw()), ("robar", c.Draw()), ("p", c.Pass()), ("pasar", c.Pass()),
+                          ("atrapar", c.Catch()), ("desafiar", c.Challenge()), ("uno", c.SayUno()),
+                          ("rj", c.Draw(then_play=True)), ("robar jugar", c.Draw(then_play=True))):
+        assert parse_line(line, HAND, "es") == Send((command,)), line
+    assert parse_line("dp", HAND, "en") == Send((c.Draw(then_play=True),))
+    assert parse_line("historial", HAND, "es") == Local(LOG) and parse_line("log", HAND, "en") == Local(LOG)
+    assert parse_line("reglas", HAND, "es") == Local(RULES) and parse_line("rules", HAND, "en") == Local(RULES)
