@@ -25,11 +25,12 @@ __version__ = "0.2.0"
 #: here so that asking for a submodule (`from . import engine`) never loads
 #: the API half-way through the engine's own imports.
 _API = frozenset({
-    "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card", "Event", "GameState",
-    "Literal", "Move", "NoOptions", "OptionSpec", "Rule", "actions", "advance", "cards", "dataclass",
-    "awaiting_color", "can_play", "draw_cards", "end_round", "errors", "events", "expand_play",
-    "hookimpl", "legal_moves", "play_moves",
-    "option", "penalize", "shuffle", "take_pending",
+    "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card",
+    "CardKind", "Event", "GameState", "Literal", "Move", "MoveError", "N_", "NP_", "NoOptions",
+    "OptionSpec", "Rule", "actions", "advance", "apply", "awaiting_color", "can_play", "cards",
+    "dataclass", "draw_cards", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
+    "new_game", "next_round", "option", "parse_card", "parse_move", "penalize", "play_moves", "register_rule",
+    "run_scenario", "run_scenario_data", "setup_round", "shuffle", "take_pending", "timeout", "unregister_rule",
 })
 
 

@@ -1,8 +1,22 @@
-"""Everything a rule plugin needs, in one import.
+"""The public surface of unobot, in one import (the datasette habit):
 
-    from unobot import Rule, hookimpl, dataclass, events, actions, ...
+    from unobot import Rule, hookimpl, dataclass, option, CardKind, N_, ...
 
-Third-party rules should import from here only; it is the stable surface.
+Writing a rule: `Rule`, `hookimpl`, `dataclass`, `option`, `Literal`, the
+move kinds (`PLAY`, `DRAW`, ...), `Card` and `CardKind` (new cards), `Move`,
+`Event`, `GameState`, `N_` and `NP_` (mark a text, or a text with a plural
+form, for the rule's own catalogue), and
+the building blocks that change a state through the hooks (`advance`,
+`draw_cards`, `penalize`, `take_pending`, `end_round`, `shuffle`), with the
+questions rules ask (`legal_moves`, `play_moves`, `can_play`,
+`awaiting_color`, `expand_play`).
+
+Testing a rule: `new_game`, `setup_round`, `apply`, `timeout`, `next_round`,
+`parse_move`, `parse_card`, `MoveError`, `run_scenario` (a scenario file),
+`run_scenario_data` (the same from a dict), `register_rule` (a rule without
+an entry point, for a test).
+
+Third-party rules import from here only: it is the stable surface.
 """
 
 from dataclasses import dataclass
@@ -10,17 +24,34 @@ from typing import Literal
 
 from . import actions, cards, errors, events
 from .actions import advance, draw_cards, end_round, penalize, shuffle, take_pending
-from .cards import Card
-from .engine import awaiting_color, can_play, expand_play, legal_moves, play_moves
+from .cards import Card, CardKind, parse_card
+from .chat.i18n import N_, NP_
+from .engine import (
+    apply,
+    awaiting_color,
+    can_play,
+    expand_play,
+    legal_moves,
+    new_game,
+    next_round,
+    play_moves,
+    setup_round,
+    timeout,
+)
+from .errors import MoveError
 from .events import Event
-from .moves import CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
+from .moves import CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move, parse_move
+from .registry import register_rule, unregister_rule
 from .rule import NoOptions, OptionSpec, Rule, hookimpl, option
+from .scenario import run_scenario, run_scenario_data
 from .state import GameState
 
 __all__ = [
-    "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card", "Event", "GameState",
-    "Literal", "Move", "NoOptions", "OptionSpec", "Rule", "actions", "advance", "cards", "dataclass",
-    "awaiting_color", "can_play", "draw_cards", "end_round", "errors", "events", "expand_play",
-    "hookimpl", "legal_moves", "play_moves",
-    "option", "penalize", "shuffle", "take_pending",
+    "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card", "CardKind", "Event",
+    "GameState", "Literal", "Move", "MoveError", "N_", "NP_", "NoOptions", "OptionSpec", "Rule",
+    "actions", "advance", "apply", "awaiting_color", "can_play", "cards", "dataclass",
+    "draw_cards", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
+    "new_game", "next_round", "option", "parse_card", "parse_move", "penalize", "play_moves",
+    "register_rule", "run_scenario", "run_scenario_data", "setup_round", "shuffle",
+    "take_pending", "timeout", "unregister_rule",
 ]

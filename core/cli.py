@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from .registry import available_rules, broken_rules
-from .rule import describe_type, option_fields
+from .rule import option_fields
 from .variants import VariantError, load_variant, resolve, variant_names
 
 COMMANDS_GROUP = "unobot.commands"
@@ -76,6 +76,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
     print(f"{resolved.name}: {variant.label('en')}")
     if variant.parent:
         print(f"extends: {variant.parent}")
+    for gone, by in sorted(resolved.replaced.items()):
+        print(f"  ({gone} is replaced by {by})")
     for name in sorted(resolved.rules, key=lambda n: (not rules[n].base, n)):
         cls = rules[name]
         opts = {n: getattr(cls.Options(**resolved.rules[name]), n) for n, _, _ in option_fields(cls)}
@@ -89,14 +91,50 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    import textwrap
+
+    from .rule import option_specs
+
     for name, cls in sorted(available_rules().items()):
         kind = "shared" if cls.base else "house"
-        print(f"{name} [{kind}]")
-        doc = cls.doc().splitlines()
-        if doc:
-            print(f"    {doc[0]}")
-        for opt, tp, default in option_fields(cls):
-            print(f"    {opt}: {describe_type(tp)} (default {default!r})")
+        extra = f", replaces {', '.join(cls.replaces)}" if cls.replaces else ""
+        print(f"{name} [{kind}{extra}]")
+        # The first paragraph of the rule's explanation, whole (never cut mid-sentence).
+        first = " ".join(cls.doc().split("\n\n")[0].split())
+        if first:
+            print(textwrap.fill(first, width=96, initial_indent="    ", subsequent_indent="    "))
+        for spec in option_specs(cls):
+            line = f"{spec.name}: {spec.describe()} (default {json.dumps(spec.default)})"
+            if spec.help:
+                line += f" - {spec.help}"
+            print(textwrap.fill(line, width=96, initial_indent="    - ", subsequent_indent="      "))
+    return 0
+
+
+# -- a plugin's translations -------------------------------------------------------
+
+def cmd_i18n(args: argparse.Namespace) -> int:
+    """`unobot i18n extract|compile PACKAGE_DIR --domain D`: a plugin's own
+    catalogues under PACKAGE_DIR/locale (the folder its `Rule.locale` names)."""
+    from pathlib import Path
+
+    from .chat.i18n import compile_catalogues, extract_catalogues
+
+    package = Path(args.package)
+    if not package.is_dir():
+        print(f"error: {package} is not a folder", file=sys.stderr)
+        return 2
+    domain = args.domain or package.name
+    locale = package / "locale"
+    if args.action == "extract":
+        written = extract_catalogues([(package, package.name)], locale, domain,
+                                     args.lang or ["en", "es"], domain)
+        for po in written:
+            print(f"updated {po}")
+        print(f"now translate the empty msgstr entries, then `unobot i18n compile {package}`")
+    else:
+        for mo in compile_catalogues(locale, domain):
+            print(f"compiled {mo}")
     return 0
 
 
@@ -199,6 +237,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list every rule plugin with its options")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("i18n", help="extract or compile a rule plugin's own translations")
+    p.add_argument("action", choices=("extract", "compile"))
+    p.add_argument("package", metavar="PACKAGE_DIR", help="the plugin's package folder")
+    p.add_argument("--domain", help="gettext domain (default: the folder's name)")
+    p.add_argument("--lang", action="append", help="a language to keep a catalogue for (default: en, es)")
+    p.set_defaults(func=cmd_i18n)
 
     p = sub.add_parser("scenario", help="run rule scenario files")
     p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, cast
 
-from .variants import VariantError, find_variant, load_yaml_with_lines
+from .variants import VariantError, load_yaml_with_lines, resolve, set_configured_path
 
 CONFIG_ENV = "UNOBOT_CONFIG"
 DEFAULT_FILE = "config.yaml"
@@ -141,6 +141,14 @@ class DiscordConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class VariantsConfig:
+    """Where variant files are looked for besides the shipped ones and the
+    plugins' (`unobot.variants` entry points): folders, searched first."""
+
+    path: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameConfig:
     """Defaults for a chat that has not chosen otherwise."""
 
@@ -160,6 +168,7 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     source: str | None = None
     discord: DiscordConfig = field(default_factory=DiscordConfig)
+    variants: VariantsConfig = field(default_factory=VariantsConfig)
 
 
 # --------------------------------------------------------------------------- loading
@@ -214,7 +223,21 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Con
     if data is None:
         data = {}
     top = reader.mapping(data, ())
-    reader.known(top, (), ("redis", "store", "telegram", "game", "discord"))
+    reader.known(top, (), ("redis", "store", "telegram", "game", "discord", "variants"))
+
+    variants_raw = reader.mapping(top.get("variants"), ("variants",))
+    reader.known(variants_raw, ("variants",), ("path",))
+    raw_path = variants_raw.get("path") or []
+    if isinstance(raw_path, str):
+        raw_path = [raw_path]
+    if not isinstance(raw_path, list) or not all(isinstance(p, str) for p in raw_path):
+        reader.fail(("variants", "path"), "expected a folder or a list of folders")
+    folders = tuple(_resolve_dir(p, base_dir) for p in raw_path)
+    for i, folder in enumerate(folders):
+        if not folder.is_dir():
+            reader.fail(("variants", "path", str(i)) if len(raw_path) > 1 else ("variants", "path"),
+                        f"{str(folder)!r} is not a folder")
+    set_configured_path(list(folders))
 
     redis_raw = reader.mapping(top.get("redis"), ("redis",))
     reader.known(redis_raw, ("redis",), ("url", "cluster"))
@@ -275,9 +298,11 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Con
     variant = reader.text(game_raw.get("default_variant"), ("game", "default_variant"))
     if variant is not None:
         try:
-            find_variant(variant)
+            resolve(variant)  # it must load, not just exist: a broken default stops the bot here
         except VariantError as exc:
-            reader.fail(("game", "default_variant"), exc.message + (f" ({exc.fix})" if exc.fix else ""))
+            where = f" (in {exc.source}:{exc.line})" if exc.line else ""
+            reader.fail(("game", "default_variant"),
+                        exc.message + where + (f" ({exc.fix})" if exc.fix else ""))
     language = reader.text(game_raw.get("default_language"), ("game", "default_language"))
     if language is not None:
         known = languages()
@@ -301,7 +326,7 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Con
                             api_url=reader.http_url(dc_raw.get("api_url"), ("discord", "api_url")),
                             gateway_url=gateway_url)
     return Config(redis=redis_config, store=store, telegram=telegram, game=game,
-                  source=source, discord=discord)
+                  source=source, discord=discord, variants=VariantsConfig(folders))
 
 
 def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Config:

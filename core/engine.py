@@ -96,10 +96,18 @@ def new_game(variant: str, players: list[str], seed: int = 0,
     rules = rules_of(state)
     events: list[Event] = []
     rules.round_start(state, None, events)
-    deck = list(rules.build_deck(len(state.active())))
+    deck = _deck(rules, len(state.active()))
     shuffle(state, deck)
     events += deal_round(state, deck)
     return state, events
+
+
+def _deck(rules: RuleSet, players: int) -> list[Card]:
+    """The deck for a round: `build_deck`, plus every rule's `more_cards`."""
+    deck = list(rules.build_deck(players))
+    for extra in rules.more_cards(players):
+        deck.extend(extra)
+    return deck
 
 
 def next_round(state: GameState) -> tuple[GameState, list[Event]]:
@@ -114,7 +122,7 @@ def next_round(state: GameState) -> tuple[GameState, list[Event]]:
     _reset_round(s)
     events: list[Event] = []
     rules.round_start(s, state, events)
-    deck = list(rules.build_deck(len(s.active())))
+    deck = _deck(rules, len(s.active()))
     shuffle(s, deck)
     return s, events + deal_round(s, deck)
 

@@ -45,6 +45,12 @@ def build_deck(players: int) -> list[Card]:  # type: ignore[empty-body]
     """
 
 
+@hookspec
+def more_cards(players: int) -> list[Card]:  # type: ignore[empty-body]
+    """Cards a rule adds to the deck `build_deck` gave (a plugin's own card
+    kinds: a Skip Everyone per colour). Every rule's list is added."""
+
+
 @hookspec(firstresult=True)
 def hand_size(state: GameState) -> int:  # type: ignore[empty-body]
     """How many cards each player is dealt. Stops at the first non-None result."""

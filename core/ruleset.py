@@ -43,6 +43,7 @@ class RuleSet:
     hand_size: Callable[..., Any]
     first_card: Callable[..., Any]
     round_start: Callable[..., Any]
+    more_cards: Callable[..., Any]
     cards_to_draw: Callable[..., Any]
     on_move: Callable[..., Any]
     card_fits: Callable[..., Any]

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,8 @@ class Variant:
     rules: dict[str, dict[str, Any] | bool] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     parent: str | None = None
+    #: Rules asked first on a hook they share, in this order (`order:`).
+    order: list[str] = field(default_factory=list)
 
     def label(self, lang: str = "en") -> str:
         return self.title.get(lang) or self.title.get("en") or self.name
@@ -83,10 +87,11 @@ def _to_python(node: yaml.Node, lines: dict[tuple[str, ...], int], path: tuple[s
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_to_python(v, lines, (*path, str(i))) for i, v in enumerate(node.value)]
-    return yaml.SafeLoader.construct_object(_LOADER, node)
-
-
-_LOADER = yaml.SafeLoader("")
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_object(node)
+    finally:
+        loader.dispose()  # a shared loader would keep every node it ever built
 
 
 def load_yaml_with_lines(text: str, source: str) -> tuple[Any, dict[tuple[str, ...], int]]:
@@ -111,25 +116,81 @@ def load_yaml_with_lines(text: str, source: str) -> tuple[Any, dict[tuple[str, .
 
 # -- finding and reading variants ---------------------------------------------
 
+#: Folders added by configuration (`variants.path` in config.yaml), searched
+#: before the plugins' and the shipped ones.
+CONFIGURED: list[Path] = []
+#: The entry-point group through which a plugin package publishes variants:
+#: `my-variants = "my_package.variants"`, a module (or package) whose folder
+#: holds the YAML files.
+VARIANTS_GROUP = "unobot.variants"
+NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+#: Variant files larger than this are refused unread (a variant is a page of YAML).
+MAX_BYTES = 64 * 1024
+
+
+def set_configured_path(folders: list[str | Path]) -> None:
+    """The `variants.path` folders of config.yaml (the core config calls this)."""
+    CONFIGURED[:] = [Path(f) for f in folders]
+    _variant_cache.clear()
+    _ruleset_cache.clear()
+
+
+@cache
+def _plugin_folders() -> tuple[Path, ...]:
+    from importlib import import_module
+    from importlib.metadata import entry_points
+
+    found = []
+    for ep in entry_points(group=VARIANTS_GROUP):
+        try:
+            module = import_module(ep.value.split(":")[0])
+            file = getattr(module, "__file__", None)
+            if file:
+                found.append(Path(file).resolve().parent)
+        except Exception as exc:  # a broken plugin package must not break the bot
+            import logging
+
+            logging.getLogger(__name__).warning("variants of %s failed to load: %r", ep.name, exc)
+    return tuple(found)
+
+
 def search_path() -> list[Path]:
     extra = [Path(p) for p in os.environ.get("UNOBOT_VARIANTS_PATH", "").split(os.pathsep) if p]
-    return [*extra, VARIANTS_DIR]
+    return [*extra, *CONFIGURED, *_plugin_folders(), VARIANTS_DIR]
 
 
 def variant_names() -> list[str]:
     names: set[str] = set()
     for folder in search_path():
         if folder.is_dir():
-            names.update(p.stem for p in folder.glob("*.yaml"))
+            names.update(p.stem for p in folder.glob("*.yaml") if NAME_RE.fullmatch(p.stem))
     return sorted(names)
+
+
+def known_variant(name: str) -> str:
+    """`name` if it is the name of a variant the bot knows, else VariantError.
+
+    What a chat may ask for: a name from the search path, never a path (a
+    chat must not make the bot read files of its choosing)."""
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name) or name not in variant_names():
+        shown = name[:40] + ("…" if len(name) > 40 else "") if isinstance(name, str) else repr(name)
+        raise VariantError(shown, None, f"unknown variant {shown!r}",
+                           f"known variants: {', '.join(variant_names())}")
+    return name
 
 
 def find_variant(name: str) -> Path:
     if name.endswith((".yaml", ".yml")) or os.sep in name:
         path = Path(name)
-        if path.is_file():
-            return path
-        raise VariantError(name, None, "no such variant file", "give an existing path or a variant name")
+        try:
+            if path.is_file():
+                return path
+        except OSError:  # a name too long for the file system
+            pass
+        raise VariantError(name[:80], None, "no such variant file", "give an existing path or a variant name")
+    if not NAME_RE.fullmatch(name):
+        raise VariantError(name[:80], None, f"{name[:40]!r} is not a variant name",
+                           "a variant name is lower-case letters, digits, - and _ (at most 64)")
     for folder in search_path():
         path = folder / f"{name}.yaml"
         if path.is_file():
@@ -151,7 +212,17 @@ def load_variant(name: str) -> Variant:
     cached = _variant_cache.get(str(path))
     if cached and cached[0] == mtime:
         return cached[1]
-    variant = parse_variant(path.read_text(encoding="utf-8"), str(_display(path)), default_name=path.stem)
+    source = str(_display(path))
+    if path.stat().st_size > MAX_BYTES:
+        raise VariantError(source, None, f"the file is larger than {MAX_BYTES // 1024} KB",
+                           "a variant names rules and options: keep it to a page of YAML")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise VariantError(source, line, "the file is not UTF-8 text",
+                           "save it as UTF-8 (any editor's default)") from None
+    variant = parse_variant(text, source, default_name=path.stem)
     _variant_cache[str(path)] = (mtime, variant)
     return variant
 
@@ -163,7 +234,7 @@ def _display(path: Path) -> Path:
         return path
 
 
-_TOP_KEYS = {"name", "title", "description", "extends", "rules"}
+_TOP_KEYS = {"name", "title", "description", "extends", "rules", "order"}
 
 
 def parse_variant(text: str, source: str, default_name: str = "") -> Variant:
@@ -188,7 +259,17 @@ def parse_variant(text: str, source: str, default_name: str = "") -> Variant:
     description = _texts(data.get("description"), source, lines, "description")
     raw_rules = data.get("rules") or {}
     rules, rule_lines = check_rules(raw_rules, source, lines, ("rules",))
-    return Variant(name, source, title, description, rules, rule_lines, parent)
+    order = data.get("order") or []
+    known = available_rules()
+    if not isinstance(order, list) or not all(isinstance(o, str) for o in order):
+        raise VariantError(source, lines.get(("order",)), "`order` lists rule names",
+                           "write `order: [my-rule, stacking]`: the first is asked first")
+    for i, rule in enumerate(order):
+        if rule not in known:
+            raise VariantError(source, lines.get(("order", str(i)), lines.get(("order",))),
+                               f"unknown rule {rule!r} in `order`",
+                               f"known rules: {', '.join(sorted(known))}")
+    return Variant(name, source, title, description, rules, rule_lines, parent, list(order))
 
 
 def _texts(value: Any, source: str, lines: dict[tuple[str, ...], int], key: str) -> dict[str, str]:
@@ -254,6 +335,9 @@ class Resolved:
     name: str
     rules: dict[str, dict[str, Any]]
     sources: dict[str, tuple[str, int]]
+    order: list[str] = field(default_factory=list)
+    #: Rules turned off because an enabled rule replaces them: {replaced: by}.
+    replaced: dict[str, str] = field(default_factory=dict)
 
 
 def merge_rules(into: dict[str, dict[str, Any] | bool], new: dict[str, dict[str, Any] | bool]) -> None:
@@ -297,8 +381,20 @@ def resolve(name: str, overrides: dict[str, Any] | None = None,
         value = merged.get(rule_name, {} if cls.base else False)
         if value is not False:
             final[rule_name] = value if isinstance(value, dict) else {}
+    replaced: dict[str, str] = {}
+    for rule_name in list(final):
+        for other in known[rule_name].replaces:
+            if other in final:
+                replaced[other] = rule_name
+    for other in replaced:
+        final.pop(other, None)
     _check_relations(final, sources, known)
-    return Resolved(chain[0].name, final, sources)
+    order: list[str] = []
+    for variant in chain:  # the nearest variant that states an order wins
+        if variant.order:
+            order = variant.order
+            break
+    return Resolved(chain[0].name, final, sources, [r for r in order if r in final], replaced)
 
 
 def _check_relations(final: dict[str, dict[str, Any]], sources: dict[str, tuple[str, int]],
@@ -337,7 +433,9 @@ def rules_for(variant: str, overrides: dict[str, Any] | None = None) -> RuleSet:
     if rules is None:
         resolved = resolve(variant, overrides)
         known = available_rules()
-        enabled = [(known[n], build_options(known[n], opts)) for n, opts in resolved.rules.items()]
+        names = [n for n in resolved.rules if n not in resolved.order]
+        names += list(reversed(resolved.order))  # pluggy asks the last registered first
+        enabled = [(known[n], build_options(known[n], resolved.rules[n])) for n in names]
         rules = RuleSet(resolved.name, enabled)
         rules.resolved = resolved
         _ruleset_cache[key] = rules

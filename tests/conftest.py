@@ -13,6 +13,8 @@ import pytest
 from unobot.scenario import Result, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
+#: The example plugin's own scenarios run as tests too (a plugin author's habit).
+PLUGIN_SCENARIOS = Path(__file__).parent / "example_plugin" / "scenarios"
 
 
 class ScenarioFailed(Exception):
@@ -42,6 +44,7 @@ class ScenarioFile(pytest.File):
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    if file_path.suffix in (".yaml", ".yml") and SCENARIOS in file_path.parents:
+    if file_path.suffix in (".yaml", ".yml") and (
+            SCENARIOS in file_path.parents or PLUGIN_SCENARIOS in file_path.parents):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None

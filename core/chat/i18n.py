@@ -31,6 +31,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a text with a plural form (chosen later by a number) for translation."""
+    return (singular, plural)
+
+
 def known(lang: str | None) -> str | None:
     """`es-MX`, `es_ES`, `ES` -> `es`; None for a language not spoken here."""
     if not lang:
@@ -135,7 +140,7 @@ def rule_text(rule: Any, text: str | tuple[str, str], lang: str | None, n: int =
 # -- maintenance: extract and merge ------------------------------------------------
 
 SOURCES = ("core", "adapters", "plugins")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2), "NP_": (1, 2)}
 
 
 def extract() -> None:

@@ -26,7 +26,7 @@ from ..events import MATCH_WON, ROUND_WON, Event
 from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
 from ..state import MATCH_OVER, ROUND_OVER, StateFormatError
 from ..store import ChatBusy, GameNotFound, Store, StoreDataError, StoreUnavailable, VersionConflict
-from ..variants import VariantError, load_variant, rules_for
+from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from .i18n import LANGUAGES, gettext_for, normalize
 from .render import color_from_text, describe_event, describe_private, error_text
@@ -246,6 +246,7 @@ class ChatService:
             changes["timer"] = max(0, min(int(cmd.seconds), 3600))
         elif isinstance(cmd, c.SetVariant):
             try:
+                known_variant(cmd.name)
                 load_variant(cmd.name)
             except VariantError:
                 return self._fail("unknown_variant", lang)
@@ -304,6 +305,8 @@ class ChatService:
         lang = settings["lang"]
         variant = cmd.variant or settings["variant"]
         try:
+            if cmd.variant:
+                known_variant(variant)  # a chat names a variant; it never gives a path
             load_variant(variant)
         except VariantError:
             return self._fail("unknown_variant", lang)

@@ -1,0 +1,1 @@
+"""Variants this package publishes (the `unobot.variants` entry point names this module)."""

@@ -1,0 +1,156 @@
+"""The plugin API: what a third-party rule can do through `unobot` alone.
+
+The example plugin (tests/example_plugin, installed as its own
+distribution) adds a card kind, a move kind, event texts and a refusal
+code in two languages, match-level data and a variant; these tests check
+each extension point through the engine, the store format and the texts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import unobot
+from tests.rulekit import extra_rule, table
+from unobot import Event, GameState, Rule, api, hookimpl
+from unobot.cards import parse_card
+from unobot.chat.render import card_name, describe_event, error_text
+from unobot.engine import apply, legal_moves, new_game, next_round
+from unobot.moves import parse_move
+from unobot.state import GameState as State
+from unobot.variants import (
+    VariantError,
+    known_variant,
+    load_variant,
+    resolve,
+    rules_for,
+    set_configured_path,
+    variant_names,
+)
+
+
+def test_the_public_surface_is_one_module() -> None:
+    assert unobot._API == set(api.__all__)
+    for name in api.__all__:
+        assert getattr(unobot, name) is getattr(api, name)
+
+
+def test_a_plugin_card_saves_and_loads() -> None:
+    state, _ = new_game("example-party", ["a", "b", "c"], seed=4)
+    assert sum(c.rank == "SE" for c in state.all_cards()) == 8  # per_colour: 2
+    again = State.decode(state.encode())
+    assert again.same_as(state)
+    assert {c.text for c in again.all_cards() if c.rank == "SE"} == {"RSE", "YSE", "GSE", "BSE"}
+
+
+def test_a_plugin_card_has_names_in_both_languages() -> None:
+    card = parse_card("BSE")
+    assert card_name(card, "en") == "Blue Skip Everyone"
+    assert "Salta a todos" in card_name(card, "es")
+    assert card.value == 20
+
+
+def test_plugin_texts_in_the_readers_language() -> None:
+    def name(seat: int) -> str:
+        return ["Ana", "Ben"][seat]
+
+    assert describe_event(Event("knocked", 1, n=2), name, "en") == \
+        "Ben knocks on the table (2 knocks this match)."
+    assert describe_event(Event("knocked", 1, n=1), name, "es") == \
+        "Ben golpea la mesa (1 golpe en la partida)."
+    assert error_text("already_knocked", "es") == "Ya has golpeado la mesa en esta mano."
+    # an event kind nobody declared is shown as nothing, never as an internal name
+    assert describe_event(Event("no_such_kind", 0), name, "en") is None
+
+
+def test_a_plugin_move_is_offered_applied_and_replays_from_its_text() -> None:
+    state = table("example-party", hands={"ana": "G5 R1", "ben": "B1 B2", "cat": "Y1"}, discard="G3")
+    knock = next(m for m in legal_moves(state, 0) if m.kind == "knock")
+    after, events = apply(state, knock)
+    assert events[0].kind == "knocked" and after.match == {"knocks": {"0": 1}}
+    replayed, _ = apply(state, parse_move(knock.text, 0, state.players))
+    assert replayed.same_as(after)
+    assert not any(m.kind == "knock" for m in legal_moves(after, 0))
+
+
+def test_match_data_lasts_the_match_and_round_data_does_not() -> None:
+    state, _ = new_game("example-party", ["a", "b"], seed=2)
+    first = state.turn
+    state, _ = apply(state, parse_move("knock", first, state.players))
+    assert state.ext.get("knocked") == [first]
+    state.phase, state.winner = "round_over", 0
+    state2, _ = next_round(state)
+    assert state2.match == {"knocks": {str(first): 1}}
+    assert "knocked" not in state2.ext
+
+
+def test_a_rule_replaces_another() -> None:
+    class Quiet(Rule):
+        name = "quiet-uno"
+        replaces = ("uno-call",)
+
+    with extra_rule(Quiet):
+        resolved = resolve("official", {"quiet-uno": {}})
+        assert "uno-call" not in resolved.rules and resolved.replaced == {"uno-call": "quiet-uno"}
+        assert "uno-call" in resolve("official").rules
+
+
+def test_a_variant_states_the_order_of_rules_on_a_shared_hook(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def rule(rule_name: str) -> type[Rule]:
+        class R(Rule):
+            name = rule_name
+
+            @hookimpl
+            def before_play(self, state: GameState, move: object, events: list[Event]) -> None:
+                calls.append(self.name)
+
+        return R
+
+    first, second = rule("first-rule"), rule("second-rule")
+    with extra_rule(first), extra_rule(second):
+        for i, order in enumerate((["first-rule", "second-rule"], ["second-rule", "first-rule"])):
+            path = tmp_path / f"ordered{i}.yaml"
+            path.write_text("extends: official\nrules: {first-rule: {}, second-rule: {}}\n"
+                            f"order: [{', '.join(order)}]\n")
+            calls.clear()
+            state = table(str(path))
+            apply(state, parse_move("play R5", 0, state.players))
+            assert calls == order
+
+
+def test_chats_may_start_only_variants_known_by_name() -> None:
+    assert known_variant("official") == "official"
+    for bad in ("/etc/passwd", "../variants/official", "x" * 300, "official.yaml", "Official"):
+        with pytest.raises(VariantError):
+            known_variant(bad)
+
+
+def test_a_variant_file_that_is_not_utf8_names_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin.yaml"
+    path.write_bytes(b"name: latin\ntitle: {en: Espa\xf1a}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant(str(path))
+    assert "latin.yaml:2" in str(exc.value) and "UTF-8" in str(exc.value)
+
+
+def test_a_huge_variant_file_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_text("name: huge\n" + "# padding\n" * 20_000)
+    with pytest.raises(VariantError, match="larger than"):
+        load_variant(str(path))
+
+
+def test_variants_path_and_plugin_variants(tmp_path: Path) -> None:
+    assert "example-party" in variant_names()  # published by the example plugin's entry point
+    (tmp_path / "house-party.yaml").write_text("extends: party\nrules: {must-play: {}}\n")
+    try:
+        set_configured_path([tmp_path])
+        assert "house-party" in variant_names()
+        assert rules_for("house-party").enabled("must-play")
+    finally:
+        set_configured_path([])
+    assert "house-party" not in variant_names()
