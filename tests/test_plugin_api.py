@@ -32,7 +32,7 @@ from unobot.variants import (
 
 
 def test_the_public_surface_is_one_module() -> None:
-    assert unobot._API == set(api.__all__)
+    assert set(api.__all__) == unobot._API
     for name in api.__all__:
         assert getattr(unobot, name) is getattr(api, name)
 

@@ -19,12 +19,12 @@ same extension points. It uses every one of them:
 from pathlib import Path
 
 from unobot import (
+    N_,
+    NP_,
     CardKind,
     Event,
     GameState,
     Move,
-    N_,
-    NP_,
     Rule,
     advance,
     dataclass,
