@@ -402,6 +402,8 @@ async def cmd_notify(update: Update, context: Context) -> None:
     if chat.type == ChatType.PRIVATE:
         await reply(update, _("Use /notify in a group: I will tell you here when its next game opens."))
         return
+    if is_anonymous(await actor(update, context), chat.id):  # the group itself has no private chat
+        return
     await state.subscribe(rt.store, str(chat.id), user.id)
     try:
         await context.bot.send_message(user.id, esc(_("I will tell you when the next game opens in {chat}.").format(

@@ -270,9 +270,12 @@ class TableDriver:
         return None
 
     def status_message(self) -> JSON | None:
-        """The newest bot message with game buttons: the status message people look at."""
+        """The newest bot message with game buttons (My cards, Join, Next round...;
+        not the /rules switches): the status message people look at."""
         for message in reversed(self.bot_messages()):
-            if self.server.buttons(self.group, message["message_id"]):
+            buttons = self.server.buttons(self.group, message["message_id"])
+            if any("switch_inline_query_current_chat" in b or str(b.get("callback_data", "")).startswith("g:")
+                   for b in buttons):
                 return message
         return None
 
