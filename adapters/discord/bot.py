@@ -48,17 +48,59 @@ from .commands import Translator, uno_group
 log = logging.getLogger(__name__)
 
 CHAT_PREFIX = "dc_"
+GUILD_PREFIX = "dcg_"
 #: Who the bot's own jobs act as (timers, AI pacing).
 SYSTEM = c.Person("0", "UNO", None, True)
 
 
-def chat_of(channel_id: int) -> str:
-    return f"{CHAT_PREFIX}{channel_id}"
+def chat_id(guild_id: int | None, channel_id: int) -> str:
+    """A channel's chat id: `dc_<guild>_<channel>` (the guild's settings are its defaults)."""
+    return f"{CHAT_PREFIX}{guild_id or 0}_{channel_id}"
+
+
+def chat_of(interaction: discord.Interaction[Any]) -> str:
+    assert interaction.channel_id is not None
+    return chat_id(interaction.guild_id, interaction.channel_id)
+
+
+def _parts(chat: str) -> tuple[int, int] | None:
+    rest = chat[len(CHAT_PREFIX):].split("_") if chat.startswith(CHAT_PREFIX) else []
+    if len(rest) != 2 or not all(p.isdigit() for p in rest):
+        return None
+    return int(rest[0]), int(rest[1])
 
 
 def channel_of(chat: str) -> int | None:
-    rest = chat[len(CHAT_PREFIX):] if chat.startswith(CHAT_PREFIX) else ""
-    return int(rest) if rest.isdigit() else None
+    parts = _parts(chat)
+    return parts[1] if parts else None
+
+
+def guild_chat(guild_id: int) -> str:
+    """Where a guild's own settings are kept (the defaults of its channels)."""
+    return f"{GUILD_PREFIX}{guild_id}"
+
+
+def guild_of(chat: str) -> str | None:
+    parts = _parts(chat)
+    return guild_chat(parts[0]) if parts and parts[0] else None
+
+
+class DiscordChatService(ChatService):
+    """The chat service with Discord's two levels of settings: a channel's
+    own settings, over its guild's (set with `/uno rules scope:server`), over
+    the bot's defaults. A setting a channel changes is its own from then on."""
+
+    async def settings(self, chat_id: str) -> dict[str, Any]:
+        merged = await super().settings(chat_id)
+        guild = guild_of(chat_id)
+        if guild is None:
+            return merged
+        own = await self.store.get_chat_settings(chat_id)
+        inherited = await self.store.get_chat_settings(guild)
+        for key, value in inherited.items():
+            if key not in own and value not in (None, ""):
+                merged[key] = value
+        return merged
 
 
 @dataclass(frozen=True)
@@ -159,10 +201,10 @@ class UnoBot(discord.Client):
         values = [str(v) for v in data.get("values", [])] if "values" in data else None
         async with self.busy():
             try:
-                if custom_id == "rules|toggle":
+                if custom_id in ("rules|toggle|channel", "rules|toggle|server"):
                     from .commands import toggle_rule
 
-                    await toggle_rule(self, interaction, values or [])
+                    await toggle_rule(self, interaction, values or [], custom_id.rsplit("|", 1)[1])
                     return
                 action = ids.parse(custom_id, values)
                 if action is None:
@@ -179,8 +221,7 @@ class UnoBot(discord.Client):
         await interaction.response.send_message("⚠️ " + (text or error_text(code, lang)), ephemeral=True)
 
     async def table_button(self, it: discord.Interaction[Any], action: ids.Action) -> None:
-        assert it.channel_id is not None
-        chat = chat_of(it.channel_id)
+        chat = chat_of(it)
         person = person_of(it)
         table = await self.service.table(chat)
         if table is None:
@@ -208,8 +249,7 @@ class UnoBot(discord.Client):
         self.after(chat, out)
 
     async def hand_action(self, it: discord.Interaction[Any], action: ids.Action) -> None:
-        assert it.channel_id is not None
-        chat = chat_of(it.channel_id)
+        chat = chat_of(it)
         person = person_of(it)
         table = await self.service.table(chat)
         if table is None:

@@ -71,9 +71,9 @@ def run(args: argparse.Namespace) -> int:
     redis_url = args.redis or config.redis.url
 
     from unobot.adapters.store_factory import open_store
-    from unobot.chat.service import ChatService, Defaults
+    from unobot.chat.service import Defaults
 
-    from .bot import Options, UnoBot
+    from .bot import DiscordChatService, Options, UnoBot
 
     async def main() -> None:
         if redis_url == "memory":
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                                      game_ttl=config.store.game_ttl, connect_timeout=config.store.connect_timeout,
                                      socket_timeout=config.store.socket_timeout)
         game = config.game
-        service = ChatService(store, defaults=Defaults(variant=game.default_variant, lang=game.default_language,
+        service = DiscordChatService(store, defaults=Defaults(variant=game.default_variant, lang=game.default_language,
                                                        timer=game.turn_seconds, lobby_minutes=game.lobby_minutes))
         bot = UnoBot(service, options=Options(sync_commands=not args.no_sync),
                      shard_id=args.shard, shard_count=args.shards)

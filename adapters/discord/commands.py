@@ -45,7 +45,20 @@ class Translator(app_commands.Translator):
 
 
 VARIANTS = [app_commands.Choice(name=n, value=n) for n in variant_names()[:25]]
+SCOPES = [app_commands.Choice(name="channel", value="channel"), app_commands.Choice(name="server", value="server")]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in LANGUAGES]
+
+
+SCOPE = N_("This channel, or the whole server (its channels' default)")
+
+
+def settings_chat(it: discord.Interaction[Any], scope: str) -> str:
+    """The chat whose settings a command changes: the channel, or its server."""
+    from .bot import chat_of, guild_chat
+
+    if scope == "server" and it.guild_id is not None:
+        return guild_chat(it.guild_id)
+    return chat_of(it)
 
 
 def uno_group(bot: UnoBot) -> app_commands.Group:
@@ -58,24 +71,30 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
         await new_game(bot, it, variant)
 
     @group.command(name="rules", description=_d(N_("Show and change this chat's rules")))
-    async def rules(it: discord.Interaction[Any]) -> None:
+    @app_commands.describe(scope=_d(SCOPE))
+    @app_commands.choices(scope=SCOPES)
+    async def rules(it: discord.Interaction[Any], scope: str = "channel") -> None:
         async with bot.busy():
-            await show_rules(bot, it)
+            await show_rules(bot, it, scope)
 
     @group.command(name="variant", description=_d(N_("Choose the rules variant (admins)")))
-    @app_commands.describe(name=_d(N_("The rules variant")))
-    @app_commands.choices(name=VARIANTS)
-    async def variant(it: discord.Interaction[Any], name: str) -> None:
-        await setting(bot, it, c.SetVariant(name))
+    @app_commands.describe(name=_d(N_("The rules variant")), scope=_d(SCOPE))
+    @app_commands.choices(name=VARIANTS, scope=SCOPES)
+    async def variant(it: discord.Interaction[Any], name: str, scope: str = "channel") -> None:
+        await setting(bot, it, c.SetVariant(name), scope)
 
     @group.command(name="language", description=_d(N_("Language: en or es (admins)")))
-    @app_commands.choices(language=LANGUAGE_CHOICES)
-    async def language(it: discord.Interaction[Any], language: str) -> None:
-        await setting(bot, it, c.SetLanguage(language))
+    @app_commands.describe(scope=_d(SCOPE))
+    @app_commands.choices(language=LANGUAGE_CHOICES, scope=SCOPES)
+    async def language(it: discord.Interaction[Any], language: str, scope: str = "channel") -> None:
+        await setting(bot, it, c.SetLanguage(language), scope)
 
     @group.command(name="timer", description=_d(N_("Seconds per turn, or off (admins)")))
-    async def timer(it: discord.Interaction[Any], seconds: app_commands.Range[int, 0, 3600]) -> None:
-        await setting(bot, it, c.SetTimer(seconds))
+    @app_commands.describe(scope=_d(SCOPE))
+    @app_commands.choices(scope=SCOPES)
+    async def timer(it: discord.Interaction[Any], seconds: app_commands.Range[int, 0, 3600],
+                    scope: str = "channel") -> None:
+        await setting(bot, it, c.SetTimer(seconds), scope)
 
     @group.command(name="stats", description=_d(N_("Statistics of this chat and yours")))
     async def stats(it: discord.Interaction[Any]) -> None:
@@ -96,8 +115,7 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
 async def new_game(bot: UnoBot, it: discord.Interaction[Any], variant: str | None) -> None:
     from .bot import chat_of, lang_of, person_of
 
-    assert it.channel_id is not None
-    chat = chat_of(it.channel_id)
+    chat = chat_of(it)
     async with bot.busy():
         out = await bot.service.handle(chat, person_of(it), c.NewGame(variant=variant))
         if not out.ok or out.table is None:
@@ -119,8 +137,7 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Comman
     """/uno leave, /uno stop: the answer is only for the member; the status shows the rest."""
     from .bot import chat_of, lang_of, person_of
 
-    assert it.channel_id is not None
-    chat = chat_of(it.channel_id)
+    chat = chat_of(it)
     async with bot.busy():
         before = await bot.service.table(chat)
         out = await bot.service.handle(chat, person_of(it), cmd)
@@ -143,11 +160,10 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Comman
         bot.after(chat, out)
 
 
-async def setting(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Command) -> None:
+async def setting(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Command, scope: str) -> None:
     from .bot import chat_of, lang_of, person_of
 
-    assert it.channel_id is not None
-    chat = chat_of(it.channel_id)
+    chat = settings_chat(it, scope)
     async with bot.busy():
         out = await bot.service.handle(chat, person_of(it), cmd)
         lang = lang_of(it, bot.service.defaults.lang)
@@ -158,28 +174,26 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Command) -> 
         text, _enabled = render.rules_text(settings, str(settings["lang"]))
         _ = gettext_for(str(settings["lang"]))
         await it.response.send_message(text + "\n" + render.esc(_("Saved. It applies from the next game.")))
-        table = await bot.service.table(chat)
+        table = await bot.service.table(chat_of(it))
         if table is not None and table.phase == "lobby":
-            await bot.refresh(chat, table)
+            await bot.refresh(chat_of(it), table)
 
 
-async def show_rules(bot: UnoBot, it: discord.Interaction[Any]) -> None:
-    from .bot import chat_of, person_of
+async def show_rules(bot: UnoBot, it: discord.Interaction[Any], scope: str) -> None:
+    from .bot import person_of
 
-    assert it.channel_id is not None
-    settings = await bot.service.settings(chat_of(it.channel_id))
+    settings = await bot.service.settings(settings_chat(it, scope))
     lang = str(settings["lang"])
     text, enabled = render.rules_text(settings, lang)
-    view = render.rules_components(enabled, lang) if person_of(it).is_admin else None
+    view = render.rules_components(enabled, lang, scope) if person_of(it).is_admin else None
     await it.response.send_message(text, view=view or discord.utils.MISSING, ephemeral=True)
 
 
-async def toggle_rule(bot: UnoBot, it: discord.Interaction[Any], values: list[str]) -> None:
+async def toggle_rule(bot: UnoBot, it: discord.Interaction[Any], values: list[str], scope: str) -> None:
     """A rule picked in the /uno rules select: switched on if off, off if on."""
     from .bot import chat_of, lang_of, person_of
 
-    assert it.channel_id is not None
-    chat = chat_of(it.channel_id)
+    chat = settings_chat(it, scope)
     settings = await bot.service.settings(chat)
     _text, enabled = render.rules_text(settings, str(settings["lang"]))
     if len(values) != 1:
@@ -194,17 +208,16 @@ async def toggle_rule(bot: UnoBot, it: discord.Interaction[Any], values: list[st
     settings = out.settings or await bot.service.settings(chat)
     lang = str(settings["lang"])
     text, enabled = render.rules_text(settings, lang)
-    await it.response.edit_message(content=text, view=render.rules_components(enabled, lang))
-    table = await bot.service.table(chat)
+    await it.response.edit_message(content=text, view=render.rules_components(enabled, lang, scope))
+    table = await bot.service.table(chat_of(it))
     if table is not None and table.phase == "lobby":
-        await bot.refresh(chat, table)
+        await bot.refresh(chat_of(it), table)
 
 
 async def show_stats(bot: UnoBot, it: discord.Interaction[Any]) -> None:
     from .bot import chat_of, lang_of
 
-    assert it.channel_id is not None
-    chat = chat_of(it.channel_id)
+    chat = chat_of(it)
     lang = lang_of(it, await bot.service.language(chat))
     _ = gettext_for(lang)
     here = await bot.service.stats("chat", chat)

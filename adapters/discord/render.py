@@ -280,11 +280,11 @@ def rules_text(settings: dict[str, object], lang: str) -> tuple[str, set[str]]:
     return "\n".join(lines), enabled
 
 
-def rules_components(enabled: set[str], lang: str) -> discord.ui.View | None:
+def rules_components(enabled: set[str], lang: str, scope: str = "channel") -> discord.ui.View | None:
     """A select of the house rules (those not every game has), on or off."""
     options = [discord.SelectOption(label=("✅ " if cls.name in enabled else "⬜ ") + cls.label(lang)[:90],
                                     value=cls.name)
                for cls in sorted(available_rules().values(), key=lambda r: r.name) if not cls.base]
     if not options:
         return None
-    return layout([discord.ui.Select(custom_id="rules|toggle", options=options[:MAX_OPTIONS])])
+    return layout([discord.ui.Select(custom_id=f"rules|toggle|{scope}", options=options[:MAX_OPTIONS])])

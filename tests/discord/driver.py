@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from tests.discord_api import DiscordAPIServer, Member, Message, Sent
-from unobot.adapters.discord.bot import Options, UnoBot, chat_of
+from unobot.adapters.discord.bot import DiscordChatService, Options, UnoBot, chat_id
 from unobot.adapters.discord.cli import use_api
 from unobot.adapters.redis_store import RedisStore
 from unobot.cards import Card
@@ -51,7 +51,7 @@ class BotProcess:
         use_api(self.server.base_url, self.server.gateway_url)
         self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
         rng = random.Random(self.seed) if self.seed is not None else None
-        self.service = ChatService(self.store, rng=rng)
+        self.service = DiscordChatService(self.store, rng=rng)
         self.client = UnoBot(self.service, options=self.options)
         before = len([s for s in self.server.sessions if s.ready])
         self._run = asyncio.create_task(self.client.start(self.server.token))
@@ -112,7 +112,7 @@ class TableDriver:
         self.server = server
         self.bot = bot
         self.channel = channel
-        self.chat = chat_of(channel)
+        self.chat = chat_id(server.channel_guild[channel], channel)
         self.members = members
         self.rng = random.Random(seed)
         self.stats = Stats()
@@ -136,8 +136,10 @@ class TableDriver:
         return await self.settle(await self.server.slash(member, self.channel, "uno", sub, **options))
 
     def status_message(self) -> Message | None:
+        """The newest public message with the game's buttons (else the newest of all)."""
         shown = self.server.channel_messages(self.channel)
-        return shown[-1] if shown else None
+        with_buttons = [m for m in shown if any(cid.startswith("u|") for _, cid in m.custom_ids())]
+        return with_buttons[-1] if with_buttons else shown[-1] if shown else None
 
     async def press(self, member: Member, message: Message, custom_id: str,
                     values: list[str] | None = None) -> Sent:

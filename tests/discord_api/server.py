@@ -285,7 +285,7 @@ class DiscordAPIServer:
         }
         return payload, token, iid
 
-    async def slash(self, member: Member, cid: int, name: str, sub: str | None = None,
+    async def slash(self, member: Member, cid: int, command: str, sub: str | None = None, /,
                     session: int | None = None, **options: Any) -> Sent:
         """A member runs `/name sub option:value ...` in a channel."""
         payload, token, iid = self._base_interaction(member, cid, 2)
@@ -293,8 +293,8 @@ class DiscordAPIServer:
                             for k, v in options.items() if v is not None]
         if sub is not None:
             opts = [{"name": sub, "type": 1, "options": opts}]
-        cmd_id = next((c["id"] for c in self.commands if c["name"] == name), str(self.snowflake()))
-        payload["data"] = {"id": cmd_id, "name": name, "type": 1, "options": opts}
+        cmd_id = next((c["id"] for c in self.commands if c["name"] == command), str(self.snowflake()))
+        payload["data"] = {"id": cmd_id, "name": command, "type": 1, "options": opts}
         return await self._send(payload, token, iid, member, cid, session)
 
     async def component(self, member: Member, message: Message, custom_id: str,

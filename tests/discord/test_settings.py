@@ -1,0 +1,89 @@
+"""House rules per server and per channel (Manage Server only), language per
+channel, turn timers, AI seats and stats, through the slash commands."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.discord.driver import BotProcess, TableDriver
+from tests.discord.test_game import short_games
+from tests.discord_api import DiscordAPIServer
+
+
+async def test_rules_per_server_and_channel(server: DiscordAPIServer, bot: BotProcess) -> None:
+    guild = next(iter(server.guilds.values()))
+    second = server.snowflake()  # a second channel in the same guild
+    guild.channels.append(second)
+    server.channel_guild[second] = guild.id
+    boss = server.member("Boss", manage_guild=True)
+    ann = server.member("Ann")
+    one = TableDriver(server, bot, guild.channels[0], [boss, ann])
+    two = TableDriver(server, bot, second, [boss, ann])
+    # A member without Manage Server sees the rules, with nothing to change them with ...
+    seen = await one.slash(ann, "rules")
+    assert seen.message is not None and seen.message.ephemeral and not seen.message.components
+    assert "Official" in seen.message.content or "official" in seen.message.content.lower()
+    # ... and cannot change them, even with a forged select.
+    refused = await one.slash(ann, "variant", name="party")
+    assert refused.message is not None and "⚠️" in refused.message.content
+    # The admin turns stacking on for the whole server: both channels get it.
+    shown = await one.slash(boss, "rules", scope="server")
+    assert shown.message is not None and shown.message.components
+    forged = await one.press(ann, shown.message, "rules|toggle|server", ["stacking"])
+    assert forged.message is not None and forged.message.ephemeral and "⚠️" in forged.message.content
+    assert "stacking" not in (await one.service.settings(one.chat))["rules"]
+    await one.press(boss, shown.message, "rules|toggle|server", ["stacking"])
+    assert "stacking" in (await one.service.settings(one.chat))["rules"]
+    assert "stacking" in (await two.service.settings(two.chat))["rules"]
+    # A channel's own choice wins over the server's, in that channel only.
+    await two.slash(boss, "language", language="es")
+    await one.slash(boss, "timer", seconds=45, scope="server")
+    assert (await two.service.settings(two.chat))["lang"] == "es"
+    assert (await one.service.settings(one.chat))["lang"] == "en"
+    assert (await two.service.settings(two.chat))["timer"] == 45
+    sent = await two.slash(ann, "new")
+    assert sent.message is not None and "Esperando jugadores" in sent.message.content, sent.message.content
+    table = await two.table()
+    assert table is not None and table.lang == "es" and table.timer == 45 and "stacking" in table.overrides
+
+
+async def test_timer_ai_seats_and_stats(server: DiscordAPIServer, bot: BotProcess) -> None:
+    guild = next(iter(server.guilds.values()))
+    boss = server.member("Boss", manage_guild=True)
+    driver = TableDriver(server, bot, guild.channels[0], [boss])
+    await short_games(driver, scoring="target=50")
+    await driver.slash(boss, "timer", seconds=1)
+    await driver.slash(boss, "new")
+    await driver.press_status(boss, "u|ai")
+    await driver.press_status(boss, "u|ai")
+    table = await driver.table()
+    assert table is not None and [s.is_ai for s in table.seats] == [False, True, True]
+    await driver.press_status(boss, "u|start")
+    status = driver.status_message()
+    assert status is not None and "1 second per turn" in status.content
+    # Boss does nothing on some turn: the timer moves the game on by itself.
+    for _ in range(200):
+        table = await driver.table()
+        assert table is not None
+        if table.phase != "playing" or table.game is None:
+            break
+        if table.seats[table.game.turn].id == str(boss.id):
+            break
+        await asyncio.sleep(0.05)
+    before = await driver.table()
+    assert before is not None and before.phase == "playing" and before.game is not None
+    assert before.seats[before.game.turn].id == str(boss.id)
+    # Boss's turn passes by.
+    await asyncio.sleep(1.6)
+    await bot.idle()
+    after = await driver.table()
+    assert after is not None and after.version > before.version
+    assert any(r[0] == "timed_out" for r in after.recent) or after.phase != "playing"
+    assert "ran out of time" in "\n".join(v[0] for v in status.versions)
+    # Now play it out; then the stats count it.
+    await driver.slash(boss, "timer", seconds=0)
+    await driver.play()
+    stats = await driver.slash(boss, "stats")
+    assert stats.message is not None and stats.message.ephemeral
+    assert "1 matches finished" in stats.message.content, stats.message.content
+    await driver.check_privacy()
