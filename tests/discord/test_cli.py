@@ -1,0 +1,58 @@
+"""`unobot discord` as a person runs it: a separate process, configured by the environment."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.discord_api import DiscordAPIServer
+from tests.support.redis_server import RedisServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_help() -> None:
+    out = subprocess.run([sys.executable, "-m", "unobot.cli", "discord", "--help"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    assert "DISCORD_BOT_TOKEN" in out.stdout and "--shards" in out.stdout
+
+
+def test_no_token(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_BOT_TOKEN"}
+    env["UNOBOT_CONFIG"] = str(tmp_path / "config.yaml")
+    (tmp_path / "config.yaml").write_text("redis:\n  url: memory\n")
+    out = subprocess.run([sys.executable, "-m", "unobot.cli", "discord"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "DISCORD_BOT_TOKEN" in out.stderr
+
+
+async def test_runs_against_the_configured_api(server: DiscordAPIServer, redis_server: RedisServer,
+                                               prefix: str, tmp_path: Path) -> None:
+    guild = server.guild()
+    config = tmp_path / "config.yaml"
+    config.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp_path}\n")
+    env = {**os.environ, "DISCORD_BOT_TOKEN": server.token, "UNOBOT_DISCORD_API_URL": server.base_url,
+           "UNOBOT_DISCORD_GATEWAY_URL": server.gateway_url, "UNOBOT_REDIS_URL": redis_server.url,
+           "UNOBOT_CONFIG": str(config)}
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "discord", cwd=ROOT,
+                                                   env=env, stdout=asyncio.subprocess.PIPE,
+                                                   stderr=asyncio.subprocess.STDOUT)
+    try:
+        await asyncio.wait_for(server.identified.wait(), 30)
+        for _ in range(300):
+            if server.commands:
+                break
+            await asyncio.sleep(0.05)
+        assert [c["name"] for c in server.commands] == ["uno"]
+        ann = server.member("Ann")
+        sent = await server.answer(await server.slash(ann, guild.channels[0], "uno", "new"), timeout=15)
+        assert sent.message is not None and "Ann" in sent.message.content
+    finally:
+        process.send_signal(signal.SIGINT)
+        output, _ = await asyncio.wait_for(process.communicate(), 20)
+    assert process.returncode == 0, output.decode()[-2000:]
