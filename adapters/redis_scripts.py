@@ -6,6 +6,9 @@ cannot be torn apart by a crash or a concurrent save. Redis does not roll
 back a script that fails half-way, so every script checks everything
 (key types, versions) *before* its first write: a script either returns a
 refusal having written nothing, or writes all.
+Out of memory (``maxmemory`` with ``noeviction``) is checked by Redis at a
+script's first write only, so each script that adds data writes first with
+a command Redis refuses then (SET, HINCRBY), never with DEL or RENAME.
 
 Every key a script touches is passed in KEYS (Redis Cluster routes a
 script by its KEYS and refuses any other key; a single server would let
@@ -87,14 +90,19 @@ if bound and ARGV[4] ~= '1' then
 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return {5} end
 local ttl = tonumber(ARGV[3])
+-- The SET of the state comes first: Redis checks maxmemory at a script's first
+-- write only, and DEL (which it lets through) would have opened the door to all.
+if ttl > 0 then
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ttl)
+else
+  redis.call('SET', KEYS[2], ARGV[2])
+end
 redis.call('DEL', KEYS[3])
 if #ARGV > 5 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 6)) end
 if ttl > 0 then
-  redis.call('SET', KEYS[2], ARGV[2], 'PX', ttl)
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
   if #ARGV > 5 then redis.call('PEXPIRE', KEYS[3], ttl) end
 else
-  redis.call('SET', KEYS[2], ARGV[2])
   redis.call('SET', KEYS[1], ARGV[1])
 end
 return {1}

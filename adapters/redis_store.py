@@ -63,6 +63,7 @@ from redis.exceptions import (
     RedisClusterException,
     RedisError,
     ResponseError,
+    SlotNotCoveredError,
     TryAgainError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -114,6 +115,8 @@ QUARANTINE_TTL = 30 * 24 * 3600.0
 
 DEFAULT_RETRY_WINDOW = 2.0
 """Seconds a "not now" reply (CLUSTERDOWN, TRYAGAIN, READONLY, LOADING...) is retried."""
+UNREPLICATED_PAUSE = 10.0
+"""Seconds a primary whose replicas did not confirm a write is written to without WAIT."""
 CLUSTER_SCHEMES = {"redis+cluster://": "redis://", "rediss+cluster://": "rediss://"}
 """URL schemes that select Redis Cluster, and the plain scheme each stands for."""
 
@@ -265,6 +268,8 @@ def _translate(exc: BaseException) -> StoreError:
 
 
 def _transient(exc: BaseException) -> bool:
+    if isinstance(exc, SlotNotCoveredError):  # a failover under way: no primary for the slot yet
+        return True
     return isinstance(exc, RedisError) and _code_of(exc) in _TRANSIENT_CODES
 
 
@@ -324,6 +329,8 @@ class RedisStore(Store):
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = max(1, int(wait_timeout * 1000))
         self._checked_mode = False
+        self._unreplicated: dict[str, float] = {}  # node -> until when writes skip WAIT
+        self._stale_map = False  # a cluster node failed: read the slot map before the next WAIT
         self._save = client.register_script(lua.SAVE)
         self._create = client.register_script(lua.CREATE)
         self._bind = client.register_script(lua.BIND)
@@ -412,33 +419,56 @@ class RedisStore(Store):
         in the same round trip), so a failover to a replica loses no accepted move.
 
         WAIT counts replicas that have the write, it does not undo anything: when
-        fewer confirm within ``wait_timeout`` the write stands (on the primary) and a
-        warning is logged. Why not WAIT in the script: Redis forbids it there.
+        fewer confirm within ``wait_timeout`` the write stands (on the primary), a
+        warning is logged, and that primary's writes skip WAIT for
+        ``UNREPLICATED_PAUSE`` seconds (why: a primary whose replica is gone,
+        a promoted one say, would otherwise hold every move for the whole
+        timeout). Why not WAIT in the script: Redis forbids it there.
         """
         if not self.wait_replicas:
+            return await self._run(script, keys, args)
+        node: Any = None
+        if self.cluster:
+            # The node for WAIT is named here, from the slot map; after a connection
+            # error the map is read again (a failover may have promoted a replica).
+            if self._stale_map or getattr(self.client, "_initialize", False):
+                await self._call(self.client.initialize)  # type: ignore[union-attr]
+                self._stale_map = False
+            node = self.client.get_node_from_key(keys[0])  # type: ignore[union-attr]
+        where = node.name if node is not None else ""
+        if self._unreplicated.get(where, 0.0) > time.monotonic():
             return await self._run(script, keys, args)
 
         async def attempt() -> Any:
             pipe: Any = self.client.pipeline(transaction=False)
-            pipe.evalsha(script.sha, len(keys), *keys, *args)
+            # (by name: redis-py's cluster pipeline blocks its evalsha method, not the command)
+            pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
             wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
-            if self.cluster:
-                node = self.client.get_node_from_key(keys[0])  # type: ignore[union-attr]
+            if node is not None:
                 pipe.execute_command(*wait, target_nodes=node)
             else:
                 pipe.execute_command(*wait)
-            replies = await pipe.execute(raise_on_error=False)
+            try:
+                replies = await pipe.execute(raise_on_error=False)
+            except (RedisConnectionError, RedisTimeoutError, OSError, RedisClusterException):
+                self._stale_map = self.cluster
+                raise
             if isinstance(replies[0], NoScriptError):  # a restarted server: load, run, wait
                 reply = await script(keys=list(keys), args=list(args))
                 return reply, 0
+            for found in replies:
+                if isinstance(found, RedisConnectionError | RedisTimeoutError | OSError):
+                    self._stale_map = self.cluster
             if isinstance(replies[0], BaseException):
                 raise replies[0]
             return replies[0], replies[1]
 
         reply, acked = await self._call(attempt)
         if isinstance(acked, BaseException) or int(acked) < self.wait_replicas:
-            log.warning("a write to %s reached %s of %d replicas in %d ms", keys[0], acked,
-                        self.wait_replicas, self.wait_timeout_ms)
+            log.warning("a write to %s reached %s of %d replicas in %d ms; not waiting for "
+                        "replicas of %s for %g s", keys[0], acked, self.wait_replicas,
+                        self.wait_timeout_ms, where or "the server", UNREPLICATED_PAUSE)
+            self._unreplicated[where] = time.monotonic() + UNREPLICATED_PAUSE
         return list(reply)
 
     async def _quarantine_keys(
@@ -671,7 +701,12 @@ class RedisStore(Store):
 
     async def get_chat_settings(self, chat_id: ChatId) -> dict[str, Any]:
         key = self.keys.settings(norm_id(chat_id))
-        return await self._settings_op(key, lambda pipe: pipe.hgetall(key))
+        # One HGETALL, no MULTI: a server out of memory refuses anything inside MULTI.
+        raw = await self._read(key, lambda: self.client.hgetall(key))
+        try:
+            return self._decode_settings(raw)
+        except ValueError as exc:  # bad JSON or bad UTF-8
+            raise await self._bad_data(key, f"holds a value that is not JSON ({exc})") from None
 
     async def update_chat_settings(
         self,

@@ -11,8 +11,10 @@ provably all there.
 
 ``URL`` is ``memory`` (in this process; then ``--workers`` must be 1),
 ``embedded`` (the embedded redis-server on the configured data dir; one
-already running there is reused and left running), or a ``redis://``,
-``rediss://`` or ``unix://`` URL. Games are written under the key prefix
+already running there is reused and left running), ``config`` (what the
+bot would use: ``redis.url`` / ``$UNOBOT_REDIS_URL`` with ``redis.cluster``,
+else the embedded server), or a ``redis://``, ``rediss://``, ``unix://``,
+``redis+cluster://`` or ``rediss+cluster://`` URL (a Redis Cluster). Games are written under the key prefix
 ``<store.prefix>-sim`` so they never mix with a bot's chats, and are
 deleted once audited (kept, and named, when an audit fails).
 
@@ -50,6 +52,9 @@ from unobot.store import MemoryStore, Store, StoreError
 
 MAX_MOVES = 100_000
 """Moves after which a game counts as unfinished (as ``core.simulate`` does)."""
+CONFIGURED = "config"
+"""``--store config``: the store config.yaml and $UNOBOT_REDIS_URL name."""
+URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
 START_TIMEOUT = 180.0
 """Seconds to wait for every worker to be connected and ready."""
 
@@ -200,6 +205,8 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
     except ConfigError as exc:
         return _fail(str(exc))
     url = str(args.store).strip()
+    if url == CONFIGURED:
+        url = config.redis.url or "embedded"
     workers = int(args.workers)
     if workers < 1:
         return _fail("--workers must be at least 1")
@@ -207,9 +214,9 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
         return _fail("--games must be at least 1 and --players at least 2")
     if url == "memory" and workers != 1:
         return _fail("--store memory lives in one process: use --workers 1, or a Redis URL")
-    if url not in ("memory", "embedded") and not url.startswith(("redis://", "rediss://", "unix://")):
-        return _fail(f"--store {url!r}: give memory, embedded, or a redis://, rediss:// or "
-                     "unix:// URL")
+    if url not in ("memory", "embedded") and not url.startswith(URL_SCHEMES):
+        return _fail(f"--store {url!r}: give memory, embedded, config, or a redis://, rediss://, "
+                     "unix://, redis+cluster:// or rediss+cluster:// URL")
     job = Job(
         index=0, workers=workers, url=None, prefix=f"{config.store.prefix}-sim",
         game_ttl=config.store.game_ttl, connect_timeout=config.store.connect_timeout,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -105,3 +107,48 @@ async def test_a_hung_server_times_out_and_writes_all_or_nothing(
         assert version == game.version + 1
     finally:
         await store.close()
+
+
+async def test_out_of_memory_refuses_writes_with_the_store_message_and_reads_go_on(
+    tmp_path: Path,
+) -> None:
+    """A real server filled to its ``maxmemory`` with ``noeviction``: every write is a
+    :class:`StoreUnavailable` that says out of memory (redis-py strips the OOM code
+    from the text, so the class is what tells it), and every read still answers."""
+    server = RedisServer(tmp_path / "oom", appendonly=False,
+                         extra=["--maxmemory", "3mb", "--maxmemory-policy", "noeviction"]).start()
+    store = RedisStore.from_url(server.url, prefix="oom")
+    try:
+        game_id, _ = await store.create_game(CHAT, b"s1", log=["0 deal"])
+        await store.update_chat_settings(CHAT, {"language": "es"})
+        filler = os.urandom(200_000)  # random: the envelope compresses states
+        with pytest.raises(StoreUnavailable, match="out of memory") as raised:
+            for n in range(200):  # 40 MB at most: far past the limit
+                await store.create_game(f"-900{n}", filler)
+        assert "OOM" in str(raised.value)
+        # That was a 200 KB request over the limit; small ones too, from here on.
+        with pytest.raises(StoreUnavailable, match="out of memory"):
+            for n in range(20_000):
+                await store.incr_stats("user", f"fill{n}", {"games": 1})
+        writes: list[Callable[[], Awaitable[object]]] = [
+            lambda: store.save_game(game_id, filler, expected_version=1, log=["0 draw"]),
+            lambda: store.create_game("-100557", filler),
+            lambda: store.update_chat_settings(CHAT, {"language": filler.hex()}),
+            lambda: store.incr_stats("user", 1, {"games": 1}),
+        ]
+        for write in writes:
+            with pytest.raises(StoreUnavailable, match="out of memory"):
+                await write()
+        game = await store.load_game(game_id)  # reads keep working
+        assert game is not None and (game.version, game.state) == (1, b"s1")
+        assert await store.read_log(game_id) == ["0 deal"]
+        assert await store.chat_game(CHAT) == game_id
+        assert await store.get_chat_settings(CHAT) == {"language": "es"}
+        assert await store.get_stats("user", 1) == {}
+        # Memory freed: writes go through again.
+        await store.client.flushall()
+        again, _ = await store.create_game(CHAT, b"s")
+        assert await store.chat_game(CHAT) == again
+    finally:
+        await store.close()
+        server.stop()

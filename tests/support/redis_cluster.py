@@ -70,7 +70,9 @@ class ClusterNode(RedisServer):
     def __init__(self, data_dir: Path, port: int, *, appendonly: bool = False) -> None:
         super().__init__(data_dir, appendonly=appendonly, extra=[
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-            "--cluster-node-timeout", str(NODE_TIMEOUT_MS)])
+            "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
+            # a replica syncs at once (the default waits 5 s to batch replicas) ...
+            "--repl-diskless-sync-delay", "0"])
         self.port = port
 
     @property
@@ -109,7 +111,23 @@ class RedisCluster:
             check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE, timeout=60)
         self.wait_ok()
+        self.wait_replicas_synced()
         return self
+
+    def wait_replicas_synced(self, timeout: float = 30.0) -> None:
+        """Until every replica's link to its primary is up (why: a replica that never
+        finished its first sync refuses to take over when its primary dies)."""
+        deadline = time.monotonic() + timeout
+        pending = [node for node in self.live() if self.role(node) != "master"]
+        while pending:
+            with pending[0].client() as client:
+                link = client.info("replication").get("master_link_status")
+            if link == "up":
+                pending.pop(0)
+            elif time.monotonic() > deadline:
+                raise RuntimeError(f"replica {pending[0].address} never synced")
+            else:
+                time.sleep(0.05)
 
     def live(self) -> list[ClusterNode]:
         return [node for node in self.nodes if node.running]
