@@ -118,6 +118,15 @@ class TableDriver:
         self.stats = Stats()
         self.public: set[str] = set()
         self._checked_versions: dict[int, int] = {}
+        #: More bot processes on the same store: interactions go to each in turn.
+        self.others: list[BotProcess] = []
+        self._turn = 0
+
+    def _session(self) -> int | None:
+        if not self.others:
+            return None
+        self._turn += 1
+        return self._turn
 
     @property
     def service(self) -> ChatService:
@@ -129,11 +138,13 @@ class TableDriver:
 
     async def settle(self, sent: Sent) -> Sent:
         await self.server.answer(sent)
-        await self.bot.idle()
+        for bot in [self.bot, *self.others]:
+            await bot.idle()
         return sent
 
     async def slash(self, member: Member, sub: str, **options: object) -> Sent:
-        return await self.settle(await self.server.slash(member, self.channel, "uno", sub, **options))
+        return await self.settle(await self.server.slash(member, self.channel, "uno", sub,
+                                                        session=self._session(), **options))
 
     def status_message(self) -> Message | None:
         """The newest public message with the game's buttons (else the newest of all)."""
@@ -143,7 +154,8 @@ class TableDriver:
 
     async def press(self, member: Member, message: Message, custom_id: str,
                     values: list[str] | None = None) -> Sent:
-        return await self.settle(await self.server.component(member, message, custom_id, values))
+        return await self.settle(await self.server.component(member, message, custom_id, values,
+                                                             session=self._session()))
 
     async def press_status(self, member: Member, custom_id: str) -> Sent:
         msg = self.status_message()
@@ -200,7 +212,8 @@ class TableDriver:
             member = self.member_of(table.seats[seat].id)
             if member is None:  # an AI seat paused for a moment: let the bot's job run
                 await asyncio.sleep(0.06)
-                await self.bot.idle()
+                for bot in [self.bot, *self.others]:
+                    await bot.idle()
                 continue
             await self.turn(member)
         raise AssertionError("the game did not end")

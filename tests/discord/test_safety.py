@@ -140,3 +140,25 @@ async def test_restart_mid_game(server: DiscordAPIServer, bot: BotProcess, redis
     finally:
         await fresh.stop()
         driver.bot = bot
+
+
+async def test_two_processes_share_games(server: DiscordAPIServer, bot: BotProcess, redis_server: RedisServer,
+                                         prefix: str) -> None:
+    """Two bot processes on one Redis, interactions alternating between them
+    (as two gateway shards would see different guilds, or a process restart
+    mid-game): the game is whole, every move counted once."""
+    second = await BotProcess(server, redis_server.url, prefix, seed=8).start()
+    try:
+        guild = next(iter(server.guilds.values()))
+        driver = TableDriver(server, bot, guild.channels[0], three(server))
+        driver.others = [second]
+        await short_games(driver, scoring="target=100")
+        await lobby_and_start(driver, "official")
+        stats = await driver.play()
+        assert stats.moves > 3
+        shown = server.channel_messages(driver.channel)
+        assert len(shown) == 1 and "wins the match" in shown[0].content
+        game_log = [s for s in server.interactions.values() if s.payload["type"] == 3]
+        assert all(s.answered.is_set() for s in game_log)
+    finally:
+        await second.stop()
