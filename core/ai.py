@@ -88,9 +88,9 @@ def basic_policy(state: GameState, player: int, moves: list[Move], rnd: random.R
                     return m
         return best
     for kind in (DRAW, PASS):
-        m = _first(moves, kind)
-        if m is not None:
-            return m
+        found = _first(moves, kind)
+        if found is not None:
+            return found
     return next((m for m in moves if m.kind != UNO), moves[0])
 
 
@@ -112,9 +112,9 @@ def strong_policy(state: GameState, player: int, moves: list[Move], rnd: random.
     if challenge is not None and state.pending >= 4 and _likely_bluff(state, player, lenient=True):
         return challenge
     for kind in (DRAW, PASS):
-        m = _first(moves, kind)
-        if m is not None:
-            return m
+        found = _first(moves, kind)
+        if found is not None:
+            return found
     return next((m for m in moves if m.kind != UNO), moves[0])
 
 

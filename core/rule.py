@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, get_args, get_origin
 
@@ -163,7 +164,7 @@ def option_specs(rule: type[Rule]) -> list[OptionSpec]:
     out = []
     for f in dataclasses.fields(rule.Options):
         default = f.default if f.default is not dataclasses.MISSING else None
-        meta = f.metadata or {}
+        meta: Mapping[str, Any] = f.metadata or {}
         out.append(OptionSpec(f.name, hints.get(f.name, Any), default,
                               meta.get("min"), meta.get("max"), meta.get("help", "")))
     return out

@@ -276,6 +276,14 @@ class ConsoleApp:
         if self._drawn != table.version:
             self._screen(table, view, hv)
             self.console.print(render.actions(hv, view, self.lang))
+        if hv.colors:
+            # A Wild starter: the first thing to do is name its colour, asked at
+            # once like a wild's colour (Enter cancels back to the move prompt).
+            self.console.print(Text(_("The first card is a wild: you name its colour."), style="yellow"))
+            chosen = self._ask_color([m.color for m in hv.colors if m.color])
+            if chosen is not None:
+                await self._send_all((c.NameColor(color=COLOR_NAMES[chosen]),))
+                return
         timeout = self._time_left(table)
         prompt = Text(_("Your move"), style="bold yellow")
         if timeout is not None:
