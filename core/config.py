@@ -342,6 +342,10 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
         checked_url = _Reader("$UNOBOT_REDIS_URL", {}).url(redis_url, ())
         config = replace(config, redis=_redis_config(
             checked_url, config.redis.cluster, _Reader("$UNOBOT_REDIS_URL", {}), ()))
+    if config.redis.cluster and config.redis.url is None:
+        raise ConfigError(config.source or "config", None, "redis.cluster",
+                          "a Redis Cluster needs a redis:// or rediss:// URL: set redis.url "
+                          "or $UNOBOT_REDIS_URL")
     data_dir = get("UNOBOT_DATA_DIR")
     if data_dir is not None:
         config = replace(config, store=replace(config.store, data_dir=Path(data_dir)))
@@ -384,6 +388,8 @@ def _redis_config(url: str | None, cluster: bool, reader: _Reader,
         return RedisConfig(url=url, cluster=True)
     if not cluster:
         return RedisConfig(url=url)
+    if url is None:  # $UNOBOT_REDIS_URL may name it; apply_env checks that something does
+        return RedisConfig(cluster=True)
     for plain, clustered in CLUSTER_SCHEMES.items():
         if url is not None and url.startswith(plain):
             return RedisConfig(url=clustered + url[len(plain):], cluster=True)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tests.support.redis_cluster import RedisCluster
 from tests.support.redis_server import RedisServer
 from unobot.adapters.embedded_redis import ADDRESS_NAME
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.store_factory import EMBEDDED_SUBDIR, open_configured_store
-from unobot.config import load_config
+from unobot.config import ConfigError, load_config
 from unobot.store import MemoryStore
 
 
@@ -52,3 +55,26 @@ async def test_embedded_on_the_data_dir(tmp_path: Path) -> None:
     finally:
         await store.close()
     assert not (tmp_path / "state" / EMBEDDED_SUBDIR / ADDRESS_NAME).exists()
+
+
+async def test_redis_cluster_true_opens_a_cluster_store(tmp_path: Path,
+                                                        redis_cluster: RedisCluster) -> None:
+    """``redis.cluster: true`` with the plain URL of one node (here from the environment)."""
+    path = config_file(tmp_path, "redis: {cluster: true}\nstore: {prefix: cfgcluster}\n")
+    config = load_config(path, environ={"UNOBOT_REDIS_URL": redis_cluster.nodes[1].url})
+    assert config.redis.cluster and config.redis.url is not None
+    assert config.redis.url.startswith("redis+cluster://")
+    store = await open_configured_store(config)
+    try:
+        assert isinstance(store, RedisStore) and store.cluster
+        chats = [f"-7{n}" for n in range(12)]
+        for chat in chats:
+            await store.create_game(chat, b"x")
+        assert sorted([c async for c in store.bound_chats()]) == sorted(chats)
+    finally:
+        await store.close()
+
+
+def test_a_cluster_needs_a_url(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="redis.cluster: a Redis Cluster needs a redis://"):
+        load_config(config_file(tmp_path, "redis: {url: memory, cluster: true}\n"), environ={})

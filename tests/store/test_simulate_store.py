@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.support.redis_cluster import RedisCluster
 from tests.support.redis_server import RedisServer
 from unobot.adapters.embedded_redis import ADDRESS_NAME
 from unobot.adapters.store_factory import EMBEDDED_SUBDIR
@@ -81,3 +82,17 @@ def test_embedded_store_on_the_configured_data_dir(tmp_path: Path) -> None:
     assert str(tmp_path) in str(data["store"])
     # the server it started is stopped again
     assert not (tmp_path / EMBEDDED_SUBDIR / ADDRESS_NAME).exists()
+
+
+def test_store_config_on_a_cluster_named_by_the_environment(redis_cluster: RedisCluster,
+                                                            tmp_path: Path) -> None:
+    """``UNOBOT_REDIS_URL=redis+cluster://... unobot simulate --store config``: the spelling
+    the README documents, on a real three-primary cluster."""
+    env = {"UNOBOT_REDIS_URL": redis_cluster.url, "UNOBOT_CONFIG": str(tmp_path / "none.yaml")}
+    (tmp_path / "none.yaml").write_text("{}\n")
+    done = last_json(simulate("--store", "config", "--workers", "2", "--games", "8", "--json",
+                              *SMALL, env=env))
+    assert done["store"] == redis_cluster.url and done["ok"] is True and done["audited"] == 8
+    # the same node as a plain URL is refused at start, saying what to write instead
+    plain = simulate("--store", redis_cluster.plain_url, "--games", "1", "--json", *SMALL)
+    assert plain.returncode != 0 and "redis+cluster://" in plain.stderr
