@@ -15,3 +15,30 @@ async def test_lobby(server: DiscordAPIServer, bot: BotProcess) -> None:
     assert sent.message is not None and not sent.message.ephemeral
     assert "Ann" in sent.message.content
     assert [cid for _, cid in sent.message.custom_ids()] == ["u|join", "u|start", "u|ai"]
+
+
+async def test_spanish_command_menu(server: DiscordAPIServer, bot: BotProcess) -> None:
+    uno = server.commands[0]
+    assert uno["description_localizations"]["es-ES"] == "Jugar al UNO en este canal"
+    new = next(o for o in uno["options"] if o["name"] == "new")
+    assert new["description_localizations"]["es-ES"].startswith("Abr"), new
+
+
+async def test_deleted_status_is_posted_again_and_leave(server: DiscordAPIServer, bot: BotProcess) -> None:
+    guild = next(iter(server.guilds.values()))
+    ann, bob = server.member("Ann"), server.member("Bob")
+    driver = TableDriver(server, bot, guild.channels[0], [ann, bob])
+    await driver.slash(ann, "new")
+    await driver.press_status(bob, "u|join")
+    await driver.press_status(ann, "u|ai")
+    await driver.press_status(ann, "u|start")
+    first = driver.status_message()
+    assert first is not None
+    first.deleted = True  # a moderator deletes the status message
+    sent = await driver.slash(bob, "leave")
+    assert sent.message is not None and sent.message.ephemeral and "Bob" in sent.message.content
+    again = driver.status_message()
+    assert again is not None and again.id != first.id and not again.ephemeral
+    table = await driver.table()
+    assert table is not None and table.adapter["status"] == again.id
+    assert "Bob" in again.content  # still listed, as out of the game
