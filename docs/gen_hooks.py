@@ -31,6 +31,44 @@ by a test named `test_hook_<name>` in `tests/test_hooks.py`.
 """
 
 
+#: What each hook's implementations return, beyond what the kind implies.
+RETURNS = {
+    "build_deck": "a list of cards (the whole deck), or None to let the next rule build it",
+    "more_cards": "a list of cards to add to the deck (or None: nothing)",
+    "hand_size": "a whole number of cards, or None",
+    "round_start": "nothing (the return value is ignored); change `state` instead",
+    "first_card": "True when the starting card was handled, None to let the next rule",
+    "card_fits": "True (fits) or False (does not), or None for no opinion",
+    "can_stack": "True or False, or None for no opinion",
+    "hold_penalty": "True (the total stays pending on the victim) or False, or None",
+    "can_jump_in": "True or False, or None for no opinion",
+    "card_targets": "a list of seats (None in it: naming nobody is allowed), or None: the card names nobody",
+    "check_move": "True (accept), an error code string (refuse; see core/errors.py and `Rule.refusals`), or None (no opinion)",
+    "extra_moves": "a list of moves, or None; every rule's list is offered",
+    "before_play": "nothing (ignored)",
+    "on_wild": "True when the colour was set, or None",
+    "on_play": "True when the card's effect (and passing the turn) was handled, or None",
+    "on_swap": "True when handled, or None",
+    "on_rotate": "True when handled, or None",
+    "on_draw": "True when the draw was handled, or None",
+    "cards_to_draw": "the whole number of cards to draw (0 or more), or None to keep `n`",
+    "on_drawn_card": "True (the turn stays: the drawn card may be played) or False (the turn passes), or None",
+    "on_pass": "True when handled, or None",
+    "on_deck_empty": "True when the draw pile was refilled, False when nothing can be drawn, or None",
+    "on_challenge": "True when handled, or None",
+    "on_uno": "True when handled, or None",
+    "on_catch": "True when handled, or None",
+    "on_move": "True when the plugin move was applied, or None (no rule applies it: refused with `not_allowed`)",
+    "after_move": "nothing (ignored)",
+    "next_turn": "the seat that moves next, or None",
+    "on_go_out": "True when handled, or None",
+    "score": "a dict {seat: points gained this round}, or None",
+    "match_winner": "the seat that won the match, or None to play another round",
+    "turn_seconds": "seconds per turn (0 or None: no timer)",
+    "on_timeout": "the next move to make for the player, or None (the engine then takes the total or draws one card and passes)",
+}
+
+
 def main() -> None:
     src = inspect.getsource(hookspecs)
     names = [n for n, f in inspect.getmembers(hookspecs, inspect.isfunction) if hasattr(f, "unobot_spec")]
@@ -46,8 +84,9 @@ def main() -> None:
         args = ", ".join(inspect.signature(fn).parameters)
         kind = "firstresult" if fn.unobot_spec["firstresult"] else "collected (every result)"
         by = ", ".join(f"`{r}`" for r in sorted(impl.get(n, []))) or "none by default"
+        returns = RETURNS[n]  # a new hook needs its return contract here
         out += [f"## {n}({args})", "", f"*Kind:* {kind}. *Implemented by:* {by}.", "",
-                inspect.cleandoc(fn.__doc__ or ""), ""]
+                f"*Returns:* {returns}.", "", inspect.cleandoc(fn.__doc__ or ""), ""]
     Path(__file__).with_name("hooks.md").write_text("\n".join(out))
 
 

@@ -34,3 +34,45 @@ def test_every_rule_explains_itself() -> None:
     for name, cls in available_rules().items():
         assert cls.doc(), f"rule {name} has no docstring"
         assert cls.label("en") and cls.label("es"), name
+
+
+def test_the_plugin_tutorial_runs() -> None:
+    """docs/plugins.md: every ```python block runs, in order, in one namespace,
+    and every ```yaml scenario block passes (bound to SCENARIO for the next
+    Python block), so the tutorial cannot drift from the API."""
+    import yaml
+
+    from unobot.registry import unregister_rule
+    from unobot.variants import clear_caches
+
+    text = (DOCS / "plugins.md").read_text()
+    blocks = re.findall(r"^```(python|yaml scenario)\n(.*?)^```", text, re.M | re.S)
+    assert sum(kind == "python" for kind, _ in blocks) >= 4 and any(k != "python" for k, _ in blocks)
+    import sys
+    import types
+
+    module = types.ModuleType("unobot_tutorial")  # dataclasses look their module up
+    sys.modules[module.__name__] = module
+    namespace = module.__dict__
+    try:
+        for kind, body in blocks:
+            if kind == "python":
+                exec(compile(body, "docs/plugins.md", "exec"), namespace)
+            else:
+                from unobot import run_scenario_data
+
+                data = yaml.safe_load(body)
+                result = run_scenario_data(data, "docs/plugins.md")
+                assert result.passed, result.describe()
+                namespace["SCENARIO"] = data
+    finally:
+        sys.modules.pop(module.__name__, None)
+        unregister_rule("lucky-seven")
+        clear_caches()
+
+
+def test_every_hook_states_what_it_returns() -> None:
+    text = (DOCS / "hooks.md").read_text()
+    sections = re.split(r"^## ", text, flags=re.M)[1:]
+    assert sections and all("*Returns:*" in s for s in sections), \
+        [s.split("(")[0] for s in sections if "*Returns:*" not in s]
