@@ -102,7 +102,6 @@ def take_pending(state: GameState, player: int, events: list[Event]) -> list[Car
     n = state.pending
     state.pending = 0
     state.pending_rank = ""
-    state.ext.pop("wd4", None)
     return draw_cards(state, player, n, events, PENALTY_TAKEN)
 
 

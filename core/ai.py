@@ -122,7 +122,8 @@ def _likely_bluff(state: GameState, player: int, lenient: bool = False) -> bool:
     """A Wild Draw Four from a big hand, in a colour we see little of, is
     likely a bluff: the more cards its player holds, the likelier they held
     the colour in play."""
-    info = state.ext.get("wd4")
+    challenge = state.rules.rules.get("challenge") if state.rules else None
+    info = challenge.bluff_record(state) if challenge is not None else None
     if not info:
         return False
     bluffer = info[0]

@@ -504,7 +504,6 @@ def remove_player(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     if was_turn:
         s.pending = 0
         s.pending_rank = ""
-        s.ext.pop("wd4", None)
         s.turn = rules.next_turn(s, seat, 0)
         s.drawn = None
         s.draws = 0

@@ -296,6 +296,12 @@ def check_rules(raw: Any, source: str, lines: dict[tuple[str, ...], int],
         line = lines.get((*base, str(name)))
         name = str(name)
         if name not in known:
+            from .registry import broken_rules
+
+            broken = broken_rules().get(name)
+            if broken:
+                raise VariantError(source, line, f"rule {name!r} is not available: its plugin failed "
+                                   f"to load ({broken})", "reinstall or fix the plugin, or turn the rule off")
             close = difflib.get_close_matches(name, list(known), n=1)
             hint = f"did you mean {close[0]!r}? " if close else ""
             raise VariantError(source, line, f"unknown rule {name!r}",

@@ -73,6 +73,19 @@ class Challenge(Rule):
     def extra_moves(self, state: GameState, player: int) -> list[Move] | None:
         return [Move(CHALLENGE, player)] if self._open(state, player) else None
 
+    @staticmethod
+    def bluff_record(state: GameState) -> tuple[int, bool] | None:
+        """The Wild Draw Four that may be challenged now: (who played it,
+        whether it was played illegally), or None. What an AI or an adapter
+        asks instead of reading this rule's data in `state.ext`."""
+        info = state.ext.get(KEY)
+        return (int(info[0]), bool(info[1])) if info and state.pending else None
+
+    @hookimpl
+    def after_move(self, state: GameState, move: Move, events: list[Event]) -> None:
+        if KEY in state.ext and not state.pending:
+            del state.ext[KEY]  # the total was taken or answered: nothing left to challenge
+
     @hookimpl(trylast=True)
     def on_challenge(self, state: GameState, challenger: int, events: list[Event]) -> bool:
         bluffer, illegal = state.ext.pop(KEY)

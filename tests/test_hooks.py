@@ -469,6 +469,21 @@ def test_hook_on_move() -> None:
     assert refused(state, "ben", "play R5") == "not_your_turn"
 
 
+def test_hook_more_cards() -> None:
+    """Every rule's extra cards join the deck the deck rule built."""
+    class Extra(Rule):
+        name = "extra-cards"
+
+        @hookimpl
+        def more_cards(self, players: int) -> list[C]:
+            return [parse_card("G5")] * players
+
+    with extra_rule(Extra):
+        state, _ = new_game("official", ["a", "b", "c"], seed=1, overrides={"extra-cards": {}})
+    assert len(state.all_cards()) == 108 + 3
+    assert sum(c.text == "G5" for c in state.all_cards()) == 2 + 3
+
+
 def test_every_hook_has_a_test() -> None:
     module = sys.modules[__name__]
     missing = [n for n in hookspecs.spec_names() if not hasattr(module, f"test_hook_{n}")]

@@ -96,6 +96,9 @@ def rule_translations(rule: Any, lang: str | None) -> gettext.NullTranslations:
     text as written when the rule ships none for that language."""
     locale = getattr(rule, "locale", None)
     if not locale:
+        # unobot's own rules (plugins/) have their texts in unobot's catalogue.
+        if str(getattr(rule, "__module__", "")).startswith(("unobot.plugins.", "plugins.")):
+            return translations(normalize(lang))
         return gettext.NullTranslations()
     domain, folder = locale
     return _plugin_catalogue(str(domain), str(folder), normalize(lang))

@@ -73,6 +73,8 @@ def error_text(code: str, lang: str | None) -> str:
 #: Refusals of the chat layer (the engine's own are core.errors.CODES).
 CHAT_ERRORS = {
     "no_game": N_("There is no game in this chat. Start one with /new."),
+    "rules_unavailable": N_("This game's rules cannot be loaded: a rule plugin it uses is missing or "
+                            "broken. An admin can end the game with /stop and start a new one."),
     "game_running": N_("A game is already running here."),
     "not_in_game": N_("You are not playing in this game."),
     "already_joined": N_("You are already in this game."),

@@ -225,6 +225,11 @@ class ChatService:
             return self._fail("store_unavailable", lang or self.defaults.lang)
         except StoreDataError:
             return self._fail("store_data", lang or self.defaults.lang)
+        except VariantError as exc:
+            # A rule the game was started with is no longer installed (its plugin
+            # failed to load, or was removed): say so, never a traceback per update.
+            log.warning("chat %s: the game's rules cannot be loaded: %s", chat_id, exc)
+            return self._fail("rules_unavailable", lang or self.defaults.lang)
 
     def _fail(self, code: str, lang: str, table: Table | None = None) -> Outcome:
         return Outcome(ok=False, code=code, error=error_text(code, lang), table=table)
