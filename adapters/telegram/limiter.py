@@ -40,6 +40,10 @@ log = logging.getLogger(__name__)
 
 NORMAL, EDIT, SHED = "normal", "edit", "shed"
 PRIORITY: ContextVar[str] = ContextVar("unobot_priority", default=NORMAL)
+#: Set by a caller that already took the group's token (`GroupLimiter.acquire`)
+#: for the call it makes now: waiting first, then building the call, means the
+#: call shows the newest state when it goes out (the status editor does so).
+PREPAID: ContextVar[bool] = ContextVar("unobot_prepaid", default=False)
 
 #: Methods that post into a chat: they spend the chat's message budget.
 POSTING = frozenset({
@@ -54,11 +58,13 @@ class Shed(TelegramError):
 
 
 @contextlib.contextmanager
-def priority(level: str) -> Any:
+def priority(level: str, *, prepaid: bool = False) -> Any:
     token = PRIORITY.set(level)
+    paid = PREPAID.set(prepaid)
     try:
         yield
     finally:
+        PREPAID.reset(paid)
         PRIORITY.reset(token)
 
 
@@ -127,6 +133,12 @@ class GroupLimiter(BaseRateLimiter[int]):
             wait = max(budget.blocked_until - now, (need - budget.tokens) / budget.rate if budget.rate else 1.0)
             await asyncio.sleep(max(wait, 0.001))
 
+    async def acquire(self, chat_id: int, level: str = EDIT) -> None:
+        """Wait for (and take) a token of the chat's budget ahead of a call made
+        with `PREPAID` set. Private chats have no group budget: no wait."""
+        if chat_id < 0 and self.group_rate:
+            await self._take(self.budget(chat_id), level)
+
     async def _take_overall(self) -> None:
         if not self.overall_rate:
             return
@@ -155,8 +167,9 @@ class GroupLimiter(BaseRateLimiter[int]):
         group = self._group(data) if endpoint in POSTING else None
         budget = self.budget(group) if group is not None and self.group_rate else None
         retries = rate_limit_args if rate_limit_args is not None else self.max_retries
+        prepaid = PREPAID.get()
         for attempt in range(retries + 1):
-            if budget is not None:
+            if budget is not None and not (prepaid and attempt == 0):
                 await self._take(budget, level)
             if data.get("chat_id") is not None:
                 await self._take_overall()

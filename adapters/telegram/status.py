@@ -35,7 +35,7 @@ from unobot.chat.views import status_lines, table_view
 from .bot import MAX_TEXT, UnoBot
 from .guard import clip16
 from .keyboards import table_keyboard
-from .limiter import EDIT, priority
+from .limiter import EDIT, GroupLimiter, priority
 from .transport import Superseded
 
 log = logging.getLogger(__name__)
@@ -242,10 +242,18 @@ class StatusEditor:
         return bool(self._workers)
 
     async def _work(self, bot: UnoBot, key: tuple[int, int]) -> None:
+        limiter = bot.rate_limiter if isinstance(bot.rate_limiter, GroupLimiter) else None
         try:
-            while (pending := self._pending.pop(key, None)) is not None:
+            while (pending := self._pending.get(key)) is not None:
                 try:
-                    gone = await self._edit(bot, key, pending)
+                    if limiter is not None and self._shown.get(key) != pending.status.key():
+                        # Wait for the group's budget first, then take the newest
+                        # state: what goes out is never older than what is known.
+                        await limiter.acquire(key[0], EDIT)
+                    pending = self._pending.pop(key, None)
+                    if pending is None:
+                        break
+                    gone = await self._edit(bot, key, pending, prepaid=limiter is not None)
                     if gone is not None and pending.on_gone is not None:
                         await pending.on_gone(gone)
                 except Exception as exc:  # noqa: BLE001 - a worker must outlive any one edit
@@ -253,7 +261,8 @@ class StatusEditor:
         finally:
             self._workers.pop(key, None)
 
-    async def _edit(self, bot: UnoBot, key: tuple[int, int], pending: _Pending) -> Gone | None:
+    async def _edit(self, bot: UnoBot, key: tuple[int, int], pending: _Pending, prepaid: bool = False
+                    ) -> Gone | None:
         chat_id, message_id = key
         edit = pending.status
         shown = edit.key()
@@ -262,7 +271,7 @@ class StatusEditor:
         guard = None if pending.still_current is None else functools.partial(pending.still_current,
                                                                               pending.version)
         try:
-            with priority(EDIT):
+            with priority(EDIT, prepaid=prepaid):
                 await bot.edit_quietly(chat_id, message_id, edit.text, bold=edit.bold_units, markup=edit.markup,
                                        still_current=guard)
         except Superseded:

@@ -58,13 +58,15 @@ class BotProcess:
     secret = "s3cret-token"
 
     def __init__(self, server: BotAPIServer, redis_url: str, prefix: str, *,
-                 options: Options = FAST, seed: int | None = 7, webhook_port: int | None = None) -> None:
+                 options: Options = FAST, seed: int | None = 7, webhook_port: int | None = None,
+                 rate_limiter: Any = None) -> None:
         self.server = server
         self.redis_url = redis_url
         self.prefix = prefix
         self.options = options
         self.seed = seed
         self.webhook_port = webhook_port
+        self.rate_limiter = rate_limiter
         self.app: Any = None
         self.store: RedisStore | None = None
         self.service: ChatService | None = None
@@ -79,7 +81,7 @@ class BotProcess:
         self.service = ChatService(self.store, rng=rng)
         self.app = build_application(self.server.token, base_url=self.server.base_url,
                                      service=self.service, options=self.options,
-                                     rate_limiter=no_throttle())
+                                     rate_limiter=self.rate_limiter or no_throttle())
         await self.app.initialize()
         await self.app.post_init(self.app)  # what run_polling does after initialize()
         if self.webhook_port:

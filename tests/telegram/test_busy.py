@@ -1,0 +1,202 @@
+"""One busy group slows nobody else; a restart refreshes every status; a player in
+two games plays each from its own group (issue 15)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from telegram.error import RetryAfter
+
+from tests.botapi import BotAPIServer
+from tests.support.redis_server import RedisServer
+from tests.telegram.driver import BotProcess, TableDriver
+from tests.telegram.test_game import short_games
+from unobot.adapters.telegram import inline, keyboards
+from unobot.adapters.telegram.limiter import EDIT, NORMAL, SHED, GroupLimiter, Shed, priority
+from unobot.chat import commands as c
+from unobot.chat.commands import Person
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_bench() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_telegram_busy", ROOT / "bench" / "telegram_busy.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- the limiter ---------------------------------------------------------------------------
+
+async def test_limiter_keeps_a_reserve_sheds_replies_and_paces_only_group_posts() -> None:
+    limiter = GroupLimiter(group_per_minute=60, group_burst=4, reserve=2, overall_per_second=0)
+    calls: list[str] = []
+
+    async def call(name: str) -> bool:
+        calls.append(name)
+        return True
+
+    async def post(endpoint: str, chat: int, level: str) -> Any:
+        with priority(level):
+            return await limiter.process_request(call, (endpoint,), {}, endpoint, {"chat_id": chat}, None)
+
+    group = -100123
+    # Edits leave two tokens: two go at once, the third waits for a token (1 a second).
+    started = time.monotonic()
+    await post("editMessageText", group, EDIT)
+    await post("editMessageText", group, EDIT)
+    assert time.monotonic() - started < 0.2
+    waiting = asyncio.get_running_loop().create_task(post("editMessageText", group, EDIT))
+    await asyncio.sleep(0.1)
+    assert not waiting.done()
+    # ...while a new message (a round's) takes the reserve at once, and a reply is shed, not queued.
+    started = time.monotonic()
+    await post("sendMessage", group, NORMAL)
+    assert time.monotonic() - started < 0.1
+    await post("sendMessage", group, NORMAL)
+    try:
+        await post("sendMessage", group, SHED)
+        raise AssertionError("a reply waited for a spent budget")
+    except Shed:
+        pass
+    # Admin checks, answers and private messages spend no group budget.
+    started = time.monotonic()
+    for _ in range(20):
+        await post("getChatMember", group, NORMAL)
+        await post("sendMessage", 42, NORMAL)
+    assert time.monotonic() - started < 0.2
+    await asyncio.wait_for(waiting, 5)
+
+
+async def test_a_flood_answer_in_one_group_pauses_that_group_only() -> None:
+    limiter = GroupLimiter(group_per_minute=600, group_burst=10, overall_per_second=0)
+    tries: dict[int, int] = {}
+
+    async def call(chat: int) -> bool:
+        tries[chat] = tries.get(chat, 0) + 1
+        if chat == -1 and tries[chat] == 1:
+            raise RetryAfter(dt.timedelta(seconds=1))
+        return True
+
+    async def post(chat: int) -> Any:
+        return await limiter.process_request(call, (chat,), {}, "sendMessage", {"chat_id": chat}, None)
+
+    flooded = asyncio.get_running_loop().create_task(post(-1))
+    await asyncio.sleep(0.05)
+    started = time.monotonic()
+    assert await post(-2) is True  # another group is not held up
+    assert time.monotonic() - started < 0.2
+    assert await asyncio.wait_for(flooded, 5) is True and tries[-1] == 2
+
+
+# -- end to end --------------------------------------------------------------------------------
+
+async def test_a_busy_group_slows_no_other_and_its_status_keeps_up(server: BotAPIServer, redis_server: RedisServer,
+                                                                   prefix: str) -> None:
+    """Telegram's real budgets (20 a minute per group); one group picks 5 times a second."""
+    bench = load_bench()
+    result = await bench.measure(server, redis_server.url, prefix, seconds=9.0, samples=8)
+    assert result.picks >= 25
+    idle = result.pct(result.idle, 0.5)
+    busy = result.pct(result.busy, 0.5)
+    assert len(result.busy) >= 4
+    assert busy <= max(2 * idle, idle + 0.15), (result.idle, result.busy)
+    assert result.pct(result.busy, 0.99) < 1.0, result.busy
+    assert result.longest_gap <= 4.0, result.longest_gap
+    assert result.final_shown
+
+
+async def test_a_restarted_bot_refreshes_every_running_status(server: BotAPIServer, redis_server: RedisServer,
+                                                              prefix: str) -> None:
+    first = await BotProcess(server, redis_server.url, prefix, seed=3).start()
+    group = server.group(title="Crash")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    driver = TableDriver(server, first, group, [ann, ben], check_privacy=False)
+    await short_games(first, driver.chat)
+    await driver.command(ann, "/new")
+    await driver.press(ben, keyboards.JOIN)
+    await driver.press(ann, keyboards.START)
+    assert first.service is not None
+    table = await first.service.table(driver.chat)
+    assert table is not None and table.game is not None
+    # The move is saved, then the process dies before its status edit went out.
+    on_turn = table.seats[table.game.turn]
+    outcome = await first.service.handle(driver.chat, Person(on_turn.id, on_turn.name), c.Draw(version=table.version))
+    assert outcome.ok and outcome.table is not None
+    await first.stop()
+    status = driver.status_message()
+    assert status is not None and "drew" not in status["text"]
+    second = await BotProcess(server, redis_server.url, prefix, seed=4).start()
+    try:
+        edit = await server.wait_for("editMessageText", lambda p: p.get("chat_id") == group["id"], timeout=10,
+                                     after=server.mark())
+        assert f"{on_turn.name} drew" in edit.params["text"]
+    finally:
+        await second.stop()
+
+
+async def test_a_player_in_two_games_plays_each_from_its_own_group(server: BotAPIServer, bot: BotProcess) -> None:
+    ann = server.user(1, "Ann")
+    drivers = []
+    for i, other in enumerate([server.user(2, "Ben"), server.user(3, "Cid")]):
+        group = server.group(title=f"Room {i}")
+        driver = TableDriver(server, bot, group, [ann, other], check_privacy=False)
+        await short_games(bot, driver.chat)
+        await driver.command(other, "/new")
+        await driver.press(ann, keyboards.JOIN)
+        await driver.press(other, keyboards.START)
+        drivers.append(driver)
+    first, second = drivers
+    # "My cards" under each game's status names that game.
+    for driver in drivers:
+        status = driver.status_message()
+        assert status is not None
+        button = server.buttons(driver.group, status["message_id"])[0]
+        assert button["switch_inline_query_current_chat"] == f"#{driver.chat} "
+    # Each button's query shows that game's hand: every result id names its chat.
+    for driver in drivers:
+        update = server.inline_query(ann, f"#{driver.chat} ")
+        await bot.settle(update)
+        results = server.inline_answers[update["inline_query"]["id"]]["results"]
+        choices = [inline.decode(r["id"]) for r in results]
+        assert choices and all(ch is not None and ch.chat == driver.chat for ch in choices)
+    # No game named and two running: a picker, one entry per game, each naming its game.
+    update = server.inline_query(ann, "")
+    await bot.settle(update)
+    results = server.inline_answers[update["inline_query"]["id"]]["results"]
+    assert sorted(r["title"] for r in results) == ["🃏 Room 0", "🃏 Room 1"]
+    for r in results:
+        choice = inline.decode(r["id"])
+        assert choice is not None and choice.code == "ng"
+        assert r["reply_markup"]["inline_keyboard"][0][0]["switch_inline_query_current_chat"] == f"#{choice.chat} "
+    # Ann plays in the first game, then the second: each move lands in its own game.
+    for driver in (first, second):
+        table = await driver.table()
+        assert table is not None and table.game is not None
+        if table.seats[table.game.turn].id != str(ann["id"]):
+            other = driver.players[1]
+            update = server.inline_query(other, f"#{driver.chat}")
+            await bot.settle(update)
+            await driver.choose(other, driver.pick(server.inline_answers[update["inline_query"]["id"]]["results"])
+                                or "")
+        table = await driver.table()
+        assert table is not None and table.game is not None
+        if table.seats[table.game.turn].id != str(ann["id"]):
+            continue  # the other player's move gave them another turn (a skip): fine, nothing to check here
+        update = server.inline_query(ann, f"#{driver.chat}")
+        await bot.settle(update)
+        pick = driver.pick(server.inline_answers[update["inline_query"]["id"]]["results"])
+        assert pick is not None
+        before = {d.chat: (await d.table()).version for d in drivers}  # type: ignore[union-attr]
+        await driver.choose(ann, pick)
+        after = {d.chat: (await d.table()).version for d in drivers}  # type: ignore[union-attr]
+        assert after[driver.chat] > before[driver.chat]
+        assert all(after[d.chat] == before[d.chat] for d in drivers if d is not driver)
