@@ -11,7 +11,10 @@ printed for completeness. Two workloads for unobot:
 - `random`: uniform over unobot's legal moves (drawing with a playable card
   is legal under the official rules, so random games run long);
 - `random-play`: uniform over plays when there is one, else draw/pass,
-  which is RLCard's action set and gives games of RLCard's shape.
+  which is RLCard's action set and gives games of RLCard's shape;
+- `simulate`: what `unobot simulate --variant official --players 4 --policy
+  random` runs (the simulator with its invariant checks, out-of-turn moves
+  off so that the moves counted are the same kind as RLCard's).
 
 unobot applies moves in place (`apply(..., inplace=True)`, as the
 simulator and the chat service do; the default copy-on-apply costs about
@@ -58,6 +61,21 @@ def ours(policy: str, seconds: float, seed: int) -> tuple[int, int, float]:
     return games, moves, spent
 
 
+def through_simulate(seconds: float, seed: int) -> tuple[int, int, float]:
+    from unobot.simulate import simulate
+
+    games = moves = 0
+    spent = 0.0
+    g = 0
+    while spent < seconds:
+        report = simulate("official", 4, 1, seed * 7919 + g)
+        g += 1
+        games += report.games
+        moves += report.moves
+        spent += report.seconds
+    return games, moves, spent
+
+
 def rlcard_side(seconds: float, seed: int) -> tuple[int, int, float]:
     import numpy as np
     from rlcard.games.uno.game import UnoGame
@@ -93,12 +111,14 @@ def main() -> int:
     except ImportError:
         print("rlcard is not installed: pip install rlcard==1.2.0 (or: python3 run.py bench bench/engine.py)")
         return 2
-    totals = {k: [0, 0, 0.0] for k in ("rlcard", "random", "random-play")}
+    totals = {k: [0, 0, 0.0] for k in ("rlcard", "random", "random-play", "simulate")}
     rounds = max(1, int(args.seconds / args.slice))
     for r in range(rounds):
         for name in totals:
             if name == "rlcard":
                 res = rlcard_side(args.slice, args.seed + r)
+            elif name == "simulate":
+                res = through_simulate(args.slice, args.seed + r)
             else:
                 res = ours(name, args.slice, args.seed + r)
             for i in range(3):
@@ -109,7 +129,7 @@ def main() -> int:
                      "moves_per_s": round(moves / spent), "games_per_s": round(games / spent, 1),
                      "avg_moves": round(moves / games, 1)}
     base = out["rlcard"]
-    for name in ("random", "random-play"):
+    for name in ("random", "random-play", "simulate"):
         out[name]["moves_ratio"] = round(out[name]["moves_per_s"] / base["moves_per_s"], 2)
         out[name]["games_ratio"] = round(out[name]["games_per_s"] / base["games_per_s"], 2)
     if args.json:

@@ -393,7 +393,18 @@ def play_moves(state: GameState, player: int, rules: RuleSet | None = None) -> l
 
 def can_play(state: GameState, player: int) -> bool:
     """Has the player to move any play the whole rule set accepts now?"""
-    return bool(play_moves(state, player))
+    rules = state.rules or rules_of(state)
+    if not (rules.play_checks or rules.targets_possible):
+        # Only card_fits has a say: no move objects needed (the drawn-card check).
+        if state.phase != PLAYING or player != state.turn or awaiting_color(state):
+            return False
+        drawn = state.drawn
+        if drawn is not None and not state.pending:
+            cards: Iterable[Card] = (drawn,) if drawn in state.hands[player] else ()
+        else:
+            cards = state.hands[player]
+        return bool(rules.cards_that_fit(state, player, cards))
+    return bool(play_moves(state, player, rules))
 
 
 def _plays(state: GameState, rules: RuleSet, player: int, cards: list[Card], moves: list[Move]) -> None:

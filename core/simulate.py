@@ -4,7 +4,7 @@ among legal moves, checking the engine's invariants as it goes.
 Invariants checked: the player to move always has a legal move, the chosen
 move (from `legal_moves`) is accepted, exactly one player is to move (a seat
 still in the round), and no card is created or lost (a running count every
-move, every card every 16 moves and at the end of each round). With
+move, every card every 64 moves and at the end of each round). With
 `check_all=True` every legal move of the position is applied too (slow; for
 tests).
 
@@ -76,11 +76,14 @@ class Report:
         }
 
 
-def check_invariants(state: GameState, deck: Counter[Card], full: bool = True) -> None:
+def check_invariants(state: GameState, deck: Counter[Card], full: bool = True,
+                     total: int | None = None) -> None:
     """Cards conserved (the count always; every card when `full`), and one
-    valid player to move while the round goes on."""
-    count = sum(len(h) for h in state.hands) + len(state.draw_pile) + len(state.discard)
-    if count != deck.total() or (full and Counter(state.all_cards()) != deck):
+    valid player to move while the round goes on. `total` is the deck's
+    size, when the caller knows it (a running check need not recount it)."""
+    count = sum(map(len, state.hands)) + len(state.draw_pile) + len(state.discard)
+    if count != (deck.total() if total is None else total) or (
+            full and Counter(state.all_cards()) != deck):
         raise InvariantError("cards were created or lost")
     if state.phase == PLAYING:
         if not 0 <= state.turn < len(state.players) or state.turn in state.out:
@@ -125,6 +128,7 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
                ) -> tuple[GameState, int]:
     """Play until the round ends; return the final state and the moves made."""
     deck = Counter(state.all_cards()) if check else None
+    total = deck.total() if deck is not None else 0
     n = 0
     while state.phase == PLAYING and n < max_moves:
         player = state.turn
@@ -146,8 +150,8 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
         if out_of_turn and state.phase == PLAYING and _may_act_out_of_turn(state):
             state = _out_of_turn(state, policies, rnd, out_of_turn, report)
         if deck is not None:
-            # Every card is compared every 16 moves and at the end; the count every move.
-            check_invariants(state, deck, full=not n & 15 or state.phase != PLAYING)
+            # The count every move; every card every 64 moves and at the end of the round.
+            check_invariants(state, deck, full=not n & 63 or state.phase != PLAYING, total=total)
     return state, n
 
 
