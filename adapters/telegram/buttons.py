@@ -18,14 +18,17 @@ from telegram.ext import ContextTypes
 
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
+from unobot.chat.render import error_text
 from unobot.chat.table import LOBBY
+from unobot.registry import available_rules
+from unobot.rule import Rule, option_specs
 
 from . import flow, keyboards, play
 from .guard import parse_int, person_of
 from .notices import failure_text
 from .runtime import runtime
 from .status import is_not_modified
-from .texts import rules_text
+from .texts import options_text, rule_values, rules_text
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +49,34 @@ async def refresh_lobby(context: Context, chat_id: int) -> None:
         await flow.show(context, chat_id, table)
 
 
+async def options_view(context: Context, chat_id: int, cls: type[Rule]) -> tuple[str, InlineKeyboardMarkup]:
+    settings = await runtime(context).service.settings(str(chat_id))
+    lang = settings["lang"]
+    values = rule_values(settings, cls.name)
+    return options_text(cls, values, lang), keyboards.options_keyboard(cls, values, lang)
+
+
+def _option_command(data: str) -> c.Command | None:
+    """``r:s:<rule key>:<option index>:<value>``, checked against the rule's options."""
+    parts = data[len(keyboards.SET_OPTION):].split(":")
+    if len(parts) != 3:
+        return None
+    cls = keyboards.rule_by_key(parts[0])
+    specs = option_specs(cls) if cls is not None else []
+    index = parse_int(parts[1], 0, len(specs) - 1) if specs else None
+    if cls is None or index is None:
+        return None
+    ok, value = keyboards.decode_value(specs[index], parts[2])
+    return c.SetRule(rule=cls.name, option=specs[index].name, value=value) if ok else None
+
+
 def _settings_command(data: str) -> c.Command | None:
+    if data.startswith(keyboards.SET_OPTION):
+        return _option_command(data)
     if data.startswith(keyboards.RULE_ON):
-        return c.SetRule(rule=data[len(keyboards.RULE_ON):], enabled=True)
+        return c.SetRule(rule=keyboards.rule_named(data[len(keyboards.RULE_ON):]), enabled=True)
     if data.startswith(keyboards.RULE_OFF):
-        return c.SetRule(rule=data[len(keyboards.RULE_OFF):], enabled=False)
+        return c.SetRule(rule=keyboards.rule_named(data[len(keyboards.RULE_OFF):]), enabled=False)
     if data.startswith(keyboards.VARIANT):
         return c.SetVariant(name=data[len(keyboards.VARIANT):])
     if data.startswith(keyboards.TIMER):
@@ -119,6 +145,8 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
             _ = gettext_for(lang)
             return _("You joined."), False
         return None, False
+    if data.startswith(keyboards.OPTIONS) or data == keyboards.BACK:
+        return await _switch_view(update, context, data)
     command = _settings_command(data)
     if command is None:
         return None, False
@@ -127,16 +155,45 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     outcome = await rt.service.handle(str(chat.id), person, command)
     if not outcome.ok:
         return outcome.error, outcome.code == "rule_conflict"
-    text, markup = await rules_view(context, chat.id)
-    message = query.message
-    if message is not None:
-        try:
-            await context.bot.edit_message_text(text, chat_id=chat.id, message_id=message.message_id,
-                                                parse_mode=ParseMode.HTML, reply_markup=markup)
-        except BadRequest as exc:
-            if not is_not_modified(exc):
-                log.info("rules message not edited: %s", exc)
+    if isinstance(command, c.SetRule) and command.option is not None:
+        cls = available_rules().get(command.rule)
+        text, markup = await options_view(context, chat.id, cls) if cls is not None else await rules_view(
+            context, chat.id)
+    else:
+        text, markup = await rules_view(context, chat.id)
+    await _edit_view(context, chat.id, query.message, text, markup)
     await refresh_lobby(context, chat.id)
     lang = (outcome.settings or {}).get("lang", "en")
     _ = gettext_for(lang)
     return _("Saved. It applies from the next game."), False
+
+
+async def _edit_view(context: Context, chat_id: int, message: Any, text: str, markup: InlineKeyboardMarkup) -> None:
+    if message is None:
+        return
+    try:
+        await context.bot.edit_message_text(text, chat_id=chat_id, message_id=message.message_id,
+                                            parse_mode=ParseMode.HTML, reply_markup=markup)
+    except BadRequest as exc:
+        if not is_not_modified(exc):
+            log.info("rules message not edited: %s", exc)
+
+
+async def _switch_view(update: Update, context: Context, data: str) -> tuple[str | None, bool]:
+    """Between the rules and one rule's options (admins only: it is their keyboard)."""
+    query, chat = update.callback_query, update.effective_chat
+    assert query is not None and chat is not None
+    rt = runtime(context)
+    lang = await rt.service.language(str(chat.id))
+    _ = gettext_for(lang)
+    if not await rt.admins.is_admin(context.bot, chat, query.from_user):
+        return error_text("not_admin", lang), False
+    if data == keyboards.BACK:
+        text, markup = await rules_view(context, chat.id)
+    else:
+        cls = keyboards.rule_by_key(data[len(keyboards.OPTIONS):])
+        if cls is None:
+            return error_text("unknown_rule", lang), False
+        text, markup = await options_view(context, chat.id, cls)
+    await _edit_view(context, chat.id, query.message, text, markup)
+    return None, False

@@ -9,15 +9,20 @@ refused by the service when the table has moved on.
 
 from __future__ import annotations
 
+import hashlib
+import math
 from functools import cache
+from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for
 from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
 from unobot.registry import available_rules
-from unobot.rule import Rule
+from unobot.rule import OptionSpec, Rule, option_specs
 from unobot.variants import VariantError, load_variant, variant_names
+
+from .guard import clip, parse_int
 
 JOIN = "g:join"
 START = "g:start"
@@ -29,6 +34,13 @@ VARIANT = "r:var:"
 TIMER = "r:tm:"
 LANGUAGE = "r:lang:"
 RESET = "r:reset"
+#: ``r:m:<rule key>``: show a rule's options; ``r:s:<rule key>:<option index>:<value>``:
+#: set one. A rule key is a short hash of the rule's name, so any name fits in
+#: 64 bytes; a press whose key, index or value does not check out changes nothing.
+OPTIONS = "r:m:"
+SET_OPTION = "r:s:"
+BACK = "r:back"
+MAX_BUTTON = 64
 TIMER_CHOICES = (0, 30, 60, 120)
 MAX_DATA = 64
 
@@ -76,8 +88,7 @@ def toggle_rules(enabled: set[str]) -> list[type[Rule]]:
     `no-bluffing`)."""
     rules = available_rules()
     conflicting = {other for cls in rules.values() for other in cls.conflicts}
-    shown = [cls for name, cls in rules.items()
-             if len(RULE_ON + name) <= MAX_DATA and (not cls.base or name in conflicting)]
+    shown = [cls for name, cls in rules.items() if not cls.base or name in conflicting]
     return sorted(shown, key=lambda cls: (cls.base, cls.name))
 
 
@@ -88,8 +99,9 @@ def rules_keyboard(variant: str, enabled: set[str], timer: int, lang: str) -> In
     row: list[InlineKeyboardButton] = []
     for cls in toggle_rules(enabled):
         on = cls.name in enabled
-        data = (RULE_OFF if on else RULE_ON) + cls.name
-        row.append(InlineKeyboardButton(("✅ " if on else "▫️ ") + cls.label(lang), callback_data=data))
+        data = (RULE_OFF if on else RULE_ON) + rule_ref(cls.name)
+        row.append(InlineKeyboardButton(clip(("✅ " if on else "▫️ ") + cls.label(lang), MAX_BUTTON),
+                                        callback_data=data))
         if len(row) == 2:
             rows.append(row)
             row = []
@@ -103,9 +115,12 @@ def rules_keyboard(variant: str, enabled: set[str], timer: int, lang: str) -> In
             title = load_variant(name).label(lang)
         except VariantError:
             continue
-        variants.append(InlineKeyboardButton(("🔘 " if name == variant else "") + title,
+        variants.append(InlineKeyboardButton(clip(("🔘 " if name == variant else "") + title, MAX_BUTTON),
                                              callback_data=VARIANT + name))
     rows += [variants[i:i + 2] for i in range(0, len(variants), 2)]
+    settings = [InlineKeyboardButton(clip("⚙ " + cls.label(lang), MAX_BUTTON), callback_data=OPTIONS + rule_key(cls.name))
+                for cls in option_rules(enabled)]
+    rows += [settings[i:i + 3] for i in range(0, len(settings), 3)]
     rows.append([
         InlineKeyboardButton(("⏱ " if seconds == timer else "") + (f"{seconds}s" if seconds else _("no timer")),
                              callback_data=f"{TIMER}{seconds}")
@@ -116,4 +131,104 @@ def rules_keyboard(variant: str, enabled: set[str], timer: int, lang: str) -> In
                              callback_data=LANGUAGE + code)
         for code in LANGUAGES
     ] + [InlineKeyboardButton(_("↩️ Variant defaults"), callback_data=RESET)])
+    return InlineKeyboardMarkup(rows)
+
+
+# -- rule options -------------------------------------------------------------------------
+
+def rule_ref(name: str) -> str:
+    """A rule in a switch's callback data: its name, or ``#<rule key>`` when the name is too long."""
+    return name if len((RULE_OFF + name).encode()) <= MAX_DATA else "#" + rule_key(name)
+
+
+def rule_named(ref: str) -> str:
+    """The rule name a switch's data refers to (an unknown key stays as it is: the service refuses it)."""
+    if ref.startswith("#"):
+        cls = rule_by_key(ref[1:])
+        return cls.name if cls is not None else ref
+    return ref
+
+
+def rule_key(name: str) -> str:
+    """A rule's name in callback data: 8 hex digits of its hash (any name fits in 64 bytes)."""
+    return hashlib.sha1(name.encode()).hexdigest()[:8]
+
+
+def rule_by_key(key: str) -> type[Rule] | None:
+    for name, cls in available_rules().items():
+        if rule_key(name) == key:
+            return cls
+    return None
+
+
+def option_rules(enabled: set[str]) -> list[type[Rule]]:
+    """The enabled rules that have options, in name order."""
+    rules = available_rules()
+    return [rules[name] for name in sorted(enabled) if name in rules and option_specs(rules[name])]
+
+
+def encode_value(spec: OptionSpec, value: Any) -> str:
+    choices = spec.choices
+    if spec.type is bool:
+        return "1" if value else "0"
+    if choices is not None:
+        return str(choices.index(value)) if value in choices else ""
+    return str(int(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
+
+
+def decode_value(spec: OptionSpec, text: str) -> tuple[bool, Any]:
+    """(True, value) for a value the option takes; (False, None) otherwise."""
+    choices = spec.choices
+    if spec.type is bool:
+        return (True, text == "1") if text in ("0", "1") else (False, None)
+    if choices is not None:
+        index = parse_int(text, 0, len(choices) - 1)
+        return (True, choices[index]) if index is not None else (False, None)
+    if spec.type in (int, float):
+        lo = int(spec.min) if spec.min is not None else -(10 ** 9)
+        hi = int(spec.max) if spec.max is not None else 10 ** 9
+        number = parse_int(text, lo, hi)
+        return (True, spec.type(number)) if number is not None else (False, None)
+    return False, None
+
+
+def number_steps(spec: OptionSpec) -> list[int]:
+    span = (spec.max - spec.min) if spec.max is not None and spec.min is not None else 100.0
+    if span <= 30:
+        return [1]
+    big = 10 ** max(1, int(math.log10(span)) - 2)
+    return [max(1, big // 10), big] if big >= 100 else [1, big]
+
+
+def options_keyboard(cls: type[Rule], values: dict[str, Any], lang: str) -> InlineKeyboardMarkup:
+    """One row per option: a switch, the allowed values, or steps within bounds; then Back."""
+    _ = gettext_for(lang)
+    key = rule_key(cls.name)
+    rows: list[list[InlineKeyboardButton]] = []
+    for index, spec in enumerate(option_specs(cls)):
+        value = values.get(spec.name, spec.default)
+        prefix = f"{SET_OPTION}{key}:{index}:"
+        choices = spec.choices
+        if spec.type is bool:
+            rows.append([InlineKeyboardButton(clip(("✅ " if value else "▫️ ") + spec.name, MAX_BUTTON),
+                                              callback_data=prefix + encode_value(spec, not value))])
+        elif choices is not None:
+            rows.append([InlineKeyboardButton(clip(("🔘 " if choice == value else "") + f"{spec.name}: {choice}",
+                                                   MAX_BUTTON), callback_data=prefix + str(i))
+                         for i, choice in enumerate(choices)][:4])
+        elif spec.type in (int, float) and isinstance(value, (int, float)):
+            lo = spec.min if spec.min is not None else -(10 ** 9)
+            hi = spec.max if spec.max is not None else 10 ** 9
+            row: list[InlineKeyboardButton] = []
+            steps = number_steps(spec)
+            for step in reversed(steps):
+                if value - step >= lo:
+                    row.append(InlineKeyboardButton(f"−{step}", callback_data=prefix + str(int(value - step))))
+            row.append(InlineKeyboardButton(clip(f"{spec.name}: {value:g}", MAX_BUTTON),
+                                            callback_data=OPTIONS + key))
+            for step in steps:
+                if value + step <= hi:
+                    row.append(InlineKeyboardButton(f"+{step}", callback_data=prefix + str(int(value + step))))
+            rows.append(row)
+    rows.append([InlineKeyboardButton(_("⬅ All rules"), callback_data=BACK)])
     return InlineKeyboardMarkup(rows)

@@ -10,6 +10,7 @@ from typing import Any
 
 from unobot.chat.i18n import LANGUAGE_NAMES, N_, gettext_for
 from unobot.registry import available_rules
+from unobot.rule import Rule, option_specs
 from unobot.variants import VariantError, load_variant, resolve
 
 from .keyboards import toggle_rules
@@ -94,3 +95,28 @@ def rules_text(settings: dict[str, Any], lang: str) -> tuple[str, set[str]]:
     lines.append("")
     lines.append(esc(_("Chat admins change these with the buttons; a change applies from the next game.")))
     return "\n".join(lines), enabled
+
+
+def rule_values(settings: dict[str, Any], rule: str) -> dict[str, Any]:
+    """The options a rule has in this chat (the variant's, with the chat's changes)."""
+    try:
+        resolved = resolve(settings["variant"], settings.get("rules") or None)
+    except VariantError:
+        return {}
+    return dict(resolved.rules.get(rule) or {})
+
+
+def options_text(cls: type[Rule], values: dict[str, Any], lang: str) -> str:
+    """A rule's options, each with its value and what it does."""
+    _ = gettext_for(lang)
+    lines = ["<b>" + esc(_("Options of {rule}").format(rule=cls.label(lang))) + "</b>"]
+    for spec in option_specs(cls):
+        value = values.get(spec.name, spec.default)
+        shown = (_("on") if value else _("off")) if spec.type is bool else str(value)
+        line = f"• <code>{esc(spec.name)}</code>: <b>{esc(shown)}</b>"
+        if spec.help:
+            line += " · " + esc(spec.help)
+        lines.append(line)
+    lines.append("")
+    lines.append(esc(_("Chat admins change these with the buttons; a change applies from the next game.")))
+    return "\n".join(lines)

@@ -128,3 +128,60 @@ async def test_variant_language_and_anonymous_admin(server: BotAPIServer, bot: B
     update = server.send_command(private, ben, "/variant", "fast")
     await bot.settle(update)
     assert (await bot.service.settings(str(ben["id"])))["variant"] == "fast"
+
+
+async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: BotProcess) -> None:
+    """Each enabled rule's options: a number within bounds, a switch, a choice; persisted per chat."""
+    group = server.group(title="Options")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(group, ann, "creator")
+    chat = str(group["id"])
+    assert bot.service is not None
+    await bot.settle(server.send_command(group, ann, "/rules"))
+    deck = keyboards.OPTIONS + keyboards.rule_key("deck")
+    data = [b["callback_data"] for b in server.buttons(group, rules_message(server, group)["message_id"])]
+    assert deck in data and keyboards.OPTIONS + keyboards.rule_key("starter") in data
+    # A member cannot open the options; the admin can.
+    assert (await press(server, bot, group, ben, deck))["text"] == error_text("not_admin", "en")
+    await press(server, bot, group, ann, deck)
+    shown = rules_message(server, group)
+    assert "Options of" in shown["text"] and "hand_size" in shown["text"]
+    buttons = server.buttons(group, shown["message_id"])
+    assert all(len(b["callback_data"].encode()) <= 64 and len(b["text"]) <= 200 for b in buttons)
+    plus = next(b["callback_data"] for b in buttons if b["text"] == "+1" and ":0:" in b["callback_data"])
+    assert "Saved" in (await press(server, bot, group, ann, plus))["text"]
+    assert (await bot.service.settings(chat))["rules"] == {"deck": {"hand_size": 8}}
+    assert "hand_size</code>: <b>8" in str(server.calls_to("editMessageText")[-1]["text"]) or \
+        "hand_size: 8" in rules_message(server, group)["text"]
+    # A forged value out of bounds, or a key that is no rule, changes nothing.
+    key = keyboards.rule_key("deck")
+    for forged in (f"{keyboards.SET_OPTION}{key}:0:31", f"{keyboards.SET_OPTION}{key}:0:²",
+                   f"{keyboards.SET_OPTION}{key}:9:1", f"{keyboards.SET_OPTION}ffffffff:0:1", keyboards.OPTIONS + "zz"):
+        message = rules_message(server, group)
+        update = server.press_button(group, ann, message["message_id"], forged, strict=False)
+        await bot.settle(update)
+        await server.wait_answer(update)
+    assert (await bot.service.settings(chat))["rules"] == {"deck": {"hand_size": 8}}
+    # A switch and a choice of the starter rule.
+    await press(server, bot, group, ann, keyboards.BACK)
+    await press(server, bot, group, ann, keyboards.OPTIONS + keyboards.rule_key("starter"))
+    buttons = server.buttons(group, rules_message(server, group)["message_id"])
+    other_side = next(b["callback_data"] for b in buttons if "other_side" in b["text"])
+    redeal = next(b["callback_data"] for b in buttons if "redeal_wild_draw_four" in b["text"])
+    await press(server, bot, group, ann, other_side)
+    await press(server, bot, group, ann, redeal)
+    rules = (await bot.service.settings(chat))["rules"]
+    assert rules["starter"] == {"reverse_first": "other_side", "redeal_wild_draw_four": False}
+    # The next game is dealt with them.
+    await bot.settle(server.send_command(group, ann, "/new"))
+    table = await bot.service.table(chat)
+    assert table is not None and table.overrides["deck"] == {"hand_size": 8}
+
+
+def test_long_rule_names_fit_in_callback_data() -> None:
+    assert keyboards.rule_ref("stacking") == "stacking"
+    long = "a-house-rule-with-a-name-far-too-long-for-telegram-callback-data"
+    ref = keyboards.rule_ref(long)
+    assert ref.startswith("#") and len((keyboards.RULE_OFF + ref).encode()) <= 64
+    assert keyboards.rule_named("#" + keyboards.rule_key("stacking")) == "stacking"
+    assert keyboards.rule_named("#ffffffff") == "#ffffffff"  # unknown: the service refuses it
