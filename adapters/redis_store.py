@@ -696,8 +696,8 @@ class RedisStore(Store):
 
     # ---- settings
 
-    def _decode_settings(self, raw: Mapping[bytes, bytes]) -> dict[str, Any]:
-        return {name.decode(): json.loads(value) for name, value in raw.items()}
+    def _decode_settings(self, raw: Mapping[bytes | str, bytes | str]) -> dict[str, Any]:
+        return {_text(name): json.loads(value) for name, value in raw.items()}
 
     async def get_chat_settings(self, chat_id: ChatId) -> dict[str, Any]:
         key = self.keys.settings(norm_id(chat_id))
