@@ -1,17 +1,42 @@
-"""No action finish: a player may not go out on an action or wild card; the
-last card must be a number."""
+"""No action finish: a player may not go out on an action or wild card;
+the last card must be a number.
 
-from unobot import PLAY, GameState, Move, Rule, errors, hookimpl
+`forbid` says which last cards are refused: `action` (the default: every
+card but a number), `wild` (no-wild-finish: only wilds are refused) or
+`draw` (no-draw-finish: only draw cards, +2, +4 and the like, are refused).
+A player whose only card is refused draws as usual.
+"""
+
+from typing import Literal
+
+from unobot import N_, PLAY, Card, GameState, Move, Rule, dataclass, errors, hookimpl
+
+NO_WILD_FINISH = "no_wild_finish"
+NO_DRAW_FINISH = "no_draw_finish"
 
 
 class NoActionFinish(Rule):
     name = "no-action-finish"
     checks = (PLAY,)
     title = {"en": "Finish on a number", "es": "Terminar con un número"}
+    refusals = {NO_WILD_FINISH: N_("You may not go out on a wild card."),
+                NO_DRAW_FINISH: N_("You may not go out on a draw card.")}
+
+    @dataclass(frozen=True)
+    class Options:
+        forbid: Literal["action", "wild", "draw"] = "action"
+
+    def refused(self, card: Card) -> str | None:
+        forbid = self.options.forbid
+        if forbid == "wild":
+            return NO_WILD_FINISH if card.is_wild else None
+        if forbid == "draw":
+            return NO_DRAW_FINISH if card.draw else None
+        return None if card.is_number else errors.NO_ACTION_FINISH
 
     @hookimpl(tryfirst=True)
     def check_move(self, state: GameState, move: Move) -> str | None:
         card = move.card
-        if move.kind == PLAY and card is not None and not card.is_number and len(state.hands[move.player]) == 1:
-            return errors.NO_ACTION_FINISH
+        if move.kind == PLAY and card is not None and len(state.hands[move.player]) == 1:
+            return self.refused(card)
         return None

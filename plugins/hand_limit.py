@@ -1,0 +1,22 @@
+"""Hand limit: a player never holds more than `limit` cards. Draws and
+penalties stop at the limit; a player at the limit who draws gets nothing
+and the turn passes.
+
+Decision: the cards a capped penalty would have given are not taken at all
+(they stay in the draw pile); a swap or rotation of hands is not capped.
+"""
+
+from unobot import GameState, Rule, dataclass, hookimpl, option
+
+
+class HandLimit(Rule):
+    name = "hand-limit"
+    title = {"en": "Hand limit", "es": "Límite de cartas en la mano"}
+
+    @dataclass(frozen=True)
+    class Options:
+        limit: int = option(25, min=2, max=200, help="most cards a hand may hold")
+
+    @hookimpl(tryfirst=True)
+    def cards_to_draw(self, state: GameState, player: int, n: int, reason: str) -> int:
+        return max(0, min(n, self.options.limit - len(state.hands[player])))

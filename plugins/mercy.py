@@ -1,0 +1,71 @@
+"""Mercy: a player who holds `limit` cards or more (25 by default) is out
+of the round at once; their cards go under the draw pile. When one player
+is left, that player wins the round.
+
+Decisions: the count is checked after every move (a penalty, a draw, a
+swap of hands); a total pending on the player lapses; under `elimination`
+a player knocked out by mercy is the one who leaves the match; the
+winner of the round also scores the cards of the hands mercy took.
+"""
+
+from collections.abc import Generator
+
+from unobot import N_, Event, GameState, Move, Rule, dataclass, end_round, hookimpl, option
+from unobot.events import TURN
+
+MERCY_OUT = "mercy_out"
+#: state.ext key: the seats knocked out by mercy this round, in order.
+KEY = "mercy"
+#: state.ext key: the points of the hands mercy took this round.
+POINTS = "mercy_points"
+
+
+class Mercy(Rule):
+    name = "mercy"
+    title = {"en": "Mercy rule", "es": "Regla de la piedad"}
+    event_texts = {MERCY_OUT: N_("{player} holds {n} cards and is out of the round (mercy rule).")}
+
+    @dataclass(frozen=True)
+    class Options:
+        limit: int = option(25, min=2, max=200, help="cards that knock a player out of the round")
+
+    @hookimpl
+    def after_move(self, state: GameState, move: Move, events: list[Event]) -> None:
+        if state.phase != "play":
+            return
+        limit = self.options.limit
+        for seat in state.active():
+            if len(state.hands[seat]) >= limit and state.phase == "play":
+                knock_out(state, seat, events)
+
+    @hookimpl(wrapper=True)
+    def score(self, state: GameState) -> Generator[None, dict[int, int] | None, dict[int, int] | None]:
+        points = yield
+        extra = state.ext.get(POINTS, 0)
+        if not extra or points is None or state.winner not in points:
+            return points
+        return {**points, state.winner: points[state.winner] + extra}
+
+
+def knock_out(state: GameState, seat: int, events: list[Event]) -> None:
+    hand = state.hands[seat]
+    events.append(Event(MERCY_OUT, seat, n=len(hand)))
+    state.draw_pile[0:0] = hand
+    state.hands[seat] = []
+    state.ext = {**state.ext, KEY: [*state.ext.get(KEY, []), seat],
+                 POINTS: state.ext.get(POINTS, 0) + sum(c.value for c in hand)}
+    state.out.append(seat)
+    state.uno &= ~(1 << seat)
+    if state.exposed == seat:
+        state.exposed = -1
+    active = state.active()
+    if state.turn == seat:
+        state.pending = 0
+        state.pending_rank = ""
+        state.turn = state.rules.next_turn(state, seat, 0)
+        state.drawn = None
+        state.draws = 0
+        if len(active) > 1:
+            events.append(Event(TURN, state.turn))
+    if len(active) == 1:
+        end_round(state, active[0], events)

@@ -1,0 +1,134 @@
+"""No Mercy cards (Mattel's UNO Show 'Em No Mercy): Skip Everyone, Discard
+All, the coloured Draw Four, Wild Draw Six, Wild Draw Ten, Wild Reverse
+Draw Four and Wild Colour Roulette.
+
+Skip Everyone (`RSA`): every other player loses a turn, so its player plays
+again. Discard All (`RDA`): its player also puts down every other card of
+its colour. Wild Reverse Draw Four (`WR+4`): the direction reverses, then
+the next player draws 4. Wild Colour Roulette (`WCR`): the next player
+turns cards from the draw pile until one of the colour named comes up,
+keeps them all and loses the turn. Draw Four (`R+4`), Wild Draw Six
+(`W+6`) and Ten (`W+10`) work like any draw card.
+
+`deck: no-mercy` plays with the No Mercy deck alone (164 cards, see
+variants/no-mercy.yaml); `deck: added` adds one Skip Everyone and one
+Discard All of each colour and two of each new wild to the usual deck.
+Decisions: the player of a Colour Roulette names its colour, like any wild
+(the box lets the victim name it); Skip Everyone and Discard All as the last
+card just end the round, and as the first card have no effect.
+"""
+
+from typing import Literal
+
+from unobot import (
+    N_,
+    NP_,
+    Card,
+    CardKind,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    advance,
+    dataclass,
+    draw_cards,
+    hookimpl,
+    penalize,
+)
+from unobot.cards import COLORS, DRAW_TWO, NUMBERS, REVERSE, SKIP, WILD_DRAW_FOUR
+from unobot.events import DIRECTION_REVERSED
+
+SKIP_ALL = "SA"
+DISCARD_ALL = "DA"
+REVERSE_DRAW_FOUR = "R+4"
+ROULETTE = "CR"
+SKIPPED_EVERYONE = "skipped_all"
+DISCARDED_ALL = "discarded_all"
+ROULETTE_DRAWN = "roulette_drawn"
+
+
+def no_mercy_deck() -> list[Card]:
+    deck: list[Card] = []
+    for color in COLORS:
+        for rank in NUMBERS:
+            deck += [Card.get(color, rank)] * 2
+        deck += [Card.get(color, SKIP)] * 3 + [Card.get(color, SKIP_ALL)] * 2
+        deck += [Card.get(color, REVERSE)] * 3 + [Card.get(color, DRAW_TWO)] * 2
+        deck += [Card.get(color, WILD_DRAW_FOUR)] * 2 + [Card.get(color, DISCARD_ALL)] * 3
+    deck += [Card.get(None, ROULETTE)] * 8 + [Card.get(None, REVERSE_DRAW_FOUR)] * 8
+    deck += [Card.get(None, "+6")] * 4 + [Card.get(None, "+10")] * 4
+    return deck
+
+
+class NoMercyCards(Rule):
+    name = "no-mercy-cards"
+    title = {"en": "No Mercy cards", "es": "Cartas de Sin Piedad"}
+    cards = (
+        CardKind(SKIP_ALL, value=30, name=N_("Skip Everyone")),
+        CardKind(DISCARD_ALL, value=30, name=N_("Discard All")),
+        CardKind(REVERSE_DRAW_FOUR, wild=True, value=50, draw=4, name=N_("Wild Reverse Draw Four")),
+        CardKind(ROULETTE, wild=True, value=50, name=N_("Wild Colour Roulette")),
+    )
+    event_texts = {
+        SKIPPED_EVERYONE: N_("{player} skips everyone and plays again!"),
+        DISCARDED_ALL: NP_("{player} discards {n} more card of that colour.",
+                           "{player} discards {n} more cards of that colour."),
+        ROULETTE_DRAWN: N_("{other} turns up {n} cards before a {color} one comes."),
+    }
+
+    @dataclass(frozen=True)
+    class Options:
+        deck: Literal["no-mercy", "added"] = "no-mercy"
+
+    @hookimpl(tryfirst=True)
+    def build_deck(self, players: int) -> list[Card] | None:
+        if self.options.deck != "no-mercy":
+            return None
+        return no_mercy_deck() * (1 + players // 20)
+
+    @hookimpl
+    def more_cards(self, players: int) -> list[Card]:
+        if self.options.deck == "no-mercy":
+            return []
+        extra = [Card.get(c, r) for c in COLORS for r in (SKIP_ALL, DISCARD_ALL)]
+        wilds = (ROULETTE, REVERSE_DRAW_FOUR, "+6", "+10")
+        return extra + [Card.get(None, r) for r in wilds for _ in range(2)]
+
+    @hookimpl
+    def on_play(self, state: GameState, move: Move, card: Card, events: list[Event]) -> bool | None:
+        rank = card.rank
+        player = move.player
+        hand = state.hands[player]
+        if rank == REVERSE_DRAW_FOUR and card.is_wild:
+            state.direction = -state.direction
+            events.append(Event(DIRECTION_REVERSED, player))
+            penalize(state, card, events)
+            return True
+        if rank == ROULETTE and card.is_wild:
+            victim = state.rules.next_turn(state, player, 0)
+            got: list[Card] = []
+            while True:
+                drawn = draw_cards(state, victim, 1, events)
+                got += drawn
+                if not drawn or drawn[0].color == state.color:
+                    break
+            events.append(Event(ROULETTE_DRAWN, player, n=len(got), other=victim, color=state.color))
+            advance(state, 1, events)
+            return True
+        if not hand or card.is_wild:
+            return None
+        if rank == SKIP_ALL:
+            events.append(Event(SKIPPED_EVERYONE, player))
+            state.drawn = None
+            state.draws = 0
+            return True
+        if rank == DISCARD_ALL:
+            same = [c for c in hand if c.color == card.color]
+            for c in same:
+                hand.remove(c)
+            state.discard[-1:-1] = same
+            events.append(Event(DISCARDED_ALL, player, card, n=len(same)))
+            if hand:
+                advance(state)
+            return True
+        return None
