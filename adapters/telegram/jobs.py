@@ -98,6 +98,10 @@ def schedule(context: Any, chat_id: int, table: Table, outcome: Outcome | None =
     if table.phase != PLAYING or table.game is None:
         cancel(jq, chat_id, "cont", "timer")
         return
+    # The game started: its lobby's expiry has nothing left to close (why here: every
+    # start and move passes by, and a job left planned would sit in memory for the
+    # whole lobby time, one per game).
+    cancel(jq, chat_id, "lobby")
     rt = runtime(context)
     game = table.game
     on_turn = table.seats[game.turn] if 0 <= game.turn < len(table.seats) else None

@@ -13,7 +13,7 @@ from tests.support.redis_server import RedisServer
 from tests.telegram.driver import FAST, BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
 from tests.telegram.test_timer import timed_game
-from unobot.adapters.telegram import jobs
+from unobot.adapters.telegram import jobs, keyboards
 from unobot.adapters.telegram.status import Status, StatusEditor
 
 
@@ -182,3 +182,17 @@ async def test_updates_that_find_the_status_deleted_at_once_replace_it_once(
     assert stored is not None and stored.adapter["status"] != table.adapter["status"]
     shown = server.messages[group_id][int(stored.adapter["status"])]["text"]
     assert "newer" in shown and "older" not in shown
+
+
+async def test_starting_the_game_cancels_the_lobby_expiry(server: BotAPIServer, bot: BotProcess) -> None:
+    """Left planned, the lobby's expiry job would sit in memory for the whole lobby time, one per game."""
+    driver = await open_table(server, bot)
+    jq = bot.app.job_queue
+    await driver.command(driver.players[0], "/new")
+    assert jobs.has_job(jq, "lobby", int(driver.chat))
+    await driver.press(driver.players[1], keyboards.JOIN)
+    await driver.press(driver.players[0], keyboards.START)
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    assert not jobs.has_job(jq, "lobby", int(driver.chat))
+    jobs.cancel(jq, int(driver.chat))
