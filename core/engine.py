@@ -58,7 +58,7 @@ from .moves import (
 )
 from .ruleset import RuleSet
 from .state import PLAYING, GameState
-from .variants import rules_for
+from .variants import rules_for, rules_from_spec
 
 __all__ = [
     "apply", "awaiting_color", "legal_moves", "new_game", "next_round", "play_moves",
@@ -67,14 +67,21 @@ __all__ = [
 
 
 def rules_of(state: GameState) -> RuleSet:
-    """The state's compiled rules (attached on first use, carried by clones)."""
+    """The state's compiled rules.
+
+    A game keeps the rules it started with: they are saved in the state
+    (`rule_spec`) and compiled from there, whatever the variant's file says
+    today. A state without them (a new game, or one saved before they were
+    kept) resolves its variant once and records them. The compiled set is a
+    cache on the object (`state.rules`, carried by clones), never data.
+    """
     rules: RuleSet | None = state.rules
     if rules is None:
-        rules = rules_for(state.variant, state.overrides or None)
-        if state.fingerprint and state.fingerprint != rules.fingerprint:
-            # The variant changed since the game began; the game still plays
-            # under today's file, and says so where anyone asks.
-            state.ext = {**state.ext, "rules_changed": rules.fingerprint}
+        if state.rule_spec:
+            rules = rules_from_spec(state.variant, state.rule_spec)
+        else:
+            rules = rules_for(state.variant, state.overrides or None)
+            state.rule_spec = rules.spec
         state.fingerprint = rules.fingerprint
         state.rules = rules
     return rules

@@ -75,6 +75,9 @@ class RuleSet:
     check_draw: Callable[..., Any]
     check_pass: Callable[..., Any]
     resolved: Any
+    #: The rules and their options, in registration order, as a game saves
+    #: them ([[name, options], ...]): enough to compile this rule set again.
+    spec: list[list[Any]]
 
     def __init__(self, variant: str, enabled: list[tuple[type[Rule], Any]]) -> None:
         self.variant = variant

@@ -1,8 +1,14 @@
 """Game state: plain data that serializes to a compact, versioned form.
 
 The state carries everything needed to go on or to replay a game: the
-variant's name, the rule overrides it was started with, a fingerprint of the
-resolved rules, and its RNG seed with the number of shuffles done so far.
+variant's name, the rule overrides it was started with, the resolved rules
+and options themselves (`rule_spec`: a game plays to its end under the rules
+it started with, even if the variant's file changes), and its RNG seed with
+the number of shuffles done so far.
+
+`rules` (the compiled rule set) and `legal` (the legal moves of the player
+to move, once listed) are caches the engine keeps on the object beside the
+data: never serialized, never compared, and rebuilt from the data alone.
 
 Piles are lists whose *end* is the top (the draw pile pops from the end, the
 discard pile's top is `discard[-1]`), so drawing and playing are O(1).
@@ -19,6 +25,16 @@ import json
 from typing import Any, Final
 
 from .cards import Card, parse_card
+
+
+def spec_to_text(spec: list[list[Any]]) -> tuple[str, dict[str, Any]]:
+    """A game's rule spec, compactly: the names in order, and the options that
+    differ from their defaults."""
+    return " ".join(n for n, _ in spec), {n: o for n, o in spec if o}
+
+
+def spec_from_text(names: str, options: dict[str, Any]) -> list[list[Any]]:
+    return [[n, dict(options.get(n, {}))] for n in names.split()]
 
 SCHEMA: Final = 1
 
@@ -37,7 +53,7 @@ class GameState:
         "players", "hands", "draw_pile", "discard", "turn", "direction",
         "color", "pending", "pending_rank", "drawn", "draws", "uno",
         "exposed", "out", "winner", "phase", "scores", "round", "dealer",
-        "moves", "ext", "match", "rules", "legal",
+        "moves", "ext", "match", "rule_spec", "rules", "legal",
     )
 
     variant: str
@@ -67,6 +83,7 @@ class GameState:
     moves: int
     ext: dict[str, Any]
     match: dict[str, Any]
+    rule_spec: list[list[Any]]  # the rules and options the game started with
     rules: Any  # the compiled RuleSet; never serialized
     legal: Any  # the legal moves of the player to move, once listed; never serialized
 
@@ -100,6 +117,7 @@ class GameState:
         self.moves = 0
         self.ext = {}
         self.match = {}
+        self.rule_spec = []
         self.rules = None
         self.legal = None
 
@@ -155,6 +173,7 @@ class GameState:
         new.moves = self.moves
         new.ext = dict(self.ext) if self.ext else {}
         new.match = dict(self.match) if self.match else {}
+        new.rule_spec = self.rule_spec
         new.rules = self.rules
         new.legal = None
         return new
@@ -203,6 +222,10 @@ class GameState:
             d["e"] = self.ext
         if self.match:
             d["md"] = self.match
+        if self.rule_spec:
+            d["rs"], options = spec_to_text(self.rule_spec)
+            if options:
+                d["ro"] = options
         return d
 
     def encode(self) -> bytes:
@@ -241,6 +264,7 @@ class GameState:
             s.winner = d.get("w", -1)
             s.ext = dict(d.get("e", {}))
             s.match = dict(d.get("md", {}))
+            s.rule_spec = spec_from_text(d["rs"], d.get("ro", {})) if d.get("rs") else []
         except (KeyError, TypeError, ValueError) as exc:
             raise StateFormatError(f"game state is incomplete or corrupt: {exc!r}") from exc
         if len(s.hands) != len(s.players) or len(s.scores) != len(s.players):

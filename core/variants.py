@@ -444,10 +444,52 @@ def rules_for(variant: str, overrides: dict[str, Any] | None = None) -> RuleSet:
         enabled = [(known[n], build_options(known[n], resolved.rules[n])) for n in names]
         rules = RuleSet(resolved.name, enabled)
         rules.resolved = resolved
+        rules.spec = [[n, _non_default(known[n], resolved.rules[n])] for n in names]
         _ruleset_cache[key] = rules
     return rules
 
 
+def _non_default(rule: type[Rule], options: dict[str, Any]) -> dict[str, Any]:
+    """The options that differ from the rule's defaults (what a game saves)."""
+    from .rule import option_specs
+
+    defaults = {o.name: o.default for o in option_specs(rule)}
+    return {k: v for k, v in options.items() if defaults.get(k, object()) != v}
+
+
+_spec_cache: dict[str, RuleSet] = {}
+
+
+def rules_from_spec(variant: str, spec: list[list[Any]]) -> RuleSet:
+    """The RuleSet a game was started with, from the rules and options it
+    saved (`RuleSet.spec`), whatever the variant's file says today: a game
+    keeps its rules to its end. A rule that is no longer installed is a
+    VariantError naming it."""
+    import json
+
+    key = json.dumps([variant, spec], sort_keys=True)
+    rules = _spec_cache.get(key)
+    if rules is None:
+        known = available_rules()
+        enabled = []
+        for name, options in spec:
+            if name not in known:
+                from .registry import broken_rules
+
+                why = broken_rules().get(name)
+                raise VariantError(variant, None, f"this game's rule {name!r} is not available"
+                                   + (f": its plugin failed to load ({why})" if why else ""),
+                                   "install the plugin again, or stop the game")
+            enabled.append((known[name], build_options(known[name], options)))
+        rules = RuleSet(variant, enabled)
+        rules.spec = spec
+        if len(_spec_cache) > 256:
+            _spec_cache.clear()
+        _spec_cache[key] = rules
+    return rules
+
+
 def clear_caches() -> None:
+    _spec_cache.clear()
     _ruleset_cache.clear()
     _variant_cache.clear()

@@ -113,3 +113,27 @@ def test_a_rule_that_requires_another_is_refused_without_it(tmp_path: Path) -> N
         assert "fix: turn it on: `stacking: {}`" in str(info.value)
         ok = write(tmp_path, "name: x\nextends: official\nrules:\n  needs-stacking: {}\n  stacking: {}\n")
         assert "needs-stacking" in resolve(ok).rules
+
+
+def test_a_game_keeps_its_rules_when_the_variant_file_changes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A game plays to its end under the rules it started with (issue: a log
+    determines a game); a new game takes today's file."""
+    import os
+
+    from unobot.engine import legal_moves, new_game, rules_of
+    from unobot.state import GameState
+    from unobot.variants import clear_caches
+
+    path = tmp_path / "mine.yaml"
+    path.write_text("extends: official\nrules: {stacking: {}, seven-o: {}}\n")
+    state, _ = new_game(str(path), ["a", "b", "c"], seed=9)
+    saved = state.encode()
+    path.write_text("extends: official\nrules: {must-play: {}}\n")
+    os.utime(path, (1, 1))  # a different mtime, whatever the clock
+    clear_caches()
+    again = GameState.decode(saved)
+    rules = rules_of(again)
+    assert rules.enabled("stacking") and rules.enabled("seven-o") and not rules.enabled("must-play")
+    assert legal_moves(again, again.turn) == legal_moves(state, state.turn)
+    fresh, _ = new_game(str(path), ["a", "b", "c"], seed=9)
+    assert rules_of(fresh).enabled("must-play") and not rules_of(fresh).enabled("stacking")
