@@ -219,7 +219,7 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
     # and catchable), and UNO on its own.
     if game is not None and view.is_turn and view.uno is not None and len(game.hands[view.seat]) == 2:
         add_plays(uno=True)
-    if view.uno:
+    if view.uno and not view.pending:  # with cards to take first, UNO is not for now
         add(view.uno, _("(say it before someone catches you)") if view.exposed else None)
     add_plays(uno=False)
     if view.challenge:
@@ -231,7 +231,11 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
         title = "📥 " + _(DRAW_AND_PLAY)
         posted = "📥 " + gettext_for(table.lang)(DRAW_AND_PLAY)
         rid = encode(chat, version, user, "d+")
-        results.append(_article(rid, title, posted, table.lang, _("If it does not fit, your turn ends")))
+        keeps_drawing = game is not None and game.rules is not None and any(
+            game.rules.enabled(name) for name in ("draw-until-playable", "draw-to-match"))
+        description = _("If it does not fit, you draw again") if keeps_drawing else \
+            _("If it does not fit, your turn ends")
+        results.append(_article(rid, title, posted, table.lang, description))
     if view.draw:
         add(view.draw, _("You choose after seeing the card") if not view.pending else None)
     if view.pass_:
@@ -241,6 +245,8 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
             continue
         rid = encode(chat, version, user, "x" + hc.card.text)
         description = _("Not playable now") + (f" (×{hc.count})" if hc.count > 1 else "")
+        if drawn is not None and hc.card is drawn:  # said here too: a private "You drew" may be lost
+            description += " · " + _("the card you just drew")
         results.append(_article(rid, "✖ " + card_label(hc.card, lang), "🤔", table.lang, description))
     return results
 

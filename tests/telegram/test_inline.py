@@ -168,3 +168,23 @@ def test_draw_and_play_is_offered_unless_a_penalty_is_pending() -> None:
     ben = by_code(inline.hand_results(t, "102"))
     assert "d" in ben and "d+" not in ben
     assert ben["d"].title == "📥 Take 2 cards"  # type: ignore[attr-defined]
+
+
+def test_draw_and_play_says_what_happens_when_the_card_does_not_fit() -> None:
+    official = by_code(inline.hand_results(table(["G5 B7", "R5 R6"], "R9"), "101"))
+    assert official["d+"].description == "If it does not fit, your turn ends"  # type: ignore[attr-defined]
+    keeps = table(["G5 B7", "R5 R6"], "R9", overrides={"draw-until-playable": {}})
+    assert by_code(inline.hand_results(keeps, "101"))["d+"].description == \
+        "If it does not fit, you draw again"  # type: ignore[attr-defined]
+
+
+def test_no_uno_while_cards_are_to_be_taken_and_the_drawn_card_is_marked() -> None:
+    t = table(["G5 B7", "R5 R6"], "R9")
+    assert t.game is not None
+    t.game.pending = 4
+    codes = set(by_code(inline.hand_results(t, "101")))
+    assert "u" not in codes and not any(code.endswith("!") for code in codes)
+    t = table(["G5 B7", "R5 R6"], "R9")
+    assert t.game is not None
+    t.game.drawn = t.game.hands[0][0]
+    assert "the card you just drew" in str(by_code(inline.hand_results(t, "101"))["xG5"].description)  # type: ignore[attr-defined]
