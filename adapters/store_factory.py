@@ -13,12 +13,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from unobot.adapters.embedded_redis import EmbeddedRedis
-from unobot.adapters.redis_store import DEFAULT_PREFIX, RedisStore
 from unobot.config import Config, load_config
 from unobot.store import DEFAULT_GAME_TTL, MemoryStore, Store
 
 EMBEDDED_SUBDIR = "redis"
+DEFAULT_PREFIX = "unobot"  # the same as adapters/redis_store.py's (not imported: see open_store)
 
 
 async def open_store(
@@ -32,7 +31,8 @@ async def open_store(
     """Return a connected store.
 
     * ``memory=True``: a :class:`MemoryStore` (nothing survives the process);
-    * ``url`` given: a :class:`RedisStore` on that server;
+    * ``url`` given: a :class:`RedisStore` on that server (``redis+cluster://``:
+      a Redis Cluster);
     * otherwise: the embedded redis-server with its data in
       ``<data_dir>/redis`` (started, or reused if an earlier process left it
       running); closing the store stops it.
@@ -43,6 +43,11 @@ async def open_store(
     """
     if memory:
         return MemoryStore(game_ttl=options.get("game_ttl", DEFAULT_GAME_TTL))
+    # Why imported here: redis-py costs ~0.1 s to import, which a memory store
+    # (and every `unobot --help`) need not pay.
+    from unobot.adapters.embedded_redis import EmbeddedRedis
+    from unobot.adapters.redis_store import RedisStore
+
     server: EmbeddedRedis | None = None
     if url is None:
         server = EmbeddedRedis(Path(data_dir) / EMBEDDED_SUBDIR)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +80,13 @@ async def test_redis_cluster_true_opens_a_cluster_store(tmp_path: Path,
 def test_a_cluster_needs_a_url(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="redis.cluster: a Redis Cluster needs a redis://"):
         load_config(config_file(tmp_path, "redis: {url: memory, cluster: true}\n"), environ={})
+
+
+def test_a_memory_store_does_not_import_redis() -> None:
+    """redis-py takes a tenth of a second to import: `--redis memory` and `--help` skip it."""
+    code = ("import asyncio, sys\n"
+            "from unobot.adapters.store_factory import open_store\n"
+            "store = asyncio.run(open_store(None, data_dir='.', memory=True))\n"
+            "print(type(store).__name__, 'redis' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["MemoryStore", "False"], done.stderr
