@@ -13,6 +13,7 @@ from typing import Any
 
 from telegram.error import Forbidden, TelegramError
 
+from unobot.chat.render import describe_private
 from unobot.chat.service import Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.store import StoreUnavailable
@@ -39,7 +40,7 @@ async def after(context: Any, chat_id: int, outcome: Outcome, *, note: str | Non
     else:
         await show(context, chat_id, table, notes=notes)
     if outcome.private and runtime(context).options.private_notices:
-        await send_private(context, outcome.private)
+        await send_private(context, private_lines(context, outcome))
 
 
 async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | None = None,
@@ -140,6 +141,26 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
         log.warning("chat %s: round message not sent: %s", chat_id, exc)
         return
     await adopt(context, chat_id, table, message.message_id, status, save=table.phase == BETWEEN_ROUNDS)
+
+
+def private_lines(context: Any, outcome: Outcome) -> dict[str, list[str]]:
+    """The service's private lines, in each player's own language where it is
+    known (their Telegram app's, as their hand is shown) and not the chat's."""
+    rt = runtime(context)
+    table = outcome.table
+    out = dict(outcome.private)
+    if table is None:
+        return out
+    for person_id in outcome.private:
+        lang = rt.user_langs.get(person_id)
+        if not lang or lang == table.lang:
+            continue
+        seats = {i for i, seat in enumerate(table.seats) if seat.id == person_id}
+        lines = [line for e in outcome.events if e.cards and e.player in seats
+                 if (line := describe_private(e, lang))]
+        if lines:
+            out[person_id] = lines
+    return out
 
 
 async def send_private(context: Any, private: dict[str, list[str]]) -> None:

@@ -71,6 +71,16 @@ class Runtime:
             self.game_ids.clear()
         self.game_ids[chat_id] = (time.monotonic() + ttl, game_id)
 
+    #: user id -> the language their own texts (hand, private notices) are shown in,
+    #: from their Telegram app, when unobot speaks it; learnt from their updates.
+    user_langs: dict[str, str] = field(default_factory=dict)
+
+    def learn_lang(self, user_id: str, lang: str | None) -> None:
+        if lang:
+            if len(self.user_langs) > 20000:
+                self.user_langs.clear()
+            self.user_langs[user_id] = lang
+
     #: user id -> (expiry, may the bot write to them in private)
     private_ok: dict[str, tuple[float, bool]] = field(default_factory=dict)
 
