@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.text import Text
 
 from unobot.chat.i18n import LANGUAGES, gettext_for, normalize
-from unobot.store import StoreError
+from unobot.store import StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
     from unobot.config import Config
@@ -125,8 +125,11 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # between two moves: every move is saved already
         return 130
     except StoreError as exc:
-        err.print(Text.assemble((_("error:") + " ", "bold red"),
-                                _("the game store is not reachable: {error}").format(error=exc)))
+        # "not reachable" only when it is: a server that answered (a cluster node named
+        # by a plain URL, say) is a store that refused, with its reason
+        text = (_("the game store is not reachable: {error}") if isinstance(exc, StoreUnavailable)
+                else _("the game store refused: {error}"))
+        err.print(Text.assemble((_("error:") + " ", "bold red"), text.format(error=exc)))
         return 1
 
 
