@@ -1,0 +1,77 @@
+"""A third-party rule in a Telegram group, end to end: a chat admin turns the
+example plugin's rules on and sets an option from /rules, and the rule's own
+move and texts reach the group in the chat's language (Spanish here).
+
+The rules come from tests/example_plugin, a package of its own installed
+like one from PyPI: nothing here is built into unobot.
+"""
+
+from __future__ import annotations
+
+from tests.botapi import BotAPIServer
+from tests.telegram.driver import BotProcess, TableDriver
+from unobot.adapters.telegram import inline, keyboards
+from unobot.chat import commands as c
+from unobot.chat.commands import Person
+
+ADMIN = Person("setup", "Setup", None, True)
+
+
+async def test_a_plugin_rule_is_set_from_rules_and_speaks_the_chats_language(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    group = server.group(title="Noche de UNO")
+    ana = server.user(201, "Ana", "ana", language_code="es")
+    beto = server.user(202, "Beto", "beto", language_code="es")
+    server.set_status(group, ana, "creator")
+    driver = TableDriver(server, bot, group, [ana, beto], seed=3)
+    assert bot.service is not None
+    out = await bot.service.handle(driver.chat, ADMIN, c.SetLanguage(lang="es"))
+    assert out.ok, out.error
+
+    # The admin turns the plugin's rules on from /rules, and raises an option.
+    await driver.command(ana, "/rules")
+    for rule in ("skip-everyone", "knock"):
+        await driver.press(ana, keyboards.RULE_ON + keyboards.rule_ref(rule))
+    settings = await bot.service.settings(driver.chat)
+    assert settings["rules"] == {"skip-everyone": {}, "knock": {}}
+    await driver.press(ana, keyboards.OPTIONS + keyboards.rule_key("skip-everyone"))
+    options = driver.message_with(keyboards.BACK)
+    assert options is not None and "per_colour" in options["text"]
+    plus = next(b["callback_data"] for b in server.buttons(group, options["message_id"])
+                if b["text"] == "+1" and ":0:" in b["callback_data"])
+    await driver.press(ana, plus)
+    settings = await bot.service.settings(driver.chat)
+    assert settings["rules"]["skip-everyone"] == {"per_colour": 2}
+
+    # A game under those rules: eight Skip Everyone cards are dealt in.
+    await driver.command(ana, "/new")
+    await driver.command(beto, "/join")
+    await driver.press(ana, keyboards.START)
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    assert sum(card.rank == "SE" for card in table.game.all_cards()) == 8
+    if table.game.color is None:  # a Wild starter: the first player names its colour
+        first = driver.players[table.game.turn]
+        pick = next(r for r in await driver.hand(first) if inline.decode(r["id"]).code.startswith("h"))
+        await driver.choose(first, pick["id"])
+        table = await driver.table()
+        assert table is not None and table.game is not None
+
+    # The player to move knocks: the plugin's move is offered in Spanish ...
+    player = driver.players[table.game.turn]
+    results = await driver.hand(player)
+    knock = next(r for r in results if inline.decode(r["id"]).code.startswith("m"))
+    assert "Golpear la mesa" in knock["title"]
+    await driver.choose(player, knock["id"])
+    await bot.idle()
+    table = await driver.table()
+    assert table is not None and table.game is not None and table.game.match["knocks"]
+    # ... and its event line reaches the group in the chat's language.
+    shown = " ".join(m.get("text", "") for m in driver.bot_messages())
+    assert f"{player['first_name']} golpea la mesa (1 golpe en la partida)." in shown, shown[-1500:]
+    # A second knock this round is refused with the rule's own message, in Spanish.
+    results = await driver.hand(player)
+    assert not any(inline.decode(r["id"]).code.startswith("m") for r in results)
+    out = await bot.service.handle(driver.chat, Person(str(player["id"]), player["first_name"], "es"),
+                                   c.PluginMove(text="knock"))
+    assert not out.ok and out.error == "Ya has golpeado la mesa en esta mano."
