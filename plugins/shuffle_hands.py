@@ -9,6 +9,8 @@ colour); after the deal nobody has said UNO and nobody can be caught.
 Both cards score 40 points.
 """
 
+from collections.abc import Generator
+
 from unobot import (
     N_,
     Card,
@@ -74,3 +76,10 @@ class ShuffleHands(Rule):
         events.append(Event(HANDS_SHUFFLED, player))
         advance(state)
         return True
+
+    @hookimpl(wrapper=True)
+    def after_move(self, state: GameState, move: Move, events: list[Event]) -> Generator[None, list[None], list[None]]:
+        result = yield
+        if any(e.kind == HANDS_SHUFFLED for e in events):
+            state.exposed = -1  # a hand dealt by the shuffle owes no UNO
+        return result
