@@ -90,14 +90,19 @@ def rules_of(state: GameState) -> RuleSet:
 # -- starting -------------------------------------------------------------------
 
 def new_game(variant: str, players: list[str], seed: int = 0,
-             overrides: dict[str, Any] | None = None, dealer: int | None = None
-             ) -> tuple[GameState, list[Event]]:
-    """A new match: shuffle the variant's deck with `seed` and deal round one."""
+             overrides: dict[str, Any] | None = None, dealer: int | None = None,
+             rule_spec: list[list[Any]] | None = None) -> tuple[GameState, list[Event]]:
+    """A new match: shuffle the variant's deck with `seed` and deal round one.
+
+    `rule_spec` deals under rules saved before (a replay), not the variant's
+    file as it is today."""
     if len(players) < 2:
         raise ValueError("a game needs at least two players")
     if len(set(players)) != len(players):
         raise ValueError("player names must be different")
     state = GameState(variant, players, seed, overrides)
+    if rule_spec:
+        state.rule_spec = [list(item) for item in rule_spec]
     if dealer is not None:
         state.dealer = dealer % len(players)
     rules = rules_of(state)

@@ -311,14 +311,29 @@ def deal_entry(
     seed: int,
     overrides: dict[str, Any] | None = None,
     dealer: int | None = None,
+    rules: list[list[Any]] | None = None,
 ) -> str:
-    """The log entry that re-deals a game: ``deal`` and the arguments of ``engine.new_game``."""
+    """The log entry that re-deals a game: ``deal`` and the arguments of
+    ``engine.new_game``; with ``rules``, the resolved rules and options the
+    game was dealt under (so the log determines the game whatever the
+    variant's file says later)."""
     recipe: dict[str, Any] = {"variant": variant, "players": list(players), "seed": seed}
     if overrides:
         recipe["overrides"] = overrides
     if dealer is not None:
         recipe["dealer"] = dealer
+    if rules:
+        recipe["rules"] = rules
     return f"{DEAL} {json.dumps(recipe, separators=(',', ':'), ensure_ascii=False)}"
+
+
+#: Entries a chat table writes that do not change its game (the lobby,
+#: settings, adapter data, a chat's move): a replay passes over them.
+TABLE_ENTRIES = frozenset({"new", "join", "leave", "ai", "settings", "adapter", "moved", "stop"})
+
+
+class _NotDealt(Exception):
+    """A table entry before the game was dealt (a lobby's)."""
 
 
 def replay(
@@ -341,6 +356,8 @@ def replay(
     for index, entry in enumerate(entries):
         try:
             state = _replay_entry(state, entry)
+        except _NotDealt:
+            continue
         except ReplayError:
             raise
         except (MoveError, ValueError, KeyError, TypeError) as exc:
@@ -352,6 +369,20 @@ def replay(
     return state
 
 
+def replay_steps(entries: Iterable[str]) -> Iterable[tuple[str, GameState | None]]:
+    """Each log entry with the game state after it (None before the deal),
+    for printing a game move by move. Raises ReplayError like `replay`."""
+    state: GameState | None = None
+    for index, entry in enumerate(entries):
+        try:
+            state = _replay_entry(state, entry)
+        except _NotDealt:
+            pass
+        except (MoveError, ValueError, KeyError, TypeError) as exc:
+            raise ReplayError(index, entry, str(exc) or type(exc).__name__) from exc
+        yield entry, state
+
+
 def _replay_entry(state: GameState | None, entry: str) -> GameState:
     head, _, rest = entry.partition(" ")
     if head == DEAL:
@@ -359,8 +390,13 @@ def _replay_entry(state: GameState | None, entry: str) -> GameState:
             raise ValueError("a second deal")
         recipe = json.loads(rest)
         dealt, _ = engine.new_game(recipe["variant"], recipe["players"], recipe["seed"],
-                                   recipe.get("overrides"), recipe.get("dealer"))
+                                   recipe.get("overrides"), recipe.get("dealer"),
+                                   rule_spec=recipe.get("rules"))
         return dealt
+    if head in TABLE_ENTRIES and not (state is not None and rest == LEAVE):
+        if state is None:
+            raise _NotDealt
+        return state
     if state is None:
         raise ValueError("the log does not start with a deal and no initial state was given")
     if entry == NEXT_ROUND:

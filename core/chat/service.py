@@ -26,6 +26,7 @@ from ..events import MATCH_WON, ROUND_WON, Event
 from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
 from ..state import MATCH_OVER, ROUND_OVER, StateFormatError
 from ..store import ChatBusy, GameNotFound, Store, StoreDataError, StoreUnavailable, VersionConflict
+from ..service import LEAVE, NEXT_ROUND, deal_entry
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from .i18n import LANGUAGES, gettext_for, normalize
@@ -521,21 +522,27 @@ class ChatService:
             table.game = game
             table.phase = PLAYING
             self._after_moves(table, events, out)
-            return ["start"] + self._ai(table, out)
+            # One move vocabulary for every path: the deal recipe opens the
+            # game's part of the log (core/service.py replays it).
+            deal = deal_entry(table.variant, [s.id for s in table.seats], table.seed,
+                              table.overrides or None, rules=game.rule_spec)
+            return [deal] + self._ai(table, out)
         if isinstance(cmd, c.NextRound):
             if table.phase != BETWEEN_ROUNDS or table.game is None:
                 raise ChatError("round_not_over")
             if seat is None and not person.is_admin:
                 raise ChatError("not_in_game")
             table.game, events = engine.next_round(table.game)
+            entries = [NEXT_ROUND]
             for sid in table.left:
                 gone = table.seat_of(sid)
                 if gone is not None and gone not in table.game.out:
                     table.game, more = engine.remove_player(table.game, gone)
                     events += more
+                    entries.append(f"{gone} {LEAVE}")
             table.phase = PLAYING
             self._after_moves(table, events, out)
-            return ["next_round"] + self._ai(table, out)
+            return entries + self._ai(table, out)
         if isinstance(cmd, c.Skip):
             return self._skip(table, person, cmd, out)
         if isinstance(cmd, c.Continue):

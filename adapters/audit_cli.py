@@ -1,0 +1,90 @@
+"""`unobot replay` and `unobot audit`: read the games chats play back from a
+store, through the engine.
+
+Why here and not in core: they open a Redis store (core never imports
+redis); the replay and the verdict themselves are core's
+(`core/chat/audit.py`), the same code the tests use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("replay", help="print a chat's game move by move, replayed from its log")
+    p.add_argument("chat", metavar="CHAT", help="the chat's id (a Telegram group's is negative)")
+    p.add_argument("--store", metavar="URL", help="redis://... (default: the configured store)")
+    p.set_defaults(func=cmd_replay)
+    p = subparsers.add_parser("audit", help="replay every stored game; exit 1 on any mismatch")
+    p.add_argument("--store", metavar="URL", help="redis://... (default: the configured store)")
+    p.set_defaults(func=cmd_audit)
+
+
+async def _open(url: str | None) -> Any:
+    from unobot.adapters.store_factory import open_configured_store, open_store
+    from unobot.config import load_config
+
+    config = load_config()
+    if url:
+        return await open_store(url, data_dir=config.store.data_dir, prefix=config.store.prefix,
+                                memory=url == "memory")
+    return await open_configured_store(config)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from unobot.chat.audit import replay_lines
+    from unobot.service import ReplayError
+    from unobot.store import StoreUnavailable
+
+    async def run() -> int:
+        store = await _open(args.store)
+        try:
+            lines = await replay_lines(store, args.chat)
+        except ReplayError as exc:
+            print(f"error: the log does not replay: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            await store.close()
+        if not lines:
+            print(f"no game in chat {args.chat}", file=sys.stderr)
+            return 2
+        print("\n".join(lines))
+        return 0
+
+    try:
+        return asyncio.run(run())
+    except StoreUnavailable as exc:
+        print(f"error: the store is not reachable: {exc}", file=sys.stderr)
+        return 2
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from unobot.chat.audit import audit_table, stored_tables
+    from unobot.store import StoreUnavailable
+
+    async def run() -> int:
+        store = await _open(args.store)
+        games = mismatches = 0
+        try:
+            async for game_id in stored_tables(store):
+                result = await audit_table(store, game_id)
+                if not result.dealt and result.ok:
+                    continue  # a lobby: nothing dealt to replay
+                games += 1
+                if not result.ok:
+                    mismatches += 1
+                    print(f"MISMATCH {game_id} (chat {result.chat_id}): {result.problem}")
+        finally:
+            await store.close()
+        print(f"{games} games replayed, {mismatches} mismatches")
+        return 1 if mismatches else 0
+
+    try:
+        return asyncio.run(run())
+    except StoreUnavailable as exc:
+        print(f"error: the store is not reachable: {exc}", file=sys.stderr)
+        return 2

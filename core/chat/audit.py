@@ -1,0 +1,89 @@
+"""Replaying and auditing the games chats play (what `unobot replay` and
+`unobot audit` print).
+
+A chat table's log holds table entries (`new`, `join`, `ai`, `settings`,
+`adapter`, ...) and, from the `deal` entry on, the game's moves in the one
+vocabulary every path writes (`<seat> <move>`, `<seat> timeout`, `<seat>
+leave`, `next round`; see core/service.py). Replaying the log through the
+engine must give the stored game exactly: that is what proves that no move
+a player saw accepted was lost or doubled, on the path real games take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay, replay_steps
+from ..state import StateFormatError
+from ..store import Store
+from .table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class TableAudit:
+    """One stored table: its game's replay agrees with it (`ok`), or why not."""
+
+    game_id: str
+    chat_id: str
+    entries: int
+    ok: bool
+    problem: str = ""
+    dealt: bool = True
+
+
+async def audit_table(store: Store, game_id: str) -> TableAudit:
+    """Replay a stored chat table's log and compare it with the stored game."""
+    stored = await store.load_game(game_id)
+    if stored is None:
+        return TableAudit(game_id, "", 0, False, "not in the store")
+    try:
+        table = Table.decode(stored.state, stored.version)
+    except StateFormatError as exc:
+        return TableAudit(game_id, "", 0, False, f"unreadable: {exc}")
+    log = await store.read_log(game_id)
+    if table.game is None:
+        dealt = any(e.startswith(DEAL + " ") for e in log)
+        return TableAudit(game_id, table.chat_id, len(log), not dealt,
+                          "a dealt game is missing from the table" if dealt else "", dealt=False)
+    try:
+        replayed = replay(log)
+    except ReplayError as exc:
+        return TableAudit(game_id, table.chat_id, len(log), False, str(exc))
+    if not replayed.same_as(table.game):
+        return TableAudit(game_id, table.chat_id, len(log), False,
+                          f"the log replays to a different game (moves {replayed.moves} replayed, "
+                          f"{table.game.moves} stored)")
+    return TableAudit(game_id, table.chat_id, len(log), True)
+
+
+async def stored_tables(store: Store) -> AsyncIterator[str]:
+    """The game ids of every chat that has a table in the store."""
+    async for chat in store.bound_chats():
+        game_id = await store.chat_game(chat)
+        if game_id:
+            yield game_id
+
+
+async def replay_lines(store: Store, chat_id: str) -> list[str]:
+    """The chat's game, move by move: each log entry with the move number,
+    the top card and who is to move after it (table entries in brackets)."""
+    game_id = await store.chat_game(chat_id)
+    if not game_id:
+        return []
+    lines: list[str] = []
+    for entry, state in replay_steps(await store.read_log(game_id)):
+        head = entry.split(" ", 1)[0]
+        if state is None or head in TABLE_ENTRIES:
+            lines.append(f"     ({entry})")
+            continue
+        if head == DEAL:
+            lines.append(f"deal: {', '.join(state.players)} · {state.variant} · first card {state.top}")
+            continue
+        who = state.players[int(head)] if head.isascii() and head.isdecimal() \
+            and int(head) < len(state.players) else ""
+        move = entry.split(" ", 1)[1] if who else entry
+        after = f"top {state.top} · to move {state.players[state.turn]}" if state.phase == "play" \
+            else f"round over: {state.players[state.winner] if state.winner >= 0 else '-'} won"
+        lines.append(f"{state.moves:5} {who:>14}  {move:30} {after}")
+    return lines
