@@ -179,6 +179,8 @@ class Stats:
     steps: int = 0
     moves: int = 0
     refusals: int = 0
+    #: Times the stored game was replayed from its log and found exact.
+    audits: int = 0
     group_sends: int = 0
     updates: int = 0
     inline_edits: int = 0
@@ -249,6 +251,7 @@ class TableDriver:
         self._on_turn: str | None = None
         self._seen = 0
         self._bot_ids: list[int] = []
+        self._verified = 0
 
     # -- reading what the group shows ---------------------------------------------------
     def bot_messages(self) -> list[JSON]:
@@ -460,6 +463,9 @@ class TableDriver:
                 self.stats.inline_edits += 1
         if not self.check_privacy:
             return
+        self._verified += 1
+        if self._verified % 15 == 0:
+            await self.audit()
         seen = await self.look()
         if seen is None:
             return  # no game was dealt yet: no hand to leak
@@ -480,6 +486,18 @@ class TableDriver:
                 assert not named, (
                     f"a group message names cards of {name}'s hand {named} "
                     f"({call.method} {call.params}): {text!r}")
+
+    async def audit(self) -> None:
+        """The game in the store is exactly what its log replays to (every
+        game a test plays through the bot is audited as it goes)."""
+        from unobot.chat.audit import audit_table
+
+        store = self.bot.store
+        game_id = await store.chat_game(self.chat) if store is not None else None
+        if game_id:
+            result = await audit_table(store, game_id)
+            assert result.ok, f"the game in {self.chat} does not replay from its log: {result.problem}"
+            self.stats.audits += 1
 
     async def look(self) -> Seen | None:
         """Update and return what the driver knows of the game in the group.

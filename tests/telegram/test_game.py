@@ -64,6 +64,7 @@ async def test_whole_game(server: BotAPIServer, bot: BotProcess, variant: str, t
     assert "wins the match" in last["text"], last["text"]
     assert not server.buttons(driver.group, last["message_id"])
     assert stats.moves > 5
+    assert stats.audits > 0  # the game replayed from its log, exactly, as it went
     kinds = {inline.decode(rid).code[0] for rid in stats.chosen}  # type: ignore[union-attr]
     assert {"p", "d"} <= kinds, kinds  # cards played (wilds with a colour), cards drawn
     if variant == "official":
