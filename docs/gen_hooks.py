@@ -24,6 +24,29 @@ and a list `events` to append `core.events.Event`s to; question hooks must not
 change the state. Helpers that call the right hooks for you live in
 `core.actions` (`advance`, `draw_cards`, `penalize`, `take_pending`, `end_round`).
 
+## The state a rule reads (`unobot.GameState`)
+
+| field | what it holds |
+|---|---|
+| `players` | the seats' names (seats are indexes into this list) |
+| `hands[seat]` | each hand, a list of `Card` (interned: compare with `is` or `==`) |
+| `draw_pile` | the draw pile, **top last**: `draw_pile[-1]` is drawn next (`pop()`) |
+| `discard` | the discard pile, **top last**: `discard[-1]` (or `state.top`) is the card in play |
+| `color` | the colour in play (`"R"`, `"Y"`, `"G"`, `"B"`); None only while a Wild starter waits for its colour (`awaiting_color`) |
+| `turn`, `direction` | the seat to move; 1 clockwise (seat + 1), -1 the other way |
+| `pending`, `pending_rank` | a draw total pending on the player to move, and the rank of the card that made it (`"+2"`, `"+4"`) |
+| `drawn`, `draws` | the card drawn this turn (only it may be played, under the official rules) and how many draws this turn |
+| `uno`, `exposed` | owned by the `uno-call` rule: a bit per seat that said UNO, and the seat that may be caught (-1: none) |
+| `out`, `winner` | seats out of the round (places, elimination) in order; the round's winner (-1 while it goes on) |
+| `phase` | `"play"`, `"round_over"` or `"match_over"` |
+| `scores`, `round`, `dealer` | match totals per seat, the round number (from 1), the dealer's seat |
+| `ext` | rules' own data for this round (cleared when a round is dealt); JSON-able, replace values, never mutate |
+| `match` | rules' own data for the whole match (kept from round to round); the same care |
+| `rules` | the compiled rule set: `state.rules.next_turn(...)`, `state.rules.options["deck"]`, `state.rules.enabled("stacking")` |
+
+A rule's data belongs to the rule: other rules and adapters ask the rule
+(`challenge`'s `bluff_record(state)`), not its keys in `ext`.
+
 The engine calls a compiled rule set (`core/ruleset.py`) that resolves the
 implementations once per variant; a hook with a `wrapper=True`
 implementation is dispatched by pluggy itself. Each hook below is exercised
