@@ -174,6 +174,9 @@ async def measure(server: BotAPIServer, redis_url: str, prefix: str, *, seconds:
                 if chosen is not None:
                     result.picks += 1
                     last[:] = [chosen]
+                elif (message := busy.message_with(keyboards.NEXT_ROUND)) is not None:  # a round ended
+                    last[:] = [server.press_button(busy.group, busy.players[0], message["message_id"],
+                                                   keyboards.NEXT_ROUND)]
                 await asyncio.sleep(max(0.0, 1.0 / rate - (time.monotonic() - tick)))
 
         busy_chat = busy.group["id"]

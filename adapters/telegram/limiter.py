@@ -13,7 +13,9 @@ the whole bot wait (issue 15). Here:
   the caller): `NORMAL` (a lobby, a round's message, a re-posted status)
   takes any token; `EDIT` (status edits, which a later edit makes
   redundant anyway) leaves `reserve` tokens, so the next round's message
-  never waits behind edits; `SHED` (a reply to a command or a refusal,
+  does not wait behind edits, unless the chat has seen no status for
+  `stale` seconds (then the edit takes any token: a busy group's status
+  is never left much older than that); `SHED` (a reply to a command or a refusal,
   which nobody misses in a flood of the same command) takes a token only
   if one is there now, and is dropped (`Shed`) otherwise: it never waits.
 
@@ -77,6 +79,8 @@ class Budget:
     rate: float
     stamp: float
     blocked_until: float = 0.0
+    #: When the last call spent a token (a status shown): see `GroupLimiter.stale`.
+    last_post: float = 0.0
 
     def refill(self, now: float) -> None:
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
@@ -92,12 +96,14 @@ def _seconds(exc: RetryAfter) -> float:
 
 class GroupLimiter(BaseRateLimiter[int]):
     def __init__(self, *, group_per_minute: float = 20.0, group_burst: float = 20.0,
-                 overall_per_second: float = 30.0, reserve: float = 2.0, max_retries: int = 3,
+                 overall_per_second: float = 30.0, reserve: float = 2.0, stale: float = 3.5,
+                 max_retries: int = 3,
                  clock: Callable[[], float] = time.monotonic, size: int = 20000) -> None:
         self.group_rate = group_per_minute / 60.0
         self.group_burst = group_burst
         self.overall_rate = overall_per_second
         self.reserve = reserve
+        self.stale = stale
         self.max_retries = max_retries
         self.clock = clock
         self.size = size
@@ -120,18 +126,25 @@ class GroupLimiter(BaseRateLimiter[int]):
         return budget
 
     async def _take(self, budget: Budget, level: str) -> None:
-        need = 1.0 + (self.reserve if level == EDIT else 0.0)
-        need = min(need, budget.capacity)
+        full = min(1.0 + (self.reserve if level == EDIT else 0.0), budget.capacity)
+        rate = budget.rate or 1.0
         while True:
             now = self.clock()
             budget.refill(now)
+            # An edit leaves the reserve, unless the chat has shown nothing for
+            # `stale` seconds: a status is never left much older than that.
+            stale = level == EDIT and now - budget.last_post >= self.stale
+            need = 1.0 if stale else full
             if now >= budget.blocked_until and budget.tokens >= need:
                 budget.tokens -= 1.0
+                budget.last_post = now
                 return
             if level == SHED:
                 raise Shed("the chat's message budget is spent; this reply is dropped")
-            wait = max(budget.blocked_until - now, (need - budget.tokens) / budget.rate if budget.rate else 1.0)
-            await asyncio.sleep(max(wait, 0.001))
+            wait = (need - budget.tokens) / rate
+            if level == EDIT and not stale:
+                wait = min(wait, max(budget.last_post + self.stale - now, (1.0 - budget.tokens) / rate))
+            await asyncio.sleep(max(wait, budget.blocked_until - now, 0.001))
 
     async def acquire(self, chat_id: int, level: str = EDIT) -> None:
         """Wait for (and take) a token of the chat's budget ahead of a call made
