@@ -24,9 +24,9 @@ from ..cards import CardError, parse_card
 from ..errors import MoveError
 from ..events import MATCH_WON, ROUND_WON, Event
 from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
+from ..service import LEAVE, NEXT_ROUND, deal_entry
 from ..state import MATCH_OVER, ROUND_OVER, StateFormatError
 from ..store import ChatBusy, GameNotFound, Store, StoreDataError, StoreUnavailable, VersionConflict
-from ..service import LEAVE, NEXT_ROUND, deal_entry
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from .i18n import LANGUAGES, gettext_for, normalize

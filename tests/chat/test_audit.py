@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 import random
 import subprocess
-import tempfile
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
