@@ -200,3 +200,28 @@ async def test_a_player_in_two_games_plays_each_from_its_own_group(server: BotAP
         after = {d.chat: (await d.table()).version for d in drivers}  # type: ignore[union-attr]
         assert after[driver.chat] > before[driver.chat]
         assert all(after[d.chat] == before[d.chat] for d in drivers if d is not driver)
+
+
+async def test_a_hundred_help_commands_hold_up_nobody(server: BotAPIServer, redis_server: RedisServer,
+                                                      prefix: str) -> None:
+    """Replies beyond a group's budget are dropped, not queued: other groups, and the
+    group's own buttons and hands, are served at once."""
+    bot = await BotProcess(server, redis_server.url, prefix, rate_limiter=GroupLimiter()).start()
+    try:
+        crowd = server.group(title="Crowd")
+        for i in range(100):
+            server.send_command(crowd, server.user(1000 + i, f"H{i}"), "/help")
+        other = server.group(title="Elsewhere")
+        ann = server.user(1, "Ann")
+        started = time.monotonic()
+        update = server.send_command(other, ann, "/new")
+        await server.wait_answer(update, "sendMessage", timeout=5)
+        query = server.inline_query(ann, "")
+        await server.wait_answer(query, timeout=5)
+        assert time.monotonic() - started < 2.0
+        await bot.idle(10)
+        replies = [call for call in server.calls if call.method == "sendMessage"
+                   and call.params.get("chat_id") == crowd["id"]]
+        assert 10 <= len(replies) <= 21  # the group's burst, then nothing queued behind it
+    finally:
+        await bot.stop()

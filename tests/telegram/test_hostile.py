@@ -153,6 +153,9 @@ async def test_storm_of_junk_and_play(server: BotAPIServer, bot: BotProcess, cap
     bad = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert not bad, [f"{r.name}: {r.getMessage()}" for r in bad[:5]]
     assert server.errors == []
+    # Every inline query that names its sender was answered.
+    unanswered = [q for q in server._open_inline_queries.values() if q.get("from")]
+    assert not unanswered, unanswered[:3]
     # Every Bot API call the bot made was taken (the server refuses what breaks a limit).
     assert bot.store is not None
     for d in drivers:
