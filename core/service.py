@@ -33,12 +33,9 @@ running game.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import random
 import secrets
-import weakref
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,11 +45,10 @@ from .cards import Card
 from .errors import MoveError
 from .events import Event
 from .moves import Move, parse_move
+from .session import DEFAULT_CACHE_SIZE, DEFAULT_MAX_TRIES, Change, Session
 from .state import MATCH_OVER, PLAYING, GameState
-from .store import ChatId, GameNotFound, Store, VersionConflict, split_game_id
+from .store import ChatId, Store, split_game_id
 
-DEFAULT_MAX_TRIES = 8
-DEFAULT_CACHE_SIZE = 1024
 DEAL = "deal"
 NEXT_ROUND = "next round"
 TIMEOUT = "timeout"
@@ -98,54 +94,34 @@ class GameService:
         max_tries: int = DEFAULT_MAX_TRIES,
         cache_size: int = DEFAULT_CACHE_SIZE,
     ) -> None:
-        if max_tries < 1:
-            raise ValueError("max_tries must be at least 1")
         self.store = store
-        self.max_tries = max_tries
-        self.cache_size = cache_size
-        self.conflicts = 0
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
-        self._known: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
+        self.session: Session[GameState] = Session(store, _STATES, max_tries=max_tries,
+                                                    cache_size=cache_size)
 
-    def _lock(self, game_id: str) -> asyncio.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[game_id] = lock
-        return lock
+    @property
+    def max_tries(self) -> int:
+        return self.session.max_tries
 
-    def _remember(self, game_id: str, version: int, state: GameState) -> None:
-        """Keep a private copy (why a copy: callers get the original and may scribble on it)."""
-        if self.cache_size <= 0:
-            return
-        known = self._known
-        held = known.get(game_id)
-        if held is not None and held[0] > version:
-            return  # a load that finished after a newer save of ours
-        known[game_id] = (version, state.clone())
-        known.move_to_end(game_id)
-        if len(known) > self.cache_size:
-            known.popitem(last=False)
+    @property
+    def cache_size(self) -> int:
+        return self.session.cache_size
+
+    @property
+    def conflicts(self) -> int:
+        return self.session.conflicts
+
+    @property
+    def _known(self) -> Any:
+        return self.session._known
 
     def forget(self, game_id: str | None = None) -> None:
         """Drop what the service remembers of a game (or of all games)."""
-        if game_id is None:
-            self._known.clear()
-        else:
-            self._known.pop(game_id, None)
+        self.session.forget(game_id)
 
     async def load(self, game_id: str) -> tuple[GameState, int]:
         """The game's state and version, read from the store. Raises GameNotFound
         (and the engine's StateFormatError for a state this engine cannot read)."""
-        stored = await self.store.load_game(game_id)
-        if stored is None:
-            self._known.pop(game_id, None)
-            raise GameNotFound(game_id)
-        state = GameState.decode(stored.state)
-        self._remember(game_id, stored.version, state)
-        return state, stored.version
+        return await self.session.load(game_id)
 
     async def start(
         self,
@@ -171,7 +147,7 @@ class GameService:
         game_id, version = await self.store.create_game(
             chat_id, state.encode(), replace=replace, log=[entry]
         )
-        self._remember(game_id, version, state)
+        self.session.remember(game_id, version, state)
         return Outcome(game_id, version, state, events)
 
     async def apply(self, game_id: str, move: Move) -> Outcome:
@@ -233,60 +209,44 @@ class GameService:
     async def update(self, game_id: str, step: Step) -> Outcome | None:
         """Take the game (remembered, else loaded), run ``step``, save with its version.
 
-        On a conflict, ``step`` runs again on the stored game the refusal
-        brought (or a fresh load), up to ``max_tries`` saves. ``step`` must
-        be pure: it may run several times, and must not change the state it
-        is given. When the match is over, the chat is unbound so it can
-        start a new game; the finished game stays loadable until it expires.
+        Through the one session layer (core/session.py): on a conflict
+        ``step`` runs again on the stored game, up to ``max_tries`` saves.
+        ``step`` must be pure: it may run several times, and must not change
+        the state it is given. When the match is over, the chat is unbound so
+        it can start a new game; the finished game stays loadable until it
+        expires.
         """
-        last: VersionConflict | None = None
-        async with self._lock(game_id):
-            # Taken out while we work: any failure below leaves nothing stale behind.
-            known = self._known.pop(game_id, None)
-            known_fresh = False  # True when ``known`` came with a conflict, i.e. just now
-            attempt = 0
-            while attempt < self.max_tries:
-                if known is not None:
-                    version, state = known
-                    fresh = known_fresh
-                    known = None
-                else:
-                    stored = await self.store.load_game(game_id)
-                    if stored is None:
-                        raise GameNotFound(game_id)
-                    version, state = stored.version, GameState.decode(stored.state)
-                    fresh = True
-                try:
-                    change = step(state)
-                except Exception:
-                    if fresh:
-                        raise
-                    continue  # refused on a remembered state: judge again on the stored one
-                if change is None:
-                    if fresh:
-                        self._remember(game_id, version, state)
-                        return None
-                    continue  # same: "nothing to do" must hold for the stored state
-                new_state, events, log = change
-                attempt += 1
-                try:
-                    new_version = await self.store.save_game(
-                        game_id, new_state.encode(), expected_version=version, log=log
-                    )
-                except VersionConflict as exc:
-                    self.conflicts += 1
-                    last = exc
-                    if exc.current is not None:
-                        current = GameState.decode(exc.current.state)
-                        known, known_fresh = (exc.current.version, current), True
-                    await asyncio.sleep(random.uniform(0, 0.002 * attempt))  # de-synchronise
-                    continue
-                self._remember(game_id, new_version, new_state)
-                if new_state.phase == MATCH_OVER and state.phase != MATCH_OVER:
-                    await self.store.unbind_chat(split_game_id(game_id)[0], game_id)
-                return Outcome(game_id, new_version, new_state, events)
-        assert last is not None
-        raise last
+
+        def change(state: GameState) -> Change[GameState] | None:
+            done = step(state)
+            if done is None:
+                return None
+            new_state, events, log = done
+            return Change(new_state, log, (events, state.phase))
+
+        saved = await self.session.update(game_id, change)
+        if saved is None:
+            return None
+        events, phase_before = saved.result
+        if saved.value.phase == MATCH_OVER and phase_before != MATCH_OVER:
+            await self.store.unbind_chat(split_game_id(game_id)[0], game_id)
+        return Outcome(game_id, saved.version, saved.value, events)
+
+
+class _StateCodec:
+    """Game states in the store (the session's codec)."""
+
+    def decode(self, data: bytes, version: int) -> GameState:
+        return GameState.decode(data)
+
+    def encode(self, value: GameState) -> bytes:
+        return value.encode()
+
+    def copy(self, value: GameState, version: int) -> GameState:
+        return value.clone()
+
+
+_STATES = _StateCodec()
 
 
 # --------------------------------------------------------------------------- replay
