@@ -5,14 +5,15 @@ scores the cards left in the opponents' hands; the match is won by a team.
 Decisions: each member's score is the team's total, so the first team to
 the target wins (the match is announced for the member of the
 winning team who sits first); partners' cards are not counted; with a
-number of players that `size` does not divide, the last team is smaller.
+number of players that `size` does not divide, the last team is smaller;
+there are always at least two teams (two players play each for themselves).
 """
 
 from unobot import GameState, Rule, dataclass, hookimpl, option
 
 
 def team_of(seat: int, players: int, size: int) -> int:
-    teams = -(-players // size)
+    teams = max(2, -(-players // size))  # never fewer than two teams
     return seat % teams
 
 
