@@ -127,6 +127,8 @@ class TelegramConfig:
     token: str | None = field(default=None, repr=False)
     base_url: str | None = None
     webhook: WebhookConfig = field(default_factory=WebhookConfig)
+    #: The Telegram user id that owns the bot's card sticker sets; None: cards as text.
+    sticker_owner: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +270,7 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Con
     )
 
     tg_raw = reader.mapping(top.get("telegram"), ("telegram",))
-    reader.known(tg_raw, ("telegram",), ("token", "base_url", "webhook"))
+    reader.known(tg_raw, ("telegram",), ("token", "base_url", "webhook", "sticker_owner"))
     hook_raw = reader.mapping(tg_raw.get("webhook"), ("telegram", "webhook"))
     reader.known(hook_raw, ("telegram", "webhook"), _names(WebhookConfig))
     hook_defaults = WebhookConfig()
@@ -280,7 +282,11 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Con
                           hook_defaults.port, minimum=1)
     if port > 65535:
         reader.fail(("telegram", "webhook", "port"), f"{port} is not a TCP port (1-65535)")
+    owner_raw = tg_raw.get("sticker_owner")
+    sticker_owner = None if owner_raw is None else reader.integer(
+        owner_raw, ("telegram", "sticker_owner"), 0, minimum=1)
     telegram = TelegramConfig(
+        sticker_owner=sticker_owner,
         token=reader.text(tg_raw.get("token"), ("telegram", "token")),
         base_url=reader.http_url(tg_raw.get("base_url"), ("telegram", "base_url")),
         webhook=WebhookConfig(

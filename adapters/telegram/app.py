@@ -22,7 +22,7 @@ from unobot.chat.i18n import LANGUAGES, gettext_for
 from unobot.chat.service import ChatService, Defaults
 from unobot.store import Store
 
-from . import handlers, jobs
+from . import handlers, jobs, stickers
 from .bot import UnoBot
 from .limiter import GroupLimiter
 from .runtime import KEY, Options, Runtime
@@ -96,6 +96,18 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         await register_commands(app)
     if app.job_queue is not None and setup["options"].replan_at_start:
         app.job_queue.run_once(jobs.replan_all, when=0, name="unobot.replan")
+    if app.job_queue is not None and setup["options"].sticker_owner:
+        app.job_queue.run_once(_stickers_job, when=0, name="unobot.stickers")
+
+
+async def _stickers_job(context: Any) -> None:
+    """Make (once) or read the card sticker sets; until then the hand is text."""
+    rt: Runtime = context.bot_data[KEY]
+    owner = rt.options.sticker_owner
+    if owner:
+        rt.stickers = await stickers.ensure(context.bot, rt.store, owner, rt.bot_username or context.bot.username)
+        if rt.stickers is not None:
+            log.info("card stickers ready: %d cards", len(rt.stickers.bright))
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -51,8 +51,18 @@ class Article(NamedTuple):
     text: str
     markup: InlineKeyboardMarkup
     description: str | None = None
+    #: Offered as this sticker (a card's picture) instead of a line of text.
+    sticker: str | None = None
+    #: A sticker result that, picked, posts `text` and not the sticker (a card not playable now).
+    text_instead: bool = False
 
     def wire(self) -> JSON:
+        if self.sticker:
+            result: JSON = {"type": "sticker", "id": self.id, "sticker_file_id": self.sticker,
+                            "reply_markup": markup_wire(self.markup)}
+            if self.text_instead:
+                result["input_message_content"] = {"message_text": clip16(self.text, MAX_TEXT)}
+            return result
         out: JSON = {"type": "article", "id": self.id, "title": clip(self.title, MAX_TITLE),
                      "input_message_content": {"message_text": clip16(self.text, MAX_TEXT)},
                      "reply_markup": markup_wire(self.markup)}

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         token, base_url=config.telegram.base_url, store_factory=store_factory,
         defaults=Defaults(variant=game.default_variant, lang=game.default_language,
                           timer=game.turn_seconds, lobby_minutes=game.lobby_minutes),
-        options=Options(lobby_seconds=game.lobby_minutes * 60.0))
+        options=Options(lobby_seconds=game.lobby_minutes * 60.0, sticker_owner=config.telegram.sticker_owner))
     updates = ["message", "callback_query", "inline_query", "chosen_inline_result"]
     try:
         if webhook:

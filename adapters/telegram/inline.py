@@ -34,6 +34,7 @@ from unobot.moves import CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
 from .bot import Article
 from .guard import parse_int, telegram_id
 from .keyboards import play_keyboard
+from .stickers import StickerMap
 
 MAX_ID = 64
 DRAW_AND_PLAY = N_("Draw, and play it if it fits")
@@ -161,7 +162,8 @@ def info_results(chat: str, version: int, user: str, title: str, text: str, lang
     return [_article(encode(chat, version, user, "n" + tag), title, text, lang)]
 
 
-def hand_results(table: Table, user: str, lang: str | None = None) -> list[Article]:
+def hand_results(table: Table, user: str, lang: str | None = None, stickers: StickerMap | None = None
+                 ) -> list[Article]:
     """The user's hand and moves: titles and descriptions in `lang` (the
     player's own language; only they see the list), what a pick posts in
     the group in the table's language (everyone reads that).
@@ -190,7 +192,12 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
             title, posted, code = f"{title} · UNO!", f"{posted} · UNO!", code + "!"
         rid = encode(chat, version, user, code)
         if len(rid.encode()) <= MAX_ID:
-            results.append(_article(rid, title, posted, table.lang, description))
+            article = _article(rid, title, posted, table.lang, description)
+            # A plain play as the card's picture; a wild's colour, a target or UNO stay said in words.
+            if stickers is not None and move.kind == PLAY and move.card is not None and not move.color \
+                    and move.target is None and not uno and move.card.text in stickers.bright:
+                article = article._replace(sticker=stickers.bright[move.card.text])
+            results.append(article)
 
     def add_plays(uno: bool) -> None:
         for hc in view.cards:
@@ -247,7 +254,10 @@ def hand_results(table: Table, user: str, lang: str | None = None) -> list[Artic
         description = _("Not playable now") + (f" (×{hc.count})" if hc.count > 1 else "")
         if drawn is not None and hc.card is drawn:  # said here too: a private "You drew" may be lost
             description += " · " + _("the card you just drew")
-        results.append(_article(rid, "✖ " + card_label(hc.card, lang), "🤔", table.lang, description))
+        article = _article(rid, "✖ " + card_label(hc.card, lang), "🤔", table.lang, description)
+        if stickers is not None and hc.card.text in stickers.dim:  # greyed; picked, it posts 🤔, not the card
+            article = article._replace(sticker=stickers.dim[hc.card.text], text_instead=True)
+        results.append(article)
     return results
 
 

@@ -179,7 +179,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
         await answer(context, query.id, results)
         return
     jobs.ensure_jobs(context, chat_id, table)
-    results = inline.matching(inline.hand_results(table, uid, lang), text)
+    results = inline.matching(inline.hand_results(table, uid, lang, runtime(context).stickers), text)
     head = inline.header(table, uid, lang)
     if not results:
         results = inline.info_results(table.chat_id, table.version, uid, head, inline.header(table, uid),

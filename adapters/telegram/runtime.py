@@ -19,6 +19,7 @@ from unobot.store import Store
 from .admins import AdminCache
 from .guard import telegram_id
 from .status import StatusEditor
+from .stickers import StickerMap
 
 KEY = "unobot"
 
@@ -42,6 +43,8 @@ class Options:
     replan_at_start: bool = True
     #: A job that found the store down tries again after this many seconds.
     store_retry: float = 5.0
+    #: The Telegram user who owns the card sticker sets; None: the hand as text.
+    sticker_owner: int | None = None
 
 
 @dataclass
@@ -52,6 +55,8 @@ class Runtime:
     admins: AdminCache = field(default_factory=AdminCache)
     status: StatusEditor = field(default_factory=StatusEditor)
     bot_username: str = ""
+    #: The card stickers, once made or read from the store (None: the hand as text).
+    stickers: StickerMap | None = None
     #: user id -> (expiry, chats of their recent games): saves a store read
     #: per inline query; a miss or a stale entry falls back to the store.
     game_chats: dict[str, tuple[float, list[str]]] = field(default_factory=dict)

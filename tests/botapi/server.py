@@ -363,6 +363,8 @@ class BotAPIServer:
         self.statuses: dict[int, dict[int, str]] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.inline_answers: dict[str, JSON] = {}
+        #: Sticker sets the bot created, by lower-case name (with their owner).
+        self.sticker_sets: dict[str, JSON] = {}
         self.files: dict[str, bytes] = {}
         self.webhook_url = ""
         self.webhook_secret: str | None = None
@@ -414,6 +416,11 @@ class BotAPIServer:
             "getChatAdministrators": self._get_chat_administrators,
             "getChat": self._get_chat,
             "sendChatAction": self._send_chat_action,
+            "uploadStickerFile": self._upload_sticker_file,
+            "createNewStickerSet": self._create_new_sticker_set,
+            "addStickerToSet": self._add_sticker_to_set,
+            "getStickerSet": self._get_sticker_set,
+            "deleteStickerSet": self._delete_sticker_set,
         }
         self._handlers = handlers
         self._canonical = {name.lower(): name for name in handlers}
@@ -1359,6 +1366,91 @@ class BotAPIServer:
             message["reply_markup"] = markup
         self._store(message)
         return message
+
+    # ---------------------------------------------------------------- sticker sets
+
+    def _sticker_file(self, value: Any, params: JSON) -> str:
+        """A sticker given as a file id, or uploaded (``attach://<field>`` or the file itself):
+        uploads get a new file id, and their bytes' size is checked (512 KB for a static sticker)."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            value = params.get(value[len("attach://"):])
+        if isinstance(value, dict):  # an uploaded file (see _read_params)
+            if not value.get("size") or int(value["size"]) > 512 * 1024:
+                raise bad_request("STICKER_PNG_NOPNG")
+            return f"CAACAgIAAx{next(self._query_ids)}"
+        if isinstance(value, str) and value:
+            return value
+        raise bad_request("STICKER_FILE_INVALID")
+
+    def _input_sticker(self, raw: Any, params: JSON) -> JSON:
+        if isinstance(raw, str):  # "sticker" is a string field elsewhere (sendSticker): here it is JSON
+            with contextlib.suppress(ValueError):
+                raw = json.loads(raw)
+        if not isinstance(raw, dict):
+            raise bad_request("STICKER_INVALID")
+        emoji = raw.get("emoji_list")
+        if not isinstance(emoji, list) or not 1 <= len(emoji) <= 20:
+            raise bad_request("STICKER_EMOJI_INVALID")
+        if raw.get("format") not in ("static", "animated", "video"):
+            raise bad_request("STICKER_FORMAT_INVALID")
+        return {**self._sticker(self._sticker_file(raw.get("sticker"), params)), "emoji": emoji[0]}
+
+    def _set_owner(self, params: JSON) -> int:
+        user_id = int(self._require(params, "user_id"))
+        if user_id not in self.users:
+            raise bad_request("USER_ID_INVALID")
+        return user_id
+
+    def _upload_sticker_file(self, params: JSON) -> JSON:
+        self._set_owner(params)
+        file_id = self._sticker_file(self._require(params, "sticker"), params)
+        return {"file_id": file_id, "file_unique_id": f"AQAD{abs(hash(file_id)) % 10**8}"}
+
+    def _create_new_sticker_set(self, params: JSON) -> bool:
+        owner = self._set_owner(params)
+        name = str(self._require(params, "name"))
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", name) or "__" in name or \
+                not name.lower().endswith(f"_by_{self.bot_user['username']}".lower()):
+            raise bad_request("STICKERSET_INVALID")
+        if name.lower() in self.sticker_sets:
+            raise bad_request("sticker set name is already occupied")
+        stickers = self._require(params, "stickers")
+        if not isinstance(stickers, list) or not 1 <= len(stickers) <= 50:
+            raise bad_request("STICKERS_INVALID")
+        title = str(self._require(params, "title"))
+        if not 1 <= len(title) <= 64:
+            raise bad_request("STICKERSET_TITLE_INVALID")
+        self.sticker_sets[name.lower()] = {
+            "name": name, "title": title, "sticker_type": "regular", "owner": owner,
+            "stickers": [{**self._input_sticker(s, params), "set_name": name} for s in stickers],
+        }
+        return True
+
+    def _sticker_set(self, params: JSON) -> JSON:
+        found = self.sticker_sets.get(str(self._require(params, "name")).lower())
+        if found is None:
+            raise bad_request("STICKERSET_INVALID")
+        return found
+
+    def _add_sticker_to_set(self, params: JSON) -> bool:
+        owner = self._set_owner(params)
+        found = self._sticker_set(params)
+        if found["owner"] != owner:
+            raise bad_request("STICKERSET_NOT_MODIFIED")
+        if len(found["stickers"]) >= 120:
+            raise bad_request("STICKERS_TOO_MUCH")
+        found["stickers"].append({**self._input_sticker(self._require(params, "sticker"), params),
+                                  "set_name": found["name"]})
+        return True
+
+    def _get_sticker_set(self, params: JSON) -> JSON:
+        found = self._sticker_set(params)
+        return {k: v for k, v in found.items() if k != "owner"}
+
+    def _delete_sticker_set(self, params: JSON) -> bool:
+        found = self._sticker_set(params)
+        del self.sticker_sets[found["name"].lower()]
+        return True
 
     def _attach_reply(self, message: JSON, params: JSON) -> None:
         reply = params.get("reply_parameters") or {}
