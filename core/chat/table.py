@@ -148,3 +148,19 @@ class Table:
         from ..cards import parse_card
 
         return [Event(k, p, parse_card(c) if c else None, n, o, col) for k, p, c, n, o, col in self.recent]
+
+
+class TableCodec:
+    """Chat tables in the store (the session's codec)."""
+
+    def decode(self, data: bytes, version: int) -> Table:
+        return Table.decode(data, version)
+
+    def encode(self, value: Table) -> bytes:
+        return value.encode()
+
+    def copy(self, value: Table, version: int) -> Table:
+        return Table.decode(value.encode(), version)
+
+
+TABLES = TableCodec()

@@ -1,0 +1,121 @@
+"""The lobby, pure: joining, AI seats and the start (dealing the game).
+
+A new table (`/new`) is created by the chat service (it needs the store);
+everything a lobby does after that is a step like any other (see
+core/chat/play.py): it changes the table and returns its log entries, or
+refuses with a ChatError.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import TYPE_CHECKING
+
+from .. import engine
+from ..ai import POLICIES
+from ..store import ChatBusy
+from ..variants import VariantError, known_variant, load_variant, rules_for
+from . import commands as c
+from .i18n import gettext_for
+from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
+from .table import FINISHED, LOBBY, PLAYING, Seat, Table
+
+if TYPE_CHECKING:
+    from .service import ChatService
+
+#: The commands this module carries out on its own.
+LOBBY_COMMANDS = (c.Join, c.AddAI)
+
+
+def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command, out: Outcome) -> list[str]:
+    """Join, or add AI seats; return the log entries."""
+    _ = gettext_for(table.lang)
+    if isinstance(cmd, c.Join):
+        if table.phase != LOBBY:
+            raise ChatError("not_in_lobby")
+        if seat is not None:
+            raise ChatError("already_joined")
+        if len(table.seats) >= MAX_PLAYERS:
+            raise ChatError("game_full")
+        table.seats.append(Seat(person.id, person.name))
+        out.notices.append(_("{player} joined ({n} players).").format(player=person.name, n=len(table.seats)))
+        return [f"join {person.id}"]
+    if isinstance(cmd, c.AddAI):
+        if table.phase != LOBBY:
+            raise ChatError("not_in_lobby")
+        if not (person.id == table.creator or person.is_admin or seat is not None):
+            raise ChatError("not_allowed_admin")
+        level = cmd.level if cmd.level in POLICIES else "strong"
+        added = []
+        ai_mark = _("(AI)")  # named in the chat's language: "Ada (IA)" in Spanish
+        for _i in range(max(0, min(cmd.count, MAX_PLAYERS - len(table.seats)))):
+            n = sum(1 for s in table.seats if s.is_ai)
+            name = f"{AI_NAMES[n % len(AI_NAMES)]} {ai_mark}"
+            table.seats.append(Seat(f"ai:{n + 1}", name, level))
+            added.append(name)
+        if not added:
+            raise ChatError("game_full")
+        out.notices.append(_("{names} joined ({n} players).").format(names=", ".join(added), n=len(table.seats)))
+        return [f"ai {len(added)} {level}"]
+    raise ChatError("bad_move")
+
+
+def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> None:
+    """Deal the game: the table's seats, variant, rules and seed (its events
+    go into `out`)."""
+    if table.phase != LOBBY:
+        raise ChatError("not_in_lobby")
+    creator_here = table.seat_of(table.creator) is not None
+    if not (person.id == table.creator or person.is_admin or (seat is not None and not creator_here)):
+        raise ChatError("not_allowed_admin")
+    if len(table.seats) < 2:
+        raise ChatError("too_few_players")
+    game, events = engine.new_game(table.variant, [s.id for s in table.seats], seed=table.seed,
+                                   overrides=table.overrides or None)
+    table.game = game
+    table.phase = PLAYING
+    out.events.extend(events)
+
+
+async def open_table(service: ChatService, chat_id: str, person: c.Person, cmd: c.NewGame) -> Outcome:
+    """`/new`: a lobby under the chat's settings (a running game is refused,
+    an abandoned one replaced). The one lobby change that needs the store
+    directly: it creates the table."""
+    settings = await service.settings(chat_id)
+    lang = settings["lang"]
+    variant = cmd.variant or settings["variant"]
+    try:
+        if cmd.variant:
+            known_variant(variant)  # a chat names a variant; it never gives a path
+        load_variant(variant)
+    except VariantError:
+        return service.fail("unknown_variant", lang)
+    try:
+        rules_for(variant, settings["rules"] or None)
+    except VariantError:  # the chat's house rules conflict with this variant's
+        return service.fail("variant_rules_clash", lang)
+    now = service.clock()
+    seed = service.rng.getrandbits(48) if service.rng else secrets.randbits(48)
+    table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"],
+                  version=1, lang=lang, seats=[Seat(person.id, person.name)] if cmd.join else [],
+                  seed=seed, created=now, turn_started=now, timer=settings["timer"])
+    try:
+        game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
+    except ChatBusy:
+        found = await service.load(chat_id)
+        if found and not _abandoned(service, found[1]):
+            return service.fail("game_running", lang, found[1])
+        game_id, version = await service.store.create_game(
+            chat_id, table.encode(), replace=True, log=[f"new {person.id}"])
+    table.store_version = version
+    service.forget(chat_id)
+    _ = gettext_for(lang)
+    return Outcome(ok=True, changed=True, table=table, notices=[
+        _("{player} opened a game of {variant}. Join with /join; start with /start.").format(
+            player=person.name, variant=load_variant(variant).label(lang))])
+
+def _abandoned(service: ChatService, table: Table) -> bool:
+    if table.phase == FINISHED:
+        return True
+    return table.phase == LOBBY and service.clock() - table.created > service.defaults.lobby_minutes * 60
+

@@ -1,0 +1,54 @@
+"""What the chat layer answers: an Outcome per command, a ChatError for a
+refusal, and the defaults a chat has until it chooses otherwise."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..events import MATCH_WON, ROUND_WON, Event
+from .table import Table
+
+MAX_PLAYERS = 10
+AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", "Dennis", "Ken", "Radia")
+
+
+class ChatError(Exception):
+    """A command the chat layer refuses, with a code (translated by `error_text`)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass
+class Outcome:
+    """What a command did: the table after it, what to tell whom."""
+
+    ok: bool = True
+    code: str | None = None
+    error: str | None = None
+    table: Table | None = None
+    events: list[Event] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    private: dict[str, list[str]] = field(default_factory=dict)
+    changed: bool = False
+    settings: dict[str, Any] | None = None
+    #: AI seats wait: a person may jump in, catch or say UNO (send Continue).
+    paused: bool = False
+
+    @property
+    def round_over(self) -> bool:
+        return any(e.kind == ROUND_WON for e in self.events)
+
+    @property
+    def match_over(self) -> bool:
+        return any(e.kind == MATCH_WON for e in self.events)
+
+
+@dataclass
+class Defaults:
+    variant: str = "official"
+    lang: str = "en"
+    timer: int = 0
+    lobby_minutes: float = 30.0

@@ -1,0 +1,283 @@
+"""The table's rules, pure: `step(table, person, command, out, now)` changes
+a chat's table for one command and returns its log entries (None: nothing
+to save), or raises ChatError / MoveError to refuse it. No I/O and no clock
+of its own (`now` is given): the chat service loads, steps and saves
+(core/session.py), and the same step runs again on a newer table when a
+save loses a race.
+
+Lobby commands are core/chat/lobby.py's; this module holds the game: moves,
+the AI seats' moves, timeouts, leaving and being removed, next rounds.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .. import engine
+from ..ai import POLICIES, best_play
+from ..cards import CardError, parse_card
+from ..errors import MoveError
+from ..events import Event
+from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
+from ..service import LEAVE, NEXT_ROUND, deal_entry
+from ..state import MATCH_OVER, ROUND_OVER
+from . import commands as c
+from .i18n import gettext_for
+from .lobby import LOBBY_COMMANDS, lobby_step, start
+from .outcome import ChatError, Outcome
+from .render import color_from_text, describe_event, describe_private
+from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
+
+
+def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: float) -> list[str] | None:
+    _ = gettext_for(table.lang)
+    seat = table.seat_of(person.id)
+    if cmd.version is not None and cmd.version != table.version:
+        raise ChatError("stale")
+    if isinstance(cmd, LOBBY_COMMANDS):
+        return lobby_step(table, person, seat, cmd, out)
+    if isinstance(cmd, c.Leave):
+        if seat is None:
+            raise ChatError("not_in_game")
+        return _remove(table, seat, out, now=now, line=_("{player} left.").format(player=person.name))
+    if isinstance(cmd, c.Kick):
+        if not (person.id == table.creator or person.is_admin):
+            raise ChatError("not_allowed_admin")
+        target = table.find_seat(cmd.target) if cmd.target else None
+        if target is None:
+            raise ChatError("bad_player")
+        name = table.seats[target].name
+        return _remove(table, target, out, now=now, line=_("{player} was removed from the game.").format(player=name))
+    if isinstance(cmd, c.Start):
+        start(table, person, seat, out)
+        game = table.game
+        assert game is not None
+        _after_moves(table, out.events, out, now, already=True)
+        # One move vocabulary for every path: the deal recipe opens the
+        # game's part of the log (core/service.py replays it).
+        deal = deal_entry(table.variant, [s.id for s in table.seats], table.seed,
+                          table.overrides or None, rules=game.rule_spec)
+        return [deal] + _ai(table, out, now)
+    if isinstance(cmd, c.NextRound):
+        if table.phase != BETWEEN_ROUNDS or table.game is None:
+            raise ChatError("round_not_over")
+        if seat is None and not person.is_admin:
+            raise ChatError("not_in_game")
+        table.game, events = engine.next_round(table.game)
+        entries = [NEXT_ROUND]
+        for sid in table.left:
+            gone = table.seat_of(sid)
+            if gone is not None and gone not in table.game.out:
+                table.game, more = engine.remove_player(table.game, gone)
+                events += more
+                entries.append(f"{gone} {LEAVE}")
+        table.phase = PLAYING
+        _after_moves(table, events, out, now)
+        return entries + _ai(table, out, now)
+    if isinstance(cmd, c.Skip):
+        return _skip(table, person, cmd, out, now)
+    if isinstance(cmd, c.Continue):
+        if table.phase != PLAYING:
+            return None
+        entries = _ai(table, out, now, pause=False)
+        return entries or None
+    if isinstance(cmd, c.GAME_MOVES):
+        if table.phase == LOBBY:
+            raise ChatError("not_started")
+        if table.phase != PLAYING or table.game is None:
+            raise MoveError("round_over")
+        if seat is None:
+            raise ChatError("not_in_game")
+        move = _move(table, seat, cmd)
+        entries = _apply(table, move, out, now, uno=isinstance(cmd, c.Play) and cmd.uno)
+        table.timeouts.pop(person.id, None)
+        if isinstance(cmd, c.Draw) and cmd.then_play:
+            entries += _play_drawn(table, seat, out, now)
+        return entries + _ai(table, out, now)
+    raise ChatError("bad_move")
+
+def _play_drawn(table: Table, seat: int, out: Outcome, now: float) -> list[str]:
+    """After a draw: play the drawn card if the rules let it be played now
+    (saying UNO first when it leaves one card); else nothing (the draw
+    ended the turn, or the player passes as usual)."""
+    game = table.game
+    if game is None or table.phase != PLAYING or game.turn != seat or game.drawn is None:
+        return []
+    moves = engine.legal_moves(game, seat)
+    plays = [m for m in moves if m.kind == PLAY and m.card == game.drawn]
+    if not plays:
+        return []
+    uno = len(game.hands[seat]) == 2 and any(m.kind == UNO for m in moves)
+    return _apply(table, best_play(game, seat, plays), out, now, uno=uno)
+
+def _apply(table: Table, move: Move, out: Outcome, now: float, *, uno: bool = False) -> list[str]:
+    """Apply a person's move (saying UNO first, when asked: on a copy, so a
+    refused play leaves the table as it was); return its log entries."""
+    assert table.game is not None
+    if uno:
+        said = Move(UNO, move.player)
+        game, events = engine.apply(table.game, said)
+        table.game, played = engine.apply(game, move, inplace=True)
+        _after_moves(table, events + played, out, now)
+        return [f"{move.player} {said.text}", f"{move.player} {move.text}"]
+    table.game, events = engine.apply(table.game, move, inplace=True)
+    _after_moves(table, events, out, now)
+    return [f"{move.player} {move.text}"]
+
+def _move(table: Table, seat: int, cmd: c.Command) -> Move:
+    if isinstance(cmd, c.Play):
+        try:
+            card = parse_card(cmd.card)
+        except CardError:
+            raise ChatError("bad_card") from None
+        color = None
+        if cmd.color:
+            color = color_from_text(cmd.color)
+            if color is None:
+                raise ChatError("bad_color")
+        target = None
+        if cmd.target:
+            target = table.find_seat(cmd.target)
+            if target is None:
+                raise ChatError("bad_player")
+        return Move(PLAY, seat, card, color, target)
+    if isinstance(cmd, c.Catch):
+        game = table.game
+        assert game is not None
+        if cmd.target:
+            target = table.find_seat(cmd.target)
+            if target is None:
+                raise ChatError("bad_player")
+        else:
+            target = game.exposed if game.exposed >= 0 else None
+        return Move(CATCH, seat, target=target)
+    if isinstance(cmd, c.PluginMove):
+        from ..moves import parse_move
+        from ..registry import MOVE_KINDS, declared
+
+        kind = cmd.text.split()[0].lower() if cmd.text.split() else ""
+        if declared(MOVE_KINDS, kind) is None:
+            raise ChatError("bad_move")
+        return parse_move(cmd.text[:500], seat, [s.name for s in table.seats])
+    if isinstance(cmd, c.NameColor):
+        color = color_from_text(cmd.color)
+        if color is None:
+            raise ChatError("bad_color")
+        return color_move(seat, color)
+    kind = {c.Draw: DRAW, c.Pass: PASS, c.SayUno: UNO, c.Challenge: CHALLENGE}[type(cmd)]
+    return Move(kind, seat)
+
+def _remove(table: Table, seat: int, out: Outcome, line: str, now: float) -> list[str]:
+    sid = table.seats[seat].id
+    out.notices.append(line)
+    if table.phase == LOBBY:
+        del table.seats[seat]
+        if sid == table.creator and table.humans():
+            table.creator = table.humans()[0].id
+        if not table.humans():
+            table.seats.clear()
+        return [f"leave {sid}"]
+    if sid not in table.left:
+        table.left.append(sid)  # not dealt in again in later rounds
+    if table.game is not None and table.phase == PLAYING:
+        table.game, events = engine.remove_player(table.game, seat)
+        _after_moves(table, events, out, now, skip_first=True)
+        return [f"{seat} leave"] + _ai(table, out, now)
+    return [f"leave {sid}"]
+
+def _skip(table: Table, person: c.Person, cmd: c.Skip, out: Outcome, now: float) -> list[str] | None:
+    game = table.game
+    if table.phase != PLAYING or game is None:
+        raise ChatError("not_started")
+    seconds = table.timer or (game.rules or engine.rules_of(game)).turn_seconds(game) or 0
+    if not seconds:
+        raise ChatError("no_timer")
+    if not cmd.auto and table.seat_of(person.id) is None and not person.is_admin:
+        raise ChatError("not_in_game")  # players and admins skip; passers-by do not
+    if now - table.turn_started < seconds - 0.5:
+        if cmd.auto:
+            return None
+        raise ChatError("timer_running")
+    seat = game.turn
+    sid = table.seats[seat].id
+    table.game, events = engine.timeout(game)
+    _after_moves(table, events, out, now)
+    entries = [f"{seat} timeout"]
+    count = table.timeouts.get(sid, 0) + 1
+    table.timeouts[sid] = count
+    kick_after = engine.rules_of(table.game).options["turn-timer"].kick_after \
+        if engine.rules_of(table.game).enabled("turn-timer") else 0
+    if kick_after and count >= kick_after and table.phase == PLAYING:
+        _ = gettext_for(table.lang)
+        entries += _remove(table, seat, out, now=now, line=_("{player} timed out too often and was removed.").format(
+            player=table.seats[seat].name))
+    return entries + _ai(table, out, now)
+
+def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]:
+    """Let AI seats move until a person is to move (or the round ends).
+
+    Before each AI move, when a person could act out of turn (jump in,
+    catch someone, say UNO before being caught), the AI waits: the
+    outcome is `paused` and the adapter sends `Continue` after a moment.
+    The first AI move after a Continue is not paused again.
+    """
+    entries: list[str] = []
+    for _i in range(3000):
+        game = table.game
+        if game is None or table.phase != PLAYING:
+            break
+        seat = game.turn
+        info = table.seats[seat]
+        if not info.is_ai:
+            break
+        if pause and _person_may_act(table):
+            out.paused = True
+            break
+        pause = True
+        moves = engine.legal_moves(game, seat)
+        if not moves:
+            break
+        rnd = random.Random(f"{table.seed}/{game.round}/{game.moves}")
+        move = POLICIES.get(info.level or "strong", POLICIES["strong"])(game, seat, moves, rnd)
+        table.game, events = engine.apply(game, move, inplace=True)
+        _after_moves(table, events, out, now)
+        entries.append(f"{seat} {move.text}")
+    return entries
+
+def _person_may_act(table: Table) -> bool:
+    game = table.game
+    assert game is not None
+    for seat, info in enumerate(table.seats):
+        if info.is_ai or seat == game.turn or seat in game.out:
+            continue
+        for m in engine.legal_moves(game, seat):
+            if m.kind in (PLAY, CATCH) or (m.kind == UNO and game.exposed == seat):
+                return True
+    return False
+
+def _after_moves(table: Table, events: list[Event], out: Outcome, now: float,
+                 skip_first: bool = False, already: bool = False) -> None:
+    """Tell the table what happened (`already`: the events are in `out`)."""
+    game = table.game
+    assert game is not None
+    if not already:
+        out.events.extend(events)
+    table.remember([e for e in events if e.kind not in ("turn", "scores")])
+
+    def name(seat: int) -> str:
+        return table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
+
+    for e in events:
+        line = describe_event(e, name, table.lang)
+        if line and not (skip_first and e is events[0] and out.notices):
+            out.notices.append(line)
+        if e.cards and 0 <= e.player < len(table.seats):
+            private = describe_private(e, table.lang)
+            if private:
+                out.private.setdefault(table.seats[e.player].id, []).append(private)
+    if game.phase == ROUND_OVER:
+        table.phase = BETWEEN_ROUNDS
+    elif game.phase == MATCH_OVER:
+        table.phase = FINISHED
+    table.turn_started = now
+

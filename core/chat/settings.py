@@ -1,0 +1,93 @@
+"""A chat's settings: variant, house rules and their options, language,
+turn timer. Admins change them; a lobby not started yet takes them at once,
+a running game keeps the rules it was dealt with (they are saved with it),
+so a change applies from the next game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..variants import VariantError, known_variant, load_variant, rules_for
+from . import commands as c
+from .i18n import LANGUAGES
+from .outcome import Outcome
+from .table import LOBBY, Table
+
+if TYPE_CHECKING:
+    from .service import ChatService
+
+#: The commands this module carries out.
+SETTINGS_COMMANDS = (c.SetVariant, c.SetRule, c.ResetRules, c.SetLanguage, c.SetTimer)
+
+
+async def settings_command(service: ChatService, chat_id: str, person: c.Person, cmd: c.Command) -> Outcome:
+    """Change a chat's settings (admins only); a lobby not started yet takes them too."""
+    current = await service.settings(chat_id)
+    lang = current["lang"]
+    if not person.is_admin:
+        return service.fail("not_admin", lang)
+    changes: dict[str, Any] = {}
+    variant, rules = current["variant"], dict(current["rules"])
+    if isinstance(cmd, c.SetLanguage):
+        code = cmd.lang.lower().strip()
+        if code not in LANGUAGES:
+            return service.fail("bad_language", lang)
+        changes["lang"] = code
+    elif isinstance(cmd, c.SetTimer):
+        changes["timer"] = max(0, min(int(cmd.seconds), 3600))
+    elif isinstance(cmd, c.SetVariant):
+        try:
+            known_variant(cmd.name)
+            load_variant(cmd.name)
+        except VariantError:
+            return service.fail("unknown_variant", lang)
+        variant = cmd.name
+        changes["variant"] = variant
+    elif isinstance(cmd, c.ResetRules):
+        rules = {}
+        changes["rules"] = rules
+    elif isinstance(cmd, c.SetRule):
+        from ..registry import available_rules
+
+        known = available_rules()
+        if cmd.rule not in known:
+            return service.fail("unknown_rule", lang)
+        if cmd.option is not None:
+            entry = rules.get(cmd.rule)
+            entry = dict(entry) if isinstance(entry, dict) else {}
+            entry[cmd.option] = cmd.value
+            rules[cmd.rule] = entry
+        elif cmd.enabled is False:
+            rules[cmd.rule] = False
+        elif cmd.enabled is True:
+            entry = rules.get(cmd.rule)
+            rules[cmd.rule] = entry if isinstance(entry, dict) else {}
+        changes["rules"] = rules
+    if "variant" in changes or "rules" in changes:
+        try:
+            rules_for(variant, rules or None)
+        except VariantError as exc:
+            code = "rule_conflict" if "conflict" in exc.message or "needs" in exc.message else "bad_option"
+            return service.fail(code, lang)
+    await service.store.update_chat_settings(chat_id, changes)
+    # A lobby that has not started yet takes the new settings too.
+    table = await service.table(chat_id)
+    if table is not None and table.phase == LOBBY:
+        await service.mutate(chat_id, lambda t: apply_settings(t, changes))
+    return Outcome(ok=True, changed=True, settings=await service.settings(chat_id))
+
+def apply_settings(table: Table, changes: dict[str, Any]) -> list[str] | None:
+    """A lobby takes the chat's new settings (a running game keeps its own)."""
+    if table.phase != LOBBY:
+        return None
+    if "variant" in changes:
+        table.variant = changes["variant"]
+    if "rules" in changes:
+        table.overrides = changes["rules"]
+    if "lang" in changes:
+        table.lang = changes["lang"]
+    if "timer" in changes:
+        table.timer = changes["timer"]
+    return ["settings"]
+
