@@ -5,7 +5,9 @@ is left, that player wins the round.
 Decisions: the count is checked after every move (a penalty, a draw, a
 swap of hands); a total pending on the player lapses; under `elimination`
 a player knocked out by mercy is the one who leaves the match; the
-winner of the round also scores the cards of the hands mercy took.
+winner of the round also scores the cards of the hands mercy took; playing
+for places, a knocked-out player takes no place, and when one player is
+left the first player out wins the round.
 """
 
 from collections.abc import Generator
@@ -68,4 +70,6 @@ def knock_out(state: GameState, seat: int, events: list[Event]) -> None:
         if len(active) > 1:
             events.append(Event(TURN, state.turn))
     if len(active) == 1:
-        end_round(state, active[0], events)
+        # Playing for places (one-winner), the first player out has won.
+        places = state.ext.get("places") or active
+        end_round(state, places[0], events)

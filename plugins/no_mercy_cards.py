@@ -13,9 +13,12 @@ keeps them all and loses the turn. Draw Four (`R+4`), Wild Draw Six
 `deck: no-mercy` plays with the No Mercy deck alone (164 cards, see
 variants/no-mercy.yaml); `deck: added` adds one Skip Everyone and one
 Discard All of each colour and two of each new wild to the usual deck.
+`number_starter: true` (as in the box): an action or wild card turned up
+first goes under the draw pile and the next card is turned, until a number.
 Decisions: the player of a Colour Roulette names its colour, like any wild
 (the box lets the victim name it); Skip Everyone and Discard All as the last
-card just end the round, and as the first card have no effect.
+card just end the round, and as the first card (without `number_starter`)
+have no effect.
 """
 
 from typing import Literal
@@ -36,7 +39,7 @@ from unobot import (
     penalize,
 )
 from unobot.cards import COLORS, DRAW_TWO, NUMBERS, REVERSE, SKIP, WILD_DRAW_FOUR
-from unobot.events import DIRECTION_REVERSED
+from unobot.events import DIRECTION_REVERSED, STARTER, STARTER_RETURNED
 
 SKIP_ALL = "SA"
 DISCARD_ALL = "DA"
@@ -79,6 +82,23 @@ class NoMercyCards(Rule):
     @dataclass(frozen=True)
     class Options:
         deck: Literal["no-mercy", "added"] = "no-mercy"
+        number_starter: bool = False
+
+    @hookimpl(tryfirst=True)
+    def first_card(self, state: GameState, card: Card, events: list[Event]) -> bool | None:
+        if not self.options.number_starter or card.is_number:
+            return None
+        for _ in range(200):
+            state.discard.pop()
+            state.draw_pile.insert(0, card)  # under the draw pile
+            events.append(Event(STARTER_RETURNED, card=card))
+            card = state.draw_pile.pop()
+            state.discard.append(card)
+            events.append(Event(STARTER, card=card))
+            if card.is_number:
+                break
+        state.color = card.color
+        return True
 
     @hookimpl(tryfirst=True)
     def build_deck(self, players: int) -> list[Card] | None:
