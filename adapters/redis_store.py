@@ -1,5 +1,10 @@
 """The production store: Redis through redis-py's asyncio client.
 
+Why one module of about 830 lines: every method is one round trip with
+the same error translation, retry and quarantine handling; split, they
+would share half the module as private API. The Lua scripts are in
+redis_scripts.py.
+
 Why these shapes:
 
 * A save is one EVALSHA of a Lua script (``adapters/redis_scripts.py``)

@@ -1,5 +1,10 @@
 """The engine: start a game, list legal moves, apply a move.
 
+Why one module of about 540 lines: starting, listing legal moves and
+applying them share the hot path's private helpers (the cached move
+objects, the legal-move list the next `apply` trusts); split apart, every
+move would pay an import indirection and the helpers would become API.
+
 `apply(state, move) -> (new_state, events)` is pure: the given state is never
 changed, a refused move raises `MoveError` with a stable code. Every rule
 decision is asked of the variant's compiled `RuleSet`; the engine itself

@@ -1,5 +1,9 @@
 """The game store interface, its errors, and the in-memory store.
 
+Why one module of about 570 lines: the interface, its errors and the
+memory store are read together (the memory store is the executable
+reference of the contract every store must pass).
+
 Why an interface in core: the session service loads a game, asks the engine
 to apply a move and saves the result; it must not care whether games sit in
 Redis or in memory, and core must never import ``redis`` (the Redis store

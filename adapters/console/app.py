@@ -1,5 +1,9 @@
 """The console game loop: one person (or nobody, under --auto) against AI seats.
 
+Why one module of about 650 lines: it is one loop with one screen's
+state (the prompts, the pacing, the resume); its parsing, rendering and
+terminal handling are in input.py, render.py and terminal.py already.
+
 Why it is shaped like this: the table lives in the store and every change
 goes through `ChatService.handle`, exactly as in a group chat, so a game
 quit here resumes in another process (`--resume`) and plays by the same
