@@ -5,11 +5,26 @@ applying them share the hot path's private helpers (the cached move
 objects, the legal-move list the next `apply` trusts); split apart, every
 move would pay an import indirection and the helpers would become API.
 
-`apply(state, move) -> (new_state, events)` is pure: the given state is never
-changed, a refused move raises `MoveError` with a stable code. Every rule
-decision is asked of the variant's compiled `RuleSet`; the engine itself
-knows only the shape of a turn (who may move, that a card leaves a hand and
-lands on the pile, that a wild names a colour).
+`apply(state, move) -> (new_state, events)` never changes the game data of
+the state it is given (unless the caller, who owns that state, asks with
+`inplace=True`), and a refused move raises `MoveError` with a stable code
+before anything changes. Every rule decision is asked of the variant's
+compiled `RuleSet`; the engine itself knows only the shape of a turn (who
+may move, that a card leaves a hand and lands on the pile, that a wild
+names a colour).
+
+What the engine writes into a state it is given, exactly (the OpenSpiel
+split: the game's rules are compiled once and shared, the state is plain
+data; these are caches beside the data, never serialized or compared):
+
+- `state.rules`: the compiled rule set, attached by `rules_of` on first use
+  and carried by clones;
+- `state.rule_spec` and `state.fingerprint`: filled once by `rules_of` for a
+  state that does not have them yet (a new game, or one saved before games
+  kept their rules); they are then part of the data and never change;
+- `state.legal`: the legal moves of the player to move, set by
+  `legal_moves`, so that `apply` of one of those very move objects skips the
+  checks they passed (cleared by every change).
 """
 
 from __future__ import annotations
