@@ -9,7 +9,6 @@ redis); the replay and the verdict themselves are core's
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import Any
 
@@ -36,6 +35,8 @@ async def _open(url: str | None) -> Any:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    import asyncio
+
     from unobot.chat.audit import replay_lines
     from unobot.service import ReplayError
     from unobot.store import StoreUnavailable
@@ -63,6 +64,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    import asyncio
+
     from unobot.chat.audit import audit_table, stored_tables
     from unobot.store import StoreUnavailable
 

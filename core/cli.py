@@ -14,11 +14,8 @@ import sys
 from importlib.metadata import entry_points
 from typing import Any
 
-import yaml
-
-from .registry import available_rules, broken_rules
-from .rule import option_fields
-from .variants import VariantError, load_variant, resolve, variant_names
+# Why the rest is imported inside the commands: `unobot --help` and each
+# adapter's start must not pay for YAML, the rule registry and the variants.
 
 COMMANDS_GROUP = "unobot.commands"
 
@@ -29,6 +26,8 @@ def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
     A bare NAME turns a rule on, NAME=false turns it off, NAME.OPTION=VALUE
     sets an option (VALUE is read as YAML: true, 15, other_side).
     """
+    import yaml
+
     out: dict[str, Any] = {}
     for item in items:
         key, _, raw = item.partition("=")
@@ -52,6 +51,10 @@ def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
 # -- variants -----------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace) -> int:
+    from .registry import available_rules, broken_rules
+    from .rule import option_fields
+    from .variants import VariantError, load_variant, resolve, variant_names
+
     if not args.name:
         for name in variant_names():
             try:
@@ -93,6 +96,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     import textwrap
 
+    from .registry import available_rules
     from .rule import option_specs
 
     for name, cls in sorted(available_rules().items()):
@@ -166,6 +170,7 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .ai import POLICIES
     from .simulate import InvariantError, simulate
+    from .variants import VariantError, resolve
 
     try:
         overrides = parse_rule_overrides(args.rule)

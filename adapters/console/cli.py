@@ -8,18 +8,15 @@ or `--rule` should fail at once with the variant loader's own message
 from __future__ import annotations
 
 import argparse
-import asyncio
 import getpass
 import os
 import re
-import signal
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.text import Text
-
 from unobot.chat.i18n import LANGUAGES, gettext_for, normalize
-from unobot.store import StoreError, StoreUnavailable
+
+# Why rich, asyncio and the store are imported in `run`: `unobot --help` (and
+# every other command) registers this one, and must not pay for them.
 
 if TYPE_CHECKING:
     from unobot.config import Config
@@ -79,8 +76,14 @@ def user_id() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from rich.console import Console
+    from rich.text import Text
+
     from unobot.cli import parse_rule_overrides
     from unobot.config import ConfigError, load_config
+    from unobot.store import StoreError, StoreUnavailable
     from unobot.variants import VariantError, resolve, rules_for
 
     from .app import Options
@@ -134,7 +137,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _main(options: Options, config: Config, url: str | None, data_dir: str | None) -> int:
+    import signal
+
+    from rich.console import Console
+
     from unobot.adapters.store_factory import open_store
+    from unobot.store import StoreError
 
     from .app import ConsoleApp, make_service
 

@@ -11,8 +11,6 @@ UNOBOT_REDIS_URL. Several processes may serve one bot with `--shard I
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
 import logging
 import sys
 from typing import Any
@@ -50,6 +48,9 @@ def use_api(api_url: str | None, gateway_url: str | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import contextlib
+
     from unobot.config import ConfigError, load_config
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
