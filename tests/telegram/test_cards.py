@@ -8,11 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("PIL")
-
-from PIL import Image  # noqa: E402
+from PIL import Image  # a test dependency: the test extra installs Pillow
 
 from tests.botapi import BotAPIServer  # noqa: E402
 from tests.support.redis_server import RedisServer  # noqa: E402
