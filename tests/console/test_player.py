@@ -206,10 +206,7 @@ def test_help_shows_ranges_and_defaults(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_resume_restores_language_and_rounds(lang: str, tmp_path: Path) -> None:
-    try:
-        server = RedisServer(tmp_path / "redis").start()
-    except RuntimeError as exc:
-        pytest.skip(str(exc))
+    server = RedisServer(tmp_path / "redis").start()  # a server that cannot start fails the test
     _ = gettext_for(lang)
     ngettext = ngettext_for(lang)
     try:
