@@ -114,3 +114,22 @@ def test_new_texts_in_spanish() -> None:
 
     assert card_name(parse_card("RSA"), "es").startswith("Salta a todos")
     assert "baraja manos" in card_name(parse_card("WSH"), "es").lower()
+
+
+def test_elimination_tie_goes_against_the_player_further_from_the_winner() -> None:
+    state, _ = new_game("official", ["ana", "ben", "cat"], seed=1, overrides={"elimination": {}})
+    rule = state.rules.rules["elimination"]
+    state.winner = 1
+    state.hands = [state.hands[0][:2], [], state.hands[2][:2]]
+    rule.score(state)
+    assert state.match["eliminated"] == [0]  # from ben: cat, then ana
+
+
+def test_shuffle_seats_first_player_follows_the_dealer_in_the_new_order() -> None:
+    for seed in range(40):
+        state, _ = new_game("official", ["a", "b", "c", "d", "e"], seed=seed,
+                            overrides={"shuffle-seats": {}})
+        if not state.discard[-1].is_number:
+            continue
+        order = state.ext["seats"]
+        assert state.turn == order[(order.index(state.dealer) + 1) % 5]
