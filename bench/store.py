@@ -256,6 +256,51 @@ async def memory(store: RedisStore, game_ids: list[str]) -> dict[str, Any]:
     }
 
 
+async def chat_tables(store: RedisStore, rnd: random.Random, games: int = 20) -> dict[str, Any]:
+    """What a chat's game costs in Redis, whole: the table a group's game is
+    kept as (seats with names, the last moves, adapter data, the engine
+    state inside), its log, measured after 20 moves of four people through
+    the ChatService, as Telegram plays them."""
+    from unobot.chat import commands as cc
+    from unobot.chat.service import ChatService
+    from unobot.chat.table import PLAYING
+    from unobot.chat.views import hand_view
+
+    svc = ChatService(store, rng=rnd)
+    ids = []
+    for g in range(games):
+        chat = f"-100{7_000_000_000 + g}"
+        people = [cc.Person(str(5_000_000_000 + 10 * g + i), f"Player {i}") for i in range(4)]
+        await svc.handle(chat, people[0], cc.NewGame())
+        for p in people[1:]:
+            await svc.handle(chat, p, cc.Join())
+        out = await svc.handle(chat, people[0], cc.Start())
+        await svc.set_adapter_data(chat, {"status": 123456, "lobby": 123455})
+        for _ in range(20):
+            table = out.table
+            if table is None or table.phase != PLAYING or table.game is None:
+                break
+            person = people[table.game.turn]
+            hv = hand_view(table, person.id)
+            plays = [m for hc in (hv.cards if hv else []) if hc.playable for m in hc.moves]
+            if hv is not None and hv.colors:
+                cmd: cc.Command = cc.NameColor(color="red")
+            elif plays:
+                m = plays[0]
+                color = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}.get(m.color or "")
+                target = table.seats[m.target].id if m.target is not None else None
+                cmd = cc.Play(m.card.text, color, target)
+            else:
+                cmd = cc.Draw()
+            out = await svc.handle(chat, person, cmd)
+            if not out.ok:
+                out = await svc.handle(chat, person, cc.Pass())
+        game_id = await store.chat_game(chat)
+        if game_id:
+            ids.append(game_id)
+    return await memory(store, ids)
+
+
 async def sample_envelopes(count: int, rnd: random.Random) -> list[bytes]:
     """Encoded 4-player games at random points of random-policy play (real fill values)."""
     out: list[bytes] = []
@@ -390,6 +435,7 @@ async def run(url: str, big_url: str | None, args: argparse.Namespace) -> dict[s
             await basic.move()
         basic_games = basic.games[:-1]  # the last one is still running
         result["memory_basic"] = await memory(store, basic_games)
+        result["memory_chat"] = await chat_tables(store, rnd)
         result["scaling"] = await scaling(store, big_store if big_url else store, args, rnd)
         result["seconds"] = round(time.perf_counter() - started, 1)
     return result
@@ -398,6 +444,7 @@ async def run(url: str, big_url: str | None, args: argparse.Namespace) -> dict[s
 def table(result: dict[str, Any]) -> str:
     t, m, s = result["throughput"], result["memory"], result["scaling"]
     b = result["memory_basic"]
+    c = result["memory_chat"]
 
     def verdict(ok: bool) -> str:
         return "ok" if ok else "MISSED"
@@ -418,6 +465,11 @@ def table(result: dict[str, Any]) -> str:
          f" / {m['key_name_bytes_mean']} / {m['redis_overhead_bytes_mean']}", "", ""),
         ("  move log key (second key per game)",
          f"{m['log_key_bytes_mean']} ({m['log_entries_mean']} entries)", "", ""),
+        ("chat game: table + engine state, the value", f"{c['envelope_bytes_mean']}",
+         f"<= {GOAL_BYTES}", verdict(c["envelope_bytes_mean"] <= GOAL_BYTES)),
+        ("  whole stored size: its key (MEMORY USAGE) + log key",
+         f"{c['state_key_bytes_mean']} + {c['log_key_bytes_mean']} ({c['log_entries_mean']} entries)",
+         "", ""),
         ("  same, games of the greedy `basic` policy",
          f"{b['state_key_bytes_mean']} + {b['log_key_bytes_mean']} ({b['log_entries_mean']} entries)",
          "", ""),

@@ -105,7 +105,7 @@ class Table:
             "seats": [[s.id, s.name, s.level] for s in self.seats],
             "ph": self.phase,
             "seed": self.seed,
-            "g": self.game.to_dict() if self.game is not None else None,
+            "g": self._game_dict(),
             "to": self.timeouts,
             "rc": self.recent,
             "cr": round(self.created, 1),
@@ -115,6 +115,18 @@ class Table:
             "v": self.version,
             **({"left": self.left} if self.left else {}),
         }
+
+    def _game_dict(self) -> dict[str, Any] | None:
+        """The game's data; its players are the seats' ids, so they are not
+        written twice (the variant too, when it is the table's)."""
+        if self.game is None:
+            return None
+        d = self.game.to_dict()
+        if d["p"] == [s.id for s in self.seats]:
+            del d["p"]
+        if d["var"] == self.variant:
+            del d["var"]
+        return d
 
     def encode(self) -> bytes:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False).encode()
@@ -132,7 +144,8 @@ class Table:
                 chat_id=d["chat"], creator=d["by"], variant=d["var"], overrides=d.get("ovr") or {},
                 lang=d.get("lang", "en"), seats=[Seat(i, n, lv) for i, n, lv in d["seats"]],
                 phase=d["ph"], seed=d.get("seed", 0),
-                game=GameState.from_dict(d["g"]) if d.get("g") else None,
+                game=GameState.from_dict({"p": [s[0] for s in d["seats"]], "var": d["var"], **d["g"]})
+                if d.get("g") else None,
                 timeouts=dict(d.get("to") or {}), recent=list(d.get("rc") or []),
                 created=d.get("cr", 0.0), turn_started=d.get("ts", 0.0), timer=d.get("tm", 0),
                 adapter=dict(d.get("ad") or {}),
