@@ -8,7 +8,7 @@ import pytest
 
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver
-from unobot.adapters.telegram import inline, keyboards
+from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 
@@ -48,7 +48,8 @@ async def lobby_and_start(driver: TableDriver, variant: str | None = None) -> No
     await driver.press(alice, keyboards.START)
 
 
-@pytest.mark.parametrize(("variant", "target"), [("official", "target=100"), ("reglas-de-uno", "target=0")])
+@pytest.mark.parametrize(("variant", "target"), [("official", "target=100"), ("reglas-de-uno", "target=0"),
+                                               ("no-mercy", "target=0")])
 async def test_whole_game(server: BotAPIServer, bot: BotProcess, variant: str, target: str) -> None:
     driver = await open_table(server, bot)
     await short_games(bot, driver.chat, scoring=target)
@@ -65,12 +66,17 @@ async def test_whole_game(server: BotAPIServer, bot: BotProcess, variant: str, t
     assert not server.buttons(driver.group, last["message_id"])
     assert stats.moves > 5
     assert stats.audits > 0  # the game replayed from its log, exactly, as it went
-    kinds = {inline.decode(rid).code[0] for rid in stats.chosen}  # type: ignore[union-attr]
+    kinds = {inline_results.decode(rid).code[0] for rid in stats.chosen}  # type: ignore[union-attr]
     assert {"p", "d"} <= kinds, kinds  # cards played (wilds with a colour), cards drawn
     if variant == "official":
         assert "u" in kinds, kinds  # UNO said
     # About one new group message per turn at most (here: one per round).
     log = await bot.store.read_log(game_id)  # type: ignore[union-attr, arg-type]
+    if variant == "no-mercy":  # the new cards were in the hands and were played
+        from unobot.cards import parse_card
+
+        played = {parse_card(e.split()[2]) for e in log if e.split()[1:2] == ["play"]}
+        assert any(card.kind is not None or card.draw >= 6 for card in played), sorted(map(str, played))
     turns = count_turns(log)
     sends = stats.group_sends - sends_before
     assert sends / turns <= 1.0, (sends, turns)
