@@ -110,3 +110,14 @@ def test_a_saved_game_is_offered_before_a_new_one() -> None:
     assert "Resume it? [Y/n]" in kept and "Welcome back: your game of Official rules, round 1." in kept
     fresh = _session(store, ["n", "q"])
     assert "Round 1 begins." in fresh and "Welcome back" not in fresh and "Final scores" not in fresh
+
+
+def test_auto_plays_a_no_mercy_round_with_its_new_cards() -> None:
+    """The console plays the No Mercy deck: its cards are named in the log."""
+    done = unobot("--auto", "--variant", "no-mercy", "--store", "memory", "--seed", "4", "--players", "4",
+                  "--rounds", "1", "--delay", "0")
+    assert done.returncode == 0, done.stderr
+    assert "wins the round" in done.stdout
+    new_cards = ("Skip Everyone", "Discard All", "Wild Reverse Draw Four", "Wild Colour Roulette",
+                 "Draw Six", "Draw Ten", "+6", "+10")
+    assert any(name in done.stdout for name in new_cards), done.stdout[-2000:]
