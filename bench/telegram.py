@@ -121,7 +121,7 @@ async def logged_turns(store: RedisStore, chats: list[str]) -> int:
 async def play_unobot(server: BotAPIServer, redis_url: str, games: int, parallel: int, run: int
                       ) -> tuple[float, int, list[list[tuple[str, int]]], Counts]:
     """Whole games through unobot; returns (seconds, updates, traces, counts)."""
-    bot = await BotProcess(server, redis_url, f"bench{run}", seed=11).start()
+    bot = await BotProcess(server, redis_url, f"bench{run}", seed=11, real_time=True).start()
     assert bot.service is not None and bot.store is not None
     drivers = []
     for g in range(games):

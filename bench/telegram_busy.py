@@ -145,7 +145,7 @@ async def quiet_move(server: BotAPIServer, bot: BotProcess, driver: TableDriver,
 
 async def measure(server: BotAPIServer, redis_url: str, prefix: str, *, seconds: float = 20.0,
                   rate: float = 5.0, samples: int = 12) -> Result:
-    bot = await BotProcess(server, redis_url, prefix, options=OPTIONS, seed=5,
+    bot = await BotProcess(server, redis_url, prefix, options=OPTIONS, seed=5, real_time=True,
                            rate_limiter=GroupLimiter(max_retries=3)).start()
     result = Result()
     watch = Watch(server)

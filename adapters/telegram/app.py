@@ -25,6 +25,7 @@ from unobot.store import Store
 from . import handlers, jobs, stickers
 from .bot import UnoBot
 from .limiter import GroupLimiter
+from .planning import Scheduler, SchedulerFactory
 from .runtime import KEY, Options, Runtime
 from .texts import COMMANDS
 from .transport import JsonRequest
@@ -46,12 +47,16 @@ def build_application(
     rate_limiter: BaseRateLimiter[Any] | None = None,
     concurrent_updates: bool | int = 64,
     set_commands: bool = True,
+    scheduler: SchedulerFactory | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """An Application ready for `run_polling`/`run_webhook` (or manual start in tests).
 
     Give a `store` (the caller closes it) or a `store_factory` (opened at
     start-up, closed at shutdown). `rate_limiter` defaults to
     AIORateLimiter with RetryAfter honoured up to three times.
+    `scheduler` makes the job scheduler from (application, the service's
+    clock, the job callbacks); by default python-telegram-bot's JobQueue runs
+    the jobs (tests give one that runs on a fake clock).
     Updates run concurrently: the service's compare-and-set keeps games
     consistent, and status edits are ordered by table version.
     """
@@ -71,6 +76,7 @@ def build_application(
     app.bot_data["unobot.setup"] = {
         "store": store, "factory": store_factory, "defaults": defaults, "service": service,
         "options": options or Options(), "set_commands": set_commands,
+        "scheduler": scheduler,
     }
     handlers.install(app)
     return app
@@ -90,12 +96,16 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         setup["owned"] = store
     if service is None:
         service = ChatService(store, defaults=setup["defaults"])
-    app.bot_data[KEY] = Runtime(service=service, store=store, options=setup["options"],
-                                bot_username=app.bot.username)
+    rt = app.bot_data[KEY] = Runtime(service=service, store=store, options=setup["options"],
+                                     bot_username=app.bot.username)
+    make_scheduler = setup["scheduler"] or (Scheduler if app.job_queue is not None else None)
+    if make_scheduler is not None:
+        # The jobs keep the service's time: a timer is due when the service agrees it ran out.
+        rt.scheduler = make_scheduler(app, service.clock, jobs.CALLBACKS)
+    if rt.scheduler is not None and setup["options"].replan_at_start:
+        rt.scheduler.plan("replan", 0, rt.scheduler.now(), {"chat": 0})
     if setup["set_commands"]:
         await register_commands(app)
-    if app.job_queue is not None and setup["options"].replan_at_start:
-        app.job_queue.run_once(jobs.replan_all, when=0, name="unobot.replan")
     if app.job_queue is not None and setup["options"].sticker_owner:
         app.job_queue.run_once(_stickers_job, when=0, name="unobot.stickers")
 

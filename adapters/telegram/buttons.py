@@ -23,7 +23,7 @@ from unobot.chat.table import LOBBY
 from unobot.registry import available_rules
 from unobot.rule import Rule, option_specs
 
-from . import flow, keyboards, play
+from . import inline_handlers, keyboards, publish
 from .guard import parse_int, person_of
 from .notices import failure_text
 from .runtime import runtime
@@ -46,7 +46,7 @@ async def refresh_lobby(context: Context, chat_id: int) -> None:
     """Settings reach a lobby that has not started: show it with them."""
     table = await runtime(context).service.table(str(chat_id))
     if table is not None and table.phase == LOBBY:
-        await flow.show(context, chat_id, table)
+        await publish.show(context, chat_id, table)
 
 
 async def options_view(context: Context, chat_id: int, cls: type[Rule]) -> tuple[str, InlineKeyboardMarkup]:
@@ -138,9 +138,9 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
         if not outcome.ok:
             return outcome.error, False
         if outcome.changed:
-            await flow.after(context, chat.id, outcome)
+            await publish.after(context, chat.id, outcome)
         if data == keyboards.JOIN:
-            await play.remember_player(context, user.id, chat.id)
+            await inline_handlers.remember_player(context, user.id, chat.id)
             lang = outcome.table.lang if outcome.table is not None else "en"
             _ = gettext_for(lang)
             return _("You joined."), False

@@ -1,7 +1,7 @@
 """Commands: Telegram messages in, neutral commands to the chat service out.
 
 Handlers hold no game state: each one asks the service, then hands the
-outcome to `flow.after` (status message, jobs). Refusals come back from the
+outcome to `publish.after` (status message, jobs). Refusals come back from the
 service already translated and are answered to the person who asked.
 """
 
@@ -40,7 +40,7 @@ from unobot.chat.service import Outcome
 from unobot.chat.table import LOBBY
 from unobot.variants import VariantError, load_variant, variant_names
 
-from . import buttons, flow, inline, jobs, migrate, play, state
+from . import buttons, inline_handlers, inline_results, migrate, planning, publish, users
 from .bot import MAX_TEXT, uno_bot
 from .guard import admit, clip16, display_name, is_user_id, parse_int, person_of, telegram_id
 from .limiter import SHED, priority
@@ -112,7 +112,7 @@ async def run(update: Update, context: Context, command: c.Command, *, admin: bo
     if not outcome.ok:
         await reply(update, outcome.error or "")
     elif outcome.changed:
-        await flow.after(context, chat.id, outcome)
+        await publish.after(context, chat.id, outcome)
     return outcome
 
 
@@ -150,19 +150,19 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
         log.warning("chat %s: lobby not posted: %s", chat_id, exc)
         await rt.service.handle(str(chat_id), SYSTEM, c.Stop())
         return
-    jobs.schedule_lobby(context, chat_id, table)
+    planning.schedule_lobby(context, chat_id, table)
     # The chat's title: a player in two games picks one by it.
-    await flow.adopt(context, chat_id, table, message.message_id, status,
+    await publish.adopt(context, chat_id, table, message.message_id, status,
                      extra={"title": display_name(chat_title, "")} if chat_title else None)
     if is_user_id(person.id):
-        await play.remember_player(context, person.id, chat_id)
+        await inline_handlers.remember_player(context, person.id, chat_id)
     await notify_subscribers(context, chat_id, chat_title, table.lang, table.variant, person.id)
 
 
 async def notify_subscribers(context: Context, chat_id: int, title: str, lang: str, variant: str,
                              opener: str) -> None:
     rt = runtime(context)
-    users = await state.take_subscribers(rt.store, str(chat_id))
+    subscribers = await users.take_subscribers(rt.store, str(chat_id))
     _ = gettext_for(lang)
     try:
         variant_title = load_variant(variant).label(lang)
@@ -170,7 +170,7 @@ async def notify_subscribers(context: Context, chat_id: int, title: str, lang: s
         variant_title = variant
     text = _("A game of {variant} just opened in {chat}. Join it there!").format(
         variant=variant_title, chat=title or _("your group"))
-    for user_id in users:
+    for user_id in subscribers:
         if user_id == opener or not is_user_id(user_id):
             continue
         try:
@@ -197,7 +197,7 @@ async def cmd_join(update: Update, context: Context) -> None:
         return
     outcome = await run(update, context, c.Join())
     if outcome.ok and update.effective_user and update.effective_chat:
-        await play.remember_player(context, update.effective_user.id, update.effective_chat.id)
+        await inline_handlers.remember_player(context, update.effective_user.id, update.effective_chat.id)
 
 
 async def cmd_leave(update: Update, context: Context) -> None:
@@ -209,7 +209,7 @@ async def cmd_start(update: Update, context: Context) -> None:
     assert chat is not None
     if chat.type == ChatType.PRIVATE and user is not None:
         rt = runtime(context)
-        await state.set_private_ok(rt.store, user.id, True)
+        await users.set_private_ok(rt.store, user.id, True)
         rt.cache_private(str(user.id), True)
         table = await rt.service.table(str(chat.id))
         if context.args or table is None or table.phase != LOBBY:
@@ -244,7 +244,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
         await reply(update, outcome.error or "")
         return
     line = outcome.notices[0] if outcome.notices else ""
-    await flow.show_stopped(context, chat.id, outcome.table, line)
+    await publish.show_stopped(context, chat.id, outcome.table, line)
 
 
 async def cmd_kick(update: Update, context: Context) -> None:
@@ -404,7 +404,7 @@ async def cmd_notify(update: Update, context: Context) -> None:
         return
     if is_anonymous(await actor(update, context), chat.id):  # the group itself has no private chat
         return
-    await state.subscribe(rt.store, str(chat.id), user.id)
+    await users.subscribe(rt.store, str(chat.id), user.id)
     try:
         await context.bot.send_message(user.id, esc(_("I will tell you when the next game opens in {chat}.").format(
             chat=chat.title or "")), parse_mode=ParseMode.HTML)
@@ -415,7 +415,7 @@ async def cmd_notify(update: Update, context: Context) -> None:
         await reply(update, _("I cannot write to you yet: open a private chat with me and press Start."),
                     markup=markup)
         return
-    await state.set_private_ok(rt.store, user.id, True)
+    await users.set_private_ok(rt.store, user.id, True)
     rt.cache_private(str(user.id), True)
     await reply(update, _("Done: I will tell you privately when the next game opens here."))
 
@@ -445,7 +445,7 @@ async def _report(update: object, context: Context) -> None:
         if update.effective_chat is not None:
             chat_id = update.effective_chat.id
         elif update.chosen_inline_result is not None:  # a pick names its game's chat in its id
-            choice = inline.decode(update.chosen_inline_result.result_id)
+            choice = inline_results.decode(update.chosen_inline_result.result_id)
             if choice is not None:
                 chat_id = telegram_id(choice.chat)
     text, lang = await failure_text(context, chat_id, context.error, update)
@@ -456,11 +456,11 @@ async def _report(update: object, context: Context) -> None:
             await update.callback_query.answer(text[:200])
         elif update.inline_query is not None and update.inline_query.from_user is not None:
             query = update.inline_query
-            await uno_bot(context).answer_articles(query.id, play.notice_results(str(query.from_user.id), text, lang))
+            await uno_bot(context).answer_articles(query.id, inline_handlers.notice_results(str(query.from_user.id), text, lang))
         elif (update.chosen_inline_result is not None and update.chosen_inline_result.inline_message_id
               and update.chosen_inline_result.from_user is not None):
             # The pick's message sits in the group with no move made: say so there.
-            await play.refuse(context, update.chosen_inline_result, None, lang, text)
+            await inline_handlers.refuse(context, update.chosen_inline_result, None, lang, text)
         elif update.effective_message is not None and update.effective_message.text:
             await reply(update, text)
 
@@ -482,7 +482,7 @@ def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     for name, callback in COMMAND_HANDLERS.items():
         app.add_handler(CommandHandler(name, callback, filters=only_new))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
-    app.add_handler(InlineQueryHandler(play.on_inline_query))
-    app.add_handler(ChosenInlineResultHandler(play.on_chosen))
+    app.add_handler(InlineQueryHandler(inline_handlers.on_inline_query))
+    app.add_handler(ChosenInlineResultHandler(inline_handlers.on_chosen))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrate.on_migrate))
     app.add_error_handler(on_error)

@@ -1,7 +1,7 @@
 """Playing: the inline query shows a player their hand; the chosen result is the move.
 
 How an inline query finds its game (it carries no chat id): each user has a
-small record in the store (`state.remember_game`, written when they open or
+small record in the store (`users.remember_game`, written when they open or
 join a game) listing the chats of their recent games, newest first. The
 query loads those tables and takes the first running one the user sits at
 (else the first one they sit at). A record in the store, not in memory,
@@ -22,7 +22,7 @@ from unobot.chat.i18n import gettext_for, known, normalize
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.state import StateFormatError
 
-from . import flow, inline, jobs, state
+from . import inline_results, planning, publish, users
 from .bot import uno_bot
 from .guard import display_name, person_of, telegram_id
 from .keyboards import GAME_REF, play_keyboard
@@ -46,7 +46,7 @@ async def find_tables(context: Any, user_id: str) -> list[Table]:
         tables = await _seated(rt, user_id, cached)
         if tables and tables[0].phase == PLAYING:
             return tables
-    record = await state.user_record(rt.store, user_id)
+    record = await users.user_record(rt.store, user_id)
     chats = [str(c) for c in record.get("games") or [] if telegram_id(str(c)) is not None]
     rt.cache_chats(user_id, chats)
     return await _seated(rt, user_id, chats)
@@ -71,7 +71,7 @@ async def find_table(context: Any, user_id: str, chat: str | None = None) -> Tab
 async def remember_player(context: Any, user_id: int | str, chat_id: int | str) -> None:
     """The user opened or joined a game in this chat: their inline queries look here first."""
     rt = runtime(context)
-    chats = await state.remember_game(rt.store, user_id, str(chat_id))
+    chats = await users.remember_game(rt.store, user_id, str(chat_id))
     rt.cache_chats(str(user_id), chats)
 
 
@@ -118,8 +118,8 @@ async def _seated(rt: Any, user_id: str, chats: list[str]) -> list[Table]:
     return sorted(tables, key=lambda t: t.phase != PLAYING)  # stable: newest first among equals
 
 
-def notice_results(user_id: str, text: str, lang: str) -> list[inline.Article]:
-    return inline.info_results("0", 0, user_id, text, text, lang, "notice")
+def notice_results(user_id: str, text: str, lang: str) -> list[inline_results.Article]:
+    return inline_results.info_results("0", 0, user_id, text, text, lang, "notice")
 
 
 def player_lang(language_code: str | None, chat_lang: str) -> str:
@@ -137,7 +137,7 @@ def game_ref(text: str) -> tuple[str | None, str]:
     return None, text
 
 
-async def answer(context: Any, query_id: str, results: list[inline.Article], **kwargs: Any) -> None:
+async def answer(context: Any, query_id: str, results: list[inline_results.Article], **kwargs: Any) -> None:
     """Answer an inline query; one that is too old by now (Telegram waits about 15 s) is let go."""
     try:
         await uno_bot(context).answer_articles(query_id, results, **kwargs)
@@ -157,16 +157,16 @@ async def on_inline_query(update: Update, context: Context) -> None:
     if found is None:
         lang = normalize(user.language_code)
         _ = gettext_for(lang)
-        results = inline.info_results("0", 0, uid, _("You are not in a game"),
+        results = inline_results.info_results("0", 0, uid, _("You are not in a game"),
                                       _("Open a game in a group with /new, or join one with /join."),
                                       lang, "none")
-        await answer(context, query.id, results, button=inline.results_button(_("How to play")))
+        await answer(context, query.id, results, button=inline_results.results_button(_("How to play")))
         return
     if isinstance(found, list):  # two running games and none named: the player picks one
         lang = player_lang(user.language_code, found[0].lang)
         _ = gettext_for(lang)
-        await answer(context, query.id, inline.game_picker(found, uid, lang),
-                     button=inline.results_button(_("You play in several games: pick one")))
+        await answer(context, query.id, inline_results.game_picker(found, uid, lang),
+                     button=inline_results.results_button(_("You play in several games: pick one")))
         return
     table = found
     lang = player_lang(user.language_code, table.lang)
@@ -174,18 +174,18 @@ async def on_inline_query(update: Update, context: Context) -> None:
     chat_id = int(table.chat_id)
     in_group = chat_id < 0
     if in_group and query.chat_type in (ChatType.PRIVATE, ChatType.SENDER, ChatType.CHANNEL):
-        results = inline.info_results(table.chat_id, table.version, uid, _("Open your cards in the game's group"),
+        results = inline_results.info_results(table.chat_id, table.version, uid, _("Open your cards in the game's group"),
                                       _("My cards are in the group where the game is."), lang, "place")
         await answer(context, query.id, results)
         return
-    jobs.ensure_jobs(context, chat_id, table)
-    results = inline.matching(inline.hand_results(table, uid, lang, runtime(context).stickers), text)
-    head = inline.header(table, uid, lang)
+    planning.ensure_jobs(context, chat_id, table)
+    results = inline_results.matching(inline_results.hand_results(table, uid, lang, runtime(context).stickers), text)
+    head = inline_results.header(table, uid, lang)
     if not results:
-        results = inline.info_results(table.chat_id, table.version, uid, head, inline.header(table, uid),
+        results = inline_results.info_results(table.chat_id, table.version, uid, head, inline_results.header(table, uid),
                                       table.lang, "wait")
-    chunk, next_offset = inline.page(results, query.offset)
-    await answer(context, query.id, chunk, next_offset=next_offset, button=inline.results_button(head))
+    chunk, next_offset = inline_results.page(results, query.offset)
+    await answer(context, query.id, chunk, next_offset=next_offset, button=inline_results.results_button(head))
 
 
 async def on_chosen(update: Update, context: Context) -> None:
@@ -194,7 +194,7 @@ async def on_chosen(update: Update, context: Context) -> None:
     if chosen is None or chosen.from_user is None:
         return
     user = chosen.from_user
-    choice = inline.decode(chosen.result_id)
+    choice = inline_results.decode(chosen.result_id)
     if choice is None or choice.code.startswith("n") or not telegram_chat(choice.chat):
         return
     rt = runtime(context)
@@ -204,7 +204,7 @@ async def on_chosen(update: Update, context: Context) -> None:
         _ = gettext_for(lang)
         await refuse(context, chosen, None, lang, _("That choice was made for someone else."), choice.chat)
         return
-    command = inline.command_for(choice.code, choice.version)
+    command = inline_results.command_for(choice.code, choice.version)
     if command is None:
         table = await rt.service.table(choice.chat)
         lang = table.lang if table is not None else await rt.service.language(choice.chat)
@@ -216,7 +216,7 @@ async def on_chosen(update: Update, context: Context) -> None:
     outcome = await rt.service.handle(choice.chat, person, command)
     if outcome.ok:
         if outcome.changed:
-            await flow.after(context, int(choice.chat), outcome)
+            await publish.after(context, int(choice.chat), outcome)
         return
     table = outcome.table
     lang = table.lang if table is not None else await rt.service.language(choice.chat)
@@ -239,4 +239,4 @@ async def refuse(context: Any, chosen: Any, table: Table | None, lang: str, text
             log.info("refusal not shown: %s", exc)
         return
     if table is not None and table.seat_of(str(chosen.from_user.id)) is not None:
-        await flow.show(context, int(table.chat_id), table, notes=[note_line(line)])
+        await publish.show(context, int(table.chat_id), table, notes=[note_line(line)])

@@ -23,7 +23,7 @@ from unobot.chat.i18n import gettext_for
 from unobot.chat.table import LOBBY
 from unobot.store import StoreError
 
-from . import flow, jobs, play
+from . import inline_handlers, planning, publish
 from .guard import is_user_id
 from .runtime import runtime
 from .status import render, send
@@ -50,13 +50,15 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
     in the new chat. A store outage is retried by a job."""
     rt = runtime(context)
     async with rt.moving.setdefault(old, asyncio.Lock()):  # both announcements at once: one after the other
-        jobs.cancel(context.job_queue, old)
+        planning.cancel(context, old)
         try:
             table = await rt.service.move_chat(str(old), str(new))
         except StoreError as exc:
-            if tries < jobs.RETRIES and context.job_queue is not None:
+            scheduler = planning.scheduler(context)
+            if tries < planning.RETRIES and scheduler is not None:
                 log.warning("chat %s -> %s: move failed, trying again: %s", old, new, exc)
-                context.job_queue.run_once(_retry, rt.options.store_retry, data=(old, new, tries + 1))
+                scheduler.plan("move", old, scheduler.now() + rt.options.store_retry,
+                               {"chat": old, "new": new, "tries": tries + 1})
             else:
                 log.error("chat %s -> %s: move given up: %s", old, new, exc)
             return
@@ -66,7 +68,7 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
         for seat in table.seats:
             if is_user_id(seat.id):
                 with contextlib.suppress(StoreError):
-                    await play.remember_player(context, seat.id, new)
+                    await inline_handlers.remember_player(context, seat.id, new)
         _ = gettext_for(table.lang)
         status = render(table, notes=[_("This group became a supergroup; the game goes on here.")])
         try:
@@ -74,13 +76,8 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
         except TelegramError as exc:
             log.warning("chat %s: status not posted after the upgrade: %s", new, exc)
             return
-        current = await flow.adopt(context, new, table, sent.message_id, status) or table
+        current = await publish.adopt(context, new, table, sent.message_id, status) or table
         if current.phase == LOBBY:
-            jobs.schedule_lobby(context, new, current)
+            planning.schedule_lobby(context, new, current)
         else:
-            jobs.ensure_jobs(context, new, current)
-
-
-async def _retry(context: Any) -> None:
-    old, new, tries = context.job.data
-    await move(context, old, new, tries)
+            planning.ensure_jobs(context, new, current)

@@ -1,5 +1,5 @@
-"""After the service answered: update the status message, plan jobs, tell
-players privately what only they may know.
+"""Publishing an outcome: after the service answered, update the status
+message, plan the next jobs, tell players privately what only they may know.
 
 Every handler and job that changed a table ends here, so the group sees the
 same kind of message whoever (or whichever process) made the change.
@@ -18,7 +18,7 @@ from unobot.chat.service import Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.store import StoreUnavailable
 
-from . import jobs, state
+from . import planning, users
 from .guard import is_user_id
 from .runtime import runtime
 from .status import Gone, Status, render, round_headline, send, stopped
@@ -31,7 +31,7 @@ async def after(context: Any, chat_id: int, outcome: Outcome, *, note: str | Non
     table = outcome.table
     if table is None:
         return
-    jobs.schedule(context, chat_id, table, outcome)
+    planning.schedule(context, chat_id, table, outcome)
     notes = list(outcome.notices)
     if note:
         notes.append(note)
@@ -113,7 +113,7 @@ async def adopt(context: Any, chat_id: int, table: Table, message_id: int, statu
 
 async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> None:
     """The game is gone (stopped, or the lobby expired): say so, drop the buttons."""
-    jobs.cancel(context.job_queue, chat_id)
+    planning.cancel(context, chat_id)
     message_id = table.adapter.get("status")
     if not message_id:
         return
@@ -172,7 +172,7 @@ async def send_private(context: Any, private: dict[str, list[str]]) -> None:
         ok = rt.cached_private(person_id)
         if ok is None:
             try:
-                ok = bool((await state.user_record(rt.store, person_id)).get("pm"))
+                ok = bool((await users.user_record(rt.store, person_id)).get("pm"))
             except StoreUnavailable:
                 return
             rt.cache_private(person_id, ok)
@@ -183,6 +183,6 @@ async def send_private(context: Any, private: dict[str, list[str]]) -> None:
         except Forbidden:  # they blocked the bot
             rt.cache_private(person_id, False)
             with contextlib.suppress(StoreUnavailable):
-                await state.set_private_ok(rt.store, person_id, False)
+                await users.set_private_ok(rt.store, person_id, False)
         except TelegramError as exc:
             log.info("private notice to %s failed: %s", person_id, exc)

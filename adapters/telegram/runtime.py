@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from unobot.chat.commands import Person
 from unobot.chat.service import ChatService
@@ -20,6 +20,9 @@ from .admins import AdminCache
 from .guard import telegram_id
 from .status import StatusEditor
 from .stickers import StickerMap
+
+if TYPE_CHECKING:
+    from .planning import Scheduler
 
 KEY = "unobot"
 
@@ -55,6 +58,8 @@ class Runtime:
     admins: AdminCache = field(default_factory=AdminCache)
     status: StatusEditor = field(default_factory=StatusEditor)
     bot_username: str = ""
+    #: Plans the bot's own jobs on the service's clock (None: no job queue).
+    scheduler: Scheduler | None = None
     #: The card stickers, once made or read from the store (None: the hand as text).
     stickers: StickerMap | None = None
     #: user id -> (expiry, chats of their recent games): saves a store read

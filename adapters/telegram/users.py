@@ -1,20 +1,24 @@
-"""The adapter's own records in the store, written with the store API directly.
+"""The adapter's own records in the store: per-user records and /notify subscribers.
 
-Why here and not in the chat service: these are Telegram details (which
-message is a game's status message, who asked to be notified, where a
-user's inline query should look for their game), yet they must be shared by
-every bot process, so they live in the store too:
+Why here and not in the chat service: these are Telegram details (who asked
+to be notified, where a user's inline query should look for their game,
+whether the bot may write to them), yet they must be shared by every bot
+process, so they live in the store too. (A game's status message id is
+kept with its table: ``table.adapter["status"]``, see `publish.adopt`.)
 
-* ``table.adapter["status"]``: the status message id of the chat's game,
-  saved by the service's `set_adapter_data` (compare-and-set on the
-  table, no new revision); see `flow.adopt`;
-* a small per-user record, kept as "chat settings" under ``user.<id>``
-  (store ids allow ``[A-Za-z0-9_.@+=-]``; Telegram chat ids are numbers, so
-  the two never clash): ``games`` (chats of the user's recent games, newest
-  first; an inline query carries no chat, this is how it finds the game)
-  and ``pm`` (the user started the bot in private, so it may write there);
+* A **user record** per Telegram user: ``games`` (chats of the user's
+  recent games, newest first; an inline query carries no chat, this is how
+  it finds the game) and ``pm`` (the user started the bot in private, so it
+  may write there). The Store interface has one keyed JSON record with
+  atomic per-field writes, the settings record (`get_chat_settings` /
+  `update_chat_settings`); user records use it under keys of their own,
+  ``tg-user.<id>`` (store ids allow ``[A-Za-z0-9_.@+=-]``; chat ids are
+  numbers, so the two never clash), and only through `user_record` /
+  `update_user` below. Older versions kept them under ``user.<id>``: a
+  record found only there is read, carried over to the new key once and
+  the old one dropped.
 * ``notify:<user id>`` in a chat's settings: users to tell when the next
-  game opens.
+  game opens in that chat (these are about the chat, so they are its settings).
 """
 
 from __future__ import annotations
@@ -26,13 +30,32 @@ from unobot.store import Store
 MAX_GAMES = 4
 """How many recent game chats a user's record keeps."""
 
+USER_RECORD = "tg-user."
+"""The store key of a user record is this prefix and the Telegram user id."""
+LEGACY_USER_RECORD = "user."
+"""Where versions before the rename kept user records (read, then carried over)."""
+
 
 def user_key(user_id: int | str) -> str:
-    return f"user.{user_id}"
+    return f"{USER_RECORD}{user_id}"
 
 
 async def user_record(store: Store, user_id: int | str) -> dict[str, Any]:
-    return await store.get_chat_settings(user_key(user_id))
+    """The user's record (``{}`` if none), from the old key when only that one holds it."""
+    record = await store.get_chat_settings(user_key(user_id))
+    if record:
+        return record
+    legacy_key = f"{LEGACY_USER_RECORD}{user_id}"
+    legacy = await store.get_chat_settings(legacy_key)
+    if legacy:  # carried over once (the first read after an upgrade)
+        await update_user(store, user_id, legacy)
+        await store.clear_chat_settings(legacy_key)
+    return legacy
+
+
+async def update_user(store: Store, user_id: int | str, changes: dict[str, Any]) -> None:
+    """Set fields of the user's record (atomic per field)."""
+    await store.update_chat_settings(user_key(user_id), changes)
 
 
 async def remember_game(store: Store, user_id: int | str, chat_id: str) -> list[str]:
@@ -43,7 +66,7 @@ async def remember_game(store: Store, user_id: int | str, chat_id: str) -> list[
     games = [str(c) for c in record.get("games") or [] if str(c) != chat_id]
     new = [chat_id, *games][:MAX_GAMES]
     if new != record.get("games"):
-        await store.update_chat_settings(user_key(user_id), {"games": new})
+        await update_user(store, user_id, {"games": new})
     return new
 
 
@@ -51,7 +74,7 @@ async def set_private_ok(store: Store, user_id: int | str, ok: bool) -> None:
     """Remember whether the bot may write to the user in private."""
     record = await user_record(store, user_id)
     if bool(record.get("pm")) != ok:
-        await store.update_chat_settings(user_key(user_id), {"pm": ok})
+        await update_user(store, user_id, {"pm": ok})
 
 
 NOTIFY = "notify:"

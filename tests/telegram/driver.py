@@ -3,7 +3,11 @@
 `BotProcess` is one bot process: the real Application from
 `adapters.telegram.app`, long polling the local BotAPIServer, with a
 RedisStore on a real redis-server. Two of them on one Redis are two bot
-processes sharing games.
+processes sharing games. Its time is a `FakeClock` (tests/telegram/clock.py)
+shared by its ChatService and its job scheduler: no job runs until the test
+moves the clock (`advance`), so a timer test waits no real second and a job
+that fires early or late is caught (`real_time=True`: python-telegram-bot's
+JobQueue on the wall clock, as in production; the benchmarks use it).
 
 `TableDriver` plays a game in a group the way people do: it reads the
 status message to see whose turn it is, opens that player's hand with an
@@ -27,8 +31,9 @@ from typing import Any
 from telegram.ext import AIORateLimiter
 
 from tests.botapi import BotAPIServer, parse_html
+from tests.telegram.clock import FakeClock, ManualScheduler
 from unobot.adapters.redis_store import RedisStore
-from unobot.adapters.telegram import inline, keyboards
+from unobot.adapters.telegram import inline_results, keyboards
 from unobot.adapters.telegram.app import build_application
 from unobot.adapters.telegram.runtime import KEY, Options
 from unobot.cards import Card
@@ -59,7 +64,7 @@ class BotProcess:
 
     def __init__(self, server: BotAPIServer, redis_url: str, prefix: str, *,
                  options: Options = FAST, seed: int | None = 7, webhook_port: int | None = None,
-                 rate_limiter: Any = None) -> None:
+                 rate_limiter: Any = None, clock: FakeClock | None = None, real_time: bool = False) -> None:
         self.server = server
         self.redis_url = redis_url
         self.prefix = prefix
@@ -67,6 +72,8 @@ class BotProcess:
         self.seed = seed
         self.webhook_port = webhook_port
         self.rate_limiter = rate_limiter
+        self.real_time = real_time
+        self.clock = None if real_time else (clock or FakeClock())
         self.app: Any = None
         self.store: RedisStore | None = None
         self.service: ChatService | None = None
@@ -78,10 +85,11 @@ class BotProcess:
     async def start(self) -> BotProcess:
         self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
         rng = random.Random(self.seed) if self.seed is not None else None
-        self.service = ChatService(self.store, rng=rng)
+        self.service = ChatService(self.store, rng=rng, **({"clock": self.clock} if self.clock else {}))
         self.app = build_application(self.server.token, base_url=self.server.base_url,
                                      service=self.service, options=self.options,
-                                     rate_limiter=self.rate_limiter or no_throttle())
+                                     rate_limiter=self.rate_limiter or no_throttle(),
+                                     scheduler=ManualScheduler if self.clock else None)
         await self.app.initialize()
         await self.app.post_init(self.app)  # what run_polling does after initialize()
         if self.webhook_port:
@@ -90,7 +98,28 @@ class BotProcess:
         else:
             await self.app.updater.start_polling(timeout=1, poll_interval=0)
         await self.app.start()
+        await self.run_due()  # the start-up re-planning
         return self
+
+    @property
+    def scheduler(self) -> ManualScheduler:
+        scheduler = self.app.bot_data[KEY].scheduler
+        assert isinstance(scheduler, ManualScheduler), "a real-time bot process has no manual scheduler"
+        return scheduler
+
+    async def run_due(self) -> int:
+        """Run the jobs due by the fake clock's now, and wait for what they sent."""
+        if self.clock is None:
+            return 0
+        ran = await self.scheduler.run_due()
+        await self.idle()
+        return ran
+
+    async def advance(self, seconds: float) -> int:
+        """Move the fake clock `seconds` on and run the jobs due by then."""
+        assert self.clock is not None, "a real-time bot process keeps the wall clock"
+        self.clock.advance(seconds)
+        return await self.run_due()
 
     async def stop(self) -> None:
         if self.app is not None:
@@ -342,7 +371,7 @@ class TableDriver:
 
     # -- playing -----------------------------------------------------------------------------
     def pick(self, results: list[JSON]) -> str | None:
-        codes = {r["id"]: inline.decode(r["id"]) for r in results}
+        codes = {r["id"]: inline_results.decode(r["id"]) for r in results}
         by_kind: dict[str, list[str]] = {}
         for rid, choice in codes.items():
             if choice is not None:
@@ -413,7 +442,11 @@ class TableDriver:
         name = self.turn_name()
         self.saw_turn(name)
         if name not in self.by_name:
-            await asyncio.sleep(0.005)
+            if self.bot.clock is not None:
+                for each in self.router.bots:
+                    await each.advance(each.options.continue_delay)
+            else:
+                await asyncio.sleep(0.005)
             return True
         results = await self.hand(self.by_name[name])
         pick = self.pick(results)
@@ -430,6 +463,9 @@ class TableDriver:
         self._on_turn = name
 
     async def wait_for_turn_change(self, version: int, timeout: float = 10.0) -> None:
+        if self.bot.clock is not None:
+            await self.advance_until_changed(version, timeout)
+            return
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
@@ -442,6 +478,24 @@ class TableDriver:
                 await self.verify()
                 return
         raise AssertionError(f"the table stayed at version {version} for {timeout}s: {self.status_message()}")
+
+    async def advance_until_changed(self, version: int, seconds: float) -> None:
+        """Fake time: move the clocks on an AI pause at a time, running each
+        process's due jobs, until the table changes (at most `seconds`)."""
+        step = max(bot.options.continue_delay for bot in self.router.bots)
+        clocks = list({id(b.clock): b.clock for b in self.router.bots if b.clock is not None}.values())
+        waited = 0.0
+        while waited <= seconds:
+            for clock in clocks:
+                clock.advance(step)
+            waited += step
+            for each in self.router.bots:
+                await each.run_due()
+            table = await self.table()
+            if table is None or table.version != version:
+                await self.verify()
+                return
+        raise AssertionError(f"the table stayed at version {version} for {seconds}s: {self.status_message()}")
 
     async def play(self, max_steps: int = 800) -> Stats:
         for _ in range(max_steps):

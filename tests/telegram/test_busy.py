@@ -17,7 +17,7 @@ from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import BotProcess, TableDriver
 from tests.telegram.test_game import short_games
-from unobot.adapters.telegram import inline, keyboards
+from unobot.adapters.telegram import inline_results, keyboards
 from unobot.adapters.telegram.limiter import EDIT, NORMAL, SHED, GroupLimiter, Shed, priority
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
@@ -134,10 +134,11 @@ async def test_a_restarted_bot_refreshes_every_running_status(server: BotAPIServ
     await first.stop()
     status = driver.status_message()
     assert status is not None and "drew" not in status["text"]
-    second = await BotProcess(server, redis_server.url, prefix, seed=4).start()
+    mark = server.mark()
+    second = await BotProcess(server, redis_server.url, prefix, seed=4).start()  # re-plans as it starts
     try:
         edit = await server.wait_for("editMessageText", lambda p: p.get("chat_id") == group["id"], timeout=10,
-                                     after=server.mark())
+                                     after=mark)
         assert f"{on_turn.name} drew" in edit.params["text"]
     finally:
         await second.stop()
@@ -166,7 +167,7 @@ async def test_a_player_in_two_games_plays_each_from_its_own_group(server: BotAP
         update = server.inline_query(ann, f"#{driver.chat} ")
         await bot.settle(update)
         results = server.inline_answers[update["inline_query"]["id"]]["results"]
-        choices = [inline.decode(r["id"]) for r in results]
+        choices = [inline_results.decode(r["id"]) for r in results]
         assert choices and all(ch is not None and ch.chat == driver.chat for ch in choices)
     # No game named and two running: a picker, one entry per game, each naming its game.
     update = server.inline_query(ann, "")
@@ -174,7 +175,7 @@ async def test_a_player_in_two_games_plays_each_from_its_own_group(server: BotAP
     results = server.inline_answers[update["inline_query"]["id"]]["results"]
     assert sorted(r["title"] for r in results) == ["🃏 Room 0", "🃏 Room 1"]
     for r in results:
-        choice = inline.decode(r["id"])
+        choice = inline_results.decode(r["id"])
         assert choice is not None and choice.code == "ng"
         assert r["reply_markup"]["inline_keyboard"][0][0]["switch_inline_query_current_chat"] == f"#{choice.chat} "
     # Ann plays in the first game, then the second: each move lands in its own game.

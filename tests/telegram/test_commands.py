@@ -10,7 +10,7 @@ from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import short_games
-from unobot.adapters.telegram import inline, keyboards
+from unobot.adapters.telegram import inline_results, keyboards
 from unobot.adapters.telegram.texts import COMMANDS
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text
@@ -178,7 +178,7 @@ async def test_errors_never_show_a_traceback(server: BotAPIServer, bot: BotProce
 
     # A pick that fails unexpectedly: its message in the group says so.
     monkeypatch.setattr(bot.service, "handle", broken)
-    pick = inline.encode(str(group["id"]), 1, str(ann["id"]), "d")
+    pick = inline_results.encode(str(group["id"]), 1, str(ann["id"]), "d")
     await bot.settle(server.choose_inline_result(ann, pick, inline_message_id="picked-1"))
     edit = await server.wait_for("editMessageText", lambda p: p.get("inline_message_id") == "picked-1", timeout=5)
     assert "Something went wrong" in edit.params["text"] and "boom" not in edit.params["text"]

@@ -12,7 +12,7 @@ import pytest
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver
 from tests.telegram.test_game import short_games
-from unobot.adapters.telegram import guard, inline, keyboards
+from unobot.adapters.telegram import guard, inline_results, keyboards
 from unobot.adapters.telegram.bot import Article
 from unobot.adapters.telegram.keyboards import play_keyboard
 from unobot.chat.table import Table
@@ -35,8 +35,8 @@ def test_parse_int_takes_only_what_int_takes() -> None:
     assert guard.telegram_id("-1001234567890") == -1001234567890
     assert guard.telegram_id(str(HUGE)) is None and guard.telegram_id("٣") is None  # not canonical
     assert guard.telegram_id("0") is None and guard.telegram_id("+5") is None
-    assert inline.decode("-1:²:5:d") is None and inline.decode(f"{HUGE}:1:5:d") is None
-    assert inline.page([], "²") == ([], "")
+    assert inline_results.decode("-1:²:5:d") is None and inline_results.decode(f"{HUGE}:1:5:d") is None
+    assert inline_results.page([], "²") == ([], "")
 
 
 def test_names_and_texts_fit() -> None:

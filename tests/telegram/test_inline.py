@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from unobot.adapters.telegram import inline, play
+from unobot.adapters.telegram import inline_handlers, inline_results
 from unobot.cards import parse_card
 from unobot.chat import commands as c
 from unobot.chat.table import PLAYING, Seat, Table
@@ -25,17 +25,17 @@ def table(hands: list[str], top: str, *, turn: int = 0, overrides: dict | None =
 
 
 def by_code(results: list) -> dict[str, object]:
-    return {inline.decode(r.id).code: r for r in results}  # type: ignore[union-attr]
+    return {inline_results.decode(r.id).code: r for r in results}  # type: ignore[union-attr]
 
 
 def test_a_wild_offers_one_result_per_colour_and_unplayable_cards_are_marked() -> None:
     t = table(["W+4 G5 B7", "R5 R6"], "R9")
-    results = inline.hand_results(t, "101")
-    codes = [inline.decode(r.id).code for r in results]  # type: ignore[union-attr]
+    results = inline_results.hand_results(t, "101")
+    codes = [inline_results.decode(r.id).code for r in results]  # type: ignore[union-attr]
     assert codes[:4] == ["pW+4.R", "pW+4.Y", "pW+4.G", "pW+4.B"]
     assert "d" in codes
     assert codes[-2:] == ["xB7", "xG5"] or set(codes[-2:]) == {"xB7", "xG5"}
-    titles = {inline.decode(r.id).code: r.title for r in results}  # type: ignore[union-attr]
+    titles = {inline_results.decode(r.id).code: r.title for r in results}  # type: ignore[union-attr]
     assert titles["pW+4.G"] == "⬛ W+4 · Wild Draw Four → 🟩 green"
     assert titles["xG5"].startswith("✖ G5 · Green 5")
     # Picking a card posts its name, except a card not playable now (it would show the hand).
@@ -46,17 +46,17 @@ def test_a_wild_offers_one_result_per_colour_and_unplayable_cards_are_marked() -
 
 def test_seven_o_offers_one_result_per_target() -> None:
     t = table(["R7 B2", "R5 R6 G1", "Y1 Y2"], "R9", overrides={"seven-o": {}})
-    codes = list(by_code(inline.hand_results(t, "101")))
+    codes = list(by_code(inline_results.hand_results(t, "101")))
     assert "pR7@102" in codes and "pR7@ai:1" in codes
-    command = inline.command_for("pR7@ai:1", 12)
+    command = inline_results.command_for("pR7@ai:1", 12)
     assert command == c.Play(card="R7", color=None, target="ai:1", version=12)
-    title = by_code(inline.hand_results(t, "101"))["pR7@102"].title  # type: ignore[attr-defined]
+    title = by_code(inline_results.hand_results(t, "101"))["pR7@102"].title  # type: ignore[attr-defined]
     assert title.endswith("⇄ Ben")
 
 
 def test_out_of_turn_cards_are_jump_ins() -> None:
     t = table(["R5 G2", "R9 B3"], "R9", turn=0, overrides={"jump-in": {}})
-    results = by_code(inline.hand_results(t, "102"))
+    results = by_code(inline_results.hand_results(t, "102"))
     assert "pR9" in results
     assert results["pR9"].description == "Jump in with this card!"  # type: ignore[attr-defined]
     assert "d" not in results  # not Ben's turn: no draw
@@ -64,64 +64,64 @@ def test_out_of_turn_cards_are_jump_ins() -> None:
 
 def test_uno_comes_first_and_codes_decode() -> None:
     t = table(["R5 R6", "G1 G2"], "R9")
-    results = inline.hand_results(t, "101")
-    codes = [inline.decode(r.id).code for r in results]  # type: ignore[union-attr]
+    results = inline_results.hand_results(t, "101")
+    codes = [inline_results.decode(r.id).code for r in results]  # type: ignore[union-attr]
     # Two cards on one's turn: each play together with UNO first, then UNO alone, then the plain plays.
     assert codes[:5] == ["pR5!", "pR6!", "u", "pR5", "pR6"]
     assert results[0].title == "🟥 R5 · Red 5 · UNO!" and results[0].text == results[0].title
-    assert inline.command_for("pR5!", 3) == c.Play(card="R5", version=3, uno=True)
-    assert inline.command_for("pW+4.G!", 3) == c.Play(card="W+4", color="green", version=3, uno=True)
-    assert inline.command_for("d!", 3) is None
+    assert inline_results.command_for("pR5!", 3) == c.Play(card="R5", version=3, uno=True)
+    assert inline_results.command_for("pW+4.G!", 3) == c.Play(card="W+4", color="green", version=3, uno=True)
+    assert inline_results.command_for("d!", 3) is None
     # Not one's turn (or more than two cards): UNO alone, no combined plays.
-    other = [inline.decode(r.id).code for r in inline.hand_results(t, "102")]  # type: ignore[union-attr]
+    other = [inline_results.decode(r.id).code for r in inline_results.hand_results(t, "102")]  # type: ignore[union-attr]
     assert not any(code.endswith("!") for code in other)
-    assert inline.command_for("u", 3) == c.SayUno(version=3)
-    assert inline.command_for("d", 3) == c.Draw(version=3)
-    assert inline.command_for("s", 3) == c.Pass(version=3)
-    assert inline.command_for("c", 3) == c.Challenge(version=3)
-    assert inline.command_for("k102", 3) == c.Catch(target="102", version=3)
-    assert inline.command_for("pW+4.G", 3) == c.Play(card="W+4", color="green", version=3)
-    assert inline.command_for("xR5", 3) is None
-    assert inline.command_for("n", 3) is None
-    assert inline.decode("-100:7:101:pR7@ai:1") == inline.Choice("-100", 7, "101", "pR7@ai:1")
+    assert inline_results.command_for("u", 3) == c.SayUno(version=3)
+    assert inline_results.command_for("d", 3) == c.Draw(version=3)
+    assert inline_results.command_for("s", 3) == c.Pass(version=3)
+    assert inline_results.command_for("c", 3) == c.Challenge(version=3)
+    assert inline_results.command_for("k102", 3) == c.Catch(target="102", version=3)
+    assert inline_results.command_for("pW+4.G", 3) == c.Play(card="W+4", color="green", version=3)
+    assert inline_results.command_for("xR5", 3) is None
+    assert inline_results.command_for("n", 3) is None
+    assert inline_results.decode("-100:7:101:pR7@ai:1") == inline_results.Choice("-100", 7, "101", "pR7@ai:1")
     for junk in ("", "a:b:c", "1:x:2:d", "1:2:3:"):
-        assert inline.decode(junk) is None
+        assert inline_results.decode(junk) is None
 
 
 def test_header_and_paging() -> None:
     t = table(["R5 R6 G1", "G1 G2"], "R9")
-    assert inline.header(t, "101").endswith("your turn")
-    assert inline.header(t, "102").endswith("Ann's turn")
-    many = inline.hand_results(t, "101") * 20
-    first, offset = inline.page(many, "")
+    assert inline_results.header(t, "101").endswith("your turn")
+    assert inline_results.header(t, "102").endswith("Ann's turn")
+    many = inline_results.hand_results(t, "101") * 20
+    first, offset = inline_results.page(many, "")
     assert len(first) == 50 and offset == "50"
-    last, offset = inline.page(many, str(len(many) - 3))
+    last, offset = inline_results.page(many, str(len(many) - 3))
     assert len(last) == 3 and offset == ""
 
 
 def test_typing_after_the_bot_name_narrows_the_results() -> None:
     t = table(["W+4 G5 B7 R3", "R5 R6"], "R9")
-    results = inline.hand_results(t, "101")
-    green = inline.matching(results, "green")
-    assert {inline.decode(r.id).code for r in green} == {"pW+4.G", "xG5"}  # type: ignore[union-attr]
-    assert inline.matching(results, "r3") == [r for r in results if "R3" in r.title]
-    assert inline.matching(results, "nothing like it") == results
-    assert inline.matching(results, "  ") == results
+    results = inline_results.hand_results(t, "101")
+    green = inline_results.matching(results, "green")
+    assert {inline_results.decode(r.id).code for r in green} == {"pW+4.G", "xG5"}  # type: ignore[union-attr]
+    assert inline_results.matching(results, "r3") == [r for r in results if "R3" in r.title]
+    assert inline_results.matching(results, "nothing like it") == results
+    assert inline_results.matching(results, "  ") == results
 
 
 def test_titles_speak_the_players_language_and_the_group_reads_the_chats() -> None:
     """Only the player sees the list, so it is in their language; what a pick
     posts in the group stays in the chat's."""
     t = table(["W+4 G5 B7", "R5 R6"], "R9")  # an English chat
-    results = by_code(inline.hand_results(t, "101", "es"))
+    results = by_code(inline_results.hand_results(t, "101", "es"))
     assert results["pW+4.G"].title == "⬛ W+4 · Comodín roba cuatro → 🟩 verde"  # type: ignore[attr-defined]
     assert results["pW+4.G"].text == "⬛ W+4 · Wild Draw Four → 🟩 green"  # type: ignore[attr-defined]
     assert results["xG5"].title == "✖ G5 · 5 verde"  # type: ignore[attr-defined]
     assert results["xG5"].description == "No se puede jugar ahora"  # type: ignore[attr-defined]
-    assert inline.header(t, "101", "es").endswith("tu turno")
-    assert play.player_lang("es-MX", "en") == "es"
-    assert play.player_lang("de", "es") == "es"  # not spoken here: the chat's language
-    assert play.player_lang(None, "es") == "es"
+    assert inline_results.header(t, "101", "es").endswith("tu turno")
+    assert inline_handlers.player_lang("es-MX", "en") == "es"
+    assert inline_handlers.player_lang("de", "es") == "es"  # not spoken here: the chat's language
+    assert inline_handlers.player_lang(None, "es") == "es"
 
 
 def test_challenge_and_catch_are_offered_to_whom_they_belong() -> None:
@@ -132,29 +132,29 @@ def test_challenge_and_catch_are_offered_to_whom_they_belong() -> None:
     t = table(["W+4 G5 B7", "R5 R6"], "R9")
     assert t.game is not None
     t.game, _events = apply(t.game, Move(PLAY, 0, parse_card("W+4"), "G"))
-    ben = by_code(inline.hand_results(t, "102"))
+    ben = by_code(inline_results.hand_results(t, "102"))
     assert "c" in ben and ben["c"].title == "⚖️ Challenge the Wild Draw Four"  # type: ignore[attr-defined]
-    assert "c" not in by_code(inline.hand_results(t, "101"))
-    assert inline.command_for("c", t.version) == c.Challenge(version=t.version)
+    assert "c" not in by_code(inline_results.hand_results(t, "101"))
+    assert inline_results.command_for("c", t.version) == c.Challenge(version=t.version)
 
     # Ann goes down to one card without saying UNO: Ben may catch her.
     t = table(["R5 G2", "R9 B3"], "R9")
     assert t.game is not None
     t.game, _events = apply(t.game, Move(PLAY, 0, parse_card("R5")))
-    ben = by_code(inline.hand_results(t, "102"))
+    ben = by_code(inline_results.hand_results(t, "102"))
     assert "k101" in ben and "Ann" in ben["k101"].title  # type: ignore[attr-defined]
-    assert inline.command_for("k101", 7) == c.Catch(target="101", version=7)
-    ann = inline.hand_results(t, "101")
-    assert not any(inline.decode(r.id).code.startswith("k") for r in ann)  # type: ignore[union-attr]
+    assert inline_results.command_for("k101", 7) == c.Catch(target="101", version=7)
+    ann = inline_results.hand_results(t, "101")
+    assert not any(inline_results.decode(r.id).code.startswith("k") for r in ann)  # type: ignore[union-attr]
 
 
 def test_draw_and_play_is_offered_unless_a_penalty_is_pending() -> None:
     t = table(["G5 B7", "R5 R6"], "R9")  # nothing fits: draw, or draw-and-play
-    results = by_code(inline.hand_results(t, "101"))
+    results = by_code(inline_results.hand_results(t, "101"))
     assert results["d+"].title == "📥 Draw, and play it if it fits"  # type: ignore[attr-defined]
-    assert inline.command_for("d+", 4) == c.Draw(then_play=True, version=4)
+    assert inline_results.command_for("d+", 4) == c.Draw(then_play=True, version=4)
     assert "d" in results
-    spanish = by_code(inline.hand_results(t, "101", "es"))
+    spanish = by_code(inline_results.hand_results(t, "101", "es"))
     assert spanish["d+"].title == "📥 Robar, y jugarla si vale"  # type: ignore[attr-defined]
     assert spanish["d+"].text == "📥 Draw, and play it if it fits"  # type: ignore[attr-defined]
     from unobot.engine import apply
@@ -165,16 +165,16 @@ def test_draw_and_play_is_offered_unless_a_penalty_is_pending() -> None:
     assert t.game is not None
     t.game, _events = apply(t.game, Move(PLAY, 0, parse_card("R+2")))
     assert t.game.pending == 2
-    ben = by_code(inline.hand_results(t, "102"))
+    ben = by_code(inline_results.hand_results(t, "102"))
     assert "d" in ben and "d+" not in ben
     assert ben["d"].title == "📥 Take 2 cards"  # type: ignore[attr-defined]
 
 
 def test_draw_and_play_says_what_happens_when_the_card_does_not_fit() -> None:
-    official = by_code(inline.hand_results(table(["G5 B7", "R5 R6"], "R9"), "101"))
+    official = by_code(inline_results.hand_results(table(["G5 B7", "R5 R6"], "R9"), "101"))
     assert official["d+"].description == "If it does not fit, your turn ends"  # type: ignore[attr-defined]
     keeps = table(["G5 B7", "R5 R6"], "R9", overrides={"draw-until-playable": {}})
-    assert by_code(inline.hand_results(keeps, "101"))["d+"].description == \
+    assert by_code(inline_results.hand_results(keeps, "101"))["d+"].description == \
         "If it does not fit, you draw again"  # type: ignore[attr-defined]
 
 
@@ -182,9 +182,9 @@ def test_no_uno_while_cards_are_to_be_taken_and_the_drawn_card_is_marked() -> No
     t = table(["G5 B7", "R5 R6"], "R9")
     assert t.game is not None
     t.game.pending = 4
-    codes = set(by_code(inline.hand_results(t, "101")))
+    codes = set(by_code(inline_results.hand_results(t, "101")))
     assert "u" not in codes and not any(code.endswith("!") for code in codes)
     t = table(["G5 B7", "R5 R6"], "R9")
     assert t.game is not None
     t.game.drawn = t.game.hands[0][0]
-    assert "the card you just drew" in str(by_code(inline.hand_results(t, "101"))["xG5"].description)  # type: ignore[attr-defined]
+    assert "the card you just drew" in str(by_code(inline_results.hand_results(t, "101"))["xG5"].description)  # type: ignore[attr-defined]

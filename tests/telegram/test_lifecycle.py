@@ -13,7 +13,7 @@ from tests.support.redis_server import RedisServer
 from tests.telegram.driver import FAST, BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
 from tests.telegram.test_timer import timed_game
-from unobot.adapters.telegram import jobs, keyboards
+from unobot.adapters.telegram import keyboards, planning
 from unobot.adapters.telegram.status import Status, StatusEditor
 
 
@@ -25,8 +25,12 @@ async def test_an_unstarted_lobby_expires(server: BotAPIServer, redis_server: Re
         ann = server.user(1, "Ann")
         await bot.settle(server.send_command(group, ann, "/new"))
         lobby = bot_messages(server, group)[-1]
+        assert await bot.advance(0.29) == 0  # not a moment early
+        assert bot.service is not None and await bot.service.table(str(group["id"])) is not None
+        mark = server.mark()
+        assert await bot.advance(0.02) == 1
         await server.wait_for("editMessageText", lambda p: "lobby is closed" in p.get("text", ""), timeout=5,
-                              after=server.mark())
+                              after=mark)
         assert bot.service is not None and await bot.service.table(str(group["id"])) is None
         assert "reply_markup" not in server.messages[group["id"]][lobby["message_id"]]
         # A new game can open at once.
@@ -41,7 +45,7 @@ async def test_skip_a_player_whose_time_ran_out(server: BotAPIServer, bot: BotPr
     group, ann, ben = await timed_game(server, bot, 1)
     chat = str(group["id"])
     assert bot.service is not None
-    jobs.cancel(bot.app.job_queue, group["id"])
+    planning.cancel(bot.app, group["id"])
     table = await bot.service.table(chat)
     assert table is not None
     early = server.send_command(group, ben, "/skip")
@@ -50,13 +54,13 @@ async def test_skip_a_player_whose_time_ran_out(server: BotAPIServer, bot: BotPr
     passerby = server.send_command(group, server.user(9, "Dave"), "/skip")  # not playing, no admin
     await bot.settle(passerby)
     assert "not playing" in (await server.wait_answer(passerby, "sendMessage")).params["text"]
-    await asyncio.sleep(1.0)
-    jobs.cancel(bot.app.job_queue, group["id"])
+    assert bot.clock is not None
+    bot.clock.advance(1.0)  # the turn is over, and no job is left to notice
     await bot.settle(server.send_command(group, ben, "/skip"))
     after = await bot.service.table(chat)
     assert after is not None and after.version > table.version
     assert "timed_out" in [r[0] for r in after.recent]
-    jobs.cancel(bot.app.job_queue, group["id"])
+    planning.cancel(bot.app, group["id"])
 
 
 async def test_private_game_against_ai(server: BotAPIServer, bot: BotProcess) -> None:
@@ -159,7 +163,7 @@ async def test_updates_that_find_the_status_deleted_at_once_replace_it_once(
         server: BotAPIServer, bot: BotProcess) -> None:
     from telegram.ext import CallbackContext
 
-    from unobot.adapters.telegram import flow
+    from unobot.adapters.telegram import publish
     from unobot.chat.table import Table
 
     driver = await open_table(server, bot)
@@ -172,9 +176,9 @@ async def test_updates_that_find_the_status_deleted_at_once_replace_it_once(
     newer.version += 1
     context = CallbackContext(bot.app)
     mark = len(server.calls)
-    await asyncio.gather(flow.show(context, group_id, table, notes=["older"]),
-                         flow.show(context, group_id, newer, notes=["newer"]),
-                         flow.show(context, group_id, table, notes=["older"]))
+    await asyncio.gather(publish.show(context, group_id, table, notes=["older"]),
+                         publish.show(context, group_id, newer, notes=["newer"]),
+                         publish.show(context, group_id, table, notes=["older"]))
     await bot.idle()  # the edits go out from the message's worker
     sends = [c for c in server.calls[mark:] if c.method == "sendMessage"]
     assert len(sends) == 1
@@ -187,12 +191,11 @@ async def test_updates_that_find_the_status_deleted_at_once_replace_it_once(
 async def test_starting_the_game_cancels_the_lobby_expiry(server: BotAPIServer, bot: BotProcess) -> None:
     """Left planned, the lobby's expiry job would sit in memory for the whole lobby time, one per game."""
     driver = await open_table(server, bot)
-    jq = bot.app.job_queue
     await driver.command(driver.players[0], "/new")
-    assert jobs.has_job(jq, "lobby", int(driver.chat))
+    assert planning.has_job(bot.app, "lobby", int(driver.chat))
     await driver.press(driver.players[1], keyboards.JOIN)
     await driver.press(driver.players[0], keyboards.START)
     table = await driver.table()
     assert table is not None and table.game is not None
-    assert not jobs.has_job(jq, "lobby", int(driver.chat))
-    jobs.cancel(jq, int(driver.chat))
+    assert not planning.has_job(bot.app, "lobby", int(driver.chat))
+    planning.cancel(bot.app, int(driver.chat))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver
-from unobot.adapters.telegram import inline, keyboards
+from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 
@@ -52,7 +52,7 @@ async def test_a_plugin_rule_is_set_from_rules_and_speaks_the_chats_language(
     assert sum(card.rank == "SE" for card in table.game.all_cards()) == 8
     if table.game.color is None:  # a Wild starter: the first player names its colour
         first = driver.players[table.game.turn]
-        pick = next(r for r in await driver.hand(first) if inline.decode(r["id"]).code.startswith("h"))
+        pick = next(r for r in await driver.hand(first) if inline_results.decode(r["id"]).code.startswith("h"))
         await driver.choose(first, pick["id"])
         table = await driver.table()
         assert table is not None and table.game is not None
@@ -60,7 +60,7 @@ async def test_a_plugin_rule_is_set_from_rules_and_speaks_the_chats_language(
     # The player to move knocks: the plugin's move is offered in Spanish ...
     player = driver.players[table.game.turn]
     results = await driver.hand(player)
-    knock = next(r for r in results if inline.decode(r["id"]).code.startswith("m"))
+    knock = next(r for r in results if inline_results.decode(r["id"]).code.startswith("m"))
     assert "Golpear la mesa" in knock["title"]
     await driver.choose(player, knock["id"])
     await bot.idle()
@@ -71,7 +71,7 @@ async def test_a_plugin_rule_is_set_from_rules_and_speaks_the_chats_language(
     assert f"{player['first_name']} golpea la mesa (1 golpe en la partida)." in shown, shown[-1500:]
     # A second knock this round is refused with the rule's own message, in Spanish.
     results = await driver.hand(player)
-    assert not any(inline.decode(r["id"]).code.startswith("m") for r in results)
+    assert not any(inline_results.decode(r["id"]).code.startswith("m") for r in results)
     out = await bot.service.handle(driver.chat, Person(str(player["id"]), player["first_name"], "es"),
                                    c.PluginMove(text="knock"))
     assert not out.ok and out.error == "Ya has golpeado la mesa en esta mano."

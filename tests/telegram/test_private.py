@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver
 from tests.telegram.test_game import short_games
-from unobot.adapters.telegram import inline, keyboards
+from unobot.adapters.telegram import inline_results, keyboards
 
 
 async def test_a_spanish_player_is_told_their_draw_in_spanish(server: BotAPIServer, bot: BotProcess) -> None:
@@ -24,7 +24,7 @@ async def test_a_spanish_player_is_told_their_draw_in_spanish(server: BotAPIServ
         on_turn = ann if table.seats[table.game.turn].id == str(ann["id"]) else bob
         results = await driver.hand(on_turn)
         if on_turn is bob:
-            draw = next(r["id"] for r in results if (ch := inline.decode(r["id"])) and ch.code == "d")
+            draw = next(r["id"] for r in results if (ch := inline_results.decode(r["id"])) and ch.code == "d")
             mark = server.mark()
             await driver.choose(bob, draw)
             notice = await server.wait_for("sendMessage", lambda p: p.get("chat_id") == bob["id"], after=mark)

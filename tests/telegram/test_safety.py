@@ -7,7 +7,7 @@ import pytest
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
-from unobot.adapters.telegram import inline
+from unobot.adapters.telegram import inline_results
 
 JSON = dict
 
@@ -16,7 +16,7 @@ def codes(results: list[JSON]) -> dict[str, str]:
     """result id -> move code, for the results of one inline answer."""
     out = {}
     for result in results:
-        choice = inline.decode(result["id"])
+        choice = inline_results.decode(result["id"])
         assert choice is not None, result["id"]
         out[result["id"]] = choice.code
     return out
@@ -62,12 +62,12 @@ async def test_forged_stale_and_outsider_choices_change_nothing(server: BotAPISe
     dave = server.user(104, "Dave")
     results = await driver.hand(dave)
     assert [r["title"] for r in results] == ["You are not in a game"]
-    forged = inline.encode(driver.chat, version, str(dave["id"]), "d")
+    forged = inline_results.encode(driver.chat, version, str(dave["id"]), "d")
     await bot.settle(server.choose_inline_result(dave, forged, inline_message_id="forged-2"))
     assert "not playing" in await refusal(server, "forged-2")
 
     # Out of turn: the other player's draw is refused by the engine.
-    forged = inline.encode(driver.chat, version, str(other["id"]), "d")
+    forged = inline_results.encode(driver.chat, version, str(other["id"]), "d")
     await bot.settle(server.choose_inline_result(other, forged, inline_message_id="forged-3"))
     assert "not your turn" in (await refusal(server, "forged-3")).lower()
 

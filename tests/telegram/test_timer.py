@@ -1,15 +1,23 @@
-"""Turn timers: when a player's time runs out the bot draws and passes for them."""
+"""Turn timers: when a player's time runs out the bot draws and passes for them.
+
+On a fake clock (tests/telegram/clock.py): the ChatService and the bot's
+jobs read the same clock, and a job runs only when the test moves it. So
+"nothing happened yet" is checked at a time just short of the deadline (a
+job that fired early fails it), and no test sleeps for a turn to pass.
+"""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
+
+import pytest
 
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
+from tests.telegram.clock import FakeClock
 from tests.telegram.driver import FAST, JSON, BotProcess, bot_messages
 from tests.telegram.test_game import short_games
-from unobot.adapters.telegram import keyboards
+from unobot.adapters.telegram import keyboards, planning
 
 
 async def timed_game(server: BotAPIServer, bot: BotProcess, seconds: int,
@@ -44,12 +52,20 @@ async def test_timer_expiry_draws_and_passes(server: BotAPIServer, bot: BotProce
     seat = table.game.turn
     cards = len(table.game.hands[seat])
     version = table.version
+    # The job is due on the service's clock: a turn and the grace after the turn began.
+    assert bot.scheduler.due_at("timer", group["id"]) == pytest.approx(table.turn_started + 1 + FAST.timer_grace)
 
-    # Nobody moves: within about a second the timer job acts.
+    # Nobody moves. Just before the turn and its grace are over, nothing has happened.
+    mark = server.mark()
+    assert await bot.advance(1 + FAST.timer_grace - 0.01) == 0
+    assert not [c for c in server.calls[mark:] if "ran out of time" in str(c.params.get("text", ""))]
+    still = await bot.service.table(chat)
+    assert still is not None and still.version == version
+    # A moment later the timer job acts.
+    assert await bot.advance(0.02) == 1
     edit = await server.wait_for("editMessageText", lambda p: "ran out of time" in p.get("text", ""),
-                                 timeout=5, after=server.mark())
+                                 timeout=5, after=mark)
     assert table.seats[seat].name in edit.params["text"]
-    await asyncio.sleep(0.05)
     after = await bot.service.table(chat)
     assert after is not None and after.game is not None and after.version > version
     kinds = [r[0] for r in after.recent]
@@ -63,20 +79,19 @@ async def test_timer_expiry_draws_and_passes(server: BotAPIServer, bot: BotProce
 
 async def test_stale_timer_never_acts(server: BotAPIServer, bot: BotProcess) -> None:
     """A timer planned for an older version (another process, a restart) is refused."""
-    from unobot.adapters.telegram import jobs
-
     group, _ann, _ben = await timed_game(server, bot, 1)
     chat = str(group["id"])
     assert bot.service is not None
     table = await bot.service.table(chat)
     assert table is not None
-    jq = bot.app.job_queue
-    jobs.cancel(jq, group["id"])
-    jq.run_once(jobs.timer_job, 0.01, data={"chat": group["id"], "version": table.version - 1})
-    await asyncio.sleep(1.3)
-    jobs.cancel(jq, group["id"])
+    planning.cancel(bot.app, group["id"])
+    bot.scheduler.plan("timer", group["id"], bot.scheduler.now() + 1.2,
+                       {"chat": group["id"], "version": table.version - 1})
+    assert await bot.advance(1.3) == 1  # it ran...
+    assert bot.scheduler.ran[-1][0] == f"timer:{group['id']}"
+    planning.cancel(bot.app, group["id"])
     after = await bot.service.table(chat)
-    assert after is not None and after.version == table.version
+    assert after is not None and after.version == table.version  # ...and changed nothing
 
 
 async def test_a_restarted_process_keeps_the_running_games_clocks(
@@ -84,7 +99,8 @@ async def test_a_restarted_process_keeps_the_running_games_clocks(
     """The process that planned a turn timer stops; a new one starts on the
     same Redis and, with nobody touching the game, the timer still runs out,
     a whole turn after the restart (and an open lobby still gets its expiry)."""
-    first = await BotProcess(server, redis_server.url, prefix, seed=3).start()
+    clock = FakeClock()
+    first = await BotProcess(server, redis_server.url, prefix, seed=3, clock=clock).start()
     lobby_group = server.group(title="Lobby")
     group, ann, _ben = await timed_game(server, first, 2)
     chat = str(group["id"])
@@ -93,24 +109,29 @@ async def test_a_restarted_process_keeps_the_running_games_clocks(
     table = await first.service.table(chat)
     assert table is not None and table.game is not None
     await first.stop()  # its jobs die with it
-    await asyncio.sleep(2.2)  # no bot runs for longer than a turn
+    clock.advance(2.2)  # no bot runs for longer than a turn
 
     options = replace(FAST, lobby_seconds=1.0)
     mark = server.mark()
-    second = await BotProcess(server, redis_server.url, prefix, seed=4, options=options).start()
+    second = await BotProcess(server, redis_server.url, prefix, seed=4, options=options, clock=clock).start()
     try:
         assert second.service is not None
+        # The lobby's expiry was due during the downtime: closed at start-up.
+        closed = await server.wait_for("editMessageText", lambda p: "lobby is closed" in p.get("text", ""),
+                                       timeout=5, after=mark)
+        assert closed.params["chat_id"] == lobby_group["id"]
         # The downtime is not held against the player on turn: a whole turn from the restart.
-        await asyncio.sleep(1.0)
+        assert second.scheduler.due_at("timer", group["id"]) == pytest.approx(clock() + 2)
+        await second.advance(1.99)
         assert not [c for c in server.calls[mark:] if "ran out of time" in str(c.params.get("text", ""))]
+        still = await second.service.table(chat)
+        assert still is not None and still.version == table.version
+        await second.advance(0.02)
         edit = await server.wait_for("editMessageText", lambda p: "ran out of time" in p.get("text", ""),
-                                     timeout=8, after=mark)
+                                     timeout=5, after=mark)
         assert edit.params["chat_id"] == group["id"]
         after = await second.service.table(chat)
         assert after is not None and after.version > table.version
-        closed = await server.wait_for("editMessageText", lambda p: "lobby is closed" in p.get("text", ""),
-                                       timeout=8, after=mark)
-        assert closed.params["chat_id"] == lobby_group["id"]
     finally:
         await second.stop()
 
@@ -125,11 +146,18 @@ async def test_a_timer_outlives_a_store_outage(server: BotAPIServer, tmp_path: o
         assert bot.service is not None
         table = await bot.service.table(str(group["id"]))
         assert table is not None
+        mark = server.mark()
         redis.stop()
-        await asyncio.sleep(1.8)  # the timer fires into the outage, and again
+        assert await bot.advance(1.2) == 1  # the timer fires into the outage...
+        assert await bot.advance(0.2) == 1  # ...and again, store_retry later
+        job = bot.scheduler.planned[f"timer:{group['id']}"]
+        assert job.data["tries"] == 2
+        assert bot.scheduler.due_at("timer", group["id"]) == pytest.approx(bot.clock() + 0.2)  # type: ignore[misc]
         redis.start()
+        assert not [c for c in server.calls[mark:] if "ran out of time" in str(c.params.get("text", ""))]
+        assert await bot.advance(0.2) == 1
         edit = await server.wait_for("editMessageText", lambda p: "ran out of time" in p.get("text", ""),
-                                     timeout=8, after=server.mark())
+                                     timeout=8, after=mark)
         assert edit.params["chat_id"] == group["id"]
         after = await bot.service.table(str(group["id"]))
         assert after is not None and after.version > table.version
@@ -151,8 +179,13 @@ async def test_a_player_who_times_out_three_times_in_a_row_is_removed(server: Bo
     assert bot.service is not None
     chat = str(group["id"])
     # Nobody moves: turns time out one after another, three in a row for each seat.
+    timeouts = 0
+    while not [c for c in server.calls[mark:] if "timed out too often" in str(c.params.get("text", ""))]:
+        timeouts += await bot.advance(1 + FAST.timer_grace)
+        assert timeouts <= 9, "nobody was removed after three timeouts each"
+    assert timeouts == 7  # two rounds of three seats, then the first seat's third
     removed = await server.wait_for("editMessageText", lambda p: "timed out too often" in p.get("text", ""),
-                                    timeout=15, after=mark)
+                                    timeout=5, after=mark)
     assert removed.params["chat_id"] == group["id"]
     table = await bot.service.table(chat)
     assert table is not None and len(table.left) == 1
