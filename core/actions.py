@@ -71,11 +71,10 @@ def draw_cards(state: GameState, player: int, n: int, events: list[Event] | None
         card = pile.pop()
         hand.append(card)
         got.append(card)
-    if got:
-        # A player who draws must say UNO again before going down to one card.
-        state.uno &= ~(1 << player)
-        if events is not None:
-            events.append(Event(kind, player, n=len(got), cards=tuple(got)))
+    # (A player who draws must say UNO again: the uno-call rule clears that
+    # when it sees the draw's event; the flag is that rule's data.)
+    if got and events is not None:
+        events.append(Event(kind, player, n=len(got), cards=tuple(got)))
     return got
 
 

@@ -509,15 +509,18 @@ def timeout(state: GameState) -> tuple[GameState, list[Event]]:
         events.extend(more)
     if s.phase == PLAYING and s.turn == player:
         s = s.clone() if s is state else s
+        forced: list[Event] = []
         if s.pending:
-            take_pending(s, player, events)
+            take_pending(s, player, forced)
         elif not drew:
-            draw_cards(s, player, 1, events)
+            draw_cards(s, player, 1, forced)
         if s.color is None and s.discard and s.discard[-1].is_wild:
             s.color = COLORS[0]
-        events.append(Event(PASSED, player))
+        forced.append(Event(PASSED, player))
         advance(s)
-        events.append(Event(TURN, s.turn))
+        rules.after_move(s, simple_move(DRAW, player), forced)  # the rules' bookkeeping, as for a draw
+        forced.append(Event(TURN, s.turn))
+        events.extend(forced)
         s.moves += 1
     return s, events
 

@@ -96,9 +96,9 @@ def _may_act_out_of_turn(state: GameState) -> bool:
     """Could anyone but the player to move have a move now? (Cheap: a catch
     window, a hand of one or two cards, or a rule that offers out-of-turn
     moves, such as jump-in.)"""
-    if state.exposed >= 0 or state.rules.out_of_turn_rules:
+    if state.rules.out_of_turn_rules:
         return True
-    return any(len(h) <= 2 for h in state.hands)
+    return any(len(h) <= 2 for h in state.hands)  # a UNO call or a catch (of a one-card hand)
 
 
 def _out_of_turn(state: GameState, policies: list[Policy], rnd: random.Random, chance: float,

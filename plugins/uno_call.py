@@ -29,10 +29,18 @@ from unobot import (
     hookimpl,
     option,
 )
-from unobot.events import HANDS_ROTATED, HANDS_SWAPPED, PENALTY_TAKEN, UNO_CAUGHT, UNO_SAID
+from unobot.events import (
+    CARDS_DRAWN,
+    HANDS_ROTATED,
+    HANDS_SWAPPED,
+    PENALTY_TAKEN,
+    UNO_CAUGHT,
+    UNO_SAID,
+)
 
 _CLOSES_WINDOW = (PLAY, DRAW, PASS, CHALLENGE)
 _EXCHANGES = (HANDS_SWAPPED, HANDS_ROTATED)
+_DRAWS = (CARDS_DRAWN, PENALTY_TAKEN)
 
 
 class UnoCall(Rule):
@@ -44,6 +52,17 @@ class UnoCall(Rule):
     @dataclass(frozen=True)
     class Options:
         penalty: int = option(2, min=0, max=20, help="cards for a player caught without UNO")
+
+    # -- what others ask this rule (its data: `state.uno`, `state.exposed`) --------
+    @staticmethod
+    def said(state: GameState, seat: int) -> bool:
+        """Has `seat` said UNO (and not drawn since)?"""
+        return bool(state.uno >> seat & 1)
+
+    @staticmethod
+    def catchable(state: GameState) -> int:
+        """The seat that may be caught now, or -1."""
+        return state.exposed
 
     @staticmethod
     def _may_say(state: GameState, player: int) -> bool:
@@ -90,6 +109,9 @@ class UnoCall(Rule):
 
     @hookimpl(trylast=True)
     def after_move(self, state: GameState, move: Move, events: list[Event]) -> None:
+        for e in events:  # a player who draws must say UNO again before going down to one card
+            if e.kind in _DRAWS and e.player >= 0:
+                state.uno &= ~(1 << e.player)
         exposed = state.exposed
         if exposed >= 0 and (
             (move.player != exposed and move.kind in _CLOSES_WINDOW)

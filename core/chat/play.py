@@ -149,7 +149,8 @@ def _move(table: Table, seat: int, cmd: c.Command) -> Move:
             if target is None:
                 raise ChatError("bad_player")
         else:
-            target = game.exposed if game.exposed >= 0 else None
+            catches = [m for m in engine.legal_moves(game, seat) if m.kind == CATCH]
+            target = catches[0].target if catches else None  # whoever can be caught
         return Move(CATCH, seat, target=target)
     if isinstance(cmd, c.PluginMove):
         from ..moves import parse_move
@@ -251,7 +252,7 @@ def _person_may_act(table: Table) -> bool:
         if info.is_ai or seat == game.turn or seat in game.out:
             continue
         for m in engine.legal_moves(game, seat):
-            if m.kind in (PLAY, CATCH) or (m.kind == UNO and game.exposed == seat):
+            if m.kind in (PLAY, CATCH) or (m.kind == UNO and len(game.hands[seat]) == 1):
                 return True
     return False
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..cards import Card, sort_key
-from ..engine import legal_moves
+from ..engine import legal_moves, rules_of
 from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
+from ..state import GameState
 from ..variants import VariantError, load_variant, rules_for
 from .i18n import gettext_for
 from .render import card_name, color_name, describe_event
@@ -112,12 +114,13 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
     lang = lang or table.lang
     game = table.game
     players = []
+    uno = _uno_rule(game)
     for i, seat in enumerate(table.seats):
         line = PlayerLine(i, seat.id, seat.name, 0, is_ai=seat.is_ai)
         if game is not None:
             line.cards = len(game.hands[i])
             line.is_turn = game.turn == i and table.phase not in (LOBBY, BETWEEN_ROUNDS, FINISHED)
-            line.said_uno = game.said_uno(i)
+            line.said_uno = bool(uno is not None and uno.said(game, i))
             line.is_out = i in game.out
             line.score = game.scores[i]
         players.append(line)
@@ -161,6 +164,13 @@ def rule_facts(table: Table) -> tuple[int, int | None]:
     return seconds, target
 
 
+def _uno_rule(game: GameState | None) -> Any:
+    """The rule that owns the UNO calls (their data is its own), if it is on."""
+    if game is None:
+        return None
+    return (game.rules or rules_of(game)).rules.get("uno-call")
+
+
 def hand_view(table: Table, person_id: str) -> HandView | None:
     seat = table.seat_of(person_id)
     game = table.game
@@ -168,8 +178,9 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
         return None
     moves = legal_moves(game, seat)
     by_card: dict[Card, list[Move]] = {}
+    uno = _uno_rule(game)
     view = HandView(seat, game.turn == seat, [], pending=game.pending if game.turn == seat else 0,
-                    exposed=game.exposed == seat)
+                    exposed=uno is not None and uno.catchable(game) == seat)
     for m in moves:
         if m.kind == PLAY and m.card is not None:
             if m.player == seat and seat != game.turn:
