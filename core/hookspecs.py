@@ -298,6 +298,19 @@ def turn_seconds(state: GameState) -> int:  # type: ignore[empty-body]
 
 
 @hookspec(firstresult=True)
+def round_seconds(state: GameState) -> int:  # type: ignore[empty-body]
+    """Seconds a round may last (0 or None: no round clock). Adapters' chat
+    layer runs the clock from the deal and, when it rings, applies the move
+    `time_up` gives; players cannot send that move themselves."""
+
+
+@hookspec(firstresult=True)
+def time_up(state: GameState) -> Move:  # type: ignore[empty-body]
+    """The round's clock ran out: the move the chat applies for the table
+    (a kind of the rule's own, listed in its `system_moves`)."""
+
+
+@hookspec(firstresult=True)
 def on_timeout(state: GameState, player: int) -> Move:  # type: ignore[empty-body]
     """The turn timer ran out for `player`: the next move to make for them.
 

@@ -74,6 +74,9 @@ class Rule:
     #: Their text form is `KIND [CARD...] [COLOUR] [PLAYER]`; the engine asks
     #: `check_move` and applies them through the `on_move` hook.
     move_kinds: ClassVar[dict[str, str]] = {}
+    #: Move kinds of the rule's own that only the chat applies (the round
+    #: clock's `time_up`): a person sending one is refused.
+    system_moves: ClassVar[tuple[str, ...]] = ()
     #: The rule's own gettext catalogues: (domain, folder holding
     #: `<lang>/LC_MESSAGES/<domain>.po`). None: texts are shown in English.
     locale: ClassVar[tuple[str, Any] | None] = None

@@ -71,6 +71,8 @@ class RuleSet:
     score: Callable[..., Any]
     match_winner: Callable[..., Any]
     turn_seconds: Callable[..., Any]
+    round_seconds: Callable[..., Any]
+    time_up: Callable[..., Any]
     on_timeout: Callable[..., Any]
     check_draw: Callable[..., Any]
     check_pass: Callable[..., Any]

@@ -88,6 +88,8 @@ RETURNS = {
     "score": "a dict {seat: points gained this round}, or None",
     "match_winner": "the seat that won the match, or None to play another round",
     "turn_seconds": "seconds per turn (0 or None: no timer)",
+    "round_seconds": "seconds a round may last (0 or None: no round clock)",
+    "time_up": "the move the chat applies when the round's clock rings (a kind in the rule's `system_moves`), or None",
     "on_timeout": "the next move to make for the player, or None (the engine then takes the total or draws one card and passes)",
 }
 

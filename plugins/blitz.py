@@ -2,8 +2,9 @@
 holding the fewest points in hand wins the round and scores as if they had
 gone out.
 
-The chat runs the clock and sends the move `time_up` when it rings; the
-engine applies it (any player still in the round may send it for the table).
+The chat runs the clock (`round_seconds`) from the deal and applies the move
+`time_up` when it rings (on the next action or turn timer after it); players
+cannot send that move themselves (`system_moves`).
 Decisions: a tie on points goes to the player with fewer cards, then to
 the player who would move first from the player to move; a total pending
 when time is up is not drawn.
@@ -19,11 +20,20 @@ class Blitz(Rule):
     checks = (TIME_UP,)
     title = {"en": "Blitz (a clock for the round)", "es": "Relámpago (reloj para la mano)"}
     move_kinds = {TIME_UP: N_("Time is up")}
+    system_moves = (TIME_UP,)
     event_texts = {TIME_UP: N_("Time is up! {player} holds the fewest points and wins the round.")}
 
     @dataclass(frozen=True)
     class Options:
         minutes: int = option(5, min=1, max=120, help="minutes the round lasts")
+
+    @hookimpl
+    def round_seconds(self, state: GameState) -> int:
+        return self.options.minutes * 60
+
+    @hookimpl
+    def time_up(self, state: GameState) -> Move:
+        return Move(TIME_UP, state.turn)
 
     @hookimpl
     def check_move(self, state: GameState, move: Move) -> bool | None:

@@ -484,6 +484,23 @@ def test_hook_more_cards() -> None:
     assert sum(c.text == "G5" for c in state.all_cards()) == 2 + 3
 
 
+def test_hook_round_seconds() -> None:
+    """A rule gives the round a clock (blitz: minutes x 60); none by default."""
+    state = table(overrides={"blitz": {"minutes": 3}})
+    assert state.rules.round_seconds(state) == 180
+    assert table().rules.round_seconds(table()) is None
+
+
+def test_hook_time_up() -> None:
+    """When the round's clock rings, the rule's move ends the round (fewest points in hand wins)."""
+    state = table(hands={"ana": "R9 G9", "ben": "B1", "cat": "Y7 G9 B1"}, overrides={"blitz": {}})
+    move = state.rules.time_up(state)
+    assert move.kind == "time_up"
+    after, events = apply(state, move)
+    assert after.winner == 1 and after.phase != "play"
+    assert events[0].kind == "time_up"
+
+
 def test_every_hook_has_a_test() -> None:
     module = sys.modules[__name__]
     missing = [n for n in hookspecs.spec_names() if not hasattr(module, f"test_hook_{n}")]

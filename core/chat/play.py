@@ -36,6 +36,9 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
         raise ChatError("stale")
     if isinstance(cmd, LOBBY_COMMANDS):
         return lobby_step(table, person, seat, cmd, out)
+    rang = _round_clock(table, out, now)
+    if rang:  # the round's time ran out before this command: the round ends first
+        return rang
     if isinstance(cmd, c.Leave):
         if seat is None:
             raise ChatError("not_in_game")
@@ -50,6 +53,7 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
         return _remove(table, target, out, now=now, line=_("{player} was removed from the game.").format(player=name))
     if isinstance(cmd, c.Start):
         start(table, person, seat, out)
+        table.round_started = now
         game = table.game
         assert game is not None
         _after_moves(table, out.events, out, now, already=True)
@@ -64,6 +68,7 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
         if seat is None and not person.is_admin:
             raise ChatError("not_in_game")
         table.game, events = engine.next_round(table.game)
+        table.round_started = now
         entries = [NEXT_ROUND]
         for sid in table.left:
             gone = table.seat_of(sid)
@@ -157,8 +162,11 @@ def _move(table: Table, seat: int, cmd: c.Command) -> Move:
         from ..registry import MOVE_KINDS, declared
 
         kind = cmd.text.split()[0].lower() if cmd.text.split() else ""
-        if declared(MOVE_KINDS, kind) is None:
+        rule = declared(MOVE_KINDS, kind)
+        if rule is None:
             raise ChatError("bad_move")
+        if kind in rule.system_moves:
+            raise MoveError("not_allowed")  # the chat applies it (a round clock), never a person
         return parse_move(cmd.text[:500], seat, [s.name for s in table.seats])
     if isinstance(cmd, c.NameColor):
         color = color_from_text(cmd.color)
@@ -244,6 +252,25 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
         _after_moves(table, events, out, now)
         entries.append(f"{seat} {move.text}")
     return entries
+
+def _round_clock(table: Table, out: Outcome, now: float) -> list[str]:
+    """A rule's round clock (`round_seconds`) that has run out: apply its
+    `time_up` move for the table (any command, a turn timer's included,
+    notices it). Returns the log entries, or [] when the clock has not rung."""
+    game = table.game
+    if table.phase != PLAYING or game is None or not table.round_started:
+        return []
+    rules = game.rules or engine.rules_of(game)
+    seconds = rules.round_seconds(game)
+    if not seconds or now - table.round_started < seconds:
+        return []
+    move = rules.time_up(game)
+    if move is None:
+        return []
+    table.game, events = engine.apply(game, move)
+    _after_moves(table, events, out, now)
+    return [f"{move.player} {move.text}"]
+
 
 def _person_may_act(table: Table) -> bool:
     game = table.game

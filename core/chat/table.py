@@ -58,6 +58,7 @@ class Table:
     timer: int = 0  # seconds per turn for this table (0: the variant's, or none)
     adapter: dict[str, Any] = field(default_factory=dict)  # adapters' own data (message ids)
     left: list[str] = field(default_factory=list)  # people who left between rounds
+    round_started: float = 0.0  # when the round was dealt (a rule's round clock runs from it)
     #: The table's revision: +1 on every change a person could have seen
     #: (a move, a join, a setting). Commands and adapters' result ids carry
     #: it to detect stale choices; adapters' own bookkeeping does not bump it.
@@ -114,6 +115,7 @@ class Table:
             "ad": self.adapter,
             "v": self.version,
             **({"left": self.left} if self.left else {}),
+            **({"rt": round(self.round_started, 1)} if self.round_started else {}),
         }
 
     def _game_dict(self) -> dict[str, Any] | None:
@@ -150,6 +152,7 @@ class Table:
                 created=d.get("cr", 0.0), turn_started=d.get("ts", 0.0), timer=d.get("tm", 0),
                 adapter=dict(d.get("ad") or {}),
                 left=list(d.get("left") or []),
+                round_started=float(d.get("rt", 0.0)),
                 version=int(d.get("v", 0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
