@@ -25,8 +25,8 @@ from unobot.store import Store
 from . import handlers, jobs, stickers
 from .bot import UnoBot
 from .limiter import GroupLimiter
-from .planning import Scheduler, SchedulerFactory
 from .runtime import KEY, Options, Runtime
+from .scheduler import Scheduler, SchedulerFactory
 from .texts import COMMANDS
 from .transport import JsonRequest
 

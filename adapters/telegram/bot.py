@@ -12,7 +12,9 @@ So `Article` is a result in its wire form from the start, and
 `answer_articles` / `edit_quietly` post prebuilt JSON through ExtBot's
 `_post`, the same path PTB's methods end in: the rate limiter, RetryAfter
 handling, timeouts and error classes are all PTB's. Every other call takes
-PTB's ordinary methods.
+PTB's ordinary methods. `_post` is private: `tests/telegram/test_ptb_private.py`
+pins the PTB versions it was checked with and its shape (why not the public
+`do_api_request`: it is for endpoints PTB lacks, and warns on these two).
 """
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ from unobot.chat.table import LOBBY
 from unobot.store import StoreError, StoreUnavailable
 
 from . import migrate, publish
-from .planning import Callback, ensure_jobs, retry, schedule, schedule_lobby, turn_seconds
+from .planning import ensure_jobs, retry, schedule, schedule_lobby, turn_seconds
 from .runtime import SYSTEM, runtime, telegram_chat
+from .scheduler import Callback
 
 log = logging.getLogger(__name__)
 

@@ -3,9 +3,9 @@
 Time is the chat service's: every due time is a point on `service.clock`
 (the clock the table's `turn_started` and `created` were stamped with), so
 a job is due exactly when the service will agree it is. The `Scheduler`
-turns such a point into a python-telegram-bot JobQueue job; tests give the
-application a scheduler of their own whose "now" is a fake clock, and run
-what is due when they move it (`tests/telegram/clock.py`).
+(`scheduler.py`) turns such a point into a python-telegram-bot JobQueue
+job; tests give the application a scheduler of their own whose "now" is a
+fake clock, and run what is due when they move it (`tests/telegram/clock.py`).
 
 Why jobs are planned by kind and not by callback: the callbacks
 (`jobs.py`) show outcomes (`publish.py`), which plans the next jobs
@@ -23,93 +23,22 @@ nothing for re-plans when someone opens their hand (`ensure_jobs`).
 
 from __future__ import annotations
 
-import contextlib
 import logging
-from collections.abc import Callable, Coroutine
 from typing import Any
-
-from apscheduler.jobstores.base import JobLookupError  # type: ignore[import-untyped]
-from telegram.ext import Application, Job
 
 from unobot.chat.outcome import Outcome
 from unobot.chat.table import LOBBY, PLAYING, Table
 from unobot.chat.views import rule_facts
 
 from .runtime import runtime
+from .scheduler import Scheduler
 
 log = logging.getLogger(__name__)
-
-#: A job callback, as python-telegram-bot calls it (with a CallbackContext).
-Callback = Callable[[Any], Coroutine[Any, Any, None]]
-Clock = Callable[[], float]
 
 #: A job that found the store down tries again `Options.store_retry` seconds
 #: later, this many times (ten minutes by default): the clock it keeps must
 #: not be lost to an outage.
 RETRIES = 120
-
-
-class Scheduler:
-    """One-shot jobs by name (`kind:chat`), due at a point of `clock`, run by
-    python-telegram-bot's JobQueue. Planning a name again replaces its job.
-
-    Subclasses change only `_start` / `_stop` (how a job is put on and off a
-    queue); the registry, and forgetting a job once it ran, are shared.
-    """
-
-    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], clock: Clock,
-                 callbacks: dict[str, Callback]) -> None:
-        self.app = app
-        self.clock = clock
-        self.callbacks = callbacks
-        #: This process's planned jobs by name. Why not `JobQueue.get_jobs_by_name`:
-        #: it walks every job of the process, and this runs on every move.
-        self.planned: dict[str, Job[Any]] = {}
-
-    def now(self) -> float:
-        return self.clock()
-
-    def plan(self, kind: str, chat_id: int, at: float, data: dict[str, Any]) -> None:
-        """Run the `kind` callback for `chat_id` at `at` (on the clock), with `data`."""
-        name = f"{kind}:{chat_id}"
-        self._stop(self.planned.pop(name, None))
-        self.planned[name] = self._start(self._runner(kind), at, data, name, chat_id)
-
-    def cancel(self, chat_id: int, *kinds: str) -> None:
-        for kind in kinds or ("cont", "timer", "lobby"):
-            self._stop(self.planned.pop(f"{kind}:{chat_id}", None))
-
-    def has(self, kind: str, chat_id: int) -> bool:
-        return f"{kind}:{chat_id}" in self.planned
-
-    def _runner(self, kind: str) -> Callback:
-        """The job's callback, then forget the job (unless it was replaced meanwhile)."""
-        callback = self.callbacks[kind]
-
-        async def run(context: Any) -> None:
-            job = context.job
-            try:
-                await callback(context)
-            finally:
-                name = job.name if job is not None else None
-                if name and self.planned.get(name) is job:
-                    del self.planned[name]
-        return run
-
-    def _start(self, callback: Callback, at: float, data: dict[str, Any], name: str, chat_id: int) -> Job[Any]:
-        jq = self.app.job_queue
-        assert jq is not None
-        return jq.run_once(callback, when=max(0.0, at - self.clock()), data=data, name=name, chat_id=chat_id)
-
-    def _stop(self, job: Job[Any] | None) -> None:
-        """Unplan a job; one that is running now (or already ran) is gone already."""
-        if job is not None and not job.removed:
-            with contextlib.suppress(JobLookupError):
-                job.schedule_removal()
-
-
-#: Makes a process's scheduler: (application, clock, callbacks by kind) -> Scheduler.
-SchedulerFactory = Callable[[Application[Any, Any, Any, Any, Any, Any], Clock, dict[str, Callback]], Scheduler]
 
 
 def scheduler(context: Any) -> Scheduler | None:

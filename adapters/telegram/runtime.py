@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from unobot.chat.commands import Person
 from unobot.chat.service import ChatService
@@ -18,11 +18,9 @@ from unobot.store import Store
 
 from .admins import AdminCache
 from .guard import telegram_id
+from .scheduler import Scheduler
 from .status import StatusEditor
 from .stickers import StickerMap
-
-if TYPE_CHECKING:
-    from .planning import Scheduler
 
 KEY = "unobot"
 

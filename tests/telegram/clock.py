@@ -17,7 +17,7 @@ from typing import Any
 
 from telegram.ext import CallbackContext, Job
 
-from unobot.adapters.telegram.planning import Callback, Scheduler
+from unobot.adapters.telegram.scheduler import Callback, Scheduler
 
 
 class FakeClock:
