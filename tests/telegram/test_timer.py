@@ -191,3 +191,33 @@ async def test_a_player_who_times_out_three_times_in_a_row_is_removed(server: Bo
     assert table is not None and len(table.left) == 1
     gone = next(s.name for s in table.seats if s.id == table.left[0])
     assert f"{gone} timed out too often and was removed." in removed.params["text"]
+
+
+async def test_in_production_the_jobqueue_runs_a_job_at_its_point_on_the_clock(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """The fake clock stands in for the JobQueue in the tests above; here the
+    real one (what `unobot telegram` runs) gets a job due on the service's clock."""
+    import asyncio
+
+    from unobot.adapters.telegram.scheduler import Scheduler
+
+    bot = await BotProcess(server, redis_server.url, prefix, real_time=True).start()
+    try:
+        scheduler = bot.app.bot_data["unobot"].scheduler
+        assert type(scheduler) is Scheduler and bot.service is not None and scheduler.clock is bot.service.clock
+        ran = asyncio.Event()
+
+        async def probe(context: object) -> None:
+            ran.set()
+
+        scheduler.callbacks = {**scheduler.callbacks, "probe": probe}
+        scheduler.plan("probe", 1, scheduler.now() + 0.05, {"chat": 1})
+        assert scheduler.has("probe", 1)
+        await asyncio.wait_for(ran.wait(), 5)
+        for _ in range(100):  # forgotten once it ran (the runner's finally follows the callback)
+            if not scheduler.has("probe", 1):
+                break
+            await asyncio.sleep(0)
+        assert not scheduler.has("probe", 1)
+    finally:
+        await bot.stop()
