@@ -20,10 +20,16 @@ from unobot.cards import Card
 from unobot.chat.i18n import LANGUAGE_NAMES, N_, gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_name, color_name
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
-from unobot.chat.views import HandView, hand_view, status_lines, table_view
+from unobot.chat.views import (
+    HandView,
+    hand_view,
+    round_headline,
+    rules_summary,
+    status_lines,
+    table_view,
+)
 from unobot.moves import Move
 from unobot.registry import available_rules
-from unobot.variants import VariantError, load_variant, resolve
 
 from . import ids
 
@@ -85,7 +91,7 @@ def status(table: Table, *, final: bool = False) -> Shown:
     if table.game is not None and view.round > 1:
         title += " · " + _("round {n}").format(n=view.round)
     out = [f"**{esc(title)}**"]
-    headline = _headline(table)
+    headline = round_headline(table)
     if headline:
         out.insert(0, esc(headline))
     if table.phase == LOBBY and not table.seats:
@@ -112,19 +118,6 @@ def status(table: Table, *, final: bool = False) -> Shown:
         out.append(esc(_("Press “My cards” to see your hand and play.")))
     components = None if final or table.phase == FINISHED else status_components(table)
     return Shown("\n".join(out), components)
-
-
-def _headline(table: Table) -> str | None:
-    _ = gettext_for(table.lang)
-    game = table.game
-    if game is None or game.winner < 0 or game.winner >= len(table.seats):
-        return None
-    name = table.seats[game.winner].name
-    if table.phase == FINISHED:
-        return "🏆 " + _("{player} wins the match!").format(player=name)
-    if table.phase == BETWEEN_ROUNDS:
-        return "🎉 " + _("{player} wins round {n}!").format(player=name, n=game.round)
-    return None
 
 
 def status_components(table: Table) -> discord.ui.View | None:
@@ -255,21 +248,8 @@ def picker(table: Table, card: str, moves: list[Move], uno: bool, lang: str) -> 
 def rules_text(settings: dict[str, object], lang: str) -> tuple[str, set[str]]:
     """The channel's variant, house rules, timer and language."""
     _ = gettext_for(lang)
-    variant = str(settings["variant"])
-    overrides = settings.get("rules") or {}
-    assert isinstance(overrides, dict)
-    try:
-        resolved = resolve(variant, overrides or None)
-    except VariantError:
-        resolved = resolve("official")
-    enabled = set(resolved.rules)
-    rules = available_rules()
-    try:
-        title = load_variant(variant).label(lang)
-    except VariantError:
-        title = variant
-    house = [rules[n].label(lang) for n in sorted(enabled) if n in rules and not rules[n].base]
-    timer = int(str(settings.get("timer") or 0))
+    summary = rules_summary(dict(settings), lang)
+    title, house, timer, enabled = summary.title, summary.house, summary.timer, summary.enabled
     lines = [
         "**" + esc(_("Rules in this chat")) + "**",
         esc(_("Variant: {variant}").format(variant=title)),

@@ -16,12 +16,13 @@ from telegram.error import Forbidden, TelegramError
 from unobot.chat.render import describe_private
 from unobot.chat.service import Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
+from unobot.chat.views import round_headline
 from unobot.store import StoreUnavailable
 
 from . import planning, users
 from .guard import is_user_id
 from .runtime import runtime
-from .status import Gone, Status, render, round_headline, send, stopped
+from .status import Gone, Status, render, send, stopped
 
 log = logging.getLogger(__name__)
 

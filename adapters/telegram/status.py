@@ -29,7 +29,7 @@ from telegram.error import BadRequest, TelegramError
 
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI
-from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
+from unobot.chat.table import FINISHED, LOBBY, PLAYING, Table
 from unobot.chat.views import status_lines, table_view
 
 from .bot import MAX_TEXT, UnoBot
@@ -140,20 +140,6 @@ async def send(bot: Bot, chat_id: int, status: Status) -> Message:
 
 def note_line(note: str) -> str:
     return f"⚠️ {note}"
-
-
-def round_headline(table: Table) -> str | None:
-    """Who won the round or match that just ended, for the round's message."""
-    _ = gettext_for(table.lang)
-    game = table.game
-    if game is None or game.winner < 0 or game.winner >= len(table.seats):
-        return None
-    name = table.seats[game.winner].name
-    if table.phase == FINISHED:
-        return "🏆 " + _("{player} wins the match!").format(player=name)
-    if table.phase == BETWEEN_ROUNDS:
-        return "🎉 " + _("{player} wins round {n}!").format(player=name, n=game.round)
-    return None
 
 
 class Gone(NamedTuple):

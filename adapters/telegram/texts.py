@@ -9,9 +9,9 @@ import html
 from typing import Any
 
 from unobot.chat.i18n import LANGUAGE_NAMES, N_, gettext_for
-from unobot.registry import available_rules
+from unobot.chat.views import rules_summary
 from unobot.rule import Rule, option_specs
-from unobot.variants import VariantError, load_variant, resolve
+from unobot.variants import VariantError, resolve
 
 from .keyboards import toggle_rules
 
@@ -68,19 +68,8 @@ def welcome_text(lang: str, name: str, bot_username: str) -> str:
 def rules_text(settings: dict[str, Any], lang: str) -> tuple[str, set[str]]:
     """The chat's variant and house rules, and the names of the rules that are on."""
     _ = gettext_for(lang)
-    variant = settings["variant"]
-    overrides = settings.get("rules") or {}
-    try:
-        resolved = resolve(variant, overrides or None)
-    except VariantError:
-        resolved = resolve("official")
-    enabled = set(resolved.rules)
-    rules = available_rules()
-    try:
-        title = load_variant(variant).label(lang)
-    except VariantError:
-        title = variant
-    house = [rules[n].label(lang) for n in sorted(enabled) if not rules[n].base]
+    summary = rules_summary(settings, lang)
+    title, house, enabled = summary.title, summary.house, summary.enabled
     off = [cls.label(lang) for cls in toggle_rules(enabled) if cls.base and cls.name not in enabled]
     timer = int(settings.get("timer") or 0)
     lines = [

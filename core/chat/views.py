@@ -239,3 +239,50 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     elif view.turn >= 0:
         lines.append(_("Turn: {player}").format(player=view.turn_name))
     return lines
+
+
+def round_headline(table: Table) -> str | None:
+    """Who won the round or match that just ended (every chat shows it)."""
+    _ = gettext_for(table.lang)
+    game = table.game
+    if game is None or game.winner < 0 or game.winner >= len(table.seats):
+        return None
+    name = table.seats[game.winner].name
+    if table.phase == FINISHED:
+        return "🏆 " + _("{player} wins the match!").format(player=name)
+    if table.phase == BETWEEN_ROUNDS:
+        return "🎉 " + _("{player} wins round {n}!").format(player=name, n=game.round)
+    return None
+
+
+@dataclass
+class RulesSummary:
+    """A chat's settings as every chat's /rules shows them."""
+
+    title: str
+    enabled: set[str]
+    house: list[str]
+    timer: int
+
+
+def rules_summary(settings: dict[str, Any], lang: str) -> RulesSummary:
+    """The variant's title, the rules on (a broken setting shows the official
+    rules), the house rules' labels and the turn timer."""
+    from ..registry import available_rules
+    from ..variants import resolve
+
+    variant = str(settings["variant"])
+    overrides = settings.get("rules") or {}
+    try:
+        resolved = resolve(variant, overrides or None)
+    except VariantError:
+        resolved = resolve("official")
+    enabled = set(resolved.rules)
+    rules = available_rules()
+    try:
+        title = load_variant(variant).label(lang)
+    except VariantError:
+        title = variant
+    house = [rules[n].label(lang) for n in sorted(enabled) if n in rules and not rules[n].base]
+    return RulesSummary(title, enabled, house, int(str(settings.get("timer") or 0)))
+
