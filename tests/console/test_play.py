@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pexpect
@@ -13,7 +15,7 @@ from unobot.adapters.embedded_redis import EmbeddedRedis
 from unobot.adapters.store_factory import EMBEDDED_SUBDIR
 from unobot.chat.i18n import gettext_for, ngettext_for
 
-from .helpers import Player, clean, spawn
+from .helpers import ROOT, Player, clean, spawn
 
 GAME = ("--rounds", "1", "--delay", "0", "--name", "Tess", "--lang", "en")
 
@@ -75,6 +77,11 @@ def _quit_and_resume(store_args: tuple[str, ...], cwd: Path | None = None) -> No
     first.close()
     assert first.exitstatus == 0
     assert "Game saved. Continue it with: unobot play --resume" in clean(first.before)
+    if store_args[0] == "--store":  # the saved game replays from its log, exactly (unobot audit)
+        audit = subprocess.run([sys.executable, "-m", "unobot.cli", "audit", "--store", store_args[1]],
+                               cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert audit.returncode == 0, audit.stdout + audit.stderr
+        assert audit.stdout.strip().splitlines()[-1] == "1 games replayed, 0 mismatches"
 
     second = spawn(*store_args, "--resume", *GAME, cwd=cwd)
     second.expect("Welcome back: your game of Official rules, round 1.")

@@ -376,6 +376,8 @@ class TableDriver:
         for rid, choice in codes.items():
             if choice is not None:
                 by_kind.setdefault(choice.code[0], []).append(rid)
+        if "h" in by_kind:  # a Wild starter: its colour is named before anything else
+            return self.rng.choice(by_kind["h"])
         with_uno = [rid for rid in by_kind.get("p", []) if rid.endswith("!")]
         if with_uno:  # going down to one card: play and say UNO in one pick
             return self.rng.choice(with_uno)
