@@ -42,6 +42,7 @@ import asyncio
 import functools
 import json
 import logging
+import re
 import time
 from collections.abc import (
     AsyncIterator,
@@ -183,6 +184,12 @@ def _reply_code(exc: BaseException | None) -> str:
     marker = "caused error: "
     if marker in text:
         text = text.split(marker, 1)[1]
+    if "Error running script" in text or "@user_script" in text:
+        # A command inside a Lua script failed: Redis wraps its reply
+        # (`... @user_script:29: -OOM command not allowed ...`); the code is the wrapped one.
+        wrapped = re.search(r"-([A-Z]{2,}) ", text)
+        if wrapped:
+            return wrapped.group(1)
     text = text.lstrip("('\" ")
     return text.split(" ", 1)[0].upper()
 

@@ -152,3 +152,18 @@ async def test_out_of_memory_refuses_writes_with_the_store_message_and_reads_go_
     finally:
         await store.close()
         server.stop()
+
+
+def test_an_error_inside_a_script_is_told_by_the_wrapped_code() -> None:
+    """A command inside a Lua script that hits maxmemory comes back wrapped
+    (`Error running script ... -OOM ...`): it is still the OOM outage, with the
+    store's message, never a bare "redis refused" (seen once in CI)."""
+    from redis.exceptions import ResponseError
+
+    from unobot.adapters.redis_store import _translate
+    from unobot.store import StoreUnavailable
+
+    wrapped = ResponseError("Error running script (call to f_0015070e): @user_script:29: "
+                            "@user_script: 29: -OOM command not allowed when used memory > 'maxmemory'.")
+    assert isinstance(_translate(wrapped), StoreUnavailable)
+    assert not isinstance(_translate(ResponseError("WRONGTYPE Operation against a key")), StoreUnavailable)
