@@ -171,7 +171,13 @@ def _code_of(exc: BaseException) -> str:
     if isinstance(exc, AskError):  # MovedError is one too
         return "MOVED"
     code = getattr(exc, "status_code", None)
-    return str(code).upper() if code else _reply_code(exc)
+    if code and str(code).upper() != "ERR":
+        return str(code).upper()
+    if code and "@user_script" not in str(exc):
+        return "ERR"
+    # A command that failed inside a Lua script comes back as a plain ERR
+    # wrapping the real code (`ERR Error running script ... -OOM ...`).
+    return _reply_code(exc)
 
 
 def _reply_code(exc: BaseException | None) -> str:

@@ -163,7 +163,10 @@ def test_an_error_inside_a_script_is_told_by_the_wrapped_code() -> None:
     from unobot.adapters.redis_store import _translate
     from unobot.store import StoreUnavailable
 
-    wrapped = ResponseError("Error running script (call to f_0015070e): @user_script:29: "
-                            "@user_script: 29: -OOM command not allowed when used memory > 'maxmemory'.")
-    assert isinstance(_translate(wrapped), StoreUnavailable)
+    text = ("Error running script (call to f_0015070e): @user_script:29: "
+            "@user_script: 29: -OOM command not allowed when used memory > 'maxmemory'.")
+    assert isinstance(_translate(ResponseError(text)), StoreUnavailable)
+    # as redis-py parses the server's reply: `ERR Error running script ...`, status code ERR
+    assert isinstance(_translate(ResponseError(text, status_code="ERR")), StoreUnavailable)
+    assert not isinstance(_translate(ResponseError("unknown command", status_code="ERR")), StoreUnavailable)
     assert not isinstance(_translate(ResponseError("WRONGTYPE Operation against a key")), StoreUnavailable)
