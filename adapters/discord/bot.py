@@ -65,7 +65,7 @@ def chat_of(interaction: discord.Interaction[Any]) -> str:
 
 def _parts(chat: str) -> tuple[int, int] | None:
     rest = chat[len(CHAT_PREFIX):].split("_") if chat.startswith(CHAT_PREFIX) else []
-    if len(rest) != 2 or not all(p.isdigit() for p in rest):
+    if len(rest) != 2 or not all(p.isascii() and p.isdecimal() for p in rest):
         return None
     return int(rest[0]), int(rest[1])
 

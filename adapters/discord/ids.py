@@ -64,8 +64,8 @@ def parse(custom_id: str, values: list[str] | None = None) -> Action | None:
     verb = parts[1]
     if verb in TABLE_VERBS:
         return Action(verb) if len(parts) == 2 else None
-    if verb not in HAND_VERBS or len(parts) < 3 or not parts[2].isdigit():
-        return None
+    if verb not in HAND_VERBS or len(parts) < 3 or not (parts[2].isascii() and parts[2].isdecimal()):
+        return None  # ASCII digits only: `int()` refuses what isdigit alone accepts ('²')
     version = int(parts[2])
     args = parts[3:]
     if verb == "p":

@@ -1,7 +1,7 @@
 """What comes in from Telegram, checked once: numbers, ids, names, whole updates.
 
 Why one place: anything in an update may be forged or odd (a channel post
-with no sender, an anonymous admin, `'²'` that `str.isdigit()` calls a
+with no sender, an anonymous admin, `'²'` that isdigit calls a
 digit and `int()` refuses, a chat id of 300 digits, a name of 500
 characters with line breaks). Every handler reads numbers through
 `parse_int`, names through `display_name`, and `admit` turns away, before

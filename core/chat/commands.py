@@ -179,7 +179,7 @@ GAME_MOVES = (Play, Draw, Pass, SayUno, Catch, Challenge, NameColor, PluginMove)
 
 def parse_int(text: str) -> int | None:
     """A typed whole number, or None: exactly what `int()` accepts (`3`, ` 3 `, `+3`),
-    never what only `str.isdigit()` accepts (`²` would make `int()` raise)."""
+    never what only isdigit accepts (`²` would make `int()` raise)."""
     try:
         return int(text)
     except ValueError:
