@@ -46,6 +46,17 @@ class StrictUno(Rule):
     class Options:
         penalty: int = option(2, min=0, max=20, help="cards for a player caught without UNO")
 
+    # What views and the chat layer ask whichever rule owns the UNO calls.
+    @staticmethod
+    def said(state: GameState, seat: int) -> bool:
+        """Has `seat` said UNO for the play to come?"""
+        return bool(state.uno >> seat & 1)
+
+    @staticmethod
+    def catchable(state: GameState) -> int:
+        """The seat that may be caught now, or -1."""
+        return state.exposed
+
     @staticmethod
     def _may_say(state: GameState, player: int) -> bool:
         return player == state.turn and len(state.hands[player]) >= 2 and not state.uno >> player & 1

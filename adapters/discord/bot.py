@@ -220,14 +220,21 @@ class UnoBot(discord.Client):
         lang = lang_of(interaction, self.service.defaults.lang)
         await interaction.response.send_message("⚠️ " + (text or error_text(code, lang)), ephemeral=True)
 
-    async def table_button(self, it: discord.Interaction[Any], action: ids.Action) -> None:
+    async def _table(self, it: discord.Interaction[Any]) -> tuple[str, c.Person, Table, str] | None:
+        """The channel's table for a press (chat, person, table, language), or
+        None after refusing the press when there is no game."""
         chat = chat_of(it)
-        person = person_of(it)
         table = await self.service.table(chat)
         if table is None:
             await self.refuse(it, "no_game")
+            return None
+        return chat, person_of(it), table, lang_of(it, table.lang)
+
+    async def table_button(self, it: discord.Interaction[Any], action: ids.Action) -> None:
+        found = await self._table(it)
+        if found is None:
             return
-        lang = lang_of(it, table.lang)
+        chat, person, table, lang = found
         if it.message is None or table.adapter.get("status") != it.message.id:
             _ = gettext_for(lang)
             await self.refuse(it, "old", _("That button belongs to an older message."))
@@ -249,13 +256,10 @@ class UnoBot(discord.Client):
         self.after(chat, out)
 
     async def hand_action(self, it: discord.Interaction[Any], action: ids.Action) -> None:
-        chat = chat_of(it)
-        person = person_of(it)
-        table = await self.service.table(chat)
-        if table is None:
-            await self.refuse(it, "no_game")
+        found = await self._table(it)
+        if found is None:
             return
-        lang = lang_of(it, table.lang)
+        chat, person, table, lang = found
         if action.verb == "r":
             await self.show_hand(it, render.hand(table, person.id, lang))
             self.ensure_jobs(chat, table)

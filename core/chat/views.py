@@ -165,10 +165,15 @@ def rule_facts(table: Table) -> tuple[int, int | None]:
 
 
 def _uno_rule(game: GameState | None) -> Any:
-    """The rule that owns the UNO calls (their data is its own), if it is on."""
+    """The rule that owns the UNO calls (their data is its own), if one is on:
+    any rule that answers `said(state, seat)` and `catchable(state)` (uno-call,
+    or a rule that replaces it, such as strict-uno)."""
     if game is None:
         return None
-    return (game.rules or rules_of(game)).rules.get("uno-call")
+    for rule in (game.rules or rules_of(game)).rules.values():
+        if callable(getattr(rule, "said", None)) and callable(getattr(rule, "catchable", None)):
+            return rule
+    return None
 
 
 def hand_view(table: Table, person_id: str) -> HandView | None:

@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 from dataclasses import dataclass, field
 
 from tests.discord_api import DiscordAPIServer, Member, Message, Sent
+from tests.support.privacy import mentions
 from unobot.adapters.discord.bot import DiscordChatService, Options, UnoBot, chat_id
 from unobot.adapters.discord.cli import use_api
 from unobot.adapters.redis_store import RedisStore
-from unobot.cards import Card
 from unobot.chat.commands import Person
-from unobot.chat.render import card_name
 from unobot.chat.service import ChatService
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 
@@ -82,15 +80,6 @@ class BotProcess:
         await self.client.idle()
 
 
-def mentions(text: str, card: Card) -> bool:
-    """Does a text name this card (short form, English or Spanish name)?"""
-    for word in (card.text, card_name(card, "en"), card_name(card, "es")):
-        pattern = r"(?<![A-Za-z0-9+])" + re.escape(word) + r"(?![A-Za-z0-9+])"
-        if word in ("Wild", "Comodín"):
-            pattern += r"(?! Draw| \+)"
-        if re.search(pattern, text):
-            return True
-    return False
 
 
 @dataclass

@@ -31,13 +31,13 @@ from typing import Any
 from telegram.ext import AIORateLimiter
 
 from tests.botapi import BotAPIServer, parse_html
+from tests.support.privacy import mentions
 from tests.telegram.clock import FakeClock, ManualScheduler
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.adapters.telegram.app import build_application
 from unobot.adapters.telegram.runtime import KEY, Options
 from unobot.cards import Card
-from unobot.chat.render import card_name
 from unobot.chat.service import ChatService
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, Table
 from unobot.state import GameState
@@ -193,14 +193,6 @@ def plain(text: str) -> str:
         return text
 
 
-def mentions(text: str, card: Card) -> bool:
-    for word in (card.text, card_name(card, "en"), card_name(card, "es")):
-        pattern = r"(?<![A-Za-z0-9+])" + re.escape(word) + r"(?![A-Za-z0-9+])"
-        if word in ("Wild", "Comodín"):
-            pattern += r"(?! Draw| \+)"
-        if re.search(pattern, text):
-            return True
-    return False
 
 
 @dataclass
