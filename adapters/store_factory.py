@@ -38,7 +38,8 @@ async def open_store(
       running); closing the store stops it.
 
     ``options`` go to the store (``game_ttl``; for Redis also
-    ``connect_timeout``, ``socket_timeout``, ``quarantine_ttl``). Raises
+    ``connect_timeout``, ``socket_timeout``, ``quarantine_ttl``,
+    ``wait_replicas``; :func:`store_options` reads them from a config). Raises
     :class:`~core.store.StoreUnavailable` when the server does not answer.
     """
     if memory:
@@ -61,17 +62,26 @@ async def open_store(
     return store
 
 
+def store_options(config: Config, *, memory: bool = False) -> dict[str, Any]:
+    """The store's settings from ``config`` (for :func:`open_store`'s ``options``):
+    the game TTL; for a Redis store also the timeouts and ``redis.wait_replicas``."""
+    options: dict[str, Any] = {"game_ttl": config.store.game_ttl}
+    if not memory:
+        options.update(connect_timeout=config.store.connect_timeout,
+                       socket_timeout=config.store.socket_timeout,
+                       wait_replicas=config.redis.wait_replicas)
+    return options
+
+
 async def open_configured_store(config: Config | None = None) -> Store:
     """The store ``config.yaml`` (and its env overrides) asks for; the config is loaded if not given.
 
     ``redis.url``: null -> the embedded server in ``<store.data_dir>/redis``;
     ``memory`` -> a :class:`MemoryStore`; a URL -> that server. The key
-    prefix, game TTL and timeouts come from the ``store`` section.
+    prefix, game TTL and timeouts come from the ``store`` section, the
+    replicas a save waits for from ``redis.wait_replicas``.
     """
     config = config or load_config()
-    options: dict[str, Any] = {"game_ttl": config.store.game_ttl}
-    if not config.redis.memory:
-        options.update(connect_timeout=config.store.connect_timeout,
-                       socket_timeout=config.store.socket_timeout)
     return await open_store(config.redis.url, data_dir=config.store.data_dir,
-                            prefix=config.store.prefix, memory=config.redis.memory, **options)
+                            prefix=config.store.prefix, memory=config.redis.memory,
+                            **store_options(config, memory=config.redis.memory))

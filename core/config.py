@@ -87,6 +87,8 @@ class RedisConfig:
 
     url: str | None = None
     cluster: bool = False
+    #: Replicas that must have a write before a move is answered (WAIT; 0: none asked).
+    wait_replicas: int = 0
 
     @property
     def memory(self) -> bool:
@@ -242,12 +244,19 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Con
     set_configured_path(list(folders))
 
     redis_raw = reader.mapping(top.get("redis"), ("redis",))
-    reader.known(redis_raw, ("redis",), ("url", "cluster"))
+    reader.known(redis_raw, ("redis",), _names(RedisConfig))
     url = reader.url(redis_raw.get("url"), ("redis", "url"))
     cluster = redis_raw.get("cluster", False)
     if not isinstance(cluster, bool):
         reader.fail(("redis", "cluster"), f"expected true or false, not {cluster!r}")
-    redis_config = _redis_config(url, cluster, reader, ("redis", "cluster"))
+    wait_replicas = redis_raw.get("wait_replicas")
+    if wait_replicas is None:
+        wait_replicas = 0
+    elif isinstance(wait_replicas, bool) or not isinstance(wait_replicas, int) or wait_replicas < 0:
+        reader.fail(("redis", "wait_replicas"), "expected how many replicas must have each save before "
+                    f"it is answered: a whole number, 0 (none) or more, not {wait_replicas!r}")
+    redis_config = replace(_redis_config(url, cluster, reader, ("redis", "cluster")),
+                           wait_replicas=wait_replicas)
 
     store_raw = reader.mapping(top.get("store"), ("store",))
     reader.known(store_raw, ("store",), _names(StoreConfig))
@@ -346,8 +355,9 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
     redis_url = get("UNOBOT_REDIS_URL")
     if redis_url is not None:
         checked_url = _Reader("$UNOBOT_REDIS_URL", {}).url(redis_url, ())
-        config = replace(config, redis=_redis_config(
-            checked_url, config.redis.cluster, _Reader("$UNOBOT_REDIS_URL", {}), ()))
+        config = replace(config, redis=replace(_redis_config(
+            checked_url, config.redis.cluster, _Reader("$UNOBOT_REDIS_URL", {}), ()),
+            wait_replicas=config.redis.wait_replicas))
     if config.redis.cluster and config.redis.url is None:
         raise ConfigError(config.source or "config", None, "redis.cluster",
                           "a Redis Cluster needs a redis:// or rediss:// URL: set redis.url "

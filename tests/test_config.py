@@ -13,6 +13,7 @@ from unobot.config import (
     Config,
     ConfigError,
     GameConfig,
+    RedisConfig,
     StoreConfig,
     WebhookConfig,
     config_path,
@@ -50,7 +51,7 @@ def test_the_shipped_file_says_the_defaults_and_documents_every_key() -> None:
     assert config.telegram == defaults.telegram
     assert config.game == defaults.game
     text = SHIPPED.read_text()
-    for section in (StoreConfig, GameConfig, WebhookConfig):
+    for section in (RedisConfig, StoreConfig, GameConfig, WebhookConfig):
         for f in fields(section):
             assert f"  {f.name}:" in text, f"{f.name} is not in config.yaml"
     for env in ("UNOBOT_REDIS_URL", "UNOBOT_DATA_DIR", "TELEGRAM_BOT_TOKEN",
@@ -88,6 +89,17 @@ def test_a_full_file_is_read(tmp_path: Path) -> None:
     assert config.telegram.webhook == WebhookConfig("https://bot.example/hook", "127.0.0.1",
                                                     8080, "s3cr-et_")
     assert config.game == GameConfig("party", "es", 30, 5)
+
+
+def test_wait_replicas(tmp_path: Path) -> None:
+    """`redis.wait_replicas`: 0 unless set (null too); a URL from the environment keeps it."""
+    assert Config().redis.wait_replicas == 0
+    assert load_config(write(tmp_path, "redis: {wait_replicas: null}\n"), environ={}).redis.wait_replicas == 0
+    path = write(tmp_path, "redis: {url: 'redis://h:7000', cluster: true, wait_replicas: 2}\n")
+    config = load_config(path, environ={})
+    assert config.redis == RedisConfig("redis+cluster://h:7000", True, 2)
+    moved = load_config(path, environ={"UNOBOT_REDIS_URL": "redis://other:7001"})
+    assert moved.redis == RedisConfig("redis+cluster://other:7001", True, 2)
 
 
 def test_secrets_stay_out_of_repr(tmp_path: Path) -> None:
@@ -166,6 +178,13 @@ def test_bad_env_url_is_named(tmp_path: Path) -> None:
     ("- just\n- a list\n", 1, "the file must be a mapping"),
     ("game:\n  turn_seconds: [1\n", 3, "not valid YAML"),
     ("store:\n  data_dir: {a: 1}\n", 2, "store.data_dir: expected text"),
+    ("redis:\n  url: memory\n  wait_replicas: -1\n", 3,
+     "redis.wait_replicas: expected how many replicas must have each save before it is answered: "
+     "a whole number, 0 (none) or more, not -1"),
+    ("redis:\n  wait_replicas: one\n", 2, "redis.wait_replicas: expected how many replicas"),
+    ("redis:\n  wait_replicas: 1.5\n", 2, "0 (none) or more, not 1.5"),
+    ("redis:\n  wait_replicas: true\n", 2, "0 (none) or more, not True"),
+    ("redis:\n  wait_replica: 1\n", 2, "redis.wait_replica: unknown key; did you mean 'wait_replicas'?"),
 ])
 def test_errors_name_file_line_and_key(tmp_path: Path, text: str, line: int, needle: str) -> None:
     path = tmp_path / "config.yaml"

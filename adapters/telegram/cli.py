@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     from telegram.error import TelegramError
 
-    from unobot.adapters.store_factory import open_store
+    from unobot.adapters.store_factory import open_store, store_options
     from unobot.chat.service import Defaults
     from unobot.store import Store, StoreError
 
@@ -67,10 +67,9 @@ def run(args: argparse.Namespace) -> int:
     async def store_factory() -> Store:
         if redis_url == "memory":
             return await open_store(None, data_dir=config.store.data_dir, memory=True,
-                                    game_ttl=config.store.game_ttl)
+                                    **store_options(config, memory=True))
         return await open_store(redis_url, data_dir=config.store.data_dir, prefix=config.store.prefix,
-                                game_ttl=config.store.game_ttl, connect_timeout=config.store.connect_timeout,
-                                socket_timeout=config.store.socket_timeout)
+                                **store_options(config))
 
     game = config.game
     app = build_application(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ from tests.support.redis_cluster import RedisCluster
 from tests.support.redis_server import RedisServer
 from unobot.adapters.embedded_redis import ADDRESS_NAME
 from unobot.adapters.redis_store import RedisStore
-from unobot.adapters.store_factory import EMBEDDED_SUBDIR, open_configured_store
+from unobot.adapters.store_factory import EMBEDDED_SUBDIR, open_configured_store, store_options
 from unobot.config import ConfigError, load_config
 from unobot.store import MemoryStore
 
@@ -75,6 +76,33 @@ async def test_redis_cluster_true_opens_a_cluster_store(tmp_path: Path,
         assert sorted([c async for c in store.bound_chats()]) == sorted(chats)
     finally:
         await store.close()
+
+
+async def test_wait_replicas_reaches_the_store(tmp_path: Path, redis_server: RedisServer,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    """`redis.wait_replicas` is handed to the store, which then WAITs on every save:
+    a lone server has no replica, so the save stands and the shortfall is logged."""
+    path = config_file(tmp_path, "redis: {wait_replicas: 1}\nstore: {prefix: cfgwait}\n")
+    config = load_config(path, environ={"UNOBOT_REDIS_URL": redis_server.url})
+    assert store_options(config)["wait_replicas"] == 1  # what `unobot telegram` opens its store with
+    assert "wait_replicas" not in store_options(config, memory=True)
+    store = await open_configured_store(config)
+    try:
+        assert isinstance(store, RedisStore) and store.wait_replicas == 1
+        with caplog.at_level(logging.WARNING, logger="unobot.adapters.redis_store"):
+            game_id, version = await store.create_game("-1002", b"x")
+        assert any("reached 0 of 1 replicas" in r.getMessage() for r in caplog.records), caplog.text
+        stored = await store.load_game(game_id)
+        assert stored is not None and stored.state == b"x" and stored.version == version
+        await store.delete_game(game_id)
+    finally:
+        await store.close()
+    unset = await open_configured_store(load_config(config_file(tmp_path, "store: {prefix: cfgwait}\n"),
+                                                    environ={"UNOBOT_REDIS_URL": redis_server.url}))
+    try:
+        assert isinstance(unset, RedisStore) and unset.wait_replicas == 0
+    finally:
+        await unset.close()
 
 
 def test_a_cluster_needs_a_url(tmp_path: Path) -> None:
