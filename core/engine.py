@@ -76,6 +76,7 @@ from .moves import (
     play_move,
     simple_move,
 )
+from .plain_turn import PlainMoves, plain_step
 from .ruleset import RuleSet
 from .state import PLAYING, GameState
 from .variants import rules_for, rules_from_spec
@@ -296,13 +297,26 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
     """
     rules = state.rules or rules_of(state)
     legal = state.legal
-    if legal is None or not _listed(move, legal):
+    if legal is not None:
+        for m in legal:  # noqa: SIM110 - is this very move object one legal_moves listed?
+            if m is move:
+                break
+        else:
+            legal = None
+    if legal is None:
         _check(state, rules, move)
-    if inplace and kind_is_core(move.kind):
+    if inplace and move.kind in KINDS:
         s = state
         s.legal = None
     else:
         s = state.clone()
+    if legal.__class__ is PlainMoves:
+        # A move of a plain turn: the shared rules' answer without the hooks,
+        # unless the move itself needs them (an action card, a wild).
+        plain = plain_step(s, move, rules)
+        if plain is not None:
+            s.moves += 1
+            return s, plain
     events: list[Event] = []
     kind = move.kind
     player = move.player
@@ -325,19 +339,6 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
     rules.after_move(s, move, events)
     s.moves += 1
     return s, events
-
-
-def kind_is_core(kind: str) -> bool:
-    return kind in KINDS
-
-
-def _listed(move: Move, legal: list[Move]) -> bool:
-    """Is this very move object one `legal_moves` listed? (Identity: cheap, and
-    a move built elsewhere is simply checked in full.)"""
-    for m in legal:  # noqa: SIM110 - a generator in any() costs more than the loop
-        if m is move:
-            return True
-    return False
 
 
 def _play(s: GameState, rules: RuleSet, move: Move, events: list[Event]) -> None:
@@ -376,8 +377,14 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     rules = state.rules or rules_of(state)
     if state.color is None and awaiting_color(state):
         return [color_move(player, c) for c in COLORS] if player == state.turn else []
+    if rules.plain_turn and player == state.turn and not state.pending and state.exposed < 0 \
+            and not state.ext and state.color is not None and len(state.hands[player]) > 2:
+        plain = _plain_moves(state, player, rules)
+        if plain is not None:
+            state.legal = plain
+            return plain
     if player != state.turn:
-        moves: list[Move] = []
+        moves = []
         for extra in rules.extra_moves(state, player):
             moves.extend(extra)
         return moves
@@ -391,6 +398,42 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     for extra in rules.extra_moves(state, player):
         moves.extend(extra)
     state.legal = moves
+    return moves
+
+
+def _plain_moves(state: GameState, player: int, rules: RuleSet) -> PlainMoves | None:
+    """The legal moves of a plain turn (core/plain_turn.py), or None when the
+    turn is not plain after all (the caller checked the cheap part: the
+    player to move, nothing pending, nobody to catch, no rule data, more
+    than two cards)."""
+    drawn = state.drawn
+    hand = state.hands[player]
+    if drawn is None:
+        if state.draws:
+            return None
+        last = simple_move(DRAW, player)
+        # matching's answer (in a plain turn every rule that answers
+        # card_fits promised to answer as it does)
+        color = state.color
+        rank = state.discard[-1].rank
+        fitting = [c for c in hand if c.color is None or c.color == color or c.rank == rank]
+        if len(fitting) > 1:
+            fitting = list(dict.fromkeys(fitting))
+    else:
+        if state.draws != 1:
+            return None
+        last = simple_move(PASS, player)
+        fitting = rules.cards_that_fit(state, player, (drawn,) if drawn in hand else ())
+    moves = PlainMoves()
+    if fitting:
+        if rules.play_checks or rules.targets_possible:
+            _plays(state, rules, player, fitting, moves)
+        else:
+            table = _untargeted_of(player)
+            for card in fitting:
+                found = table.get(card)
+                moves += found if found is not None else _untargeted(player, card)
+    moves.append(last)
     return moves
 
 
@@ -452,6 +495,7 @@ def _plays(state: GameState, rules: RuleSet, player: int, cards: list[Card], mov
 
 
 _UNTARGETED: dict[tuple[int, Card], tuple[Move, ...]] = {}
+_UNTARGETED_BY_SEAT: list[dict[Card, tuple[Move, ...]]] = []
 
 
 def _untargeted(player: int, card: Card) -> tuple[Move, ...]:
@@ -460,7 +504,15 @@ def _untargeted(player: int, card: Card) -> tuple[Move, ...]:
     if found is None:
         colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
         found = _UNTARGETED[(player, card)] = tuple(play_move(player, card, c) for c in colors)
+        _untargeted_of(player)[card] = found
     return found
+
+
+def _untargeted_of(player: int) -> dict[Card, tuple[Move, ...]]:
+    """The cache of `_untargeted` for one seat (no key tuple to build per card)."""
+    while len(_UNTARGETED_BY_SEAT) <= player:
+        _UNTARGETED_BY_SEAT.append({})
+    return _UNTARGETED_BY_SEAT[player]
 
 
 def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list[Move]) -> None:

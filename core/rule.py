@@ -56,6 +56,11 @@ class Rule:
     #: The move kinds this rule's `check_move` looks at (None: every kind).
     #: Declaring them lets the rule set skip the rule for other moves.
     checks: ClassVar[tuple[str, ...] | None] = None
+    #: The promise that lets the engine take its fast path (`unobot.plain_turn`):
+    #: in a plain turn, this rule's hooks answer and change nothing beyond what
+    #: the shared rules do. A rule that implements one of the plain-turn hooks
+    #: without it makes every turn of its variant go through the hooks.
+    plain_turn: ClassVar[bool] = False
     #: Rules this one takes the place of: when it is on, they are off (and
     #: `unobot variants NAME` does not list them as active).
     replaces: ClassVar[tuple[str, ...]] = ()

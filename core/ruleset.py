@@ -23,6 +23,7 @@ import pluggy
 from . import hookspecs
 from .hookspecs import PROJECT
 from .moves import DRAW, KINDS, PASS
+from .plain_turn import plain_rules
 from .rule import Rule
 
 _FIRSTRESULT_TEMPLATE = """
@@ -77,6 +78,8 @@ class RuleSet:
     check_draw: Callable[..., Any]
     check_pass: Callable[..., Any]
     resolved: Any
+    #: Whether this rule set may take the plain-turn fast path (core/plain_turn.py).
+    plain_turn: bool
     #: The rules and their options, in registration order, as a game saves
     #: them ([[name, options], ...]): enough to compile this rule set again.
     spec: list[list[Any]]
@@ -124,6 +127,9 @@ class RuleSet:
         self.out_of_turn_rules = any(
             not getattr(i.plugin, "base", False)
             for name in ("extra_moves", "can_jump_in") for i in getattr(self.pm.hook, name).get_hookimpls())
+        # The plain turn (core/plain_turn.py): listed and applied without the
+        # hooks, when every rule that could have a say promised it has none.
+        self.plain_turn = plain_rules(self.pm)
         # A rule that alone answers card_fits may offer `cards_that_fit(state,
         # player, cards)`, the same answer for a whole hand in one call.
         fits = self.pm.hook.card_fits.get_hookimpls()

@@ -17,6 +17,7 @@ class CardEffects(Rule):
     name = "card-effects"
     title = {"en": "Action cards", "es": "Cartas de acción"}
     base = True
+    plain_turn = True  # see unobot.plain_turn
 
     @dataclass(frozen=True)
     class Options:

@@ -33,6 +33,7 @@ class Challenge(Rule):
     checks = (CHALLENGE,)
     title = {"en": "Challenging a Wild Draw Four", "es": "Desafiar un +4"}
     base = True
+    plain_turn = True  # see unobot.plain_turn
 
     @dataclass(frozen=True)
     class Options:

@@ -29,6 +29,7 @@ class DrawOne(Rule):
     checks = (DRAW, PASS)
     title = {"en": "Drawing", "es": "Robar"}
     base = True
+    plain_turn = True  # see unobot.plain_turn
 
     @hookimpl(trylast=True)
     def check_move(self, state: GameState, move: Move) -> bool | str | None:

@@ -18,6 +18,7 @@ class Matching(Rule):
     name = "matching"
     title = {"en": "Matching cards", "es": "Cartas que casan"}
     base = True
+    plain_turn = True  # see unobot.plain_turn
 
     @hookimpl(trylast=True)
     def card_fits(self, state: GameState, player: int, card: Card) -> bool:

@@ -8,6 +8,7 @@ class TurnOrder(Rule):
     name = "turn-order"
     title = {"en": "Turn order", "es": "Orden de turnos"}
     base = True
+    plain_turn = True  # see unobot.plain_turn
 
     @hookimpl(trylast=True)
     def next_turn(self, state: GameState, player: int, skip: int) -> int:

@@ -48,6 +48,7 @@ class UnoCall(Rule):
     checks = (UNO, CATCH)
     title = {"en": "Saying UNO", "es": "Decir UNO"}
     base = True
+    plain_turn = True  # see unobot.plain_turn
 
     @dataclass(frozen=True)
     class Options:
