@@ -38,8 +38,19 @@ from unobot.chat.render import describe_event, error_text
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.chat.views import HandView, TableView, hand_view, table_view
-from unobot.events import PLAYER_LEFT
+from unobot.engine import apply
+from unobot.errors import MoveError
+from unobot.events import (
+    CARD_PLAYED,
+    CHALLENGE_LOST,
+    CHALLENGE_WON,
+    COLOR_CHOSEN,
+    PLAYER_LEFT,
+    ROUND_WON,
+    Event,
+)
 from unobot.moves import Move
+from unobot.state import PLAYING as GAME_PLAYING
 from unobot.store import Store
 from unobot.variants import VariantError, load_variant, rules_for
 
@@ -158,7 +169,8 @@ class ConsoleApp:
                 if self.table is None and not await self._setup():
                     return 1
                 code = await self._loop()
-                if code != 0 or self.o.auto or not self._ask_yes(_("Play again?")):
+                # self._, not _: a resumed game may have switched the language
+                if code != 0 or self.o.auto or not self._ask_yes(self._("Play again?")):
                     return code
                 self.table = None
                 self.log.clear()
@@ -351,22 +363,18 @@ class ConsoleApp:
             before = [list(h) for h in self.table.game.hands] if (
                 isinstance(cmd, c.Challenge) and self.table is not None and self.table.game is not None) else None
             out = await self.send(cmd)
-            await self.show(out)
-            if before is not None and out.ok:
-                self._reveal(out, before)
+            await self.show(out, hands=before)
             if not out.ok:
                 return
 
-    def _reveal(self, out: Outcome, hands: list[list[Card]]) -> None:
-        _ = self._
-        table = out.table
-        me = table.seat_of(self.person.id) if table is not None else None
-        for e in out.events:
-            if e.kind in ("challenge_won", "challenge_lost") and e.player == me and 0 <= e.other < len(hands):
-                name = table.seats[e.other].name if table is not None else "?"
-                self._print(render.flow(Text(_("{player}'s hand:").format(player=name) + " ", style="italic"),
-                                        [render.card_text(card, self.lang) for card in sorted(hands[e.other])],
-                                        self.console.width, indent=4))
+    def _reveal(self, e: Event, hands: list[list[Card]], names: Sequence[str]) -> None:
+        """The challenged hand, under the challenge's line (before what follows it)."""
+        if not 0 <= e.other < len(hands):
+            return
+        name = names[e.other] if e.other < len(names) else "?"
+        self._print(render.flow(Text("  " + self._("{player}'s hand:").format(player=name) + " ", style="italic"),
+                                [render.card_text(card, self.lang) for card in sorted(hands[e.other])],
+                                self.console.width, indent=4))
 
     def _ask_choice(self, choice: Choice) -> PlayIntent | None:
         """`5 amarillo` reads two ways: ask which was meant."""
@@ -393,8 +401,9 @@ class ConsoleApp:
         color = intent.color
         if color is None:
             colors = render.ordered_colors(moves)
-            if colors and sum(hc.count for hc in hv.cards) == 1:
-                color = colors[0]  # the last card: the round ends, no colour to choose
+            if colors and sum(hc.count for hc in hv.cards) == 1 and self._ends_round(
+                    [m for m in moves if m.color == colors[0]]):
+                color = colors[0]  # the last card ends the round: no colour to choose
             elif colors:
                 color = self._ask_color(colors)
                 if color is None:
@@ -414,6 +423,18 @@ class ConsoleApp:
         # UNO and the card as one command: both happen, or (the card refused) neither.
         return [c.Play(card=intent.card.text, color=COLOR_NAMES[color] if color else None,
                        target=target, uno=uno)]
+
+    def _ends_round(self, moves: Sequence[Move]) -> bool:
+        """Whether the first of `moves` ends the round (a last card; not when the
+        others play on for places, where the colour still matters)."""
+        game = self.table.game if self.table is not None else None
+        if game is None or not moves:
+            return False
+        try:
+            after, _events = apply(game, moves[0])
+        except MoveError:
+            return False
+        return after.phase != GAME_PLAYING
 
     def _ask_color(self, colors: Sequence[str]) -> str | None:
         _ = self._
@@ -566,7 +587,7 @@ class ConsoleApp:
             await self.show(out)
         return out.ok
 
-    async def show(self, out: Outcome, extras: bool = True) -> None:
+    async def show(self, out: Outcome, extras: bool = True, hands: list[list[Card]] | None = None) -> None:
         """Print a refusal, or the outcome's events one by one (the others' moves paced)."""
         if not out.ok:
             code = out.code or ""
@@ -589,9 +610,12 @@ class ConsoleApp:
                     described[notice] -= 1
                 else:
                     self.console.print(Text("  · " + notice, style="grey70"))
-        for e in out.events:
+        last_wild = _last_wild_colours(out.events)
+        for i, e in enumerate(out.events):
             if e.kind == PLAYER_LEFT and e.player == me and self.o.auto:
                 continue
+            if i in last_wild:
+                continue  # a wild as the last card: nobody was asked for a colour the round ends with
             line = render.event_line(e, name, self.lang, my_name, names)
             if line is None:
                 continue
@@ -601,6 +625,8 @@ class ConsoleApp:
                 with self._typing_held():
                     await self.sleep(self.o.delay)
             self._print(Text("  · ", style="grey50") + line)
+            if hands is not None and e.kind in (CHALLENGE_WON, CHALLENGE_LOST) and e.player == me:
+                self._reveal(e, hands, names)  # `hands`: as they were when I challenged
             if e.cards and e.player == me and me is not None:
                 private = render.private_line(e, self.lang, self.console.width)
                 if private is not None:
@@ -637,6 +663,22 @@ class ConsoleApp:
         if self._turn[0] != table.version:
             self._turn = (table.version, self.clock())
         return seconds - (self.clock() - self._turn[1])
+
+
+def _last_wild_colours(events: Sequence[Event]) -> set[int]:
+    """The indexes of the colour choices of a wild that won the round (the last
+    card: the colour was never asked, and nobody plays on it)."""
+    found: set[int] = set()
+    for i, e in enumerate(events):
+        if e.kind != COLOR_CHOSEN:
+            continue
+        for later in events[i + 1:]:
+            if later.kind == CARD_PLAYED:
+                break
+            if later.kind == ROUND_WON and later.player == e.player:
+                found.add(i)
+                break
+    return found
 
 
 def rule_commands(overrides: dict[str, Any]) -> list[c.Command]:

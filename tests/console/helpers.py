@@ -98,7 +98,7 @@ class Player:
                 self.send(self.choose())
             elif label.startswith(("Colour", "Color")):
                 self.seen["wild"] = True
-                self.send("green")
+                self.send(self.w("green"))
             elif label.startswith(("Player", "Jugador")):
                 self.send("1")
             elif label.startswith(("Enter", "Intro")):
@@ -156,3 +156,95 @@ class Player:
         if self.w("pass") in options:
             return "p"
         return self.w("draw")
+
+
+# -- a staged table: the console resumes a game laid out card by card ------------------------
+
+@dataclass(frozen=True)
+class Stage:
+    """How the table looks when the console takes it up: every hand (seat 0 is
+    the person, the AI seats follow), the top card and its colour, whose turn
+    it is and the cards next off the draw pile (first drawn first)."""
+
+    hands: tuple[str, ...]
+    top: str
+    turn: int = 0
+    color: str | None = None  # the colour in play (a wild on top); default: the top card's
+    next_draw: tuple[str, ...] = ()
+
+
+def stage_game(url: str, stage: Stage, *, lang: str, variant: str = "official", rounds: int | None = 1,
+               seed: int = 1, rules: tuple[str, ...] = ()) -> str:
+    """A console game in the store at `url`, laid out as `stage`: dealt by the
+    console's own set-up (its app, in this process, quitting at the first
+    prompt), then its cards rearranged: every card of the deck stays in play
+    exactly once, the rest in the draw pile. Start `unobot play --store URL
+    --resume` to take it up; returns the AI seats' names, comma-separated."""
+    import asyncio
+
+    return asyncio.run(_stage(url, stage, lang=lang, variant=variant, rounds=rounds, seed=seed, rules=rules))
+
+
+async def _stage(url: str, stage: Stage, *, lang: str, variant: str, rounds: int | None, seed: int,
+                 rules: tuple[str, ...]) -> str:
+    import io
+    from collections import Counter
+
+    from rich.console import Console
+
+    from unobot.adapters.console.app import ConsoleApp, Options, make_service
+    from unobot.adapters.console.cli import user_id
+    from unobot.adapters.store_factory import open_store
+    from unobot.cards import parse_card
+    from unobot.chat.table import Table
+    from unobot.cli import parse_rule_overrides
+    from unobot.config import load_config
+
+    config = load_config(ROOT / "config.yaml", environ=env())  # what the console in the pty reads
+    store = await open_store(url, data_dir=str(ROOT / "data"), prefix=config.store.prefix)
+    try:
+        options = Options(variant=variant, players=len(stage.hands), ai="strong",
+                          overrides=parse_rule_overrides(list(rules)), seed=seed, lang=lang, rounds=rounds,
+                          delay=0, name="Tess", user=user_id(), persistent=True, explicit_lang=True)
+
+        class Leave:  # the person quits at the first prompt; the game stays saved
+            def read(self, prompt: object, timeout: float | None = None) -> str | None:
+                raise EOFError
+
+        out = io.StringIO()
+        app = ConsoleApp(make_service(store, options), options, Console(file=out, width=100), reader=Leave())  # type: ignore[arg-type]
+        assert await app.run() == 0, out.getvalue()
+        assert app.table is not None and app.table.seats[0].id == options.person_id
+        game_id = await store.chat_game(options.chat_id)
+        assert game_id is not None, out.getvalue()
+        stored = await store.load_game(game_id)
+        assert stored is not None
+        table = Table.decode(stored.state, stored.version)
+        game = table.game
+        assert game is not None
+        pool = Counter(game.all_cards())
+        hands = [[parse_card(t) for t in hand.split()] for hand in stage.hands]
+        top = parse_card(stage.top)
+        upcoming = [parse_card(t) for t in stage.next_draw]
+        for card in (*(c for h in hands for c in h), top, *upcoming):
+            assert pool[card] > 0, f"the deck has no more {card.text}"
+            pool[card] -= 1
+        rest = []  # the cards not staged, in the order they were in
+        for card in game.all_cards():
+            if pool[card] > 0:
+                pool[card] -= 1
+                rest.append(card)
+        game.hands = hands
+        game.discard = [top]
+        game.draw_pile = rest + upcoming[::-1]  # the pile's end is its top
+        game.color = stage.color or top.color
+        game.turn = stage.turn
+        game.pending, game.pending_rank, game.drawn, game.draws = 0, "", None, 0
+        game.uno, game.exposed = 0, -1
+        game.ext = {}
+        game.legal = None
+        table.version += 1
+        await store.save_game(game_id, table.encode(), expected_version=stored.version)
+        return ", ".join(s.name for s in table.seats[1:])
+    finally:
+        await store.close()

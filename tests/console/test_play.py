@@ -20,44 +20,85 @@ from .helpers import ROOT, Player, clean, spawn
 GAME = ("--rounds", "1", "--delay", "0", "--name", "Tess", "--lang", "en")
 
 
-def test_a_round_with_every_kind_of_decision() -> None:
-    # The scripted person plays by what the screen shows. Random AIs forget
-    # UNO now and then, so there is someone to catch; a few seeds are tried
-    # (each one deterministic) until a round had a wild, a challenge and a catch.
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_round_with_every_kind_of_decision(lang: str) -> None:
+    # The scripted person plays by what the screen shows, typing the words of
+    # its language. Random AIs forget UNO now and then, so there is someone to
+    # catch; a few seeds are tried (each one deterministic) until a round had
+    # a wild, a challenge and a catch.
+    _ = gettext_for(lang)
+    ngettext = ngettext_for(lang)
     wanted = ("wild", "catch")
+    challenged = re.escape(_("{player} challenged {other}'s Wild Draw Four and lost.").split(" {other}")[0]).replace(
+        re.escape("{player}"), "Tess")
     for seed in ("2", "14", "1", "5", "7", "11"):
-        child = spawn("--store", "memory", "--seed", seed, "--ai", "random", "--players", "3", *GAME)
-        player = Player(child)
+        child = spawn("--store", "memory", "--seed", seed, "--ai", "random", "--players", "3", *GAME[:-1], lang)
+        player = Player(child, lang=lang)
         out = player.play()
         child.close()
         assert child.exitstatus == 0, out[-2000:]
-        if all(player.seen[k] for k in wanted) and "Tess challenged" in out:
+        if all(player.seen[k] for k in wanted) and re.search(challenged, out):
             break
     else:
         pytest.fail(f"no seed gave a wild, a challenge and a catch: {player.seen}")
-    assert all(player.seen[k] for k in ("unknown", "help", "refused", "draw")), player.seen
-    assert "Unknown command 'fly'. Type help to see the commands." in out
-    assert "Commands" in out and "save the game and leave" in out  # the help table
-    assert "✗ That card does not fit the top card." in out  # the engine's refusal, translated
-    assert "Tess drew a card." in out and "You drew:" in out
-    assert "Choose a colour:" in out and "Tess chose green." in out
-    assert re.search(r"Tess challenged .+'s Wild Draw Four", out)
-    assert re.search(r"Tess caught .+ without UNO!", out)
-    assert "Your hand (7 cards):" in out and "Top card:" in out and "Score" in out
-    assert "wins the round" in out
-    assert "Scores after round 1" in out
-    assert re.search(r"After 1 round, .+ wins with \d+ points!", out)
+    assert all(player.seen[k] for k in ("unknown", "help", "refused", "draw", "uno")), player.seen
+    assert _("Unknown command {word!r}. Type help to see the commands.").format(word="fly") in out
+    assert _("Commands") in out and _("save the game and leave ({command} --resume continues it)").format(
+        command="unobot play") in " ".join(out.split())  # the help table
+    assert "✗ " + _("That card does not fit the top card.") in out  # the engine's refusal, translated
+    assert ngettext("{player} drew a card.", "{player} drew {n} cards.", 1).format(player="Tess", n=1) in out
+    assert _("You drew:") in out
+    assert _("Choose a colour:") in out and _("{player} chose {color}.").format(
+        player="Tess", color=_("green")) in out
+    assert re.search(challenged, out)
+    assert re.search(re.escape(_("{player} caught {other} without UNO!")).replace(re.escape("{player}"), "Tess")
+                     .replace(re.escape("{other}"), ".+"), out)
+    assert _("{player}: UNO!").format(player="Tess") in out  # said with `N uno`
+    assert ngettext("Your hand ({n} card):", "Your hand ({n} cards):", 7).format(n=7) in out
+    assert _("Top card:") in out and _("Score") in out
+    assert _("{player} wins the round and scores {n} points!").split("{player}")[1].split(" {n}")[0] in out
+    assert _("Scores after round {n}").format(n=1) in out
+    won = re.escape(ngettext("After {n} round, {player} wins with {points} points!",
+                             "After {n} rounds, {player} wins with {points} points!", 1))
+    assert re.search(won.replace(re.escape("{n}"), "1").replace(re.escape("{player}"), ".+")
+                     .replace(re.escape("{points}"), r"\d+"), out)
+    if lang == "es":  # a whole round in Spanish, not one English word on the screen
+        _no_english(out)
 
 
-def test_party_pauses_for_a_jump_in() -> None:
-    child = spawn("--store", "memory", "--seed", "1", "--variant", "party", "--players", "3", *GAME)
-    player = Player(child)
+#: Words of the English screen that must never show in a Spanish game.
+ENGLISH = ("Wild", "Skip", "Reverse", "Draw Two", "Draw Four", "Your ", " draw ", "Press", "Enter", "(AI)",
+           "Colour", " card", "Top card", "Score", "Player", "Round", "wins", "played", "drew", "chose",
+           "caught", "challenge", "Choose", "Type ", "Commands", "catch", "help", "yellow", "green", "blue",
+           "red ", "you ", "You ")
+
+
+def _no_english(out: str) -> None:
+    found = [word for word in ENGLISH if word in out]
+    lines = [line for line in out.splitlines() if any(word in line for word in found)]
+    assert not found, (found, lines[:10])
+    # "¡UNO!" everywhere: every exclamation opens with "¡" (on its line, before it)
+    unopened = [line for line in out.splitlines() if any(
+        line[:i].count("¡") <= line[:i].count("!") for i, ch in enumerate(line) if ch == "!")]
+    assert not unopened, unopened[:10]
+    assert not re.search(r"\+4 +\+4", out)  # the Wild Draw Four named once, not "+4  +4"
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_party_pauses_for_a_jump_in(lang: str) -> None:
+    _ = gettext_for(lang)
+    child = spawn("--store", "memory", "--seed", "1", "--variant", "party", "--players", "3", *GAME[:-1], lang)
+    player = Player(child, lang=lang)
     out = player.play()
     child.close()
     assert child.exitstatus == 0
-    assert "You may act now, out of turn:" in out and "Press Enter to let" in out
-    assert player.seen["jump"] and "Tess jumps in!" in out
-    assert "Choose a player:" in out and "swapped hands with" in out  # seven-o asks whom to swap with
+    assert _("You may act now, out of turn:") in out
+    assert _("Press Enter to let {player} move.").split(" {player}")[0] in out
+    assert player.seen["jump"] and _("{player} jumps in!").format(player="Tess") in out
+    assert _("Choose a player:") in out  # seven-o asks whom to swap with
+    assert _("{player} swapped hands with {other}.").split(" {other}")[0].split("{player} ")[1] in out
+    if lang == "es":
+        _no_english(out)
 
 
 def _first_move(child: pexpect.spawn) -> Player:
@@ -131,3 +172,23 @@ def test_spanish() -> None:
         hand = ngettext_for("es")("Your hand ({n} card):", "Your hand ({n} cards):", 7).format(n=7)
         assert hand == "Tu mano (7 cartas):" and hand in out
         assert _("Round {n} begins.").format(n=1) in out
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_round_of_the_spanish_rules(lang: str) -> None:
+    """`--variant reglas-de-uno`: named for what it is, and a whole round played
+    by a person who types the words of the language (in Spanish, not one English word)."""
+    _ = gettext_for(lang)
+    child = spawn("--store", "memory", "--seed", "4", "--ai", "random", "--players", "3", "--variant",
+                  "reglas-de-uno", *GAME[:-1], lang)
+    player = Player(child, lang=lang)
+    out = player.play()
+    child.close()
+    assert child.exitstatus == 0, out[-2000:]
+    title = {"en": "Spanish rules (Reglas de UNO)", "es": "Reglas de UNO"}[lang]
+    assert f"UNO · {title}" in out and _("Round {n} · {variant}").format(n=1, variant=title) in out
+    assert "The document's rules" not in out
+    assert _("{player} wins the round and scores {n} points!").split("{player}")[1].split(" {n}")[0] in out
+    assert player.seen["draw"] and player.seen["uno"], player.seen
+    if lang == "es":
+        _no_english(out)
