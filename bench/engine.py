@@ -3,7 +3,9 @@ UnoGame (pip install rlcard==1.2.0) measured side by side in the same run.
 
     .venv/bin/python bench/engine.py [--seconds 10] [--json]
 
-Both sides pick uniformly among their legal moves with a seeded generator.
+Both sides pick uniformly among their legal moves with a seeded generator,
+the same way (`moves[int(rnd.random() * len(moves))]`, as unobot's random
+policy does).
 Rules differ (RLCard offers no voluntary draw, no UNO call, no challenge, so
 its random games are far shorter); moves/s is the fair figure, games/s is
 printed for completeness. Two workloads for unobot:
@@ -53,7 +55,7 @@ def ours(policy: str, seconds: float, seed: int) -> tuple[int, int, float]:
             if policy == "random-play":
                 plays = [m for m in legal if m.kind == PLAY]
                 legal = plays or legal
-            state, _ = apply(state, legal[rnd.randrange(len(legal))], inplace=True)
+            state, _ = apply(state, legal[int(rnd.random() * len(legal))], inplace=True)
             n += 1
         spent += time.perf_counter() - t0
         games += 1
@@ -91,7 +93,7 @@ def rlcard_side(seconds: float, seed: int) -> tuple[int, int, float]:
         n = 0
         while not game.is_over():
             legal = game.get_legal_actions()
-            game.step(legal[rnd.randrange(len(legal))])
+            game.step(legal[int(rnd.random() * len(legal))])
             n += 1
         spent += time.perf_counter() - t0
         games += 1

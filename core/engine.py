@@ -72,6 +72,7 @@ from .moves import (
     PLAY,
     UNO,
     Move,
+    catch_move,
     color_move,
     play_move,
     simple_move,
@@ -375,12 +376,47 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     if state.phase != PLAYING or player in state.out:
         return []
     rules = state.rules or rules_of(state)
-    if state.color is None and awaiting_color(state):
+    color = state.color
+    if color is None and awaiting_color(state):
         return [color_move(player, c) for c in COLORS] if player == state.turn else []
-    if rules.plain_turn and player == state.turn and not state.pending and state.exposed < 0 \
-            and not state.ext and state.color is not None and len(state.hands[player]) > 2:
-        plain = _plain_moves(state, player, rules)
-        if plain is not None:
+    exposed = state.exposed
+    if rules.plain_turn and player == state.turn and not state.pending and not state.ext \
+            and color is not None and (exposed < 0 or exposed != player and rules.plain_uno):
+        # The plain turn (core/plain_turn.py), inline: this is the hottest
+        # code of the engine. Which cards fit is matching's answer: in a
+        # plain turn every rule that answers card_fits promised to answer so.
+        drawn = state.drawn
+        hand = state.hands[player]
+        rank = state.discard[-1].rank
+        fitting: Iterable[Card] | None = None
+        if drawn is None:
+            if not state.draws:
+                last = DRAW
+                fitting = [c for c in hand if c.color is None or c.color == color or c.rank == rank]
+                if len(fitting) > 1:
+                    fitting = dict.fromkeys(fitting)
+        elif state.draws == 1:
+            last = PASS
+            fits = drawn.color is None or drawn.color == color or drawn.rank == rank
+            fitting = (drawn,) if fits and drawn in hand else ()
+        if fitting is not None:
+            plain = PlainMoves()
+            if fitting:
+                if rules.play_checks or rules.targets_possible:
+                    _plays(state, rules, player, list(fitting), plain)
+                else:
+                    try:
+                        table = _UNTARGETED_BY_SEAT[player]
+                    except IndexError:
+                        table = _untargeted_of(player)
+                    for card in fitting:
+                        found = table.get(card)
+                        plain += found if found is not None else _untargeted(player, card)
+            plain.append(simple_move(last, player))
+            if len(hand) == 2 and rules.plain_uno and not state.uno >> player & 1:
+                plain.append(simple_move(UNO, player))  # uno-call: said with the next-to-last card
+            if exposed >= 0:
+                plain.append(catch_move(player, exposed))  # uno-call: who forgot it may be caught
             state.legal = plain
             return plain
     if player != state.turn:
@@ -398,42 +434,6 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     for extra in rules.extra_moves(state, player):
         moves.extend(extra)
     state.legal = moves
-    return moves
-
-
-def _plain_moves(state: GameState, player: int, rules: RuleSet) -> PlainMoves | None:
-    """The legal moves of a plain turn (core/plain_turn.py), or None when the
-    turn is not plain after all (the caller checked the cheap part: the
-    player to move, nothing pending, nobody to catch, no rule data, more
-    than two cards)."""
-    drawn = state.drawn
-    hand = state.hands[player]
-    if drawn is None:
-        if state.draws:
-            return None
-        last = simple_move(DRAW, player)
-        # matching's answer (in a plain turn every rule that answers
-        # card_fits promised to answer as it does)
-        color = state.color
-        rank = state.discard[-1].rank
-        fitting = [c for c in hand if c.color is None or c.color == color or c.rank == rank]
-        if len(fitting) > 1:
-            fitting = list(dict.fromkeys(fitting))
-    else:
-        if state.draws != 1:
-            return None
-        last = simple_move(PASS, player)
-        fitting = rules.cards_that_fit(state, player, (drawn,) if drawn in hand else ())
-    moves = PlainMoves()
-    if fitting:
-        if rules.play_checks or rules.targets_possible:
-            _plays(state, rules, player, fitting, moves)
-        else:
-            table = _untargeted_of(player)
-            for card in fitting:
-                found = table.get(card)
-                moves += found if found is not None else _untargeted(player, card)
-    moves.append(last)
     return moves
 
 

@@ -91,6 +91,17 @@ def simple_move(kind: str, player: int) -> Move:
         return move
 
 
+_catches: dict[tuple[int, int], Move] = {}
+
+
+def catch_move(player: int, target: int) -> Move:
+    """A shared `catch` move of `player` against `target`."""
+    move = _catches.get((player, target))
+    if move is None:
+        move = _catches[(player, target)] = Move(CATCH, player, target=target)
+    return move
+
+
 def play_move(player: int, card: Card, color: str | None = None, target: int | None = None) -> Move:
     """A shared play move; the legal-move lists reuse these objects."""
     key = (player, card, color, target)

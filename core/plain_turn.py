@@ -9,29 +9,40 @@ without the calls, makes the engine about twice as fast where it matters
 taken only when the rules in play have promised they would have had nothing
 else to say.
 
-A turn is *plain* when the player to move has more than two cards (no UNO
-to say, nobody to catch after the play), no colour is awaited, no penalty is
-pending, nobody may be caught, no rule keeps data for the round
-(`state.ext` is empty) and the player has either not drawn yet or drawn
-exactly one card (`state.drawn`). In a plain turn the shared rules decide:
+A turn is *plain* when it is the turn of a player who holds a card or
+more and may not be caught, a colour is in play (none is awaited), no
+penalty is pending, no rule keeps data for the round (`state.ext` is
+empty) and the player has either not drawn yet or drawn exactly one card
+(`state.drawn`). In a plain turn the shared rules decide:
 
-- the legal moves are the plays `play_moves` lists, then `draw` (before
-  drawing) or `pass` (after drawing one card);
-- a number card played leaves the hand for the discard pile, its colour is
-  in play, and the turn passes (`next_turn`);
+- the legal moves are the plays of the cards that fit (matching), then
+  `draw` (before drawing) or `pass` (after drawing one card), then `uno`
+  when the player holds two cards and has not said it, then `catch` when
+  another player may be caught (uno-call);
+- a card leaves the hand for the discard pile and does what card-effects
+  says (a wild takes the colour named, a Skip skips, a Reverse reverses, or
+  skips with two players when the option says so, a Draw Two makes the next
+  player take two cards and lose the turn, since no rule holds it); the turn
+  passes (`next_turn`); a player left with one card who has not said UNO may
+  be caught, and any play, draw or pass closes an earlier catch window
+  (uno-call);
 - a card drawn (the draw pile not empty) joins the hand; the turn passes
   unless the rule set accepts a play of it (`can_play`);
 - a pass passes the turn.
 
+The last card, a wild draw card (it may be challenged), a draw card the
+pile cannot pay, `uno`, `catch` and every move out of turn go through the
+hooks.
+
 The rule set takes this path only when every rule implementing one of
 `PLAIN_HOOKS` declares `plain_turn = True` (the shared rules do): the
 promise that, in a plain turn, its hooks answer and change nothing beyond
-what the list above says. Any other rule that implements one of them, a
-house rule or a third-party one, turns the path off for its variant, and
-every turn goes through the hooks. Every other move (an action card, a
-wild, a move out of turn) always goes through the hooks.
-`tests/test_plain_turn.py` plays every shipped variant both ways and
-requires identical states and events.
+what the list above says, and matching, card-effects, draw-one and
+turn-order (`PLAIN_RULES`) are on. Any other rule that implements one of
+them, a house rule or a third-party one, turns the path off for its
+variant, and every turn goes through the hooks.
+`tests/test_plain_turn.py` plays random games of the rule sets that take
+the path both ways, and requires identical moves, events and states.
 """
 
 from __future__ import annotations
@@ -45,19 +56,20 @@ from .events import (
     COLOR_CHOSEN,
     DIRECTION_REVERSED,
     PASSED,
+    PENALTY_TAKEN,
     TURN_SKIPPED,
     Event,
 )
 from .moves import DRAW, PASS, PLAY, Move
-from .state import GameState
+from .state import PLAYING, GameState
 
 #: The hooks a plain turn would ask. A rule implementing any of them must
 #: declare `plain_turn = True` for the rule set to take the fast path.
 #: (`check_move` counts only for rules that check plays, draws or passes.)
 PLAIN_HOOKS = (
     "card_fits", "can_jump_in", "card_targets", "check_move", "extra_moves",
-    "before_play", "on_play", "on_wild", "after_move", "next_turn", "on_draw",
-    "on_drawn_card", "cards_to_draw", "on_pass",
+    "before_play", "on_play", "on_wild", "hold_penalty", "after_move", "next_turn",
+    "on_draw", "on_drawn_card", "cards_to_draw", "on_pass",
 )
 
 _PLAIN_CHECKED = (PLAY, DRAW, PASS)
@@ -92,49 +104,72 @@ class PlainMoves(list[Move]):
 
 
 def is_plain(state: GameState, player: int) -> bool:
-    """Is it `player`'s plain turn? (The rule set's promise is checked apart.)"""
+    """Is it `player`'s plain turn? (The rule set's promise is checked apart.
+    The engine inlines this test; `tests/test_plain_turn.py` holds the two
+    together.)"""
     return (
-        player == state.turn and not state.pending and state.exposed < 0 and not state.ext
-        and state.color is not None and len(state.hands[player]) > 2
+        state.phase == PLAYING and player == state.turn and not state.pending
+        and state.exposed != player and not state.ext and state.color is not None
+        and len(state.hands[player]) > 0
         and (state.draws == 0 if state.drawn is None else state.draws == 1)
     )
 
 
 def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
     """Apply a move of a plain turn to `s`, as the shared rules would; None
-    when this move needs the hooks (an action card, a wild, an empty pile):
-    `s` is then unchanged."""
+    when this move needs the hooks (a wild draw card, the last card, a
+    target, a pile too short, a `uno` or `catch` move): `s` is then
+    unchanged."""
     kind = move.kind
     player = move.player
     if kind == PLAY:
         card = move.card
-        if card is None or card.draw or move.target is not None or move.cards:
-            return None  # a draw card's penalty, a target, several cards: the hooks
-        s.hands[player].remove(card)
+        hand = s.hands[player]
+        draw = card.draw if card is not None else 0
+        if card is None or len(hand) < 2 or move.target is not None or move.cards or (
+                draw and (card.is_wild or len(s.draw_pile) < draw)):
+            return None
+        s.exposed = -1  # uno-call: a play by another player closes the catch window
+        hand.remove(card)
         s.discard.append(card)
         events = [_event(Event, (CARD_PLAYED, player, card, 0, -1, None, ()))]
         # card-effects, as its on_play and on_wild do
         if card.is_wild:
             s.color = move.color
             events.append(_event(Event, (COLOR_CHOSEN, player, None, 0, -1, move.color, ())))
-            _pass_turn(s, player, rules)
-            return events
-        s.color = card.color
-        rank = card.rank
-        if rank == REVERSE and not (
-                len(s.hands) - len(s.out) == 2 and rules.options["card-effects"].two_player_reverse_skips):
-            s.direction = -s.direction
-            events.append(_event(Event, (DIRECTION_REVERSED, player, None, 0, -1, None, ())))
-        elif rank in (SKIP, REVERSE):
-            _pass_turn(s, player, rules)
-            events.append(_event(Event, (TURN_SKIPPED, s.turn, None, 0, -1, None, ())))
-            player = s.turn
-        _pass_turn(s, player, rules)
+        else:
+            s.color = card.color
+            rank = card.rank
+            if draw:
+                # a Draw Two: the next player takes it at once and loses the turn
+                # (no rule holds it: hold_penalty is a plain hook)
+                victim = _next(s, player, rules)
+                pile = s.draw_pile
+                taken = [pile.pop() for _ in range(draw)]
+                s.hands[victim].extend(taken)
+                if s.uno:
+                    s.uno &= ~(1 << victim)
+                events.append(_event(Event, (PENALTY_TAKEN, victim, None, draw, -1, None, tuple(taken))))
+                player = victim
+            elif rank == REVERSE and not (
+                    len(s.hands) - len(s.out) == 2 and rules.options["card-effects"].two_player_reverse_skips):
+                s.direction = -s.direction
+                events.append(_event(Event, (DIRECTION_REVERSED, player, None, 0, -1, None, ())))
+            elif rank in (SKIP, REVERSE):
+                skipped = _next(s, player, rules)
+                events.append(_event(Event, (TURN_SKIPPED, skipped, None, 0, -1, None, ())))
+                player = skipped
+        if len(hand) == 1 and rules.plain_uno and not s.uno >> move.player & 1:
+            s.exposed = move.player  # uno-call: down to one card without UNO, open to a catch
+        s.turn = _next(s, player, rules)
+        s.drawn = None
+        s.draws = 0
         return events
     if kind == DRAW:
         pile = s.draw_pile
         if not pile:
             return None
+        s.exposed = -1
         card = pile.pop()
         s.hands[player].append(card)
         if s.uno:
@@ -154,20 +189,23 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
             s.drawn = card
             s.draws = 1
         else:
-            _pass_turn(s, player, rules)
+            s.turn = _next(s, player, rules)
+            s.drawn = None
+            s.draws = 0
         return [_event(Event, (CARDS_DRAWN, player, None, 1, -1, None, (card,)))]
     if kind == PASS:
-        _pass_turn(s, player, rules)
+        s.exposed = -1
+        s.turn = _next(s, player, rules)
+        s.drawn = None
+        s.draws = 0
         return [_event(Event, (PASSED, player, None, 0, -1, None, ()))]
     return None
 
 
-def _pass_turn(s: GameState, player: int, rules: Any) -> None:
+def _next(s: GameState, player: int, rules: Any) -> int:
     """turn-order: the next seat in the direction of play (`next_turn` when
     seats are out of the round)."""
-    s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
-    s.drawn = None
-    s.draws = 0
+    return rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)  # type: ignore[no-any-return]
 
 
 #: Builds an Event from a full tuple (a third of the keyword constructor's cost).

@@ -80,6 +80,8 @@ class RuleSet:
     resolved: Any
     #: Whether this rule set may take the plain-turn fast path (core/plain_turn.py).
     plain_turn: bool
+    #: ... with uno-call's offers and catches (off when a variant turns UNO calls off).
+    plain_uno: bool
     #: The rules and their options, in registration order, as a game saves
     #: them ([[name, options], ...]): enough to compile this rule set again.
     spec: list[list[Any]]
@@ -130,6 +132,7 @@ class RuleSet:
         # The plain turn (core/plain_turn.py): listed and applied without the
         # hooks, when every rule that could have a say promised it has none.
         self.plain_turn = plain_rules(self.pm)
+        self.plain_uno = self.plain_turn and "uno-call" in self.rules  # UNO offered, a catch opened
         # A rule that alone answers card_fits may offer `cards_that_fit(state,
         # player, cards)`, the same answer for a whole hand in one call.
         fits = self.pm.hook.card_fits.get_hookimpls()

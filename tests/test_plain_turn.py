@@ -32,6 +32,7 @@ PLAIN_SETS: list[tuple[str, dict[str, Any] | None]] = [
     ("official", {"progressive-scoring": True}),
     ("official", {"card-effects": {"two_player_reverse_skips": False}}),
     ("official", {"uno-call": {"penalty": 4}, "challenge": False}),
+    ("official", {"uno-call": False}),
 ]
 
 
@@ -156,8 +157,13 @@ def test_a_plain_turn_lists_its_moves_for_apply_and_an_action_card_takes_the_hoo
         moves = legal_moves(state, state.turn)
         if isinstance(moves, PlainMoves):
             kinds.update(m.kind for m in moves)
-            for m in moves:  # what a plain turn offers: plays, then draw or pass
-                assert m.kind in ("play", "draw", "pass")
-            assert moves[-1].kind in ("draw", "pass")
+            # what a plain turn offers: plays, then draw or pass, then UNO with
+            # two cards, then a catch of who forgot it
+            tail = [m.kind for m in moves if m.kind != "play"]
+            assert tail[0] in ("draw", "pass")
+            assert tail[1:] in ([], ["uno"], ["catch"], ["uno", "catch"])
+            assert ("uno" in tail) == (len(state.hands[state.turn]) == 2 and not state.said_uno(state.turn))
+            assert ("catch" in tail) == (state.exposed >= 0)
+            assert all(m.kind == "play" for m in moves[:len(moves) - len(tail)])
         state, _ = apply(state, moves[rnd.randrange(len(moves))])
-    assert {"play", "draw", "pass"} <= kinds
+    assert {"play", "draw", "pass", "uno", "catch"} <= kinds
