@@ -41,9 +41,13 @@ def default_lang() -> str:
 
 def register(subparsers: Any) -> None:
     _ = gettext_for(default_lang())
-    p = subparsers.add_parser(
-        "play", help=_("play UNO in the terminal against AI players"),
+    # argparse's own words (usage, options, -h) in the player's language too
+    parser = subparsers.add_parser(
+        "play", help=_("play UNO in the terminal against AI players"), add_help=False,
+        formatter_class=_formatter(_("usage: ")),
         description=_("Play UNO in the terminal against AI players. Type help during the game for the commands."))
+    p = parser.add_argument_group(_("options"))
+    p.add_argument("-h", "--help", action="help", help=_("show this help and leave"))
     p.add_argument("--variant", help=_("the variant to play (see: unobot variants; default: official)"))
     p.add_argument("--players", type=int, default=4, metavar="N",
                    help=_("players at the table, 2-10, you included (with --auto all AI); default 4"))
@@ -63,7 +67,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--delay", type=float, metavar="SECONDS",
                    help=_("pause between the other players' moves (default 0.4; 0 for no pause)"))
     p.add_argument("--name", help=_("your name at the table (default: your login name)"))
-    p.set_defaults(func=run)
+    parser.set_defaults(func=run)
+
+
+def _formatter(usage_prefix: str) -> type[argparse.HelpFormatter]:
+    """A help formatter whose usage line starts with `usage_prefix` (translated)."""
+
+    class Formatter(argparse.HelpFormatter):
+        def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
+            super().add_usage(usage, actions, groups, usage_prefix)
+
+    return Formatter
 
 
 def user_id() -> str:

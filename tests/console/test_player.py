@@ -7,8 +7,6 @@ Spanish runs check that a whole game needs no English word.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import card_name
 from unobot.chat.views import variant_title
 
-from .helpers import ROOT, Player, clean, env, spawn
+from .helpers import Player, clean, spawn
 
 LANGS = ("en", "es")
 BASE = ("--store", "memory", "--delay", "0", "--name", "Tess")
@@ -189,19 +187,52 @@ def test_auto_has_a_pace_by_default(lang: str) -> None:
     child.close(force=True)
 
 
+def _run(*args: str, timeout: float = 60, **extra_env: str) -> tuple[int, str]:
+    """`unobot play ARGS` in a pty to its end: the exit status and the screen."""
+    child = spawn(*args, **extra_env)
+    child.expect(pexpect.EOF, timeout=timeout)
+    child.close()
+    assert child.exitstatus is not None
+    return child.exitstatus, clean(child.before)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_help_shows_ranges_and_defaults(lang: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "unobot.cli", "play", "--help"], cwd=ROOT,
-                          env=env(LANG="es_ES.UTF-8" if lang == "es" else "C"),
-                          capture_output=True, text=True, timeout=60)
-    text = " ".join(done.stdout.split())
+    code, out = _run("--help", LANG="es_ES.UTF-8" if lang == "es" else "C")
+    text = " ".join(out.split())
     _ = gettext_for(lang)
+    assert code == 0
     assert "2-10" in text and "0.4" in text and "strong" in text and "500" in text
     assert " ".join(_("players at the table, 2-10, you included (with --auto all AI); default 4").split()) in text
-    auto = subprocess.run([sys.executable, "-m", "unobot.cli", "play", "--auto", "--store", "memory", "--players",
-                           "10", "--rounds", "1", "--delay", "0", "--seed", "1"], cwd=ROOT, env=env(),
-                          capture_output=True, text=True, timeout=120)
-    assert auto.returncode == 0, auto.stderr  # the range the help gives holds with --auto too
+    assert text.startswith(_("usage: ") + "unobot play") and _("options") + ":" in text  # argparse's words too
+    assert _("show this help and leave") in text
+    if lang == "es":
+        assert "usage" not in text and "show this help" not in text
+    code, out = _run("--auto", "--store", "memory", "--players", "10", "--rounds", "1", "--delay", "0", "--seed", "1",
+                     "--lang", lang, timeout=180)
+    assert code == 0, out[-2000:]  # the range the help gives holds with --auto too
+    assert _("A demo game: {players} play on their own.").split(":")[0] in out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_option_errors_say_what_to_fix(lang: str) -> None:
+    """Bad options stop at once with what to fix, never a traceback: bounds on
+    rule options, on/off values checked, the console's spelling in hints."""
+    _ = gettext_for(lang)
+    for args, parts in (
+        (("--rule", "deck.hand_size=200"), ("hand_size", "from 1 to 30", "not 200")),
+        (("--rule", "deck.hand_size=0"), ("hand_size", "from 1 to 30", "not 0")),
+        (("--rule", "jump-in=maybe"), ("true or false", "--rule jump-in=false", "not 'maybe'")),
+        (("--rule", "jump-in=0"), ("true or false", "not '0'")),
+        (("--rule", "no-bluffing"), ("conflicts with 'challenge'", "--rule challenge=false")),
+        (("--players", "11"), (_("--players must be between 2 and {n}.").format(n=10),)),
+        (("--rounds", "0"), (_("--rounds must be 1 or more."),)),
+    ):
+        code, out = _run("--store", "memory", "--auto", "--lang", lang, *args)
+        text = " ".join(out.split())
+        assert code == 2, (args, text)
+        assert text.startswith(_("error:")) and "Traceback" not in text, text
+        assert all(part in text for part in parts), (args, text)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -214,6 +245,9 @@ def test_resume_restores_language_and_rounds(lang: str, tmp_path: Path) -> None:
                       "--rounds", "1")
         _first_move(first, lang)
         _quit(first)
+        saved = " ".join(clean(first.before).split())  # the hint needs no --lang: resume restores it
+        assert _("Game saved. Continue it with: {command} --resume").format(command="unobot play") in saved
+        assert "--lang" not in saved
         second = spawn("--store", server.url, "--resume", "--delay", "0", "--name", "Tess")  # no --lang
         second.expect(re.escape(_("Welcome back: your game of {variant}, round {n}.").format(
             variant=variant_title("official", lang), n=1)))

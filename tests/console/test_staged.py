@@ -271,3 +271,43 @@ def test_cards_typed_in_every_form_across_turns(lang: str, server: RedisServer) 
     assert "Traceback" not in screen.output
     if lang == "es":
         _no_english(screen.output)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_kind_of_card_is_named_as_players_say_it(lang: str, server: RedisServer) -> None:
+    """Skip, Reverse, Draw Two, Wild, Wild Draw Four by the names players use
+    (in Spanish "Salta", "Cambio de sentido", "Roba dos", "Comodín", "Comodín
+    roba cuatro"), the Wild Draw Four once, not "+4  +4"; and typed short, with
+    the language's letters (`yr`; in Spanish `ac`: amarillo, cambio de sentido)."""
+    _ = gettext_for(lang)
+    stage_game(server.url, Stage(hands=("RS YR G+2 B5 W W+4", "R7 G8 B9"), top="Y9"), lang=lang)
+    screen = Screen(server.url, lang)
+    hand = screen.until_move()
+    names = {"en": ("Red Skip", "Yellow Reverse", "Green Draw Two", "Blue 5", "Wild", "Wild Draw Four"),
+             "es": ("Salta rojo", "Cambio de sentido amarillo", "Roba dos verde", "5 azul", "Comodín",
+                    "Comodín roba cuatro")}[lang]
+    shown = re.findall(r"\d+ [●○] +\S+ +(.+?)(?= {2,}|\n|$)", hand.rsplit(_("Your hand ({n} card):").split(" (")[0], 1)[1])
+    assert tuple(shown[:6]) == names, shown
+    assert not re.search(r"\+4 +\+4", hand)
+    text = screen.until_move(*screen.type({"en": "yr", "es": "ac"}[lang]))
+    assert _played(lang, "YR") in text
+    assert screen.close() == 0
+    if lang == "es":
+        _no_english(screen.output)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_pending_draw_is_said_to_me(lang: str, server: RedisServer) -> None:
+    """Stacking (party): "You must draw 2, or answer with Green Draw Two", to me."""
+    _ = gettext_for(lang)
+    ai = stage_game(server.url, Stage(hands=("G+2 R1 B3", "R+2 Y4 G5"), top="R9", turn=1), lang=lang,
+                    variant="party")
+    screen = Screen(server.url, lang)
+    text = screen.until_move()
+    assert _("{player} played {card}.").format(player=ai, card=_name("R+2", lang)) in text
+    assert _("You must draw {n}, or answer with {cards}.").format(n=2, cards=_name("G+2", lang)) in text
+    assert _("You must draw {n}, or answer it.").format(n=2) in text  # the log line too
+    assert f"{_('draw')} ({_('take {n}').format(n=2)})" in text
+    assert screen.close() == 0
+    if lang == "es":
+        _no_english(screen.output)
