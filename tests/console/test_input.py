@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from unobot.adapters.console.input import (
     ENTER,
     HELP,
@@ -16,7 +18,7 @@ from unobot.adapters.console.input import (
     Send,
     parse_line,
 )
-from unobot.cards import parse_card
+from unobot.cards import Card, parse_card
 from unobot.chat import commands as c
 
 HAND = [parse_card(t) for t in ("R5", "G+2", "W", "W+4", "B7")]
@@ -106,3 +108,62 @@ def test_spanish_words_and_draw_and_play() -> None:
     assert parse_line("dp", HAND, "en") == Send((c.Draw(then_play=True),))
     assert parse_line("historial", HAND, "es") == Local(LOG) and parse_line("log", HAND, "en") == Local(LOG)
     assert parse_line("reglas", HAND, "es") == Local(RULES) and parse_line("rules", HAND, "en") == Local(RULES)
+
+
+def _readme_paragraph(title: str) -> str:
+    from tests.console.helpers import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Playing in the console", 1)[1].split("\n## ", 1)[0]
+    return " ".join(section.split(title, 1)[1].split("\n\n", 1)[0].split())
+
+
+def test_the_readme_card_notation_is_what_the_console_reads() -> None:
+    """Every form the README's "Cards" paragraph shows is read as it says, in both languages."""
+    hand = [parse_card(t) for t in ("R1", "Y5", "G2", "B3", "W")]  # card 5 a wild, and a Yellow 5
+    wild3 = [parse_card(t) for t in ("Y5", "B3", "W")]  # card 3 a wild
+    expected: dict[str, tuple[list[Card], object]] = {
+        "3": (hand, PlayIntent(parse_card("G2"))),
+        "Yellow 7": (hand, PlayIntent(parse_card("Y7"))), "Red Draw Two": (hand, PlayIntent(parse_card("R+2"))),
+        "Wild Draw Four green": (hand, PlayIntent(parse_card("W+4"), "G")),
+        "7 amarillo": (hand, PlayIntent(parse_card("Y7"))), "Roba dos rojo": (hand, PlayIntent(parse_card("R+2"))),
+        "Comodín roba cuatro verde": (hand, PlayIntent(parse_card("W+4"), "G")),
+        "Y7": (hand, PlayIntent(parse_card("Y7"))), "R+2": (hand, PlayIntent(parse_card("R+2"))),
+        "GS": (hand, PlayIntent(parse_card("GS"))), "BR": (hand, PlayIntent(parse_card("BR"))),
+        "W": (hand, PlayIntent(parse_card("W"))), "W+4": (hand, PlayIntent(parse_card("W+4"))),
+        "+4": (hand, PlayIntent(parse_card("W+4"))),
+        "A7": (hand, PlayIntent(parse_card("Y7"))), "AzC": (hand, PlayIntent(parse_card("BR"))),
+        "VS": (hand, PlayIntent(parse_card("GS"))),
+        "3 red": (wild3, PlayIntent(parse_card("W"), "R")), "w yel": (hand, PlayIntent(parse_card("W"), "Y")),
+        "+4 azul": (hand, PlayIntent(parse_card("W+4"), "B")),
+        "5 amarillo": (hand, Choice((PlayIntent(parse_card("W"), "Y"), PlayIntent(parse_card("Y5"))), 5)),
+    }
+    paragraph = _readme_paragraph("**Cards.**")
+    shown = [t for t in re.findall(r"`([^`]+)`", paragraph) if t not in ("●", "○")]
+    assert sorted(shown) == sorted(expected), "the README's forms changed: say here what each one reads as"
+    for form, (cards, meant) in expected.items():
+        for lang in ("en", "es"):
+            assert parse_line(form, cards, lang) == meant, (form, lang)
+
+
+def test_the_readme_commands_are_what_the_console_reads() -> None:
+    """The README's commands (Spanish in brackets) are understood, each in its language."""
+    paragraph = _readme_paragraph("**Commands**") + " " + _readme_paragraph("**Stopping.**")
+    spanish = [t for group in re.findall(r"\(([^)]*)\)", paragraph) for t in re.findall(r"`([^`]+)`", group)]
+    english = re.findall(r"`([^`]+)`", re.sub(r"\([^)]*\)", "", paragraph))
+    assert "robar" in spanish and "draw" in english and "quit" in english
+    hand = [parse_card(t) for t in ("R1", "Y5", "W")]
+    for words, lang in ((english, "en"), (spanish, "es")):
+        for line in words:
+            if line.startswith(("python3", "--")) or line == "n":  # n: an answer to "Resume it?"
+                continue
+            assert not isinstance(parse_line(line, hand, lang), Invalid), (line, lang)
+    assert parse_line("quit", hand, "en") == Local(QUIT)
+
+
+def test_the_readme_defaults_are_the_consoles() -> None:
+    from unobot.adapters.console.cli import DEFAULT_DELAY
+
+    paragraph = _readme_paragraph("deals you in against three AI")
+    assert "the default AI is `strong`" in paragraph and "500 points" in paragraph and "`--rounds 1`" in paragraph
+    assert f"({DEFAULT_DELAY} s a move; `--delay 0` for full speed)" in paragraph

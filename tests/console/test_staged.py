@@ -168,6 +168,9 @@ def test_a_last_wild_asks_its_colour_when_the_others_play_on(lang: str, server: 
     screen.until_move()
     text, label = screen.type("1")
     assert _("Choose a colour:") in text and label == _("Colour")
+    text, label = screen.type("²")  # not a number int() reads: said so, asked again
+    assert _("Type a number from 1 to {n}, or a colour name (Enter cancels).").format(n=4) in text
+    assert label == _("Colour") and "Traceback" not in text
     text, label = screen.type(_("blue"))
     assert _played(lang, "W") in text and _chose(lang, "B") in text
     while label is not None:  # the others play on for places; then the match is over (--rounds 1)
@@ -308,6 +311,28 @@ def test_a_pending_draw_is_said_to_me(lang: str, server: RedisServer) -> None:
     assert _("You must draw {n}, or answer with {cards}.").format(n=2, cards=_name("G+2", lang)) in text
     assert _("You must draw {n}, or answer it.").format(n=2) in text  # the log line too
     assert f"{_('draw')} ({_('take {n}').format(n=2)})" in text
+    assert screen.close() == 0
+    if lang == "es":
+        _no_english(screen.output)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_whom_to_swap_with_is_asked_and_read_as_int_reads(lang: str, server: RedisServer) -> None:
+    """Seven-O (party): a 7 asks whom to swap hands with; `²` is no answer
+    (said so, asked again), a name's start is one."""
+    _ = gettext_for(lang)
+    ai = stage_game(server.url, Stage(hands=("R7 G1 B2", "Y3 Y4", "G5 G6 G8"), top="R9"), lang=lang,
+                    variant="party")
+    screen = Screen(server.url, lang)
+    screen.until_move()
+    text, label = screen.type("1")
+    assert _("Choose a player:") in text and label == _("Player")
+    text, label = screen.type("²")
+    assert _("Type a number from 1 to {n}, or the start of a name (Enter cancels).").format(n=2) in text
+    assert label == _("Player") and "Traceback" not in text
+    other = ai.split(", ")[1]
+    text, label = screen.type(other[:2])
+    assert _("{player} swapped hands with {other}.").format(player="Tess", other=other) in text
     assert screen.close() == 0
     if lang == "es":
         _no_english(screen.output)
