@@ -74,7 +74,7 @@ def draw_cards(state: GameState, player: int, n: int, events: list[Event] | None
     # (A player who draws must say UNO again: the uno-call rule clears that
     # when it sees the draw's event; the flag is that rule's data.)
     if got and events is not None:
-        events.append(Event(kind, player, n=len(got), cards=tuple(got)))
+        events.append(Event(kind, player, None, len(got), -1, None, tuple(got)))  # positional: hot
     return got
 
 
@@ -89,7 +89,7 @@ def penalize(state: GameState, card: Card, events: list[Event]) -> None:
         state.turn = victim
         state.drawn = None
         state.draws = 0
-        events.append(Event(PENALTY_PENDING, victim, n=state.pending))
+        events.append(Event(PENALTY_PENDING, victim, None, state.pending))
     else:
         take_pending(state, victim, events)
         state.turn = victim

@@ -389,14 +389,18 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
         hand = state.hands[player]
         rank = state.discard[-1].rank
         fitting: Iterable[Card] | None = None
+        try:
+            seat = _SEATS[player]
+        except IndexError:
+            seat = _seat_moves(player)
         if drawn is None:
             if not state.draws:
-                last = DRAW
+                last = seat.draw
                 fitting = [c for c in hand if c.color is None or c.color == color or c.rank == rank]
                 if len(fitting) > 1:
                     fitting = dict.fromkeys(fitting)
         elif state.draws == 1:
-            last = PASS
+            last = seat.pass_
             fits = drawn.color is None or drawn.color == color or drawn.rank == rank
             fitting = (drawn,) if fits and drawn in hand else ()
         if fitting is not None:
@@ -405,16 +409,13 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
                 if rules.play_checks or rules.targets_possible:
                     _plays(state, rules, player, list(fitting), plain)
                 else:
-                    try:
-                        table = _UNTARGETED_BY_SEAT[player]
-                    except IndexError:
-                        table = _untargeted_of(player)
+                    table = seat.plays
                     for card in fitting:
                         found = table.get(card)
                         plain += found if found is not None else _untargeted(player, card)
-            plain.append(simple_move(last, player))
+            plain.append(last)
             if len(hand) == 2 and rules.plain_uno and not state.uno >> player & 1:
-                plain.append(simple_move(UNO, player))  # uno-call: said with the next-to-last card
+                plain.append(seat.uno)  # uno-call: said with the next-to-last card
             if exposed >= 0:
                 plain.append(catch_move(player, exposed))  # uno-call: who forgot it may be caught
             state.legal = plain
@@ -495,7 +496,28 @@ def _plays(state: GameState, rules: RuleSet, player: int, cards: list[Card], mov
 
 
 _UNTARGETED: dict[tuple[int, Card], tuple[Move, ...]] = {}
-_UNTARGETED_BY_SEAT: list[dict[Card, tuple[Move, ...]]] = []
+
+
+class _SeatMoves:
+    """One seat's shared move objects, for the plain turn's listing."""
+
+    __slots__ = ("draw", "pass_", "uno", "plays")
+
+    def __init__(self, player: int) -> None:
+        self.draw = simple_move(DRAW, player)
+        self.pass_ = simple_move(PASS, player)
+        self.uno = simple_move(UNO, player)
+        #: card -> its untargeted play moves (no key tuple to build per card)
+        self.plays: dict[Card, tuple[Move, ...]] = {}
+
+
+_SEATS: list[_SeatMoves] = []
+
+
+def _seat_moves(player: int) -> _SeatMoves:
+    while len(_SEATS) <= player:
+        _SEATS.append(_SeatMoves(len(_SEATS)))
+    return _SEATS[player]
 
 
 def _untargeted(player: int, card: Card) -> tuple[Move, ...]:
@@ -504,15 +526,8 @@ def _untargeted(player: int, card: Card) -> tuple[Move, ...]:
     if found is None:
         colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
         found = _UNTARGETED[(player, card)] = tuple(play_move(player, card, c) for c in colors)
-        _untargeted_of(player)[card] = found
+        _seat_moves(player).plays[card] = found
     return found
-
-
-def _untargeted_of(player: int) -> dict[Card, tuple[Move, ...]]:
-    """The cache of `_untargeted` for one seat (no key tuple to build per card)."""
-    while len(_UNTARGETED_BY_SEAT) <= player:
-        _UNTARGETED_BY_SEAT.append({})
-    return _UNTARGETED_BY_SEAT[player]
 
 
 def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list[Move]) -> None:

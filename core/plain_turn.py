@@ -20,19 +20,20 @@ empty) and the player has either not drawn yet or drawn exactly one card
   when the player holds two cards and has not said it, then `catch` when
   another player may be caught (uno-call);
 - a card leaves the hand for the discard pile and does what card-effects
-  says (a wild takes the colour named, a Skip skips, a Reverse reverses, or
-  skips with two players when the option says so, a Draw Two makes the next
-  player take two cards and lose the turn, since no rule holds it); the turn
-  passes (`next_turn`); a player left with one card who has not said UNO may
-  be caught, and any play, draw or pass closes an earlier catch window
-  (uno-call);
+  says: a wild takes the colour named, a Skip skips, a Reverse reverses (or
+  skips, with two players, when the option says so), a draw card makes the
+  next player take its cards and lose the turn unless `hold_penalty` (a
+  hook, asked for wild draw cards: challenge holds a Wild Draw Four for a
+  challenge, after its `before_play` noted whether it was a bluff) leaves
+  it pending on them; the turn passes (`next_turn`); a player left with one
+  card who has not said UNO may be caught, and any play, draw or pass
+  closes an earlier catch window (uno-call);
 - a card drawn (the draw pile not empty) joins the hand; the turn passes
   unless the rule set accepts a play of it (`can_play`);
 - a pass passes the turn.
 
-The last card, a wild draw card (it may be challenged), a draw card the
-pile cannot pay, `uno`, `catch` and every move out of turn go through the
-hooks.
+The last card, a draw card the pile cannot pay, `uno`, `catch`, every move
+out of turn and every turn with a penalty pending go through the hooks.
 
 The rule set takes this path only when every rule implementing one of
 `PLAIN_HOOKS` declares `plain_turn = True` (the shared rules do): the
@@ -56,6 +57,7 @@ from .events import (
     COLOR_CHOSEN,
     DIRECTION_REVERSED,
     PASSED,
+    PENALTY_PENDING,
     PENALTY_TAKEN,
     TURN_SKIPPED,
     Event,
@@ -125,42 +127,57 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
     if kind == PLAY:
         card = move.card
         hand = s.hands[player]
-        draw = card.draw if card is not None else 0
-        if card is None or len(hand) < 2 or move.target is not None or move.cards or (
-                draw and (card.is_wild or len(s.draw_pile) < draw)):
-            return None
+        if card is None or len(hand) < 2 or move.target is not None or move.cards:
+            return None  # going out, a target, several cards: the hooks
+        draw = card.draw
+        if draw and len(s.draw_pile) < draw:
+            return None  # a penalty the pile may not pay: the hooks (reshuffle)
+        events: list[Event] = []
+        wild = card.is_wild
+        if draw and wild:
+            rules.before_play(s, move, events)  # challenge: was it a bluff? (its own record)
         s.exposed = -1  # uno-call: a play by another player closes the catch window
         hand.remove(card)
         s.discard.append(card)
-        events = [_event(Event, (CARD_PLAYED, player, card, 0, -1, None, ()))]
+        events.append(_event(Event, (CARD_PLAYED, player, card, 0, -1, None, ())))
         # card-effects, as its on_play and on_wild do
-        if card.is_wild:
+        if wild:
             s.color = move.color
             events.append(_event(Event, (COLOR_CHOSEN, player, None, 0, -1, move.color, ())))
         else:
             s.color = card.color
-            rank = card.rank
-            if draw:
-                # a Draw Two: the next player takes it at once and loses the turn
-                # (no rule holds it: hold_penalty is a plain hook)
-                victim = _next(s, player, rules)
-                pile = s.draw_pile
-                taken = [pile.pop() for _ in range(draw)]
-                s.hands[victim].extend(taken)
-                if s.uno:
-                    s.uno &= ~(1 << victim)
-                events.append(_event(Event, (PENALTY_TAKEN, victim, None, draw, -1, None, tuple(taken))))
-                player = victim
-            elif rank == REVERSE and not (
-                    len(s.hands) - len(s.out) == 2 and rules.options["card-effects"].two_player_reverse_skips):
-                s.direction = -s.direction
-                events.append(_event(Event, (DIRECTION_REVERSED, player, None, 0, -1, None, ())))
-            elif rank in (SKIP, REVERSE):
-                skipped = _next(s, player, rules)
-                events.append(_event(Event, (TURN_SKIPPED, skipped, None, 0, -1, None, ())))
-                player = skipped
-        if len(hand) == 1 and rules.plain_uno and not s.uno >> move.player & 1:
-            s.exposed = move.player  # uno-call: down to one card without UNO, open to a catch
+        mover = player
+        if draw:
+            victim = _next(s, player, rules)
+            if wild and rules.hold_penalty(s, victim, card):
+                # held for an answer (a challenge): the victim's turn, with the total pending
+                s.pending = draw
+                s.pending_rank = card.rank
+                events.append(_event(Event, (PENALTY_PENDING, victim, None, draw, -1, None, ())))
+                _exposure(s, mover, hand, rules)
+                s.turn = victim
+                s.drawn = None
+                s.draws = 0
+                return events
+            # taken at once, and the victim loses the turn
+            pile = s.draw_pile
+            taken = [pile.pop() for _ in range(draw)]
+            s.hands[victim].extend(taken)
+            if s.uno:
+                s.uno &= ~(1 << victim)
+            events.append(_event(Event, (PENALTY_TAKEN, victim, None, draw, -1, None, tuple(taken))))
+            player = victim
+        elif wild:
+            pass
+        elif card.rank == REVERSE and not (
+                len(s.hands) - len(s.out) == 2 and rules.options["card-effects"].two_player_reverse_skips):
+            s.direction = -s.direction
+            events.append(_event(Event, (DIRECTION_REVERSED, player, None, 0, -1, None, ())))
+        elif card.rank in (SKIP, REVERSE):
+            skipped = _next(s, player, rules)
+            events.append(_event(Event, (TURN_SKIPPED, skipped, None, 0, -1, None, ())))
+            player = skipped
+        _exposure(s, mover, hand, rules)
         s.turn = _next(s, player, rules)
         s.drawn = None
         s.draws = 0
@@ -200,6 +217,12 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
         s.draws = 0
         return [_event(Event, (PASSED, player, None, 0, -1, None, ()))]
     return None
+
+
+def _exposure(s: GameState, mover: int, hand: list[Any], rules: Any) -> None:
+    """uno-call: a player down to one card who has not said UNO may be caught."""
+    if len(hand) == 1 and rules.plain_uno and not s.uno >> mover & 1:
+        s.exposed = mover
 
 
 def _next(s: GameState, player: int, rules: Any) -> int:

@@ -123,6 +123,8 @@ class RuleSet:
         # that only the shared rules answer, with their fixed answer.
         self.play_checks = self.count_impls("check_move", lambda i: _checks(i, "play")) > 0
         self.targets_possible = self.count_impls("card_targets") > 1
+        # Only the shared rules answer can_stack (no): nothing is played on a pending penalty.
+        self.stack_possible = self.count_impls("can_stack") > 1
         # Rules beyond the shared ones that may offer moves out of turn
         # (jump-in): the simulator gives other seats a chance only then,
         # or while a UNO call or catch is possible.

@@ -26,7 +26,7 @@ class CardEffects(Rule):
     @hookimpl(trylast=True)
     def on_wild(self, state: GameState, move: Move, color: str | None, events: list[Event]) -> bool:
         state.color = color
-        events.append(Event(COLOR_CHOSEN, move.player, color=color))
+        events.append(Event(COLOR_CHOSEN, move.player, None, 0, -1, color))
         return True
 
     @hookimpl(trylast=True)

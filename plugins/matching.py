@@ -38,7 +38,10 @@ class Matching(Rule):
         """`card_fits` for many cards at once (the engine uses it to list legal
         moves while this rule is the only one answering `card_fits`)."""
         if state.pending:
-            can_stack = state.rules.can_stack
+            rules = state.rules
+            if not rules.stack_possible:
+                return []  # only this rule answers can_stack, and it says no
+            can_stack = rules.can_stack
             return [c for c in cards if can_stack(state, player, c)]
         drawn = state.drawn
         if drawn is not None:
