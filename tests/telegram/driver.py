@@ -23,9 +23,14 @@ hidden in a hand: not one, including the messages after the match ended
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
+import signal
+import subprocess
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from telegram.ext import AIORateLimiter
@@ -39,7 +44,7 @@ from unobot.adapters.telegram.app import build_application
 from unobot.adapters.telegram.runtime import KEY, Options
 from unobot.cards import Card
 from unobot.chat.service import ChatService
-from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, Table
+from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.state import GameState
 
 JSON = dict[str, Any]
@@ -580,3 +585,207 @@ class TableDriver:
         self.seen.look(game, table.recent)
         self.seen.ended = table.phase == FINISHED or bound != game_id
         return self.seen
+
+
+# -- `unobot telegram --webhook` as separate processes -------------------------------------------
+
+
+class CliBot:
+    """One `unobot telegram --webhook` process, started as a person starts it.
+
+    Unlike `BotProcess` it is a real operating-system process running the
+    command line (config file, environment, its own event loop and store
+    connections, PTB's JobQueue and the production rate limiter with
+    Telegram's group budgets). What it did is seen only from outside: at the
+    Bot API server and in the store (see `CliBalancer`). Its log goes to
+    `<folder>/bot.log`.
+    """
+
+    secret = "s3cret-token"
+
+    def __init__(self, server: BotAPIServer, redis_url: str, prefix: str, folder: Path, *, port: int) -> None:
+        self.server = server
+        self.redis_url = redis_url
+        self.prefix = prefix
+        self.folder = folder
+        self.port = port
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = folder / "bot.log"
+        #: Updates this process was sent.
+        self.updates = 0
+
+    @property
+    def webhook_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/hook"
+
+    def start(self) -> CliBot:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        config = self.folder / "config.yaml"
+        config.write_text(f"store:\n  prefix: {self.prefix}\n  data_dir: {self.folder}\n")
+        env = {**os.environ, "TELEGRAM_BOT_TOKEN": self.server.token,
+               "UNOBOT_TELEGRAM_API_URL": self.server.base_url, "UNOBOT_REDIS_URL": self.redis_url,
+               "UNOBOT_CONFIG": str(config)}
+        with self.log_path.open("wb") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "unobot.cli", "telegram", "--webhook", self.webhook_url,
+                 "--listen", "127.0.0.1", "--port", str(self.port), "--secret", self.secret],
+                cwd=self.folder, env=env, stdout=out, stderr=subprocess.STDOUT)
+        return self
+
+    async def ready(self, timeout: float = 30.0) -> None:
+        """Until the process set its webhook and its webhook server accepts connections
+        (PTB sets the webhook first, then starts serving)."""
+        await self.server.wait_for("setWebhook", lambda p: p.get("url") == self.webhook_url,
+                                   timeout=timeout, after=0)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            assert self.process is not None and self.process.poll() is None, self.log()
+            try:
+                _reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            except OSError:
+                if loop.time() > deadline:
+                    raise AssertionError(f"the webhook server on {self.port} never listened: {self.log()}") from None
+                await asyncio.sleep(0.02)
+                continue
+            writer.close()
+            await writer.wait_closed()
+            return
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> str:
+        """Ctrl-C, as a person stops it; returns everything it logged."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.log()
+
+
+class StoreReader:
+    """The test's own view of the store the bot processes share, where a
+    `TableDriver` reads the truth (`bots[0]` of its router): a store and a
+    ChatService, no bot."""
+
+    clock = None
+    options = FAST
+
+    def __init__(self, store: RedisStore) -> None:
+        self.store = store
+        self.service = ChatService(store)
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        return None
+
+    async def run_due(self) -> int:
+        return 0
+
+    async def version(self, chat: str) -> int | None:
+        game_id = await self.store.chat_game(chat)
+        stored = await self.store.load_game(game_id) if game_id else None
+        return stored.version if stored is not None else None
+
+    async def close(self) -> None:
+        await self.store.close()
+
+
+class CliBalancer:
+    """Updates are posted to `CliBot` webhooks, each to one process picked at
+    random (seeded), like a load balancer.
+
+    When has a process the test cannot look into handled an update? When
+    what it leaves behind is there: an inline query or a button press is
+    answered with its id (a button only after its command ran); a move or a
+    command changes the table's version in the store, or is refused where
+    the player looks (the picked result's own message, a reply in the chat).
+    The "via @bot" message a pick posts needs nothing (no handler acts on
+    it). Status edits are not waited for: each process sends them when the
+    group's budget allows (production budgets: after a burst, one edit
+    every few seconds per process), so a driver on this router reads whose
+    turn it is from the store (`StoreTurns`).
+    """
+
+    queue = False
+
+    def __init__(self, server: BotAPIServer, processes: list[CliBot], reader: StoreReader, *,
+                 seed: int = 1, timeout: float = 15.0) -> None:
+        self.server = server
+        self.processes = processes
+        self.reader = reader
+        self.bots: list[Any] = [reader]
+        self.rng = random.Random(seed)
+        self.timeout = timeout
+
+    async def deliver(self, update: JSON) -> None:
+        process = self.rng.choice(self.processes)
+        process.updates += 1
+        mark = self.server.mark()
+        chat = self._chat_of(update)
+        before = await self.reader.version(chat) if chat is not None else None
+        status = await self.server.post_update_to(process.webhook_url, update, secret_token=process.secret)
+        assert status == 200, status
+        if "inline_query" in update:
+            query_id = update["inline_query"]["id"]
+            await self.server.wait_for("answerInlineQuery", lambda p: p.get("inline_query_id") == query_id,
+                                       timeout=self.timeout, after=mark)
+        elif "callback_query" in update:
+            query_id = update["callback_query"]["id"]
+            await self.server.wait_for("answerCallbackQuery", lambda p: p.get("callback_query_id") == query_id,
+                                       timeout=self.timeout, after=mark)
+        elif "message" in update and "via_bot" in update["message"]:
+            return
+        elif chat is not None:
+            await self._changed_or_refused(update, chat, before, mark)
+
+    @staticmethod
+    def _chat_of(update: JSON) -> str | None:
+        if "message" in update:
+            return str(update["message"]["chat"]["id"])
+        if "chosen_inline_result" in update:
+            choice = inline_results.decode(update["chosen_inline_result"]["result_id"])
+            return choice.chat if choice is not None else None
+        return None
+
+    async def _changed_or_refused(self, update: JSON, chat: str, before: int | None, mark: int) -> None:
+        chosen = update.get("chosen_inline_result")
+        inline_id = chosen.get("inline_message_id") if chosen else None
+
+        def refused() -> bool:
+            for call in self.server.calls[mark:]:
+                if inline_id is not None and call.params.get("inline_message_id") == inline_id:
+                    return True
+                if chosen is None and call.method == "sendMessage" and str(call.params.get("chat_id")) == chat \
+                        and call.params.get("reply_parameters"):
+                    return True
+            return False
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        while await self.reader.version(chat) == before and not refused():
+            if loop.time() > deadline:
+                raise AssertionError(f"update {update.get('update_id')} changed nothing in {self.timeout}s "
+                                     f"and was not refused")
+            await asyncio.sleep(0.005)
+
+
+class StoreTurns(TableDriver):
+    """A TableDriver that reads whose turn it is from the store instead of the
+    status message (for `CliBalancer`, whose processes edit the status when
+    Telegram's budgets allow: it may still show the turn before)."""
+
+    _last: Table | None = None
+
+    async def table(self) -> Table | None:
+        self._last = await super().table()
+        return self._last
+
+    def turn_name(self) -> str | None:
+        table = self._last
+        if table is None or table.game is None or table.phase != PLAYING:
+            return None
+        return table.seats[table.game.turn].name
