@@ -15,8 +15,12 @@ printed for completeness. Two workloads for unobot:
 - `random-play`: uniform over plays when there is one, else draw/pass,
   which is RLCard's action set and gives games of RLCard's shape;
 - `simulate`: what `unobot simulate --variant official --players 4 --policy
-  random` runs (the simulator with its invariant checks, out-of-turn moves
-  off so that the moves counted are the same kind as RLCard's).
+  random --out-of-turn 0` runs (the simulator with its invariant checks,
+  out-of-turn moves off so that the moves counted are the same kind as
+  RLCard's);
+- `simulate-oot`: the same command with its default `--out-of-turn 0.5`:
+  after each move the other seats may say UNO or catch, and the time spent
+  asking them counts, while only the turn's own moves are counted as moves.
 
 unobot applies moves in place (`apply(..., inplace=True)`, as the
 simulator and the chat service do; the default copy-on-apply costs about
@@ -63,14 +67,14 @@ def ours(policy: str, seconds: float, seed: int) -> tuple[int, int, float]:
     return games, moves, spent
 
 
-def through_simulate(seconds: float, seed: int) -> tuple[int, int, float]:
+def through_simulate(seconds: float, seed: int, out_of_turn: float = 0.0) -> tuple[int, int, float]:
     from unobot.simulate import simulate
 
     games = moves = 0
     spent = 0.0
     g = 0
     while spent < seconds:
-        report = simulate("official", 4, 1, seed * 7919 + g)
+        report = simulate("official", 4, 1, seed * 7919 + g, out_of_turn=out_of_turn)
         g += 1
         games += report.games
         moves += report.moves
@@ -113,7 +117,7 @@ def main() -> int:
     except ImportError:
         print("rlcard is not installed: pip install rlcard==1.2.0 (or: python3 run.py bench bench/engine.py)")
         return 2
-    totals = {k: [0, 0, 0.0] for k in ("rlcard", "random", "random-play", "simulate")}
+    totals = {k: [0, 0, 0.0] for k in ("rlcard", "random", "random-play", "simulate", "simulate-oot")}
     rounds = max(1, int(args.seconds / args.slice))
     for r in range(rounds):
         for name in totals:
@@ -121,6 +125,8 @@ def main() -> int:
                 res = rlcard_side(args.slice, args.seed + r)
             elif name == "simulate":
                 res = through_simulate(args.slice, args.seed + r)
+            elif name == "simulate-oot":
+                res = through_simulate(args.slice, args.seed + r, out_of_turn=0.5)
             else:
                 res = ours(name, args.slice, args.seed + r)
             for i in range(3):
@@ -131,7 +137,7 @@ def main() -> int:
                      "moves_per_s": round(moves / spent), "games_per_s": round(games / spent, 1),
                      "avg_moves": round(moves / games, 1)}
     base = out["rlcard"]
-    for name in ("random", "random-play", "simulate"):
+    for name in ("random", "random-play", "simulate", "simulate-oot"):
         out[name]["moves_ratio"] = round(out[name]["moves_per_s"] / base["moves_per_s"], 2)
         out[name]["games_ratio"] = round(out[name]["games_per_s"] / base["games_per_s"], 2)
     if args.json:

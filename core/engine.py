@@ -422,6 +422,16 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
             return plain
     if player != state.turn:
         moves = []
+        if rules.plain_turn and not state.ext:
+            # Out of turn with no rule data (core/plain_turn.py): uno-call's
+            # offers are all there is.
+            if rules.plain_uno:
+                size = len(state.hands[player])
+                if size == 2 and not state.uno >> player & 1 or size == 1 and exposed == player:
+                    moves.append(simple_move(UNO, player))
+                if exposed >= 0 and exposed != player:
+                    moves.append(catch_move(player, exposed))
+            return moves
         for extra in rules.extra_moves(state, player):
             moves.extend(extra)
         return moves

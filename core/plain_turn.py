@@ -32,6 +32,11 @@ empty) and the player has either not drawn yet or drawn exactly one card
   unless the rule set accepts a play of it (`can_play`);
 - a pass passes the turn.
 
+Out of turn, while no rule keeps data for the round, the only moves are
+uno-call's: `uno` for a player holding two cards who has not said it (or
+one card, open to a catch), `catch` for everyone else while someone may be
+caught.
+
 The last card, a draw card the pile cannot pay, `uno`, `catch`, every move
 out of turn and every turn with a penalty pending go through the hooks.
 

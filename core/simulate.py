@@ -102,23 +102,25 @@ def _may_act_out_of_turn(state: GameState) -> bool:
     moves, such as jump-in.)"""
     if state.rules.out_of_turn_rules:
         return True
-    return any(len(h) <= 2 for h in state.hands)  # a UNO call or a catch (of a one-card hand)
+    return state.exposed >= 0 or min(map(len, state.hands)) <= 2  # a UNO call or a catch
 
 
 def _out_of_turn(state: GameState, policies: list[Policy], rnd: random.Random, chance: float,
-                 report: Report | None) -> GameState:
+                 report: Report | None, inplace: bool = False) -> GameState:
     """Give each other seat, in random order, a chance to move out of turn."""
     seats = [s for s in state.active() if s != state.turn]
-    rnd.shuffle(seats)
-    for seat in seats:
+    first = int(rnd.random() * len(seats))  # who is quickest: a random seat, then round the table
+    for seat in seats[first:] + seats[:first]:
         if state.phase != PLAYING:
             break
+        if rnd.random() >= chance:
+            continue
         moves = legal_moves(state, seat)
-        if not moves or rnd.random() >= chance:
+        if not moves:
             continue
         move = policies[seat](state, seat, moves, rnd)
         try:
-            state, _ = apply(state, move)
+            state, _ = apply(state, move, inplace=inplace)
         except MoveError as exc:
             raise InvariantError(f"legal out-of-turn move {move!r} refused: {exc.code}") from None
         if report is not None:
@@ -157,7 +159,7 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
             raise InvariantError(f"legal move {move!r} refused: {exc.code}") from None
         n += 1
         if out_of_turn and state.phase == PLAYING and _may_act_out_of_turn(state):
-            state = _out_of_turn(state, policies, rnd, out_of_turn, report)
+            state = _out_of_turn(state, policies, rnd, out_of_turn, report, inplace)
         # The count, the turn and the pending total every move (inline: this
         # runs a hundred thousand times a second); every card every 64 moves
         # and at the end of the round, or to say what broke.

@@ -73,6 +73,9 @@ def play_both_ways(variant: str, overrides: dict[str, Any] | None, players: int,
             if others:
                 seat = rnd.choice(others)
         a, b = with_rules(state, fast), with_rules(state, slow)
+        for other in state.active():  # out of turn too
+            if other != seat:
+                assert texts(legal_moves(a, other)) == texts(legal_moves(b, other))
         fast_moves, slow_moves = legal_moves(a, seat), legal_moves(b, seat)
         assert texts(fast_moves) == texts(slow_moves), f"legal moves differ at move {state.moves}"
         assert not isinstance(slow_moves, PlainMoves)
