@@ -21,6 +21,7 @@ from unobot.store import StoreUnavailable
 
 from . import planning, users
 from .guard import is_user_id
+from .limiter import NORMAL, GroupLimiter, priority
 from .runtime import runtime
 from .status import Gone, Status, render, send, stopped
 
@@ -129,6 +130,15 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
 
     The one new group message a round costs; it becomes the status message,
     so the next round is followed where people are looking.
+
+    It goes out at once, whatever the group's message budget (issue 15:
+    "Next round" in front of the players within a second of the round
+    ending). Not by luck of timing: it is sent here, by the handler (or
+    job) that ended the round, not queued behind the status worker's
+    coalescing, and it pays for itself with `take_token_now`, which never
+    waits. Were it to wait for a token like any post, a group whose budget
+    quick moves, command replies or a flood answer had spent would see
+    it 3 s (20 a minute) or more after the round ended.
     """
     rt = runtime(context)
     old = table.adapter.get("status")
@@ -137,11 +147,37 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
                          render(table, final=True, recent=False))
     status = render(table, notes=notes, headline=round_headline(table))
     try:
-        message = await send(context.bot, chat_id, status)
+        with priority(NORMAL, prepaid=take_token_now(context.bot, chat_id)):
+            message = await send(context.bot, chat_id, status)
     except TelegramError as exc:
         log.warning("chat %s: round message not sent: %s", chat_id, exc)
         return
     await adopt(context, chat_id, table, message.message_id, status, save=table.phase == BETWEEN_ROUNDS)
+
+
+def take_token_now(bot: Any, chat_id: int) -> bool:
+    """Spend one token of the group's message budget now, for a message that
+    must not wait (the round's): True when taken (send it `prepaid`), False
+    when there is no group budget to take from, or when Telegram itself told
+    the bot to wait in this chat (a 429: nothing may go sooner, so the
+    message waits for it like any other).
+
+    The token is taken even when the group has none left: the budget goes
+    below zero and the status edits behind the message wait that much
+    longer (edits are the posts that can wait: a later one shows the same
+    state), so over time the group still posts no more than its budget.
+    One message a round ends with: a debt of at most one token per round."""
+    limiter = getattr(bot, "rate_limiter", None)
+    if not isinstance(limiter, GroupLimiter) or chat_id >= 0 or not limiter.group_rate:
+        return False
+    budget = limiter.budget(chat_id)
+    now = limiter.clock()
+    if now < budget.blocked_until:
+        return False
+    budget.refill(now)
+    budget.tokens -= 1.0
+    budget.last_post = now
+    return True
 
 
 def private_lines(context: Any, outcome: Outcome) -> dict[str, list[str]]:
