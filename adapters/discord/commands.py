@@ -1,9 +1,17 @@
-"""The `/uno` slash commands: new, rules, variant, language, timer, stats, leave, stop.
+"""The `/uno` slash commands: new, ai, kick, skip, leave, stop, rules, variant,
+language, timer, stats, help.
 
 Descriptions are written in English, marked for the shared catalogue, and
 given to Discord in Spanish too (`Translator`), so a Spanish client shows
 the menu in Spanish. Settings are per channel and changed by members with
 the Manage Server permission (the service refuses anyone else).
+
+The game commands are the neutral chat commands the Telegram bot sends for
+/ai, /kick, /skip, /leave and /stop, and who may use them is the service's
+decision, the same on both platforms (Manage Server counts as admin):
+adding AI players, the game's creator, an admin or a seated player, in the
+lobby; removing a player, the creator or an admin; skipping the player on
+turn, a player or an admin, once the turn timer has run out.
 """
 
 from __future__ import annotations
@@ -101,6 +109,20 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
         async with bot.busy():
             await show_stats(bot, it)
 
+    @group.command(name="ai", description=_d(N_("Add AI players to the open game")))
+    @app_commands.describe(count=_d(N_("How many AI players, 1 to 9")))
+    async def ai(it: discord.Interaction[Any], count: app_commands.Range[int, 1, 9] = 1) -> None:
+        await table_command(bot, it, c.AddAI(count=count))
+
+    @group.command(name="kick", description=_d(N_("Remove a player from the game (creator or admin)")))
+    @app_commands.describe(player=_d(N_("The player to remove")))
+    async def kick(it: discord.Interaction[Any], player: discord.User) -> None:
+        await table_command(bot, it, c.Kick(target=str(player.id)))
+
+    @group.command(name="skip", description=_d(N_("Skip a player whose time ran out")))
+    async def skip(it: discord.Interaction[Any]) -> None:
+        await table_command(bot, it, c.Skip())
+
     @group.command(name="leave", description=_d(N_("Leave the game")))
     async def leave(it: discord.Interaction[Any]) -> None:
         await table_command(bot, it, c.Leave())
@@ -108,6 +130,10 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
     @group.command(name="stop", description=_d(N_("Stop the game (creator or admin)")))
     async def stop(it: discord.Interaction[Any]) -> None:
         await table_command(bot, it, c.Stop())
+
+    @group.command(name="help", description=_d(N_("How to play")))
+    async def help_(it: discord.Interaction[Any]) -> None:
+        await show_help(bot, it, group)
 
     return group
 
@@ -133,8 +159,15 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], variant: str | Non
         await bot.service.set_adapter_data(chat, {"status": mid}, seed=table.seed)
 
 
+#: Commands that act on someone else (the whole table, another player, the
+#: player on turn): their answer is public. Others answer only the member;
+#: the status message shows the rest.
+PUBLIC_ANSWERS = (c.Stop, c.Kick, c.Skip)
+
+
 async def table_command(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Command) -> None:
-    """/uno leave, /uno stop: the answer is only for the member; the status shows the rest."""
+    """/uno ai, kick, skip, leave, stop: the service decides; a refusal is
+    answered to the member alone and changes nothing."""
     from .bot import chat_of, lang_of, person_of
 
     chat = chat_of(it)
@@ -145,7 +178,8 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Comman
         if not out.ok:
             await bot.refuse(it, out.code or "bad_move", error_text(out.code or "bad_move", lang))
             return
-        await it.response.send_message("\n".join(out.notices) or "✓", ephemeral=not isinstance(cmd, c.Stop))
+        await it.response.send_message(render.esc("\n".join(out.notices)) or "✓",
+                                       ephemeral=not isinstance(cmd, PUBLIC_ANSWERS))
         table = out.table
         if table is None:
             if before is not None:  # a lobby whose last player left
@@ -232,3 +266,12 @@ async def show_stats(bot: UnoBot, it: discord.Interaction[Any]) -> None:
                            matches=mine.get("matches", 0))),
     ]
     await it.response.send_message("\n".join(lines), ephemeral=True)
+
+
+async def show_help(bot: UnoBot, it: discord.Interaction[Any], group: app_commands.Group) -> None:
+    """How to play and every /uno subcommand, in the member's language (only they see it)."""
+    from .bot import chat_of, lang_of
+
+    lang = lang_of(it, await bot.service.language(chat_of(it)))
+    commands = [(cmd.name, cmd.description) for cmd in group.commands]
+    await it.response.send_message(render.help_text(commands, lang), ephemeral=True)

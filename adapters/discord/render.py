@@ -243,6 +243,23 @@ def picker(table: Table, card: str, moves: list[Move], uno: bool, lang: str) -> 
     return Shown(f"**{esc(head)}**", layout(*rows))
 
 
+# -- help -----------------------------------------------------------------------------------
+
+HELP = (
+    N_("Open a game with /uno new. Players press Join; the creator presses Start."),
+    N_("On your turn press “My cards” under the game message: only you see your hand. "
+       "Pick a card to play, or draw, pass or say UNO."),
+)
+
+
+def help_text(commands: Sequence[tuple[str, str]], lang: str) -> str:
+    """How to play, and each `/uno` subcommand with its (catalogued) description."""
+    _ = gettext_for(lang)
+    lines = ["**" + esc(_("UNO in this chat")) + "**", *(esc(_(line)) for line in HELP), ""]
+    lines += [f"`/uno {name}` · {esc(_(description))}" for name, description in commands]
+    return "\n".join(lines)
+
+
 # -- rules and settings -----------------------------------------------------------------------
 
 def rules_text(settings: dict[str, object], lang: str) -> tuple[str, set[str]]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tests.discord_api import DiscordAPIServer, Member, Message, Sent
@@ -34,8 +35,11 @@ ADMIN = Person("setup", "Setup", None, True)
 
 class BotProcess:
     def __init__(self, server: DiscordAPIServer, redis_url: str, prefix: str, *,
-                 options: Options = FAST, seed: int | None = 7) -> None:
+                 options: Options = FAST, seed: int | None = 7,
+                 clock: Callable[[], float] | None = None) -> None:
         self.server = server
+        #: The service's clock (None: the wall clock); a test may stop and move it.
+        self.clock = clock
         self.redis_url = redis_url
         self.prefix = prefix
         self.options = options
@@ -49,7 +53,7 @@ class BotProcess:
         use_api(self.server.base_url, self.server.gateway_url)
         self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
         rng = random.Random(self.seed) if self.seed is not None else None
-        self.service = DiscordChatService(self.store, rng=rng)
+        self.service = DiscordChatService(self.store, rng=rng, **({"clock": self.clock} if self.clock else {}))
         self.client = UnoBot(self.service, options=self.options)
         before = len([s for s in self.server.sessions if s.ready])
         self._run = asyncio.create_task(self.client.start(self.server.token))

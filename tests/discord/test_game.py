@@ -1,13 +1,17 @@
 """Whole games in a channel, played as members play them: slash commands,
-buttons on the status message, ephemeral hands, select menus and pickers."""
+buttons on the status message, ephemeral hands, select menus and pickers;
+and a jump-in, out of turn, from a member's own hand."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.discord.driver import ADMIN, BotProcess, TableDriver
-from tests.discord_api import DiscordAPIServer, Member
+from tests.discord_api import DiscordAPIServer, Member, Message
 from unobot.chat import commands as c
+from unobot.chat.i18n import gettext_for
+from unobot.chat.table import BETWEEN_ROUNDS, PLAYING
+from unobot.chat.views import hand_view
 
 
 async def short_games(driver: TableDriver, **extra: str) -> None:
@@ -74,3 +78,64 @@ async def test_whole_game(server: DiscordAPIServer, bot: BotProcess, variant: st
     # Stats were counted.
     chat_stats = await driver.service.stats("chat", driver.chat)
     assert chat_stats.get("matches") == 1
+
+
+def option_described(message: Message, description: str) -> str | None:
+    """The value of the select option (of a hand) shown with that description."""
+    for row in message.components:
+        for comp in row.get("components", []):
+            for opt in comp.get("options", []) or []:
+                if opt.get("description") == description:
+                    return str(opt["value"])
+    return None
+
+
+async def test_a_member_jumps_in_out_of_turn(server: DiscordAPIServer, bot: BotProcess) -> None:
+    """Jump-in on (a house rule of the channel): the members play as usual
+    until one who is not on turn holds the top card's twin. Their own hand
+    (ephemeral, opened with "My cards") offers it as a jump-in; they pick
+    it from the select, out of turn, and the card is played: the turn
+    passes on from them, and the channel's status message says they
+    jumped in."""
+    guild = next(iter(server.guilds.values()))
+    driver = TableDriver(server, bot, guild.channels[0], three(server), seed=2)
+    out = await driver.service.handle(driver.chat, ADMIN, c.SetRule(rule="jump-in", enabled=True))
+    assert out.ok, out.error
+    await lobby_and_start(driver)
+    for _step in range(600):
+        table = await driver.table()
+        assert table is not None and table.game is not None, "the match ended with no jump-in"
+        if table.phase == BETWEEN_ROUNDS:
+            await driver.press_status(driver.members[0], "u|next")
+            continue
+        assert table.phase == PLAYING
+        game = table.game
+        jumpers = [m for m in driver.members
+                   if (hv := hand_view(table, str(m.id))) is not None and not hv.is_turn and hv.jump_ins]
+        if not jumpers:
+            member = driver.member_of(table.seats[game.turn].id)
+            assert member is not None
+            await driver.turn(member)
+            continue
+        jumper = jumpers[0]
+        seat = table.seat_of(str(jumper.id))
+        assert seat is not None and seat != game.turn
+        top = game.discard[-1].text
+        held = len(game.hands[seat])
+        hand = await driver.open_hand(jumper)
+        _ = gettext_for("es" if jumper.locale.startswith("es") else "en")
+        value = option_described(hand, _("Jump in with this card!"))
+        assert value is not None and value.split("|")[0] == top, (hand.content, value)
+        sent = await driver.press(jumper, hand, f"u|sel|{table.version}", [value])
+        assert sent.message is not None and sent.message.id == hand.id and "⚠️" not in sent.message.content
+        after = await driver.table()
+        assert after is not None and after.game is not None and after.version > table.version
+        assert ["jumped_in", seat, top] in [r[:3] for r in after.recent]
+        assert after.game.discard[-1].text == top and len(after.game.hands[seat]) == held - 1
+        if after.phase == PLAYING:
+            assert after.game.turn != seat  # the turn went on from the jumper
+        status = driver.status_message()
+        assert status is not None and f"{jumper.name} jumps in!" in status.content, status.content
+        await driver.check_privacy(after)
+        return
+    raise AssertionError("no member could jump in within 600 steps")

@@ -287,14 +287,29 @@ class DiscordAPIServer:
 
     async def slash(self, member: Member, cid: int, command: str, sub: str | None = None, /,
                     session: int | None = None, **options: Any) -> Sent:
-        """A member runs `/name sub option:value ...` in a channel."""
+        """A member runs `/name sub option:value ...` in a channel. A `Member`
+        value is a user option (type 6), sent as Discord sends it: the id, and
+        the user and their guild membership under `resolved`."""
         payload, token, iid = self._base_interaction(member, cid, 2)
-        opts: list[JSON] = [{"name": k, "type": 4 if isinstance(v, int) else 3, "value": v}
-                            for k, v in options.items() if v is not None]
+        opts: list[JSON] = []
+        users: JSON = {}
+        members: JSON = {}
+        for k, v in options.items():
+            if v is None:
+                continue
+            if isinstance(v, Member):
+                opts.append({"name": k, "type": 6, "value": str(v.id)})
+                users[str(v.id)] = v.user()
+                members[str(v.id)] = {"roles": [], "joined_at": _now(), "deaf": False, "mute": False, "flags": 0,
+                                      "permissions": str(v.permissions)}
+            else:
+                opts.append({"name": k, "type": 4 if isinstance(v, int) else 3, "value": v})
         if sub is not None:
             opts = [{"name": sub, "type": 1, "options": opts}]
         cmd_id = next((c["id"] for c in self.commands if c["name"] == command), str(self.snowflake()))
         payload["data"] = {"id": cmd_id, "name": command, "type": 1, "options": opts}
+        if users:
+            payload["data"]["resolved"] = {"users": users, "members": members}
         return await self._send(payload, token, iid, member, cid, session)
 
     async def component(self, member: Member, message: Message, custom_id: str,

@@ -1,0 +1,192 @@
+"""The game's slash commands beyond the lobby buttons: /uno ai, /uno kick,
+/uno skip and /uno help. Each does what it says for whom the chat service
+allows it (the same rules as Telegram's /ai, /kick, /skip), and refuses
+anyone else with a message only they see, changing nothing."""
+
+from __future__ import annotations
+
+import time
+
+from tests.discord.driver import BotProcess, TableDriver
+from tests.discord.test_game import three
+from tests.discord_api import DiscordAPIServer, Sent
+from tests.support.redis_server import RedisServer
+from unobot.chat.i18n import gettext_for
+from unobot.chat.render import error_text
+from unobot.chat.table import PLAYING
+
+
+class Clock:
+    """The service's clock, standing still until a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def refused(sent: Sent, member_id: int, code: str, lang: str = "en") -> None:
+    """Answered to that member alone, with the service's reason in their language."""
+    message = sent.message
+    assert message is not None and message.ephemeral and message.viewer == member_id
+    assert message.content == "⚠️ " + error_text(code, lang), message.content
+
+
+def versions(driver: TableDriver) -> tuple[int, int]:
+    """The status message and how many versions it has had (a public edit adds one)."""
+    status = driver.status_message()
+    assert status is not None
+    return status.id, len(status.versions)
+
+
+async def test_help_lists_every_subcommand_in_the_members_language(server: DiscordAPIServer,
+                                                                     bot: BotProcess) -> None:
+    guild = next(iter(server.guilds.values()))
+    eve, bruno = server.member("Eve"), server.member("Bruno", locale="es-ES")
+    driver = TableDriver(server, bot, guild.channels[0], [eve, bruno])
+    registered = [o["name"] for o in server.commands[0]["options"]]
+    assert {"ai", "kick", "skip", "help"} <= set(registered)
+    sent = await driver.slash(eve, "help")
+    assert sent.message is not None and sent.message.ephemeral and sent.message.viewer == eve.id
+    text = sent.message.content
+    assert "/uno new" in text and "“My cards”" in text
+    for name in registered:
+        assert f"`/uno {name}`" in text, name
+    assert "`/uno kick` · Remove a player from the game (creator or admin)" in text
+    # In Spanish for a Spanish client: the same lines, from the catalogue.
+    spanish = await driver.slash(bruno, "help")
+    assert spanish.message is not None and spanish.message.viewer == bruno.id
+    _ = gettext_for("es")
+    assert _("How to play") != "How to play" and f"`/uno help` · {_('How to play')}" in spanish.message.content
+    assert _("Remove a player from the game (creator or admin)") in spanish.message.content
+    assert "“My cards”" not in spanish.message.content
+    assert server.channel_messages(driver.channel) == []  # nothing in the channel
+
+
+async def test_ai_players_are_added_by_the_creator_an_admin_or_a_player_in_the_lobby(
+        server: DiscordAPIServer, bot: BotProcess) -> None:
+    guild = next(iter(server.guilds.values()))
+    ann, eve, boss = server.member("Ann"), server.member("Eve"), server.member("Boss", manage_guild=True)
+    driver = TableDriver(server, bot, guild.channels[0], [ann])
+    await driver.slash(ann, "new")
+    before = versions(driver)
+    # A passer-by may not fill someone's lobby with AI players.
+    refused(await driver.slash(eve, "ai", count=2), eve.id, "not_allowed_admin")
+    table = await driver.table()
+    assert table is not None and [s.name for s in table.seats] == ["Ann"]
+    assert versions(driver) == before
+    # The creator adds two; the status message lists them.
+    sent = await driver.slash(ann, "ai", count=2)
+    assert sent.message is not None and sent.message.ephemeral and "(3 players)" in sent.message.content
+    table = await driver.table()
+    assert table is not None and [s.is_ai for s in table.seats] == [False, True, True]
+    status = driver.status_message()
+    assert status is not None and status.id == before[0] and len(status.versions) > before[1]
+    assert all(s.name in status.content for s in table.seats)
+    # An admin who is not playing may add one too (1 by default).
+    await driver.slash(boss, "ai")
+    table = await driver.table()
+    assert table is not None and len(table.seats) == 4
+    # Once the game runs, nobody can.
+    await driver.press_status(ann, "u|start")
+    started = await driver.table()
+    assert started is not None and started.phase == PLAYING
+    refused(await driver.slash(ann, "ai", count=1), ann.id, "not_in_lobby")
+    after = await driver.table()
+    assert after is not None and after.version == started.version and len(after.seats) == 4
+
+
+async def test_a_player_is_kicked_by_the_creator_or_an_admin_only(server: DiscordAPIServer,
+                                                                   bot: BotProcess) -> None:
+    guild = next(iter(server.guilds.values()))
+    ann, bruno, cleo = three(server)
+    dan, boss = server.member("Dan"), server.member("Boss", manage_guild=True)
+    driver = TableDriver(server, bot, guild.channels[0], [ann, bruno, cleo, dan])
+    await driver.slash(ann, "new")
+    for member in (bruno, cleo, dan):
+        await driver.press_status(member, "u|join")
+    await driver.press_status(ann, "u|start")
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    before = versions(driver)
+    # A player who did not open the game may not remove another (Bruno reads Spanish) ...
+    refused(await driver.slash(bruno, "kick", player=cleo), bruno.id, "not_allowed_admin", "es")
+    # ... nor may anyone remove somebody who is not at the table.
+    refused(await driver.slash(ann, "kick", player=server.member("Zed")), ann.id, "bad_player")
+    same = await driver.table()
+    assert same is not None and same.version == table.version and not same.left
+    assert versions(driver) == before
+    # The creator removes Cleo: said in the channel, and the game goes on without her.
+    sent = await driver.slash(ann, "kick", player=cleo)
+    assert sent.message is not None and not sent.message.ephemeral
+    assert sent.message.content == "Cleo was removed from the game."
+    after = await driver.table()
+    assert after is not None and after.game is not None and after.phase == PLAYING
+    cleo_seat = after.seat_of(str(cleo.id))
+    assert cleo_seat is not None and cleo_seat in after.game.out and str(cleo.id) in after.left
+    assert after.seats[after.game.turn].id != str(cleo.id)
+    assert versions(driver)[1] > before[1]  # the status message shows it
+    # An admin who is not playing removes Dan; Ann and Bruno play on.
+    sent = await driver.slash(boss, "kick", player=dan)
+    assert sent.message is not None and sent.message.content == "Dan was removed from the game."
+    last = await driver.table()
+    assert last is not None and last.game is not None and last.phase == PLAYING
+    assert {last.seats[i].id for i in range(len(last.seats)) if i not in last.game.out} == {str(ann.id),
+                                                                                           str(bruno.id)}
+    await driver.check_privacy()
+
+
+async def test_skip_once_the_turn_timer_ran_out(server: DiscordAPIServer, redis_server: RedisServer,
+                                                prefix: str) -> None:
+    """The service's clock stands still, so "the time ran out" is the test's
+    to say (the bot's own timer job, planned on the wall clock 30 s out,
+    never comes)."""
+    guild = server.guild()
+    clock = Clock()
+    bot = await BotProcess(server, redis_server.url, prefix, clock=clock).start()
+    try:
+        ann, bruno = server.member("Ann"), server.member("Bruno")
+        eve, boss = server.member("Eve"), server.member("Boss", manage_guild=True)
+        driver = TableDriver(server, bot, guild.channels[0], [ann, bruno])
+
+        async def game() -> None:
+            await driver.slash(ann, "new")
+            await driver.press_status(bruno, "u|join")
+            await driver.press_status(ann, "u|start")
+
+        # No turn timer: nothing to skip.
+        await game()
+        refused(await driver.slash(bruno, "skip"), bruno.id, "no_timer")
+        await driver.slash(ann, "stop")
+        await driver.slash(boss, "timer", seconds=30)
+        await game()
+        table = await driver.table()
+        assert table is not None and table.game is not None and table.timer == 30
+        before = versions(driver)
+        # The player on turn still has time.
+        refused(await driver.slash(bruno, "skip"), bruno.id, "timer_running")
+        clock.now += 31
+        # Time is up, but a passer-by may not skip anyone.
+        refused(await driver.slash(eve, "skip"), eve.id, "not_in_game")
+        same = await driver.table()
+        assert same is not None and same.version == table.version and versions(driver) == before
+        # A player may: the one on turn draws and passes (as the timer would), said in the channel.
+        late = table.seats[table.game.turn].name
+        sent = await driver.slash(bruno, "skip")
+        assert sent.message is not None and not sent.message.ephemeral and late in sent.message.content
+        after = await driver.table()
+        assert after is not None and after.game is not None and after.version > table.version
+        assert after.game.turn != table.game.turn and "timed_out" in [r[0] for r in after.recent]
+        status = driver.status_message()
+        assert status is not None and len(status.versions) > before[1] and "ran out of time" in status.content
+        # So may an admin who is not playing, once the next player's time is up too.
+        clock.now += 31
+        sent = await driver.slash(boss, "skip")
+        assert sent.message is not None and not sent.message.ephemeral
+        last = await driver.table()
+        assert last is not None and last.game is not None and last.version > after.version
+        assert last.game.turn == table.game.turn
+    finally:
+        await bot.stop()
+
