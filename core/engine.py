@@ -552,9 +552,16 @@ def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list
 
 
 def expand_play(state: GameState, player: int, card: Card) -> list[Move]:
-    """The legal full forms of playing `card` (for rules listing extra moves)."""
+    """The legal full forms of playing `card` (for rules listing extra moves,
+    such as jump-in): one per colour and target, less those a rule's
+    `check_move` refuses (RULES.md §6: a play is legal only when the whole
+    rule set accepts it, out of turn too)."""
+    rules = rules_of(state)
     out: list[Move] = []
-    _expand(state, rules_of(state), player, card, out)
+    _expand(state, rules, player, card, out)
+    if rules.play_checks:
+        check = rules.check_by_kind[PLAY]
+        out = [m for m in out if not isinstance(check(state, m), str)]
     return out
 
 

@@ -79,3 +79,23 @@ def test_legal_moves_empty_after_round() -> None:
     with pytest.raises(MoveError) as info:
         apply(state, parse_move("draw", 1, state.players))
     assert info.value.code == "round_over"
+
+
+def test_a_jump_in_the_rules_refuse_is_not_offered() -> None:
+    """RULES.md §6, out of turn too: jump-in offers a play only when the whole
+    rule set accepts it. With no-action-finish, a last Reverse may not jump in
+    (the simulator once picked it from the legal moves and had it refused)."""
+    rules = {"jump-in": {"wilds": True, "onto_pending": True}, "no-action-finish": True}
+    state = table(hands={"ana": "G5 G6", "ben": "Y1 Y2", "cat": "BR"}, discard="BR", turn="ana",
+                  overrides=rules)
+    assert not [m for m in legal_moves(state, 2) if m.kind == "play"]
+    with pytest.raises(MoveError) as refused:
+        apply(state, parse_move("play BR", 2, state.players))
+    assert refused.value.code == "no_action_finish"
+    # with a card to spare, the same jump-in is offered and accepted
+    state = table(hands={"ana": "G5 G6", "ben": "Y1 Y2", "cat": "BR G1"}, discard="BR", turn="ana",
+                  overrides=rules)
+    jumps = [m for m in legal_moves(state, 2) if m.kind == "play"]
+    assert [m.text for m in jumps] == ["play BR"]
+    after, _ = apply(state, jumps[0])
+    assert after.hands[2] == [parse_move("play G1", 2, state.players).card]
