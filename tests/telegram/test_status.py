@@ -12,13 +12,14 @@ from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
 from tests.telegram.clock import FakeClock
 from tests.telegram.driver import BotProcess, TableDriver
-from tests.telegram.test_game import short_games
+from tests.telegram.test_game import ADMIN
 from tests.telegram.test_inline import table
 from unobot.adapters.telegram import keyboards
 from unobot.adapters.telegram.limiter import GroupLimiter
 from unobot.adapters.telegram.runtime import KEY
 from unobot.adapters.telegram.status import render
 from unobot.cards import parse_card
+from unobot.chat import commands as c
 from unobot.chat.table import BETWEEN_ROUNDS, PLAYING
 from unobot.engine import apply
 from unobot.moves import PLAY, Move
@@ -84,7 +85,10 @@ async def test_next_round_arrives_at_once_while_the_groups_budget_is_spent(
         ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
         driver = TableDriver(server, bot, group, [ann, ben], check_privacy=False)
         chat = group["id"]
-        await short_games(bot, driver.chat)
+        # Five cards each: a round long enough to spend the budget first, short enough to end soon.
+        assert bot.service is not None
+        out = await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule="deck", option="hand_size", value=5))
+        assert out.ok, out.error
         await driver.command(ann, "/new")
         await driver.press(ben, keyboards.JOIN)
         await driver.press(ann, keyboards.START)
