@@ -233,7 +233,7 @@ def _exposure(s: GameState, mover: int, hand: list[Any], rules: Any) -> None:
 def _next(s: GameState, player: int, rules: Any) -> int:
     """turn-order: the next seat in the direction of play (`next_turn` when
     seats are out of the round)."""
-    return rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)  # type: ignore[no-any-return]
+    return rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
 
 
 #: Builds an Event from a full tuple (a third of the keyword constructor's cost).
