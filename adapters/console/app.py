@@ -146,6 +146,11 @@ class ConsoleApp:
 
     # -- start ---------------------------------------------------------------------------
     async def run(self) -> int:
+        session = getattr(self.reader, "session", None)  # typing shows only at a prompt
+        with session() if session is not None else contextlib.nullcontext():
+            return await self._run()
+
+    async def _run(self) -> int:
         _ = self._
         try:
             existing = await self.service.table(self.o.chat_id)
@@ -633,7 +638,8 @@ class ConsoleApp:
                     self._print(private)
 
     def _typing_held(self) -> contextlib.AbstractContextManager[None]:
-        """While the others move, what the person types is neither echoed into the log nor kept."""
+        """While the others move, what the person types is neither echoed into the log nor kept
+        (the reader's session holds it between prompts already; this covers readers without one)."""
         hold = getattr(self.reader, "hold", None)
         return hold() if hold is not None else contextlib.nullcontext()
 

@@ -14,7 +14,7 @@ import re
 import select
 import sys
 from collections.abc import Iterator
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.text import Text
@@ -30,6 +30,7 @@ class LineReader:
         self.console = console
         self.stream = stream or sys.stdin
         self.readline = False
+        self._saved: list[Any] | None = None  # the terminal as it was, during a `session`
         if self.stream is sys.stdin and self.stream.isatty():
             try:  # line editing and history for input(); optional
                 import readline  # noqa: F401
@@ -38,31 +39,79 @@ class LineReader:
             except ImportError:  # pragma: no cover - not on every platform
                 pass
 
-    @contextlib.contextmanager
-    def hold(self) -> Iterator[None]:
-        """While the other players move: typed text is not echoed into the log,
-        and is dropped when the pause ends (the person types at the next prompt)."""
+    def _attrs(self) -> list[Any] | None:
+        """The terminal's settings, or None when the stream is no terminal."""
         try:
             import termios
 
-            fd = self.stream.fileno()
             if not self.stream.isatty():
-                raise OSError
-            saved = termios.tcgetattr(fd)
-        except (ImportError, OSError, ValueError):  # not a terminal: nothing is echoed anyway
+                return None
+            return termios.tcgetattr(self.stream.fileno())
+        except (ImportError, OSError, ValueError):
+            return None
+
+    def _set(self, attrs: list[Any], drop_typed: bool = False) -> None:
+        import termios
+
+        fd = self.stream.fileno()
+        if drop_typed:
+            termios.tcflush(fd, termios.TCIFLUSH)
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+    def _quiet(self, attrs: list[Any]) -> list[Any]:
+        import termios
+
+        quiet = [list(a) if isinstance(a, list) else a for a in attrs]  # cc (the control characters) copied
+        quiet[3] = int(attrs[3]) & ~termios.ECHO  # lflag
+        return quiet
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[None]:
+        """The whole game: what is typed shows only at a prompt. Between prompts
+        (while the other players move) typing is neither echoed into the log
+        nor kept: the next prompt starts empty. The terminal is set back as it
+        was at the end, however the game ends."""
+        saved = self._attrs()
+        if saved is None:  # not a terminal: nothing is echoed anyway
             yield
             return
-        quiet = termios.tcgetattr(fd)
-        quiet[3] &= ~termios.ECHO
-        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+        self._saved = saved
+        self._set(self._quiet(saved))
         try:
             yield
         finally:
-            termios.tcflush(fd, termios.TCIFLUSH)
-            termios.tcsetattr(fd, termios.TCSANOW, saved)
+            self._saved = None
+            self._set(saved)
+
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[None]:
+        """While the other players move, outside a `session`: typed text is not
+        echoed into the log, and is dropped when the pause ends."""
+        if self._saved is not None:  # the session holds it already
+            yield
+            return
+        saved = self._attrs()
+        if saved is None:
+            yield
+            return
+        self._set(self._quiet(saved))
+        try:
+            yield
+        finally:
+            self._set(saved, drop_typed=True)
 
     def read(self, prompt: Text, timeout: float | None = None) -> str | None:
         """The typed line without its newline; None if `timeout` seconds passed first."""
+        saved = self._saved
+        if saved is None:
+            return self._read(prompt, timeout)
+        self._set(saved, drop_typed=True)  # echo on for the prompt; what was typed before it, gone
+        try:
+            return self._read(prompt, timeout)
+        finally:
+            self._set(self._quiet(saved))
+
+    def _read(self, prompt: Text, timeout: float | None) -> str | None:
         if timeout is None and self.readline:
             # readline must print the prompt itself: it redraws it while editing,
             # and only then ends an empty line with a newline.

@@ -6,7 +6,9 @@ Spanish runs check that a whole game needs no English word.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import termios
 import time
 from pathlib import Path
 
@@ -159,13 +161,16 @@ def test_narrow_terminal_wraps_between_parts(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_typing_while_the_others_move_is_not_echoed(lang: str) -> None:
     _ = gettext_for(lang)
-    child = spawn("--store", "memory", "--delay", "0.3", "--name", "Tess", "--seed", "3", "--lang", lang)
+    # Seeded: three AI players move after my card, a second apart. Typing once
+    # the first of them has moved leaves two seconds of pauses to type into,
+    # however late this process gets to it.
+    child = spawn("--store", "memory", "--delay", "1", "--name", "Tess", "--seed", "3", "--lang", lang)
     player = _first_move(child, lang)
     name = next(name for _n, playable, name in _entries(player.hand) if playable)
     child.sendline(name)
-    time.sleep(0.1)
+    child.expect(r"\((AI|IA)\)", timeout=60)  # the first AI move's line, after the first pause
     child.send("zzzz")  # typed while the AI players move
-    child.expect(_("Your move"), timeout=30)
+    child.expect(_("Your move"), timeout=60)
     assert "zzzz" not in clean(child.before)
     child.expect("› ")
     out = _ask(child, _("table"))
@@ -175,16 +180,50 @@ def test_typing_while_the_others_move_is_not_echoed(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_auto_has_a_pace_by_default(lang: str) -> None:
+    """Under --auto the AI players' moves come one by one, 0.4 s apart. What
+    is timed is only what the program printed after everything it had
+    printed so far was read: a test process that reads late (a loaded
+    machine) sees more lines at once, never a shorter pace."""
     _ = gettext_for(lang)
     child = spawn("--store", "memory", "--auto", "--seed", "1", "--players", "2", "--lang", lang)
-    child.expect(re.escape(_("Round {n} begins.").format(n=1)))
-    start = time.monotonic()
+    child.expect(re.escape(_("Round {n} begins.").format(n=1)), timeout=60)
     played = re.escape(_("{player} played {card}.").split("{player}")[1].split("{card}")[0])
-    for _i in range(3):
-        child.expect(played)
-    assert time.monotonic() - start >= 0.6  # three paced moves at the default 0.4 s
+    with contextlib.suppress(pexpect.TIMEOUT):  # read all that is there now (kept for expect)
+        while True:
+            child.buffer = child.buffer + child.read_nonblocking(100_000, timeout=0)
+    start = time.monotonic()
+    for _i in range(len(re.findall(played, clean(child.buffer))) + 4):
+        child.expect(played, timeout=60)
+    # the last three of those four were each printed after a pause that began after `start`
+    assert time.monotonic() - start >= 3 * 0.4 * 0.9
     child.sendline("")
     child.close(force=True)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_typing_shows_at_a_prompt_only_and_the_terminal_is_given_back(lang: str) -> None:
+    """Typing is not shown while the others move, and the terminal shows it
+    again when the program ends, by quit or by Ctrl-C in the middle of the
+    others' moves."""
+    _ = gettext_for(lang)
+
+    def echo(child: pexpect.spawn) -> bool:  # the pty's settings, as the program left them
+        return bool(termios.tcgetattr(child.child_fd)[3] & termios.ECHO)
+
+    child = spawn(*BASE, "--seed", "3", "--lang", lang)
+    _first_move(child, lang)  # (at a prompt readline echoes what is typed itself)
+    child.sendline("q")
+    child.expect(pexpect.EOF, timeout=60)
+    assert echo(child)
+    child.close()
+    child = spawn("--store", "memory", "--auto", "--delay", "1", "--seed", "1", "--players", "2", "--lang", lang)
+    child.expect(re.escape(_("Round {n} begins.").format(n=1)), timeout=60)
+    assert not echo(child)  # the others move: what I type is not shown
+    child.sendintr()
+    child.expect(pexpect.EOF, timeout=60)
+    assert echo(child) and "Traceback" not in child.before
+    child.close()
+    assert child.exitstatus in (0, 130)  # saved and left, wherever the Ctrl-C landed
 
 
 def _run(*args: str, timeout: float = 60, **extra_env: str) -> tuple[int, str]:
