@@ -125,6 +125,30 @@ class GroupLimiter(BaseRateLimiter[int]):
                 self._groups.popitem(last=False)
         return budget
 
+    def take_now(self, chat_id: int) -> bool:
+        """Spend one token of the group's message budget now, for a message
+        that must not wait (the round's, with Next round): True when taken
+        (send it `prepaid`), False when there is no group budget to take
+        from, or when Telegram itself told the bot to wait in this chat (a
+        429: nothing may go sooner, so the message waits like any other).
+
+        The token is taken even when the group has none left: the budget
+        goes below zero and the status edits behind the message wait that
+        much longer (edits are the posts that can wait: a later one shows
+        the same state), so over time the group still posts no more than
+        its budget. One message a round ends with: a debt of at most one
+        token per round."""
+        if chat_id >= 0 or not self.group_rate:
+            return False
+        budget = self.budget(chat_id)
+        now = self.clock()
+        if now < budget.blocked_until:
+            return False
+        budget.refill(now)
+        budget.tokens -= 1.0
+        budget.last_post = now
+        return True
+
     async def _take(self, budget: Budget, level: str) -> None:
         full = min(1.0 + (self.reserve if level == EDIT else 0.0), budget.capacity)
         rate = budget.rate or 1.0

@@ -156,28 +156,10 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
 
 
 def take_token_now(bot: Any, chat_id: int) -> bool:
-    """Spend one token of the group's message budget now, for a message that
-    must not wait (the round's): True when taken (send it `prepaid`), False
-    when there is no group budget to take from, or when Telegram itself told
-    the bot to wait in this chat (a 429: nothing may go sooner, so the
-    message waits for it like any other).
-
-    The token is taken even when the group has none left: the budget goes
-    below zero and the status edits behind the message wait that much
-    longer (edits are the posts that can wait: a later one shows the same
-    state), so over time the group still posts no more than its budget.
-    One message a round ends with: a debt of at most one token per round."""
+    """Spend one token of the group's budget now, for the round's message
+    (`GroupLimiter.take_now`); False without a group limiter."""
     limiter = getattr(bot, "rate_limiter", None)
-    if not isinstance(limiter, GroupLimiter) or chat_id >= 0 or not limiter.group_rate:
-        return False
-    budget = limiter.budget(chat_id)
-    now = limiter.clock()
-    if now < budget.blocked_until:
-        return False
-    budget.refill(now)
-    budget.tokens -= 1.0
-    budget.last_post = now
-    return True
+    return isinstance(limiter, GroupLimiter) and limiter.take_now(chat_id)
 
 
 def private_lines(context: Any, outcome: Outcome) -> dict[str, list[str]]:
