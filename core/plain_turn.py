@@ -182,8 +182,9 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
             skipped = _next(s, player, rules)
             events.append(_event(Event, (TURN_SKIPPED, skipped, None, 0, -1, None, ())))
             player = skipped
-        _exposure(s, mover, hand, rules)
-        s.turn = _next(s, player, rules)
+        if len(hand) == 1 and rules.plain_uno and not s.uno >> mover & 1:
+            s.exposed = mover  # uno-call: down to one card without UNO, open to a catch
+        s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
         s.drawn = None
         s.draws = 0
         return events
@@ -211,7 +212,7 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
             s.drawn = card
             s.draws = 1
         else:
-            s.turn = _next(s, player, rules)
+            s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
             s.drawn = None
             s.draws = 0
         return [_event(Event, (CARDS_DRAWN, player, None, 1, -1, None, (card,)))]
@@ -225,14 +226,15 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
 
 
 def _exposure(s: GameState, mover: int, hand: list[Any], rules: Any) -> None:
-    """uno-call: a player down to one card who has not said UNO may be caught."""
+    """uno-call: a player down to one card who has not said UNO may be caught
+    (inline in the common path of `plain_step`)."""
     if len(hand) == 1 and rules.plain_uno and not s.uno >> mover & 1:
         s.exposed = mover
 
 
 def _next(s: GameState, player: int, rules: Any) -> int:
     """turn-order: the next seat in the direction of play (`next_turn` when
-    seats are out of the round)."""
+    seats are out of the round; inline in the common paths of `plain_step`)."""
     return rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
 
 
