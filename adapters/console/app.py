@@ -68,6 +68,7 @@ from .input import (
     PlayIntent,
     Send,
     color_word,
+    command_word,
     parse_line,
 )
 from .terminal import LineReader
@@ -398,6 +399,7 @@ class ConsoleApp:
             n = parse_int(word)
             if n is not None and 1 <= n <= len(choice.options):
                 return choice.options[n - 1]
+            self._quit_if_asked(word)
             self.console.print(render.error(_("Type 1 or 2 (Enter cancels).")))
 
     def _complete_play(self, intent: PlayIntent, view: TableView, hv: HandView) -> list[c.Command] | None:
@@ -456,8 +458,14 @@ class ConsoleApp:
             color = color_word(word)
             if color in colors:
                 return color
+            self._quit_if_asked(word)
             self.console.print(render.error(_("Type a number from 1 to {n}, or a colour name (Enter cancels).")
                                             .format(n=len(colors))))
+
+    def _quit_if_asked(self, word: str) -> None:
+        """`quit` (`q`, `salir`) at any question leaves, as at the move prompt."""
+        if command_word(word, self.lang) == QUIT:
+            raise _Quit
 
     def _ask_target(self, seats: Sequence[int], view: TableView, optional: bool) -> str | Literal[False]:
         """A player's id; "" for nobody (when optional); False when cancelled."""
@@ -481,6 +489,7 @@ class ConsoleApp:
             named = [s for s in seats if by_seat[s].name.lower().startswith(word.lower())]
             if len(named) == 1:
                 return by_seat[named[0]].id
+            self._quit_if_asked(word)
             self.console.print(render.error(_("Type a number from 1 to {n}, or the start of a name (Enter cancels).")
                                             .format(n=len(seats))))
 

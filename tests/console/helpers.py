@@ -39,7 +39,7 @@ def spawn(*args: str, cwd: Path | None = None, size: tuple[int, int] = (60, 160)
     """`unobot play ARGS` in a pty of `size` (rows, columns)."""
     child = pexpect.spawn(sys.executable, ["-m", "unobot.cli", "play", *args], cwd=str(cwd or ROOT),
                           env=env(**{"COLUMNS": str(size[1]), "LINES": str(size[0]), **extra_env}),
-                          encoding="utf-8", dimensions=size, timeout=20)
+                          encoding="utf-8", dimensions=size, timeout=60)  # generous: a loaded machine
     child.delaybeforesend = None
     return child
 

@@ -299,7 +299,7 @@ def test_resume_restores_language_and_rounds(lang: str, tmp_path: Path) -> None:
         third = spawn("--store", server.url, "--seed", "5", "--delay", "0", "--name", "Tess", "--lang", lang)
         _first_move(third, lang)
         _quit(third)
-        fourth = spawn("--store", server.url, "--delay", "0", "--name", "Tess", "--lang", lang)
+        fourth = spawn("--store", server.url, "--seed", "5", "--delay", "0", "--name", "Tess", "--lang", lang)
         fourth.expect(re.escape(_("[Y/n]")))
         fourth.sendline("n")
         fourth.expect(re.escape(_("The saved game is deleted; a new one starts.")))

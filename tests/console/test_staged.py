@@ -336,3 +336,22 @@ def test_whom_to_swap_with_is_asked_and_read_as_int_reads(lang: str, server: Red
     assert screen.close() == 0
     if lang == "es":
         _no_english(screen.output)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_quit_at_a_question_saves_and_leaves(lang: str, server: RedisServer) -> None:
+    """`quit` (`salir`, `q`) at the colour question leaves as at the move prompt:
+    the game saved, the card not played; resumed, the hand is as it was."""
+    _ = gettext_for(lang)
+    stage_game(server.url, Stage(hands=("R1 W", "R7 G8 B9"), top="Y9"), lang=lang)
+    screen = Screen(server.url, lang)
+    hand = screen.until_move()
+    text, label = screen.type("2")
+    assert label == _("Colour")
+    assert screen.close(_("quit")) == 0
+    assert _("Game saved. Continue it with: {command} --resume").format(command="unobot play") in screen.output
+    assert _played(lang, "W") not in screen.output
+    again = Screen(server.url, lang)
+    title = ngettext_for(lang)("Your hand ({n} card):", "Your hand ({n} cards):", 2).format(n=2)
+    assert again.until_move().rsplit(title, 1)[1] == hand.rsplit(title, 1)[1]
+    assert again.close("q") == 0
