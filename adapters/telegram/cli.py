@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     webhook = args.webhook or hook.url
     redis_url = args.redis or config.redis.url
 
+    import asyncio
+
     from telegram.error import TelegramError
 
     from unobot.adapters.store_factory import open_store, store_options
@@ -68,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
         if redis_url == "memory":
             return await open_store(None, data_dir=config.store.data_dir, memory=True,
                                     **store_options(config, memory=True))
+        # redis-py takes ~0.1 s to import: in a thread, so that the event loop
+        # sends the command menu meanwhile (see app._post_init).
+        await asyncio.to_thread(_import_redis_store)
         return await open_store(redis_url, data_dir=config.store.data_dir, prefix=config.store.prefix,
                                 **store_options(config))
 
@@ -92,6 +97,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {startup_reason(exc)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _import_redis_store() -> None:
+    import unobot.adapters.embedded_redis
+    import unobot.adapters.redis_store  # noqa: F401
 
 
 def _not_bootstrap(record: logging.LogRecord) -> bool:
