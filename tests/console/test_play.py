@@ -175,12 +175,13 @@ def test_spanish() -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_a_round_of_the_spanish_rules(lang: str) -> None:
-    """`--variant reglas-de-uno`: named for what it is, and a whole round played
-    by a person who types the words of the language (in Spanish, not one English word)."""
+def test_a_match_of_the_spanish_rules(lang: str) -> None:
+    """`--variant reglas-de-uno`: named for what it is, and a match of two rounds
+    played by a person who types the words of the language (in Spanish, not one
+    English word on the screen, the pause between rounds included)."""
     _ = gettext_for(lang)
     child = spawn("--store", "memory", "--seed", "4", "--ai", "random", "--players", "3", "--variant",
-                  "reglas-de-uno", *GAME[:-1], lang)
+                  "reglas-de-uno", "--rounds", "2", *GAME[2:-1], lang)
     player = Player(child, lang=lang)
     out = player.play()
     child.close()
@@ -188,6 +189,8 @@ def test_a_round_of_the_spanish_rules(lang: str) -> None:
     title = {"en": "Spanish rules (Reglas de UNO)", "es": "Reglas de UNO"}[lang]
     assert f"UNO · {title}" in out and _("Round {n} · {variant}").format(n=1, variant=title) in out
     assert "The document's rules" not in out
+    assert _("Enter starts round {n}; quit saves and leaves").format(n=2) in out
+    assert _("Round {n} begins.").format(n=2) in out and _("Scores after round {n}").format(n=2) in out
     assert _("{player} wins the round and scores {n} points!").split("{player}")[1].split(" {n}")[0] in out
     assert player.seen["draw"] and player.seen["uno"], player.seen
     if lang == "es":
