@@ -18,8 +18,10 @@ Why these shapes:
 * Every key of a chat (binding, settings, stats, its games and their logs)
   shares the hash tag ``{chat:<id>}``, so every script touches one Redis
   Cluster slot and a quarantined key stays in that slot too.
-* Driver errors never leave this module: an outage becomes
-  :class:`StoreUnavailable`, unreadable data :class:`StoreDataError`.
+* Driver errors never leave this module: a server that cannot be reached
+  becomes :class:`StoreUnavailable`, one that answered with a refusal that
+  passes (out of memory, read-only, cluster down...) :class:`StoreRefusing`,
+  unreadable data :class:`StoreDataError`.
   Errors are told apart by redis-py's exception class (it strips the reply
   code, ``OOM ...`` arrives as :class:`OutOfMemoryError` whose text no
   longer starts with ``OOM``), and each gets a message that says what the
@@ -88,6 +90,7 @@ from unobot.store import (
     StoreDataError,
     StoredGame,
     StoreError,
+    StoreRefusing,
     StoreUnavailable,
     VersionConflict,
     check_deltas,
@@ -268,19 +271,32 @@ class RedisKeys:
 
 
 def _translate(exc: BaseException) -> StoreError:
-    """The store's typed error for a driver error (why: callers know no redis)."""
+    """The store's typed error for a driver error (why: callers know no redis).
+
+    A server that answered is never "unavailable" plain: a refusal that
+    passes (out of memory, read-only, cluster down...) is
+    :class:`StoreRefusing`, a mistake of the setup a :class:`StoreError`.
+    """
     code = _code_of(exc)
     if code in _OUTAGE_CODES:
-        return StoreUnavailable(f"redis answered {code}: {_WHY[code]} ({exc})")
+        return StoreRefusing(f"redis answered {code}: {_WHY[code]} ({exc})")
     if isinstance(exc, ResponseError):
         if code == "MOVED":
-            return StoreError(f"redis answered MOVED {exc}: this server is a Redis Cluster node; "
-                              "use a redis+cluster:// URL or set redis.cluster: true")
+            return StoreError(f"redis answered MOVED {exc}: this server is a Redis Cluster node, "
+                              f"which a plain redis:// URL reaches only for its own slots; "
+                              "name the cluster with a redis+cluster://HOST:PORT URL")
         text = str(exc)
         return StoreError(f"redis refused: {text if text.upper().startswith(code) else f'{code} {text}'}")
     if isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError):
         return StoreUnavailable(f"redis unavailable: {exc}")
-    if isinstance(exc, RedisClusterException):  # no node of the cluster answered, or no slot map
+    if isinstance(exc, SlotNotCoveredError):  # the slot map has no primary for the key's slot
+        return StoreRefusing(f"redis cluster: no primary serves this key's slot now (a failover "
+                             f"under way, or the cluster lost a primary) ({exc})")
+    if isinstance(exc, RedisClusterException):
+        if "cluster mode is not enabled" in str(exc).lower():  # a node answered: not a cluster
+            return StoreError("this Redis is not a cluster node (cluster mode is off): use a plain "
+                              "redis:// URL, without redis+cluster:// or redis.cluster: true")
+        # no node of the cluster answered, or none gave a slot map
         return StoreUnavailable(f"redis cluster unavailable: {exc}")
     return StoreError(f"redis error: {exc}")
 
@@ -795,17 +811,35 @@ class RedisStore(Store):
     async def ping(self) -> None:
         """Check the server answers; the first time also that it is what the URL says.
 
-        A plain URL naming a cluster node would answer PING and then MOVED for
-        most keys: that is a configuration mistake, said at start-up.
+        Refused at start-up, as configuration mistakes (a :class:`StoreError`,
+        not "unavailable": the server answered): a plain URL naming a cluster
+        node (it would answer PING, then MOVED for most keys), and a URL
+        naming a replica (it would refuse every write with READONLY).
         """
         await self._call(lambda: self.client.ping())
         if not self._checked_mode and not self.cluster:
-            info = await self._call(lambda: self.client.info("cluster"))
-            if int(info.get("cluster_enabled", 0)):
-                raise StoreError("this Redis is a Redis Cluster node: use a redis+cluster:// URL "
-                                 "or set redis.cluster: true (a plain redis:// client reaches "
-                                 "only the slots of this node)")
+            async def both() -> list[Any]:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    pipe.info("cluster")
+                    pipe.info("replication")
+                    return await pipe.execute()  # type: ignore[no-any-return]
+
+            cluster, replication = await self._call(both)
+            if int(cluster.get("cluster_enabled", 0)):
+                raise StoreError(f"this Redis is a Redis Cluster node: name the cluster with a "
+                                 f"redis+cluster://{self._address()} URL (a plain redis:// client "
+                                 "reaches only the slots of this node)")
+            if str(replication.get("role", "")).lower() in ("slave", "replica"):
+                primary = replication.get("master_host")
+                of = f" of {primary}:{replication.get('master_port')}" if primary else ""
+                raise StoreError(f"this Redis is a replica{of}: use the primary's address "
+                                 "(a replica refuses every write)")
         self._checked_mode = True
+
+    def _address(self) -> str:
+        """``host:port`` of a single-server client (for messages; no password)."""
+        kwargs = self.client.connection_pool.connection_kwargs
+        return f"{kwargs.get('host', 'HOST')}:{kwargs.get('port', 'PORT')}"
 
     async def close(self) -> None:
         """Close the connections; stop the embedded server if this store owns one."""
@@ -839,7 +873,7 @@ def _cluster_client(url: str, connect_timeout: float, socket_timeout: float) -> 
     for seed in seeds[1:]:
         host, _, port = seed.rpartition(":")
         extra.append(ClusterNode(host or seed, int(port or 6379)))
-    return RedisCluster.from_url(
+    client = RedisCluster.from_url(
         first,
         startup_nodes=extra or None,
         decode_responses=False,
@@ -847,3 +881,39 @@ def _cluster_client(url: str, connect_timeout: float, socket_timeout: float) -> 
         socket_timeout=socket_timeout,
         retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 4),
     )
+    client.commands_parser = _commands_parser(client)
+    return client
+
+
+def _commands_parser(client: RedisCluster) -> Any:
+    """redis-py's command table for ``client``, read once (at the first connect).
+
+    Why: redis-py re-reads the slot map after CLUSTERDOWN or a connection
+    error, and with it the command table (COMMAND), always from the first
+    primary of the map. With that primary dead and not yet replaced (a
+    cluster without replicas, or before the failover) every command then
+    failed with "connection refused" to that node, even for a key whose own
+    primary is up and answering CLUSTERDOWN. The table does not change while
+    the process runs, so it is read once, from any node that answers.
+    """
+    from redis._parsers import AsyncCommandsParser
+
+    class CommandsOnce(AsyncCommandsParser):
+        async def initialize(self, node: Any = None) -> None:
+            if self.commands:
+                if node is not None:
+                    self.node = node
+                return
+            nodes = [node, *client.get_nodes()] if node is not None else client.get_nodes()
+            failed: BaseException | None = None
+            for candidate in nodes:
+                try:
+                    await super().initialize(candidate)
+                    return
+                except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                    failed = exc
+            if failed is not None:
+                raise failed
+            await super().initialize(node)
+
+    return CommandsOnce()

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from unobot.config import Config, load_config
-from unobot.store import DEFAULT_GAME_TTL, MemoryStore, Store
+from unobot.store import (
+    DEFAULT_GAME_TTL,
+    MemoryStore,
+    Store,
+    StoreError,
+    StoreRefusing,
+    StoreUnavailable,
+)
 
 EMBEDDED_SUBDIR = "redis"
 DEFAULT_PREFIX = "unobot"  # the same as adapters/redis_store.py's (not imported: see open_store)
@@ -85,3 +92,17 @@ async def open_configured_store(config: Config | None = None) -> Store:
     return await open_store(config.redis.url, data_dir=config.store.data_dir,
                             prefix=config.store.prefix, memory=config.redis.memory,
                             **store_options(config, memory=config.redis.memory))
+
+
+def store_failure_reason(exc: StoreError) -> str:
+    """One line saying why the store failed, for a command that stops on it.
+
+    "cannot be reached" only when no server answered; anything a server
+    answered (out of memory, a replica, a cluster node named by a plain URL,
+    a cluster that is down...) is "refused", with what it said.
+    """
+    text = str(exc).strip()
+    first = text.splitlines()[0] if text else type(exc).__name__
+    if isinstance(exc, StoreUnavailable) and not isinstance(exc, StoreRefusing):
+        return f"the store (Redis) cannot be reached: {first}"
+    return f"the store (Redis) refused: {first}"

@@ -63,12 +63,24 @@ class StoreError(Exception):
 
 
 class StoreUnavailable(StoreError):
-    """The backing server cannot be reached (down, loading, timing out, read-only).
+    """The store cannot serve now: its server cannot be reached (down, timing
+    out), or answered a refusal that passes (:class:`StoreRefusing`).
 
     Raised by every operation instead of the driver's own errors, so callers
     handle one type. After a failed *write* the outcome is unknown (the
     server may have applied it before the connection broke); a retried save
     is still safe, see :meth:`Store.save_game`.
+    """
+
+
+class StoreRefusing(StoreUnavailable):
+    """The server answered, and refused for now: out of memory, a read-only
+    replica, a cluster that is down or moving a slot, loading its data...
+
+    A :class:`StoreUnavailable` (callers that only care "not now" catch
+    that), told apart so nobody says "not reachable" of a server that
+    answered: players get another text, logs and start-up errors say
+    "refused".
     """
 
 

@@ -112,11 +112,12 @@ def startup_reason(exc: BaseException) -> str:
     """One line saying why the bot could not start (no traceback: the reason is all a person can act on)."""
     from telegram.error import InvalidToken, NetworkError
 
+    from unobot.adapters.store_factory import store_failure_reason
     from unobot.store import StoreError
 
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if isinstance(exc, StoreError):
-        return f"the store (Redis) cannot be reached: {first}"
+    if isinstance(exc, StoreError):  # "cannot be reached", or "refused" when a server answered
+        return store_failure_reason(exc)
     if isinstance(exc, InvalidToken):
         return f"Telegram refused the bot token: {first}"
     if isinstance(exc, NetworkError):
