@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from unobot.chat.i18n import gettext_for
-from unobot.chat.render import error_text
+from unobot.chat.render import error_text, store_error_code
 from unobot.store import StoreDataError, StoreUnavailable
 
 from .runtime import runtime
@@ -31,7 +31,7 @@ async def failure_text(context: Any, chat_id: int | None, error: BaseException |
             lang = await runtime(context).service.language(str(chat_id))
     if isinstance(error, StoreUnavailable):
         log.warning("store unavailable while handling an update: %s", error)
-        return error_text("store_unavailable", lang), lang
+        return error_text(store_error_code(error), lang), lang
     if isinstance(error, StoreDataError):
         log.error("unreadable data in the store: %s", error)
         return error_text("store_data", lang), lang

@@ -70,6 +70,16 @@ def error_text(code: str, lang: str | None) -> str:
     return plugin_refusal(code, lang) or _("That move is not allowed now.")
 
 
+def store_error_code(exc: BaseException) -> str:
+    """The refusal code for a store that cannot serve now: ``store_refusing``
+    when its server answered (full, read-only, changing servers), else
+    ``store_unavailable`` (why two: "not reachable" of a server that answered
+    sends people looking in the wrong place)."""
+    from ..store import StoreRefusing
+
+    return "store_refusing" if isinstance(exc, StoreRefusing) else "store_unavailable"
+
+
 #: Refusals of the chat layer (the engine's own are core.errors.CODES).
 CHAT_ERRORS = {
     "no_game": N_("There is no game in this chat. Start one with /new."),
@@ -96,6 +106,8 @@ CHAT_ERRORS = {
     "timer_running": N_("The player still has time."),
     "no_timer": N_("There is no turn timer in this game."),
     "store_unavailable": N_("The game store is not reachable right now. Try again shortly; nothing was lost."),
+    "store_refusing": N_("The game store cannot save right now (full, or changing servers). "
+                         "Try again shortly; nothing was lost."),
     "store_data": N_("This chat's game data was damaged and has been set aside. Start a new game with /new."),
     "busy": N_("Too many moves at once; please try again."),
     "round_not_over": N_("The round is still being played."),

@@ -23,14 +23,21 @@ from typing import Any
 from ..errors import MoveError
 from ..session import Change, Session
 from ..state import StateFormatError
-from ..store import GameNotFound, Store, StoreDataError, StoreUnavailable, VersionConflict
+from ..store import (
+    GameNotFound,
+    Store,
+    StoreDataError,
+    StoreRefusing,
+    StoreUnavailable,
+    VersionConflict,
+)
 from ..variants import VariantError
 from . import commands as c
 from . import migration, play
 from .i18n import gettext_for, normalize
 from .lobby import open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
-from .render import error_text
+from .render import error_text, store_error_code
 from .settings import SETTINGS_COMMANDS, settings_command
 from .stats import record_stats
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, TABLES, Table
@@ -38,6 +45,43 @@ from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, TABLES, Table
 __all__ = ["AI_NAMES", "MAX_PLAYERS", "ChatError", "ChatService", "Defaults", "Outcome"]
 
 log = logging.getLogger(__name__)
+
+STORE_WARNING_EVERY = 60.0
+"""Seconds between two log warnings of the same store failure (see :class:`Throttle`)."""
+
+
+class Throttle:
+    """Log a warning at most once per reason per ``every`` seconds.
+
+    Why: while the store is down or refusing, every command of every chat
+    fails the same way; one line a minute per reason says so (with how many
+    were not logged since) without burying the rest of the log.
+    """
+
+    def __init__(self, every: float = STORE_WARNING_EVERY, *,
+                 clock: Callable[[], float] = time.monotonic, limit: int = 256) -> None:
+        self.every = every
+        self.clock = clock
+        self.limit = limit  # reasons remembered (a reason may name a node: they are few)
+        self._seen: OrderedDict[str, tuple[float, int]] = OrderedDict()  # reason -> (logged at, held back)
+
+    def warn(self, reason: str, message: str, *args: Any) -> bool:
+        """Log ``message % args`` unless ``reason`` was logged less than ``every`` s ago."""
+        now = self.clock()
+        last = self._seen.get(reason)
+        if last is not None and now - last[0] < self.every:
+            self._seen[reason] = (last[0], last[1] + 1)
+            return False
+        held = last[1] if last is not None else 0
+        if held:
+            message += " (%d more like it not logged in the last %g s)"
+            args = (*args, held, self.every)
+        log.warning(message, *args)
+        self._seen[reason] = (now, 0)
+        self._seen.move_to_end(reason)
+        while len(self._seen) > self.limit:
+            self._seen.popitem(last=False)
+        return True
 
 
 class ChatService:
@@ -55,6 +99,8 @@ class ChatService:
         self.defaults = defaults or Defaults()
         self.clock = clock
         self.max_tries = max_tries
+        #: Commands refused because of the store are logged through this (rate-limited).
+        self.store_warnings = Throttle()
 
     # -- reading ----------------------------------------------------------------
     async def table(self, chat_id: str) -> Table | None:
@@ -179,8 +225,11 @@ class ChatService:
             if isinstance(command, c.Stop):
                 return await self._stop(chat_id, person, command)
             return await self._table_command(chat_id, person, command)
-        except StoreUnavailable:
-            return self.fail("store_unavailable", lang or self.defaults.lang)
+        except StoreUnavailable as exc:
+            self.store_warnings.warn(str(exc), "chat %s: %s, command refused: %s", chat_id,
+                                     "the store refused" if isinstance(exc, StoreRefusing)
+                                     else "the store is not reachable", exc)
+            return self.fail(store_error_code(exc), lang or self.defaults.lang)
         except StoreDataError:
             return self.fail("store_data", lang or self.defaults.lang)
         except VariantError as exc:
