@@ -33,6 +33,10 @@ PLAIN_SETS: list[tuple[str, dict[str, Any] | None]] = [
     ("official", {"card-effects": {"two_player_reverse_skips": False}}),
     ("official", {"uno-call": {"penalty": 4}, "challenge": False}),
     ("official", {"uno-call": False}),
+    # house rules whose hooks no plain turn asks (a clock, scores, match rules, a false UNO)
+    ("official", {"blitz": True, "elimination": True}),
+    ("official", {"false-uno": True, "double-score": True}),
+    ("official", {"teams": True}),
 ]
 
 
