@@ -124,6 +124,9 @@ _ANSWER_PREFIXES = ("send", "edit", "delete", "answer", "pin", "unpin", "copy", 
 _MAX_TEXT = 4096
 _MAX_CALLBACK_DATA = 64
 _MAX_INLINE_RESULTS = 50
+# Telegram drops an inline or callback query the bot did not answer within about 15 s:
+# a later answer is refused with QUERY_TOO_OLD.
+QUERY_TIMEOUT = 15.0
 
 
 class Call(NamedTuple):
@@ -379,6 +382,11 @@ class BotAPIServer:
         self._allowed_updates: list[str] = []
         self._open_callback_queries: set[str] = set()
         self._open_inline_queries: dict[str, JSON] = {}
+        #: Seconds after which an unanswered inline or callback query is too old to answer.
+        self.query_timeout = QUERY_TIMEOUT
+        #: Ids of the queries answered too late (refused with QUERY_TOO_OLD).
+        self.too_old: list[str] = []
+        self._query_made: dict[str, float] = {}
         self._last_inline_answer: dict[int, str] = {}
         self._flood: dict[int, _FloodRule] = {}
         self._migrated: dict[int, int] = {}  # old group id -> its supergroup's id
@@ -893,6 +901,7 @@ class BotAPIServer:
             raise ValueError(f"message {message_id} has no button with data {callback_data!r}")
         query_id = str(next(self._query_ids))
         self._open_callback_queries.add(query_id)
+        self._query_made[query_id] = time.monotonic()
         query: JSON = {
             "id": query_id,
             "from": self._user(user),
@@ -917,6 +926,7 @@ class BotAPIServer:
         if chat_type is not None:
             inline["chat_type"] = chat_type
         self._open_inline_queries[query_id] = inline
+        self._query_made[query_id] = time.monotonic()
         return self._inject({"inline_query": inline}, queue=queue)
 
     def choose_inline_result(
@@ -1518,10 +1528,17 @@ class BotAPIServer:
             self.messages.get(chat["id"], {}).pop(int(message_id), None)
         return True
 
+    def _refuse_too_old(self, query_id: str) -> None:
+        made = self._query_made.get(query_id)
+        if made is not None and time.monotonic() - made > self.query_timeout:
+            self.too_old.append(query_id)
+            raise bad_request(QUERY_TOO_OLD.removeprefix("Bad Request: "))
+
     def _answer_callback_query(self, params: JSON) -> bool:
         query_id = str(self._require(params, "callback_query_id"))
         if query_id not in self._open_callback_queries:
             raise bad_request(QUERY_TOO_OLD.removeprefix("Bad Request: "))
+        self._refuse_too_old(query_id)
         if len(str(params.get("text") or "")) > 200:
             raise bad_request("MESSAGE_TOO_LONG")
         self._open_callback_queries.discard(query_id)
@@ -1532,6 +1549,7 @@ class BotAPIServer:
         query = self._open_inline_queries.get(query_id)
         if query is None:
             raise bad_request(QUERY_TOO_OLD.removeprefix("Bad Request: "))
+        self._refuse_too_old(query_id)
         results = params.get("results")
         if not isinstance(results, list):
             raise bad_request("results is empty" if results is None else "can't parse results")
