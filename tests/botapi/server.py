@@ -388,6 +388,8 @@ class BotAPIServer:
         self.too_old: list[str] = []
         self._query_made: dict[str, float] = {}
         self._last_inline_answer: dict[int, str] = {}
+        #: inline_message_id -> the message a picked result posted (edited through that id).
+        self._inline_messages: dict[str, JSON] = {}
         self._flood: dict[int, _FloodRule] = {}
         self._migrated: dict[int, int] = {}  # old group id -> its supergroup's id
         self._marks: dict[int, int] = {}
@@ -1008,6 +1010,8 @@ class BotAPIServer:
         if not self.inline_feedback:
             return message_update, None
         inline_message_id = f"BAAAA{next(self._query_ids)}" if markup else None
+        if inline_message_id is not None:
+            self._inline_messages[inline_message_id] = message_update["message"]
         chosen = self.choose_inline_result(
             person,
             result_id,
@@ -1477,9 +1481,25 @@ class BotAPIServer:
 
     def _edit_message_text(self, params: JSON) -> JSON | bool:
         if params.get("inline_message_id"):
-            self._render(params.get("text"), params.get("parse_mode"), params.get("entities"))
+            text, entities = self._render(
+                params.get("text"), params.get("parse_mode"), params.get("entities")
+            )
+            # A message a picked result posted: a sticker has no text to edit (as Telegram
+            # says); a text is changed, so a test reads what the chat shows now.
+            posted = self._inline_messages.get(str(params["inline_message_id"]))
+            if posted is not None:
+                if "text" not in posted:
+                    raise bad_request("there is no text in the message to edit")
+                posted["text"] = text
+                posted.pop("entities", None)
+                if entities:
+                    posted["entities"] = entities
+                self._set_markup(posted, self._inline_markup(params.get("reply_markup")))
+                posted["edit_date"] = int(time.time())
             return True
         message = self._message_to_edit(params)
+        if "text" not in message:
+            raise bad_request("there is no text in the message to edit")
         text, entities = self._render(
             params.get("text"), params.get("parse_mode"), params.get("entities")
         )
