@@ -137,10 +137,11 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
     total = deck.total() if deck is not None else 0
     inplace = not check_all
     seats = len(state.players)
+    listed, play, pick = legal_moves, apply, rnd.random  # locals: this loop runs 10^5 times a second
     n = 0
     while state.phase == PLAYING and n < max_moves:
         player = state.turn
-        moves = legal_moves(state, player)
+        moves = listed(state, player)
         if not moves:
             raise InvariantError(f"player {player} to move has no legal move")
         if check_all:
@@ -151,10 +152,10 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
                     raise InvariantError(f"legal move {m!r} refused: {exc.code}") from None
         policy = policies[player]
         # random_policy inline (the same pick): simulate's default, once a move
-        move = moves[int(rnd.random() * len(moves))] if policy is random_policy else policy(
+        move = moves[int(pick() * len(moves))] if policy is random_policy else policy(
             state, player, moves, rnd)
         try:
-            state, _ = apply(state, move, inplace=inplace)
+            state, _ = play(state, move, inplace=inplace)
         except MoveError as exc:
             raise InvariantError(f"legal move {move!r} refused: {exc.code}") from None
         n += 1
