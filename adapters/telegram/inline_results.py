@@ -194,9 +194,11 @@ def hand_results(table: Table, user: str, lang: str | None = None, stickers: Sti
         if len(rid.encode()) <= MAX_ID:
             article = _article(rid, title, posted, table.lang, description)
             # A plain play as the card's picture; a wild's colour, a target or UNO stay said in words.
+            # Picked, it posts the move's text, never the sticker: a refused pick (a stale hand) is
+            # then overwritten by the refusal, where a sticker would leave the card in the group.
             if stickers is not None and move.kind == PLAY and move.card is not None and not move.color \
                     and move.target is None and not uno and move.card.text in stickers.bright:
-                article = article._replace(sticker=stickers.bright[move.card.text])
+                article = article._replace(sticker=stickers.bright[move.card.text], text_instead=True)
             results.append(article)
 
     def add_plays(uno: bool) -> None:

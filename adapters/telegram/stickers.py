@@ -13,7 +13,10 @@ the hand is shown as text results, as without stickers.
 Why stickers only for some results: a wild still asks for a colour and a
 7 of seven-o for a target, so those stay text results that say which;
 a card not playable now is a greyed sticker which, picked anyway, posts
-"🤔" and not the card (the group must not see a hand).
+"🤔" and not the card (the group must not see a hand). A sticker is only
+what the player picks from: a pick posts the move in words, never the
+sticker, because a pick the service refuses (an old hand) must be
+overwritten by the refusal, and a sticker message cannot be edited.
 """
 
 from __future__ import annotations

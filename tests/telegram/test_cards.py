@@ -5,22 +5,36 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from PIL import Image  # a test dependency: the test extra installs Pillow
 
 from tests.botapi import BotAPIServer  # noqa: E402
+from tests.support.privacy import mentions  # noqa: E402
 from tests.support.redis_server import RedisServer  # noqa: E402
 from tests.telegram.driver import FAST, BotProcess, TableDriver  # noqa: E402
 from tests.telegram.test_game import short_games  # noqa: E402
-from unobot.adapters.telegram import keyboards  # noqa: E402
+from unobot.adapters.telegram import inline_results, keyboards  # noqa: E402
 from unobot.adapters.telegram.cards import card_kinds, render_card  # noqa: E402
 from unobot.adapters.telegram.runtime import KEY  # noqa: E402
 from unobot.adapters.telegram.stickers import set_names  # noqa: E402
-from unobot.cards import Card  # noqa: E402
+from unobot.cards import Card, parse_card  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+async def stickers_ready(bot: BotProcess, timeout: float = 60.0) -> Any:
+    """The process's runtime once its card stickers are ready (drawing ~60 cards twice
+    takes seconds on a loaded machine: up to a minute is allowed)."""
+    rt = bot.app.bot_data[KEY]
+    deadline = time.monotonic() + timeout
+    while rt.stickers is None:
+        assert time.monotonic() < deadline, "the card stickers were not ready in time"
+        await asyncio.sleep(0.05)
+    return rt
 
 
 def test_every_kind_is_drawn_and_dim_differs() -> None:
@@ -52,12 +66,7 @@ async def test_the_hand_as_stickers(server: BotAPIServer, redis_server: RedisSer
     options = replace(FAST, sticker_owner=owner["id"])
     bot = await BotProcess(server, redis_server.url, prefix, options=options).start()
     try:
-        rt = bot.app.bot_data[KEY]
-        for _ in range(300):
-            if rt.stickers is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert rt.stickers is not None
+        rt = await stickers_ready(bot)
         names = set_names(server.bot_user["username"])
         assert {n.lower() for n in names} <= set(server.sticker_sets)
         assert all(len(server.sticker_sets[n.lower()]["stickers"]) == len(card_kinds()) for n in names)
@@ -86,20 +95,71 @@ async def test_the_hand_as_stickers(server: BotAPIServer, redis_server: RedisSer
             await driver.choose(on_turn, bright[0]["id"])
             after = await driver.table()
             assert after is not None and after.version > version
-            posted = [m for m in server.shown(group) if m.get("via_bot") and "sticker" in m]
-            assert posted and posted[-1]["sticker"]["file_id"] == bright[0]["sticker_file_id"]
+            # The sticker is what the player picks from; the group gets the move in words.
+            posted = [m for m in server.shown(group) if m.get("via_bot")]
+            assert posted and "sticker" not in posted[-1]
+            assert posted[-1]["text"] == bright[0]["input_message_content"]["message_text"]
     finally:
         await bot.stop()
     # Another start finds the ids in the store: no set is made again.
     mark = server.mark()
     again = await BotProcess(server, redis_server.url, prefix, options=options).start()
     try:
-        rt = again.app.bot_data[KEY]
-        for _ in range(100):
-            if rt.stickers is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert rt.stickers is not None
+        await stickers_ready(again)
         assert not [c for c in server.calls[mark:] if c.method in ("createNewStickerSet", "addStickerToSet")]
     finally:
         await again.stop()
+
+
+async def test_a_stale_sticker_pick_leaves_no_card_of_the_hand_in_the_group(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """A bright sticker picked from an old hand (the player drew meanwhile) is refused:
+    what the pick posted is words, overwritten by the refusal, so no picture and no
+    name of a card the player holds stays in the group (a sticker could not be edited)."""
+    owner, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    bot = await BotProcess(server, redis_server.url, prefix, options=replace(FAST, sticker_owner=owner["id"])).start()
+    try:
+        rt = await stickers_ready(bot)
+        group = server.group(title="Stale")
+        driver = TableDriver(server, bot, group, [owner, ben], check_privacy=False)
+        await short_games(bot, driver.chat)
+        await driver.command(owner, "/new")
+        await driver.press(ben, keyboards.JOIN)
+        await driver.press(owner, keyboards.START)
+        for _ in range(30):  # until the player on turn holds a playable card and may draw
+            table = await driver.table()
+            assert table is not None and table.game is not None
+            on_turn = owner if table.seats[table.game.turn].id == str(owner["id"]) else ben
+            results = await driver.hand(on_turn)
+            bright = [r for r in results if r["type"] == "sticker" and r["sticker_file_id"] in rt.stickers.bright.values()]
+            draw = [r["id"] for r in results if (ch := inline_results.decode(r["id"])) and ch.code == "d"]
+            if bright and draw:
+                break
+            pick = driver.pick(results)
+            assert pick is not None
+            await driver.choose(on_turn, pick)
+        else:
+            raise AssertionError("nobody ever held a playable card with a draw offered")
+        old = bright[0]
+        assert old["input_message_content"]["message_text"]  # the pick posts words, not the sticker
+        await driver.choose(on_turn, draw[0])  # the hand changes: the old answer is stale
+        table = await driver.table()
+        assert table is not None and table.game is not None
+        version, seat = table.version, table.seat_of(str(on_turn["id"]))
+        assert seat is not None
+        message, chosen = server.pick_inline_result(group, on_turn, old["id"])
+        assert chosen is not None and "sticker" not in message["message"]
+        await bot.settle(message)
+        await bot.settle(chosen)
+        after = await driver.table()
+        assert after is not None and after.game is not None and after.version == version  # refused
+        posted = server.messages[group["id"]][message["message"]["message_id"]]
+        assert "out of date" in posted["text"], posted["text"]
+        hand = {card.text for card in after.game.hands[seat]}
+        for shown in server.shown(group):
+            assert "sticker" not in shown, shown  # no card picture at all
+            if shown.get("via_bot"):
+                named = sorted(c for c in hand if mentions(shown.get("text", ""), parse_card(c)))
+                assert not named, (named, shown["text"])
+    finally:
+        await bot.stop()
