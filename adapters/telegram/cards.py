@@ -24,11 +24,36 @@ SIZE = 512
 FILL = {"R": (214, 40, 40), "Y": (240, 196, 25), "G": (52, 160, 72), "B": (30, 100, 200), None: (25, 25, 25)}
 
 
+#: Players counts the decks are built for (a rule may build a bigger deck for more players).
+DECK_PLAYERS = (2, 4, 10)
+
+
+def deck_cards() -> list[Card]:
+    """Every card of every variant's deck the bot knows, built through its rule
+    set as a round builds it (`build_deck` plus every rule's `more_cards`):
+    cards a rule adds only to its deck (no-mercy's R+4, W+6, W+10) need
+    pictures too. A variant that cannot be loaded is passed over."""
+    from unobot.variants import VariantError, rules_for, variant_names
+
+    cards: list[Card] = []
+    for name in variant_names():
+        try:
+            rules = rules_for(name)
+        except (VariantError, OSError, UnicodeDecodeError):
+            continue
+        for players in DECK_PLAYERS:
+            cards += rules.build_deck(players)
+            for extra in rules.more_cards(players):
+                cards += extra
+    return cards
+
+
 def card_kinds() -> list[Card]:
-    """One card of every kind: the official deck's, then each plugin kind in every colour (or as a wild)."""
+    """One card of every kind: the official deck's, every variant's deck's,
+    then each registered card kind in every colour (or as a wild)."""
     _load_plugin_kinds()
     seen: dict[str, Card] = {}
-    for card in official_deck():
+    for card in [*official_deck(), *deck_cards()]:
         seen.setdefault(card.text, card)
     for rank, kind in sorted(KINDS.items()):
         for color in ((None,) if kind.wild else COLORS):

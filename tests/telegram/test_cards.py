@@ -18,7 +18,7 @@ from tests.support.redis_server import RedisServer  # noqa: E402
 from tests.telegram.driver import FAST, BotProcess, TableDriver  # noqa: E402
 from tests.telegram.test_game import short_games  # noqa: E402
 from unobot.adapters.telegram import inline_results, keyboards  # noqa: E402
-from unobot.adapters.telegram.cards import card_kinds, render_card  # noqa: E402
+from unobot.adapters.telegram.cards import card_kinds, render_card, write_cards  # noqa: E402
 from unobot.adapters.telegram.runtime import KEY  # noqa: E402
 from unobot.adapters.telegram.stickers import set_names  # noqa: E402
 from unobot.cards import Card, parse_card  # noqa: E402
@@ -47,6 +47,27 @@ def test_every_kind_is_drawn_and_dim_differs() -> None:
     r, g, b, _a = bright.getpixel((110, 256))
     dr, dg, db, _da = dim.getpixel((110, 256))
     assert g > r + 50 and abs(dg - dr) < 40  # green, then greyed out
+
+
+def test_every_card_of_every_shipped_variants_deck_has_a_picture(tmp_path: Path) -> None:
+    """Cards a variant adds only to its deck (no-mercy's coloured +4 and W+6, W+10) are drawn too,
+    by `unobot cards` as in the sticker sets (both take `card_kinds`)."""
+    from unobot.variants import VARIANTS_DIR, rules_for
+
+    kinds = {c.text for c in card_kinds()}
+    shipped = sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
+    assert "no-mercy" in shipped and "reglas-de-uno" in shipped
+    for name in shipped:
+        rules = rules_for(name)
+        for players in (2, 4, 7, 10):
+            deck = list(rules.build_deck(players)) + [c for extra in rules.more_cards(players) for c in extra]
+            missing = sorted({c.text for c in deck} - kinds)
+            assert not missing, f"{name} ({players} players): no picture for {missing}"
+    assert {"R+4", "Y+4", "G+4", "B+4", "W+6", "W+10"} <= kinds
+    written = {path.stem for path in write_cards(tmp_path)}
+    assert {"Rplus4", "Wplus6", "Wplus10"} <= written
+    for text in ("R+4", "W+10"):
+        assert render_card(parse_card(text)).size == (512, 512)
 
 
 def test_cards_command_writes_the_pictures(tmp_path: Path) -> None:
