@@ -1,16 +1,20 @@
 """Playing: the inline query shows a player their hand; the chosen result is the move.
 
-How an inline query finds its game (it carries no chat id): each user has a
-small record in the store (`users.remember_game`, written when they open or
-join a game) listing the chats of their recent games, newest first. The
+How an inline query finds its game (it carries no chat id): the "My cards"
+button types the game's chat into the query (``#<chat id>``); a user with no
+seat there is told so, never shown the hand of another game they play in
+(its picks would land in this group). A query naming no game: each user has
+a small record in the store (`users.remember_game`, written when they open
+or join a game) listing the chats of their recent games, newest first. The
 query loads those tables and takes the first running one the user sits at
-(else the first one they sit at). A record in the store, not in memory,
-because the query may reach any bot process.
+(else the first one they sit at); two running games: a picker. A record in
+the store, not in memory, because the query may reach any bot process.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import Update
@@ -52,15 +56,28 @@ async def find_tables(context: Any, user_id: str) -> list[Table]:
     return await _seated(rt, user_id, chats)
 
 
-async def find_table(context: Any, user_id: str, chat: str | None = None) -> Table | list[Table] | None:
+@dataclass(frozen=True)
+class NotSeated:
+    """The query names a game (its "My cards" button) the user has no seat in;
+    `table` is that chat's table, if one runs there."""
+
+    chat: str
+    table: Table | None
+
+
+async def find_table(context: Any, user_id: str, chat: str | None = None
+                     ) -> Table | list[Table] | NotSeated | None:
     """The table the user's inline query is about: the one `chat` names (the
-    "My cards" button says it) if they sit there; else their one running
-    game; several running games and no name: all of them (the player picks)."""
+    "My cards" button says it), or NotSeated if they sit not there (never
+    another game's hand: its picks would be posted in this group); no name:
+    their one running game; several running games: all of them (the player
+    picks)."""
     rt = runtime(context)
     if chat is not None and telegram_id(chat) is not None:
         table = await load_table(rt, chat)
         if table is not None and table.phase != FINISHED and table.seat_of(user_id) is not None:
             return table
+        return NotSeated(chat, table)
     tables = await find_tables(context, user_id)
     running = [t for t in tables if t.phase == PLAYING]
     if len(running) > 1:
@@ -160,6 +177,15 @@ async def on_inline_query(update: Update, context: Context) -> None:
         results = inline_results.info_results("0", 0, uid, _("You are not in a game"),
                                       _("Open a game in a group with /new, or join one with /join."),
                                       lang, "none")
+        await answer(context, query.id, results, button=inline_results.results_button(_("How to play")))
+        return
+    if isinstance(found, NotSeated):  # watching a game they do not play in: no hand of theirs here
+        lang = known(user.language_code) or (found.table.lang if found.table is not None
+                                             else await runtime(context).service.language(found.chat))
+        _ = gettext_for(lang)
+        title = _("You are not playing in this group's game")
+        results = inline_results.info_results(found.chat, found.table.version if found.table else 0, uid,
+                                              title, title, lang, "seat")
         await answer(context, query.id, results, button=inline_results.results_button(_("How to play")))
         return
     if isinstance(found, list):  # two running games and none named: the player picks one

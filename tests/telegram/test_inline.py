@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from unobot.adapters.telegram import inline_handlers, inline_results
+from tests.botapi import BotAPIServer
+from tests.telegram.driver import BotProcess, TableDriver
+from tests.telegram.test_game import short_games
+from unobot.adapters.telegram import inline_handlers, inline_results, keyboards
 from unobot.cards import parse_card
 from unobot.chat import commands as c
 from unobot.chat.table import PLAYING, Seat, Table
@@ -188,3 +191,51 @@ def test_no_uno_while_cards_are_to_be_taken_and_the_drawn_card_is_marked() -> No
     assert t.game is not None
     t.game.drawn = t.game.hands[0][0]
     assert "the card you just drew" in str(by_code(inline_results.hand_results(t, "101"))["xG5"].description)  # type: ignore[attr-defined]
+
+
+async def test_a_watcher_of_one_game_gets_no_hand_of_their_other_game(server: BotAPIServer, bot: BotProcess) -> None:
+    """Ann plays in Room B and watches Room A: "My cards" under A's status
+    (its query names A) answers that she does not play there (in her own
+    language), never her hand of B, whose picks would be posted in A."""
+    ann, ana = server.user(1, "Ann"), server.user(4, "Ana", language_code="es")
+    ben, cid, dan = server.user(2, "Ben"), server.user(3, "Cid"), server.user(5, "Dan")
+    drivers = {}
+    for title, players in (("Room A", [ben, dan]), ("Room B", [cid, ann, ana])):
+        driver = TableDriver(server, bot, server.group(title=title), players, check_privacy=False)
+        await short_games(bot, driver.chat)
+        await driver.command(players[0], "/new")
+        for other in players[1:]:
+            await driver.press(other, keyboards.JOIN)
+        await driver.press(players[0], keyboards.START)
+        drivers[title] = driver
+    room_a, room_b = drivers["Room A"], drivers["Room B"]
+    status = room_a.status_message()
+    assert status is not None
+    query = server.buttons(room_a.group, status["message_id"])[0]["switch_inline_query_current_chat"]
+    assert query == f"#{room_a.chat} "
+    for user, expected in ((ann, "You are not playing in this group's game"),
+                           (ana, "No juegas en la partida de este grupo")):
+        update = server.inline_query(user, query)
+        await bot.settle(update)
+        results = server.inline_answers[update["inline_query"]["id"]]["results"]
+        assert [r["title"] for r in results] == [expected]
+        choice = inline_results.decode(results[0]["id"])
+        assert choice is not None and choice.chat == room_a.chat and choice.code.startswith("n")
+        # Picked anyway, it is information only: neither game changes.
+        before = [(await d.table()).version for d in (room_a, room_b)]  # type: ignore[union-attr]
+        message, chosen = server.pick_inline_result(room_a.group, user, results[0]["id"])
+        assert chosen is not None and message["message"]["text"] == expected
+        await bot.settle(chosen)
+        assert [(await d.table()).version for d in (room_a, room_b)] == before  # type: ignore[union-attr]
+        # The same query naming B, where they play, is their hand of B.
+        update = server.inline_query(user, f"#{room_b.chat} ")
+        await bot.settle(update)
+        results = server.inline_answers[update["inline_query"]["id"]]["results"]
+        assert all((ch := inline_results.decode(r["id"])) and ch.chat == room_b.chat for r in results)
+        assert any(not inline_results.decode(r["id"]).code.startswith("n") for r in results)  # type: ignore[union-attr]
+    # A group with no game at all: the same answer.
+    empty = server.group(title="Quiet")
+    update = server.inline_query(ann, f"#{empty['id']} ")
+    await bot.settle(update)
+    results = server.inline_answers[update["inline_query"]["id"]]["results"]
+    assert [r["title"] for r in results] == ["You are not playing in this group's game"]
