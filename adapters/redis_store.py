@@ -65,6 +65,7 @@ from redis.exceptions import (
     AskError,
     BusyLoadingError,
     ClusterDownError,
+    ClusterError,
     NoScriptError,
     OutOfMemoryError,
     ReadOnlyError,
@@ -289,6 +290,9 @@ def _translate(exc: BaseException) -> StoreError:
         return StoreError(f"redis refused: {text if text.upper().startswith(code) else f'{code} {text}'}")
     if isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError):
         return StoreUnavailable(f"redis unavailable: {exc}")
+    if type(exc) is ClusterError:  # redis-py's redirections ran out (TRYAGAIN, MOVED, ASK)
+        return StoreRefusing(f"redis cluster: the key's slot kept answering TRYAGAIN or "
+                             f"redirecting (a slot migration under way) ({exc})")
     if isinstance(exc, SlotNotCoveredError):  # the slot map has no primary for the key's slot
         return StoreRefusing(f"redis cluster: no primary serves this key's slot now (a failover "
                              f"under way, or the cluster lost a primary) ({exc})")
@@ -302,7 +306,11 @@ def _translate(exc: BaseException) -> StoreError:
 
 
 def _transient(exc: BaseException) -> bool:
-    if isinstance(exc, SlotNotCoveredError):  # a failover under way: no primary for the slot yet
+    # SlotNotCovered: a failover under way, no primary for the slot yet. A bare
+    # ClusterError (its subclasses are CLUSTERDOWN and the like): redis-py gave up
+    # after ~16 redirections or TRYAGAIN replies, a slot migration under way; none
+    # of them ran the command.
+    if isinstance(exc, SlotNotCoveredError) or type(exc) is ClusterError:
         return True
     return isinstance(exc, RedisError) and _code_of(exc) in _TRANSIENT_CODES
 
@@ -425,11 +433,18 @@ class RedisStore(Store):
         pause = 0.02
         while True:
             try:
+                if self.cluster and getattr(self.client, "_initialize", False):
+                    # Why first: redis-py picks a command's node before reading the slot map
+                    # it dropped (after CLUSTERDOWN or a connection error), and without a map
+                    # it sends even a keyed command to a random node, the dead one included.
+                    await self.client.initialize()  # type: ignore[union-attr]
                 return await make()
             except (RedisError, RedisClusterException, OSError) as exc:
                 if not _transient(exc) or time.monotonic() + pause > deadline:
                     raise _translate(exc) from exc
-                log.info("redis answered %s; trying again in %.2f s", _code_of(exc), pause)
+                what = ("TRYAGAIN or redirections until redis-py gave up"
+                        if type(exc) is ClusterError else _code_of(exc))
+                log.info("redis answered %s; trying again in %.2f s", what, pause)
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.25)
 

@@ -9,22 +9,26 @@ the rest. All on real clusters of real ``redis-server`` processes.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import redis
 
-from tests.support.redis_cluster import RedisCluster
+from tests.support.redis_cluster import ClusterNode, RedisCluster
+from tests.support.redis_server import RedisServer
 from tests.support.store_worker import SMALL_GAME, pick_move
 from unobot.adapters import redis_scripts as lua
 from unobot.adapters.redis_store import RedisStore, cluster_url
 from unobot.errors import MoveError
 from unobot.service import GameService, audit
 from unobot.state import PLAYING
-from unobot.store import StoreError, StoreUnavailable, VersionConflict
+from unobot.store import StoreError, StoreRefusing, StoreUnavailable, VersionConflict
 
 SCRIPTS = {name: getattr(lua, name) for name in
            ("SAVE", "CREATE", "BIND", "UNBIND_IF", "DELETE", "QUARANTINE", "INCR_STATS")}
@@ -150,3 +154,164 @@ async def test_a_primary_killed_mid_game_loses_no_accepted_move(tmp_path: Path) 
                   "answers during the failover, none lost")
         finally:
             await store.close()
+
+
+def _cluster_state(node: ClusterNode) -> str:
+    with node.client() as client:
+        info = client.execute_command("CLUSTER", "INFO")
+    text = info.decode() if isinstance(info, bytes) else str(info)
+    return next(line.split(":", 1)[1].strip() for line in text.splitlines()
+                if line.startswith("cluster_state:"))
+
+
+def _node_id(node: ClusterNode) -> str:
+    with node.client() as client:
+        found = client.execute_command("CLUSTER", "MYID")
+    return found.decode() if isinstance(found, bytes) else str(found)
+
+
+async def test_a_dead_primary_without_replica_is_clusterdown_then_play_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """3+0: a primary is SIGKILLed and nobody can replace it, so the cluster is
+    down. A save of a game whose own primary is alive gets CLUSTERDOWN, is
+    retried for the retry window, then refused with CLUSTERDOWN named (never
+    "connection refused" to the dead node: that node is not this key's). With
+    the node back, the same store object plays on."""
+    window = 2.0  # the default; redis-py alone gives up after ~1.1 s (4 tries, 0.25 s apart)
+    with RedisCluster(tmp_path, primaries=3) as cluster:
+        store = RedisStore.from_url(cluster.url, prefix="down", retry_window=window,
+                                    connect_timeout=0.5, socket_timeout=1.0)
+        try:
+            victim = cluster.nodes[0]  # the seed node and the first primary of the map too
+            games: dict[int, str] = {}
+            for n in range(30):
+                game_id, _ = await store.create_game(f"-400{n}", b"s1", log=["0 deal"])
+                games.setdefault(cluster.primary_for(store.keys.state(game_id)).port, game_id)
+            assert len(games) == 3
+            alive = games[cluster.nodes[1].port]
+            cluster.kill(victim)
+            deadline = time.monotonic() + 15
+            while _cluster_state(cluster.nodes[1]) != "fail":  # cluster-node-timeout is 1 s
+                assert time.monotonic() < deadline, "the cluster never noticed the dead primary"
+                await asyncio.sleep(0.05)
+            started = time.monotonic()
+            with caplog.at_level(logging.INFO, logger="unobot.adapters.redis_store"), \
+                    pytest.raises(StoreRefusing, match="CLUSTERDOWN") as raised:
+                await store.save_game(alive, b"s2", expected_version=1, log=["0 draw"])
+            spent = time.monotonic() - started
+            assert window <= spent < window + 3, spent
+            assert "cluster is down" in str(raised.value)
+            assert str(victim.port) not in str(raised.value)
+            assert "redis answered CLUSTERDOWN; trying again" in caplog.text
+            store.retry_window = 0.2  # (a read waits the same; not worth another 2 s here)
+            with pytest.raises(StoreRefusing, match="CLUSTERDOWN"):  # reads are refused too
+                await store.load_game(alive)
+            victim.start()  # same port and data dir (its nodes.conf): it rejoins
+            cluster.wait_ok()
+            assert await store.save_game(alive, b"s2", expected_version=1, log=["0 draw"]) == 2
+            game = await store.load_game(alive)
+            assert game is not None and (game.version, game.state) == (2, b"s2")
+            assert await store.read_log(alive) == ["0 deal", "0 draw"]
+        finally:
+            await store.close()
+
+
+async def test_a_save_goes_through_while_its_slot_migrates(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A game's slot is moved to another primary the way ``redis-cli --cluster
+    reshard`` does (SETSLOT IMPORTING/MIGRATING, MIGRATE key by key). With only
+    its log moved, a save touching state, log and binding gets TRYAGAIN (Redis
+    cannot run a script whose keys are split) and is retried; once the other
+    keys follow, the source answers ASK and the save runs on the target. Then
+    the migration is finished (SETSLOT NODE) and the store follows MOVED."""
+    with RedisCluster(tmp_path, primaries=3) as cluster:
+        store = RedisStore.from_url(cluster.url, prefix="move", retry_window=5.0)
+        try:
+            game_id, _ = await store.create_game("-500", b"s1", log=["0 deal"])
+            assert await store.save_game(game_id, b"s2", expected_version=1, log=["0 play"]) == 2
+            names = store.keys.game(game_id)
+            source = cluster.primary_for(names.state)
+            target = next(n for n in cluster.nodes if n.port != source.port)
+            with source.client() as client:
+                slot = int(client.execute_command("CLUSTER", "KEYSLOT", names.state))
+            source_id, target_id = _node_id(source), _node_id(target)
+            with target.client() as client:
+                client.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", source_id)
+            with source.client() as client:
+                client.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", target_id)
+
+            def migrate(*keys: str) -> None:
+                with source.client() as client:
+                    client.execute_command("MIGRATE", "127.0.0.1", target.port, "", 0, 5000,
+                                           "KEYS", *keys)
+
+            migrate(names.log)
+            game = await store.load_game(game_id)  # its state is still on the source
+            assert game is not None and game.version == 2
+
+            async def rest_later() -> None:
+                await asyncio.sleep(0.8)  # past redis-py's own TRYAGAIN retries (~0.4 s)
+                await asyncio.to_thread(migrate, names.state, names.binding)
+
+            with caplog.at_level(logging.INFO, logger="unobot.adapters.redis_store"):
+                mover = asyncio.create_task(rest_later())
+                version = await store.save_game(game_id, b"s3", expected_version=2, log=["1 draw"])
+                await mover
+            assert version == 3
+            assert "trying again" in caplog.text and "TRYAGAIN" in caplog.text, caplog.text
+            with target.client() as client:  # the save ran on the target (where ASKING lets one in)
+                client.execute_command("ASKING")
+                assert client.llen(names.log) == 3
+            game = await store.load_game(game_id)  # ASK for a read as well
+            assert game is not None and (game.version, game.state) == (3, b"s3")
+
+            for node in cluster.nodes:  # finish: the slot belongs to the target now
+                with node.client() as client:
+                    client.execute_command("CLUSTER", "SETSLOT", slot, "NODE", target_id)
+            cluster.wait_ok()
+            assert cluster.primary_for(names.state).port == target.port
+            assert await store.save_game(game_id, b"s4", expected_version=3, log=["2 pass"]) == 4
+            assert await store.read_log(game_id) == ["0 deal", "0 play", "1 draw", "2 pass"]
+            assert await store.chat_game("-500") == game_id
+        finally:
+            await store.close()
+
+
+async def test_a_standalone_replica_is_refused_at_start_and_refuses_writes(
+    make_redis_server: Callable[[], RedisServer],
+) -> None:
+    """A redis:// URL naming a replica (``replicaof``): the start-up check says to
+    use the primary's address; a store that skipped it gets READONLY for every
+    write (refused, never "not reachable"), while reads of the copy still work."""
+    primary, replica = make_redis_server(), make_redis_server()
+    with replica_client(primary) as client:  # (a full sync otherwise waits 5 s for more replicas)
+        client.config_set("repl-diskless-sync-delay", 0)
+    with replica_client(replica) as client:
+        client.execute_command("REPLICAOF", "127.0.0.1", str(primary.port))
+    seeded = RedisStore.from_url(primary.url, prefix="ro")
+    store = RedisStore.from_url(replica.url, prefix="ro", retry_window=0.3)
+    try:
+        await seeded.ping()  # the primary passes the check
+        game_id, _ = await seeded.create_game("-600", b"s1")
+        with pytest.raises(StoreError, match="this Redis is a replica") as raised:
+            await store.ping()
+        assert not isinstance(raised.value, StoreUnavailable)  # it answered
+        assert f"of 127.0.0.1:{primary.port}" in str(raised.value)
+        assert "use the primary's address" in str(raised.value)
+        deadline = time.monotonic() + 10
+        while await store.load_game(game_id) is None:  # the copy arrives
+            assert time.monotonic() < deadline, "the replica never synced"
+            await asyncio.sleep(0.05)
+        with pytest.raises(StoreRefusing, match="READONLY.*read-only replica"):
+            await store.save_game(game_id, b"s2", expected_version=1)
+        with pytest.raises(StoreRefusing, match="READONLY"):
+            await store.create_game("-601", b"s")
+    finally:
+        await store.close()
+        await seeded.close()
+
+
+def replica_client(server: RedisServer) -> redis.Redis:
+    return redis.Redis(host="127.0.0.1", port=server.port, socket_timeout=5)
