@@ -24,14 +24,24 @@ def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
     """`--rule stacking.optional=false --rule seven-o` -> overrides dict.
 
     A bare NAME turns a rule on, NAME=false turns it off, NAME.OPTION=VALUE
-    sets an option (VALUE is read as YAML: true, 15, other_side).
+    sets an option (VALUE is read as YAML: true, 15, other_side; what YAML
+    cannot read is taken as text, for the option's check to refuse). A value
+    that is neither on nor off for a whole rule is a VariantError (an unknown
+    rule is said to be one first), translated by its `text(lang)`.
     """
     import yaml
+
+    from .chat.i18n import N_, Msg
+    from .registry import available_rules
+    from .variants import COMMAND_LINE, VariantError, unknown_rule
 
     out: dict[str, Any] = {}
     for item in items:
         key, _, raw = item.partition("=")
-        value = yaml.safe_load(raw) if raw else True
+        try:
+            value = yaml.safe_load(raw) if raw else True
+        except yaml.YAMLError:
+            value = raw
         rule, _, option = key.partition(".")
         if option:
             current = out.get(rule)
@@ -42,9 +52,14 @@ def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
             out[rule] = False
         elif value is True or isinstance(value, dict):
             out[rule] = value if isinstance(value, dict) else {}
+        elif rule not in available_rules():
+            raise unknown_rule(rule, COMMAND_LINE)
         else:  # `jump-in=maybe`, `jump-in=0`: not an on/off value
-            raise ValueError(f"--rule {item}: a rule is turned on or off with true or false "
-                             f"(`--rule {rule}` or `--rule {rule}=false`), not {raw!r}")
+            raise VariantError(f"{COMMAND_LINE} {item}",
+                               None, Msg(N_("a rule is turned on or off with true or false, not {value}"),
+                                         value=repr(raw)),
+                               Msg(N_("`--rule {rule}` turns it on, `--rule {rule}=false` turns it off"),
+                                   rule=rule))
     return out
 
 

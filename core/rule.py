@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Literal, get_args, get_origin
 
 import pluggy
 
+from .chat.i18n import N_, Msg
 from .hookspecs import PROJECT
 
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -107,12 +108,22 @@ class Rule:
 
 
 class OptionError(ValueError):
-    """An option value that does not fit the rule's Options."""
+    """An option value that does not fit the rule's Options.
 
-    def __init__(self, option: str, message: str) -> None:
+    `msg` keeps the message's English template and parameters: `text(lang)`
+    renders it for a reader, `str()` and `message` are the English text."""
+
+    def __init__(self, option: str, message: str | Msg) -> None:
         self.option = option
-        self.message = message
-        super().__init__(message)
+        self.msg = message if isinstance(message, Msg) else Msg.plain(message)
+        super().__init__(self.msg.text())
+
+    @property
+    def message(self) -> str:
+        return self.msg.text()
+
+    def text(self, lang: str | None = None) -> str:
+        return self.msg.text(lang)
 
 
 def option(default: Any, *, min: float | None = None, max: float | None = None,
@@ -151,15 +162,19 @@ class OptionSpec:
             return get_args(self.type)
         return None
 
-    def describe(self) -> str:
-        text = describe_type(self.type)
+    def describe(self, lang: str | None = None) -> str:
+        """What the option takes, `a whole number from 1 to 30`, in `lang` (None: English)."""
+        return self.describe_msg().text(lang)
+
+    def describe_msg(self) -> Msg:
+        kind = describe_type_msg(self.type)
         if self.min is not None and self.max is not None:
-            text += f" from {_num(self.min)} to {_num(self.max)}"
-        elif self.min is not None:
-            text += f" of at least {_num(self.min)}"
-        elif self.max is not None:
-            text += f" of at most {_num(self.max)}"
-        return text
+            return Msg(N_("{kind} from {min} to {max}"), kind=kind, min=_num(self.min), max=_num(self.max))
+        if self.min is not None:
+            return Msg(N_("{kind} of at least {min}"), kind=kind, min=_num(self.min))
+        if self.max is not None:
+            return Msg(N_("{kind} of at most {max}"), kind=kind, max=_num(self.max))
+        return kind
 
 
 def _num(x: float) -> str:
@@ -183,20 +198,29 @@ def option_fields(rule: type[Rule]) -> list[tuple[str, Any, Any]]:
     return [(o.name, o.type, o.default) for o in option_specs(rule)]
 
 
-def describe_type(tp: Any) -> str:
+def describe_type(tp: Any, lang: str | None = None) -> str:
+    """What a value of type `tp` is, for a person: `true or false`, `a whole number`."""
+    return describe_type_msg(tp).text(lang)
+
+
+def describe_type_msg(tp: Any) -> Msg:
     if tp is bool:
-        return "true or false"
+        return Msg(N_("true or false"))
     if tp is int:
-        return "a whole number"
+        return Msg(N_("a whole number"))
     if tp is float:
-        return "a number"
+        return Msg(N_("a number"))
     if tp is str:
-        return "a text"
+        return Msg(N_("a text"))
     if get_origin(tp) is Literal:
-        return "one of " + ", ".join(repr(a) for a in get_args(tp))
+        return Msg(N_("one of {values}"), values=", ".join(repr(a) for a in get_args(tp)))
     if get_origin(tp) in (types.UnionType, typing.Union):
-        return " or ".join(describe_type(a) for a in get_args(tp) if a is not type(None)) + " (or null)"
-    return getattr(tp, "__name__", str(tp))
+        kinds = [describe_type_msg(a) for a in get_args(tp) if a is not type(None)]
+        either = kinds[0]
+        for kind in kinds[1:]:
+            either = Msg(N_("{first} or {second}"), first=either, second=kind)
+        return Msg(N_("{kind} (or null)"), kind=either)
+    return Msg.plain(getattr(tp, "__name__", str(tp)))
 
 
 def _coerce(tp: Any, value: Any) -> Any:
@@ -244,19 +268,20 @@ def build_options(rule: type[Rule], raw: dict[str, Any] | None) -> Any:
     for key, value in raw.items():
         spec = specs.get(key)
         if spec is None:
-            allowed = ", ".join(specs) or "none"
-            raise OptionError(key, f"rule {rule.name!r} has no option {key!r} (its options: {allowed})")
+            if specs:
+                raise OptionError(key, Msg(N_("rule '{rule}' has no option '{option}' (its options: {options})"),
+                                           rule=rule.name, option=key, options=", ".join(specs)))
+            raise OptionError(key, Msg(N_("rule '{rule}' has no option '{option}' (it has no options)"),
+                                       rule=rule.name, option=key))
+        wrong = Msg(N_("option '{option}' of rule '{rule}' must be {kind}, not {value}"),
+                    option=key, rule=rule.name, kind=spec.describe_msg(), value=repr(value))
         try:
             values[key] = _coerce(spec.type, value)
         except TypeError:
-            raise OptionError(
-                key,
-                f"option {key!r} of rule {rule.name!r} must be {spec.describe()}, not {value!r}",
-            ) from None
+            raise OptionError(key, wrong) from None
         got = values[key]
         if isinstance(got, (int, float)) and not isinstance(got, bool) and (
             (spec.min is not None and got < spec.min) or (spec.max is not None and got > spec.max)
         ):
-            raise OptionError(
-                key, f"option {key!r} of rule {rule.name!r} must be {spec.describe()}, not {value!r}")
+            raise OptionError(key, wrong)
     return rule.Options(**values)

@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from .chat.i18n import N_, Joined, Msg, gettext_for
 from .registry import available_rules
 from .rule import OptionError, Rule, build_options
 from .ruleset import RuleSet
@@ -46,15 +47,46 @@ VARIANTS_DIR = _shipped_dir()
 
 
 class VariantError(ValueError):
-    """A variant (or overrides) that cannot be used, with where and how to fix it."""
+    """A variant (or overrides) that cannot be used, with where and how to fix it.
 
-    def __init__(self, source: str, line: int | None, message: str, fix: str = "") -> None:
+    The message and the fix are kept as `Msg`s (an English template and its
+    parameters): `text(lang)` renders the whole error for one reader (a
+    Spanish player at the console), while `str()`, `message` and `fix` stay
+    English (logs, an admin's terminal)."""
+
+    def __init__(self, source: str, line: int | None, message: str | Msg, fix: str | Msg = "") -> None:
         self.source = source
         self.line = line
-        self.message = message
-        self.fix = fix
-        where = f"{source}:{line}" if line else source
-        super().__init__(f"{where}: {message}" + (f"\n  fix: {fix}" if fix else ""))
+        self.msg = message if isinstance(message, Msg) else Msg.plain(message)
+        self.fix_msg = fix if isinstance(fix, Msg) else Msg.plain(fix) if fix else None
+        super().__init__(self.text())
+
+    @property
+    def message(self) -> str:
+        """What is wrong, in English."""
+        return self.msg.text()
+
+    @property
+    def fix(self) -> str:
+        """How to fix it, in English ("" when there is nothing to say)."""
+        return self.fix_msg.text() if self.fix_msg else ""
+
+    @property
+    def where(self) -> str:
+        """`file:line`, or the file (or `--rule`, `overrides`) alone."""
+        return f"{self.source}:{self.line}" if self.line else self.source
+
+    def text(self, lang: str | None = None, *, fix: bool = True) -> str:
+        """`where: message` and, on its own line, the fix, in `lang` (None: English)."""
+        out = f"{self.where}: {self.msg.text(lang)}"
+        if fix and self.fix_msg:
+            label = gettext_for(lang)(FIX) if lang else FIX
+            out += f"\n  {label} {self.fix_msg.text(lang)}"
+        return out
+
+
+#: The label of an error's second line, the fix.
+FIX = N_("fix:")
 
 
 @dataclass
@@ -102,15 +134,16 @@ def load_yaml_with_lines(text: str, source: str) -> tuple[Any, dict[tuple[str, .
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark else None
         problem = getattr(exc, "problem", None) or str(exc)
-        raise VariantError(source, line, f"this is not valid YAML: {problem}",
-                           "check the indentation and the `key: value` form near that line") from None
+        raise VariantError(source, line, Msg(N_("this is not valid YAML: {problem}"), problem=problem),
+                           Msg(N_("check the indentation and the `key: value` form near that line"))) from None
     if node is None:
         return None, {}
     lines: dict[tuple[str, ...], int] = {}
     try:
         data = _to_python(node, lines, ())
     except yaml.YAMLError as exc:
-        raise VariantError(source, node.start_mark.line + 1, f"unreadable YAML value: {exc}") from None
+        raise VariantError(source, node.start_mark.line + 1,
+                           Msg(N_("unreadable YAML value: {problem}"), problem=str(exc))) from None
     return data, lines
 
 
@@ -174,8 +207,8 @@ def known_variant(name: str) -> str:
     chat must not make the bot read files of its choosing)."""
     if not isinstance(name, str) or not NAME_RE.fullmatch(name) or name not in variant_names():
         shown = name[:40] + ("…" if len(name) > 40 else "") if isinstance(name, str) else repr(name)
-        raise VariantError(shown, None, f"unknown variant {shown!r}",
-                           f"known variants: {', '.join(variant_names())}")
+        raise VariantError(shown, None, Msg(N_("unknown variant {name}"), name=repr(shown)),
+                           Msg(N_("known variants: {names}"), names=", ".join(variant_names())))
     return name
 
 
@@ -187,19 +220,19 @@ def find_variant(name: str) -> Path:
                 return path
         except OSError:  # a name too long for the file system
             pass
-        raise VariantError(name[:80], None, "no such variant file", "give an existing path or a variant name")
+        raise VariantError(name[:80], None, Msg(N_("no such variant file")),
+                           Msg(N_("give an existing path or a variant name")))
     if not NAME_RE.fullmatch(name):
-        raise VariantError(name[:80], None, f"{name[:40]!r} is not a variant name",
-                           "a variant name is lower-case letters, digits, - and _ (at most 64)")
+        raise VariantError(name[:80], None, Msg(N_("{name} is not a variant name"), name=repr(name[:40])),
+                           Msg(N_("a variant name is lower-case letters, digits, - and _ (at most 64)")))
     for folder in search_path():
         path = folder / f"{name}.yaml"
         if path.is_file():
             return path
     known = variant_names()
     close = difflib.get_close_matches(name, known, n=1)
-    hint = f"did you mean {close[0]!r}? " if close else ""
-    raise VariantError(name, None, f"unknown variant {name!r}",
-                       f"{hint}known variants: {', '.join(known)}")
+    raise VariantError(name, None, Msg(N_("unknown variant {name}"), name=repr(name)),
+                       _known(N_("known variants: {names}"), known, close))
 
 
 _variant_cache: dict[str, tuple[float, Variant]] = {}
@@ -214,14 +247,14 @@ def load_variant(name: str) -> Variant:
         return cached[1]
     source = str(_display(path))
     if path.stat().st_size > MAX_BYTES:
-        raise VariantError(source, None, f"the file is larger than {MAX_BYTES // 1024} KB",
-                           "a variant names rules and options: keep it to a page of YAML")
+        raise VariantError(source, None, Msg(N_("the file is larger than {n} KB"), n=MAX_BYTES // 1024),
+                           Msg(N_("a variant names rules and options: keep it to a page of YAML")))
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         line = path.read_bytes()[: exc.start].count(b"\n") + 1
-        raise VariantError(source, line, "the file is not UTF-8 text",
-                           "save it as UTF-8 (any editor's default)") from None
+        raise VariantError(source, line, Msg(N_("the file is not UTF-8 text")),
+                           Msg(N_("save it as UTF-8 (any editor's default)"))) from None
     variant = parse_variant(text, source, default_name=path.stem)
     _variant_cache[str(path)] = (mtime, variant)
     return variant
@@ -242,19 +275,20 @@ def parse_variant(text: str, source: str, default_name: str = "") -> Variant:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise VariantError(source, 1, "a variant is a mapping with `name`, `extends` and `rules`",
-                           "start the file with `name: my-variant`")
+        raise VariantError(source, 1, Msg(N_("a variant is a mapping with `name`, `extends` and `rules`")),
+                           Msg(N_("start the file with `name: my-variant`")))
     for key in data:
         if key not in _TOP_KEYS:
-            raise VariantError(source, lines.get((str(key),)), f"unknown key {key!r}",
-                               f"allowed keys: {', '.join(sorted(_TOP_KEYS))}")
+            raise VariantError(source, lines.get((str(key),)), Msg(N_("unknown key {key}"), key=repr(key)),
+                               Msg(N_("allowed keys: {keys}"), keys=", ".join(sorted(_TOP_KEYS))))
     name = data.get("name") or default_name
     if not isinstance(name, str):
-        raise VariantError(source, lines.get(("name",)), "`name` must be a text")
+        raise VariantError(source, lines.get(("name",)), Msg(N_("`name` must be a text")),
+                           Msg(N_("write `name: my-variant`")))
     parent = data.get("extends")
     if parent is not None and not isinstance(parent, str):
-        raise VariantError(source, lines.get(("extends",)), "`extends` names one variant",
-                           "write `extends: official`")
+        raise VariantError(source, lines.get(("extends",)), Msg(N_("`extends` names one variant")),
+                           Msg(N_("write `extends: official`")))
     title = _texts(data.get("title"), source, lines, "title")
     description = _texts(data.get("description"), source, lines, "description")
     raw_rules = data.get("rules") or {}
@@ -262,13 +296,14 @@ def parse_variant(text: str, source: str, default_name: str = "") -> Variant:
     order = data.get("order") or []
     known = available_rules()
     if not isinstance(order, list) or not all(isinstance(o, str) for o in order):
-        raise VariantError(source, lines.get(("order",)), "`order` lists rule names",
-                           "write `order: [my-rule, stacking]`: the first is asked first")
+        raise VariantError(source, lines.get(("order",)), Msg(N_("`order` lists rule names")),
+                           Msg(N_("write `order: [my-rule, stacking]`: the first is asked first")))
     for i, rule in enumerate(order):
         if rule not in known:
             raise VariantError(source, lines.get(("order", str(i)), lines.get(("order",))),
-                               f"unknown rule {rule!r} in `order`",
-                               f"known rules: {', '.join(sorted(known))}")
+                               Msg(N_("unknown rule {name} in `order`"), name=repr(rule)),
+                               _known(N_("known rules: {names}"), sorted(known), difflib.get_close_matches(
+                                   str(rule), list(known), n=1)))
     return Variant(name, source, title, description, rules, rule_lines, parent, list(order))
 
 
@@ -279,16 +314,17 @@ def _texts(value: Any, source: str, lines: dict[tuple[str, ...], int], key: str)
         return {"en": value}
     if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
         return {str(k): v for k, v in value.items()}
-    raise VariantError(source, lines.get((key,)), f"`{key}` must be a text or a map of language to text",
-                       f"write `{key}: {{en: ..., es: ...}}`")
+    raise VariantError(source, lines.get((key,)),
+                       Msg(N_("`{key}` must be a text or a map of language to text"), key=key),
+                       Msg(N_("write `{key}: {{en: ..., es: ...}}`"), key=key))
 
 
 def check_rules(raw: Any, source: str, lines: dict[tuple[str, ...], int],
                 base: tuple[str, ...]) -> tuple[dict[str, dict[str, Any] | bool], dict[str, int]]:
     """Validate a `rules:` mapping: known rule names, known options of the right type."""
     if not isinstance(raw, dict):
-        raise VariantError(source, lines.get(base), "`rules` must map rule names to options",
-                           "write `rules: {stacking: {optional: true}}`")
+        raise VariantError(source, lines.get(base), Msg(N_("`rules` must map rule names to options")),
+                           Msg(N_("write `rules: {{stacking: {{optional: true}}}}`")))
     known = available_rules()
     out: dict[str, dict[str, Any] | bool] = {}
     where: dict[str, int] = {}
@@ -296,16 +332,7 @@ def check_rules(raw: Any, source: str, lines: dict[tuple[str, ...], int],
         line = lines.get((*base, str(name)))
         name = str(name)
         if name not in known:
-            from .registry import broken_rules
-
-            broken = broken_rules().get(name)
-            if broken:
-                raise VariantError(source, line, f"rule {name!r} is not available: its plugin failed "
-                                   f"to load ({broken})", "reinstall or fix the plugin, or turn the rule off")
-            close = difflib.get_close_matches(name, list(known), n=1)
-            hint = f"did you mean {close[0]!r}? " if close else ""
-            raise VariantError(source, line, f"unknown rule {name!r}",
-                               f"{hint}known rules: {', '.join(sorted(known))}")
+            raise unknown_rule(name, source, line)
         if value is None or value is True:
             value = {}
         if value is False:
@@ -313,23 +340,53 @@ def check_rules(raw: Any, source: str, lines: dict[tuple[str, ...], int],
             where[name] = line or 0
             continue
         if not isinstance(value, dict):
-            raise VariantError(source, line, f"rule {name!r} takes a mapping of options, true or false",
-                               f"write `{name}: {{}}` to turn it on, `{name}: false` to turn it off")
+            raise VariantError(source, line, Msg(N_("rule '{rule}' takes a mapping of options, true or false"),
+                                                 rule=name),
+                               Msg(N_("write `{rule}: {{}}` to turn it on, `{rule}: false` to turn it off"),
+                                   rule=name))
         try:
             build_options(known[name], value)
         except OptionError as exc:
-            raise VariantError(source, lines.get((*base, name, exc.option), line), exc.message,
-                               _option_fix(known[name])) from None
+            raise VariantError(source, lines.get((*base, name, exc.option), line), exc.msg,
+                               option_fix(known[name])) from None
         out[name] = dict(value)
         where[name] = line or 0
     return out, where
 
 
-def _option_fix(rule: type[Rule]) -> str:
+def unknown_rule(name: str, source: str, line: int | None = None) -> VariantError:
+    """The error for a rule name nobody installed (or whose plugin failed to
+    load), with the closest known name and the list of them."""
+    from .registry import broken_rules
+
+    broken = broken_rules().get(name)
+    if broken:
+        return VariantError(source, line, Msg(N_("rule '{rule}' is not available: its plugin failed to load "
+                                                 "({error})"), rule=name, error=broken),
+                            Msg(N_("reinstall or fix the plugin, or turn the rule off")))
+    known = available_rules()
+    return VariantError(source, line, Msg(N_("unknown rule '{rule}'"), rule=name),
+                        _known(N_("known rules: {names}"), sorted(known),
+                               difflib.get_close_matches(name, list(known), n=1)))
+
+
+def _known(msgid: str, names: list[str], close: list[str]) -> Msg:
+    """`did you mean 'x'? known ...: a, b, c`."""
+    listed = Msg(msgid, names=", ".join(names))
+    if not close:
+        return listed
+    return Msg(N_("did you mean {name}? {known}"), name=repr(close[0]), known=listed)
+
+
+def option_fix(rule: type[Rule]) -> Msg:
+    """Every option of a rule with what it takes and its default: the fix of an option error."""
     from .rule import option_specs
 
-    parts = [f"{o.name}: {o.describe()} (default {o.default!r})" for o in option_specs(rule)]
-    return f"options of {rule.name!r}: " + ("; ".join(parts) if parts else "none")
+    parts = [Msg(N_("{option}: {kind} (default {default})"), option=o.name, kind=o.describe_msg(),
+                 default=repr(o.default)) for o in option_specs(rule)]
+    if not parts:
+        return Msg(N_("rule '{rule}' has no options"), rule=rule.name)
+    return Msg(N_("options of '{rule}': {options}"), rule=rule.name, options=Joined(parts, "; "))
 
 
 # -- resolving ------------------------------------------------------------------
@@ -365,8 +422,8 @@ def resolve(name: str, overrides: dict[str, Any] | None = None,
     while current is not None:
         variant = load_variant(current)
         if variant.source in seen:
-            raise VariantError(variant.source, None, "`extends` loops back on itself",
-                               "make the chain of `extends` end at a variant without one")
+            raise VariantError(variant.source, None, Msg(N_("`extends` loops back on itself")),
+                               Msg(N_("make the chain of `extends` end at a variant without one")))
         seen.add(variant.source)
         chain.append(variant)
         current = variant.parent
@@ -394,7 +451,7 @@ def resolve(name: str, overrides: dict[str, Any] | None = None,
                 replaced[other] = rule_name
     for other in replaced:
         final.pop(other, None)
-    _check_relations(final, sources, known)
+    _check_relations(final, sources, known, overrides_source)
     order: list[str] = []
     for variant in chain:  # the nearest variant that states an order wins
         if variant.order:
@@ -403,22 +460,36 @@ def resolve(name: str, overrides: dict[str, Any] | None = None,
     return Resolved(chain[0].name, final, sources, [r for r in order if r in final], replaced)
 
 
+#: The overrides source of `unobot play --rule` (and `simulate`): its hints are
+#: spelled as the command line takes them, not as YAML.
+COMMAND_LINE = "--rule"
+
+
 def _check_relations(final: dict[str, dict[str, Any]], sources: dict[str, tuple[str, int]],
-                     known: dict[str, type[Rule]]) -> None:
+                     known: dict[str, type[Rule]], overrides_source: str) -> None:
+    console = overrides_source == COMMAND_LINE
     for name in final:
         cls = known[name]
         source, line = sources.get(name, ("(base rules)", 0))
         for other in cls.conflicts:
             if other in final:
+                # Reported where the person set one of them (their --rule rather than the
+                # variant's file), and the rule they did not ask for offered to turn off.
+                theirs = sources.get(other, ("(base rules)", 0))
+                off = other
+                if theirs[0] == overrides_source and source != overrides_source:
+                    source, line, off = theirs[0], theirs[1], name
                 raise VariantError(source, line or None,
-                                   f"rule {name!r} conflicts with {other!r}: they cannot both be on",
-                                   f"turn one off, e.g. `--rule {other}=false`" if source == "--rule"
-                                   else f"turn one off, e.g. `{other}: false`")
+                                   Msg(N_("rule '{rule}' conflicts with '{other}': they cannot both be on"),
+                                       rule=name, other=other),
+                                   Msg(N_("turn one off, e.g. `--rule {rule}=false`"), rule=off) if console
+                                   else Msg(N_("turn one off, e.g. `{rule}: false`"), rule=off))
         for other in cls.requires:
             if other not in final:
-                raise VariantError(source, line or None, f"rule {name!r} needs rule {other!r}",
-                                   f"turn it on: `--rule {other}`" if source == "--rule"
-                                   else f"turn it on: `{other}: {{}}`")
+                raise VariantError(source, line or None,
+                                   Msg(N_("rule '{rule}' needs rule '{other}'"), rule=name, other=other),
+                                   Msg(N_("turn it on: `--rule {rule}`"), rule=other) if console
+                                   else Msg(N_("turn it on: `{rule}: {{}}`"), rule=other))
 
 
 _ruleset_cache: dict[tuple[str, str], RuleSet] = {}
@@ -477,9 +548,10 @@ def rules_from_spec(variant: str, spec: list[list[Any]]) -> RuleSet:
                 from .registry import broken_rules
 
                 why = broken_rules().get(name)
-                raise VariantError(variant, None, f"this game's rule {name!r} is not available"
-                                   + (f": its plugin failed to load ({why})" if why else ""),
-                                   "install the plugin again, or stop the game")
+                raise VariantError(variant, None, Msg(N_("this game's rule '{rule}' is not available: its plugin "
+                                                         "failed to load ({error})"), rule=name, error=why)
+                                   if why else Msg(N_("this game's rule '{rule}' is not available"), rule=name),
+                                   Msg(N_("install the plugin again, or stop the game")))
             enabled.append((known[name], build_options(known[name], options)))
         rules = RuleSet(variant, enabled)
         rules.spec = spec

@@ -573,7 +573,8 @@ class ConsoleApp:
         try:
             rules = table.game.rules if table.game is not None and table.game.rules else \
                 rules_for(table.variant, table.overrides or None)
-        except VariantError:
+        except VariantError as exc:  # a rule plugin gone since: say which, in the player's words
+            self.console.print(render.error(exc.text(self.lang)))
             return
         self.console.print(render.rules_text(table_view(table, self.lang).variant_title, rules, self.lang,
                                              self.o.rounds))

@@ -8,12 +8,16 @@ or `--rule` should fail at once with the variant loader's own message
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
+import math
 import os
 import re
+import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from unobot.chat.i18n import LANGUAGES, gettext_for, normalize
+from unobot.chat.i18n import LANGUAGES, N_, NP_, gettext_for, normalize, translations
 
 # Why rich, asyncio and the store are imported in `run`: `unobot --help` (and
 # every other command) registers this one, and must not pay for them.
@@ -41,43 +45,125 @@ def default_lang() -> str:
 
 def register(subparsers: Any) -> None:
     _ = gettext_for(default_lang())
-    # argparse's own words (usage, options, -h) in the player's language too
     parser = subparsers.add_parser(
-        "play", help=_("play UNO in the terminal against AI players"), add_help=False,
-        formatter_class=_formatter(_("usage: ")),
-        description=_("Play UNO in the terminal against AI players. Type help during the game for the commands."))
+        "play", help=_("play UNO in the terminal against AI players"), add_help=False)
+    # Its options are added when it parses, in the language its arguments ask for.
+    parser.__class__ = PlayParser
+    parser.set_defaults(func=run)
+
+
+def argv_lang(args: list[str]) -> str | None:
+    """The language `--lang es` (or `--lang=es`) asks for among `args`, if the bot has it."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = args[i + 1] if arg == "--lang" and i + 1 < len(args) else arg.partition("=")[2] \
+            if arg.startswith("--lang=") else None
+        if value is not None:
+            return value if value in LANGUAGES else None
+    return None
+
+
+class PlayParser(argparse.ArgumentParser):
+    """`unobot play`'s parser, in the player's language: its options and help
+    (`--lang`, else LANG) and argparse's own words (usage, `invalid int value`,
+    `unrecognized arguments`, ...) through unobot's catalogue."""
+
+    lang = "en"
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        arguments = list(sys.argv[1:] if args is None else args)
+        self.lang = argv_lang(arguments) or default_lang()
+        if not any(a.dest == "players" for a in self._actions):
+            _add_options(self, self.lang)
+        with argparse_language(self.lang):
+            namespace, extras = super().parse_known_args(arguments, namespace)
+            if extras:  # said here, in the player's language, not by `unobot`'s parser
+                self.error(gettext_for(self.lang)(ARGPARSE["unrecognized"]) % " ".join(extras))
+        return namespace, extras
+
+
+def _add_options(parser: argparse.ArgumentParser, lang: str) -> None:
+    _ = gettext_for(lang)
+    parser.description = _("Play UNO in the terminal against AI players. Type help during the game for the commands.")
     p = parser.add_argument_group(_("options"))
+    whole, number = _number(int, lang), _number(float, lang)
     p.add_argument("-h", "--help", action="help", help=_("show this help and leave"))
     p.add_argument("--variant", help=_("the variant to play (see: unobot variants; default: official)"))
-    p.add_argument("--players", type=int, default=4, metavar="N",
+    p.add_argument("--players", type=whole, default=4, metavar="N",
                    help=_("players at the table, 2-10, you included (with --auto all AI); default 4"))
     p.add_argument("--ai", default="strong", choices=("random", "basic", "strong"),
                    help=_("how the AI plays (default: strong)"))
     p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE",
                    help=_("turn a rule on or off, or set an option; repeatable"))
-    p.add_argument("--seed", type=int, help=_("shuffle the same way every time"))
+    p.add_argument("--seed", type=whole, help=_("shuffle the same way every time"))
     p.add_argument("--lang", choices=LANGUAGES, help=_("language (default: from LANG, else en)"))
-    p.add_argument("--rounds", type=int, metavar="N",
+    p.add_argument("--rounds", type=whole, metavar="N",
                    help=_("stop after N rounds (default: play until someone reaches the target, 500 points)"))
     p.add_argument("--store", metavar="memory|URL",
                    help=_("where the game is kept: memory, or a redis:// URL (default: an embedded Redis)"))
     p.add_argument("--data-dir", metavar="DIR", help=_("where the embedded Redis keeps its data (default: data)"))
     p.add_argument("--resume", action="store_true", help=_("continue the game saved with quit"))
     p.add_argument("--auto", action="store_true", help=_("let AI players play every seat and watch"))
-    p.add_argument("--delay", type=float, metavar="SECONDS",
+    p.add_argument("--delay", type=number, metavar="SECONDS",
                    help=_("pause between the other players' moves (default 0.4; 0 for no pause)"))
     p.add_argument("--name", help=_("your name at the table (default: your login name)"))
-    parser.set_defaults(func=run)
 
 
-def _formatter(usage_prefix: str) -> type[argparse.HelpFormatter]:
-    """A help formatter whose usage line starts with `usage_prefix` (translated)."""
+def _number(kind: type, lang: str) -> Any:
+    """An argparse `type` reading a whole number (int) or a number (float),
+    refusing anything else with a message in `lang`."""
+    _ = gettext_for(lang)
 
-    class Formatter(argparse.HelpFormatter):
-        def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
-            super().add_usage(usage, actions, groups, usage_prefix)
+    def read(text: str) -> Any:
+        try:
+            value = kind(text)
+            if math.isfinite(value):
+                return value
+        except ValueError:
+            pass
+        message = _("{value} is not a whole number") if kind is int else _("{value} is not a number")
+        raise argparse.ArgumentTypeError(message.format(value=repr(text)))
 
-    return Formatter
+    read.__name__ = kind.__name__
+    return read
+
+
+#: argparse's own messages (Python's msgids, word for word), in unobot's catalogue
+#: so that `unobot play` says them in the player's language.
+ARGPARSE = {
+    "usage": N_("usage: "),
+    "argument": N_("argument %(argument_name)s: %(message)s"),
+    "error": N_("%(prog)s: error: %(message)s\n"),
+    "unrecognized": N_("unrecognized arguments: %s"),
+    "required": N_("the following arguments are required: %s"),
+    "one_of": N_("one of the arguments %s is required"),
+    "expected_one": N_("expected one argument"),
+    "expected_at_most_one": N_("expected at most one argument"),
+    "expected_at_least_one": N_("expected at least one argument"),
+    "invalid_value": N_("invalid %(type)s value: %(value)r"),
+    "invalid_choice": N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    "ambiguous": N_("ambiguous option: %(option)s could match %(matches)s"),
+    "not_allowed": N_("not allowed with argument %s"),
+    "ignored": N_("ignored explicit argument %r"),
+    "options": N_("options"),
+    "positional": N_("positional arguments"),
+    "help": N_("show this help message and exit"),
+}
+ARGPARSE_PLURALS = (NP_("expected %s argument", "expected %s arguments"),)
+
+
+@contextlib.contextmanager
+def argparse_language(lang: str) -> Iterator[None]:
+    """argparse's own words in `lang` while `unobot play` parses (it looks
+    them up through its module's `_` and `ngettext`, gettext's global domain)."""
+    t = translations(lang)
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._, argparse.ngettext = t.gettext, t.ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
 def user_id() -> str:
@@ -97,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
 
     from unobot.cli import parse_rule_overrides
     from unobot.config import ConfigError, load_config
+    from unobot.rule import OptionError
     from unobot.store import StoreError, StoreUnavailable
     from unobot.variants import VariantError, resolve, rules_for
 
@@ -126,8 +213,8 @@ def run(args: argparse.Namespace) -> int:
         overrides = parse_rule_overrides(args.rule)
         resolve(variant, overrides or None, "--rule")
         rules_for(variant, overrides or None)
-    except (VariantError, ValueError) as exc:  # ValueError: an on/off value that is neither
-        return fail(str(exc))
+    except (VariantError, OptionError) as exc:  # said in the player's language
+        return fail(exc.text(lang))
     except Exception as exc:  # a --rule value YAML cannot read
         return fail(_("cannot read --rule: {error}").format(error=exc))
     url = args.store or config.redis.url  # None: the embedded server

@@ -88,6 +88,65 @@ def ngettext_for(lang: str | None) -> Callable[[str, str, int], str]:
     return translations(normalize(lang)).ngettext
 
 
+class Msg:
+    """A text for a person, kept as its English msgid and its parameters and
+    rendered in the reader's language only when shown.
+
+    Why: an error is raised where nobody knows who will read it (a log, an
+    admin's terminal, a Spanish player); `text(lang)` renders it for one
+    reader, `str()` is the English text. A parameter may itself be a `Msg`
+    (rendered in the same language); mark the msgid with `N_` so that it is
+    extracted: `Msg(N_("unknown rule '{name}'"), name=name)`.
+    """
+
+    __slots__ = ("msgid", "params")
+
+    def __init__(self, msgid: str, /, **params: Any) -> None:
+        self.msgid = msgid
+        self.params = params
+
+    @classmethod
+    def plain(cls, text: str) -> Msg:
+        """A text shown as it is in every language (a library's own message)."""
+        return cls("{text}", text=text)
+
+    def text(self, lang: str | None = None) -> str:
+        """The text in `lang`; None: the English source text."""
+        template = translations(normalize(lang)).gettext(self.msgid) if lang else self.msgid
+        return template.format(**{k: render(v, lang) for k, v in self.params.items()})
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Msg({self.text()!r})"
+
+    def __bool__(self) -> bool:
+        return bool(self.msgid)
+
+
+class Joined(Msg):
+    """Texts joined by a separator, each rendered in the reader's language."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts: list[Any], sep: str = ", ") -> None:
+        super().__init__(sep)
+        self.parts = parts
+        self.sep = sep
+
+    def text(self, lang: str | None = None) -> str:
+        return self.sep.join(render(p, lang) for p in self.parts)
+
+    def __bool__(self) -> bool:
+        return bool(self.parts)
+
+
+def render(value: Any, lang: str | None) -> Any:
+    """A `Msg` in `lang`; anything else as it is."""
+    return value.text(lang) if isinstance(value, Msg) else value
+
+
 # -- a plugin's own catalogues ------------------------------------------------------
 
 def rule_translations(rule: Any, lang: str | None) -> gettext.NullTranslations:

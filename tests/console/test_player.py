@@ -253,25 +253,115 @@ def test_help_shows_ranges_and_defaults(lang: str) -> None:
     assert _("A demo game: {players} play on their own.").split(":")[0] in out
 
 
+#: Bad options and what the console says about them, word for word in each language.
+OPTION_ERRORS: tuple[tuple[tuple[str, ...], dict[str, tuple[str, ...]]], ...] = (
+    (("--rule", "deck.hand_size=200"), {
+        "en": ("--rule: option 'hand_size' of rule 'deck' must be a whole number from 1 to 30, not 200",
+               "fix: options of 'deck': hand_size: a whole number from 1 to 30 (default 7); decks:"),
+        "es": ("--rule: la opción 'hand_size' de la regla 'deck' debe ser un número entero del 1 al 30, no 200",
+               "solución: opciones de 'deck': hand_size: un número entero del 1 al 30 (por defecto 7); decks:")}),
+    (("--rule", "deck.hand_size=0"), {
+        "en": ("must be a whole number from 1 to 30, not 0",),
+        "es": ("debe ser un número entero del 1 al 30, no 0",)}),
+    (("--rule", "jump-in=maybe"), {
+        "en": ("--rule jump-in=maybe: a rule is turned on or off with true or false, not 'maybe'",
+               "fix: `--rule jump-in` turns it on, `--rule jump-in=false` turns it off"),
+        "es": ("--rule jump-in=maybe: una regla se activa o desactiva con true o false, no con 'maybe'",
+               "solución: `--rule jump-in` la activa, `--rule jump-in=false` la desactiva")}),
+    (("--rule", "jump-in=0"), {
+        "en": ("true or false, not '0'",),
+        "es": ("true o false, no con '0'",)}),
+    (("--rule", "nonsense=1"), {  # an unknown rule is said to be one, whatever its value
+        "en": ("--rule: unknown rule 'nonsense'", "fix: known rules: auto-colour,"),
+        "es": ("--rule: regla desconocida: 'nonsense'", "solución: reglas conocidas: auto-colour,")}),
+    (("--rule", "stackng"), {
+        "en": ("unknown rule 'stackng'", "fix: did you mean 'stacking'? known rules:"),
+        "es": ("regla desconocida: 'stackng'", "solución: ¿querías decir 'stacking'? reglas conocidas:")}),
+    (("--rule", "stacking.optional=maybe"), {
+        "en": ("option 'optional' of rule 'stacking' must be true or false, not 'maybe'",),
+        "es": ("la opción 'optional' de la regla 'stacking' debe ser true o false, no 'maybe'",)}),
+    (("--rule", "deck.nope=1"), {
+        "en": ("rule 'deck' has no option 'nope' (its options: hand_size, decks)",),
+        "es": ("la regla 'deck' no tiene la opción 'nope' (sus opciones: hand_size, decks)",)}),
+    (("--rule", "challenge", "--rule", "no-bluffing"), {  # hints in the console's spelling, not YAML
+        "en": ("--rule: rule 'no-bluffing' conflicts with 'challenge': they cannot both be on",
+               "fix: turn one off, e.g. `--rule challenge=false`"),
+        "es": ("--rule: la regla 'no-bluffing' es incompatible con 'challenge': no pueden estar activas a la vez",
+               "solución: desactiva una, p. ej. `--rule challenge=false`")}),
+    (("--variant", "reglas-de-uno", "--rule", "challenge"), {  # the variant's rule is the one to turn off
+        "en": ("--rule: rule 'no-bluffing' conflicts with 'challenge'", "`--rule no-bluffing=false`"),
+        "es": ("--rule: la regla 'no-bluffing' es incompatible con 'challenge'", "`--rule no-bluffing=false`")}),
+    (("--variant", "nope"), {
+        "en": ("nope: unknown variant 'nope'", "fix: known variants:"),
+        "es": ("nope: variante desconocida: 'nope'", "solución: variantes conocidas:")}),
+    (("--players", "11"), {
+        "en": ("--players must be between 2 and 10.",),
+        "es": ("--players debe estar entre 2 y 10.",)}),
+    (("--rounds", "0"), {
+        "en": ("--rounds must be 1 or more.",),
+        "es": ("--rounds debe ser 1 o más.",)}),
+)
+#: English that must not reach a Spanish player's screen in these errors.
+ENGLISH = ("fix:", "must be", "unknown", "rule '", "option '", "known rules", "conflicts", "turn one off",
+           "turns it", "did you mean", "usage", "argument", "invalid")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_option_errors_say_what_to_fix(lang: str) -> None:
-    """Bad options stop at once with what to fix, never a traceback: bounds on
-    rule options, on/off values checked, the console's spelling in hints."""
+    """Bad options stop at once with what to fix, in the player's language,
+    never a traceback: bounds on rule options, on/off values checked, unknown
+    rules and variants, conflicts with the console's spelling in the hint."""
     _ = gettext_for(lang)
-    for args, parts in (
-        (("--rule", "deck.hand_size=200"), ("hand_size", "from 1 to 30", "not 200")),
-        (("--rule", "deck.hand_size=0"), ("hand_size", "from 1 to 30", "not 0")),
-        (("--rule", "jump-in=maybe"), ("true or false", "--rule jump-in=false", "not 'maybe'")),
-        (("--rule", "jump-in=0"), ("true or false", "not '0'")),
-        (("--rule", "no-bluffing"), ("conflicts with 'challenge'", "--rule challenge=false")),
-        (("--players", "11"), (_("--players must be between 2 and {n}.").format(n=10),)),
-        (("--rounds", "0"), (_("--rounds must be 1 or more."),)),
-    ):
+    for args, parts in OPTION_ERRORS:
         code, out = _run("--store", "memory", "--auto", "--lang", lang, *args)
         text = " ".join(out.split())
         assert code == 2, (args, text)
         assert text.startswith(_("error:")) and "Traceback" not in text, text
-        assert all(part in text for part in parts), (args, text)
+        for part in parts[lang]:
+            assert part in text, (args, part, text)
+        if lang == "es":
+            assert not [w for w in ENGLISH if w in text], (args, text)
+    # LANG alone chooses the language too
+    code, out = _run("--store", "memory", "--auto", "--rule", "jump-in=maybe", LANG="es_ES.UTF-8")
+    assert code == 2 and "una regla se activa o desactiva con true o false" in " ".join(out.split())
+
+
+#: argparse's own refusals: the usage line and the message, in the player's language.
+ARGPARSE_ERRORS: tuple[tuple[tuple[str, ...], dict[str, str]], ...] = (
+    (("--players", "abc"), {"en": "unobot play: error: argument --players: 'abc' is not a whole number",
+                            "es": "unobot play: error: argumento --players: 'abc' no es un número entero"}),
+    (("--delay", "soon"), {"en": "argument --delay: 'soon' is not a number",
+                           "es": "argumento --delay: 'soon' no es un número"}),
+    (("--players",), {"en": "unobot play: error: argument --players: expected one argument",
+                      "es": "unobot play: error: argumento --players: falta su valor"}),
+    (("--bogus", "x"), {"en": "unobot play: error: unrecognized arguments: --bogus x",
+                        "es": "unobot play: error: argumentos no reconocidos: --bogus x"}),
+    (("--ai", "genius"), {"en": "argument --ai: invalid choice: 'genius' (choose from 'random', 'basic', 'strong')",
+                          "es": "argumento --ai: opción no válida: 'genius' (elige entre 'random', 'basic', "
+                                "'strong')"}),
+)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_argparse_refusals_in_the_players_language(lang: str) -> None:
+    """What argparse itself says (a value that is not a number, an option
+    without its value, an unknown option, a choice not offered) is in the
+    language `--lang` asks for, wherever `--lang` stands, usage line included."""
+    _ = gettext_for(lang)
+    for args, message in ARGPARSE_ERRORS:
+        # `--players --lang es` would take --lang for the missing value: that one --lang first only
+        orders = [("--lang", lang, *args)] + ([(*args, "--lang", lang)] if len(args) > 1 else [])
+        for order in orders:
+            code, out = _run("--store", "memory", *order)
+            text = " ".join(out.split())
+            assert code == 2 and "Traceback" not in text, (order, text)
+            assert text.startswith(_("usage: ") + "unobot play"), (order, text)
+            assert message[lang] in text, (order, message[lang], text)
+            if lang == "es":
+                assert not [w for w in ("usage", "argument ", "invalid", "unrecognized", "expected", "choose")
+                            if w in text], (order, text)
+    code, out = _run("--players", "abc", LANG="es_ES.UTF-8")  # LANG alone, no --lang
+    assert code == 2 and "argumento --players: 'abc' no es un número entero" in " ".join(out.split())
 
 
 @pytest.mark.parametrize("lang", LANGS)
