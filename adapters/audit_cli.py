@@ -10,36 +10,55 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("replay", help="print a chat's game move by move, replayed from its log")
     p.add_argument("chat", metavar="CHAT", help="the chat's id (a Telegram group's is negative)")
-    p.add_argument("--store", metavar="URL", help="redis://... (default: the configured store)")
+    p.add_argument("--store", metavar="URL", help="redis://... or redis+cluster://... (default: the configured store)")
     p.set_defaults(func=cmd_replay)
     p = subparsers.add_parser("audit", help="replay every stored game; exit 1 on any mismatch")
-    p.add_argument("--store", metavar="URL", help="redis://... (default: the configured store)")
+    p.add_argument("--store", metavar="URL", help="redis://... or redis+cluster://... (default: the configured store)")
     p.set_defaults(func=cmd_audit)
 
 
 async def _open(url: str | None) -> Any:
-    from unobot.adapters.store_factory import open_configured_store, open_store
+    """The store ``--store`` names (read with the config's options, ``redis.cluster``
+    included), else the configured one."""
+    from unobot.adapters.store_factory import open_configured_store, open_store, store_options
     from unobot.config import load_config
 
     config = load_config()
     if url:
+        memory = url == "memory"
         return await open_store(url, data_dir=config.store.data_dir, prefix=config.store.prefix,
-                                memory=url == "memory")
+                                memory=memory, **store_options(config, memory=memory))
     return await open_configured_store(config)
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def _run(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """Run a command; a store or config that fails is one line on stderr, exit status 2
+    (why: a traceback hides the one thing a person can act on)."""
     import asyncio
 
+    from unobot.adapters.store_factory import store_failure_reason
+    from unobot.config import ConfigError
+    from unobot.store import StoreError
+
+    try:
+        return asyncio.run(main())
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+    except StoreError as exc:
+        print(f"error: {store_failure_reason(exc)}", file=sys.stderr)
+    return 2
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
     from unobot.chat.audit import replay_lines
     from unobot.service import ReplayError
-    from unobot.store import StoreUnavailable
 
     async def run() -> int:
         store = await _open(args.store)
@@ -56,18 +75,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print("\n".join(lines))
         return 0
 
-    try:
-        return asyncio.run(run())
-    except StoreUnavailable as exc:
-        print(f"error: the store is not reachable: {exc}", file=sys.stderr)
-        return 2
+    return _run(run)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    import asyncio
-
     from unobot.chat.audit import audit_table, stored_tables
-    from unobot.store import StoreUnavailable
 
     async def run() -> int:
         store = await _open(args.store)
@@ -86,8 +98,4 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(f"{games} games replayed, {mismatches} mismatches")
         return 1 if mismatches else 0
 
-    try:
-        return asyncio.run(run())
-    except StoreUnavailable as exc:
-        print(f"error: the store is not reachable: {exc}", file=sys.stderr)
-        return 2
+    return _run(run)

@@ -853,7 +853,7 @@ class RedisStore(Store):
 
     def _address(self) -> str:
         """``host:port`` of a single-server client (for messages; no password)."""
-        kwargs = self.client.connection_pool.connection_kwargs
+        kwargs = self.client.connection_pool.connection_kwargs  # type: ignore[union-attr]
         return f"{kwargs.get('host', 'HOST')}:{kwargs.get('port', 'PORT')}"
 
     async def close(self) -> None:

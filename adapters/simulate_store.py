@@ -36,15 +36,16 @@ import random
 import re
 import secrets
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from unobot.adapters.embedded_redis import EmbeddedRedis
 from unobot.adapters.redis_store import RedisStore
-from unobot.adapters.store_factory import EMBEDDED_SUBDIR
+from unobot.adapters.store_factory import EMBEDDED_SUBDIR, PLAIN_SCHEMES, store_failure_reason
 from unobot.ai import POLICIES
-from unobot.config import ConfigError, load_config
+from unobot.config import CLUSTER_SCHEMES, ConfigError, load_config
 from unobot.engine import legal_moves
 from unobot.service import AuditError, GameService, audit
 from unobot.state import PLAYING
@@ -95,6 +96,8 @@ class WorkerReport:
     audited: int = 0
     audit_errors: list[str] = field(default_factory=list)
     error: str | None = None
+    #: The error only echoes another worker's (a barrier it aborted): not reported on its own.
+    echo: bool = False
 
 
 # --------------------------------------------------------------------------- one worker
@@ -178,11 +181,21 @@ def worker_main(job: Job, ready: Any, played: Any, results: Any) -> None:
     try:
         asyncio.run(run())
     except BaseException as exc:  # reported to the parent, which prints it
-        report.error = f"worker {job.index}: {type(exc).__name__}: {exc}"
+        report.error = _describe(exc)
+        report.echo = isinstance(exc, threading.BrokenBarrierError)
         with contextlib.suppress(Exception):
             ready.abort()
             played.abort()
     results.put(asdict(report))
+
+
+def _describe(exc: BaseException) -> str:
+    """One line for a failure: a store's in the words every command uses, anything
+    else with its class (a bug to look into)."""
+    if isinstance(exc, StoreError):
+        return store_failure_reason(exc)
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
 # --------------------------------------------------------------------------- the command
@@ -217,6 +230,10 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
     if url not in ("memory", "embedded") and not url.startswith(URL_SCHEMES):
         return _fail(f"--store {url!r}: give memory, embedded, config, or a redis://, rediss://, "
                      "unix://, redis+cluster:// or rediss+cluster:// URL")
+    if config.redis.cluster and url.startswith(PLAIN_SCHEMES):
+        # `redis.cluster: true` makes a plain URL a cluster's here too, as for the bot
+        scheme = next(plain for plain in PLAIN_SCHEMES if url.startswith(plain))
+        url = CLUSTER_SCHEMES[scheme] + url[len(scheme):]
     job = Job(
         index=0, workers=workers, url=None, prefix=f"{config.store.prefix}-sim",
         game_ttl=config.store.game_ttl, connect_timeout=config.store.connect_timeout,
@@ -237,13 +254,26 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
             reports = asyncio.run(_run_in_process(job))
         else:
             job = _with(job, url=url)
+            asyncio.run(_check(job))  # one clear error here beats one per worker
             reports = _run_processes(job)
-    except (StoreError, OSError, RuntimeError) as exc:
+    except StoreError as exc:
+        return _fail(store_failure_reason(exc), 1)
+    except (OSError, RuntimeError) as exc:
         return _fail(f"store {_redact(shown)}: {exc}", 1)
     finally:
         if server is not None and not server.reused:
             server.stop()
     return _report(args, job, _redact(shown), reports)
+
+
+async def _check(job: Job) -> None:
+    """Connect once and ping, as every worker will (a cluster node named by a plain
+    URL, a replica, a closed port: said once, before any worker starts)."""
+    store = _open(job)
+    try:
+        await store.ping()
+    finally:
+        await store.close()
 
 
 def _with(job: Job, **changes: Any) -> Job:
@@ -301,9 +331,12 @@ def _run_processes(job: Job) -> list[WorkerReport]:
 
 
 def _report(args: argparse.Namespace, job: Job, shown: str, reports: list[WorkerReport]) -> int:
-    errors = [r.error for r in reports if r.error]
-    if errors:
-        for error in errors:
+    failed = [r for r in reports if r.error]
+    if failed:
+        # each cause once: workers that failed alike say the same line, and a worker
+        # stopped by another's failure (an aborted barrier) only echoes it
+        causes = [r for r in failed if not r.echo] or failed
+        for error in dict.fromkeys(str(r.error) for r in causes):
             print(f"error: {error}", file=sys.stderr)
         return 1
     games = sum(len(r.games) for r in reports)

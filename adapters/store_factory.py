@@ -18,6 +18,7 @@ from unobot.store import (
     DEFAULT_GAME_TTL,
     MemoryStore,
     Store,
+    StoreDataError,
     StoreError,
     StoreRefusing,
     StoreUnavailable,
@@ -25,6 +26,8 @@ from unobot.store import (
 
 EMBEDDED_SUBDIR = "redis"
 DEFAULT_PREFIX = "unobot"  # the same as adapters/redis_store.py's (not imported: see open_store)
+PLAIN_SCHEMES = ("redis://", "rediss://")
+"""URL schemes ``redis.cluster: true`` turns into a cluster's (a unix socket is never one)."""
 
 
 async def open_store(
@@ -46,8 +49,11 @@ async def open_store(
 
     ``options`` go to the store (``game_ttl``; for Redis also
     ``connect_timeout``, ``socket_timeout``, ``quarantine_ttl``,
-    ``wait_replicas``; :func:`store_options` reads them from a config). Raises
-    :class:`~core.store.StoreUnavailable` when the server does not answer.
+    ``wait_replicas``, and ``cluster``: a plain ``redis://`` / ``rediss://``
+    ``url`` names a Redis Cluster; :func:`store_options` reads them from a
+    config). Raises :class:`~core.store.StoreUnavailable` when the server does
+    not answer, a :class:`~core.store.StoreError` when it answered but is not
+    what the URL says (a cluster node, a replica).
     """
     if memory:
         return MemoryStore(game_ttl=options.get("game_ttl", DEFAULT_GAME_TTL))
@@ -56,11 +62,16 @@ async def open_store(
     from unobot.adapters.embedded_redis import EmbeddedRedis
     from unobot.adapters.redis_store import RedisStore
 
+    # `redis.cluster: true` makes a plain redis:// or rediss:// URL a cluster's, wherever the
+    # URL comes from (config, environment or a command line): one setting, one meaning.
+    cluster = bool(options.pop("cluster", False))
     server: EmbeddedRedis | None = None
     if url is None:
         server = EmbeddedRedis(Path(data_dir) / EMBEDDED_SUBDIR)
         url = await asyncio.to_thread(server.start)
-    store = RedisStore.from_url(url, prefix=prefix, server=server, **options)
+        cluster = False
+    store = RedisStore.from_url(url, prefix=prefix, server=server,
+                                cluster=cluster and url.startswith(PLAIN_SCHEMES), **options)
     try:
         await store.ping()
     except BaseException:
@@ -71,12 +82,15 @@ async def open_store(
 
 def store_options(config: Config, *, memory: bool = False) -> dict[str, Any]:
     """The store's settings from ``config`` (for :func:`open_store`'s ``options``):
-    the game TTL; for a Redis store also the timeouts and ``redis.wait_replicas``."""
+    the game TTL; for a Redis store also the timeouts, ``redis.wait_replicas`` and
+    ``redis.cluster`` (so a plain URL given on a command line is read as the
+    config's own would be)."""
     options: dict[str, Any] = {"game_ttl": config.store.game_ttl}
     if not memory:
         options.update(connect_timeout=config.store.connect_timeout,
                        socket_timeout=config.store.socket_timeout,
-                       wait_replicas=config.redis.wait_replicas)
+                       wait_replicas=config.redis.wait_replicas,
+                       cluster=config.redis.cluster)
     return options
 
 
@@ -105,4 +119,6 @@ def store_failure_reason(exc: StoreError) -> str:
     first = text.splitlines()[0] if text else type(exc).__name__
     if isinstance(exc, StoreUnavailable) and not isinstance(exc, StoreRefusing):
         return f"the store (Redis) cannot be reached: {first}"
+    if isinstance(exc, StoreDataError):
+        return f"the store (Redis) holds a value that cannot be read: {first}"
     return f"the store (Redis) refused: {first}"

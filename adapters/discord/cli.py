@@ -71,19 +71,21 @@ def run(args: argparse.Namespace) -> int:
     use_api(config.discord.api_url, config.discord.gateway_url)
     redis_url = args.redis or config.redis.url
 
-    from unobot.adapters.store_factory import open_store
+    import discord
+
+    from unobot.adapters.store_factory import open_store, store_options
     from unobot.chat.service import Defaults
+    from unobot.store import StoreError
 
     from .bot import DiscordChatService, Options, UnoBot
 
     async def main() -> None:
-        if redis_url == "memory":
-            store = await open_store(None, data_dir=config.store.data_dir, memory=True,
-                                     game_ttl=config.store.game_ttl)
-        else:
-            store = await open_store(redis_url, data_dir=config.store.data_dir, prefix=config.store.prefix,
-                                     game_ttl=config.store.game_ttl, connect_timeout=config.store.connect_timeout,
-                                     socket_timeout=config.store.socket_timeout)
+        # the same store, with the same options (timeouts, redis.wait_replicas,
+        # redis.cluster), as `unobot telegram` opens
+        memory = redis_url == "memory"
+        store = await open_store(None if memory else redis_url, data_dir=config.store.data_dir,
+                                 prefix=config.store.prefix, memory=memory,
+                                 **store_options(config, memory=memory))
         game = config.game
         service = DiscordChatService(store, defaults=Defaults(variant=game.default_variant, lang=game.default_language,
                                                        timer=game.turn_seconds, lobby_minutes=game.lobby_minutes))
@@ -95,6 +97,27 @@ def run(args: argparse.Namespace) -> int:
         finally:
             await store.close()
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(main())
+    except (StoreError, discord.LoginFailure, OSError) as exc:
+        print(f"error: {startup_reason(exc)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def startup_reason(exc: BaseException) -> str:
+    """One line saying why the bot could not start (no traceback: the reason is all a person can act on)."""
+    import discord
+
+    from unobot.adapters.store_factory import store_failure_reason
+    from unobot.store import StoreError
+
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, StoreError):  # "cannot be reached", or "refused" when a server answered
+        return store_failure_reason(exc)
+    if isinstance(exc, discord.LoginFailure):
+        return f"Discord refused the bot token: {first}"
+    if isinstance(exc, OSError):  # aiohttp's connection errors are OSErrors
+        return f"the Discord API cannot be reached: {first}"
+    return f"the bot could not start: {first}"

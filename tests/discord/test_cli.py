@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
+
+import redis
 
 from tests.discord_api import DiscordAPIServer
 from tests.support.redis_server import RedisServer
@@ -35,7 +38,9 @@ async def test_runs_against_the_configured_api(server: DiscordAPIServer, redis_s
                                                prefix: str, tmp_path: Path) -> None:
     guild = server.guild()
     config = tmp_path / "config.yaml"
-    config.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp_path}\n")
+    # redis.wait_replicas reaches the store as for `unobot telegram`: a lone server has no
+    # replica, so the first save logs the shortfall (and stands)
+    config.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp_path}\nredis:\n  wait_replicas: 1\n")
     env = {**os.environ, "DISCORD_BOT_TOKEN": server.token, "UNOBOT_DISCORD_API_URL": server.base_url,
            "UNOBOT_DISCORD_GATEWAY_URL": server.gateway_url, "UNOBOT_REDIS_URL": redis_server.url,
            "UNOBOT_CONFIG": str(config)}
@@ -56,3 +61,34 @@ async def test_runs_against_the_configured_api(server: DiscordAPIServer, redis_s
         process.send_signal(signal.SIGINT)
         output, _ = await asyncio.wait_for(process.communicate(), 20)
     assert process.returncode == 0, output.decode()[-2000:]
+    assert "reached 0 of 1 replicas" in output.decode(), output.decode()[-2000:]
+
+
+def run_to_exit(tmp: Path, redis_url: str) -> tuple[int, list[str]]:
+    """`unobot discord` on a store that fails at start: its exit status and output lines."""
+    config = tmp / "config.yaml"
+    config.write_text(f"store:\n  data_dir: {tmp}\n")
+    env = {**os.environ, "DISCORD_BOT_TOKEN": "x" * 24, "UNOBOT_REDIS_URL": redis_url,
+           "UNOBOT_CONFIG": str(config)}
+    done = subprocess.run([sys.executable, "-m", "unobot.cli", "discord"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    return done.returncode, [line for line in text.splitlines() if line.strip()]
+
+
+def test_a_store_that_fails_at_start_is_one_line(tmp_path: Path) -> None:
+    """A closed port: "cannot be reached"; a replica (it answered): "refused", with what
+    to do. One line each, exit status 1, no traceback (as `unobot telegram`)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    code, lines = run_to_exit(tmp_path, f"redis://127.0.0.1:{closed}/0")
+    assert code == 1 and len(lines) == 1, lines
+    assert lines[0].startswith("error: the store (Redis) cannot be reached: "), lines
+    with RedisServer(tmp_path / "primary") as primary, RedisServer(tmp_path / "replica") as replica:
+        with redis.Redis(host="127.0.0.1", port=replica.port) as client:
+            client.execute_command("REPLICAOF", "127.0.0.1", str(primary.port))
+        code, lines = run_to_exit(tmp_path, replica.url)
+    assert code == 1 and len(lines) == 1, lines
+    assert lines[0].startswith("error: the store (Redis) refused: this Redis is a replica"), lines

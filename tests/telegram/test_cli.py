@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import redis
+
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
 
@@ -112,3 +114,18 @@ async def test_unreachable_redis_or_api_is_one_line(server: BotAPIServer, tmp_pa
                              "UNOBOT_TELEGRAM_API_URL": f"http://127.0.0.1:{dead}/bot"}, tmp_path)
     assert code == 1 and "Traceback" not in out, out
     assert out.strip().splitlines()[-1].startswith("error: the Telegram Bot API cannot be reached"), out
+
+
+async def test_a_store_that_answered_is_refused_not_unreachable(server: BotAPIServer, tmp_path: Path) -> None:
+    """A Redis that answered (here a replica, which would refuse every write) is "refused",
+    with what to do; "cannot be reached" is kept for a store nothing answered at."""
+    with RedisServer(tmp_path / "primary") as primary, RedisServer(tmp_path / "replica") as replica:
+        with redis.Redis(host="127.0.0.1", port=replica.port) as client:
+            client.execute_command("REPLICAOF", "127.0.0.1", str(primary.port))
+        code, out = await run_to_exit({"TELEGRAM_BOT_TOKEN": server.token,
+                                       "UNOBOT_TELEGRAM_API_URL": server.base_url,
+                                       "UNOBOT_REDIS_URL": replica.url}, tmp_path)
+    assert code == 1 and "Traceback" not in out, out
+    errors = [line for line in out.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith("error: the store (Redis) refused: this Redis is a replica"), out
+    assert "use the primary's address" in errors[0] and "cannot be reached" not in out, out

@@ -1,0 +1,143 @@
+"""Commands that open a store, run as a person runs them (subprocesses): a store
+that fails is one line, "cannot be reached" only when nothing answered, and
+``redis.cluster: true`` in the config makes a plain URL on the command line a
+cluster's. Real servers and a real cluster only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.support.redis_cluster import RedisCluster
+from tests.support.redis_server import RedisServer
+from unobot.adapters.embedded_redis import free_port
+from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.store_factory import open_store, store_options
+from unobot.config import load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = ["--players", "3", "--rule", "deck.hand_size=3", "--policy", "basic"]
+
+
+def unobot(tmp: Path, config: str, *args: str) -> subprocess.CompletedProcess[str]:
+    (tmp / "config.yaml").write_text(config)
+    env = {k: v for k, v in os.environ.items() if k != "UNOBOT_REDIS_URL"}
+    env["UNOBOT_CONFIG"] = str(tmp / "config.yaml")
+    return subprocess.run([sys.executable, "-m", "unobot.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
+    """The output is exactly one line, starting `error: `, and no traceback."""
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text, text
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), text
+    return lines[0]
+
+
+def prefix() -> str:
+    return f"cli{uuid.uuid4().hex[:6]}"
+
+
+@pytest.mark.parametrize("command", [["audit"], ["replay", "-100"]])
+def test_audit_and_replay_say_a_cluster_node_refused_in_one_line(
+    command: list[str], redis_cluster: RedisCluster, tmp_path: Path,
+) -> None:
+    """A plain URL to a cluster node: the node answered, so "refused", with the
+    URL to write instead (this printed a traceback before)."""
+    done = unobot(tmp_path, f"store: {{prefix: {prefix()}}}\n", *command,
+                  "--store", redis_cluster.plain_url)
+    line = one_error_line(done)
+    assert done.returncode == 2
+    assert line.startswith("error: the store (Redis) refused: this Redis is a Redis Cluster node"), line
+    assert f"redis+cluster://{redis_cluster.nodes[0].address}" in line, line
+
+
+def test_audit_says_a_closed_port_cannot_be_reached(tmp_path: Path) -> None:
+    done = unobot(tmp_path, "{}\n", "audit", "--store", f"redis://127.0.0.1:{free_port()}/0")
+    line = one_error_line(done)
+    assert done.returncode == 2 and line.startswith("error: the store (Redis) cannot be reached: "), line
+
+
+def test_audit_says_a_replica_refused(make_redis_server: Callable[[], RedisServer],
+                                      tmp_path: Path) -> None:
+    primary, replica = make_redis_server(), make_redis_server()
+    with redis.Redis(host="127.0.0.1", port=replica.port) as client:
+        client.execute_command("REPLICAOF", "127.0.0.1", str(primary.port))
+    done = unobot(tmp_path, "{}\n", "audit", "--store", replica.url)
+    line = one_error_line(done)
+    assert line.startswith("error: the store (Redis) refused: this Redis is a replica"), line
+    assert "use the primary's address" in line
+
+
+def test_redis_cluster_true_makes_a_plain_command_line_url_a_cluster(
+    redis_cluster: RedisCluster, tmp_path: Path,
+) -> None:
+    """`redis.cluster: true` in config.yaml, and a plain redis:// URL of a node on the
+    command line (`--store`): read as the config's own URL would be, a cluster, not
+    refused with advice to set what is already set."""
+    config = f"redis: {{cluster: true, url: {redis_cluster.plain_url}}}\nstore: {{prefix: {prefix()}}}\n"
+    done = unobot(tmp_path, config, "audit", "--store", redis_cluster.nodes[1].url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "0 games replayed, 0 mismatches"
+    # simulate too (a plain URL there goes through the same reading of the config)
+    done = unobot(tmp_path, config, "simulate", "--store", redis_cluster.nodes[2].url,
+                  "--games", "3", "--json", *SMALL)
+    assert done.returncode == 0, done.stderr
+    assert '"ok": true' in done.stdout and '"store": "redis+cluster://' in done.stdout
+
+
+async def test_store_options_carry_redis_cluster(redis_cluster: RedisCluster, tmp_path: Path) -> None:
+    """What `unobot telegram` and `unobot discord` open: `open_store(--redis URL,
+    **store_options(config))` is a cluster store for a plain URL when the config says so;
+    a unix socket or memory never is."""
+    path = tmp_path / "config.yaml"
+    path.write_text(f"redis: {{cluster: true, url: {redis_cluster.plain_url}}}\n")
+    config = load_config(path, environ={})
+    assert store_options(config)["cluster"] is True
+    assert "cluster" not in store_options(config, memory=True)
+    store = await open_store(redis_cluster.nodes[1].url, data_dir=tmp_path, prefix=prefix(),
+                             **store_options(config))
+    try:
+        assert isinstance(store, RedisStore) and store.cluster
+        chats = [f"-81{n}" for n in range(12)]
+        for chat in chats:
+            await store.create_game(chat, b"x")
+        assert sorted([c async for c in store.bound_chats()]) == sorted(chats)
+    finally:
+        await store.close()
+
+
+def test_simulate_workers_that_fail_alike_say_it_once(tmp_path: Path) -> None:
+    """`unobot simulate --store URL --workers 3`: a closed port is one line before any
+    worker starts; a server that fills up under the workers (maxmemory, noeviction)
+    is one line too, "refused" with the server's reason: no class names, no line per
+    worker, no BrokenBarrierError from the workers the first failure stopped."""
+    done = unobot(tmp_path, "{}\n", "simulate", "--store", f"redis://127.0.0.1:{free_port()}/0",
+                  "--workers", "3", "--games", "6", *SMALL)
+    line = one_error_line(done)
+    assert done.returncode == 1 and line.startswith("error: the store (Redis) cannot be reached: "), line
+
+    server = RedisServer(tmp_path / "full", appendonly=False,
+                         extra=["--maxmemory", "2mb", "--maxmemory-policy", "noeviction"]).start()
+    try:
+        with redis.Redis(host="127.0.0.1", port=server.port) as client, \
+                pytest.raises(redis.exceptions.OutOfMemoryError):
+            for n in range(1_000_000):  # small values: the server stays full for small writes
+                client.set(f"filler{n}", os.urandom(500))
+        done = unobot(tmp_path, "{}\n", "simulate", "--store", server.url, "--workers", "3",
+                      "--games", "6", *SMALL)
+        line = one_error_line(done)
+        assert done.returncode == 1, line
+        assert line.startswith("error: the store (Redis) refused: redis answered OOM"), line
+        assert "out of memory" in line and "StoreRefusing" not in line and "worker" not in line
+    finally:
+        server.stop()
