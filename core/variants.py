@@ -54,9 +54,15 @@ class VariantError(ValueError):
     Spanish player at the console), while `str()`, `message` and `fix` stay
     English (logs, an admin's terminal)."""
 
-    def __init__(self, source: str, line: int | None, message: str | Msg, fix: str | Msg = "") -> None:
+    def __init__(self, source: str, line: int | None, message: str | Msg, fix: str | Msg = "", *,
+                 kind: str = "", rules: tuple[str, ...] = ()) -> None:
         self.source = source
         self.line = line
+        #: What kind of error, for callers that answer it their own way: "conflict"
+        #: and "requires" (rules = the rule that says so, the other), "option"
+        #: (rules = the rule), "unknown_rule"; "" for the rest.
+        self.kind = kind
+        self.rules = rules
         self.msg = message if isinstance(message, Msg) else Msg.plain(message)
         self.fix_msg = fix if isinstance(fix, Msg) else Msg.plain(fix) if fix else None
         super().__init__(self.text())
@@ -348,7 +354,7 @@ def check_rules(raw: Any, source: str, lines: dict[tuple[str, ...], int],
             build_options(known[name], value)
         except OptionError as exc:
             raise VariantError(source, lines.get((*base, name, exc.option), line), exc.msg,
-                               option_fix(known[name])) from None
+                               option_fix(known[name]), kind="option", rules=(name,)) from None
         out[name] = dict(value)
         where[name] = line or 0
     return out, where
@@ -367,7 +373,8 @@ def unknown_rule(name: str, source: str, line: int | None = None) -> VariantErro
     known = available_rules()
     return VariantError(source, line, Msg(N_("unknown rule '{rule}'"), rule=name),
                         _known(N_("known rules: {names}"), sorted(known),
-                               difflib.get_close_matches(name, list(known), n=1)))
+                               difflib.get_close_matches(name, list(known), n=1)),
+                        kind="unknown_rule", rules=(name,))
 
 
 def _known(msgid: str, names: list[str], close: list[str]) -> Msg:
@@ -483,13 +490,15 @@ def _check_relations(final: dict[str, dict[str, Any]], sources: dict[str, tuple[
                                    Msg(N_("rule '{rule}' conflicts with '{other}': they cannot both be on"),
                                        rule=name, other=other),
                                    Msg(N_("turn one off, e.g. `--rule {rule}=false`"), rule=off) if console
-                                   else Msg(N_("turn one off, e.g. `{rule}: false`"), rule=off))
+                                   else Msg(N_("turn one off, e.g. `{rule}: false`"), rule=off),
+                                   kind="conflict", rules=(name, other))
         for other in cls.requires:
             if other not in final:
                 raise VariantError(source, line or None,
                                    Msg(N_("rule '{rule}' needs rule '{other}'"), rule=name, other=other),
                                    Msg(N_("turn it on: `--rule {rule}`"), rule=other) if console
-                                   else Msg(N_("turn it on: `{rule}: {{}}`"), rule=other))
+                                   else Msg(N_("turn it on: `{rule}: {{}}`"), rule=other),
+                                   kind="requires", rules=(name, other))
 
 
 _ruleset_cache: dict[tuple[str, str], RuleSet] = {}

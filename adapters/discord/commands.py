@@ -29,6 +29,8 @@ from unobot.variants import variant_names
 from . import render
 
 if TYPE_CHECKING:
+    from unobot.chat.outcome import Outcome
+
     from .bot import UnoBot
 
 
@@ -202,7 +204,7 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Command, sco
         out = await bot.service.handle(chat, person_of(it), cmd)
         lang = lang_of(it, bot.service.defaults.lang)
         if not out.ok:
-            await bot.refuse(it, out.code or "bad_move", error_text(out.code or "bad_move", lang))
+            await bot.refuse(it, out.code or "bad_move", refusal_text(out, lang))
             return
         settings = out.settings or await bot.service.settings(chat)
         text, _enabled = render.rules_text(settings, str(settings["lang"]))
@@ -211,6 +213,14 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Command, sco
         table = await bot.service.table(chat_of(it))
         if table is not None and table.phase == "lobby":
             await bot.refresh(chat_of(it), table)
+
+
+def refusal_text(out: Outcome, lang: str) -> str:
+    """A refused command's answer in the member's language: its reason (which
+    rules clash) when it has one, else its code's text."""
+    if out.reason is not None:
+        return out.reason.text(lang)
+    return error_text(out.code or "bad_move", lang)
 
 
 async def show_rules(bot: UnoBot, it: discord.Interaction[Any], scope: str) -> None:
@@ -236,8 +246,7 @@ async def toggle_rule(bot: UnoBot, it: discord.Interaction[Any], values: list[st
     rule = values[0]
     out = await bot.service.handle(chat, person_of(it), c.SetRule(rule, enabled=rule not in enabled))
     if not out.ok:
-        await bot.refuse(it, out.code or "bad_option",
-                         error_text(out.code or "bad_option", lang_of(it, str(settings["lang"]))))
+        await bot.refuse(it, out.code or "bad_option", refusal_text(out, lang_of(it, str(settings["lang"]))))
         return
     settings = out.settings or await bot.service.settings(chat)
     lang = str(settings["lang"])

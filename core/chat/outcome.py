@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..events import MATCH_WON, ROUND_WON, Event
+from .i18n import Msg
 from .table import Table
 
 MAX_PLAYERS = 10
@@ -27,7 +28,11 @@ class Outcome:
 
     ok: bool = True
     code: str | None = None
+    #: A refusal's text, in the chat's language.
     error: str | None = None
+    #: Why, when there is more to say than the code's text (which rules clash):
+    #: `reason.text(lang)` for an adapter that answers each reader in their own language.
+    reason: Msg | None = None
     table: Table | None = None
     events: list[Event] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, N_, Msg, normalize
 from .outcome import Outcome
 from .table import LOBBY, Table
 
@@ -68,14 +68,50 @@ async def settings_command(service: ChatService, chat_id: str, person: c.Person,
         try:
             rules_for(variant, rules or None)
         except VariantError as exc:
-            code = "rule_conflict" if "conflict" in exc.message or "needs" in exc.message else "bad_option"
-            return service.fail(code, lang)
+            code, reason = refusal(exc, cmd)
+            return Outcome(ok=False, code=code, error=reason.text(lang), reason=reason)
     await service.store.update_chat_settings(chat_id, changes)
     # A lobby that has not started yet takes the new settings too.
     table = await service.table(chat_id)
     if table is not None and table.phase == LOBBY:
         await service.mutate(chat_id, lambda t: apply_settings(t, changes))
     return Outcome(ok=True, changed=True, settings=await service.settings(chat_id))
+
+class RuleLabel(Msg):
+    """A rule's title in the reader's language (`Stacking`, `Acumular`), as
+    the chat's /rules shows it."""
+
+    __slots__ = ("rule",)
+
+    def __init__(self, rule: str) -> None:
+        super().__init__(rule)
+        self.rule = rule
+
+    def text(self, lang: str | None = None) -> str:
+        from ..registry import available_rules
+
+        cls = available_rules().get(self.rule)
+        return cls.label(normalize(lang)) if cls is not None else self.rule
+
+
+def refusal(exc: VariantError, cmd: c.Command) -> tuple[str, Msg]:
+    """The code and the reason a chat is told when its settings would not
+    make a game: the rules that clash named by their titles (a chat never
+    sees `--rule` or YAML), or what the option takes."""
+    if exc.kind == "conflict":
+        rule, other = exc.rules
+        if isinstance(cmd, c.SetRule) and cmd.enabled and cmd.rule in exc.rules:
+            mine, theirs = (cmd.rule, other if cmd.rule == rule else rule)
+            return "rule_conflict", Msg(N_("“{rule}” cannot be on together with “{other}”: turn “{other}” off first."),
+                                        rule=RuleLabel(mine), other=RuleLabel(theirs))
+        return "rule_conflict", Msg(N_("“{rule}” and “{other}” cannot both be on: turn one of them off first."),
+                                    rule=RuleLabel(rule), other=RuleLabel(other))
+    if exc.kind == "requires":
+        rule, other = exc.rules
+        return "rule_conflict", Msg(N_("“{rule}” needs “{other}”: turn “{other}” on first."),
+                                    rule=RuleLabel(rule), other=RuleLabel(other))
+    return "bad_option", Msg(N_("That option does not fit the rule: {reason}."), reason=exc.msg)
+
 
 def apply_settings(table: Table, changes: dict[str, Any]) -> list[str] | None:
     """A lobby takes the chat's new settings (a running game keeps its own)."""

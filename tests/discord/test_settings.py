@@ -87,3 +87,27 @@ async def test_timer_ai_seats_and_stats(server: DiscordAPIServer, bot: BotProces
     assert stats.message is not None and stats.message.ephemeral
     assert "1 matches finished" in stats.message.content, stats.message.content
     await driver.check_privacy()
+
+
+async def test_a_rule_that_clashes_is_refused_in_the_members_language(server: DiscordAPIServer,
+                                                                       bot: BotProcess) -> None:
+    """Turning on a rule that conflicts with one that is on: refused to that
+    member alone, naming both rules, in the member's language; nothing changes."""
+    guild = next(iter(server.guilds.values()))
+    boss = server.member("Boss", manage_guild=True)
+    jefa = server.member("Jefa", locale="es-ES", manage_guild=True)
+    driver = TableDriver(server, bot, guild.channels[0], [boss, jefa])
+    for member, text in (
+        (boss, "⚠️ “No bluffing with +4” cannot be on together with “Challenging a Wild Draw Four”: "
+               "turn “Challenging a Wild Draw Four” off first."),
+        (jefa, "⚠️ «Sin faroles con +4» no puede estar activa junto con «Desafiar un +4»: "
+               "desactiva «Desafiar un +4» primero."),
+    ):
+        shown = await driver.slash(member, "rules")
+        assert shown.message is not None and shown.message.components
+        select = next(cid for _, cid in shown.message.custom_ids() if cid.startswith("rules|toggle|"))
+        select = select.partition("=")[0]  # the select's id (an option's entry is `id=value`)
+        sent = await driver.press(member, shown.message, select, ["no-bluffing"])
+        assert sent.message is not None and sent.message.ephemeral and sent.message.viewer == member.id
+        assert sent.message.content == text
+        assert "no-bluffing" not in (await driver.service.settings(driver.chat))["rules"]

@@ -6,6 +6,7 @@ from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, bot_messages
 from unobot import engine
 from unobot.adapters.telegram import keyboards
+from unobot.chat import commands as c
 from unobot.chat.render import error_text
 
 JSON = dict
@@ -60,11 +61,19 @@ async def test_admin_changes_rules_and_next_game_uses_them(server: BotAPIServer,
     assert "House rules on: Stacking" in shown["text"]
     assert keyboards.RULE_OFF + "stacking" in [b["callback_data"] for b in server.buttons(group, shown["message_id"])]
 
-    # Conflicting rules cannot both be on: an alert, nothing changes.
+    # Conflicting rules cannot both be on: an alert naming both, nothing changes.
     answer = await press(server, bot, group, ann, keyboards.RULE_ON + "no-bluffing")
-    assert answer["text"] == error_text("rule_conflict", "en")
+    assert answer["text"] == ("“No bluffing with +4” cannot be on together with “Challenging a Wild Draw Four”: "
+                              "turn “Challenging a Wild Draw Four” off first.")
     assert answer.get("show_alert") is True
     assert (await bot.service.settings(chat))["rules"] == {"stacking": {}}
+    # In a Spanish chat, in Spanish.
+    admin = c.Person(str(ann["id"]), "Ann", is_admin=True)
+    assert (await bot.service.handle(chat, admin, c.SetLanguage("es"))).ok
+    answer = await press(server, bot, group, ann, keyboards.RULE_ON + "no-bluffing")
+    assert answer["text"] == ("«Sin faroles con +4» no puede estar activa junto con «Desafiar un +4»: "
+                              "desactiva «Desafiar un +4» primero.")
+    assert (await bot.service.handle(chat, admin, c.SetLanguage("en"))).ok
     # ... until the other one is off.
     await press(server, bot, group, ann, keyboards.RULE_OFF + "challenge")
     answer = await press(server, bot, group, ann, keyboards.RULE_ON + "no-bluffing")

@@ -1,0 +1,71 @@
+"""A chat's settings refused because the rules would not make a game: the
+rules that clash are named by their titles, in the reader's language, and
+nothing changes (issue 14: bad input gets a clear, translated message)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from unobot.chat import commands as c
+from unobot.chat.render import error_text
+from unobot.chat.service import ChatService
+from unobot.store import MemoryStore
+
+ADMIN = c.Person("9", "Boss", is_admin=True)
+CHAT = "group-1"
+
+
+@pytest.fixture
+def svc() -> ChatService:
+    return ChatService(MemoryStore(), rng=random.Random(7))
+
+
+async def test_a_rule_that_conflicts_names_both_in_the_chats_language(svc: ChatService) -> None:
+    out = await svc.handle(CHAT, ADMIN, c.SetRule("no-bluffing", enabled=True))
+    assert not out.ok and out.code == "rule_conflict" and out.reason is not None
+    assert out.error == ("“No bluffing with +4” cannot be on together with “Challenging a Wild Draw Four”: "
+                         "turn “Challenging a Wild Draw Four” off first.")
+    assert out.reason.text("es") == ("«Sin faroles con +4» no puede estar activa junto con «Desafiar un +4»: "
+                                     "desactiva «Desafiar un +4» primero.")
+    assert (await svc.settings(CHAT))["rules"] == {}
+    # turning on the other one of the pair names it first
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule("challenge", enabled=False))).ok
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule("no-bluffing", enabled=True))).ok
+    out = await svc.handle(CHAT, ADMIN, c.SetRule("challenge", enabled=True))
+    assert out.code == "rule_conflict" and out.error is not None
+    assert out.error.startswith("“Challenging a Wild Draw Four” cannot be on together with “No bluffing with +4”")
+    # in a Spanish chat, the chat's answer is Spanish
+    assert (await svc.handle(CHAT, ADMIN, c.SetLanguage("es"))).ok
+    out = await svc.handle(CHAT, ADMIN, c.SetRule("challenge", enabled=True))
+    assert out.error == ("«Desafiar un +4» no puede estar activa junto con «Sin faroles con +4»: "
+                         "desactiva «Sin faroles con +4» primero.")
+    assert (await svc.settings(CHAT))["rules"] == {"challenge": False, "no-bluffing": {}}
+
+
+async def test_a_variant_that_clashes_with_the_house_rules_names_both(svc: ChatService) -> None:
+    assert (await svc.handle(CHAT, ADMIN, c.SetVariant("reglas-de-uno"))).ok  # no bluffing, no challenge
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule("no-bluffing", enabled=True))).ok
+    out = await svc.handle(CHAT, ADMIN, c.SetVariant("official"))  # official has the challenge
+    assert out.code == "rule_conflict" and out.reason is not None
+    assert out.error == ("“No bluffing with +4” and “Challenging a Wild Draw Four” cannot both be on: "
+                         "turn one of them off first.")
+    assert out.reason.text("es") == ("«Sin faroles con +4» y «Desafiar un +4» no pueden estar activas a la vez: "
+                                     "desactiva una de las dos primero.")
+    assert (await svc.settings(CHAT))["variant"] == "reglas-de-uno"
+
+
+async def test_an_option_that_does_not_fit_says_what_it_takes(svc: ChatService) -> None:
+    out = await svc.handle(CHAT, ADMIN, c.SetRule("deck", option="hand_size", value=200))
+    assert out.code == "bad_option" and out.reason is not None
+    assert out.error == ("That option does not fit the rule: option 'hand_size' of rule 'deck' must be a whole "
+                         "number from 1 to 30, not 200.")
+    assert out.reason.text("es") == ("Esa opción no encaja con la regla: la opción 'hand_size' de la regla 'deck' "
+                                     "debe ser un número entero del 1 al 30, no 200.")
+    assert (await svc.settings(CHAT))["rules"] == {}
+
+
+async def test_codes_without_more_to_say_keep_their_text(svc: ChatService) -> None:
+    out = await svc.handle(CHAT, ADMIN, c.SetRule("nonsense", enabled=True))
+    assert out.code == "unknown_rule" and out.reason is None and out.error == error_text("unknown_rule", "en")
