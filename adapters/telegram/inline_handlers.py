@@ -14,7 +14,7 @@ the store, not in memory, because the query may reach any bot process.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from telegram import Update
@@ -238,7 +238,9 @@ async def on_chosen(update: Update, context: Context) -> None:
         text = _("That card cannot be played now.") if choice.code.startswith("x") else _("That is not a move.")
         await refuse(context, chosen, table, lang, text)
         return
-    person = person_of(user)
+    # With the language their app speaks: the table keeps it on their seat, so what only
+    # they read (the cards they drew) is in their language from any process (issue 15).
+    person = replace(person_of(user), lang=known(user.language_code))
     outcome = await rt.service.handle(choice.chat, person, command)
     if outcome.ok:
         if outcome.changed:

@@ -28,7 +28,7 @@ from unobot.chat import commands as c
 from unobot.chat.i18n import N_, gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_label, color_name, plugin_move_title
 from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
-from unobot.chat.views import hand_view
+from unobot.chat.views import HandCard, hand_view
 from unobot.moves import CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
 
 from .bot import Article
@@ -181,10 +181,18 @@ def hand_results(table: Table, user: str, lang: str | None = None, stickers: Sti
     if view is None:
         return []
     game = table.game
-    drawn = game.drawn if game is not None and view.is_turn else None
     results: list[Article] = []
+    # The cards drawn last, marked (a voluntary draw, a penalty taken): the
+    # private "You drew" notice may be lost, the hand says it again. A marked
+    # card stays a text result: a sticker shows no description.
+    new_mark = "🆕 " + _("your last draw")
 
-    def add(move: Move, description: str | None, uno: bool = False) -> None:
+    def marked(hc: HandCard, description: str) -> str:
+        if not hc.new:
+            return description
+        return f"{description} · {new_mark}" + (f" (×{hc.new})" if hc.count > 1 else "")
+
+    def add(move: Move, description: str | None, uno: bool = False, new: bool = False) -> None:
         title = move_title(table, move, lang)
         posted = title if lang == table.lang else move_title(table, move, table.lang)
         code = move_code(table, move)
@@ -197,7 +205,7 @@ def hand_results(table: Table, user: str, lang: str | None = None, stickers: Sti
             # Picked, it posts the move's text, never the sticker: a refused pick (a stale hand) is
             # then overwritten by the refusal, where a sticker would leave the card in the group.
             if stickers is not None and move.kind == PLAY and move.card is not None and not move.color \
-                    and move.target is None and not uno and move.card.text in stickers.bright:
+                    and move.target is None and not uno and not new and move.card.text in stickers.bright:
                 article = article._replace(sticker=stickers.bright[move.card.text], text_instead=True)
             results.append(article)
 
@@ -210,13 +218,11 @@ def hand_results(table: Table, user: str, lang: str | None = None, stickers: Sti
                     description = _("Say UNO and play this card")
                 elif not view.is_turn:
                     description = _("Jump in with this card!")
-                elif hc.card is drawn:
-                    description = _("The card you just drew")
                 else:
                     description = _("Play this card")
                 if hc.count > 1:
                     description += f" (×{hc.count})"
-                add(move, description, uno)
+                add(move, marked(hc, description), uno, new=bool(hc.new))
 
     # A Wild starter: the first player names its colour before anything else.
     for move in view.colors:
@@ -253,11 +259,9 @@ def hand_results(table: Table, user: str, lang: str | None = None, stickers: Sti
         if hc.playable:
             continue
         rid = encode(chat, version, user, "x" + hc.card.text)
-        description = _("Not playable now") + (f" (×{hc.count})" if hc.count > 1 else "")
-        if drawn is not None and hc.card is drawn:  # said here too: a private "You drew" may be lost
-            description += " · " + _("the card you just drew")
+        description = marked(hc, _("Not playable now") + (f" (×{hc.count})" if hc.count > 1 else ""))
         article = _article(rid, "✖ " + card_label(hc.card, lang), "🤔", table.lang, description)
-        if stickers is not None and hc.card.text in stickers.dim:  # greyed; picked, it posts 🤔, not the card
+        if stickers is not None and not hc.new and hc.card.text in stickers.dim:  # greyed; picked, it posts 🤔
             article = article._replace(sticker=stickers.dim[hc.card.text], text_instead=True)
         results.append(article)
     return results

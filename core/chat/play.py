@@ -22,7 +22,7 @@ from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
 from ..service import LEAVE, NEXT_ROUND, deal_entry
 from ..state import MATCH_OVER, ROUND_OVER
 from . import commands as c
-from .i18n import gettext_for
+from .i18n import gettext_for, known
 from .lobby import LOBBY_COMMANDS, lobby_step, start
 from .outcome import ChatError, Outcome
 from .render import color_from_text, describe_event, describe_private
@@ -34,8 +34,11 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
     seat = table.seat_of(person.id)
     if cmd.version is not None and cmd.version != table.version:
         raise ChatError("stale")
+    _learn_lang(table, person)
     if isinstance(cmd, LOBBY_COMMANDS):
-        return lobby_step(table, person, seat, cmd, out)
+        entries = lobby_step(table, person, seat, cmd, out)
+        _learn_lang(table, person)  # a seat just taken
+        return entries
     rang = _round_clock(table, out, now)
     if rang:  # the round's time ran out before this command: the round ends first
         return rang
@@ -100,6 +103,15 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
             entries += _play_drawn(table, seat, out, now)
         return entries + _ai(table, out, now)
     raise ChatError("bad_move")
+
+def _learn_lang(table: Table, person: c.Person) -> None:
+    """The language the person's adapter says they use, kept on their seat
+    (saved with the command's change): another process, or this one after
+    a restart, still tells them privately in their language."""
+    seat = table.seat_of(person.id)
+    lang = known(person.lang)
+    if seat is not None and lang:
+        table.seats[seat].lang = lang
 
 def _play_drawn(table: Table, seat: int, out: Outcome, now: float) -> list[str]:
     """After a draw: play the drawn card if the rules let it be played now
@@ -291,6 +303,7 @@ def _after_moves(table: Table, events: list[Event], out: Outcome, now: float,
     if not already:
         out.events.extend(events)
     table.remember([e for e in events if e.kind not in ("turn", "scores")])
+    table.note_draws(events)
 
     def name(seat: int) -> str:
         return table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
@@ -300,7 +313,7 @@ def _after_moves(table: Table, events: list[Event], out: Outcome, now: float,
         if line and not (skip_first and e is events[0] and out.notices):
             out.notices.append(line)
         if e.cards and 0 <= e.player < len(table.seats):
-            private = describe_private(e, table.lang)
+            private = describe_private(e, table.seats[e.player].lang or table.lang)
             if private:
                 out.private.setdefault(table.seats[e.player].id, []).append(private)
     if game.phase == ROUND_OVER:

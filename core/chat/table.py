@@ -12,8 +12,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..events import Event
-from ..state import GameState, StateFormatError
+from ..cards import Card
+from ..events import CARD_PLAYED, HANDS_ROTATED, HANDS_SWAPPED, ROUND_STARTED, Event
+from ..state import GameState, StateFormatError, pack, unpack
 from .commands import Person
 
 SCHEMA = 1
@@ -24,6 +25,9 @@ FINISHED = "finished"
 
 #: How many public events the table keeps for its status view.
 RECENT = 6
+#: A recent event's fields after its kind and player, and their values when absent
+#: (left out of the stored form: most events have no card, count, other player or colour).
+_RECENT_DEFAULTS = [None, 0, -1, None]
 
 
 @dataclass
@@ -31,6 +35,9 @@ class Seat:
     id: str
     name: str
     level: str | None = None  # AI level; None for a person
+    #: The language the person plays in (their app's, as the adapter last said it;
+    #: None: the chat's): what only they read (the cards they drew) speaks it.
+    lang: str | None = None
 
     @property
     def is_ai(self) -> bool:
@@ -59,6 +66,10 @@ class Table:
     adapter: dict[str, Any] = field(default_factory=dict)  # adapters' own data (message ids)
     left: list[str] = field(default_factory=list)  # people who left between rounds
     round_started: float = 0.0  # when the round was dealt (a rule's round clock runs from it)
+    #: seat -> the cards that seat drew last (one move's draws: a draw, a penalty
+    #: taken), less those played since; people only. Their hand marks them: the
+    #: private "You drew" notice may be lost. Cleared when a round is dealt.
+    drawn_last: dict[int, list[Card]] = field(default_factory=dict)
     #: The table's revision: +1 on every change a person could have seen
     #: (a move, a join, a setting). Commands and adapters' result ids carry
     #: it to detect stale choices; adapters' own bookkeeping does not bump it.
@@ -94,6 +105,29 @@ class Table:
             self.recent.append([e.kind, e.player, e.card.text if e.card else None, e.n, e.other, e.color])
         del self.recent[:-RECENT]
 
+    def note_draws(self, events: list[Event]) -> None:
+        """Keep, per person's seat, the cards of their last draw (all the cards
+        one move made them take: a +2 taken is two, draw-until-playable
+        several); a card they play leaves it; swapped hands and a new deal
+        clear it."""
+        fresh: set[int] = set()  # seats that drew in these events: their older draw is replaced
+        for e in events:
+            if e.kind == ROUND_STARTED or e.kind == HANDS_ROTATED:
+                self.drawn_last.clear()
+            elif e.kind == HANDS_SWAPPED:
+                for seat in (e.player, e.other):
+                    self.drawn_last.pop(seat, None)
+            elif e.cards and 0 <= e.player < len(self.seats) and not self.seats[e.player].is_ai:
+                if e.player in fresh:
+                    self.drawn_last[e.player].extend(e.cards)
+                else:
+                    self.drawn_last[e.player] = list(e.cards)
+                    fresh.add(e.player)
+            elif e.kind == CARD_PLAYED and e.card is not None and e.card in self.drawn_last.get(e.player, ()):
+                self.drawn_last[e.player].remove(e.card)
+                if not self.drawn_last[e.player]:
+                    del self.drawn_last[e.player]
+
     # -- encoding -----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,12 +137,12 @@ class Table:
             "var": self.variant,
             "ovr": self.overrides,
             "lang": self.lang,
-            "seats": [[s.id, s.name, s.level] for s in self.seats],
+            "seats": [[s.id, s.name, s.level, *([s.lang] if s.lang else [])] for s in self.seats],
             "ph": self.phase,
             "seed": self.seed,
             "g": self._game_dict(),
             "to": self.timeouts,
-            "rc": self.recent,
+            "rc": [_trimmed(r) for r in self.recent],
             "cr": round(self.created, 1),
             "ts": round(self.turn_started, 2),
             "tm": self.timer,
@@ -116,6 +150,7 @@ class Table:
             "v": self.version,
             **({"left": self.left} if self.left else {}),
             **({"rt": round(self.round_started, 1)} if self.round_started else {}),
+            **({"nd": {str(k): pack(v) for k, v in self.drawn_last.items()}} if self.drawn_last else {}),
         }
 
     def _game_dict(self) -> dict[str, Any] | None:
@@ -144,18 +179,19 @@ class Table:
         try:
             table = cls(
                 chat_id=d["chat"], creator=d["by"], variant=d["var"], overrides=d.get("ovr") or {},
-                lang=d.get("lang", "en"), seats=[Seat(i, n, lv) for i, n, lv in d["seats"]],
+                lang=d.get("lang", "en"), seats=[Seat(*seat[:4]) for seat in d["seats"]],
                 phase=d["ph"], seed=d.get("seed", 0),
                 game=GameState.from_dict({"p": [s[0] for s in d["seats"]], "var": d["var"], **d["g"]})
                 if d.get("g") else None,
-                timeouts=dict(d.get("to") or {}), recent=list(d.get("rc") or []),
+                timeouts=dict(d.get("to") or {}), recent=[_padded(r) for r in d.get("rc") or []],
                 created=d.get("cr", 0.0), turn_started=d.get("ts", 0.0), timer=d.get("tm", 0),
                 adapter=dict(d.get("ad") or {}),
                 left=list(d.get("left") or []),
                 round_started=float(d.get("rt", 0.0)),
                 version=int(d.get("v", 0)),
+                drawn_last={int(k): unpack(v) for k, v in (d.get("nd") or {}).items()},
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateFormatError(f"table is incomplete or corrupt: {exc!r}") from exc
         table.store_version = store_version
         return table
@@ -164,6 +200,19 @@ class Table:
         from ..cards import parse_card
 
         return [Event(k, p, parse_card(c) if c else None, n, o, col) for k, p, c, n, o, col in self.recent]
+
+
+def _trimmed(entry: list[Any]) -> list[Any]:
+    """A recent event as stored: its trailing fields left out where they hold their default."""
+    end = len(entry)
+    while end > 2 and entry[end - 1] == _RECENT_DEFAULTS[end - 3]:
+        end -= 1
+    return entry[:end]
+
+
+def _padded(entry: list[Any]) -> list[Any]:
+    """A stored recent event with every field (older tables stored them all)."""
+    return [*entry, *_RECENT_DEFAULTS[len(entry) - 2:]] if len(entry) < 6 else list(entry)
 
 
 class TableCodec:

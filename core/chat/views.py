@@ -67,6 +67,9 @@ class HandCard:
     playable: bool
     moves: list[Move] = field(default_factory=list)
     count: int = 1  # identical cards are listed once
+    #: How many of them the player drew last (`Table.drawn_last`): said in the
+    #: hand, as the private "You drew" notice may have been lost.
+    new: int = 0
 
 
 @dataclass
@@ -206,7 +209,8 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
         elif m.kind not in KINDS:
             view.extras.append(m)
     counts = Counter(game.hands[seat])
-    cards = [HandCard(card, card in by_card, by_card.get(card, []), counts[card])
+    drawn = Counter(table.drawn_last.get(seat, ()))
+    cards = [HandCard(card, card in by_card, by_card.get(card, []), counts[card], min(drawn[card], counts[card]))
              for card in sorted(counts, key=sort_key)]
     # Playable cards first, then the rest, each group in hand order.
     cards.sort(key=lambda hc: not hc.playable)

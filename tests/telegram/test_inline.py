@@ -181,16 +181,60 @@ def test_draw_and_play_says_what_happens_when_the_card_does_not_fit() -> None:
         "If it does not fit, you draw again"  # type: ignore[attr-defined]
 
 
-def test_no_uno_while_cards_are_to_be_taken_and_the_drawn_card_is_marked() -> None:
+def test_no_uno_while_cards_are_to_be_taken() -> None:
     t = table(["G5 B7", "R5 R6"], "R9")
     assert t.game is not None
     t.game.pending = 4
     codes = set(by_code(inline_results.hand_results(t, "101")))
     assert "u" not in codes and not any(code.endswith("!") for code in codes)
-    t = table(["G5 B7", "R5 R6"], "R9")
-    assert t.game is not None
-    t.game.drawn = t.game.hands[0][0]
-    assert "the card you just drew" in str(by_code(inline_results.hand_results(t, "101"))["xG5"].description)  # type: ignore[attr-defined]
+
+
+def test_the_hand_marks_the_cards_drawn_last_a_penalty_and_a_draw() -> None:
+    """The table keeps each person's last draw (all the cards of it), so the hand says
+    it whenever it is opened, in the player's language: the private "You drew" may be lost."""
+    from unobot.chat import play
+    from unobot.chat.outcome import Outcome
+    from unobot.chat.table import Table as TableClass
+
+    t = table(["R+2 G5 B7 Y7", "R5 R6 G1"], "R9")  # the draw pile: R1, R2, ...
+    ann, ben = c.Person("101", "Ann"), c.Person("102", "Ben", "es-ES")
+
+    def do(person: c.Person, cmd: c.Command) -> Outcome:
+        out = Outcome(table=t)
+        assert play.step(t, person, cmd, out, now=0.0)
+        return out
+
+    def new_marks(user: str, lang: str = "en") -> dict[str, str]:
+        return {inline_results.decode(r.id).code: str(r.description)  # type: ignore[union-attr]
+                for r in inline_results.hand_results(t, user, lang) if r.description and "🆕" in r.description}
+
+    out = do(ann, c.Play(card="R+2"))  # Ben takes two cards, a penalty
+    taken = [card.text for card in out.events[1].cards]
+    assert out.events[1].kind == "penalty_taken" and len(taken) == 2
+    marks = new_marks("102")
+    assert {code[1:] for code in marks} == set(taken), marks
+    assert all(d.endswith("· 🆕 your last draw") for d in marks.values()), marks
+    spanish = new_marks("102", "es")
+    assert all(d.endswith("· 🆕 lo último que robaste") for d in spanish.values()), spanish
+    assert new_marks("101") == {}  # Ann drew nothing
+    # Kept in the stored table (another process shows the same).
+    t = TableClass.decode(t.encode())
+    assert {code[1:] for code in new_marks("102")} == set(taken)
+
+    # Ann draws of her own will: her card is marked, as Ben's two still are.
+    out = do(ann, c.Draw())
+    drawn = out.events[0].cards[0].text
+    assert [code[1:] for code in new_marks("101")] == [drawn]
+    assert {code[1:] for code in new_marks("102")} == set(taken)
+    do(ann, c.Pass())
+    # Ben plays one of the two (both red): the other stays marked. His app speaks Spanish:
+    # his seat keeps it, so his private lines from now on are Spanish in any process.
+    assert t.game is not None and t.game.turn == 1
+    playable = sorted(code for code in new_marks("102") if code.startswith("p"))
+    assert [code[1:] for code in playable] == sorted(taken)
+    out = do(ben, c.Play(card=playable[0][1:]))
+    assert {code[1:] for code in new_marks("102")} == set(taken) - {playable[0][1:]}
+    assert t.seats[1].lang == "es" and TableClass.decode(t.encode()).seats[1].lang == "es"
 
 
 async def test_a_watcher_of_one_game_gets_no_hand_of_their_other_game(server: BotAPIServer, bot: BotProcess) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from tests.botapi import BotAPIServer
-from tests.telegram.driver import BotProcess, TableDriver
+from tests.telegram.driver import JSON, BotProcess, TableDriver
 from tests.telegram.test_game import short_games
 from unobot.adapters.telegram import inline_results, keyboards
+from unobot.cards import parse_card
+from unobot.chat.table import Table
 
 
 async def test_a_spanish_player_is_told_their_draw_in_spanish(server: BotAPIServer, bot: BotProcess) -> None:
@@ -35,3 +37,58 @@ async def test_a_spanish_player_is_told_their_draw_in_spanish(server: BotAPIServ
         assert pick is not None
         await driver.choose(ann, pick)
     raise AssertionError("Bob never came on turn")
+
+
+async def rig_draw_two(bot: BotProcess, chat: str, user: JSON) -> None:
+    """Set the game in the store so `user` is on turn holding a red Draw Two, red in force."""
+    assert bot.service is not None
+
+    def rig(table: Table) -> list[str]:
+        game, seat = table.game, table.seat_of(str(user["id"]))
+        assert game is not None and seat is not None
+        game.turn, game.color, game.pending, game.drawn = seat, "R", 0, None
+        game.hands[seat][0] = parse_card("R+2")
+        return []
+
+    assert await bot.service.mutate(chat, rig) is not None
+
+
+def code_of(result: JSON) -> str:
+    choice = inline_results.decode(result["id"])
+    return choice.code if choice is not None else ""
+
+
+async def test_the_hand_marks_a_penalty_taken_and_a_card_drawn(server: BotAPIServer, bot: BotProcess) -> None:
+    """Bob (Spanish) takes a +2: his hand, whenever he opens it, marks both cards
+    as his last draw, in Spanish; Ann (English) draws a card: hers is marked in English."""
+    group = server.group(title="English chat")
+    ann = server.user(1, "Ann")
+    bob = server.user(2, "Bob", language_code="es")
+    driver = TableDriver(server, bot, group, [ann, bob], check_privacy=False)
+    await short_games(bot, driver.chat)
+    await driver.command(ann, "/new")
+    await driver.press(bob, keyboards.JOIN)
+    await driver.press(ann, keyboards.START)
+    await rig_draw_two(bot, driver.chat, ann)
+    results = await driver.hand(ann)
+    assert not [r for r in results if "🆕" in str(r.get("description"))]  # nothing drawn yet
+    await driver.choose(ann, next(r["id"] for r in results if code_of(r) == "pR+2"))
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    taken = [card.text for card in table.drawn_last[1]]
+    assert len(taken) == 2
+    marked = {code_of(r)[1:]: r["description"] for r in await driver.hand(bob) if "🆕" in str(r.get("description"))}
+    assert sorted(marked) == sorted(set(taken)), marked
+    assert all(d.endswith("🆕 lo último que robaste") or "🆕 lo último que robaste (×" in d for d in marked.values())
+    # Ann (on turn again: the +2 skipped Bob) draws of her own will.
+    results = await driver.hand(ann)
+    await driver.choose(ann, next(r["id"] for r in results if code_of(r) == "d"))
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    drawn = [card.text for card in table.drawn_last[0]]
+    assert len(drawn) == 1
+    marked = {code_of(r)[1:]: r["description"] for r in await driver.hand(ann) if "🆕" in str(r.get("description"))}
+    assert list(marked) == drawn and "🆕 your last draw" in marked[drawn[0]], marked
+    # Bob's two are still his last draw.
+    marked = {code_of(r)[1:] for r in await driver.hand(bob) if "🆕" in str(r.get("description"))}
+    assert marked == set(taken)

@@ -135,3 +135,41 @@ async def test_a_held_back_edit_never_overwrites_a_newer_state(server: BotAPISer
     finally:
         for bot in bots:
             await bot.stop()
+
+
+async def test_a_spanish_players_notices_stay_spanish_in_another_process(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """Bob's app speaks Spanish, the group English. The first process learns it from his
+    pick; the process stops. In a second process, which has heard nothing from Bob, Ann's
+    Draw Two makes him take two: he is told so in Spanish (the table keeps his language)."""
+    from tests.telegram.test_private import code_of, rig_draw_two
+    from unobot.adapters.telegram import keyboards
+
+    first = await BotProcess(server, redis_server.url, prefix, seed=3).start()
+    second = BotProcess(server, redis_server.url, prefix, seed=4)
+    try:
+        group = server.group(title="English chat")
+        ann, bob = server.user(1, "Ann"), server.user(2, "Bob", language_code="es")
+        driver = TableDriver(server, first, group, [ann, bob], check_privacy=False)
+        await short_games(first, driver.chat)
+        await first.settle(server.send_command(server.private_chat(bob), bob, "/start"))  # Bob may be written to
+        await driver.command(ann, "/new")
+        await driver.press(bob, keyboards.JOIN)
+        await driver.press(ann, keyboards.START)
+        await rig_draw_two(first, driver.chat, bob)  # Bob on turn: he plays his Draw Two through the first process
+        results = await driver.hand(bob)
+        await driver.choose(bob, next(r["id"] for r in results if code_of(r) == "pR+2"))
+        await first.stop()
+
+        await second.start()
+        driver.use(second)
+        await rig_draw_two(second, driver.chat, ann)
+        results = await driver.hand(ann)
+        mark = server.mark()
+        await driver.choose(ann, next(r["id"] for r in results if code_of(r) == "pR+2"))
+        notice = await server.wait_for("sendMessage", lambda p: p.get("chat_id") == bob["id"], after=mark)
+        assert notice.params["text"].startswith("Robaste"), notice.params["text"]
+        assert not [c for c in server.calls[mark:] if c.method == "answerInlineQuery"]  # nothing from Bob
+    finally:
+        await first.stop()
+        await second.stop()
