@@ -28,6 +28,9 @@ class DrawToMatch(Rule):
     checks = (DRAW, PLAY)
     title = {"en": "Draw until a card fits", "es": "Robar hasta que sirva"}
     conflicts = ("draw-until-playable",)
+    #: Drawing goes on until a card fits (what a hand says of "draw, and play
+    #: it if it fits"; see chat/views.draw_goes_on).
+    keeps_drawing = True
 
     @dataclass(frozen=True)
     class Options:

@@ -28,6 +28,9 @@ class DrawUntilPlayable(Rule):
     checks = (DRAW, PASS)
     title = {"en": "Draw until you can play", "es": "Robar hasta poder jugar"}
     conflicts = ("draw-to-match",)
+    #: A drawn card that does not fit leaves the turn with the player (what a
+    #: hand says of "draw, and play it if it fits"; see chat/views.draw_goes_on).
+    keeps_drawing = True
 
     @dataclass(frozen=True)
     class Options:

@@ -246,9 +246,7 @@ def hand_results(table: Table, user: str, lang: str | None = None, stickers: Sti
         title = "📥 " + _(DRAW_AND_PLAY)
         posted = "📥 " + gettext_for(table.lang)(DRAW_AND_PLAY)
         rid = encode(chat, version, user, "d+")
-        keeps_drawing = game is not None and game.rules is not None and any(
-            game.rules.enabled(name) for name in ("draw-until-playable", "draw-to-match"))
-        description = _("If it does not fit, you draw again") if keeps_drawing else \
+        description = _("If it does not fit, you draw again") if view.draw_goes_on else \
             _("If it does not fit, your turn ends")
         results.append(_article(rid, title, posted, table.lang, description))
     if view.draw:

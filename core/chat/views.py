@@ -91,6 +91,9 @@ class HandView:
     pending: int = 0
     #: Down to one card without having said UNO: may be caught until UNO is said.
     exposed: bool = False
+    #: A drawn card that does not fit leaves the turn with the player, who draws
+    #: again (a rule says so: `keeps_drawing`), instead of ending it.
+    draw_goes_on: bool = False
 
     @property
     def actions(self) -> list[Move]:
@@ -179,6 +182,14 @@ def _uno_rule(game: GameState | None) -> Any:
     return None
 
 
+def draw_goes_on(game: GameState) -> bool:
+    """Whether a drawn card that does not fit leaves the turn with the player
+    (they draw again): asked of the rules in force, any rule whose class says
+    `keeps_drawing = True` (draw-until-playable, draw-to-match, a plugin's
+    own), never by rule names."""
+    return any(getattr(rule, "keeps_drawing", False) for rule in (game.rules or rules_of(game)).rules.values())
+
+
 def hand_view(table: Table, person_id: str) -> HandView | None:
     seat = table.seat_of(person_id)
     game = table.game
@@ -188,7 +199,7 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
     by_card: dict[Card, list[Move]] = {}
     uno = _uno_rule(game)
     view = HandView(seat, game.turn == seat, [], pending=game.pending if game.turn == seat else 0,
-                    exposed=uno is not None and uno.catchable(game) == seat)
+                    exposed=uno is not None and uno.catchable(game) == seat, draw_goes_on=draw_goes_on(game))
     for m in moves:
         if m.kind == PLAY and m.card is not None:
             if m.player == seat and seat != game.turn:

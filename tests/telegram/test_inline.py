@@ -17,12 +17,12 @@ def cards(text: str) -> list:
 
 
 def table(hands: list[str], top: str, *, turn: int = 0, overrides: dict | None = None,
-          version: int = 12) -> Table:
+          version: int = 12, variant: str = "official") -> Table:
     seats = [Seat("101", "Ann"), Seat("102", "Ben"), Seat("ai:1", "Ada (AI)", "strong")][:len(hands)]
-    game = setup_round("official", [s.id for s in seats], [cards(h) for h in hands], cards(top),
+    game = setup_round(variant, [s.id for s in seats], [cards(h) for h in hands], cards(top),
                        cards("R1 R2 R3 R4 R5 R6 R7 R8 R9"), turn=turn, overrides=overrides)
     t = Table(chat_id="-1001234567890", creator="101", seats=seats, phase=PLAYING, game=game,
-              overrides=overrides or {})
+              overrides=overrides or {}, variant=variant)
     t.version = version
     return t
 
@@ -179,6 +179,59 @@ def test_draw_and_play_says_what_happens_when_the_card_does_not_fit() -> None:
     keeps = table(["G5 B7", "R5 R6"], "R9", overrides={"draw-until-playable": {}})
     assert by_code(inline_results.hand_results(keeps, "101"))["d+"].description == \
         "If it does not fit, you draw again"  # type: ignore[attr-defined]
+
+
+def test_draw_and_play_says_the_turn_goes_on_under_reglas_de_uno_in_spanish() -> None:
+    """reglas-de-uno draws until a card can be played: "draw, and play it if it
+    fits" says a card that does not fit means drawing again, in Spanish and
+    English, on a table as the store gives it back (its rules not yet compiled)."""
+    laid = table(["G5 B7", "R5 R6"], "R9", variant="reglas-de-uno")
+    laid.lang = "es"
+    stored = Table.decode(laid.encode())
+    assert stored.game is not None and stored.game.rules is None  # compiled when first asked
+    for t in (laid, stored):
+        spanish = by_code(inline_results.hand_results(t, "101", "es"))
+        assert spanish["d+"].title == "📥 Robar, y jugarla si vale"  # type: ignore[attr-defined]
+        assert spanish["d+"].description == "Si no vale, robas otra"  # type: ignore[attr-defined]
+        assert spanish["d+"].text == "📥 Robar, y jugarla si vale"  # type: ignore[attr-defined]
+        english = by_code(inline_results.hand_results(t, "101", "en"))
+        assert english["d+"].description == "If it does not fit, you draw again"  # type: ignore[attr-defined]
+    official = Table.decode(table(["G5 B7", "R5 R6"], "R9").encode())
+    assert by_code(inline_results.hand_results(official, "101", "es"))["d+"].description == \
+        "Si no vale, se acaba tu turno"  # type: ignore[attr-defined]
+
+
+async def test_draw_and_play_under_reglas_de_uno_through_the_bot(server: BotAPIServer, bot: BotProcess) -> None:
+    """A Spanish group plays reglas-de-uno: the hand says a card that does not fit
+    means drawing again, and so it is: after the pick the player is still on turn."""
+    from tests.telegram.test_game import ADMIN
+    from unobot.chat import commands as cmd
+
+    ana, beto = server.user(1, "Ana", language_code="es"), server.user(2, "Beto", language_code="es")
+    driver = TableDriver(server, bot, server.group(title="Grupo"), [ana, beto], check_privacy=False)
+    await short_games(bot, driver.chat)
+    assert bot.service is not None
+    assert (await bot.service.handle(driver.chat, ADMIN, cmd.SetLanguage("es"))).ok
+    await driver.command(ana, "/new", "reglas-de-uno")
+    await driver.press(beto, keyboards.JOIN)
+    await driver.press(ana, keyboards.START)
+
+    def rig(t: Table) -> list[str]:  # Ana on turn with nothing that fits; the next card does not fit either
+        assert t.game is not None and t.variant == "reglas-de-uno"
+        t.game.turn, t.game.color, t.game.pending, t.game.drawn = 0, "R", 0, None
+        t.game.discard.append(parse_card("R9"))
+        t.game.hands[0] = cards("G1 B2 Y3")
+        t.game.draw_pile.append(parse_card("G5"))
+        return []
+
+    assert await bot.service.mutate(driver.chat, rig) is not None
+    results = {inline_results.decode(r["id"]).code: r for r in await driver.hand(ana)}  # type: ignore[union-attr]
+    assert results["d+"]["title"] == "📥 Robar, y jugarla si vale"
+    assert results["d+"]["description"] == "Si no vale, robas otra"
+    await driver.choose(ana, results["d+"]["id"])
+    after = await driver.table()
+    assert after is not None and after.game is not None
+    assert after.game.turn == 0 and [c.text for c in after.game.hands[0]] == ["G1", "B2", "Y3", "G5"]
 
 
 def test_no_uno_while_cards_are_to_be_taken() -> None:
