@@ -106,7 +106,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     if menu is not None:
         await menu
     if app.job_queue is not None and setup["options"].sticker_owner:
-        app.job_queue.run_once(_stickers_job, when=0, name="unobot.stickers")
+        app.job_queue.run_once(stickers.job, when=0, name=stickers.JOB)  # tries again after a failure
 
 
 async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: dict[str, Any]) -> None:
@@ -126,16 +126,6 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
         rt.scheduler = make_scheduler(app, service.clock, jobs.CALLBACKS)
     if rt.scheduler is not None and setup["options"].replan_at_start:
         rt.scheduler.plan("replan", 0, rt.scheduler.now(), {"chat": 0})
-
-
-async def _stickers_job(context: Any) -> None:
-    """Make (once) or read the card sticker sets; until then the hand is text."""
-    rt: Runtime = context.bot_data[KEY]
-    owner = rt.options.sticker_owner
-    if owner:
-        rt.stickers = await stickers.ensure(context.bot, rt.store, owner, rt.bot_username or context.bot.username)
-        if rt.stickers is not None:
-            log.info("card stickers ready: %d cards", len(rt.stickers.bright))
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -10,6 +10,19 @@ adopted; one that does not match the card kinds (a plugin added cards) is
 made again. Until the sets are ready, or when anything about them fails,
 the hand is shown as text results, as without stickers.
 
+Several processes, and failures. The job that makes the sets (`job`, run by
+python-telegram-bot's JobQueue at start-up) tries again after any failure
+(Telegram or the store unreachable, a flood wait), waiting 5 s, then 10, 20...
+up to 10 minutes between tries, so stickers come on without a restart.
+Processes starting together may all find no set and start making one: the
+first `createNewStickerSet` wins, the others are told the name is taken, and
+that means "another process is making it": they try again a little later and
+adopt the set once it is complete (or read the ids it saved in the store).
+Which card list a set was made for is in its title (a digest of the card
+texts), so a set that is still being filled (fewer stickers than cards, the
+right title) is waited for, never deleted; only a set for other cards, or
+one that stopped growing for a minute (its maker died half-way), is made again.
+
 Why stickers only for some results: a wild still asks for a colour and a
 7 of seven-o for a target, so those stay text results that say which;
 a card not playable now is a greyed sticker which, picked anyway, posts
@@ -22,8 +35,11 @@ overwritten by the refusal, and a sticker message cannot be edited.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import io
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +53,17 @@ log = logging.getLogger(__name__)
 STORE_KEY = "bot.stickers"
 FIRST_BATCH = 50  # createNewStickerSet takes at most 50 stickers; the rest are added one by one
 EMOJI = ["🃏"]
+#: The JobQueue job's name, and its waits between tries (seconds; doubled each time).
+JOB = "unobot.stickers"
+FIRST_RETRY = 5.0
+MAX_RETRY = 600.0
+#: A set with the right title but too few stickers that has not grown for this long
+#: was left by a process that stopped half-way: it is made again.
+STALLED = 60.0
+
+
+class NotReady(Exception):
+    """The sets cannot be had now, but may later (the job tries again)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +78,11 @@ def set_names(bot_username: str) -> tuple[str, str]:
     return f"unobot_cards_by_{bot_username}", f"unobot_grey_by_{bot_username}"
 
 
+def digest(texts: list[str]) -> str:
+    """A short name of a card list, put in the sets' titles."""
+    return hashlib.sha256("\n".join(texts).encode()).hexdigest()[:10]
+
+
 def _png(card: Any, dim: bool) -> bytes:
     from .cards import render_card
 
@@ -59,19 +91,49 @@ def _png(card: Any, dim: bool) -> bytes:
     return out.getvalue()
 
 
-async def _build(bot: Any, owner: int, name: str, title: str, cards: list[Any], dim: bool) -> list[str]:
-    """The set's sticker file ids, in card order: adopted if it matches, else (re)made."""
+#: set name -> (stickers it held, when first seen so): a partial set's growth, in this process.
+_partial: dict[str, tuple[int, float]] = {}
+
+
+def _stalled(name: str, count: int) -> bool:
+    """True when the partial set `name` has held `count` stickers for STALLED seconds."""
+    now = time.monotonic()
+    seen = _partial.get(name)
+    if seen is None or seen[0] != count:
+        _partial[name] = (count, now)
+        return False
+    return now - seen[1] >= STALLED
+
+
+async def _get_set(bot: Any, name: str) -> Any:
     try:
-        existing = await bot.get_sticker_set(name)
-    except BadRequest:
-        existing = None
+        return await bot.get_sticker_set(name)
+    except BadRequest:  # STICKERSET_INVALID: no such set
+        return None
+
+
+async def _build(bot: Any, owner: int, name: str, title: str, cards: list[Any], dim: bool) -> list[str]:
+    """The set's sticker file ids, in card order: adopted if it is these cards' set, else (re)made.
+    Raises NotReady while another process is making it."""
+    existing = await _get_set(bot, name)
     if existing is not None:
-        if len(existing.stickers) == len(cards):
-            return [s.file_id for s in existing.stickers]
-        await bot.delete_sticker_set(name)
+        if existing.title == title:
+            if len(existing.stickers) == len(cards):
+                _partial.pop(name, None)
+                return [s.file_id for s in existing.stickers]
+            if not _stalled(name, len(existing.stickers)):
+                raise NotReady(f"the sticker set {name} is being made ({len(existing.stickers)} of {len(cards)})")
+        with contextlib.suppress(BadRequest):  # for other cards, or abandoned half-way: made again
+            await bot.delete_sticker_set(name)  # (refused: another process deleted it first)
+        _partial.pop(name, None)
     pictures = await asyncio.to_thread(lambda: [_png(card, dim) for card in cards])
     stickers = [InputSticker(png, EMOJI, "static") for png in pictures]
-    await bot.create_new_sticker_set(owner, name, title, stickers[:FIRST_BATCH])
+    try:
+        await bot.create_new_sticker_set(owner, name, title, stickers[:FIRST_BATCH])
+    except BadRequest as exc:
+        if "occupied" in str(exc).lower():  # another process made it a moment ago
+            raise NotReady(f"another process is making the sticker set {name}") from exc
+        raise
     for sticker in stickers[FIRST_BATCH:]:
         await bot.add_sticker_to_set(owner, name, sticker)
     made = await bot.get_sticker_set(name)
@@ -89,7 +151,9 @@ async def load(store: Any, cards: list[str]) -> StickerMap | None:
 
 
 async def ensure(bot: Any, store: Any, owner: int, bot_username: str) -> StickerMap | None:
-    """The card stickers: from the store, else made (and remembered). None if they cannot be had now."""
+    """The card stickers: from the store, else adopted or made (and remembered).
+    None: not to be had in this process (Pillow is missing); raises NotReady
+    when a later try may succeed."""
     try:
         from .cards import card_kinds
     except ImportError:
@@ -106,14 +170,34 @@ async def ensure(bot: Any, store: Any, owner: int, bot_username: str) -> Sticker
             log.warning("card stickers are off: drawing them needs Pillow (pip install 'unobot[cards]')")
             return None
         bright_name, dim_name = set_names(bot_username)
-        bright = await _build(bot, owner, bright_name, "UNO cards", kinds, dim=False)
-        dim = await _build(bot, owner, dim_name, "UNO cards (not playable)", kinds, dim=True)
+        tag = digest(texts)
+        bright = await _build(bot, owner, bright_name, f"UNO cards · {tag}", kinds, dim=False)
+        dim = await _build(bot, owner, dim_name, f"UNO cards, not playable · {tag}", kinds, dim=True)
         if len(bright) != len(texts) or len(dim) != len(texts):
-            log.warning("card stickers are off: the sets hold %d and %d stickers for %d cards",
-                        len(bright), len(dim), len(texts))
-            return None
+            raise NotReady(f"the sets hold {len(bright)} and {len(dim)} stickers for {len(texts)} cards")
         await store.update_chat_settings(STORE_KEY, {"cards": texts, "bright": bright, "dim": dim})
         return StickerMap(dict(zip(texts, bright, strict=True)), dict(zip(texts, dim, strict=True)))
     except (TelegramError, StoreError) as exc:
-        log.warning("card stickers are off for now: %s", exc)
-        return None
+        raise NotReady(str(exc)) from exc
+
+
+async def job(context: Any) -> None:
+    """The JobQueue job: make (once) or read the card sticker sets; until then
+    the hand is text. After a failure it plans itself again, waiting longer
+    each time (FIRST_RETRY, doubled, at most MAX_RETRY)."""
+    from .runtime import KEY  # the runtime module imports this one
+
+    rt = context.bot_data[KEY]
+    owner = rt.options.sticker_owner
+    if not owner:
+        return
+    tries = int(context.job.data or 0) if context.job is not None else 0
+    try:
+        rt.stickers = await ensure(context.bot, rt.store, owner, rt.bot_username or context.bot.username)
+    except NotReady as exc:
+        wait = min(FIRST_RETRY * 2 ** tries, MAX_RETRY)
+        log.warning("card stickers not ready yet (%s): trying again in %.0f s", exc, wait)
+        context.job_queue.run_once(job, when=wait, data=tries + 1, name=JOB)
+        return
+    if rt.stickers is not None:
+        log.info("card stickers ready: %d cards", len(rt.stickers.bright))

@@ -10,14 +10,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image  # a test dependency: the test extra installs Pillow
 
-from tests.botapi import BotAPIServer  # noqa: E402
+from tests.botapi import ApiError, BotAPIServer  # noqa: E402
 from tests.support.privacy import mentions  # noqa: E402
 from tests.support.redis_server import RedisServer  # noqa: E402
-from tests.telegram.driver import FAST, BotProcess, TableDriver  # noqa: E402
+from tests.telegram.driver import FAST, JSON, BotProcess, TableDriver  # noqa: E402
 from tests.telegram.test_game import short_games  # noqa: E402
-from unobot.adapters.telegram import inline_results, keyboards  # noqa: E402
+from unobot.adapters.telegram import inline_results, keyboards, stickers  # noqa: E402
 from unobot.adapters.telegram.cards import card_kinds, render_card, write_cards  # noqa: E402
 from unobot.adapters.telegram.runtime import KEY  # noqa: E402
 from unobot.adapters.telegram.stickers import set_names  # noqa: E402
@@ -182,5 +183,66 @@ async def test_a_stale_sticker_pick_leaves_no_card_of_the_hand_in_the_group(
             if shown.get("via_bot"):
                 named = sorted(c for c in hand if mentions(shown.get("text", ""), parse_card(c)))
                 assert not named, (named, shown["text"])
+    finally:
+        await bot.stop()
+
+
+async def test_two_processes_starting_at_once_share_one_sticker_set(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both processes find no set and start making it (the server holds their first
+    look until both asked); the second is told the name is taken, which means another
+    process is making it: it tries again shortly and uses the same set. Nothing is
+    deleted and no process stays without stickers."""
+    monkeypatch.setattr(stickers, "FIRST_RETRY", 0.2)
+    looked: list[str] = []
+    both_looked = asyncio.Event()
+    original = server._handlers["getStickerSet"]
+
+    async def hold_first_looks(params: JSON) -> JSON:
+        looked.append(str(params.get("name")))
+        if len(looked) <= 2:  # the first look of each process: "no such set" for both
+            if len(looked) == 2:
+                both_looked.set()
+            await asyncio.wait_for(both_looked.wait(), 30)
+        return original(params)
+
+    monkeypatch.setitem(server._handlers, "getStickerSet", hold_first_looks)
+    owner = server.user(1, "Ann")
+    options = replace(FAST, sticker_owner=owner["id"])
+    bots = [BotProcess(server, redis_server.url, prefix, options=options, seed=i) for i in (1, 2)]
+    try:
+        await asyncio.gather(*(bot.start() for bot in bots))
+        maps = [(await stickers_ready(bot)).stickers for bot in bots]
+        assert maps[0] == maps[1]
+        names = [n.lower() for n in set_names(server.bot_user["username"])]
+        assert sorted(server.sticker_sets) == sorted(names)
+        bright = [s["file_id"] for s in server.sticker_sets[names[0]]["stickers"]]
+        assert list(maps[0].bright.values()) == bright and len(bright) == len(card_kinds())
+        creates = [c.params["name"].lower() for c in server.calls if c.method == "createNewStickerSet"]
+        assert creates.count(names[0]) == 2  # the race took place: both tried, one was told it is taken
+        assert not [c for c in server.calls if c.method == "deleteStickerSet"]
+    finally:
+        for bot in bots:
+            await bot.stop()
+
+
+async def test_the_sticker_sets_are_made_after_a_failure_without_a_restart(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stickers, "FIRST_RETRY", 0.2)
+    failures = [ApiError(502, "Bad Gateway")]
+    original = server._handlers["createNewStickerSet"]
+
+    def flaky(params: JSON) -> Any:
+        if failures:
+            raise failures.pop()
+        return original(params)
+
+    monkeypatch.setitem(server._handlers, "createNewStickerSet", flaky)
+    owner = server.user(1, "Ann")
+    bot = await BotProcess(server, redis_server.url, prefix, options=replace(FAST, sticker_owner=owner["id"])).start()
+    try:
+        rt = await stickers_ready(bot)
+        assert not failures and len(rt.stickers.bright) == len(card_kinds())
+        assert len([c for c in server.calls if c.method == "createNewStickerSet"]) == 3  # failed, bright, grey
     finally:
         await bot.stop()
