@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     from unobot.cli import parse_rule_overrides
     from unobot.config import ConfigError, load_config
     from unobot.rule import OptionError
-    from unobot.store import StoreError, StoreUnavailable
+    from unobot.store import StoreError, StoreRefusing, StoreUnavailable
     from unobot.variants import VariantError, resolve, rules_for
 
     from .app import Options
@@ -231,7 +231,8 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:
         # "not reachable" only when it is: a server that answered (a cluster node named
         # by a plain URL, say) is a store that refused, with its reason
-        text = (_("the game store is not reachable: {error}") if isinstance(exc, StoreUnavailable)
+        unreachable = isinstance(exc, StoreUnavailable) and not isinstance(exc, StoreRefusing)
+        text = (_("the game store is not reachable: {error}") if unreachable
                 else _("the game store refused: {error}"))
         err.print(Text.assemble((_("error:") + " ", "bold red"), text.format(error=exc)))
         return 1
@@ -242,7 +243,7 @@ async def _main(options: Options, config: Config, url: str | None, data_dir: str
 
     from rich.console import Console
 
-    from unobot.adapters.store_factory import open_store
+    from unobot.adapters.store_factory import open_store, store_options
     from unobot.store import StoreError
 
     from .app import ConsoleApp, make_service
@@ -253,7 +254,7 @@ async def _main(options: Options, config: Config, url: str | None, data_dir: str
     try:
         store = await open_store(None if url in (None, MEMORY) else url,
                                  data_dir=data_dir or config.store.data_dir, prefix=config.store.prefix,
-                                 memory=url == MEMORY, game_ttl=config.store.game_ttl)
+                                 memory=url == MEMORY, **store_options(config, memory=url == MEMORY))
     except StoreError:
         raise
     except Exception as exc:  # the embedded server would not start, a bad URL, ...

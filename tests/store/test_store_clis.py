@@ -141,3 +141,26 @@ def test_simulate_workers_that_fail_alike_say_it_once(tmp_path: Path) -> None:
         assert "out of memory" in line and "StoreRefusing" not in line and "worker" not in line
     finally:
         server.stop()
+
+
+def test_the_console_says_a_replica_refused_and_reads_redis_cluster(
+    make_redis_server: Callable[[], RedisServer], redis_cluster: RedisCluster, tmp_path: Path,
+) -> None:
+    """`unobot play`: a server that answered is "refused" (a replica), and a plain
+    node URL on the command line is a cluster's when config.yaml says so (a
+    whole auto round plays on the cluster)."""
+    primary, replica = make_redis_server(), make_redis_server()
+    with redis.Redis(host="127.0.0.1", port=replica.port) as client:
+        client.execute_command("REPLICAOF", "127.0.0.1", str(primary.port))
+    done = unobot(tmp_path, "{}\n", "play", "--lang", "en", "--auto", "--delay", "0", "--rounds", "1",
+                  "--store", replica.url)
+    text = done.stdout + done.stderr
+    assert done.returncode == 1 and "Traceback" not in text, text
+    assert "the game store refused: this Redis is a replica" in text, text
+    assert "not reachable" not in text
+    config = f"redis: {{cluster: true, url: {redis_cluster.plain_url}}}\nstore: {{prefix: {prefix()}}}\n"
+    done = unobot(tmp_path, config, "play", "--lang", "en", "--auto", "--delay", "0", "--rounds", "1",
+                  "--players", "3", "--seed", "4", "--store", redis_cluster.nodes[1].url)
+    text = done.stdout + done.stderr
+    assert done.returncode == 0 and "Traceback" not in text, text
+    assert "wins the round" in text or "wins the match" in text, text[-2000:]
