@@ -132,6 +132,17 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
     if kind == PLAY:
         card = move.card
         hand = s.hands[player]
+        if card is not None and card.is_number and len(hand) > 2 and move.target is None:
+            # The commonest move of all, short: a number card from a hand that
+            # keeps two cards or more (no catch window opens), the turn passes.
+            s.exposed = -1
+            hand.remove(card)
+            s.discard.append(card)
+            s.color = card.color
+            s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
+            s.drawn = None
+            s.draws = 0
+            return [_event(Event, (CARD_PLAYED, player, card, 0, -1, None, ()))]
         if card is None or len(hand) < 2 or move.target is not None or move.cards:
             return None  # going out, a target, several cards: the hooks
         draw = card.draw
