@@ -130,11 +130,11 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     rt = app.bot_data.get(KEY)
-    if rt is not None:  # the status edits on their way go out before the store closes
+    if rt is not None:  # the status edits and notices on their way go out before the store closes
         try:
-            await asyncio.wait_for(rt.status.idle(), 10)
+            await asyncio.wait_for(asyncio.gather(rt.status.idle(), rt.notices.idle()), 10)
         except TimeoutError:
-            log.warning("some status edits were not sent before shutdown")
+            log.warning("some status edits or private notices were not sent before shutdown")
     owned = app.bot_data["unobot.setup"].get("owned")
     if owned is not None:
         await owned.close()

@@ -8,12 +8,12 @@ notices; a rule conflict is an alert, because the admin must act on it.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
-from telegram.constants import ParseMode
-from telegram.error import BadRequest, TelegramError
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from unobot.chat import commands as c
@@ -24,10 +24,11 @@ from unobot.registry import available_rules
 from unobot.rule import Rule, option_specs
 
 from . import inline_handlers, keyboards, publish
+from .bot import uno_bot
 from .guard import parse_int, person_of
 from .notices import failure_text
 from .runtime import runtime
-from .status import is_not_modified
+from .status import Status
 from .texts import options_text, rule_values, rules_text
 
 log = logging.getLogger(__name__)
@@ -161,22 +162,27 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
             context, chat.id)
     else:
         text, markup = await rules_view(context, chat.id)
-    await _edit_view(context, chat.id, query.message, text, markup)
+    _edit_view(context, chat.id, query.message, text, markup)
     await refresh_lobby(context, chat.id)
     lang = (outcome.settings or {}).get("lang", "en")
     _ = gettext_for(lang)
     return _("Saved. It applies from the next game."), False
 
 
-async def _edit_view(context: Context, chat_id: int, message: Any, text: str, markup: InlineKeyboardMarkup) -> None:
+#: Orders the /rules views of this process: each is numbered when its
+#: settings were just read, so a higher number shows newer settings.
+_views = itertools.count(1)
+
+
+def _edit_view(context: Context, chat_id: int, message: Any, text: str, markup: InlineKeyboardMarkup) -> None:
+    """Show the view on the /rules message: queued for the status editor's
+    worker (the group's budget paces it, not this handler, whose button's
+    answer goes out at once); a newer view queued meanwhile replaces it.
+    Call it right after reading the settings, with no await between."""
     if message is None:
         return
-    try:
-        await context.bot.edit_message_text(text, chat_id=chat_id, message_id=message.message_id,
-                                            parse_mode=ParseMode.HTML, reply_markup=markup)
-    except BadRequest as exc:
-        if not is_not_modified(exc):
-            log.info("rules message not edited: %s", exc)
+    runtime(context).status.submit(uno_bot(context), chat_id, message.message_id, next(_views),
+                                   Status(text, markup, html=True))
 
 
 async def _switch_view(update: Update, context: Context, data: str) -> tuple[str | None, bool]:
@@ -195,5 +201,5 @@ async def _switch_view(update: Update, context: Context, data: str) -> tuple[str
         if cls is None:
             return error_text("unknown_rule", lang), False
         text, markup = await options_view(context, chat.id, cls)
-    await _edit_view(context, chat.id, query.message, text, markup)
+    _edit_view(context, chat.id, query.message, text, markup)
     return None, False

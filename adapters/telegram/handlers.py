@@ -43,7 +43,7 @@ from unobot.variants import VariantError, load_variant, variant_names
 from . import buttons, inline_handlers, inline_results, migrate, planning, publish, users
 from .bot import MAX_TEXT, uno_bot
 from .guard import admit, clip16, display_name, is_user_id, parse_int, person_of, telegram_id
-from .limiter import SHED, priority
+from .limiter import SHED, Shed, priority
 from .notices import failure_text
 from .runtime import SYSTEM, runtime
 from .status import render, send
@@ -84,10 +84,14 @@ async def reply(update: Update, text: str, *, markup: InlineKeyboardMarkup | Non
     if not html_text:
         text = clip16(text, MAX_TEXT)
     try:
-        # A reply never waits for a group's message budget: when it is spent
-        # (a hundred people typing /help), the reply is dropped.
+        # A reply never waits for a message budget: when the group's or the
+        # bot's is spent (a hundred people typing /help, a storm in forty
+        # groups), the reply is dropped.
         with priority(SHED):
             return await _reply(message, text, markup, html_text, reply_to)
+    except Shed:
+        log.debug("reply in %s dropped: a message budget is spent", message.chat_id)
+        return None
     except TelegramError as exc:
         log.info("reply in %s failed: %s", message.chat_id, exc)
         return None
@@ -144,16 +148,20 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
     table = outcome.table
     assert table is not None
     status = render(table, notes=outcome.notices)
-    try:
-        message = await send(context.bot, chat_id, status)
-    except TelegramError as exc:  # nobody can see or join it: do not leave it blocking /new
-        log.warning("chat %s: lobby not posted: %s", chat_id, exc)
-        await rt.service.handle(str(chat_id), SYSTEM, c.Stop())
-        return
-    planning.schedule_lobby(context, chat_id, table)
-    # The chat's title: a player in two games picks one by it.
-    await publish.adopt(context, chat_id, table, message.message_id, status,
-                     extra={"title": display_name(chat_title, "")} if chat_title else None)
+    # Held while the lobby is posted and recorded: a /join handled meanwhile
+    # finds no status message yet, and must edit this one, not post another
+    # (`publish.repost`).
+    async with rt.status.reposting(chat_id, 0):
+        try:
+            message = await send(context.bot, chat_id, status)
+        except TelegramError as exc:  # nobody can see or join it: do not leave it blocking /new
+            log.warning("chat %s: lobby not posted: %s", chat_id, exc)
+            await rt.service.handle(str(chat_id), SYSTEM, c.Stop())
+            return
+        planning.schedule_lobby(context, chat_id, table)
+        # The chat's title: a player in two games picks one by it.
+        await publish.adopt(context, chat_id, table, message.message_id, status,
+                            extra={"title": display_name(chat_title, "")} if chat_title else None)
     if is_user_id(person.id):
         await inline_handlers.remember_player(context, person.id, chat_id)
     await notify_subscribers(context, chat_id, chat_title, table.lang, table.variant, person.id)
@@ -161,6 +169,8 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
 
 async def notify_subscribers(context: Context, chat_id: int, title: str, lang: str, variant: str,
                              opener: str) -> None:
+    """Tell the people who asked (/notify) that a game opened here: queued for
+    the notice sender, so /new waits for no private message."""
     rt = runtime(context)
     subscribers = await users.take_subscribers(rt.store, str(chat_id))
     _ = gettext_for(lang)
@@ -168,15 +178,20 @@ async def notify_subscribers(context: Context, chat_id: int, title: str, lang: s
         variant_title = load_variant(variant).label(lang)
     except VariantError:
         variant_title = variant
-    text = _("A game of {variant} just opened in {chat}. Join it there!").format(
-        variant=variant_title, chat=title or _("your group"))
+    text = esc(_("A game of {variant} just opened in {chat}. Join it there!").format(
+        variant=variant_title, chat=title or _("your group")))
+    bot = context.bot
     for user_id in subscribers:
         if user_id == opener or not is_user_id(user_id):
             continue
-        try:
-            await context.bot.send_message(int(user_id), esc(text), parse_mode=ParseMode.HTML)
-        except TelegramError as exc:
-            log.info("notify %s failed: %s", user_id, exc)
+
+        async def send(user_id: str = user_id) -> None:
+            try:
+                await bot.send_message(int(user_id), text, parse_mode=ParseMode.HTML)
+            except TelegramError as exc:
+                log.info("notify %s failed: %s", user_id, exc)
+
+        rt.notices.submit(int(user_id), send)
 
 
 def known_variant(name: str) -> bool:

@@ -1,26 +1,36 @@
-"""The rate limiter: Telegram's message budgets, per group, without one group holding up another.
+"""The rate limiter: Telegram's message budgets, without one chat holding up another.
 
 Why not python-telegram-bot's `AIORateLimiter`: it paces every call that
-names a group (`getChatMember` admin checks too), and one 429 anywhere
+names a chat (`getChatMember` admin checks too), and one 429 anywhere
 pauses every call of the bot until it passes. Under a busy group that made
 the whole bot wait (issue 15). Here:
 
-* only calls that post into a group (send and edit) spend the group's
-  budget (Telegram: about 20 a minute, bursts allowed); admin checks,
-  callback and inline answers and private messages spend none of it;
+* only calls that post into a chat (`POSTING`: send and edit; what
+  Telegram counts as messages) spend a budget: the group's (about 20 a
+  minute, bursts allowed) and the bot's own (about 30 a second, all chats
+  together). Answers (`answerInlineQuery`, `answerCallbackQuery`) and
+  reads (`getChatMember`, `getChat`...) spend none and never wait here;
+  nor do edits of a picked inline result's message (no chat named: they
+  answer the player who picked it);
 * a 429 for one chat pauses that chat only;
 * a call says how much it matters (`PRIORITY`, a context variable set by
-  the caller): `NORMAL` (a lobby, a round's message, a re-posted status)
-  takes any token; `EDIT` (status edits, which a later edit makes
-  redundant anyway) leaves `reserve` tokens, so the next round's message
-  does not wait behind edits, unless the chat has seen no status for
-  `stale` seconds (then the edit takes any token: a busy group's status
-  is never left much older than that); `SHED` (a reply to a command or a refusal,
-  which nobody misses in a flood of the same command) takes a token only
-  if one is there now, and is dropped (`Shed`) otherwise: it never waits.
+  the caller): `NORMAL` (a lobby, a round's message, a re-posted status,
+  a private notice) takes any token; `EDIT` (status edits, which a later
+  edit makes redundant anyway) leaves `reserve` tokens of the group's
+  budget, so a new message does not wait behind edits, unless the chat
+  has seen no status for `stale` seconds (then the edit takes any token:
+  a busy group's status is never left older than that); `SHED` (a reply
+  to a command or a refusal, which nobody misses in a flood of the same
+  command) takes a token only if the group has one now and the bot-wide
+  budget has more than `overall_reserve` (the rest is kept for the posts
+  that must go: status edits, notices), and is dropped (`Shed`) otherwise:
+  it never waits.
 
-A caller that waits here waits alone: the status editor's own task, not an
-update handler (see `status.StatusEditor`).
+A caller that waits here waits alone: the status editor's or the notice
+sender's own task, never an update handler, except for the one message a
+handler must post itself (a lobby). `WORKER` says who waits; `waited`
+counts the calls that did, by endpoint and waiter, for tests and
+benchmarks.
 """
 
 from __future__ import annotations
@@ -29,7 +39,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -42,21 +52,25 @@ log = logging.getLogger(__name__)
 
 NORMAL, EDIT, SHED = "normal", "edit", "shed"
 PRIORITY: ContextVar[str] = ContextVar("unobot_priority", default=NORMAL)
-#: Set by a caller that already took the group's token (`GroupLimiter.acquire`)
+#: Set by a caller that already took the tokens (`GroupLimiter.acquire`, `take_now`)
 #: for the call it makes now: waiting first, then building the call, means the
 #: call shows the newest state when it goes out (the status editor does so).
 PREPAID: ContextVar[bool] = ContextVar("unobot_prepaid", default=False)
+#: Who makes the call: "handler" (an update handler or a job), or the name of
+#: the background worker whose task it is ("status", "notices").
+WORKER: ContextVar[str] = ContextVar("unobot_worker", default="handler")
 
-#: Methods that post into a chat: they spend the chat's message budget.
+#: Methods that post into a chat: they spend the chat's message budget and the bot's.
 POSTING = frozenset({
     "sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption", "editMessageMedia",
-    "sendSticker", "sendPhoto", "sendDocument", "sendAnimation", "copyMessage", "forwardMessage",
-    "sendMediaGroup", "sendDice", "sendPoll",
+    "sendSticker", "sendPhoto", "sendDocument", "sendAnimation", "sendVideo", "sendVoice", "sendAudio",
+    "sendLocation", "sendContact", "sendVenue", "copyMessage", "copyMessages", "forwardMessage",
+    "forwardMessages", "sendMediaGroup", "sendDice", "sendPoll",
 })
 
 
 class Shed(TelegramError):
-    """A call of priority SHED found the group's budget spent: not sent."""
+    """A call of priority SHED found a budget spent: not sent."""
 
 
 @contextlib.contextmanager
@@ -95,13 +109,23 @@ def _seconds(exc: RetryAfter) -> float:
 
 
 class GroupLimiter(BaseRateLimiter[int]):
+    """Telegram's budgets: `group_per_minute` per group (a burst of
+    `group_burst`), `overall_per_second` for the whole bot.
+
+    `stale`: a status edit waits for the group's reserve unless the group
+    has shown nothing for this long. 3.0 s is exactly the group budget's
+    refill (20 a minute: one token every 3 s), so a busy group whose edits
+    have spent the budget still gets one edit every 3 s, the most its
+    budget sustains, and the reserve is never spent on edits before that."""
+
     def __init__(self, *, group_per_minute: float = 20.0, group_burst: float = 20.0,
-                 overall_per_second: float = 30.0, reserve: float = 2.0, stale: float = 3.5,
-                 max_retries: int = 3,
+                 overall_per_second: float = 30.0, overall_reserve: float = 10.0, reserve: float = 2.0,
+                 stale: float = 3.0, max_retries: int = 3,
                  clock: Callable[[], float] = time.monotonic, size: int = 20000) -> None:
         self.group_rate = group_per_minute / 60.0
         self.group_burst = group_burst
         self.overall_rate = overall_per_second
+        self.overall_reserve = min(overall_reserve, max(0.0, overall_per_second - 1.0))
         self.reserve = reserve
         self.stale = stale
         self.max_retries = max_retries
@@ -109,6 +133,8 @@ class GroupLimiter(BaseRateLimiter[int]):
         self.size = size
         self._groups: OrderedDict[int, Budget] = OrderedDict()
         self._overall: Budget | None = None
+        #: (endpoint, `WORKER`) -> how many calls waited for a budget.
+        self.waited: Counter[tuple[str, str]] = Counter()
 
     async def initialize(self) -> None:
         return None
@@ -125,71 +151,111 @@ class GroupLimiter(BaseRateLimiter[int]):
                 self._groups.popitem(last=False)
         return budget
 
+    def overall(self) -> Budget | None:
+        """The bot-wide budget (None: not paced)."""
+        if not self.overall_rate:
+            return None
+        if self._overall is None:
+            self._overall = Budget(self.overall_rate, self.overall_rate, self.overall_rate, self.clock())
+        return self._overall
+
+    def _group_budget(self, chat_id: int | None) -> Budget | None:
+        return self.budget(chat_id) if chat_id is not None and chat_id < 0 and self.group_rate else None
+
     def take_now(self, chat_id: int) -> bool:
-        """Spend one token of the group's message budget now, for a message
-        that must not wait (the round's, with Next round): True when taken
-        (send it `prepaid`), False when there is no group budget to take
+        """Spend the tokens of a message that must not wait (the round's, with
+        Next round) now: one of the group's budget and one of the bot's. True
+        when taken (send it `prepaid`), False when there is nothing to take
         from, or when Telegram itself told the bot to wait in this chat (a
         429: nothing may go sooner, so the message waits like any other).
 
-        The token is taken even when the group has none left: the budget
-        goes below zero and the status edits behind the message wait that
-        much longer (edits are the posts that can wait: a later one shows
-        the same state), so over time the group still posts no more than
-        its budget. One message a round ends with: a debt of at most one
-        token per round."""
-        if chat_id >= 0 or not self.group_rate:
+        The tokens are taken even when none are left: the budget goes below
+        zero and the status edits behind the message wait that much longer
+        (edits are the posts that can wait: a later one shows the same
+        state), so over time the group still posts no more than its budget.
+        One message a round ends with: a debt of at most one token per
+        round."""
+        group = self._group_budget(chat_id)
+        overall = self.overall()
+        if group is None and overall is None:
             return False
-        budget = self.budget(chat_id)
         now = self.clock()
-        if now < budget.blocked_until:
+        if group is not None and now < group.blocked_until:
             return False
-        budget.refill(now)
-        budget.tokens -= 1.0
-        budget.last_post = now
+        for budget in (group, overall):
+            if budget is not None:
+                budget.refill(now)
+                budget.tokens -= 1.0
+                budget.last_post = now
         return True
 
-    async def _take(self, budget: Budget, level: str) -> None:
-        full = min(1.0 + (self.reserve if level == EDIT else 0.0), budget.capacity)
+    def _need(self, budget: Budget, level: str, now: float, *, bot_wide: bool = False) -> float:
+        """Tokens `budget` must hold for a call of `level` to take one now."""
+        if bot_wide:
+            return 1.0 + (self.overall_reserve if level == SHED else 0.0)
+        if level == EDIT and now - budget.last_post < self.stale:
+            # An edit leaves the reserve, unless the chat has shown nothing for
+            # `stale` seconds: a status is never left older than that.
+            return min(1.0 + self.reserve, budget.capacity)
+        return 1.0
+
+    async def _take(self, budget: Budget, level: str, endpoint: str, *, bot_wide: bool = False) -> None:
         rate = budget.rate or 1.0
+        waited = False
         while True:
             now = self.clock()
             budget.refill(now)
-            # An edit leaves the reserve, unless the chat has shown nothing for
-            # `stale` seconds: a status is never left much older than that.
-            stale = level == EDIT and now - budget.last_post >= self.stale
-            need = 1.0 if stale else full
+            need = self._need(budget, level, now, bot_wide=bot_wide)
             if now >= budget.blocked_until and budget.tokens >= need:
                 budget.tokens -= 1.0
                 budget.last_post = now
                 return
             if level == SHED:
-                raise Shed("the chat's message budget is spent; this reply is dropped")
+                raise Shed("a message budget is spent; this reply is dropped")
+            if not waited:
+                waited = True
+                self.waited[endpoint, WORKER.get()] += 1
             wait = (need - budget.tokens) / rate
-            if level == EDIT and not stale:
+            if level == EDIT and not bot_wide and need > 1.0:
+                # Wake when the edit may take any token (`stale`), if that is sooner.
                 wait = min(wait, max(budget.last_post + self.stale - now, (1.0 - budget.tokens) / rate))
             await asyncio.sleep(max(wait, budget.blocked_until - now, 0.001))
 
-    async def acquire(self, chat_id: int, level: str = EDIT) -> None:
-        """Wait for (and take) a token of the chat's budget ahead of a call made
-        with `PREPAID` set. Private chats have no group budget: no wait."""
-        if chat_id < 0 and self.group_rate:
-            await self._take(self.budget(chat_id), level)
+    def _take_or_shed(self, group: Budget | None, overall: Budget | None) -> None:
+        """Both tokens of a SHED call now, or neither (`Shed`)."""
+        now = self.clock()
+        for budget, bot_wide in ((group, False), (overall, True)):
+            if budget is None:
+                continue
+            budget.refill(now)
+            if now < budget.blocked_until or budget.tokens < self._need(budget, SHED, now, bot_wide=bot_wide):
+                raise Shed("a message budget is spent; this reply is dropped")
+        for budget in (group, overall):
+            if budget is not None:
+                budget.tokens -= 1.0
+                budget.last_post = now
 
-    async def _take_overall(self) -> None:
-        if not self.overall_rate:
+    async def _take_both(self, group: Budget | None, overall: Budget | None, level: str, endpoint: str) -> None:
+        if level == SHED:
+            self._take_or_shed(group, overall)
             return
-        if self._overall is None:
-            self._overall = Budget(self.overall_rate, self.overall_rate, self.overall_rate, self.clock())
-        await self._take(self._overall, NORMAL)
+        if group is not None:
+            await self._take(group, level, endpoint)
+        if overall is not None:
+            await self._take(overall, level, endpoint, bot_wide=True)
+
+    async def acquire(self, chat_id: int, level: str = EDIT, endpoint: str = "editMessageText") -> None:
+        """Wait for (and take) the tokens of a call into `chat_id` made next
+        with `PREPAID` set: the group's (a group) and the bot's."""
+        await self._take_both(self._group_budget(chat_id), self.overall(), level, endpoint)
 
     @staticmethod
-    def _group(data: dict[str, Any]) -> int | None:
+    def _chat(data: dict[str, Any]) -> int | None:
         chat_id = data.get("chat_id")
         if isinstance(chat_id, str):
             with contextlib.suppress(ValueError):
                 chat_id = int(chat_id) if len(chat_id) < 24 else None
-        return chat_id if isinstance(chat_id, int) and chat_id < 0 else None
+        return chat_id if isinstance(chat_id, int) and not isinstance(chat_id, bool) else None
 
     async def process_request(
         self,
@@ -200,26 +266,28 @@ class GroupLimiter(BaseRateLimiter[int]):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        chat = self._chat(data) if endpoint in POSTING else None
+        if chat is None:  # an answer, a read, a picked result's message: no budget
+            return await callback(*args, **kwargs)
         level = PRIORITY.get()
-        group = self._group(data) if endpoint in POSTING else None
-        budget = self.budget(group) if group is not None and self.group_rate else None
+        group = self._group_budget(chat)
+        overall = self.overall()
         retries = rate_limit_args if rate_limit_args is not None else self.max_retries
         prepaid = PREPAID.get()
         for attempt in range(retries + 1):
-            if budget is not None and not (prepaid and attempt == 0):
-                await self._take(budget, level)
-            if data.get("chat_id") is not None:
-                await self._take_overall()
+            if not (prepaid and attempt == 0):
+                await self._take_both(group, overall, level, endpoint)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
                 wait = _seconds(exc)
-                if budget is not None:  # only this chat waits
-                    budget.blocked_until = self.clock() + wait + 0.1
-                    budget.tokens = 0.0
+                if group is not None:  # only this chat waits
+                    group.blocked_until = self.clock() + wait + 0.1
+                    group.tokens = 0.0
                 if attempt == retries or level == SHED:
-                    log.info("flood limit in %s: %s call given up (retry after %ss)", group, endpoint, wait)
+                    log.info("flood limit in %s: %s call given up (retry after %ss)", chat, endpoint, wait)
                     raise
-                if budget is None:
+                if group is None:
+                    self.waited[endpoint, WORKER.get()] += 1
                     await asyncio.sleep(wait + 0.1)
         raise AssertionError("unreachable")  # pragma: no cover

@@ -8,6 +8,7 @@ same kind of message whoever (or whichever process) made the change.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from typing import Any
 
@@ -22,7 +23,7 @@ from unobot.store import StoreUnavailable
 from . import planning, users
 from .guard import is_user_id
 from .limiter import NORMAL, GroupLimiter, priority
-from .runtime import runtime
+from .runtime import Runtime, runtime
 from .status import Gone, Status, render, send, stopped
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ async def after(context: Any, chat_id: int, outcome: Outcome, *, note: str | Non
     else:
         await show(context, chat_id, table, notes=notes)
     if outcome.private and runtime(context).options.private_notices:
-        await send_private(context, private_lines(context, outcome))
+        send_private(context, private_lines(context, outcome))
 
 
 async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | None = None,
@@ -82,6 +83,16 @@ async def repost(context: Any, chat_id: int, table: Table, gone_id: int, gone: G
         if replacement != gone_id:
             rt.status.submit(context.bot, chat_id, replacement, gone.version, gone.status)
             return
+        if not gone_id:
+            # None was recorded when this table was read: the lobby may have been
+            # posted and recorded meanwhile (fifty people typing /new and /join at
+            # once; `open_lobby` holds this lock while it posts): then edit that one.
+            fresh = await rt.service.table(str(chat_id))
+            recorded = fresh.adapter.get("status") if fresh is not None and fresh.seed == table.seed else None
+            if recorded:
+                rt.status.submit(context.bot, chat_id, rt.status.moved(chat_id, int(recorded)), gone.version,
+                                 gone.status)
+                return
         try:
             message = await send(context.bot, chat_id, gone.status)
         except TelegramError as exc:
@@ -135,10 +146,11 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     "Next round" in front of the players within a second of the round
     ending). Not by luck of timing: it is sent here, by the handler (or
     job) that ended the round, not queued behind the status worker's
-    coalescing, and it pays for itself with `take_token_now`, which never
-    waits. Were it to wait for a token like any post, a group whose budget
-    quick moves, command replies or a flood answer had spent would see
-    it 3 s (20 a minute) or more after the round ended.
+    coalescing, and it pays for itself with `take_token_now` (a token of
+    the group's budget and one of the bot's), which never waits. Were it to
+    wait for a token like any post, a group whose budget quick moves,
+    command replies or a flood answer had spent would see it 3 s (20 a
+    minute) or more after the round ended.
     """
     rt = runtime(context)
     old = table.adapter.get("status")
@@ -156,8 +168,8 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
 
 
 def take_token_now(bot: Any, chat_id: int) -> bool:
-    """Spend one token of the group's budget now, for the round's message
-    (`GroupLimiter.take_now`); False without a group limiter."""
+    """Spend the tokens of the round's message now, the group's and the
+    bot's (`GroupLimiter.take_now`); False without a group limiter."""
     limiter = getattr(bot, "rate_limiter", None)
     return isinstance(limiter, GroupLimiter) and limiter.take_now(chat_id)
 
@@ -182,26 +194,34 @@ def private_lines(context: Any, outcome: Outcome) -> dict[str, list[str]]:
     return out
 
 
-async def send_private(context: Any, private: dict[str, list[str]]) -> None:
-    """Private lines (the cards someone drew) to players who started the bot."""
+def send_private(context: Any, private: dict[str, list[str]]) -> None:
+    """Private lines (the cards someone drew) to players who started the bot:
+    queued for the process's notice sender, which sends each when the
+    bot-wide budget allows; the caller does not wait (a lost one is said
+    again by the player's hand)."""
     rt = runtime(context)
+    bot = context.bot
     for person_id, lines in private.items():
-        if not is_user_id(person_id):
-            continue  # AI seats, anonymous admins
-        ok = rt.cached_private(person_id)
-        if ok is None:
-            try:
-                ok = bool((await users.user_record(rt.store, person_id)).get("pm"))
-            except StoreUnavailable:
-                return
-            rt.cache_private(person_id, ok)
-        if not ok:
-            continue
+        if is_user_id(person_id):  # not AI seats, nor anonymous admins
+            rt.notices.submit(int(person_id), functools.partial(_notice, rt, bot, person_id, "\n".join(lines)))
+
+
+async def _notice(rt: Runtime, bot: Any, person_id: str, text: str) -> None:
+    """Send one private notice, if the person started the bot (asked of the store once a minute)."""
+    ok = rt.cached_private(person_id)
+    if ok is None:
         try:
-            await context.bot.send_message(int(person_id), "\n".join(lines))
-        except Forbidden:  # they blocked the bot
-            rt.cache_private(person_id, False)
-            with contextlib.suppress(StoreUnavailable):
-                await users.set_private_ok(rt.store, person_id, False)
-        except TelegramError as exc:
-            log.info("private notice to %s failed: %s", person_id, exc)
+            ok = bool((await users.user_record(rt.store, person_id)).get("pm"))
+        except StoreUnavailable:
+            return
+        rt.cache_private(person_id, ok)
+    if not ok:
+        return
+    try:
+        await bot.send_message(int(person_id), text)
+    except Forbidden:  # they blocked the bot
+        rt.cache_private(person_id, False)
+        with contextlib.suppress(StoreUnavailable):
+            await users.set_private_ok(rt.store, person_id, False)
+    except TelegramError as exc:
+        log.info("private notice to %s failed: %s", person_id, exc)

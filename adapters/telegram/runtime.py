@@ -1,8 +1,9 @@
 """What every handler and job of one bot process shares.
 
 Nothing here is game state: the service and store are the way to the
-games; the admin cache and the status editor's memory are short-lived
-conveniences that another process does without.
+games; the admin cache, the status editor's memory and the private
+notices waiting to go out are short-lived conveniences that another
+process does without.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from unobot.store import Store
 
 from .admins import AdminCache
 from .guard import telegram_id
+from .notices import NoticeSender
 from .scheduler import Scheduler
 from .status import StatusEditor
 from .stickers import StickerMap
@@ -55,6 +57,8 @@ class Runtime:
     options: Options = field(default_factory=Options)
     admins: AdminCache = field(default_factory=AdminCache)
     status: StatusEditor = field(default_factory=StatusEditor)
+    #: Private notices, sent by their own tasks (no handler waits for them).
+    notices: NoticeSender = field(default_factory=NoticeSender)
     bot_username: str = ""
     #: Plans the bot's own jobs on the service's clock (None: no job queue).
     scheduler: Scheduler | None = None

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import NamedTuple
 
 from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from unobot.chat.i18n import gettext_for, ngettext_for
@@ -35,7 +36,7 @@ from unobot.chat.views import status_lines, table_view
 from .bot import MAX_TEXT, UnoBot
 from .guard import clip16
 from .keyboards import table_keyboard
-from .limiter import EDIT, GroupLimiter, priority
+from .limiter import EDIT, WORKER, GroupLimiter, priority
 from .transport import Superseded
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,8 @@ class Status(NamedTuple):
     text: str
     markup: InlineKeyboardMarkup | None
     bold: int = 0
+    #: The text is HTML (the /rules view), not plain text with a bold prefix.
+    html: bool = False
 
     @property
     def entities(self) -> list[MessageEntity] | None:
@@ -76,7 +79,7 @@ class Status(NamedTuple):
         return len(self.text[:self.bold].encode("utf-16-le")) // 2
 
     def key(self) -> tuple[str, int, InlineKeyboardMarkup | None]:
-        return self.text, self.bold, self.markup
+        return self.text, -1 if self.html else self.bold, self.markup
 
 
 def render(table: Table, *, notes: list[str] | None = None, headline: str | None = None,
@@ -164,9 +167,10 @@ class StatusEditor:
     message (its worker) sends the newest state recorded, then the newest
     recorded meanwhile, and so on until none is left. So a busy group's edits
     coalesce to what its message budget allows (the limiter paces the
-    worker, at priority EDIT), the last state is always shown, and the
-    update handlers, never waiting on a group's budget, keep serving every
-    other chat."""
+    worker, at priority EDIT: the group's budget and the bot's), the last
+    state is always shown, and the update handlers, never waiting on a
+    budget, keep serving every other chat. Besides status messages, it
+    edits the /rules view an admin's button changed (`Status.html`)."""
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
@@ -228,6 +232,7 @@ class StatusEditor:
         return bool(self._workers)
 
     async def _work(self, bot: UnoBot, key: tuple[int, int]) -> None:
+        WORKER.set("status")  # this task's own context: for the limiter's accounts
         limiter = bot.rate_limiter if isinstance(bot.rate_limiter, GroupLimiter) else None
         try:
             while (pending := self._pending.get(key)) is not None:
@@ -258,8 +263,12 @@ class StatusEditor:
                                                                               pending.version)
         try:
             with priority(EDIT, prepaid=prepaid):
-                await bot.edit_quietly(chat_id, message_id, edit.text, bold=edit.bold_units, markup=edit.markup,
-                                       still_current=guard)
+                if edit.html:
+                    await bot.edit_message_text(edit.text, chat_id=chat_id, message_id=message_id,
+                                                parse_mode=ParseMode.HTML, reply_markup=edit.markup)
+                else:
+                    await bot.edit_quietly(chat_id, message_id, edit.text, bold=edit.bold_units,
+                                           markup=edit.markup, still_current=guard)
         except Superseded:
             return None  # a newer state is shown, or on its way from the process that saved it
         except BadRequest as exc:

@@ -144,14 +144,15 @@ class BotProcess:
         await self.idle(timeout)
 
     async def idle(self, timeout: float = 10.0) -> None:
-        """Every update taken handled, and every status edit they asked for sent."""
+        """Every update taken handled, and every status edit and private notice they asked for sent."""
         async def quiet() -> None:
             rt = self.app.bot_data[KEY]
             while True:
                 await self.app.update_queue.join()
                 await rt.status.idle()
+                await rt.notices.idle()
                 await asyncio.sleep(0)
-                if self.app.update_queue.empty() and not rt.status.busy():
+                if self.app.update_queue.empty() and not rt.status.busy() and not rt.notices.busy():
                     return
         await asyncio.wait_for(quiet(), timeout)
 
