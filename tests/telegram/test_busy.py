@@ -15,10 +15,19 @@ from telegram.error import RetryAfter
 
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
+from tests.telegram.clock import FakeClock
 from tests.telegram.driver import BotProcess, TableDriver
 from tests.telegram.test_game import short_games
 from unobot.adapters.telegram import inline_results, keyboards
-from unobot.adapters.telegram.limiter import EDIT, NORMAL, SHED, GroupLimiter, Shed, priority
+from unobot.adapters.telegram.limiter import (
+    EDIT,
+    NORMAL,
+    SHED,
+    WORKER,
+    GroupLimiter,
+    Shed,
+    priority,
+)
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 
@@ -76,6 +85,61 @@ async def test_limiter_keeps_a_reserve_sheds_replies_and_paces_only_group_posts(
     await asyncio.wait_for(waiting, 5)
 
 
+async def test_answers_and_reads_never_wait_and_replies_never_queue_behind_the_bot_wide_budget() -> None:
+    """The bot-wide budget (30 a second) spent, on a clock that stands still (so
+    any wait for it would be forever): answers, admin checks and other reads
+    go at once, in any number; a reply is dropped at once; a post that must
+    go (a status edit, a notice) waits, and says who waited."""
+    clock = FakeClock()
+    limiter = GroupLimiter(clock=clock)
+    calls: list[str] = []
+
+    async def call(name: str) -> bool:
+        calls.append(name)
+        return True
+
+    async def post(endpoint: str, data: dict[str, Any], level: str = NORMAL) -> Any:
+        with priority(level):
+            return await asyncio.wait_for(
+                limiter.process_request(call, (endpoint,), {}, endpoint, data, None), 5)
+
+    # Thirty private messages spend the bot-wide budget (no group budget is involved).
+    for user in range(1, 31):
+        await post("sendMessage", {"chat_id": user, "text": "x"})
+    overall = limiter.overall()
+    assert overall is not None and overall.tokens < 1
+    started = len(calls)
+    for _ in range(100):
+        await post("answerInlineQuery", {"inline_query_id": "1", "results": []})
+        await post("answerCallbackQuery", {"callback_query_id": "1"})
+        await post("getChatMember", {"chat_id": -100123, "user_id": 5})
+        await post("getChat", {"chat_id": -100123})
+        # A picked inline result's message, edited to say why the pick was refused: no chat, no budget.
+        await post("editMessageText", {"inline_message_id": "im", "text": "no"})
+    assert len(calls) - started == 500
+    for chat in (-100123, 42):
+        try:
+            await post("sendMessage", {"chat_id": chat, "text": "help"}, SHED)
+            raise AssertionError("a reply waited for the bot-wide budget")
+        except Shed:
+            pass
+    assert not limiter.waited
+    # A status edit (the status worker's task) waits for the budget, and is counted as the worker's.
+    async def worker() -> None:
+        WORKER.set("status")
+        await limiter.process_request(call, ("editMessageText",), {}, "editMessageText",
+                                      {"chat_id": -100123, "message_id": 1, "text": "t"}, None)
+
+    waiting = asyncio.get_running_loop().create_task(worker())
+    await asyncio.sleep(0.05)
+    assert not waiting.done() and limiter.waited == {("editMessageText", "status"): 1}
+    clock.advance(1.0)
+    await asyncio.wait_for(waiting, 5)
+    # With the reserve back (10 of 30 are kept from replies), a reply goes again.
+    clock.advance(1.0)
+    await post("sendMessage", {"chat_id": -100123, "text": "help"}, SHED)
+
+
 async def test_a_flood_answer_in_one_group_pauses_that_group_only() -> None:
     limiter = GroupLimiter(group_per_minute=600, group_burst=10, overall_per_second=0)
     tries: dict[int, int] = {}
@@ -116,30 +180,49 @@ async def test_a_busy_group_slows_no_other_and_its_status_keeps_up(server: BotAP
 
 async def test_a_restarted_bot_refreshes_every_running_status(server: BotAPIServer, redis_server: RedisServer,
                                                               prefix: str) -> None:
+    """Three running games; in each a move is saved and the process dies before
+    its status edit went out. The next process (the production limiter)
+    brings every game's status message up to date as it starts, no move
+    needed."""
     first = await BotProcess(server, redis_server.url, prefix, seed=3).start()
-    group = server.group(title="Crash")
-    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
-    driver = TableDriver(server, first, group, [ann, ben], check_privacy=False)
-    await short_games(first, driver.chat)
-    await driver.command(ann, "/new")
-    await driver.press(ben, keyboards.JOIN)
-    await driver.press(ann, keyboards.START)
+    drivers, drawn = [], []
+    for i in range(3):
+        group = server.group(title=f"Crash {i}")
+        ann, ben = server.user(10 * i + 1, f"Ann{i}"), server.user(10 * i + 2, f"Ben{i}")
+        driver = TableDriver(server, first, group, [ann, ben], check_privacy=False)
+        await short_games(first, driver.chat)
+        await driver.command(ann, "/new")
+        await driver.press(ben, keyboards.JOIN)
+        await driver.press(ann, keyboards.START)
+        drivers.append(driver)
     assert first.service is not None
-    table = await first.service.table(driver.chat)
-    assert table is not None and table.game is not None
-    # The move is saved, then the process dies before its status edit went out.
-    on_turn = table.seats[table.game.turn]
-    outcome = await first.service.handle(driver.chat, Person(on_turn.id, on_turn.name), c.Draw(version=table.version))
-    assert outcome.ok and outcome.table is not None
+    for driver in drivers:
+        table = await first.service.table(driver.chat)
+        assert table is not None and table.game is not None
+        # The move is saved, then (below) the process dies before its status edit went out.
+        on_turn = table.seats[table.game.turn]
+        person = Person(on_turn.id, on_turn.name)
+        outcome = await first.service.handle(driver.chat, person, c.Draw(version=table.version))
+        if outcome.code == "name_color_first":  # a Wild starter: its colour first, then the draw
+            outcome = await first.service.handle(driver.chat, person, c.NameColor(color="R", version=table.version))
+            assert outcome.ok and outcome.table is not None
+            outcome = await first.service.handle(driver.chat, person, c.Draw(version=outcome.table.version))
+        assert outcome.ok and outcome.table is not None
+        drawn.append(on_turn.name)
     await first.stop()
-    status = driver.status_message()
-    assert status is not None and "drew" not in status["text"]
+    for driver in drivers:
+        status = driver.status_message()
+        assert status is not None and "drew" not in status["text"]
     mark = server.mark()
-    second = await BotProcess(server, redis_server.url, prefix, seed=4).start()  # re-plans as it starts
+    second = await BotProcess(server, redis_server.url, prefix, seed=4, rate_limiter=GroupLimiter()).start()
     try:
-        edit = await server.wait_for("editMessageText", lambda p: p.get("chat_id") == group["id"], timeout=10,
-                                     after=mark)
-        assert f"{on_turn.name} drew" in edit.params["text"]
+        for driver, name in zip(drivers, drawn, strict=True):
+            chat = driver.group["id"]
+            edit = await server.wait_for("editMessageText", lambda p, chat=chat: p.get("chat_id") == chat,
+                                         timeout=10, after=mark)
+            assert f"{name} drew" in edit.params["text"]
+            status = driver.status_message()
+            assert status is not None and f"{name} drew" in status["text"]
     finally:
         await second.stop()
 

@@ -47,6 +47,7 @@ from tests.telegram.clock import FakeClock
 from tests.telegram.driver import BotProcess, TableDriver
 from unobot.adapters.telegram import keyboards
 from unobot.adapters.telegram.limiter import GroupLimiter
+from unobot.adapters.telegram.runtime import KEY
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 from unobot.chat.table import PLAYING
@@ -287,3 +288,59 @@ async def test_fifty_people_open_and_join_and_seventy_press_start(server: BotAPI
         frozen.check_waits()
         assert server.too_old == []
         assert sum(call.method == "getChatMember" for call in server.calls[mark:]) >= 60
+
+
+async def test_notices_and_rules_views_wait_in_their_workers_not_in_handlers(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """Both budgets spent, on the clock that stands still: a draw is saved and
+    its handler done while the private "You drew" waits in the notice sender
+    (the hand says what was drawn meanwhile); a /rules button is answered at
+    once while its view's edit waits in the status worker. Once the clock
+    moves, the notice and the edit go out."""
+    async with Frozen(server, redis_server, prefix) as frozen:
+        bot = frozen.bot
+        quiet = await Quiet(server, bot).start()
+        driver = quiet.driver
+        assert driver is not None and bot.service is not None
+        for player in driver.players:  # both started the bot in private: they get notices
+            await bot.settle(server.send_command(server.private_chat(player), player, "/start"))
+        rt = bot.app.bot_data[KEY]
+        table = await bot.service.table(driver.chat)
+        assert table is not None and table.game is not None
+        user = next(p for p in driver.players if str(p["id"]) == table.seats[table.game.turn].id)
+        frozen.limiter.budget(quiet.chat_id).tokens = 0.0
+        overall = frozen.limiter.overall()
+        assert overall is not None
+        overall.tokens = 0.0
+        mark = server.mark()
+        query = server.inline_query(user, f"#{driver.chat} ")
+        results = (await server.wait_answer(query, "answerInlineQuery", timeout=5)).params["results"]
+        draw = next(r["id"] for r in results if r["id"].endswith(":d"))
+        _message, chosen = server.pick_inline_result(driver.group, user, draw)
+        assert chosen is not None
+        await server.wait_consumed(chosen)
+        await frozen.handled(timeout=5)  # the handler is done...
+        after = await bot.service.table(driver.chat)
+        assert after is not None and after.version > table.version
+        assert rt.notices.busy()  # ...while its notice waits for the bot-wide budget
+        assert not [c for c in server.calls[mark:] if c.method == "sendMessage" and c.params["chat_id"] == user["id"]]
+        query = server.inline_query(user, f"#{driver.chat} ")
+        results = (await server.wait_answer(query, "answerInlineQuery", timeout=5)).params["results"]
+        # The hand says which card was drawn ("🆕 your last draw"), notice or not.
+        assert any("🆕" in str(r.get("description", "")) or "just drew" in str(r.get("description", ""))
+                   for r in results), results
+        # A /rules button: answered at once, its view edited later.
+        shown = server.messages[quiet.chat_id][quiet.rules_message]["text"]
+        press = server.press_button(driver.group, driver.players[0], quiet.rules_message, f"{keyboards.TIMER}120")
+        answer = await server.wait_answer(press, "answerCallbackQuery", timeout=5)
+        assert "Saved" in answer.params.get("text", "")
+        await frozen.handled(timeout=5)
+        assert server.messages[quiet.chat_id][quiet.rules_message]["text"] == shown and rt.status.busy()
+        assert frozen.limiter.waited[("sendMessage", "notices")] == 1
+        frozen.check_waits()
+        frozen.clock.advance(60)
+        await bot.idle(10)
+        notice = await server.wait_for("sendMessage", lambda p: p.get("chat_id") == user["id"], after=mark, timeout=5)
+        assert notice.params["text"].startswith("You drew")
+        rules = server.buttons(quiet.chat_id, quiet.rules_message)
+        assert any(b["text"].startswith("⏱ 120") for b in rules), rules
