@@ -1,8 +1,8 @@
 """One busy group must not slow another (issue 15): latencies with Telegram's real budgets.
 
 The bot runs with its own rate limiter at Telegram's budgets (20 messages a
-minute per group, 30 a second overall), against the local Bot API server
-and a real redis-server. Two groups play:
+minute per group, 30 a second overall: `GroupLimiter()` as in production),
+against the local Bot API server and a real redis-server. Groups play:
 
 * the quiet group makes a move now and then; measured: the time from a
   picked card reaching the bot to the group's status message showing it
@@ -230,7 +230,7 @@ async def main(seconds: float) -> None:
     print(f"quiet group move-to-status, other group busy: p50 {busy50 * 1000:.0f} ms, p99 {busy99 * 1000:.0f} ms"
           f" (p50 ratio {busy50 / idle50:.2f}, goal <= 2)")
     print(f"busy group: {r.picks} picks in {seconds:.0f} s, {r.busy_edits} status edits, longest without one "
-          f"{r.longest_gap:.1f} s (goal <= 4), final state shown: {r.final_shown}")
+          f"{r.longest_gap:.2f} s (goal <= 4; the budget's refill: 3), final state shown: {r.final_shown}")
 
 
 if __name__ == "__main__":
