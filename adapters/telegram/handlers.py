@@ -420,19 +420,29 @@ async def cmd_notify(update: Update, context: Context) -> None:
     if is_anonymous(await actor(update, context), chat.id):  # the group itself has no private chat
         return
     await users.subscribe(rt.store, str(chat.id), user.id)
-    try:
-        await context.bot.send_message(user.id, esc(_("I will tell you when the next game opens in {chat}.").format(
-            chat=chat.title or "")), parse_mode=ParseMode.HTML)
-    except Forbidden:
-        username = rt.bot_username or context.bot.username
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton(
-            _("Open a private chat with me"), url=f"https://t.me/{username}?start=notify")]])
-        await reply(update, _("I cannot write to you yet: open a private chat with me and press Start."),
-                    markup=markup)
-        return
-    await users.set_private_ok(rt.store, user.id, True)
-    rt.cache_private(str(user.id), True)
-    await reply(update, _("Done: I will tell you privately when the next game opens here."))
+    text = esc(_("I will tell you when the next game opens in {chat}.").format(chat=chat.title or ""))
+    bot = context.bot
+
+    async def confirm() -> None:
+        """The private confirmation (the notice sender's task: it may wait for
+        the bot-wide budget), then the reply in the group saying how it went."""
+        try:
+            await bot.send_message(user.id, text, parse_mode=ParseMode.HTML)
+        except Forbidden:
+            username = rt.bot_username or bot.username
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton(
+                _("Open a private chat with me"), url=f"https://t.me/{username}?start=notify")]])
+            await reply(update, _("I cannot write to you yet: open a private chat with me and press Start."),
+                        markup=markup)
+            return
+        except TelegramError as exc:
+            log.info("notify confirmation to %s failed: %s", user.id, exc)
+            return
+        await users.set_private_ok(rt.store, user.id, True)
+        rt.cache_private(str(user.id), True)
+        await reply(update, _("Done: I will tell you privately when the next game opens here."))
+
+    rt.notices.submit(user.id, confirm)
 
 
 async def cmd_help(update: Update, context: Context) -> None:
