@@ -1,95 +1,25 @@
-"""What a person is told: privately (`NoticeSender`), and when handling
-their update failed (`failure_text`).
+"""What a person is told when handling their update failed.
 
-Private notices (the cards a player drew, "a game just opened in ...") go
-out through this process's own tasks, never from an update handler: a
-handler queues them and goes on, so no handler waits for Telegram's
-bot-wide budget (about 30 messages a second, all chats together) while
-other chats' updates wait for a free slot (issue 15).
-
-Why one place for failures: the error handler and the button handler
-(which must answer its callback query itself, in the same call) say the
-same thing: a store outage is "try again shortly, nothing was lost",
-damaged data is said so, anything else is a short apology. All of it in
-the chat's language when the store can still tell it; the traceback goes
-to the log only.
+Why one place: the error handler and the button handler (which must
+answer its callback query itself, in the same call) say the same thing: a
+store outage is "try again shortly, nothing was lost", damaged data is said
+so, anything else is a short apology. All of it in the chat's language when
+the store can still tell it; the traceback goes to the log only.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections import deque
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text, store_error_code
 from unobot.store import StoreDataError, StoreUnavailable
 
-from .limiter import WORKER
+from .runtime import runtime
 
 log = logging.getLogger("unobot.adapters.telegram.handlers")
-
-Send = Callable[[], Awaitable[None]]
-
-
-class NoticeSender:
-    """Private messages, sent by this process's own tasks: `submit` queues one
-    and returns at once.
-
-    One task per recipient (its worker) sends that person's messages in the
-    order they were queued, each when the bot-wide budget allows (the rate
-    limiter paces the worker, not the handler that queued it). Nothing is
-    coalesced: each notice says something else. At most `size` notices wait
-    at a time; beyond that a new one is dropped with a warning. A notice
-    lost that way, or with a process that dies, costs nothing a player
-    needs: their hand says what they drew last (`inline_results`)."""
-
-    def __init__(self, size: int = 10000) -> None:
-        self.size = size
-        self._queues: dict[int, deque[Send]] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
-        self._waiting = 0
-
-    def submit(self, user_id: int, send: Send) -> bool:
-        """Queue `send` (a coroutine function that sends one message to
-        `user_id`); False when it was dropped (too many waiting)."""
-        if self._waiting >= self.size:
-            log.warning("private notice to %s dropped: %d notices are waiting", user_id, self._waiting)
-            return False
-        self._queues.setdefault(user_id, deque()).append(send)
-        self._waiting += 1
-        if user_id not in self._workers:
-            self._workers[user_id] = asyncio.get_running_loop().create_task(self._work(user_id),
-                                                                            name=f"unobot-notices-{user_id}")
-        return True
-
-    async def _work(self, user_id: int) -> None:
-        WORKER.set("notices")  # this task's own context: for the limiter's accounts
-        try:
-            while True:
-                queue = self._queues.get(user_id)
-                if not queue:
-                    self._queues.pop(user_id, None)
-                    return
-                send = queue.popleft()
-                self._waiting -= 1
-                try:
-                    await send()
-                except Exception as exc:  # noqa: BLE001 - a worker must outlive any one notice
-                    log.warning("private notice to %s not sent: %s", user_id, exc)
-        finally:
-            self._workers.pop(user_id, None)
-
-    def busy(self) -> bool:
-        return bool(self._workers)
-
-    async def idle(self) -> None:
-        """Wait until every queued notice is sent (or given up)."""
-        while self._workers:
-            await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
 
 
 async def failure_text(context: Any, chat_id: int | None, error: BaseException | None, what: object = None
@@ -98,8 +28,6 @@ async def failure_text(context: Any, chat_id: int | None, error: BaseException |
     lang = "en"
     if chat_id is not None and not isinstance(error, StoreUnavailable):
         with contextlib.suppress(Exception):
-            from .runtime import runtime  # the runtime holds a NoticeSender: imported when used
-
             lang = await runtime(context).service.language(str(chat_id))
     if isinstance(error, StoreUnavailable):
         log.warning("store unavailable while handling an update: %s", error)

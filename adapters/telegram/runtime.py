@@ -19,7 +19,7 @@ from unobot.store import Store
 
 from .admins import AdminCache
 from .guard import telegram_id
-from .notices import NoticeSender
+from .outbox import NoticeSender
 from .scheduler import Scheduler
 from .status import StatusEditor
 from .stickers import StickerMap
