@@ -21,15 +21,21 @@ own accounts (`GroupLimiter.waited`) also say exactly who waited for what.
 At the end the clock moves on an hour, so the status edits held back go
 out.
 
-The bound on an answer, `ANSWER_BOUND` = 2 s, is the issue's goal, far
-from what the bug did (the audit measured 6 to 30 s for a quiet player's
-hand under a storm, on the real clock) and far above what the fixed bot
-needs (0.03 to 0.10 s, measured the same way). What remains is the
-machine's own speed, so the crowd is fed as people would send it but
-never more than `WINDOW` updates ahead of what the bot has finished (a
-loaded machine gets fewer updates a second, not a longer queue in front
-of the quiet player): 100, more than PTB's 64 slots, so handlers stuck on
-a budget would still fill every slot.
+The bounds. Through a storm, a quiet player's answers come within
+`ANSWER_BOUND` = 2 s (p99): the issue's goal, far from what the bug did
+(the audit measured 6 to 30 s for a quiet player's hand under a storm, on
+the real clock) and far above what the fixed bot needs (0.03 to 0.10 s
+measured the same way; here p50 under 0.05 s). What remains is the
+machine's own speed, so the storm is fed at 40 updates a second (about a
+third of a core here) and never more than `WINDOW` updates ahead of what
+the bot has finished: a loaded machine gets fewer updates a second, not a
+longer queue in front of the quiet player. `WINDOW` is 70, more than PTB's
+64 slots, so handlers stuck on a budget would still fill every slot. A
+crowd comes all at once instead (a hundred /new and /join, seventy Start
+presses): every answer queued behind it waits for the whole burst to be
+handled, about 0.8 s of this machine at rest, so those answers are held to
+`CROWD_BOUND` = 5 s: room for a machine six times slower, a tenth of what
+the bug did (51 to 77 s), and a third of Telegram's 15 s.
 """
 
 from __future__ import annotations
@@ -55,7 +61,8 @@ from unobot.chat.table import PLAYING
 JSON = dict[str, Any]
 
 ANSWER_BOUND = 2.0
-WINDOW = 100
+CROWD_BOUND = 5.0
+WINDOW = 70
 ADMIN = Person("setup", "Setup", None, True)
 JUNK = ["/help", "/stats", "/rules", "/variant", "/timer x", "/ai", "/language", "/new x", "/join"]
 
@@ -154,12 +161,12 @@ class Quiet:
         assert self.driver is not None
         return int(self.driver.group["id"])
 
-    def check(self, least: int = 5) -> None:
+    def check(self, least: int = 5, bound: float = ANSWER_BOUND) -> None:
         print(f"quiet: {len(self.inline)} hands, p50 {pct(self.inline, 0.5):.3f} s, max {max(self.inline):.3f} s; "
               f"{len(self.buttons)} buttons, p50 {pct(self.buttons, 0.5):.3f} s, max {max(self.buttons):.3f} s")
         assert len(self.inline) >= least and len(self.buttons) >= least, (self.inline, self.buttons)
-        assert pct(self.inline, 0.99) < ANSWER_BOUND, sorted(self.inline)[-5:]
-        assert pct(self.buttons, 0.99) < ANSWER_BOUND, sorted(self.buttons)[-5:]
+        assert pct(self.inline, 0.99) < bound, sorted(self.inline)[-5:]
+        assert pct(self.buttons, 0.99) < bound, sorted(self.buttons)[-5:]
 
 
 class Frozen:
@@ -201,9 +208,9 @@ class Frozen:
 
 async def test_a_storm_in_forty_groups_holds_up_no_answer(server: BotAPIServer, redis_server: RedisServer,
                                                           prefix: str) -> None:
-    """600 junk updates in forty groups (replies to commands, twenty times what
+    """480 junk updates in forty groups (replies to commands, ten times what
     the budgets hold; admin checks; strangers' inline queries), fed at up to
-    60 a second while a quiet group plays: its player's hands and button
+    40 a second while a quiet group plays: its player's hands and button
     answers come within the bound, no answer is too old, every stranger's
     inline query is answered, and no answer, admin check or handler waited
     for a budget; the replies beyond the budgets were dropped, not queued."""
@@ -224,7 +231,7 @@ async def test_a_storm_in_forty_groups_holds_up_no_answer(server: BotAPIServer, 
             command, _, args = rng.choice(JUNK).partition(" ")
             return server.send_command(rng.choice(groups), user, command, args)
 
-        storm = asyncio.get_running_loop().create_task(feed(bot, [junk] * 600, rate=60.0))
+        storm = asyncio.get_running_loop().create_task(feed(bot, [junk] * 480, rate=40.0))
         await quiet.probing(storm)
         await frozen.handled()
         quiet.check()
@@ -244,9 +251,9 @@ async def test_fifty_people_open_and_join_and_seventy_press_start(server: BotAPI
     """A big group: fifty people type /new and /join at once (a hundred
     updates, one lobby, the rest refusals whose replies exceed the group's
     budget), then seventy press Start. Meanwhile the quiet group's player
-    gets every hand and button answer within the bound; every Start press is
-    answered within the bound too, none too old, the game starts once, and
-    no handler waited for a budget but the lobby's own message."""
+    gets every hand and button answer within the crowd's bound; every Start
+    press is answered within it too, none too old, the game starts once,
+    and no handler waited for a budget but the lobby's own message."""
     async with Frozen(server, redis_server, prefix) as frozen:
         bot = frozen.bot
         quiet = await Quiet(server, bot).start()
@@ -281,10 +288,10 @@ async def test_fifty_people_open_and_join_and_seventy_press_start(server: BotAPI
         await quiet.probing(crowd, least=5)
         await frozen.handled()
         print(f"Start presses: p50 {pct(waits, 0.5):.3f} s, max {max(waits):.3f} s")
-        assert len(waits) == 70 and pct(waits, 0.99) < ANSWER_BOUND, sorted(waits)[-5:]
+        assert len(waits) == 70 and pct(waits, 0.99) < CROWD_BOUND, sorted(waits)[-5:]
         table = await bot.service.table(str(big["id"]))
         assert table is not None and table.phase == PLAYING
-        quiet.check(least=10)
+        quiet.check(least=10, bound=CROWD_BOUND)
         frozen.check_waits()
         assert server.too_old == []
         assert sum(call.method == "getChatMember" for call in server.calls[mark:]) >= 60
