@@ -114,9 +114,13 @@ class GroupLimiter(BaseRateLimiter[int]):
 
     `stale`: a status edit waits for the group's reserve unless the group
     has shown nothing for this long. 3.0 s is exactly the group budget's
-    refill (20 a minute: one token every 3 s), so a busy group whose edits
-    have spent the budget still gets one edit every 3 s, the most its
-    budget sustains, and the reserve is never spent on edits before that."""
+    refill (20 a minute: one token every 3 s): a busy group's edits, once
+    they spent the budget down to the reserve, go out one every 3 s, each
+    taking the token the last 3 s refilled, so the reserve stays. Shorter
+    would not show more: edits faster than the refill only spend the
+    reserve, then wait 3 s for each token anyway. A reply or a round's
+    message in the group spends a token too, and the edit after it waits
+    for the next one (up to 3 s more): the budget allows no more posts."""
 
     def __init__(self, *, group_per_minute: float = 20.0, group_burst: float = 20.0,
                  overall_per_second: float = 30.0, overall_reserve: float = 10.0, reserve: float = 2.0,
