@@ -106,7 +106,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     if menu is not None:
         await menu
     if app.job_queue is not None and setup["options"].sticker_owner:
-        app.job_queue.run_once(stickers.job, when=0, name=stickers.JOB)  # tries again after a failure
+        app.job_queue.run_once(jobs.make_stickers, when=0, name=stickers.JOB)  # tries again after a failure
 
 
 async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: dict[str, Any]) -> None:

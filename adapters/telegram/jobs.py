@@ -17,7 +17,7 @@ from unobot.chat.i18n import gettext_for
 from unobot.chat.table import LOBBY
 from unobot.store import StoreError, StoreUnavailable
 
-from . import migrate, publish
+from . import migrate, publish, stickers
 from .planning import ensure_jobs, retry, schedule, schedule_lobby, turn_seconds
 from .runtime import SYSTEM, runtime, telegram_chat
 from .scheduler import Callback
@@ -127,3 +127,24 @@ CALLBACKS: dict[str, Callback] = {
     "move": move_job,
     "replan": replan_all,
 }
+
+
+async def make_stickers(context: Any) -> None:
+    """The JobQueue job: make (once) or read the card sticker sets; until then
+    the hand is text. After a failure it plans itself again, waiting longer
+    each time (stickers.FIRST_RETRY, doubled, at most MAX_RETRY)."""
+    rt = runtime(context)
+    owner = rt.options.sticker_owner
+    if not owner:
+        return
+    tries = int(context.job.data or 0) if context.job is not None else 0
+    try:
+        rt.stickers = await stickers.ensure(context.bot, rt.store, owner,
+                                            rt.bot_username or context.bot.username)
+    except stickers.NotReady as exc:
+        wait = min(stickers.FIRST_RETRY * 2 ** tries, stickers.MAX_RETRY)
+        log.warning("card stickers not ready yet (%s): trying again in %.0f s", exc, wait)
+        context.job_queue.run_once(make_stickers, when=wait, data=tries + 1, name=stickers.JOB)
+        return
+    if rt.stickers is not None:
+        log.info("card stickers ready: %d cards", len(rt.stickers.bright))

@@ -179,25 +179,3 @@ async def ensure(bot: Any, store: Any, owner: int, bot_username: str) -> Sticker
         return StickerMap(dict(zip(texts, bright, strict=True)), dict(zip(texts, dim, strict=True)))
     except (TelegramError, StoreError) as exc:
         raise NotReady(str(exc)) from exc
-
-
-async def job(context: Any) -> None:
-    """The JobQueue job: make (once) or read the card sticker sets; until then
-    the hand is text. After a failure it plans itself again, waiting longer
-    each time (FIRST_RETRY, doubled, at most MAX_RETRY)."""
-    from .runtime import KEY  # the runtime module imports this one
-
-    rt = context.bot_data[KEY]
-    owner = rt.options.sticker_owner
-    if not owner:
-        return
-    tries = int(context.job.data or 0) if context.job is not None else 0
-    try:
-        rt.stickers = await ensure(context.bot, rt.store, owner, rt.bot_username or context.bot.username)
-    except NotReady as exc:
-        wait = min(FIRST_RETRY * 2 ** tries, MAX_RETRY)
-        log.warning("card stickers not ready yet (%s): trying again in %.0f s", exc, wait)
-        context.job_queue.run_once(job, when=wait, data=tries + 1, name=JOB)
-        return
-    if rt.stickers is not None:
-        log.info("card stickers ready: %d cards", len(rt.stickers.bright))
