@@ -151,6 +151,7 @@ class Card:
         card = cls._interned.get(key)
         if card is None:
             card = cls._interned[key] = cls(color, rank)
+            _MATCHING.clear()  # a card kind the sets below do not hold yet
         return card
 
     def __repr__(self) -> str:
@@ -170,6 +171,27 @@ class Card:
 
     def __lt__(self, other: Card) -> bool:
         return sort_key(self) < sort_key(other)
+
+
+#: top card -> colour in play -> the cards that match it (see `matching_cards`).
+_MATCHING: dict[Card, dict[str, frozenset[Card]]] = {}
+
+
+def matching_cards(top: Card, color: str) -> frozenset[Card]:
+    """Every card there is that matches `top` with `color` in play: a wild,
+    that colour, or the top card's rank (the shared matching rule's answer,
+    as a set, so that a hand is filtered in C: `filter(found.__contains__,
+    hand)`). Built once per top card and colour from the interned cards;
+    interning a new card empties the cache."""
+    by_color = _MATCHING.get(top)
+    if by_color is None:
+        by_color = _MATCHING[top] = {}
+    found = by_color.get(color)
+    if found is None:
+        rank = top.rank
+        found = by_color[color] = frozenset(
+            c for c in Card._interned.values() if c.color is None or c.color == color or c.rank == rank)
+    return found
 
 
 _PARSED: dict[str, Card] = {}

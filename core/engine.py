@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .actions import shuffle
-from .cards import COLORS, Card
+from .cards import _MATCHING, COLORS, Card, matching_cards
 from .errors import (
     BAD_TARGET,
     COLOR_REQUIRED,
@@ -387,7 +387,7 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
         # plain turn every rule that answers card_fits promised to answer so.
         drawn = state.drawn
         hand = state.hands[player]
-        rank = state.discard[-1].rank
+        top = state.discard[-1]
         fitting: Iterable[Card] | None = None
         try:
             seat = _SEATS[player]
@@ -396,12 +396,16 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
         if drawn is None:
             if not state.draws:
                 last = seat.draw
-                fitting = [c for c in hand if c.color is None or c.color == color or c.rank == rank]
+                by_color = _MATCHING.get(top)
+                matching = by_color.get(color) if by_color is not None else None
+                if matching is None:
+                    matching = matching_cards(top, color)
+                fitting = list(filter(matching.__contains__, hand))  # in C
                 if len(fitting) > 1:
                     fitting = dict.fromkeys(fitting)
         elif state.draws == 1:
             last = seat.pass_
-            fits = drawn.color is None or drawn.color == color or drawn.rank == rank
+            fits = drawn.color is None or drawn.color == color or drawn.rank == top.rank
             fitting = (drawn,) if fits and drawn in hand else ()
         if fitting is not None:
             plain = PlainMoves()
