@@ -110,6 +110,12 @@ def test_a_rule_that_requires_another_is_refused_without_it(tmp_path: Path) -> N
         with pytest.raises(VariantError) as info:
             resolve(path)
         assert "broken.yaml:4" in str(info.value) and "needs rule 'stacking'" in str(info.value)
+        # and in Spanish, in the file's spelling and in --rule's
+        assert_translated(info.value, f"{path}:4", ["la regla 'needs-stacking' necesita la regla 'stacking'",
+                                                    "solución: actívala: `stacking: {}`"])
+        with pytest.raises(VariantError) as flag:
+            resolve("official", {"needs-stacking": {}}, "--rule")
+        assert "solución: actívala: `--rule stacking`" in flag.value.text("es")
         assert "fix: turn it on: `stacking: {}`" in str(info.value)
         ok = write(tmp_path, "name: x\nextends: official\nrules:\n  needs-stacking: {}\n  stacking: {}\n")
         assert "needs-stacking" in resolve(ok).rules
@@ -284,27 +290,6 @@ def test_overrides_errors_in_spanish_with_the_command_lines_spelling() -> None:
     with pytest.raises(VariantError) as info:
         resolve("official", {"deck": {"hand_size": "[1"}}, "--rule")
     assert_translated(info.value, "--rule", ["debe ser un número entero del 1 al 30, no '[1'"])
-
-
-def test_a_rule_that_requires_another_in_spanish(tmp_path: Path) -> None:
-    from tests.rulekit import extra_rule
-    from unobot.rule import Rule
-
-    class NeedsStacking(Rule):
-        """Needs stacking: only meaningful where draw cards stack."""
-
-        name = "needs-stacking"
-        requires = ("stacking",)
-
-    with extra_rule(NeedsStacking):
-        path = write(tmp_path, "name: x\nextends: official\nrules:\n  needs-stacking: {}\n")
-        with pytest.raises(VariantError) as info:
-            resolve(path)
-        assert_translated(info.value, f"{path}:4", ["la regla 'needs-stacking' necesita la regla 'stacking'",
-                                                    "solución: actívala: `stacking: {}`"])
-        with pytest.raises(VariantError) as info:
-            resolve("official", {"needs-stacking": {}}, "--rule")
-        assert "solución: actívala: `--rule stacking`" in info.value.text("es")
 
 
 def test_option_errors_and_option_descriptions_in_spanish() -> None:
