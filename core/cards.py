@@ -169,8 +169,10 @@ class Card:
     def __deepcopy__(self, memo: object) -> Card:
         return self
 
-    def __lt__(self, other: Card) -> bool:
-        return sort_key(self) < sort_key(other)
+    # No rich comparisons (sort with `key=sort_key`): a Python `__lt__` puts
+    # every == of two cards through a Python-level slot, which made
+    # `hand.remove(card)` and `card in hand` ten times slower; without one a
+    # card is equal to itself only, compared in C.
 
 
 #: top card -> colour in play -> the cards that match it (see `matching_cards`).

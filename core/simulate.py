@@ -138,6 +138,7 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
     inplace = not check_all
     seats = len(state.players)
     listed, play, pick = legal_moves, apply, rnd.random  # locals: this loop runs 10^5 times a second
+    uniform = all(p is random_policy for p in policies)
     n = 0
     while state.phase == PLAYING and n < max_moves:
         player = state.turn
@@ -150,10 +151,8 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
                     apply(state, m)
                 except MoveError as exc:
                     raise InvariantError(f"legal move {m!r} refused: {exc.code}") from None
-        policy = policies[player]
         # random_policy inline (the same pick): simulate's default, once a move
-        move = moves[int(pick() * len(moves))] if policy is random_policy else policy(
-            state, player, moves, rnd)
+        move = moves[int(pick() * len(moves))] if uniform else policies[player](state, player, moves, rnd)
         try:
             state, _ = play(state, move, inplace=inplace)
         except MoveError as exc:
@@ -163,12 +162,13 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
             state = _out_of_turn(state, policies, rnd, out_of_turn, report, inplace)
         # The count, the turn and the pending total every move (inline: this
         # runs a hundred thousand times a second); every card every 64 moves
-        # and at the end of the round, or to say what broke.
+        # and at the end of the round (below), or to say what broke.
         if deck is not None and (
-                not n & 63 or state.phase != PLAYING
-                or sum(map(len, state.hands)) + len(state.draw_pile) + len(state.discard) != total
+                not n & 63 or sum(map(len, state.hands)) + len(state.draw_pile) + len(state.discard) != total
                 or not 0 <= state.turn < seats or state.turn in state.out or state.pending < 0):
             check_invariants(state, deck, full=True, total=total)
+    if deck is not None:
+        check_invariants(state, deck, full=True, total=total)
     return state, n
 
 

@@ -30,7 +30,7 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from unobot.cards import COLOR_NAMES, Card
+from unobot.cards import COLOR_NAMES, Card, sort_key
 from unobot.chat import commands as c
 from unobot.chat.commands import parse_int
 from unobot.chat.i18n import gettext_for, ngettext_for
@@ -379,7 +379,7 @@ class ConsoleApp:
             return
         name = names[e.other] if e.other < len(names) else "?"
         self._print(render.flow(Text("  " + self._("{player}'s hand:").format(player=name) + " ", style="italic"),
-                                [render.card_text(card, self.lang) for card in sorted(hands[e.other])],
+                                [render.card_text(card, self.lang) for card in sorted(hands[e.other], key=sort_key)],
                                 self.console.width, indent=4))
 
     def _ask_choice(self, choice: Choice) -> PlayIntent | None:
