@@ -97,12 +97,23 @@ def check_invariants(state: GameState, deck: Counter[Card], full: bool = True,
 
 
 def _may_act_out_of_turn(state: GameState) -> bool:
-    """Could anyone but the player to move have a move now? (Cheap: a catch
-    window, a hand of one or two cards, or a rule that offers out-of-turn
-    moves, such as jump-in.)"""
-    if state.rules.out_of_turn_rules:
+    """Could anyone but the player to move have a move now? (Cheap: a rule
+    that offers out-of-turn moves, such as jump-in, a catch window, a hand of
+    one or two cards; under plain rules exactly when uno-call offers one: a
+    catch window, or a hand of two cards that has not said UNO.)"""
+    rules = state.rules
+    if rules.out_of_turn_rules or state.exposed >= 0:
         return True
-    return state.exposed >= 0 or min(map(len, state.hands)) <= 2  # a UNO call or a catch
+    if rules.plain_turn and not state.ext:  # out of turn, uno-call's offers are all (core/plain_turn.py)
+        if not rules.plain_uno:
+            return False
+        uno = state.uno
+        turn = state.turn
+        for seat, hand in enumerate(state.hands):
+            if len(hand) == 2 and seat != turn and not uno >> seat & 1:
+                return True
+        return False
+    return min(map(len, state.hands)) <= 2  # a UNO call or a catch
 
 
 def _out_of_turn(state: GameState, policies: list[Policy], rnd: random.Random, chance: float,

@@ -174,3 +174,30 @@ def test_a_plain_turn_lists_its_moves_for_apply_and_an_action_card_takes_the_hoo
             assert all(m.kind == "play" for m in moves[:len(moves) - len(tail)])
         state, _ = apply(state, moves[rnd.randrange(len(moves))])
     assert {"play", "draw", "pass", "uno", "catch"} <= kinds
+
+
+@pytest.mark.parametrize(("variant", "overrides"), PLAIN_SETS[:3])
+def test_the_simulator_asks_the_other_seats_whenever_one_has_a_move(
+        variant: str, overrides: dict[str, Any] | None) -> None:
+    """The simulator's cheap test of "may anyone move out of turn now?" (exact
+    under plain rules) never says no while a seat other than the turn's has a
+    legal move: the out-of-turn rules are exercised whenever they can be."""
+    from unobot.simulate import _may_act_out_of_turn
+
+    asked = 0
+    for seed in range(8):
+        rnd = random.Random(seed)
+        state, _ = new_game(variant, ["a", "b", "c", "d"], seed=seed, overrides=overrides)
+        for _ in range(300):
+            if state.phase != PLAYING:
+                break
+            others = any(legal_moves(state, s) for s in state.active() if s != state.turn)
+            may = _may_act_out_of_turn(state)
+            assert may or not others, f"a seat could move out of turn at move {state.moves}"
+            asked += others
+            seat = state.turn
+            if others and rnd.random() < 0.3:
+                seat = next(s for s in state.active() if s != state.turn and legal_moves(state, s))
+            moves = legal_moves(state, seat)
+            state, _ = apply(state, moves[rnd.randrange(len(moves))])
+    assert asked > 20
