@@ -114,28 +114,33 @@ class Variant:
 
 # -- YAML with line numbers ---------------------------------------------------
 
-def _to_python(node: yaml.Node, lines: dict[tuple[str, ...], int], path: tuple[str, ...]) -> Any:
+#: libyaml's parser where PyYAML has it (ten times faster: a bot reads its
+#: config and default variant at every start), the pure-Python one otherwise.
+_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _to_python(node: yaml.Node, lines: dict[tuple[str, ...], int], path: tuple[str, ...],
+               loader: yaml.SafeLoader) -> Any:
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = _to_python(key_node, {}, ())
-            out[key] = _to_python(value_node, lines, (*path, str(key)))
+            key = _to_python(key_node, {}, (), loader)
+            out[key] = _to_python(value_node, lines, (*path, str(key)), loader)
             lines[(*path, str(key))] = key_node.start_mark.line + 1
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_to_python(v, lines, (*path, str(i))) for i, v in enumerate(node.value)]
-    loader = yaml.SafeLoader("")
-    try:
-        return loader.construct_object(node)
-    finally:
-        loader.dispose()  # a shared loader would keep every node it ever built
+        return [_to_python(v, lines, (*path, str(i)), loader) for i, v in enumerate(node.value)]
+    return loader.construct_object(node)
 
 
 def load_yaml_with_lines(text: str, source: str) -> tuple[Any, dict[tuple[str, ...], int]]:
     """Parse YAML; return the data and a map from key paths to line numbers."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        try:
+            node = yaml.compose(text, Loader=_FAST_LOADER)
+        except yaml.YAMLError:
+            node = yaml.compose(text, Loader=yaml.SafeLoader)  # the error as PyYAML words it
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark else None
@@ -145,11 +150,14 @@ def load_yaml_with_lines(text: str, source: str) -> tuple[Any, dict[tuple[str, .
     if node is None:
         return None, {}
     lines: dict[tuple[str, ...], int] = {}
+    loader = yaml.SafeLoader("")  # one per document: it keeps every node it builds
     try:
-        data = _to_python(node, lines, ())
+        data = _to_python(node, lines, (), loader)
     except yaml.YAMLError as exc:
         raise VariantError(source, node.start_mark.line + 1,
                            Msg(N_("unreadable YAML value: {problem}"), problem=str(exc))) from None
+    finally:
+        loader.dispose()
     return data, lines
 
 
