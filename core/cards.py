@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 COLORS: Final = ("R", "Y", "G", "B")
 COLOR_NAMES: Final = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
@@ -151,7 +151,8 @@ class Card:
         card = cls._interned.get(key)
         if card is None:
             card = cls._interned[key] = cls(color, rank)
-            _MATCHING.clear()  # a card kind the sets below do not hold yet
+            for cache in _CLEARED_ON_NEW_CARD:  # known_cards() and what rules cached from it
+                cache.clear()
         return card
 
     def __repr__(self) -> str:
@@ -175,25 +176,23 @@ class Card:
     # card is equal to itself only, compared in C.
 
 
-#: top card -> colour in play -> the cards that match it (see `matching_cards`).
-_MATCHING: dict[Card, dict[str, frozenset[Card]]] = {}
+_KNOWN: list[tuple[Card, ...]] = []
+_CLEARED_ON_NEW_CARD: list[Any] = [_KNOWN]  # what is emptied when a new card is interned
 
 
-def matching_cards(top: Card, color: str) -> frozenset[Card]:
-    """Every card there is that matches `top` with `color` in play: a wild,
-    that colour, or the top card's rank (the shared matching rule's answer,
-    as a set, so that a hand is filtered in C: `filter(found.__contains__,
-    hand)`). Built once per top card and colour from the interned cards;
-    interning a new card empties the cache."""
-    by_color = _MATCHING.get(top)
-    if by_color is None:
-        by_color = _MATCHING[top] = {}
-    found = by_color.get(color)
-    if found is None:
-        rank = top.rank
-        found = by_color[color] = frozenset(
-            c for c in Card._interned.values() if c.color is None or c.color == color or c.rank == rank)
-    return found
+def clear_on_new_card(cache: dict[Any, Any]) -> dict[Any, Any]:
+    """Register (and return) a cache worked out from the cards there are: it
+    is emptied whenever a new card is interned (a plugin's card kind)."""
+    _CLEARED_ON_NEW_CARD.append(cache)
+    return cache
+
+
+def known_cards() -> tuple[Card, ...]:
+    """Every card there is so far (interned), as one tuple (a new one once a
+    new card is interned; see `clear_on_new_card` for caches built from it)."""
+    if not _KNOWN:
+        _KNOWN.append(tuple(Card._interned.values()))
+    return _KNOWN[0]
 
 
 _PARSED: dict[str, Card] = {}

@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .actions import shuffle
-from .cards import _MATCHING, COLORS, Card, matching_cards
+from .cards import COLORS, Card
 from .errors import (
     BAD_TARGET,
     COLOR_REQUIRED,
@@ -383,11 +383,10 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     if rules.plain_turn and player == state.turn and not state.pending and not state.ext \
             and color is not None and (exposed < 0 or exposed != player and rules.plain_uno):
         # The plain turn (core/plain_turn.py), inline: this is the hottest
-        # code of the engine. Which cards fit is matching's answer: in a
-        # plain turn every rule that answers card_fits promised to answer so.
+        # code of the engine. Which cards fit is asked of the rule set, once
+        # for the hand (`cards_that_fit`).
         drawn = state.drawn
         hand = state.hands[player]
-        top = state.discard[-1]
         fitting: Iterable[Card] | None = None
         try:
             seat = _SEATS[player]
@@ -396,17 +395,12 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
         if drawn is None:
             if not state.draws:
                 last = seat.draw
-                by_color = _MATCHING.get(top)
-                matching = by_color.get(color) if by_color is not None else None
-                if matching is None:
-                    matching = matching_cards(top, color)
-                fitting = list(filter(matching.__contains__, hand))  # in C
+                fitting = rules.cards_that_fit(state, player, hand)
                 if len(fitting) > 1:
                     fitting = dict.fromkeys(fitting)
         elif state.draws == 1:
             last = seat.pass_
-            fits = drawn.color is None or drawn.color == color or drawn.rank == top.rank
-            fitting = (drawn,) if fits and drawn in hand else ()
+            fitting = rules.cards_that_fit(state, player, (drawn,)) if drawn in hand else ()
         if fitting is not None:
             plain = PlainMoves()
             if fitting:
@@ -475,9 +469,9 @@ def play_moves(state: GameState, player: int, rules: RuleSet | None = None) -> l
         if rules.play_checks or rules.targets_possible:
             _plays(state, rules, player, fitting, moves)
         else:
-            get = _UNTARGETED.get
+            table = _seat_moves(player).plays
             for card in fitting:
-                moves.extend(get((player, card)) or _untargeted(player, card))
+                moves.extend(table.get(card) or _untargeted(player, card))
     return moves
 
 
@@ -509,9 +503,6 @@ def _plays(state: GameState, rules: RuleSet, player: int, cards: list[Card], mov
             moves.extend(_untargeted(player, card))
 
 
-_UNTARGETED: dict[tuple[int, Card], tuple[Move, ...]] = {}
-
-
 class _SeatMoves:
     """One seat's shared move objects, for the plain turn's listing."""
 
@@ -535,12 +526,12 @@ def _seat_moves(player: int) -> _SeatMoves:
 
 
 def _untargeted(player: int, card: Card) -> tuple[Move, ...]:
-    """The play moves of a card that names no player (cached: moves are immutable)."""
-    found = _UNTARGETED.get((player, card))
+    """The play moves of a card that names no player (cached per seat: moves are immutable)."""
+    plays = _seat_moves(player).plays
+    found = plays.get(card)
     if found is None:
         colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
-        found = _UNTARGETED[(player, card)] = tuple(play_move(player, card, c) for c in colors)
-        _seat_moves(player).plays[card] = found
+        found = plays[card] = tuple(play_move(player, card, c) for c in colors)
     return found
 
 

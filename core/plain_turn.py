@@ -74,7 +74,7 @@ from .state import PLAYING, GameState
 #: declare `plain_turn = True` for the rule set to take the fast path.
 #: (`check_move` counts only for rules that check plays, draws or passes.)
 PLAIN_HOOKS = (
-    "card_fits", "can_jump_in", "card_targets", "check_move", "extra_moves",
+    "can_jump_in", "card_targets", "check_move", "extra_moves",
     "before_play", "on_play", "on_wild", "hold_penalty", "after_move", "next_turn",
     "on_draw", "on_drawn_card", "cards_to_draw", "on_pass",
 )
@@ -155,6 +155,8 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
         s.exposed = -1  # uno-call: a play by another player closes the catch window
         hand.remove(card)
         s.discard.append(card)
+        if len(hand) == 1 and rules.plain_uno and not s.uno >> player & 1:
+            s.exposed = player  # uno-call: down to one card without UNO, open to a catch
         events.append(_event(Event, (CARD_PLAYED, player, card, 0, -1, None, ())))
         # card-effects, as its on_play and on_wild do
         if wild:
@@ -162,7 +164,6 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
             events.append(_event(Event, (COLOR_CHOSEN, player, None, 0, -1, move.color, ())))
         else:
             s.color = card.color
-        mover = player
         if draw:
             victim = _next(s, player, rules)
             if wild and rules.hold_penalty(s, victim, card):
@@ -170,7 +171,6 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
                 s.pending = draw
                 s.pending_rank = card.rank
                 events.append(_event(Event, (PENALTY_PENDING, victim, None, draw, -1, None, ())))
-                _exposure(s, mover, hand, rules)
                 s.turn = victim
                 s.drawn = None
                 s.draws = 0
@@ -184,7 +184,7 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
             events.append(_event(Event, (PENALTY_TAKEN, victim, None, draw, -1, None, tuple(taken))))
             player = victim
         elif wild:
-            pass
+            pass  # the turn passes, below
         elif card.rank == REVERSE and not (
                 len(s.hands) - len(s.out) == 2 and rules.options["card-effects"].two_player_reverse_skips):
             s.direction = -s.direction
@@ -193,9 +193,7 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
             skipped = _next(s, player, rules)
             events.append(_event(Event, (TURN_SKIPPED, skipped, None, 0, -1, None, ())))
             player = skipped
-        if len(hand) == 1 and rules.plain_uno and not s.uno >> mover & 1:
-            s.exposed = mover  # uno-call: down to one card without UNO, open to a catch
-        s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
+        s.turn = _next(s, player, rules)
         s.drawn = None
         s.draws = 0
         return events
@@ -209,20 +207,17 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
         if s.uno:
             s.uno &= ~(1 << player)  # uno-call: who draws says UNO again
         # draw-one: the drawn card may be played when the rule set accepts
-        # it (`can_play`; in a plain turn, matching's answer unless a rule
-        # checks plays or names targets).
+        # it (`can_play`; when no rule checks plays or names targets, that is
+        # whether it fits).
+        s.drawn = card
+        s.draws = 1
         if rules.play_checks or rules.targets_possible:
             from .engine import can_play
 
-            s.drawn = card
-            s.draws = 1
             fits = can_play(s, player)
         else:
-            fits = card.color is None or card.color == s.color or card.rank == s.discard[-1].rank
-        if fits:
-            s.drawn = card
-            s.draws = 1
-        else:
+            fits = bool(rules.cards_that_fit(s, player, (card,)))
+        if not fits:
             s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
             s.drawn = None
             s.draws = 0
@@ -236,16 +231,9 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
     return None
 
 
-def _exposure(s: GameState, mover: int, hand: list[Any], rules: Any) -> None:
-    """uno-call: a player down to one card who has not said UNO may be caught
-    (inline in the common path of `plain_step`)."""
-    if len(hand) == 1 and rules.plain_uno and not s.uno >> mover & 1:
-        s.exposed = mover
-
-
 def _next(s: GameState, player: int, rules: Any) -> int:
     """turn-order: the next seat in the direction of play (`next_turn` when
-    seats are out of the round; inline in the common paths of `plain_step`)."""
+    seats are out of the round; inline in the two hottest paths of `plain_step`)."""
     return rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
 
 

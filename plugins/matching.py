@@ -12,6 +12,21 @@ refuse plays for other reasons implement `check_move`.
 from collections.abc import Iterable
 
 from unobot import Card, GameState, Rule, hookimpl
+from unobot.cards import clear_on_new_card, known_cards
+
+#: top card -> colour in play -> every card that fits on it (emptied when a
+#: card kind is added, by unobot.cards).
+_FITS: dict[Card, dict[str, frozenset[Card]]] = clear_on_new_card({})
+
+
+def _fitting_set(top: Card, color: str) -> frozenset[Card]:
+    """Every card that fits on `top` with `color` in play (a wild, the colour,
+    or the rank), so that a hand is filtered in C (`filter(fits.__contains__,
+    hand)`): the engine asks this every turn."""
+    rank = top.rank
+    found = _FITS.setdefault(top, {})[color] = frozenset(
+        c for c in known_cards() if c.color is None or c.color == color or c.rank == rank)
+    return found
 
 
 class Matching(Rule):
@@ -43,14 +58,18 @@ class Matching(Rule):
                 return []  # only this rule answers can_stack, and it says no
             can_stack = rules.can_stack
             return [c for c in cards if can_stack(state, player, c)]
-        drawn = state.drawn
-        if drawn is not None:
-            return [c for c in cards if c is drawn and self.card_fits(state, player, c)]
         color = state.color
+        drawn = state.drawn
         if color is None:
-            return list(cards)
-        rank = state.discard[-1].rank
-        return [c for c in cards if c.color is None or c.color == color or c.rank == rank]
+            return list(cards) if drawn is None else [c for c in cards if c is drawn]
+        top = state.discard[-1]
+        by_color = _FITS.get(top)
+        fits = by_color.get(color) if by_color is not None else None
+        if fits is None:
+            fits = _fitting_set(top, color)
+        if drawn is not None:
+            return [drawn] if drawn in fits and drawn in cards else []
+        return list(filter(fits.__contains__, cards))
 
     @hookimpl(trylast=True)
     def can_stack(self, state: GameState, player: int, card: Card) -> bool:
