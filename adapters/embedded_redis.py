@@ -43,11 +43,10 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
+if TYPE_CHECKING:
+    import redis
 
 try:
     import fcntl
@@ -179,7 +178,15 @@ class EmbeddedRedis:
 
     def _client(self, timeout: float = 1.0) -> redis.Redis:
         """A plain sync client for management; no retries (why: SHUTDOWN and probes
-        must fail at once, not back off for seconds)."""
+        must fail at once, not back off for seconds).
+
+        redis-py is imported here, not with the module: a first start launches
+        redis-server before it asks it anything, so the server boots (its own
+        process) while redis-py, ~0.1 s of imports, loads (see `_launch`)."""
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
         no_retry = Retry(NoBackoff(), 0)
         if self.unixsocket:
             return redis.Redis(unix_socket_path=self.unixsocket, socket_timeout=timeout,
@@ -210,6 +217,8 @@ class EmbeddedRedis:
         if not pid_alive(pid):
             return False
         self.pid, self.unixsocket, self.port = pid, info.get("unixsocket"), info.get("port")
+        import redis
+
         try:
             with self._client() as client:
                 served: Any = client.info("server")
@@ -261,6 +270,8 @@ class EmbeddedRedis:
 
     def _wait_ready(self) -> bool:
         """Wait until the server answers PING (it answers LOADING while reading its data)."""
+        import redis
+
         deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
             if self._process is not None and self._process.poll() is not None:
@@ -288,6 +299,8 @@ class EmbeddedRedis:
         """Shut the server down cleanly (SHUTDOWN flushes the append-only file)."""
         if self.pid is None:
             return
+        import redis
+
         with contextlib.suppress(redis.RedisError, OSError), self._client() as client:
             client.shutdown()
         if not self._wait_gone(timeout):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from unobot.config import Config, load_config
 from unobot.store import (
@@ -24,8 +24,11 @@ from unobot.store import (
     StoreUnavailable,
 )
 
+if TYPE_CHECKING:
+    from unobot.adapters.embedded_redis import EmbeddedRedis
+
 EMBEDDED_SUBDIR = "redis"
-DEFAULT_PREFIX = "unobot"  # the same as adapters/redis_store.py's (not imported: see open_store)
+DEFAULT_PREFIX = "unobot"  # the same as adapters/redis_store.py's (not imported: see prepare_redis)
 PLAIN_SCHEMES = ("redis://", "rediss://")
 """URL schemes ``redis.cluster: true`` turns into a cluster's (a unix socket is never one)."""
 
@@ -57,19 +60,77 @@ async def open_store(
     """
     if memory:
         return MemoryStore(game_ttl=options.get("game_ttl", DEFAULT_GAME_TTL))
+    if url is None:  # the redis-server start waits on a process: in a thread, the event loop goes on
+        address, server = await asyncio.to_thread(prepare_redis, None, data_dir)
+    else:
+        address, server = prepare_redis(url, data_dir)
+    return await open_redis(address, server, prefix=prefix, **options)
+
+
+def prepare_redis(url: str | None, data_dir: str | os.PathLike[str]) -> tuple[str, EmbeddedRedis | None]:
+    """The synchronous half of opening a Redis store: import redis-py and,
+    with no ``url``, start the embedded server (or reuse the one left running
+    on ``<data_dir>/redis``). Returns the URL to connect to and the embedded
+    server (None for a configured URL), for :func:`open_redis`.
+
+    Why apart from :func:`open_store`: a bot calls it in a thread from its
+    first moment (``unobot telegram``), so that redis-server boots, a process
+    of its own on another core, while Python is still importing the chat
+    library; only connecting is left for the event loop. Raises
+    :class:`~core.store.StoreUnavailable` when the embedded server cannot
+    start (none installed, or it exits: its log's end is in the message).
+    """
     # Why imported here: redis-py costs ~0.1 s to import, which a memory store
     # (and every `unobot --help`) need not pay.
-    from unobot.adapters.embedded_redis import EmbeddedRedis
+    from unobot.adapters.embedded_redis import EmbeddedRedis, EmbeddedRedisError
+
+    server = None
+    if url is None:
+        # A first start launches redis-server before importing redis-py to ask it
+        # anything: the server boots while the client loads.
+        server = EmbeddedRedis(Path(data_dir) / EMBEDDED_SUBDIR)
+        try:
+            url = server.start()
+        except EmbeddedRedisError as exc:
+            raise StoreUnavailable(f"the embedded Redis server could not start: {exc}") from None
+    import unobot.adapters.redis_store  # noqa: F401  (here, in the caller's thread, not on the event loop)
+
+    return url, server
+
+
+class PreparedRedis:
+    """:func:`prepare_redis` done now, the connection made later (:meth:`open`).
+
+    For a bot command that prepares its store first and opens it once its
+    event loop runs. The store takes the embedded server over when it is
+    opened; if the bot stops before that (a refused token, Ctrl-C while
+    starting), :meth:`stop_unless_taken` stops the server this start started,
+    as closing the store would have.
+    """
+
+    def __init__(self, url: str | None, data_dir: str | os.PathLike[str]) -> None:
+        self.url, self.server = prepare_redis(url, data_dir)
+        self.taken = False
+
+    async def open(self, *, prefix: str = DEFAULT_PREFIX, **options: Any) -> Store:
+        self.taken = True  # the store stops the embedded server when it closes
+        return await open_redis(self.url, self.server, prefix=prefix, **options)
+
+    def stop_unless_taken(self) -> None:
+        if not self.taken and self.server is not None:
+            self.server.stop()
+
+
+async def open_redis(url: str, server: EmbeddedRedis | None = None, *, prefix: str = DEFAULT_PREFIX,
+                     **options: Any) -> Store:
+    """A connected :class:`RedisStore` on ``url`` (what :func:`prepare_redis` returned:
+    closing the store stops the embedded ``server``, if any); ``options`` as for
+    :func:`open_store`."""
     from unobot.adapters.redis_store import RedisStore
 
     # `redis.cluster: true` makes a plain redis:// or rediss:// URL a cluster's, wherever the
     # URL comes from (config, environment or a command line): one setting, one meaning.
-    cluster = bool(options.pop("cluster", False))
-    server: EmbeddedRedis | None = None
-    if url is None:
-        server = EmbeddedRedis(Path(data_dir) / EMBEDDED_SUBDIR)
-        url = await asyncio.to_thread(server.start)
-        cluster = False
+    cluster = bool(options.pop("cluster", False)) and server is None
     store = RedisStore.from_url(url, prefix=prefix, server=server,
                                 cluster=cluster and url.startswith(PLAIN_SCHEMES), **options)
     try:

@@ -299,8 +299,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    import gc
+
+    # Building the parser imports every command's module: objects that live as
+    # long as the process, none of them garbage, so collecting meanwhile is
+    # wasted time at every start (a bot command keeps collection off until it
+    # is ready: unobot.adapters.startup).
+    gc.disable()
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    finally:
+        gc.enable()
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

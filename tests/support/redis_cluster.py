@@ -54,12 +54,12 @@ def _port_free(port: int) -> bool:
     return True
 
 
-def cluster_ports(count: int) -> list[int]:
-    """``count`` ports whose cluster bus ports (port + 10000) are free too."""
+def cluster_ports(count: int, avoid: set[int] | frozenset[int] = frozenset()) -> list[int]:
+    """``count`` ports whose cluster bus ports (port + 10000) are free too (none in ``avoid``)."""
     ports: list[int] = []
     while len(ports) < count:
         port = random.randint(20000, 55000)
-        if port not in ports and _port_free(port) and _port_free(port + 10000):
+        if port not in ports and port not in avoid and _port_free(port) and _port_free(port + 10000):
             ports.append(port)
     return ports
 
@@ -104,7 +104,16 @@ class RedisCluster:
 
     def start(self) -> RedisCluster:
         for node in self.nodes:
-            node.start()
+            for attempt in range(5):
+                try:
+                    node.start()
+                    break
+                except RuntimeError:
+                    # A port free when chosen was taken before the node bound it (its
+                    # bus port, port + 10000, by some client's ephemeral port): another.
+                    if attempt == 4:
+                        raise
+                    node.port = cluster_ports(1, avoid={n.port for n in self.nodes if n.port})[0]
         subprocess.run(
             [redis_cli_binary(), "--cluster", "create", *(n.address for n in self.nodes),
              "--cluster-replicas", str(self.replicas), "--cluster-yes"],

@@ -40,7 +40,7 @@ from tests.support.privacy import mentions
 from tests.telegram.clock import FakeClock, ManualScheduler
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.telegram import inline_results, keyboards
-from unobot.adapters.telegram.app import build_application
+from unobot.adapters.telegram.app import build_application, settled
 from unobot.adapters.telegram.runtime import KEY, Options
 from unobot.cards import Card
 from unobot.chat.service import ChatService
@@ -97,6 +97,7 @@ class BotProcess:
                                      scheduler=ManualScheduler if self.clock else None)
         await self.app.initialize()
         await self.app.post_init(self.app)  # what run_polling does after initialize()
+        await settled(self.app)  # the command menu: tests count the calls that follow
         if self.webhook_port:
             await self.app.updater.start_webhook(listen="127.0.0.1", port=self.webhook_port, url_path="hook",
                                                  webhook_url=self.webhook_url, secret_token=self.secret)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 import redis
 
 from tests.botapi import BotAPIServer
@@ -91,11 +92,13 @@ async def test_webhook_without_secret_gets_one(server: BotAPIServer, redis_serve
         assert await server.post_update_to(url, forged, secret_token="guess") == 403
 
 
-async def run_to_exit(env_changes: dict[str, str], tmp: Path) -> tuple[int, str]:
+async def run_to_exit(env_changes: dict[str, str], tmp: Path, *, drop: tuple[str, ...] = ()) -> tuple[int, str]:
     """Run `unobot telegram` until it exits (the local Bot API server keeps answering meanwhile)."""
     config = tmp / "config.yaml"
     config.write_text(f"store:\n  data_dir: {tmp}\n")
     env = {**os.environ, "UNOBOT_CONFIG": str(config), **env_changes}
+    for name in drop:
+        env.pop(name, None)
     process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", cwd=ROOT, env=env,
                                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     output, _ = await asyncio.wait_for(process.communicate(), 60)
@@ -114,6 +117,23 @@ async def test_unreachable_redis_or_api_is_one_line(server: BotAPIServer, tmp_pa
                              "UNOBOT_TELEGRAM_API_URL": f"http://127.0.0.1:{dead}/bot"}, tmp_path)
     assert code == 1 and "Traceback" not in out, out
     assert out.strip().splitlines()[-1].startswith("error: the Telegram Bot API cannot be reached"), out
+
+
+async def test_a_bot_that_cannot_start_stops_the_embedded_server_it_started(tmp_path: Path) -> None:
+    """The embedded redis-server is launched first thing (it boots while redis-py
+    loads); a bot that then fails to start (here: no Bot API) stops it again."""
+    dead = free_port()
+    code, out = await run_to_exit({"TELEGRAM_BOT_TOKEN": "1:AA", "UNOBOT_TELEGRAM_API_URL": f"http://127.0.0.1:{dead}/bot"},
+                                  tmp_path, drop=("UNOBOT_REDIS_URL",))
+    assert code == 1 and "Traceback" not in out, out
+    assert out.strip().splitlines()[-1].startswith("error: the Telegram Bot API cannot be reached"), out
+    data = tmp_path / "redis"
+    assert (data / "redis.log").is_file(), "the embedded server was never started"
+    assert not (data / "embedded.json").exists(), "the embedded server was left running"
+    pid = int((data / "redis.pid").read_text()) if (data / "redis.pid").exists() else None
+    if pid is not None:  # redis-server removes its pid file on a clean shutdown
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 async def test_a_store_that_answered_is_refused_not_unreachable(server: BotAPIServer, tmp_path: Path) -> None:

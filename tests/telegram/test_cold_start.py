@@ -4,8 +4,9 @@
   local server), and one, shared, for `https://`: reading it is most of
   what making an httpx client costs (PTB's own client reads it when made).
 * With `redis.url: memory` the command never imports redis-py.
-* The command menu (two setMyCommands calls) goes out while the store opens,
-  and is set before the first update is taken.
+* The command menu (two setMyCommands calls) goes out after the store is
+  open, without holding up the first update, and only when the store does
+  not say this bot set the same menu less than a day ago.
 * `unobot --help` imports none of the heavy packages (each command imports
   what it needs when it runs).
 """
@@ -109,8 +110,8 @@ sys.exit(main(["telegram"]))
 
 async def test_unobot_telegram_with_a_memory_store(server: BotAPIServer, tmp_path: Path) -> None:
     """The command as a person runs it (http:// local API, memory store): the first
-    update is answered, the menu was set before it, redis-py was never imported,
-    no CA file was read."""
+    update is answered, the menu is set in both languages, redis-py was never
+    imported, no CA file was read."""
     user = server.user(7, "Ann")
     chat = server.private_chat(user)
     update = server.send_command(chat, user, "/start")
@@ -126,14 +127,15 @@ async def test_unobot_telegram_with_a_memory_store(server: BotAPIServer, tmp_pat
     try:
         answer = await server.wait_answer(update, "sendMessage", timeout=30)
         assert answer.params["chat_id"] == chat["id"]
+        # A memory store remembers no menu: this start sets it, in both languages.
+        await server.wait_for("setMyCommands", lambda p: p.get("language_code") == "es", timeout=30, after=0)
+        await server.wait_for("setMyCommands", lambda p: not p.get("language_code"), timeout=30, after=0)
     finally:
         process.send_signal(signal.SIGINT)
         output, _ = await asyncio.wait_for(process.communicate(), 30)
     text = output.decode(errors="replace")
     assert "PROBE redis=False ca_reads=0" in text, text
-    methods = [call.method for call in server.calls]
-    first_poll = methods.index("getUpdates")
-    assert methods[:first_poll].count("setMyCommands") == 2, methods
+    assert [call.method for call in server.calls].count("setMyCommands") == 2
     assert server.my_commands(language_code="es") and server.my_commands()
 
 
@@ -147,3 +149,50 @@ def test_help_imports_no_heavy_package() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]", done.stdout
+
+
+async def test_the_menu_is_set_again_only_when_it_changed_or_is_a_day_old(
+        server: BotAPIServer, redis_server: Any, prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several processes of one bot, or a restart, set the menu once: the store
+    remembers what this bot set, and when (a day later it is set again, in case
+    someone changed it in @BotFather)."""
+    from telegram.ext import Application
+
+    from unobot.adapters.redis_store import RedisStore
+    from unobot.adapters.telegram import app as app_module
+    from unobot.adapters.telegram.app import MENU_KEY, MENU_TRUSTED, register_commands
+
+    store = RedisStore.from_url(redis_server.url, prefix=prefix)
+    bot_app = Application.builder().token(server.token).base_url(server.base_url).build()
+    await bot_app.initialize()
+
+    def sets() -> int:
+        return [call.method for call in server.calls].count("setMyCommands")
+
+    try:
+        await register_commands(bot_app, store)
+        assert sets() == 2 and server.my_commands(language_code="es") and server.my_commands()
+        await register_commands(bot_app, store)  # a restart, or a second process
+        assert sets() == 2
+        record = await store.get_chat_settings(MENU_KEY)
+        assert record["bot"] == bot_app.bot.id
+
+        await store.update_chat_settings(MENU_KEY, {"at": record["at"] - MENU_TRUSTED - 1})
+        await register_commands(bot_app, store)  # a day old: set again
+        assert sets() == 4
+
+        translated = app_module.menus()
+        translated["es"][0] = (translated["es"][0][0], "otra descripción")
+        monkeypatch.setattr(app_module, "menus", lambda: translated)
+        await register_commands(bot_app, store)  # another menu (a new version of the bot)
+        assert sets() == 6
+        assert server.my_commands(language_code="es")[0]["description"] == "otra descripción"
+
+        await store.update_chat_settings(MENU_KEY, {"bot": bot_app.bot.id + 1})
+        await register_commands(bot_app, store)  # the record is another bot's
+        assert sets() == 8
+        await register_commands(bot_app)  # no store: always
+        assert sets() == 10
+    finally:
+        await bot_app.shutdown()
+        await store.close()
