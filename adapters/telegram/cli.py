@@ -10,8 +10,10 @@ Redis: nothing about a game is kept in a process.
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
+import hmac
 import logging
-import secrets
 import sys
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -108,9 +110,8 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
     try:
         if webhook:
             path = urlsplit(webhook).path.lstrip("/")
-            # Without a secret anyone who finds the URL could post forged updates:
-            # one is made up for this run (Telegram learns it from setWebhook).
-            secret = args.secret or hook.secret or secrets.token_urlsafe(32)
+            # Without a secret anyone who finds the URL could post forged updates.
+            secret = args.secret or hook.secret or webhook_secret(token)
             app.run_webhook(listen=args.listen or hook.listen, port=args.port or hook.port, url_path=path,
                             webhook_url=webhook, secret_token=secret, allowed_updates=updates)
         else:
@@ -119,6 +120,20 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         print(f"error: {startup_reason(exc)}", file=sys.stderr)
         return 1
     return 0
+
+
+def webhook_secret(token: str) -> str:
+    """The webhook secret when none is configured: derived from the bot token.
+
+    Why not a random one per run: several processes behind one webhook each
+    call setWebhook, and Telegram keeps the last secret only, so every other
+    process would refuse the updates sent to it. Derived, all processes of
+    one bot agree without being told; whoever does not hold the token cannot
+    work it out (HMAC-SHA256), and it does not reveal the token. 43 URL-safe
+    characters, within what Telegram accepts (1-256 of A-Z, a-z, 0-9, _, -).
+    """
+    digest = hmac.new(token.encode(), b"unobot telegram webhook secret", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def _not_bootstrap(record: logging.LogRecord) -> bool:

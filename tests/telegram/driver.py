@@ -41,6 +41,7 @@ from tests.telegram.clock import FakeClock, ManualScheduler
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.adapters.telegram.app import build_application, settled
+from unobot.adapters.telegram.cli import webhook_secret
 from unobot.adapters.telegram.runtime import KEY, Options
 from unobot.cards import Card
 from unobot.chat.service import ChatService
@@ -600,13 +601,15 @@ class CliBot:
     connections, PTB's JobQueue and the production rate limiter with
     Telegram's group budgets). What it did is seen only from outside: at the
     Bot API server and in the store (see `CliBalancer`). Its log goes to
-    `<folder>/bot.log`.
+    `<folder>/bot.log`. With no `secret` it is started without `--secret`
+    and uses the one every process of the bot derives from the token.
     """
 
-    secret = "s3cret-token"
-
-    def __init__(self, server: BotAPIServer, redis_url: str, prefix: str, folder: Path, *, port: int) -> None:
+    def __init__(self, server: BotAPIServer, redis_url: str, prefix: str, folder: Path, *, port: int,
+                 secret: str | None = "s3cret-token") -> None:
         self.server = server
+        self.given_secret = secret
+        self.secret = secret if secret is not None else webhook_secret(server.token)
         self.redis_url = redis_url
         self.prefix = prefix
         self.folder = folder
@@ -630,7 +633,8 @@ class CliBot:
         with self.log_path.open("wb") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "unobot.cli", "telegram", "--webhook", self.webhook_url,
-                 "--listen", "127.0.0.1", "--port", str(self.port), "--secret", self.secret],
+                 "--listen", "127.0.0.1", "--port", str(self.port),
+                 *(["--secret", self.given_secret] if self.given_secret is not None else [])],
                 cwd=self.folder, env=env, stdout=out, stderr=subprocess.STDOUT)
         return self
 

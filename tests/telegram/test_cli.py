@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,6 +18,7 @@ import redis
 
 from tests.botapi import BotAPIServer
 from tests.support.redis_server import RedisServer
+from unobot.adapters.telegram.cli import webhook_secret
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,14 +78,17 @@ async def test_webhook_with_secret(server: BotAPIServer, redis_server: RedisServ
 
 async def test_webhook_without_secret_gets_one(server: BotAPIServer, redis_server: RedisServer, prefix: str,
                                                tmp_path: Path) -> None:
-    """No secret configured: one is made up, so a forged post without it is refused."""
+    """No secret configured: one is derived from the token, so a forged post without
+    it is refused, and every process of the bot sets the same one."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/unobot/hook"
     with unobot(server, redis_server, prefix, tmp_path, "--webhook", url, "--listen", "127.0.0.1",
                 "--port", str(port)):
         call = await server.wait_for("setWebhook", timeout=20, after=0)
         secret = str(call.params.get("secret_token") or "")
-        assert len(secret) >= 32
+        assert len(secret) >= 32 and server.token not in secret
+        assert re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret)  # what Telegram accepts
+        assert secret == webhook_secret(server.token) != webhook_secret(server.token + "x")
         group = server.group()
         update = server.send_command(group, server.user(1, "Ann"), "/new")
         await server.wait_answer(update, "sendMessage", timeout=10)

@@ -1,8 +1,11 @@
 """Three `unobot telegram --webhook` processes on one Redis Cluster serve one bot.
 
 Each is a separate process started from the command line, with the
-cluster's `redis+cluster://` URL in `UNOBOT_REDIS_URL`, a webhook of its own
-on loopback and the same secret; every update goes to one of them at random
+cluster's `redis+cluster://` URL in `UNOBOT_REDIS_URL` and a webhook of its
+own on loopback, and no `--secret`: each sets the secret it derives from
+the token, and all must accept what is sent to them with it (a random secret
+per process would leave only the last to set it serving). Every update goes
+to one of them at random
 (seeded), as a load balancer would send it. Four groups play at once, two
 whole rounds each, the players opening their hands and picking cards as
 people do (`TableDriver`; whose turn it is read from the store, since the
@@ -97,7 +100,8 @@ async def test_three_webhook_processes_on_a_cluster_serve_several_groups(server:
                                                                         tmp_path: Path) -> None:
     prefix = "fleet"
     with RedisCluster(tmp_path / "cluster", primaries=3) as cluster:
-        processes = [CliBot(server, cluster.url, prefix, tmp_path / f"bot{i}", port=free_port()).start()
+        processes = [CliBot(server, cluster.url, prefix, tmp_path / f"bot{i}", port=free_port(),
+                            secret=None).start()
                      for i in range(3)]
         outputs: list[str] = []
         reader = StoreReader(RedisStore.from_url(cluster.url, prefix=prefix))
