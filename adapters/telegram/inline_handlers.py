@@ -22,6 +22,7 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
+from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for, known, normalize
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.state import StateFormatError
@@ -231,6 +232,12 @@ async def on_chosen(update: Update, context: Context) -> None:
         await refuse(context, chosen, None, lang, _("That choice was made for someone else."), choice.chat)
         return
     command = inline_results.command_for(choice.code, choice.version)
+    if command is None and choice.code.startswith("M"):  # a plugin's move, by its text's digest
+        table = await rt.service.table(choice.chat)
+        if table is not None and table.version != choice.version:
+            command = c.PluginMove(text="", version=choice.version)  # the service says it is stale
+        elif table is not None and (move := inline_results.plugin_move(table, str(user.id), choice.code)):
+            command = c.PluginMove(text=move.text, version=choice.version)
     if command is None:
         table = await rt.service.table(choice.chat)
         lang = table.lang if table is not None else await rt.service.language(choice.chat)

@@ -19,6 +19,8 @@ and the move itself.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from dataclasses import dataclass, replace
 
 from telegram import InlineQueryResultsButton
@@ -82,6 +84,25 @@ def move_code(table: Table, move: Move) -> str:
 
 
 _CORE_CODES = {DRAW: "d", PASS: "s", UNO: "u", CHALLENGE: "c", PLAY: "p", CATCH: "k"}
+
+
+def digest_code(move: Move) -> str:
+    """The code of a plugin's move whose text makes the result id longer than
+    Telegram's 64 bytes (`multi R5 G5 B5 Y5 ...`): "M" and 16 characters of
+    its text's SHA-256, which `plugin_move` finds again among the player's
+    moves. Every move is offered, however long its text (by construction, not
+    by luck of short names)."""
+    digest = hashlib.sha256(move.text.encode()).digest()[:12]
+    return "M" + base64.urlsafe_b64encode(digest).decode()
+
+
+def plugin_move(table: Table, user: str, code: str) -> Move | None:
+    """The move of a plugin's kind that `code` (a `digest_code`) names among
+    what `user` may do now in `table`; None when none does (the hand moved on)."""
+    view = hand_view(table, user)
+    if view is None or not code.startswith("M"):
+        return None
+    return next((m for m in view.extras if digest_code(m) == code), None)
 
 
 def command_for(code: str, version: int) -> c.Command | None:
@@ -199,6 +220,8 @@ def hand_results(table: Table, user: str, lang: str | None = None, stickers: Sti
         if uno:  # the play and UNO in one pick
             title, posted, code = f"{title} · UNO!", f"{posted} · UNO!", code + "!"
         rid = encode(chat, version, user, code)
+        if len(rid.encode()) > MAX_ID and code.startswith("m"):  # a plugin's long move text
+            rid = encode(chat, version, user, digest_code(move))
         if len(rid.encode()) <= MAX_ID:
             article = _article(rid, title, posted, table.lang, description)
             # A plain play as the card's picture; a wild's colour, a target or UNO stay said in words.

@@ -9,7 +9,9 @@ like one from PyPI: nothing here is built into unobot.
 from __future__ import annotations
 
 from tests.botapi import BotAPIServer
+from tests.rulekit import extra_rule
 from tests.telegram.driver import BotProcess, TableDriver
+from unobot import Event, GameState, Move, Rule, hookimpl
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
@@ -75,3 +77,77 @@ async def test_a_plugin_rule_is_set_from_rules_and_speaks_the_chats_language(
     out = await bot.service.handle(driver.chat, Person(str(player["id"]), player["first_name"], "es"),
                                    c.PluginMove(text="knock"))
     assert not out.ok and out.error == "Ya has golpeado la mesa en esta mano."
+
+
+LONG_KIND = "shout-the-longest-move-name-a-plugin-author-ever-thought-of"
+
+
+class LongMove(Rule):
+    """A third-party move whose text alone passes Telegram's 64-byte result id."""
+
+    name = "long-move"
+    title = {"en": "Long move"}
+    checks = (LONG_KIND,)
+    move_kinds = {LONG_KIND: "Shout"}
+
+    @hookimpl
+    def check_move(self, state: GameState, move: Move) -> bool | str | None:
+        if move.kind != LONG_KIND:
+            return None
+        return True if move.player == state.turn and not state.ext.get("shouted") else "not_your_turn"
+
+    @hookimpl
+    def extra_moves(self, state: GameState, player: int) -> list[Move] | None:
+        return [Move(LONG_KIND, player)] if player == state.turn and not state.ext.get("shouted") else None
+
+    @hookimpl
+    def on_move(self, state: GameState, move: Move, events: list[Event]) -> bool | None:
+        if move.kind != LONG_KIND:
+            return None
+        state.ext = {**state.ext, "shouted": move.player}
+        return True
+
+
+async def test_a_plugin_move_whose_text_passes_64_bytes_is_offered_and_played(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    """The result id carries the move's digest instead of its text (Telegram drops
+    ids over 64 bytes); the pick finds the move again; a stale pick is refused."""
+    with extra_rule(LongMove):
+        group = server.group(title="Long moves")
+        ana, ben = server.user(301, "Ana"), server.user(302, "Ben")
+        driver = TableDriver(server, bot, group, [ana, ben], seed=5)
+        assert bot.service is not None
+        out = await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule="long-move", enabled=True))
+        assert out.ok, out.error
+        await driver.command(ana, "/new")
+        await driver.command(ben, "/join")
+        await driver.press(ana, keyboards.START)
+        table = await driver.table()
+        assert table is not None and table.game is not None
+        if table.game.color is None:  # a Wild starter: the first player names its colour
+            first = driver.players[table.game.turn]
+            pick = next(r for r in await driver.hand(first) if inline_results.decode(r["id"]).code.startswith("h"))
+            await driver.choose(first, pick["id"])
+            table = await driver.table()
+            assert table is not None and table.game is not None
+        player = driver.players[table.game.turn]
+        long_id = f"{driver.chat}:{table.version}:{player['id']}:m{LONG_KIND}"
+        assert len(long_id.encode()) > inline_results.MAX_ID  # what the plain code would have needed
+
+        results = await driver.hand(player)
+        assert all(len(r["id"].encode()) <= inline_results.MAX_ID for r in results)
+        shout = next(r for r in results if inline_results.decode(r["id"]).code.startswith("M"))
+        assert "Shout" in shout["title"]
+        await driver.choose(player, shout["id"])
+        await bot.idle()
+        table = await driver.table()
+        assert table is not None and table.game is not None
+        assert table.game.ext.get("shouted") == table.seat_of(str(player["id"]))
+
+        stale_version = table.version
+        await driver.choose(player, shout["id"])  # the same pick again: the table moved on
+        await bot.idle()
+        again = await driver.table()
+        assert again is not None and again.version == stale_version  # nothing changed
+        said = [call for call in server.calls if "out of date" in str(call.params.get("text", ""))]
+        assert said, "the stale pick was not answered"
