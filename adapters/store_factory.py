@@ -73,10 +73,13 @@ def prepare_redis(url: str | None, data_dir: str | os.PathLike[str]) -> tuple[st
     on ``<data_dir>/redis``). Returns the URL to connect to and the embedded
     server (None for a configured URL), for :func:`open_redis`.
 
-    Why apart from :func:`open_store`: a bot calls it in a thread from its
-    first moment (``unobot telegram``), so that redis-server boots, a process
-    of its own on another core, while Python is still importing the chat
-    library; only connecting is left for the event loop. Raises
+    Why apart from :func:`open_store`: a bot calls it first thing, before its
+    event loop runs (``unobot telegram``, through :class:`PreparedRedis`):
+    redis-server is launched before redis-py is imported and boots, a
+    process of its own, meanwhile; only connecting is left for the event
+    loop. (Not in a thread beside the bot's other imports: every file an
+    import reads hands the interpreter lock to the other thread for a whole
+    switch interval, which cost the cold start ~40 ms.) Raises
     :class:`~core.store.StoreUnavailable` when the embedded server cannot
     start (none installed, or it exits: its log's end is in the message).
     """

@@ -135,7 +135,7 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     menu = app.bot_data["unobot.setup"].get("menu")
-    if menu is not None and not menu.done():  # a bot stopped at once: the menu has nothing left to wait for
+    if menu is not None and not menu.done():  # a bot stopped right after starting: its menu still goes out
         try:
             await asyncio.wait_for(menu, 5)
         except (TimeoutError, asyncio.CancelledError):
