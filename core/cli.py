@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, PackageNotFoundError, distribution, entry_points
 from typing import Any
 
 # Why the rest is imported inside the commands: `unobot --help` and each
@@ -246,7 +246,9 @@ def _simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policie
 
 # -- main -----------------------------------------------------------------------
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The `unobot` parser, with the commands that `argv` (the arguments after
+    `unobot`) needs: all of them when it is None (see `command_entry_points`)."""
     parser = argparse.ArgumentParser(prog="unobot", description="UNO, with rules as plugins.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -290,12 +292,36 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="processes playing through the store")
     p.set_defaults(func=cmd_simulate)
 
-    for ep in entry_points(group=COMMANDS_GROUP):
+    for ep in command_entry_points(argv, set(sub.choices)):
         try:
             ep.load()(sub)
         except Exception as exc:  # a broken adapter must not break the other commands
             print(f"warning: command {ep.name} failed to load: {exc!r}", file=sys.stderr)
     return parser
+
+
+def command_entry_points(argv: list[str] | None, core: set[str]) -> list[EntryPoint]:
+    """The `unobot.commands` entry points that the command line `argv` needs.
+
+    Why not always all: finding them reads a file of every installed package,
+    and each loads its adapter's module; a bot pays both at every start. So a
+    core command (`simulate`) needs none, a command of unobot's own adapters
+    (`telegram`) needs its own entry only (one file read), and anything else
+    (`--help`, a third party's command, a mistake to be told the choices)
+    gets every installed package's.
+    """
+    wanted = argv[0] if argv and not argv[0].startswith("-") else None  # `unobot -h ...`: all
+    if wanted in core:
+        return []
+    if wanted is not None:
+        try:
+            own = [ep for ep in distribution("unobot").entry_points
+                   if ep.group == COMMANDS_GROUP and ep.name == wanted]
+        except PackageNotFoundError:  # run from a source tree that is not installed
+            own = []
+        if own:
+            return own
+    return list(entry_points(group=COMMANDS_GROUP))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -307,8 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     # is ready: unobot.adapters.startup).
     gc.disable()
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        args_list = sys.argv[1:] if argv is None else argv
+        parser = build_parser(args_list or ["--help"])
+        args = parser.parse_args(args_list)
     finally:
         gc.enable()
     if not getattr(args, "func", None):

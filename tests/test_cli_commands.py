@@ -1,0 +1,42 @@
+"""Which `unobot.commands` entry points a command line loads (core/cli.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from unobot.cli import COMMANDS_GROUP, build_parser, command_entry_points
+
+CORE = {"variants", "rules", "i18n", "scenario", "simulate", "replay"}
+ADAPTERS = {"play", "audit", "telegram", "cards", "discord"}
+
+
+def names(argv: list[str] | None) -> set[str]:
+    return {ep.name for ep in command_entry_points(argv, CORE)}
+
+
+def test_a_core_command_needs_no_entry_point() -> None:
+    assert names(["simulate", "--games", "3"]) == set()
+
+
+def test_one_of_unobots_own_commands_loads_only_its_entry() -> None:
+    assert names(["telegram", "--webhook", "https://x"]) == {"telegram"}
+    assert all(ep.group == COMMANDS_GROUP for ep in command_entry_points(["play"], CORE))
+
+
+def test_help_a_mistake_or_nothing_gets_every_command() -> None:
+    for argv in (None, [], ["--help"], ["-h", "telegram"], ["no-such-command"]):
+        assert names(argv) >= ADAPTERS, argv
+    parser = build_parser(["--help"])
+    choices = next(a.choices for a in parser._actions if a.dest == "command")  # noqa: SLF001
+    assert set(choices) >= CORE | ADAPTERS
+
+
+def test_unobot_telegram_does_not_import_the_other_adapters() -> None:
+    code = ("import sys\n"
+            "from unobot import cli\n"
+            "parser = cli.build_parser(['telegram'])\n"
+            "print(sorted(m for m in sys.modules if m.startswith('unobot.adapters.') and m.endswith('cli')))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['unobot.adapters.telegram.cli']"
