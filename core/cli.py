@@ -327,10 +327,10 @@ def command_entry_points(argv: list[str] | None, core: set[str]) -> list[EntryPo
 def main(argv: list[str] | None = None) -> int:
     import gc
 
-    # Building the parser imports every command's module: objects that live as
-    # long as the process, none of them garbage, so collecting meanwhile is
-    # wasted time at every start (a bot command keeps collection off until it
-    # is ready: unobot.adapters.startup).
+    # Building the parser imports the modules of the commands it needs: objects
+    # that live as long as the process, none of them garbage, so collecting
+    # meanwhile is wasted time at every start (a bot command keeps collection
+    # off until it is ready: unobot.adapters.startup).
     gc.disable()
     try:
         args_list = sys.argv[1:] if argv is None else argv
