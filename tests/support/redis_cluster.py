@@ -103,24 +103,30 @@ class RedisCluster:
         return f"redis://{self.nodes[0].address}/0"
 
     def start(self) -> RedisCluster:
-        for node in self.nodes:
-            for attempt in range(5):
-                try:
-                    node.start()
-                    break
-                except RuntimeError:
-                    # A port free when chosen was taken before the node bound it (its
-                    # bus port, port + 10000, by some client's ephemeral port): another.
-                    if attempt == 4:
-                        raise
-                    node.port = cluster_ports(1, avoid={n.port for n in self.nodes if n.port})[0]
-        subprocess.run(
-            [redis_cli_binary(), "--cluster", "create", *(n.address for n in self.nodes),
-             "--cluster-replicas", str(self.replicas), "--cluster-yes"],
-            check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, timeout=60)
-        self.wait_ok()
-        self.wait_replicas_synced()
+        """Start every node and make them one cluster; a failure stops the nodes
+        already started (a `with` block's exit never runs when its start fails)."""
+        try:
+            for node in self.nodes:
+                for attempt in range(5):
+                    try:
+                        node.start()
+                        break
+                    except RuntimeError:
+                        # A port free when chosen was taken before the node bound it (its
+                        # bus port, port + 10000, by some client's ephemeral port): another.
+                        if attempt == 4:
+                            raise
+                        node.port = cluster_ports(1, avoid={n.port for n in self.nodes if n.port})[0]
+            subprocess.run(
+                [redis_cli_binary(), "--cluster", "create", *(n.address for n in self.nodes),
+                 "--cluster-replicas", str(self.replicas), "--cluster-yes"],
+                check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE, timeout=60)
+            self.wait_ok()
+            self.wait_replicas_synced()
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def wait_replicas_synced(self, timeout: float = 30.0) -> None:
