@@ -192,10 +192,14 @@ def load_config(
     path: str | os.PathLike[str] | None = None,
     *,
     environ: Mapping[str, str] | None = None,
+    check_variant: bool = True,
 ) -> Config:
     """Read the configuration (``path``, or where :func:`config_path` says) and apply env overrides.
 
     Raises :class:`ConfigError` naming the file and line of the first bad value.
+    ``check_variant=False`` leaves out loading ``game.default_variant`` (its
+    name is still read): that loads every rule plugin, which a bot does once it
+    takes updates rather than before (``unobot telegram`` checks it then).
     """
     env = os.environ if environ is None else environ
     file = Path(path) if path is not None else config_path(env)
@@ -209,11 +213,11 @@ def load_config(
             raise ConfigError(source, None, "", f"no such file{named}") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(source, None, "", f"cannot read it: {exc}") from None
-        config = parse_config(text, source, base_dir=file.resolve().parent)
+        config = parse_config(text, source, base_dir=file.resolve().parent, check_variant=check_variant)
     return apply_env(config, env)
 
 
-def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Config:
+def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_variant: bool = True) -> Config:
     """Check and convert the YAML text of a config file.
 
     A relative ``store.data_dir`` is taken relative to ``base_dir`` (the
@@ -311,7 +315,7 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None) -> Con
     reader.known(game_raw, ("game",), _names(GameConfig))
     game_defaults = GameConfig()
     variant = reader.text(game_raw.get("default_variant"), ("game", "default_variant"))
-    if variant is not None:
+    if variant is not None and check_variant:
         try:
             resolve(variant)  # it must load, not just exist: a broken default stops the bot here
         except VariantError as exc:

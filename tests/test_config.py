@@ -197,6 +197,15 @@ def test_errors_name_file_line_and_key(tmp_path: Path, text: str, line: int, nee
     assert needle in str(error)
 
 
+def test_the_default_variant_may_be_left_unloaded(tmp_path: Path) -> None:
+    """What `unobot telegram` reads before it takes updates: the name only (loading
+    the variant loads every rule plugin); the full read, later, still refuses it."""
+    path = write(tmp_path, "game:\n  default_variant: offical\n")
+    assert load_config(path, environ={}, check_variant=False).game.default_variant == "offical"
+    with pytest.raises(ConfigError, match="did you mean 'official'"):
+        load_config(path, environ={})
+
+
 def test_an_empty_file_is_all_defaults(tmp_path: Path) -> None:
     path = write(tmp_path, "# nothing set\n")
     config = load_config(path, environ={})

@@ -25,6 +25,12 @@ if TYPE_CHECKING:
     from unobot.config import Config
 
 
+#: Seconds after start-up at which the default variant is loaded and checked:
+#: after the updates that wait at a start (a game opened sooner loads its
+#: variant itself, and a broken one is refused with the variant's error).
+CONFIG_CHECK_DELAY = 1.0
+
+
 def register(subparsers: Any) -> None:
     _ = gettext_for("en")
     p = subparsers.add_parser(
@@ -51,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     # A failed start-up is said in one line below; PTB's own traceback of it is noise.
     logging.getLogger("telegram.ext").addFilter(_not_bootstrap)
     try:
-        config = load_config()
+        # The default variant is loaded once the bot takes updates (`_serve`): it
+        # loads every rule plugin, which no first update needs.
+        config = load_config(check_variant=False)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -88,6 +96,7 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
 
     from unobot.adapters.store_factory import open_store, store_options
     from unobot.chat.service import Defaults
+    from unobot.config import ConfigError, load_config
     from unobot.store import Store, StoreError
 
     from .app import build_application
@@ -107,6 +116,25 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         options=Options(lobby_seconds=game.lobby_minutes * 60.0, sticker_owner=config.telegram.sticker_owner))
     hook = config.telegram.webhook
     updates = ["message", "callback_query", "inline_query", "chosen_inline_result"]
+    broken: list[str] = []
+
+    async def check_config(context: Any) -> None:
+        """The whole configuration, default variant included: a broken one stops
+        the bot, as it would have stopped it before it started."""
+        try:
+            load_config()
+        except ConfigError as exc:
+            broken.append(str(exc))
+            context.application.stop_running()
+
+    if app.job_queue is not None:
+        app.job_queue.run_once(check_config, when=CONFIG_CHECK_DELAY, name="config-check")
+    else:  # pragma: no cover - python-telegram-bot's JobQueue is a dependency
+        try:
+            load_config()
+        except ConfigError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     try:
         if webhook:
             path = urlsplit(webhook).path.lstrip("/")
@@ -119,6 +147,9 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
     except (StoreError, TelegramError, OSError) as exc:
         print(f"error: {startup_reason(exc)}", file=sys.stderr)
         return 1
+    if broken:
+        print(f"error: {broken[0]}", file=sys.stderr)
+        return 2
     return 0
 
 

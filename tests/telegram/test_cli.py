@@ -124,6 +124,28 @@ async def test_unreachable_redis_or_api_is_one_line(server: BotAPIServer, tmp_pa
     assert out.strip().splitlines()[-1].startswith("error: the Telegram Bot API cannot be reached"), out
 
 
+async def test_a_broken_default_variant_stops_the_bot_in_one_line(server: BotAPIServer, tmp_path: Path) -> None:
+    """The default variant is loaded once the bot takes updates (it loads every rule
+    plugin, which the first update does not need); a broken one stops the bot with
+    the config's error, file and line, and exit status 2, as before it started."""
+    config = tmp_path / "config.yaml"
+    config.write_text(f"store:\n  data_dir: {tmp_path}\ngame:\n  default_variant: offical\n")
+    env = {**os.environ, "UNOBOT_CONFIG": str(config), "TELEGRAM_BOT_TOKEN": server.token,
+           "UNOBOT_TELEGRAM_API_URL": server.base_url, "UNOBOT_REDIS_URL": "memory"}
+    user = server.user(7, "Ann")
+    chat = server.private_chat(user)
+    update = server.send_command(chat, user, "/start")
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", cwd=ROOT, env=env,
+                                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    out = output.decode(errors="replace")
+    assert process.returncode == 2 and "Traceback" not in out, out
+    errors = [line for line in out.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "game.default_variant" in errors[0] and "did you mean 'official'?" in errors[0], out
+    assert f"{config}:4" in errors[0], out  # the file and the line
+    await server.wait_answer(update, "sendMessage", timeout=5)  # it served updates until then
+
+
 async def test_a_bot_that_cannot_start_stops_the_embedded_server_it_started(tmp_path: Path) -> None:
     """The embedded redis-server is launched first thing (it boots while redis-py
     loads); a bot that then fails to start (here: no Bot API) stops it again."""
