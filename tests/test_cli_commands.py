@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
+from tests.support.fresh_python import fresh_python
 from unobot.cli import COMMANDS_GROUP, build_parser, command_entry_points
 
 CORE = {"variants", "rules", "i18n", "scenario", "simulate", "replay"}
@@ -37,6 +35,4 @@ def test_unobot_telegram_does_not_import_the_other_adapters() -> None:
             "from unobot import cli\n"
             "parser = cli.build_parser(['telegram'])\n"
             "print(sorted(m for m in sys.modules if m.startswith('unobot.adapters.') and m.endswith('cli')))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['unobot.adapters.telegram.cli']"
+    assert fresh_python(code) == "['unobot.adapters.telegram.cli']"

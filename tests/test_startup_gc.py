@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import gc
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
+from tests.support.fresh_python import fresh_python
 from unobot.adapters import startup
 
 
@@ -61,6 +60,4 @@ def test_unobot_main_collects_again_once_the_command_line_is_read() -> None:
             "cli.cmd_variants = lambda args: seen.append(gc.isenabled()) or 0\n"
             "cli.main(['variants'])\n"
             "print(seen)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[True]"
+    assert fresh_python(code) == "[True]"

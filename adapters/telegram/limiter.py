@@ -100,6 +100,11 @@ class Budget:
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
+    def spend(self, now: float) -> None:
+        """One post, now (after `refill`): a token less, and the chat has shown something."""
+        self.tokens -= 1.0
+        self.last_post = now
+
 
 def _seconds(exc: RetryAfter) -> float:
     value: Any = getattr(exc, "_retry_after", None)
@@ -189,8 +194,7 @@ class GroupLimiter(BaseRateLimiter[int]):
         for budget in (group, overall):
             if budget is not None:
                 budget.refill(now)
-                budget.tokens -= 1.0
-                budget.last_post = now
+                budget.spend(now)
         return True
 
     def _need(self, budget: Budget, level: str, now: float, *, bot_wide: bool = False) -> float:
@@ -211,8 +215,7 @@ class GroupLimiter(BaseRateLimiter[int]):
             budget.refill(now)
             need = self._need(budget, level, now, bot_wide=bot_wide)
             if now >= budget.blocked_until and budget.tokens >= need:
-                budget.tokens -= 1.0
-                budget.last_post = now
+                budget.spend(now)
                 return
             if level == SHED:
                 raise Shed("a message budget is spent; this reply is dropped")
@@ -236,8 +239,7 @@ class GroupLimiter(BaseRateLimiter[int]):
                 raise Shed("a message budget is spent; this reply is dropped")
         for budget in (group, overall):
             if budget is not None:
-                budget.tokens -= 1.0
-                budget.last_post = now
+                budget.spend(now)
 
     async def _take_both(self, group: Budget | None, overall: Budget | None, level: str, endpoint: str) -> None:
         if level == SHED:

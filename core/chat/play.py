@@ -34,11 +34,11 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
     seat = table.seat_of(person.id)
     if cmd.version is not None and cmd.version != table.version:
         raise ChatError("stale")
-    _learn_lang(table, person)
     if isinstance(cmd, LOBBY_COMMANDS):
         entries = lobby_step(table, person, seat, cmd, out)
-        _learn_lang(table, person)  # a seat just taken
+        _learn_lang(table, person)  # after: the command may have just given them a seat
         return entries
+    _learn_lang(table, person)
     rang = _round_clock(table, out, now)
     if rang:  # the round's time ran out before this command: the round ends first
         return rang
@@ -104,6 +104,7 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
         return entries + _ai(table, out, now)
     raise ChatError("bad_move")
 
+
 def _learn_lang(table: Table, person: c.Person) -> None:
     """The language the person's adapter says they use, kept on their seat
     (saved with the command's change): another process, or this one after
@@ -112,6 +113,7 @@ def _learn_lang(table: Table, person: c.Person) -> None:
     lang = known(person.lang)
     if seat is not None and lang:
         table.seats[seat].lang = lang
+
 
 def _play_drawn(table: Table, seat: int, out: Outcome, now: float) -> list[str]:
     """After a draw: play the drawn card if the rules let it be played now

@@ -12,29 +12,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from tests.support.chat_players import first_fit_command
 from tests.support.redis_server import RedisServer
 from unobot.adapters.redis_store import RedisStore
 from unobot.chat import commands as c
 from unobot.chat.service import ChatService
 from unobot.chat.table import PLAYING
-from unobot.chat.views import hand_view
 
 LIMIT = 1024
 MOVES = 30
-
-
-def next_command(table, person: c.Person) -> c.Command:  # type: ignore[no-untyped-def]
-    """What bench/store.py's players do: a colour if asked, else the first playable card, else draw."""
-    hv = hand_view(table, person.id)
-    plays = [m for hc in (hv.cards if hv else []) if hc.playable for m in hc.moves]
-    if hv is not None and hv.colors:
-        return c.NameColor(color="red")
-    if plays:
-        m = plays[0]
-        color = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}.get(m.color or "")
-        target = table.seats[m.target].id if m.target is not None else None
-        return c.Play(m.card.text, color, target)
-    return c.Draw()
 
 
 async def test_a_four_player_table_is_at_most_1_kb_at_every_step(tmp_path: Path) -> None:
@@ -67,7 +53,7 @@ async def test_a_four_player_table_is_at_most_1_kb_at_every_step(tmp_path: Path)
                 table = out.table
                 assert table.game is not None
                 person = people[table.game.turn]
-                out = await service.handle(chat, person, next_command(table, person))
+                out = await service.handle(chat, person, first_fit_command(table, person))
                 if not out.ok:
                     out = await service.handle(chat, person, c.Pass())
                 assert out.ok, out.error

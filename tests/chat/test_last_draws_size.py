@@ -8,10 +8,9 @@ from __future__ import annotations
 import random
 import statistics
 
-from unobot.chat import commands as c
+from tests.support.chat_players import play_chat_game
 from unobot.chat.service import ChatService
-from unobot.chat.table import PLAYING, Table
-from unobot.chat.views import hand_view
+from unobot.chat.table import Table
 from unobot.store import MemoryStore
 from unobot.store_envelope import HEADER_SIZE
 
@@ -24,31 +23,7 @@ async def test_a_four_player_table_with_last_draws_and_languages_stays_within_1_
     sizes: list[int] = []
     kept_draws = kept_langs = 0
     for g in range(20):
-        chat = f"-100{7_000_000_000 + g}"
-        people = [c.Person(str(5_000_000_000 + 10 * g + i), f"Player {i}", "es") for i in range(4)]
-        await service.handle(chat, people[0], c.NewGame())
-        for person in people[1:]:
-            await service.handle(chat, person, c.Join())
-        out = await service.handle(chat, people[0], c.Start())
-        await service.set_adapter_data(chat, {"status": 123456, "lobby": 123455})
-        for _ in range(20):
-            table = out.table
-            if table is None or table.phase != PLAYING or table.game is None:
-                break
-            person = people[table.game.turn]
-            view = hand_view(table, person.id)
-            plays = [m for hc in (view.cards if view else []) if hc.playable for m in hc.moves]
-            if view is not None and view.colors:
-                cmd: c.Command = c.NameColor(color="red")
-            elif plays:
-                m = plays[0]
-                color = {"R": "red", "G": "green", "B": "blue", "Y": "yellow"}.get(m.color or "")
-                cmd = c.Play(m.card.text, color, table.seats[m.target].id if m.target is not None else None)
-            else:
-                cmd = c.Draw()
-            out = await service.handle(chat, person, cmd)
-            if not out.ok:
-                out = await service.handle(chat, person, c.Pass())
+        chat = await play_chat_game(service, g, lang="es")
         game_id = await store.chat_game(chat)
         assert game_id
         stored = await store.load_game(game_id)

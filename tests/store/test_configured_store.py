@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import logging
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.fresh_python import fresh_python
 from tests.support.redis_cluster import RedisCluster
 from tests.support.redis_server import RedisServer
 from unobot.adapters.embedded_redis import ADDRESS_NAME
@@ -116,5 +115,4 @@ def test_a_memory_store_does_not_import_redis() -> None:
             "from unobot.adapters.store_factory import open_store\n"
             "store = asyncio.run(open_store(None, data_dir='.', memory=True))\n"
             "print(type(store).__name__, 'redis' in sys.modules)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.stdout.split() == ["MemoryStore", "False"], done.stderr
+    assert fresh_python(code).split() == ["MemoryStore", "False"]

@@ -18,7 +18,6 @@ import json
 import os
 import signal
 import ssl
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from tests.botapi import BotAPIServer
+from tests.support.fresh_python import fresh_python
 from unobot.adapters.telegram import transport
 from unobot.adapters.telegram.transport import JsonRequest, TlsWhenNeeded
 
@@ -146,9 +146,7 @@ def test_help_imports_no_heavy_package() -> None:
             "    main(['--help'])\n"
             "heavy = ('asyncio', 'yaml', 'redis', 'telegram', 'httpx', 'rich', 'pluggy', 'discord')\n"
             "print(sorted(m for m in heavy if m in sys.modules))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]", done.stdout
+    assert fresh_python(code, cwd=ROOT) == "[]"
 
 
 async def test_the_menu_is_set_again_only_when_it_changed_or_is_a_day_old(

@@ -15,8 +15,23 @@ from unobot import Event, GameState, Move, Rule, hookimpl
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
+from unobot.chat.table import Table
 
 ADMIN = Person("setup", "Setup", None, True)
+
+
+async def past_a_wild_starter(driver: TableDriver) -> Table:
+    """The started table, once its first player named the colour of a Wild starter
+    (picked from their hand, as a person does), if the first card was one."""
+    table = await driver.table()
+    assert table is not None and table.game is not None
+    if table.game.color is None:
+        first = driver.players[table.game.turn]
+        pick = next(r for r in await driver.hand(first) if inline_results.decode(r["id"]).code.startswith("h"))
+        await driver.choose(first, pick["id"])
+        table = await driver.table()
+        assert table is not None and table.game is not None
+    return table
 
 
 async def test_a_plugin_rule_is_set_from_rules_and_speaks_the_chats_language(
@@ -52,12 +67,7 @@ async def test_a_plugin_rule_is_set_from_rules_and_speaks_the_chats_language(
     table = await driver.table()
     assert table is not None and table.game is not None
     assert sum(card.rank == "SE" for card in table.game.all_cards()) == 8
-    if table.game.color is None:  # a Wild starter: the first player names its colour
-        first = driver.players[table.game.turn]
-        pick = next(r for r in await driver.hand(first) if inline_results.decode(r["id"]).code.startswith("h"))
-        await driver.choose(first, pick["id"])
-        table = await driver.table()
-        assert table is not None and table.game is not None
+    table = await past_a_wild_starter(driver)
 
     # The player to move knocks: the plugin's move is offered in Spanish ...
     player = driver.players[table.game.turn]
@@ -122,14 +132,7 @@ async def test_a_plugin_move_whose_text_passes_64_bytes_is_offered_and_played(
         await driver.command(ana, "/new")
         await driver.command(ben, "/join")
         await driver.press(ana, keyboards.START)
-        table = await driver.table()
-        assert table is not None and table.game is not None
-        if table.game.color is None:  # a Wild starter: the first player names its colour
-            first = driver.players[table.game.turn]
-            pick = next(r for r in await driver.hand(first) if inline_results.decode(r["id"]).code.startswith("h"))
-            await driver.choose(first, pick["id"])
-            table = await driver.table()
-            assert table is not None and table.game is not None
+        table = await past_a_wild_starter(driver)
         player = driver.players[table.game.turn]
         long_id = f"{driver.chat}:{table.version}:{player['id']}:m{LONG_KIND}"
         assert len(long_id.encode()) > inline_results.MAX_ID  # what the plain code would have needed

@@ -58,6 +58,11 @@ def code_of(result: JSON) -> str:
     return choice.code if choice is not None else ""
 
 
+async def last_draws_marked(driver: TableDriver, user: JSON) -> dict[str, str]:
+    """The cards the user's hand marks as their last draw: card -> the result's description."""
+    return {code_of(r)[1:]: r["description"] for r in await driver.hand(user) if "🆕" in str(r.get("description"))}
+
+
 async def test_the_hand_marks_a_penalty_taken_and_a_card_drawn(server: BotAPIServer, bot: BotProcess) -> None:
     """Bob (Spanish) takes a +2: his hand, whenever he opens it, marks both cards
     as his last draw, in Spanish; Ann (English) draws a card: hers is marked in English."""
@@ -77,7 +82,7 @@ async def test_the_hand_marks_a_penalty_taken_and_a_card_drawn(server: BotAPISer
     assert table is not None and table.game is not None
     taken = [card.text for card in table.drawn_last[1]]
     assert len(taken) == 2
-    marked = {code_of(r)[1:]: r["description"] for r in await driver.hand(bob) if "🆕" in str(r.get("description"))}
+    marked = await last_draws_marked(driver, bob)
     assert sorted(marked) == sorted(set(taken)), marked
     assert all(d.endswith("🆕 lo último que robaste") or "🆕 lo último que robaste (×" in d for d in marked.values())
     # Ann (on turn again: the +2 skipped Bob) draws of her own will.
@@ -87,8 +92,7 @@ async def test_the_hand_marks_a_penalty_taken_and_a_card_drawn(server: BotAPISer
     assert table is not None and table.game is not None
     drawn = [card.text for card in table.drawn_last[0]]
     assert len(drawn) == 1
-    marked = {code_of(r)[1:]: r["description"] for r in await driver.hand(ann) if "🆕" in str(r.get("description"))}
+    marked = await last_draws_marked(driver, ann)
     assert list(marked) == drawn and "🆕 your last draw" in marked[drawn[0]], marked
     # Bob's two are still his last draw.
-    marked = {code_of(r)[1:] for r in await driver.hand(bob) if "🆕" in str(r.get("description"))}
-    assert marked == set(taken)
+    assert set(await last_draws_marked(driver, bob)) == set(taken)
