@@ -1,7 +1,8 @@
 """Building blocks that rules use to change a state: pass the turn, draw,
-deal a penalty, end a round, shuffle. They call hooks where a rule may want a
-say (`next_turn`, `on_deck_empty`, `score`), so a plugin that uses them
-stays composable with the others.
+put a penalty on a player, end a round or the match, shuffle. They call
+hooks where a rule may want a say (`next_turn`, `on_deck_empty`,
+`hold_penalty`, `score`, `round_end`, `match_end`), so a plugin that uses
+them stays composable with the others.
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ from .events import (
     Event,
 )
 from .state import MATCH_OVER, ROUND_OVER, GameState
+
+#: Why a match ended, as `match_end` is told.
+WON = "won"            # the rules named a winner (a target reached, the last player not eliminated)
+LEFT = "left"          # one player is left: the others left the match
+STOPPED = "stopped"    # the chat ended it: a number of rounds played (`--rounds N`), or stopped
 
 
 def rng(state: GameState) -> random.Random:
@@ -78,21 +84,51 @@ def draw_cards(state: GameState, player: int, n: int, events: list[Event] | None
     return got
 
 
-def penalize(state: GameState, card: Card, events: list[Event]) -> None:
-    """A draw card landed: the next player takes its penalty now, or it stays
-    pending on them when the rules give them an answer (`hold_penalty`)."""
+def penalize(state: GameState, target: int | Card, amount: int | list[Event] | None = None,
+             events: list[Event] | None = None, *, rank: str | None = None,
+             card: Card | None = None) -> None:
+    """Put a draw of `amount` cards on `target` (a seat), for any card or no card.
+
+    The amount adds to a total already pending (stacking), and the rules are
+    asked, as for a Draw Two, whether `target` may answer it
+    (`hold_penalty(state, target, card)`): then it stays pending on them, it
+    is their turn, and an answer played on it is asked of `can_stack` with
+    `state.pending_rank` set to `rank`. Otherwise `target` takes the whole
+    total at once and loses the turn (the turn passes on from them).
+
+    `card` is the card that made the penalty (default: the top of the
+    discard pile), `rank` the rank that answers are matched against
+    (default: that card's rank). A 7 that makes the next player draw 2
+    unless they play a 7:
+
+        penalize(state, state.rules.next_turn(state, move.player, 0), 2, events)
+
+    The shared rules call it for every draw card; the older form
+    `penalize(state, card, events)` (the next player, `card.draw` cards)
+    still works.
+    """
+    if isinstance(target, Card):  # the form of unobot 0.2: a draw card that just landed
+        card = target
+        events = amount if isinstance(amount, list) else events
+        amount = card.draw
+        seat: int = state.rules.next_turn(state, state.turn, 0)
+    else:
+        seat = target
+    if events is None or not isinstance(amount, int):
+        raise TypeError("penalize(state, target, amount, events): amount is a whole number of cards")
     rules = state.rules
-    victim = rules.next_turn(state, state.turn, 0)
-    state.pending += card.draw
-    state.pending_rank = card.rank
-    if rules.hold_penalty(state, victim, card):
-        state.turn = victim
+    if card is None:
+        card = state.top
+    state.pending += amount
+    state.pending_rank = rank if rank is not None else (card.rank if card is not None else "")
+    if card is not None and rules.hold_penalty(state, seat, card):
+        state.turn = seat
         state.drawn = None
         state.draws = 0
-        events.append(Event(PENALTY_PENDING, victim, None, state.pending))
+        events.append(Event(PENALTY_PENDING, seat, None, state.pending))
     else:
-        take_pending(state, victim, events)
-        state.turn = victim
+        take_pending(state, seat, events)
+        state.turn = seat
         advance(state)
 
 
@@ -104,17 +140,58 @@ def take_pending(state: GameState, player: int, events: list[Event]) -> list[Car
     return draw_cards(state, player, n, events, PENALTY_TAKEN)
 
 
+def round_points(state: GameState) -> dict[int, int]:
+    """The points each seat gains this round, as one pipeline every scoring
+    rule takes part in, whatever the order of their hooks:
+
+    1. count: `score` (firstresult: the rule that counts, e.g. the cards
+       left in the other hands for the winner);
+    2. add: every rule's `score_add` (points added to the counted ones,
+       e.g. mercy's knocked-out hands for the winner);
+    3. multiply: every rule's `score_factor` (each factor multiplies the
+       sum, e.g. double-score's 2).
+
+    So (counted + added) x factors: mercy's 21 points on a 9-point hand
+    under double-score are (9 + 21) x 2 = 60.
+    """
+    rules = state.rules
+    points = dict(rules.score(state) or {})
+    for extra in rules.score_add(state, dict(points)):
+        for seat, pts in (extra or {}).items():
+            points[seat] = points.get(seat, 0) + int(pts)
+    factor = 1
+    for f in rules.score_factor(state, dict(points)):
+        factor *= f
+    if factor != 1:
+        points = {seat: int(pts * factor) for seat, pts in points.items()}
+    return points
+
+
 def end_round(state: GameState, winner: int, events: list[Event]) -> None:
-    """Score the round won by `winner`; end the match when someone has won it."""
+    """Score the round won by `winner` (`round_points`), tell every rule
+    (`round_end`), and end the match when the rules name its winner."""
     rules = state.rules
     state.winner = winner
     state.phase = ROUND_OVER
-    points = rules.score(state) or {}
+    points = round_points(state)
     for seat, pts in points.items():
         state.scores[seat] += pts
     events.append(Event(ROUND_WON, winner, n=points.get(winner, 0)))
     events.append(Event(SCORES))
+    rules.round_end(state, points, events)
     champion = rules.match_winner(state)
     if champion is not None:
-        state.phase = MATCH_OVER
-        events.append(Event(MATCH_WON, champion, n=state.scores[champion]))
+        end_match(state, champion, WON, events)
+
+
+def end_match(state: GameState, winner: int, reason: str, events: list[Event]) -> None:
+    """End the match (`winner` a seat, or -1 when nobody is named: a chat
+    that stopped it) and tell every rule once (`match_end`, with `reason`:
+    `won`, `left` or `stopped`). A match already over is left as it is, so
+    the hook is never asked twice."""
+    if state.phase == MATCH_OVER:
+        return
+    state.phase = MATCH_OVER
+    if winner >= 0:
+        events.append(Event(MATCH_WON, winner, n=state.scores[winner]))
+    state.rules.match_end(state, winner, reason, events)

@@ -609,9 +609,11 @@ def remove_player(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
 
     Their cards go under the draw pile, the seat is passed over from now on,
     a penalty pending on them lapses, and when one player is left that
-    player wins the round.
+    player wins the round. The seat has left the match too
+    (`state.match["left"]`): when one player is left in it, the match ends
+    (`end_match`, reason `left`; `match_end` is told once).
     """
-    from .actions import end_round
+    from .actions import LEFT, end_match, end_round
     from .events import PLAYER_LEFT
 
     s = state.clone()
@@ -632,9 +634,15 @@ def remove_player(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
         s.turn = rules.next_turn(s, seat, 0)
         s.drawn = None
         s.draws = 0
+    gone = s.match.get("left", [])
+    if seat not in gone:
+        s.match = {**s.match, "left": [*gone, seat]}
     active = s.active()
     if len(active) == 1:
         end_round(s, active[0], events)
+        staying = [p for p in range(len(s.players)) if p not in s.match["left"]]
+        if len(staying) == 1:
+            end_match(s, staying[0], LEFT, events)  # nobody left to play another round with
     elif was_turn:
         events.append(Event(TURN, s.turn))
     s.moves += 1

@@ -103,11 +103,15 @@ def can_stack(state: GameState, player: int, card: Card) -> bool:  # type: ignor
 
 @hookspec(firstresult=True)
 def hold_penalty(state: GameState, victim: int, card: Card) -> bool:  # type: ignore[empty-body]
-    """Does the penalty of the draw `card` just played stay pending on `victim`?
+    """Does the penalty `card` just made stay pending on `victim`?
 
-    True when the rules give the victim any answer (stacking, challenging
-    a Wild Draw Four), whatever the victim holds; the victim then takes it
-    with `draw`. False or None: the victim draws at once and loses the turn.
+    Asked by `unobot.penalize` for every penalty: a draw card's, and any a
+    rule puts on a player for a card that is not a draw card (a 7 that
+    makes the next player draw 2; `state.pending` and `state.pending_rank`
+    are already set). True when the rules give the victim any answer
+    (stacking, challenging a Wild Draw Four), whatever the victim holds;
+    the victim then takes it with `draw`. False or None: the victim draws
+    at once and loses the turn.
     """
 
 
@@ -179,7 +183,7 @@ def on_play(state: GameState, move: Move, card: Card, events: list[Event]) -> bo
     """Apply the effect of `card`, which just landed on the discard pile.
 
     Skip, reverse, draw penalties, hand swaps, and passing the turn on
-    (`core.actions.advance`) all happen here. Return True when handled.
+    (`unobot.advance`, `unobot.penalize`) all happen here. Return True when handled.
     """
 
 
@@ -279,17 +283,58 @@ def next_turn(state: GameState, player: int, skip: int) -> int:  # type: ignore[
 @hookspec(firstresult=True)
 def on_go_out(state: GameState, player: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
     """`player` played their last card: deal pending draws, end the round or
-    play on for places, and score (`core.actions.end_round`)."""
+    play on for places, and score (`unobot.end_round`)."""
 
 
 @hookspec(firstresult=True)
 def score(state: GameState) -> dict[int, int]:  # type: ignore[empty-body]
-    """The points each seat gains this round ({seat: points})."""
+    """Count the points each seat gains this round ({seat: points}): the
+    first step of the round's points (`unobot.round_points`), answered by
+    the one rule that counts (scoring, progressive scoring, teams).
+
+    Rules that change the count take the later steps, so that they compose
+    whatever the order of their hooks: `score_add`, then `score_factor`.
+    """
+
+
+@hookspec
+def score_add(state: GameState, points: dict[int, int]) -> dict[int, int]:  # type: ignore[empty-body]
+    """Points a rule adds to the round's count (`points`, what `score`
+    counted): {seat: points to add}. The second step: every rule's answer
+    is added before any factor multiplies (mercy adds the hands it took
+    to the winner's count)."""
+
+
+@hookspec
+def score_factor(state: GameState, points: dict[int, int]) -> int:  # type: ignore[empty-body]
+    """A factor for the whole round's points (`points`: counted and added):
+    the last step. Every rule's factor multiplies (double-score's 2), so
+    (count + additions) x factors."""
+
+
+@hookspec
+def round_end(state: GameState, points: dict[int, int], events: list[Event]) -> None:
+    """A round has ended and is scored: `points` is what each seat gained,
+    already in `state.scores`; `state.winner` won it. Every rule is told,
+    once per round, before the match's end is decided (`match_winner`).
+    A rule may append events (a report) and keep data in `state.match`."""
 
 
 @hookspec(firstresult=True)
 def match_winner(state: GameState) -> int:  # type: ignore[empty-body]
     """After scoring, the seat that won the match, or None to play another round."""
+
+
+@hookspec
+def match_end(state: GameState, winner: int, reason: str, events: list[Event]) -> None:
+    """The match is over: every rule is told exactly once, however it ended,
+    with the final scores in `state.scores` (`state.phase` is already
+    `match_over`). `winner` is the match's winner (-1: nobody was named).
+    `reason`: `"won"` (the rules named a winner: a target reached, the last
+    player not eliminated), `"left"` (the other players left the match), or
+    `"stopped"` (the chat ended it: after the number of rounds it was told
+    to play, `--rounds N`, or an admin's stop). A rule may append events (a
+    final report) to `events`."""
 
 
 @hookspec(firstresult=True)

@@ -32,7 +32,7 @@ class CardEffects(Rule):
     @hookimpl(trylast=True)
     def on_play(self, state: GameState, move: Move, card: Card, events: list[Event]) -> bool:
         if card.draw:
-            penalize(state, card, events)
+            penalize(state, state.rules.next_turn(state, state.turn, 0), card.draw, events, card=card)
         elif card.is_wild:
             advance(state)
         elif card.rank == SKIP:

@@ -1,11 +1,10 @@
 """Double score: the points of every round are multiplied by `factor`
-(2 by default), whatever scoring rule counts them.
+(2 by default), whatever scoring rule counts them and whatever other
+rules add to them (mercy's knocked-out hands): (count + additions) x factor.
 
 Decision: only the round's points are multiplied; the target that wins the
 match stays as it is, so matches end sooner.
 """
-
-from collections.abc import Generator
 
 from unobot import GameState, Rule, dataclass, hookimpl, option
 
@@ -18,9 +17,8 @@ class DoubleScore(Rule):
     class Options:
         factor: int = option(2, min=1, max=10, help="what round points are multiplied by")
 
-    @hookimpl(wrapper=True)
-    def score(self, state: GameState) -> Generator[None, dict[int, int] | None, dict[int, int] | None]:
-        points = yield
-        if not points:
-            return points
-        return {seat: pts * self.options.factor for seat, pts in points.items()}
+    @hookimpl
+    def score_factor(self, state: GameState) -> int:
+        # The last step of the round's points (`unobot.round_points`): it
+        # multiplies what was counted and added (mercy's hands too).
+        return int(self.options.factor)

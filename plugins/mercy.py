@@ -5,12 +5,11 @@ is left, that player wins the round.
 Decisions: the count is checked after every move (a penalty, a draw, a
 swap of hands); a total pending on the player lapses; under `elimination`
 a player knocked out by mercy is the one who leaves the match; the
-winner of the round also scores the cards of the hands mercy took; playing
+winner of the round also scores the cards of the hands mercy took (added
+to the count before any factor multiplies the round's points); playing
 for places, a knocked-out player takes no place, and when one player is
 left the first player out wins the round.
 """
-
-from collections.abc import Generator
 
 from unobot import N_, Event, GameState, Move, Rule, dataclass, end_round, hookimpl, option
 from unobot.events import TURN
@@ -40,13 +39,14 @@ class Mercy(Rule):
             if len(state.hands[seat]) >= limit and state.phase == "play":
                 knock_out(state, seat, events)
 
-    @hookimpl(wrapper=True)
-    def score(self, state: GameState) -> Generator[None, dict[int, int] | None, dict[int, int] | None]:
-        points = yield
+    @hookimpl
+    def score_add(self, state: GameState, points: dict[int, int]) -> dict[int, int] | None:
+        # The adding step of the round's points (`unobot.round_points`): a
+        # factor (double-score) multiplies these too, whatever the hook order.
         extra = state.ext.get(POINTS, 0)
-        if not extra or points is None or state.winner not in points:
-            return points
-        return {**points, state.winner: points[state.winner] + extra}
+        if not extra or state.winner not in points:
+            return None  # a rule that keeps no points for the winner (elimination) gets none
+        return {state.winner: extra}
 
 
 def knock_out(state: GameState, seat: int, events: list[Event]) -> None:

@@ -122,7 +122,7 @@ class NoMercyCards(Rule):
         if rank == REVERSE_DRAW_FOUR and card.is_wild:
             state.direction = -state.direction
             events.append(Event(DIRECTION_REVERSED, player))
-            penalize(state, card, events)
+            penalize(state, state.rules.next_turn(state, state.turn, 0), card.draw, events, card=card)
             return True
         if rank == ROULETTE and card.is_wild:
             victim = state.rules.next_turn(state, player, 0)

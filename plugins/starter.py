@@ -71,7 +71,7 @@ class Starter(Rule):
                 state.turn = rules.next_turn(state, state.dealer, 0)
         elif card.draw:
             state.turn = state.dealer
-            penalize(state, card, events)
+            penalize(state, rules.next_turn(state, state.dealer, 0), card.draw, events, card=card)
         return True
 
     @hookimpl(trylast=True)

@@ -331,6 +331,88 @@ def test_hook_score() -> None:
     assert state.scores == [0, 51, 21]
 
 
+def test_hook_score_add() -> None:
+    class Bonus(Rule):
+        name = "bonus-points"
+
+        @hookimpl
+        def score_add(self, state: GameState, points: dict[int, int]) -> dict[int, int]:
+            return {seat: 5 for seat in points}
+
+    with extra_rule(Bonus):
+        state = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"bonus-points": {}})
+        state, _ = play(state, "ana", "play R5")
+    assert state.scores == [72 + 5, 0, 0]
+
+
+def test_hook_score_factor() -> None:
+    class Bonus(Rule):
+        name = "bonus-points"
+
+        @hookimpl(tryfirst=True)  # asked before double-score, added before it multiplies all the same
+        def score_add(self, state: GameState, points: dict[int, int]) -> dict[int, int]:
+            return {state.winner: 8}
+
+    with extra_rule(Bonus):
+        state = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"},
+                      overrides={"bonus-points": {}, "double-score": {"factor": 3}})
+        state, _ = play(state, "ana", "play R5")
+    assert state.scores == [(72 + 8) * 3, 0, 0]
+
+
+def test_hook_round_end() -> None:
+    seen: list[tuple[int, dict[int, int], list[int]]] = []
+
+    class Report(Rule):
+        name = "round-report"
+
+        @hookimpl
+        def round_end(self, state: GameState, points: dict[int, int], events: list[Event]) -> None:
+            seen.append((state.winner, points, list(state.scores)))
+            events.append(Event("round_report", state.winner, n=points[state.winner]))
+
+    with extra_rule(Report):
+        state = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"round-report": {}})
+        state, events = play(state, "ana", "play R5")
+    assert seen == [(0, {0: 72}, [72, 0, 0])]
+    assert [e.kind for e in events].count("round_report") == 1
+
+
+def test_hook_match_end() -> None:
+    """Told exactly once, however the match ends: a winner named by the
+    rules, the other players leaving, the chat stopping it."""
+    from unobot.actions import STOPPED, end_match
+    from unobot.engine import remove_player
+
+    seen: list[tuple[int, str, list[int]]] = []
+
+    class Report(Rule):
+        name = "match-report"
+
+        @hookimpl
+        def match_end(self, state: GameState, winner: int, reason: str, events: list[Event]) -> None:
+            assert state.phase == "match_over"
+            seen.append((winner, reason, list(state.scores)))
+
+    with extra_rule(Report):
+        won = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"},
+                    overrides={"match-report": {}, "scoring": {"target": 60}})
+        won, _ = play(won, "ana", "play R5")
+        assert seen == [(0, "won", [72, 0, 0])]
+        end_match(won, -1, STOPPED, [])  # over already: nobody is told again
+        assert len(seen) == 1
+        seen.clear()
+        left = table(hands={"ana": "R5 G1", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"match-report": {}})
+        left, _ = remove_player(left, 2)
+        assert left.phase == "play" and not seen
+        left, events = remove_player(left, 1)
+        assert seen == [(0, "left", [0, 0, 0])]  # their hands went under the pile and events[-1].kind == "match_won"
+        seen.clear()
+        stopped = table(hands={"ana": "R5 G1", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"match-report": {}})
+        end_match(stopped, -1, STOPPED, [])
+        assert seen == [(-1, "stopped", [0, 0, 0])]
+
+
 def test_hook_match_winner() -> None:
     state = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"scoring": {"target": 60}})
     state, events = play(state, "ana", "play R5")

@@ -537,7 +537,9 @@ class ConsoleApp:
                             "After {n} rounds, {players} share the lead with {points} points.",
                             view.round).format(n=view.round, players=", ".join(leaders), points=best)
         self.console.print(render.winner_panel("🏆 " + text))
-        await self.send(c.Stop())  # the match ends here: nothing left to resume
+        outcome = await self.send(c.StopAfterRounds())  # the match ends here: nothing left to resume
+        for line in outcome.notices:  # the rules' reports (`match_end`)
+            self.console.print(Text(line))
         return 0
 
     def _match_over(self, table: Table) -> int:

@@ -132,6 +132,14 @@ class Stop(Command):
     __slots__ = ()
 
 
+class StopAfterRounds(Stop):
+    """The match ends after the number of rounds it was to last (the
+    console's `--rounds N`): a stop without "stopped by" (the rules'
+    `match_end` is told, as for any stop)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class Kick(Command):
     target: str = ""

@@ -286,6 +286,31 @@ def _round_clock(table: Table, out: Outcome, now: float) -> list[str]:
     return [f"{move.player} {move.text}"]
 
 
+def end_match_stopped(table: Table) -> list[Event]:
+    """The chat ends a started match (a stop, a number of rounds played):
+    the rules are told once (`match_end`, reason `stopped`) with the final
+    scores; their events (a rule's report) are returned. A match already
+    over, or a lobby, tells nobody."""
+    from ..actions import STOPPED, end_match
+
+    game = table.game
+    if game is None or game.phase == MATCH_OVER:
+        return []
+    engine.rules_of(game)
+    events: list[Event] = []
+    end_match(game, -1, STOPPED, events)
+    return events
+
+
+def describe_all(table: Table, events: list[Event]) -> list[str]:
+    """The table's lines for `events`, in the chat's language."""
+
+    def name(seat: int) -> str:
+        return table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
+
+    return [line for e in events if (line := describe_event(e, name, table.lang))]
+
+
 def _person_may_act(table: Table) -> bool:
     game = table.game
     assert game is not None

@@ -250,12 +250,15 @@ class ChatService:
             return self.fail("not_allowed_admin", table.lang, table)
         if cmd.version is not None and cmd.version != table.version:
             return self.fail("stale", table.lang, table)
+        events = play.end_match_stopped(table)  # the rules' `match_end`, before the game is gone
         await self.store.delete_game(game_id)
         self.forget(chat_id)
         table.phase = FINISHED
         _ = gettext_for(table.lang)
-        return Outcome(ok=True, changed=True, table=table,
-                       notices=[_("The game was stopped by {player}.").format(player=person.name)])
+        notices = [] if isinstance(cmd, c.StopAfterRounds) else \
+            [_("The game was stopped by {player}.").format(player=person.name)]
+        return Outcome(ok=True, changed=True, table=table, events=events,
+                       notices=notices + play.describe_all(table, events))
 
     async def _table_command(self, chat_id: str, person: c.Person, cmd: c.Command) -> Outcome:
         for _attempt in range(self.max_tries):  # the chat's game may change under us (a stop, a new game)
