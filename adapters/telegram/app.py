@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from telegram import BotCommand
 from telegram.error import TelegramError
@@ -30,6 +30,7 @@ from unobot.store import Store, StoreError
 from . import handlers, jobs, stickers
 from .bot import UnoBot
 from .limiter import GroupLimiter
+from .replies import ReplySender
 from .runtime import KEY, Options, Runtime
 from .scheduler import Scheduler, SchedulerFactory
 from .texts import COMMANDS
@@ -143,12 +144,18 @@ async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None
     rt = app.bot_data.get(KEY)
     if rt is not None:  # the status edits and notices on their way go out before the store closes
         try:
-            await asyncio.wait_for(asyncio.gather(rt.status.idle(), rt.notices.idle()), 10)
+            await asyncio.wait_for(asyncio.gather(rt.status.idle(), rt.notices.idle(),
+                                                  uno_replies(app).idle()), 10)
         except TimeoutError:
             log.warning("some status edits or private notices were not sent before shutdown")
     owned = app.bot_data["unobot.setup"].get("owned")
     if owned is not None:
         await owned.close()
+
+
+def uno_replies(app: Application[Any, Any, Any, Any, Any, Any]) -> ReplySender:
+    """The application's reply sender (on its bot: see `UnoBot.replies`)."""
+    return cast(UnoBot, app.bot).replies
 
 
 #: Where the store remembers the menu last set (per bot), and for how long it is

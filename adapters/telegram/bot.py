@@ -19,17 +19,23 @@ pins the PTB versions it was checked with and its shape (why not the public
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import datetime as dt
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from functools import cache
 from typing import Any, NamedTuple, cast
 
-from telegram import InlineKeyboardMarkup, InlineQueryResultsButton
+from telegram import InlineKeyboardMarkup, InlineQueryResultsButton, Update
 from telegram.ext import ExtBot
 
 from .guard import clip, clip16
+from .replies import ReplySender
 from .transport import EDIT_GUARD, EditGuard
 
 JSON = dict[str, Any]
+
+log = logging.getLogger(__name__)
 
 #: Telegram's limits: a message's text (UTF-16 units), results an answer, a result id's bytes.
 MAX_TEXT = 4096
@@ -74,6 +80,62 @@ class Article(NamedTuple):
 
 
 class UnoBot(ExtBot[Any]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Replies to commands, sent by their own tasks (`replies`): on the bot, as a
+        #: handler's `reply` reaches it from the message (`Message.get_bot`).
+        self._replies = ReplySender()
+
+        #: update_id of updates that could not be parsed, each logged once.
+        self._unparsed: OrderedDict[int, None] = OrderedDict()
+
+    @property
+    def replies(self) -> ReplySender:
+        return self._replies
+
+    async def get_updates(self, offset: int | None = None, limit: int | None = None,
+                          timeout: Any = None, allowed_updates: Sequence[str] | None = None,
+                          **kwargs: Any) -> tuple[Update, ...]:
+        """getUpdates, each update parsed on its own.
+
+        Why: PTB parses a batch in one go, and one update it cannot parse (a
+        field of a newer Bot API, a malformed value) fails the whole batch
+        ("Received data was *not* processed!"), the valid updates with it; the
+        updater then asks for the same batch again, and fails again. Here a
+        bad update stands as an empty `Update` with its id (which the
+        `guard.admit` handler turns away quietly), so the offset moves past it
+        and every other update of the batch is handled. It is logged once."""
+        data: JSON = {"timeout": timeout, "offset": offset, "limit": limit, "allowed_updates": allowed_updates}
+        read_timeout = kwargs.pop("read_timeout", None)
+        base = read_timeout if isinstance(read_timeout, (int, float)) else (self._request[0].read_timeout or 0)
+        seconds = timeout.total_seconds() if isinstance(timeout, dt.timedelta) else (timeout or 0)
+        result = cast("list[JSON]", await self._post("getUpdates", data, read_timeout=base + seconds, **kwargs))
+        updates: list[Update] = []
+        for raw in result or []:
+            update: Update | None
+            try:
+                update = Update.de_json(raw, self)
+            except Exception as exc:  # noqa: BLE001 - any failure to parse is this update's alone
+                update = self._unparsable(raw, exc)
+            if update is None:
+                continue
+            self.insert_callback_data(update)
+            updates.append(update)
+        return tuple(updates)
+
+    def _unparsable(self, raw: object, exc: Exception) -> Update | None:
+        update_id = raw.get("update_id") if isinstance(raw, dict) else None
+        if not isinstance(update_id, int) or isinstance(update_id, bool):
+            log.warning("an update without an id could not be parsed (%s): skipped", exc)
+            return None
+        if update_id not in self._unparsed:
+            log.warning("update %s could not be parsed and is skipped (%s: %s); the rest of its batch is handled",
+                        update_id, type(exc).__name__, exc)
+            self._unparsed[update_id] = None
+            while len(self._unparsed) > 1000:
+                self._unparsed.popitem(last=False)
+        return Update(update_id)
+
     async def answer_articles(self, inline_query_id: str, articles: list[Article], *, next_offset: str = "",
                               button: InlineQueryResultsButton | None = None) -> bool:
         """answerInlineQuery with personal, uncached results (a hand changes every move)."""

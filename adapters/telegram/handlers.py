@@ -8,6 +8,7 @@ service already translated and are answered to the person who asked.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from typing import Any
 
@@ -43,8 +44,8 @@ from unobot.variants import VariantError, load_variant, variant_names
 from . import buttons, inline_handlers, inline_results, migrate, planning, publish, users
 from .bot import MAX_TEXT, uno_bot
 from .guard import admit, clip16, display_name, is_user_id, parse_int, person_of, telegram_id
-from .limiter import SHED, Shed, priority
 from .notices import failure_text
+from .replies import ReplySender
 from .runtime import SYSTEM, runtime
 from .status import render, send
 from .texts import esc, help_text, welcome_text
@@ -83,18 +84,20 @@ async def reply(update: Update, text: str, *, markup: InlineKeyboardMarkup | Non
         return None
     if not html_text:
         text = clip16(text, MAX_TEXT)
-    try:
-        # A reply never waits for a message budget: when the group's or the
-        # bot's is spent (a hundred people typing /help, a storm in forty
-        # groups), the reply is dropped.
-        with priority(SHED):
+    bot = message.get_bot()
+    sender = getattr(bot, "replies", None)
+    if not isinstance(sender, ReplySender):  # a bot not built by build_application: sent here
+        try:
             return await _reply(message, text, markup, html_text, reply_to)
-    except Shed:
-        log.debug("reply in %s dropped: a message budget is spent", message.chat_id)
-        return None
-    except TelegramError as exc:
-        log.info("reply in %s failed: %s", message.chat_id, exc)
-        return None
+        except TelegramError as exc:
+            log.info("reply in %s failed: %s", message.chat_id, exc)
+            return None
+    # The reply goes from a task of its own (the handler waits for no budget): at
+    # once, or at the group's next token; the same reply waiting already answers
+    # a repeat of it (a hundred people typing /help).
+    key = f"{int(markup is not None)}:{text}"
+    sender.submit(message.chat_id, key, functools.partial(_reply, message, text, markup, html_text, reply_to))
+    return None
 
 
 async def _reply(message: Message, text: str, markup: InlineKeyboardMarkup | None, html_text: bool,

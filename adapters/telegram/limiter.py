@@ -19,12 +19,15 @@ the whole bot wait (issue 15). Here:
   edit makes redundant anyway) leaves `reserve` tokens of the group's
   budget, so a new message does not wait behind edits, unless the chat
   has seen no status for `stale` seconds (then the edit takes any token:
-  a busy group's status is never left older than that); `SHED` (a reply
-  to a command or a refusal, which nobody misses in a flood of the same
-  command) takes a token only if the group has one now and the bot-wide
-  budget has more than `overall_reserve` (the rest is kept for the posts
-  that must go: status edits, notices), and is dropped (`Shed`) otherwise:
-  it never waits.
+  a busy group's status is never left older than that; and even then it
+  leaves `room` tokens, so a command's reply finds one); `REPLY` (a reply
+  to a command or a refusal: `replies.ReplySender` sends it from a task of
+  its own) takes the group's next token, ahead of the edits (no edit takes
+  a token while a reply waits for one in that group), and leaves the
+  bot-wide budget's `overall_reserve` to the posts that must go (status
+  edits, notices); `SHED` (a post nobody misses) takes a token only if
+  both budgets have one now, and is dropped (`Shed`) otherwise: it never
+  waits.
 
 A caller that waits here waits alone: the status editor's or the notice
 sender's own task, never an update handler, except for the one message a
@@ -50,7 +53,7 @@ from telegram.ext import BaseRateLimiter
 
 log = logging.getLogger(__name__)
 
-NORMAL, EDIT, SHED = "normal", "edit", "shed"
+NORMAL, EDIT, SHED, REPLY = "normal", "edit", "shed", "reply"
 PRIORITY: ContextVar[str] = ContextVar("unobot_priority", default=NORMAL)
 #: Set by a caller that already took the tokens (`GroupLimiter.acquire`, `take_now`)
 #: for the call it makes now: waiting first, then building the call, means the
@@ -95,6 +98,8 @@ class Budget:
     blocked_until: float = 0.0
     #: When the last call spent a token (a status shown): see `GroupLimiter.stale`.
     last_post: float = 0.0
+    #: Replies waiting for this budget's next token: edits wait behind them.
+    replies: int = 0
 
     def refill(self, now: float) -> None:
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
@@ -125,11 +130,17 @@ class GroupLimiter(BaseRateLimiter[int]):
     would not show more: edits faster than the refill only spend the
     reserve, then wait 3 s for each token anyway. A reply or a round's
     message in the group spends a token too, and the edit after it waits
-    for the next one (up to 3 s more): the budget allows no more posts."""
+    for the next one (up to 3 s more): the budget allows no more posts.
+
+    `room`: the tokens even a stale edit leaves, so that a command typed
+    after a fast game finds one at once (issue 25: the edits had spent the
+    group's budget to zero, and every reply was dropped). Edits still go
+    one every 3 s in a busy group: each takes the token the last 3 s
+    refilled beyond the room."""
 
     def __init__(self, *, group_per_minute: float = 20.0, group_burst: float = 20.0,
                  overall_per_second: float = 30.0, overall_reserve: float = 10.0, reserve: float = 2.0,
-                 stale: float = 3.0, max_retries: int = 3,
+                 stale: float = 3.0, room: float = 1.0, max_retries: int = 3,
                  clock: Callable[[], float] = time.monotonic, size: int = 20000) -> None:
         self.group_rate = group_per_minute / 60.0
         self.group_burst = group_burst
@@ -137,6 +148,7 @@ class GroupLimiter(BaseRateLimiter[int]):
         self.overall_reserve = min(overall_reserve, max(0.0, overall_per_second - 1.0))
         self.reserve = reserve
         self.stale = stale
+        self.room = room
         self.max_retries = max_retries
         self.clock = clock
         self.size = size
@@ -200,14 +212,28 @@ class GroupLimiter(BaseRateLimiter[int]):
     def _need(self, budget: Budget, level: str, now: float, *, bot_wide: bool = False) -> float:
         """Tokens `budget` must hold for a call of `level` to take one now."""
         if bot_wide:
-            return 1.0 + (self.overall_reserve if level == SHED else 0.0)
-        if level == EDIT and now - budget.last_post < self.stale:
-            # An edit leaves the reserve, unless the chat has shown nothing for
-            # `stale` seconds: a status is never left older than that.
-            return min(1.0 + self.reserve, budget.capacity)
+            return 1.0 + (self.overall_reserve if level in (SHED, REPLY) else 0.0)
+        if level == EDIT:
+            if budget.replies:
+                return float("inf")  # a reply waits for this group's next token: it goes first
+            if now - budget.last_post < self.stale:
+                # An edit leaves the reserve, unless the chat has shown nothing for
+                # `stale` seconds: a status is never left older than that.
+                return min(1.0 + self.reserve, budget.capacity)
+            return min(1.0 + self.room, budget.capacity)
         return 1.0
 
     async def _take(self, budget: Budget, level: str, endpoint: str, *, bot_wide: bool = False) -> None:
+        if level == REPLY and not bot_wide:
+            budget.replies += 1
+            try:
+                await self._wait_for(budget, level, endpoint, bot_wide=False)
+            finally:
+                budget.replies -= 1
+            return
+        await self._wait_for(budget, level, endpoint, bot_wide=bot_wide)
+
+    async def _wait_for(self, budget: Budget, level: str, endpoint: str, *, bot_wide: bool) -> None:
         rate = budget.rate or 1.0
         waited = False
         while True:
@@ -222,10 +248,14 @@ class GroupLimiter(BaseRateLimiter[int]):
             if not waited:
                 waited = True
                 self.waited[endpoint, WORKER.get()] += 1
+            if need == float("inf"):  # behind a reply: look again once it had its turn
+                await asyncio.sleep(min(0.05, 1.0 / rate))
+                continue
             wait = (need - budget.tokens) / rate
             if level == EDIT and not bot_wide and need > 1.0:
                 # Wake when the edit may take any token (`stale`), if that is sooner.
-                wait = min(wait, max(budget.last_post + self.stale - now, (1.0 - budget.tokens) / rate))
+                stale_need = min(1.0 + self.room, budget.capacity)
+                wait = min(wait, max(budget.last_post + self.stale - now, (stale_need - budget.tokens) / rate))
             await asyncio.sleep(max(wait, budget.blocked_until - now, 0.001))
 
     def _take_or_shed(self, group: Budget | None, overall: Budget | None) -> None:

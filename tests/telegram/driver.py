@@ -149,12 +149,15 @@ class BotProcess:
         """Every update taken handled, and every status edit and private notice they asked for sent."""
         async def quiet() -> None:
             rt = self.app.bot_data[KEY]
+            replies = self.app.bot.replies
             while True:
                 await self.app.update_queue.join()
                 await rt.status.idle()
                 await rt.notices.idle()
+                await replies.idle()
                 await asyncio.sleep(0)
-                if self.app.update_queue.empty() and not rt.status.busy() and not rt.notices.busy():
+                if self.app.update_queue.empty() and not rt.status.busy() and not rt.notices.busy() \
+                        and not replies.busy():
                     return
         await asyncio.wait_for(quiet(), timeout)
 
