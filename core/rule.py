@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Literal, get_args, get_origin
 
 import pluggy
 
-from .chat.i18n import N_, Msg
+from .chat.i18n import N_, Msg, rule_text
 from .hookspecs import PROJECT
 
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -106,6 +106,27 @@ class Rule:
     def label(cls, lang: str = "en") -> str:
         return cls.title.get(lang) or cls.title.get("en") or cls.name
 
+    @classmethod
+    def option_help(cls, name: str, lang: str | None = None) -> str:
+        """What option `name` does (its `option(help=...)`), in `lang`,
+        through the rule's own catalogue (unobot's for its own rules); the
+        English text when the catalogue has no translation, "" when the
+        option has no help. Every front-end shows option help through this."""
+        spec = next((o for o in option_specs(cls) if o.name == name), None)
+        if spec is None or not spec.help:
+            return ""
+        return rule_text(cls, spec.help, lang) if lang else spec.help
+
+    @classmethod
+    def option_title(cls, name: str, lang: str | None = None) -> str:
+        """A short title of option `name` for a button or a menu (its
+        `option(title=...)`), in `lang`, through the rule's own catalogue;
+        the option's name when it has no title."""
+        spec = next((o for o in option_specs(cls) if o.name == name), None)
+        if spec is None or not spec.title:
+            return name
+        return rule_text(cls, spec.title, lang) if lang else spec.title
+
 
 class OptionError(ValueError):
     """An option value that does not fit the rule's Options.
@@ -127,18 +148,22 @@ class OptionError(ValueError):
 
 
 def option(default: Any, *, min: float | None = None, max: float | None = None,
-           help: str = "") -> Any:
-    """An option with bounds and a one-line help, for a rule's Options:
+           help: str = "", title: str = "") -> Any:
+    """An option with bounds, a one-line help and a short title, for a rule's Options:
 
         @dataclass(frozen=True)
         class Options:
-            limit: int = option(25, min=2, max=200, help="cards that end a player's round")
+            limit: int = option(25, min=2, max=200, help="cards that end a player's round",
+                                title="Card limit")
 
     Bounds are checked wherever options are set (a variant file, `--rule`,
     a chat's `/rules`), with the file, line and fix in the message; chat
-    adapters use them to offer only values that fit.
+    adapters use them to offer only values that fit. `help` and `title` are
+    English msgids of the rule's catalogue: `unobot i18n extract` collects
+    them, and every front-end shows them translated (`Rule.option_help`,
+    `Rule.option_title`).
     """
-    return dataclasses.field(default=default, metadata={"min": min, "max": max, "help": help})
+    return dataclasses.field(default=default, metadata={"min": min, "max": max, "help": help, "title": title})
 
 
 @dataclass(frozen=True)
@@ -152,6 +177,7 @@ class OptionSpec:
     min: float | None = None
     max: float | None = None
     help: str = ""
+    title: str = ""
 
     @property
     def choices(self) -> tuple[Any, ...] | None:
@@ -189,7 +215,7 @@ def option_specs(rule: type[Rule]) -> list[OptionSpec]:
         default = f.default if f.default is not dataclasses.MISSING else None
         meta: Mapping[str, Any] = f.metadata or {}
         out.append(OptionSpec(f.name, hints.get(f.name, Any), default,
-                              meta.get("min"), meta.get("max"), meta.get("help", "")))
+                              meta.get("min"), meta.get("max"), meta.get("help", ""), meta.get("title", "")))
     return out
 
 

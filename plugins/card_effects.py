@@ -8,7 +8,18 @@ rules give them an answer (stacking, a challenge), when the total stays
 pending on them. Wild: the player names the colour.
 """
 
-from unobot import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl, penalize
+from unobot import (
+    Card,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    advance,
+    dataclass,
+    hookimpl,
+    option,
+    penalize,
+)
 from unobot.cards import REVERSE, SKIP
 from unobot.events import COLOR_CHOSEN, DIRECTION_REVERSED
 
@@ -21,7 +32,7 @@ class CardEffects(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        two_player_reverse_skips: bool = True
+        two_player_reverse_skips: bool = option(True, help="a Reverse acts as a Skip with two players")
 
     @hookimpl(trylast=True)
     def on_wild(self, state: GameState, move: Move, color: str | None, events: list[Event]) -> bool:

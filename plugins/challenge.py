@@ -38,7 +38,7 @@ class Challenge(Rule):
     @dataclass(frozen=True)
     class Options:
         extra_penalty: int = option(2, min=0, max=20, help="cards added for a lost challenge")
-        challenge_stacked: bool = False
+        challenge_stacked: bool = option(False, help="a Wild Draw Four played on a pending total may be challenged")
 
     @hookimpl
     def before_play(self, state: GameState, move: Move, events: list[Event]) -> None:

@@ -10,7 +10,7 @@ to the only other player, like a Skip; a deflecting card played as the last
 card ends the round and its new victim takes the total.
 """
 
-from unobot import N_, Card, Event, GameState, Move, Rule, dataclass, hookimpl
+from unobot import N_, Card, Event, GameState, Move, Rule, dataclass, hookimpl, option
 from unobot.cards import REVERSE, SKIP
 from unobot.events import DIRECTION_REVERSED, PENALTY_PENDING
 
@@ -24,8 +24,8 @@ class Deflect(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        reverse: bool = True
-        skip: bool = True
+        reverse: bool = option(True, help="a Reverse sends a pending total back")
+        skip: bool = option(True, help="a Skip passes a pending total on")
 
     def _deflects(self, state: GameState, card: Card) -> bool:
         if card.is_wild or card.color != state.color:

@@ -19,6 +19,7 @@ from unobot import (
     draw_cards,
     errors,
     hookimpl,
+    option,
 )
 from unobot.events import PASSED
 
@@ -34,7 +35,7 @@ class DrawToMatch(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        may_stop_early: bool = False
+        may_stop_early: bool = option(False, help="one card per draw; the player may pass after any of them")
 
     @hookimpl
     def check_move(self, state: GameState, move: Move) -> bool | str | None:

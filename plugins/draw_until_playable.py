@@ -19,6 +19,7 @@ from unobot import (
     draw_cards,
     errors,
     hookimpl,
+    option,
 )
 from unobot.events import PASSED
 
@@ -34,7 +35,7 @@ class DrawUntilPlayable(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        may_keep_drawing: bool = True
+        may_keep_drawing: bool = option(True, help="the player may draw on while holding a playable card")
 
     @hookimpl
     def check_move(self, state: GameState, move: Move) -> bool | str | None:

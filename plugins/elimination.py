@@ -10,7 +10,7 @@ the next player still in the match.
 
 from typing import Literal
 
-from unobot import N_, Event, GameState, Rule, dataclass, hookimpl
+from unobot import N_, Event, GameState, Rule, dataclass, hookimpl, option
 
 ELIMINATED = "eliminated"
 KEY = "eliminated"
@@ -25,7 +25,7 @@ class Elimination(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        by: Literal["cards", "points"] = "cards"
+        by: Literal["cards", "points"] = option("cards", help="what eliminates: the most cards or the most points in hand")
 
     @staticmethod
     def gone(state: GameState) -> list[int]:

@@ -6,7 +6,7 @@ players in between lose their turn.
 `onto_pending: true` allows jumping in on a pending draw total.
 """
 
-from unobot import Card, GameState, Move, Rule, dataclass, expand_play, hookimpl
+from unobot import Card, GameState, Move, Rule, dataclass, expand_play, hookimpl, option
 
 
 class JumpIn(Rule):
@@ -15,8 +15,8 @@ class JumpIn(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        wilds: bool = False
-        onto_pending: bool = False
+        wilds: bool = option(False, help="jump in with a wild on the same wild")
+        onto_pending: bool = option(False, help="jump in on a pending draw total")
 
     @hookimpl
     def can_jump_in(self, state: GameState, player: int, card: Card) -> bool:

@@ -22,6 +22,7 @@ from unobot import (
     dataclass,
     errors,
     hookimpl,
+    option,
     play_moves,
 )
 from unobot.events import CARD_PLAYED
@@ -41,7 +42,7 @@ class MultiPlay(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        same_colour_runs: bool = False
+        same_colour_runs: bool = option(False, help="runs of consecutive numbers in one colour too")
 
     def _group_ok(self, cards: list[Card]) -> bool:
         if len(cards) < 2 or not all(c.is_number for c in cards):

@@ -9,7 +9,7 @@ A player whose only card is refused draws as usual.
 
 from typing import Literal
 
-from unobot import N_, PLAY, Card, GameState, Move, Rule, dataclass, errors, hookimpl
+from unobot import N_, PLAY, Card, GameState, Move, Rule, dataclass, errors, hookimpl, option
 
 NO_WILD_FINISH = "no_wild_finish"
 NO_DRAW_FINISH = "no_draw_finish"
@@ -24,7 +24,7 @@ class NoActionFinish(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        forbid: Literal["action", "wild", "draw"] = "action"
+        forbid: Literal["action", "wild", "draw"] = option("action", help="last cards refused: action, wild or draw cards")
 
     def refused(self, card: Card) -> str | None:
         forbid = self.options.forbid

@@ -36,6 +36,7 @@ from unobot import (
     dataclass,
     draw_cards,
     hookimpl,
+    option,
     penalize,
 )
 from unobot.cards import COLORS, DRAW_TWO, NUMBERS, REVERSE, SKIP, WILD_DRAW_FOUR
@@ -81,8 +82,8 @@ class NoMercyCards(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        deck: Literal["no-mercy", "added"] = "no-mercy"
-        number_starter: bool = False
+        deck: Literal["no-mercy", "added"] = option("no-mercy", help="the No Mercy deck alone, or its cards added to the usual deck")
+        number_starter: bool = option(False, help="cards are turned until a number starts the round")
 
     @hookimpl(tryfirst=True)
     def first_card(self, state: GameState, card: Card, events: list[Event]) -> bool | None:

@@ -8,7 +8,17 @@ wins the round, even when a player who left (or was knocked out by a rule
 such as mercy) was out before them.
 """
 
-from unobot import Event, GameState, Rule, advance, dataclass, end_round, hookimpl, take_pending
+from unobot import (
+    Event,
+    GameState,
+    Rule,
+    advance,
+    dataclass,
+    end_round,
+    hookimpl,
+    option,
+    take_pending,
+)
 from unobot.events import PLAYER_OUT
 
 
@@ -19,7 +29,7 @@ class OneWinner(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        places: bool = False
+        places: bool = option(False, help="play on for places after the first player goes out")
 
     @hookimpl(trylast=True)
     def on_go_out(self, state: GameState, player: int, events: list[Event]) -> bool:

@@ -6,7 +6,7 @@ just ends the round.
 naming one is optional and a 7 without a target swaps nothing.
 """
 
-from unobot import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl
+from unobot import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl, option
 
 
 class SevenO(Rule):
@@ -15,7 +15,7 @@ class SevenO(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        mandatory: bool = True
+        mandatory: bool = option(True, help="a 7 must name a player to swap hands with")
 
     @hookimpl
     def card_targets(self, state: GameState, player: int, card: Card) -> list[int | None] | None:

@@ -9,7 +9,7 @@ pending +4, which must have the colour named for the +4 (RULES.md §6).
 rule set accepts that answer (a +4 refused by no-bluffing forces nothing).
 """
 
-from unobot import DRAW, Card, GameState, Move, Rule, can_play, dataclass, errors, hookimpl
+from unobot import DRAW, Card, GameState, Move, Rule, can_play, dataclass, errors, hookimpl, option
 from unobot.cards import DRAW_TWO, WILD_DRAW_FOUR
 
 
@@ -20,11 +20,11 @@ class Stacking(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        draw_two_on_draw_two: bool = True
-        draw_four_on_draw_four: bool = False
-        draw_four_on_draw_two: bool = False
-        draw_two_on_draw_four: bool = False
-        optional: bool = True
+        draw_two_on_draw_two: bool = option(True, help="a Draw Two goes on a Draw Two")
+        draw_four_on_draw_four: bool = option(False, help="a Wild Draw Four goes on a Wild Draw Four")
+        draw_four_on_draw_two: bool = option(False, help="a Wild Draw Four goes on a Draw Two")
+        draw_two_on_draw_four: bool = option(False, help="a Draw Two goes on a Wild Draw Four")
+        optional: bool = option(True, help="a player who can stack may draw instead")
 
     def _allowed(self, on_rank: str, card: Card, color: str | None) -> bool:
         o = self.options

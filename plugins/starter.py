@@ -22,6 +22,7 @@ from unobot import (
     dataclass,
     events,
     hookimpl,
+    option,
     penalize,
     shuffle,
 )
@@ -36,8 +37,8 @@ class Starter(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        reverse_first: Literal["dealer", "other_side"] = "dealer"
-        redeal_wild_draw_four: bool = True
+        reverse_first: Literal["dealer", "other_side"] = option("dealer", help="who moves first after a Reverse starter: the dealer or the other side")
+        redeal_wild_draw_four: bool = option(True, help="a Wild Draw Four starter goes back and another is turned")
 
     @hookimpl(trylast=True)
     def first_card(self, state: GameState, card: Card, events: list[Event]) -> bool:

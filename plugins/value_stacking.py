@@ -19,6 +19,7 @@ from unobot import (
     dataclass,
     errors,
     hookimpl,
+    option,
     parse_card,
 )
 from unobot.cards import CardError
@@ -45,7 +46,7 @@ class ValueStacking(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        optional: bool = True
+        optional: bool = option(True, help="a player who can stack may draw instead")
 
     @hookimpl
     def hold_penalty(self, state: GameState, victim: int, card: Card) -> bool | None:

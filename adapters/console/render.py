@@ -376,6 +376,10 @@ def rules_text(title: str, rules: RuleSet, lang: str, rounds: int | None = None)
         text.append(f" ({name})" if type(rule).label(lang) != name else "", style="grey62")
         if values:
             text.append("  " + values, style="grey62")
+        for field in fields:  # what each option does, in the reader's language (the rule's catalogue)
+            help_text = type(rule).option_help(field, lang)
+            if help_text:
+                text.append(f"\n      {field}: {help_text}", style="grey50")
     text.append("\n" + _("+ house rule   · shared rule"), style="grey62")
     ngettext = ngettext_for(lang)
     if rounds:

@@ -274,7 +274,44 @@ def rules_text(settings: dict[str, object], lang: str) -> tuple[str, set[str]]:
         esc(_("Turn timer: {n} seconds").format(n=timer) if timer else _("Turn timer: off")),
         esc(_("Language: {language}").format(language=LANGUAGE_NAMES.get(lang, lang))),
     ]
-    return "\n".join(lines), enabled
+    lines += option_lines(settings, enabled, lang)
+    text = "\n".join(lines)
+    return (text if len(text) <= MAX_RULES_TEXT else text[:MAX_RULES_TEXT - 1] + "…"), enabled
+
+
+#: A message's content is at most 2,000 characters.
+MAX_RULES_TEXT = 2000
+
+
+def option_lines(settings: dict[str, object], enabled: set[str], lang: str) -> list[str]:
+    """Every option of the rules on, with its value and its help in the
+    reader's language (through the rule's own catalogue: `Rule.option_help`)."""
+    from unobot.rule import option_specs
+    from unobot.variants import VariantError, resolve
+
+    _ = gettext_for(lang)
+    try:
+        resolved = resolve(str(settings["variant"]), settings.get("rules") or None)  # type: ignore[arg-type]
+    except VariantError:
+        return []
+    rules = available_rules()
+    out: list[str] = []
+    for name in sorted(enabled, key=lambda n: (rules[n].base, n) if n in rules else (True, n)):
+        cls = rules.get(name)
+        specs = option_specs(cls) if cls is not None else []
+        if cls is None or not specs:
+            continue
+        if not out:
+            out += ["", "**" + esc(_("Options")) + "**"]
+        values = dict(resolved.rules.get(name) or {})
+        parts = []
+        for spec in specs:
+            value = values.get(spec.name, spec.default)
+            shown = (_("on") if value else _("off")) if spec.type is bool else str(value)
+            help_text = cls.option_help(spec.name, lang)
+            parts.append(f"`{spec.name}` {esc(shown)}" + (f" ({esc(help_text)})" if help_text else ""))
+        out.append(f"{esc(cls.label(lang))}: " + "; ".join(parts))
+    return out
 
 
 def rules_components(enabled: set[str], lang: str, scope: str = "channel") -> discord.ui.View | None:

@@ -209,11 +209,12 @@ def options_keyboard(cls: type[Rule], values: dict[str, Any], lang: str) -> Inli
         value = values.get(spec.name, spec.default)
         prefix = f"{SET_OPTION}{key}:{index}:"
         choices = spec.choices
+        title = cls.option_title(spec.name, lang)  # the option's name unless the rule gives it a title
         if spec.type is bool:
-            rows.append([InlineKeyboardButton(clip(("✅ " if value else "▫️ ") + spec.name, MAX_BUTTON),
+            rows.append([InlineKeyboardButton(clip(("✅ " if value else "▫️ ") + title, MAX_BUTTON),
                                               callback_data=prefix + encode_value(spec, not value))])
         elif choices is not None:
-            rows.append([InlineKeyboardButton(clip(("🔘 " if choice == value else "") + f"{spec.name}: {choice}",
+            rows.append([InlineKeyboardButton(clip(("🔘 " if choice == value else "") + f"{title}: {choice}",
                                                    MAX_BUTTON), callback_data=prefix + str(i))
                          for i, choice in enumerate(choices)][:4])
         elif spec.type in (int, float) and isinstance(value, (int, float)):
@@ -224,7 +225,7 @@ def options_keyboard(cls: type[Rule], values: dict[str, Any], lang: str) -> Inli
             for step in reversed(steps):
                 if value - step >= lo:
                     row.append(InlineKeyboardButton(f"−{step}", callback_data=prefix + str(int(value - step))))
-            row.append(InlineKeyboardButton(clip(f"{spec.name}: {value:g}", MAX_BUTTON),
+            row.append(InlineKeyboardButton(clip(f"{title}: {value:g}", MAX_BUTTON),
                                             callback_data=OPTIONS + key))
             for step in steps:
                 if value + step <= hi:

@@ -102,9 +102,12 @@ def options_text(cls: type[Rule], values: dict[str, Any], lang: str) -> str:
     for spec in option_specs(cls):
         value = values.get(spec.name, spec.default)
         shown = (_("on") if value else _("off")) if spec.type is bool else str(value)
-        line = f"• <code>{esc(spec.name)}</code>: <b>{esc(shown)}</b>"
-        if spec.help:
-            line += " · " + esc(spec.help)
+        title = cls.option_title(spec.name, lang)
+        line = f"• <code>{esc(spec.name)}</code>" + (f" ({esc(title)})" if title != spec.name else "") \
+            + f": <b>{esc(shown)}</b>"
+        help_text = cls.option_help(spec.name, lang)  # through the rule's catalogue, in the chat's language
+        if help_text:
+            line += " · " + esc(help_text)
         lines.append(line)
     lines.append("")
     lines.append(esc(_("Chat admins change these with the buttons; a change applies from the next game.")))

@@ -228,6 +228,8 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
             source, method_map=[("**.py", "python")], keywords=KEYWORDS,
         ):
             template.add(text, locations=[(f"{label}/{filename}", lineno)], auto_comments=comments)
+        for filename, lineno, text in option_texts(source):
+            template.add(text, locations=[(f"{label}/{filename}", lineno)])
     locale_dir.mkdir(parents=True, exist_ok=True)
     with (locale_dir / f"{domain}.pot").open("wb") as f:
         write_po(f, template, omit_header=False, sort_output=True)
@@ -256,6 +258,32 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
             write_po(f, catalog, sort_output=True, ignore_obsolete=True)
         written.append(po)
     return written
+
+
+def option_texts(source: Path) -> list[tuple[str, int, str]]:
+    """The `help=` and `title=` texts of every `option(...)` under `source`
+    ((file, line, text)): msgids of the rule's catalogue that need no `N_`,
+    so that an option's help is translated like any other text of its rule."""
+    import ast
+
+    found = []
+    for path in sorted(source.rglob("*.py")):
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError, OSError):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if name != "option":
+                continue
+            for kw in node.keywords:
+                if kw.arg in ("help", "title") and isinstance(kw.value, ast.Constant) \
+                        and isinstance(kw.value.value, str) and kw.value.value:
+                    found.append((str(path.relative_to(source)), kw.value.lineno, kw.value.value))
+    return found
 
 
 def compile_catalogues(locale_dir: Path, domain: str) -> list[Path]:
