@@ -25,6 +25,7 @@ __version__ = "0.2.0"
 #: here so that asking for a submodule (`from . import engine`) never loads
 #: the API half-way through the engine's own imports.
 _API = frozenset({
+    "COLORS", "card_code", "card_name", "card_symbol", "kind_of",
     "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card",
     "CardKind", "Event", "GameState", "Literal", "Move", "MoveError", "N_", "NP_", "NoOptions",
     "OptionSpec", "Rule", "actions", "advance", "apply", "awaiting_color", "can_play", "cards",

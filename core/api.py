@@ -3,7 +3,9 @@
     from unobot import Rule, hookimpl, dataclass, option, CardKind, N_, ...
 
 Writing a rule: `Rule`, `hookimpl`, `dataclass`, `option`, `Literal`, the
-move kinds (`PLAY`, `DRAW`, ...), `Card` and `CardKind` (new cards), `Move`,
+move kinds (`PLAY`, `DRAW`, ...), `Card` and `CardKind` (new cards: their
+names, symbol and code; `COLORS` the colour letters, `kind_of` any card's
+declared kind, `card_name`/`card_code`/`card_symbol` how it is shown), `Move`,
 `Event`, `GameState`, `N_` and `NP_` (mark a text, or a text with a plural
 form, for the rule's own catalogue), and
 the building blocks that change a state through the hooks (`advance`,
@@ -24,8 +26,9 @@ from typing import Literal
 
 from . import actions, cards, errors, events
 from .actions import advance, draw_cards, end_round, penalize, shuffle, take_pending
-from .cards import Card, CardKind, parse_card
+from .cards import COLORS, Card, CardKind, kind_of, parse_card
 from .chat.i18n import N_, NP_
+from .chat.render import card_code, card_name, card_symbol
 from .engine import (
     apply,
     awaiting_color,
@@ -47,6 +50,7 @@ from .scenario import run_scenario, run_scenario_data
 from .state import GameState
 
 __all__ = [
+    "COLORS", "card_code", "card_name", "card_symbol", "kind_of",
     "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card", "CardKind", "Event",
     "GameState", "Literal", "Move", "MoveError", "N_", "NP_", "NoOptions", "OptionSpec", "Rule",
     "actions", "advance", "apply", "awaiting_color", "can_play", "cards", "dataclass",

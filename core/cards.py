@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Final
 
 COLORS: Final = ("R", "Y", "G", "B")
@@ -48,17 +48,32 @@ class CardError(ValueError):
 
 @dataclass(frozen=True)
 class CardKind:
-    """A card rank a plugin adds (a Wild Shuffle Hands, a +10, a Skip Everyone).
+    """A card rank: what it is called, what its face shows, what it is worth.
 
-    Declared on a rule (`Rule.cards = (CardKind(...),)`) and registered when
-    the rule is loaded, so its cards parse, save, load and render like the
-    built-in ones. The card's text is its colour letter (`W` for a wild) and
-    `rank`: `CardKind("SE", name="Skip Everyone")` gives `RSE`, `GSE`, ...;
-    `CardKind("SH", wild=True, name="Wild Shuffle Hands")` gives `WSH`.
+    A plugin declares its own on a rule (`Rule.cards = (CardKind(...),)`);
+    they are registered when the rule is loaded, so their cards parse, save,
+    load, render and can be typed like the built-in ones, whose kinds are
+    declared the same way below (`BUILT_IN_KINDS`). The card's text (its
+    code, in logs, saved games and scenarios) is its colour letter (`W` for
+    a wild) and `rank`: `CardKind("SE", name="Skip Everyone")` gives `RSE`,
+    `GSE`, ...; `CardKind("SH", wild=True, name="Wild Shuffle Hands")`
+    gives `WSH`. The rank stays ASCII (1-4 letters, digits or +) because it
+    is stored; what a player sees on the card is `symbol`.
 
-    `name` is an English msgid, translated through the rule's own catalogue
-    (`Rule.locale`); `names` may give a name per language instead. What the
-    card does is the rule's hooks' business (`on_play`, `card_fits`, ...).
+    - `name`: the kind's name as an English msgid, translated through the
+      rule's own catalogue (`Rule.locale`): a coloured card is then shown
+      as "{color} {name}" in the reader's words ("Red Skip Everyone",
+      "Salta a todos rojo"); a wild's name is its whole name.
+    - `names`: a name per language instead (`{"es": "Bomba"}`).
+    - `color_names`: the whole name in each colour, one English msgid per
+      colour letter (`{"R": N_("Red Bomb"), ...}`), for languages whose
+      word order or gender a template cannot give ("Bomba roja").
+    - `symbol`: what the card's face shows (any text, not only ASCII:
+      `⊘`, `⇄`, `+2`); empty for the rank itself.
+    - `words`: more English msgids a player may type for the kind ("skip
+      all"), translated like `name`.
+
+    What the card does is the rule's hooks' business (`on_play`, `card_fits`, ...).
     """
 
     rank: str
@@ -67,7 +82,10 @@ class CardKind:
     draw: int = 0
     name: str = ""
     names: Mapping[str, str] = field(default_factory=dict)
-    #: The rule that declared it (set on registration).
+    symbol: str = ""
+    color_names: Mapping[str, str] = field(default_factory=dict)
+    words: tuple[str, ...] = ()
+    #: The rule that declared it (set on registration); "" for unobot's own.
     rule: str = ""
 
     def __post_init__(self) -> None:
@@ -75,11 +93,79 @@ class CardKind:
             raise ValueError(
                 f"a card kind's rank is 1-4 letters, digits or + and not a built-in rank, "
                 f"not {self.rank!r}")
+        if set(self.color_names) - set(COLORS):
+            raise ValueError(f"a card kind's colour names are keyed by {', '.join(COLORS)}, "
+                             f"not {sorted(set(self.color_names) - set(COLORS))}")
+
+    @property
+    def face(self) -> str:
+        """What the card's face shows: the symbol, else the rank (`W` for the plain wild)."""
+        return self.symbol or self.rank or "W"
 
 
 _RANK_TEXT = re.compile(r"[A-Z0-9+]{1,4}")
 #: Card kinds added by plugins, by rank.
 KINDS: dict[str, CardKind] = {}
+
+
+def _core_kind(rank: str, **declared: Any) -> CardKind:
+    """One of unobot's own kinds: declared like a plugin's, without the check
+    that keeps plugins off the built-in ranks."""
+    kind = object.__new__(CardKind)
+    for f in fields(CardKind):
+        if f.name == "rank":
+            value: Any = rank
+        elif f.name in declared:
+            value = declared[f.name]
+        else:  # the mappings' default_factory is dict
+            value = f.default if f.default is not MISSING else {}
+        object.__setattr__(kind, f.name, value)
+    return kind
+
+
+def N_(text: str) -> str:
+    """Marks a msgid for extraction, as core/chat/i18n.N_ does (imported by nothing here)."""
+    return text
+
+
+#: unobot's own kinds, by (is wild, rank): the numbers, Skip, Reverse, Draw
+#: Two, Wild, Wild Draw Four, and the draw cards other decks use (the No
+#: Mercy coloured +4, Wild Draw Six and Ten). Their texts are in unobot's
+#: catalogue. A draw rank declared nowhere (`W+8`) gets a kind made up from
+#: its rank (`kind_of`).
+BUILT_IN_KINDS: Final[dict[tuple[bool, str], CardKind]] = {
+    **{(False, n): _core_kind(n, value=int(n)) for n in NUMBERS},
+    (False, SKIP): _core_kind(SKIP, name=N_("Skip"), symbol="⊘"),
+    (False, REVERSE): _core_kind(REVERSE, name=N_("Reverse"), symbol="⇄"),
+    (False, DRAW_TWO): _core_kind(DRAW_TWO, name=N_("Draw Two"), draw=2),
+    (False, WILD_DRAW_FOUR): _core_kind(WILD_DRAW_FOUR, draw=4),  # No Mercy's Draw Four: "Red +4"
+    (True, WILD): _core_kind(WILD, wild=True, value=50, name=N_("Wild"), symbol="W"),
+    (True, WILD_DRAW_FOUR): _core_kind(WILD_DRAW_FOUR, wild=True, value=50, draw=4,
+                                       name=N_("Wild Draw Four")),
+    (True, "+6"): _core_kind("+6", wild=True, value=50, draw=6, name=N_("Wild Draw Six")),
+    (True, "+10"): _core_kind("+10", wild=True, value=50, draw=10, name=N_("Wild Draw Ten")),
+}
+_MADE_UP: dict[tuple[bool, str], CardKind] = {}
+
+
+def kind_of(card: Card) -> CardKind:
+    """The declared kind of any card: a plugin's (`KINDS`), one of unobot's own
+    (`BUILT_IN_KINDS`), or, for a rank declared nowhere, one made up from it
+    (its rank as its symbol, no name: shown as "Red X9", "Wild +8")."""
+    kind = KINDS.get(card.rank)
+    if kind is not None and kind.wild == card.is_wild:
+        return kind
+    key = (card.is_wild, card.rank)
+    kind = BUILT_IN_KINDS.get(key) or _MADE_UP.get(key)
+    if kind is None:
+        kind = _MADE_UP[key] = _core_kind(card.rank, wild=card.is_wild, value=card.value, draw=card.draw)
+    return kind
+
+
+def all_kinds() -> list[CardKind]:
+    """Every kind declared so far: unobot's own, then the plugins' (loaded first)."""
+    _load_plugin_kinds()
+    return [*BUILT_IN_KINDS.values(), *KINDS.values()]
 
 
 def register_kind(kind: CardKind) -> None:

@@ -9,6 +9,7 @@ sets `func` on it. So core never imports an adapter.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from importlib.metadata import EntryPoint, PackageNotFoundError, distribution, entry_points
@@ -341,7 +342,21 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:  # `unobot rules | head`: the reader left, which is no error of ours
+        return _reader_left()
+
+
+def _reader_left() -> int:
+    """Point stdout at /dev/null, so that the flush at exit does not fail on
+    the closed pipe again (the way the Python documentation advises)."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 1
 
 
 if __name__ == "__main__":

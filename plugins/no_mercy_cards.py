@@ -68,10 +68,12 @@ class NoMercyCards(Rule):
     name = "no-mercy-cards"
     title = {"en": "No Mercy cards", "es": "Cartas de Sin Piedad"}
     cards = (
-        CardKind(SKIP_ALL, value=30, name=N_("Skip Everyone")),
-        CardKind(DISCARD_ALL, value=30, name=N_("Discard All")),
-        CardKind(REVERSE_DRAW_FOUR, wild=True, value=50, draw=4, name=N_("Wild Reverse Draw Four")),
-        CardKind(ROULETTE, wild=True, value=50, name=N_("Wild Colour Roulette")),
+        CardKind(SKIP_ALL, value=30, name=N_("Skip Everyone"), symbol="⊘⊘", words=(N_("Skip All"),)),
+        CardKind(DISCARD_ALL, value=30, name=N_("Discard All"), symbol="⇊"),
+        CardKind(REVERSE_DRAW_FOUR, wild=True, value=50, draw=4, name=N_("Wild Reverse Draw Four"),
+                 symbol="⇄+4", words=(N_("Reverse Draw Four"), N_("Wild Reverse +4"), N_("Reverse +4"))),
+        CardKind(ROULETTE, wild=True, value=50, name=N_("Wild Colour Roulette"), symbol="◎",
+                 words=(N_("Wild Color Roulette"), N_("Colour Roulette"), N_("Color Roulette"))),
     )
     event_texts = {
         SKIPPED_EVERYONE: N_("{player} skips everyone and plays again!"),

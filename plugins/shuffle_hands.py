@@ -35,8 +35,10 @@ class ShuffleHands(Rule):
     name = "shuffle-hands"
     title = {"en": "Wild Shuffle Hands", "es": "Comodín baraja manos"}
     cards = (
-        CardKind(SHUFFLE_HANDS, wild=True, value=40, name=N_("Wild Shuffle Hands")),
-        CardKind(CUSTOMIZABLE, wild=True, value=40, name=N_("Wild Customizable")),
+        CardKind(SHUFFLE_HANDS, wild=True, value=40, name=N_("Wild Shuffle Hands"), symbol="⇶",
+                 words=(N_("Shuffle Hands"),)),
+        CardKind(CUSTOMIZABLE, wild=True, value=40, name=N_("Wild Customizable"), symbol="✎",
+                 words=(N_("Customizable"), N_("Wild Customisable"))),
     )
     event_texts = {HANDS_SHUFFLED: N_("{player} shuffles every hand together and deals them out again.")}
 

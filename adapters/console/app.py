@@ -30,11 +30,12 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from unobot.cards import COLOR_NAMES, Card, sort_key
+from unobot.cards import COLOR_NAMES, Card, parse_card, sort_key
 from unobot.chat import commands as c
 from unobot.chat.commands import parse_int
+from unobot.chat.grammar import deck_of
 from unobot.chat.i18n import gettext_for, ngettext_for
-from unobot.chat.render import describe_event, error_text
+from unobot.chat.render import card_name, describe_event, error_text
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.chat.views import HandView, TableView, hand_view, table_view
@@ -42,6 +43,7 @@ from unobot.engine import apply
 from unobot.errors import MoveError
 from unobot.events import (
     CARD_PLAYED,
+    CARDS_DRAWN,
     CHALLENGE_LOST,
     CHALLENGE_WON,
     COLOR_CHOSEN,
@@ -62,11 +64,10 @@ from .input import (
     QUIT,
     RULES,
     TABLE,
-    Choice,
-    Invalid,
+    Ambiguous,
+    Intent,
     Local,
-    PlayIntent,
-    Send,
+    Refusal,
     color_word,
     command_word,
     parse_line,
@@ -288,10 +289,13 @@ class ConsoleApp:
                     return 1
 
     def _may_act(self, view: TableView, hv: HandView) -> bool:
-        """Whether the service paused for me: a jump-in, a catch, or my own UNO
-        after I was exposed (with one card left; with two I may say it any time)."""
+        """Whether to stop for me before the next player moves: whenever my hand's
+        view offers me a move out of turn (a jump-in, a catch, a plugin's move),
+        or my own UNO after I was exposed (with one card left; with two I may say
+        it any time)."""
         mine = next((p for p in view.players if p.id == self.person.id), None)
-        return bool(hv.jump_ins or hv.catches or (hv.uno and mine is not None and mine.cards == 1))
+        return bool(hv.jump_ins or hv.catches or hv.extras
+                    or (hv.uno and mine is not None and mine.cards == 1))
 
     async def _my_turn(self, table: Table, view: TableView, hv: HandView) -> None:
         _ = self._
@@ -317,7 +321,7 @@ class ConsoleApp:
             if not out.changed:  # the service's clock says not yet: look again shortly
                 self._turn = (table.version, self.clock() - (table_view(table).turn_seconds - 1.0))
             return
-        await self._act(parse_line(line, render.numbered(hv), self.lang), view, hv, my_turn=True)
+        await self._act(self._parse(line, hv), view, hv, my_turn=True)
 
     async def _out_of_turn(self, table: Table, view: TableView, hv: HandView) -> None:
         _ = self._
@@ -325,21 +329,27 @@ class ConsoleApp:
             self._screen(table, view, hv)
             self.console.print(render.out_of_turn(hv, view, self.lang))
         line = self.reader.read(Text(_("Enter to continue"), style="bold") + Text(" " + render.PROMPT_MARK))
-        intent = parse_line(line or "", render.numbered(hv), self.lang)
+        intent = self._parse(line or "", hv)
         if intent == Local(ENTER):
             await self.show(await self.send(c.Continue(version=table.version)))
             return
         await self._act(intent, view, hv, my_turn=False)
 
-    async def _act(self, intent: Local | PlayIntent | Choice | Send | Invalid, view: TableView, hv: HandView,
-                   my_turn: bool) -> None:
+    def _parse(self, line: str, hv: HandView) -> Intent:
+        """The line read by core's grammar, with my hand as numbered on screen
+        and the table's deck (so a name only another deck's card has is not read)."""
+        game = self.table.game if self.table is not None else None
+        deck = deck_of(game) if game is not None else None
+        return parse_line(line, render.numbered(hv), self.lang, deck)
+
+    async def _act(self, intent: Intent, view: TableView, hv: HandView, my_turn: bool) -> None:
         _ = self._
-        if isinstance(intent, Choice):
+        if isinstance(intent, Ambiguous):
             chosen = self._ask_choice(intent)
             if chosen is None:
                 return
             intent = chosen
-        if isinstance(intent, Invalid):
+        if isinstance(intent, Refusal):
             self.console.print(render.error(intent.message))
         elif isinstance(intent, Local):
             if intent.action == QUIT:
@@ -355,12 +365,12 @@ class ConsoleApp:
             elif my_turn:
                 self.console.print(Text(_("It is your turn: type a card's number to play it, or draw "
                                           "(help lists every command)."), style="yellow"))
-        elif isinstance(intent, Send):
-            await self._send_all(intent.commands)
-        else:
+        elif isinstance(intent, c.Play):
             commands = self._complete_play(intent, view, hv)
             if commands is not None:
                 await self._send_all(commands)
+        else:
+            await self._send_all((intent,))
 
     async def _send_all(self, commands: Sequence[c.Command]) -> None:
         """Send in order; stop at the first refusal."""
@@ -372,6 +382,21 @@ class ConsoleApp:
             await self.show(out, hands=before)
             if not out.ok:
                 return
+            if isinstance(cmd, c.Draw) and cmd.then_play:
+                self._say_if_kept(out)
+
+    def _say_if_kept(self, out: Outcome) -> None:
+        """After `dp`: when the drawn card did not fit, say which card it was and that it stays."""
+        me = self.table.seat_of(self.person.id) if self.table is not None else None
+        drawn = [card for e in out.events if e.kind == CARDS_DRAWN and e.player == me for card in e.cards]
+        if me is None or any(e.kind == CARD_PLAYED and e.player == me for e in out.events):
+            return
+        if drawn:
+            names = ", ".join(card_name(card, self.lang) for card in drawn)
+            line = self._("{cards} does not fit now: you keep it.").format(cards=names)
+            self._print(render.styled_line("  · " + line, self.lang, drawn))
+        else:
+            self._print(Text("  · " + self._("The card you drew does not fit now: you keep it."), style="grey70"))
 
     def _reveal(self, e: Event, hands: list[list[Card]], names: Sequence[str]) -> None:
         """The challenged hand, under the challenge's line (before what follows it)."""
@@ -382,14 +407,20 @@ class ConsoleApp:
                                 [render.card_text(card, self.lang) for card in sorted(hands[e.other], key=sort_key)],
                                 self.console.width, indent=4))
 
-    def _ask_choice(self, choice: Choice) -> PlayIntent | None:
-        """`5 amarillo` reads two ways: ask which was meant."""
+    def _ask_choice(self, choice: Ambiguous) -> c.Play | None:
+        """`5 amarillo`, `+4 azul` read two ways: ask which was meant."""
         _ = self._
-        first, second = choice.options
-        options = [Text.assemble((_("card {n} of your hand").format(n=choice.index) + " ", "bold"),
-                                 render.card_text(first.card, self.lang),
-                                 " " + _("in") + " ", render.color_text(first.color, self.lang)),
-                   render.card_text(second.card, self.lang)]
+        options = []
+        for i, reading in enumerate(choice.readings):
+            option = Text()
+            if i == 0 and choice.index is not None:
+                option.append(_("card {n} of your hand").format(n=choice.index) + " ", style="bold")
+            option.append_text(render.card_text(parse_card(reading.card), self.lang))
+            color = color_word(reading.color) if reading.color else None
+            if color is not None:
+                option.append(" " + _("in") + " ")
+                option.append_text(render.color_text(color, self.lang))
+            options.append(option)
         self.console.print(render.choice_line(_("Which did you mean?"), options))
         while True:
             word = (self.reader.read(Text(_("Which"), style="bold") + Text(" " + render.PROMPT_MARK)) or "").strip()
@@ -397,15 +428,25 @@ class ConsoleApp:
                 self.console.print(Text(_("Cancelled."), style="grey62"))
                 return None
             n = parse_int(word)
-            if n is not None and 1 <= n <= len(choice.options):
-                return choice.options[n - 1]
+            if n is not None and 1 <= n <= len(choice.readings):
+                return choice.readings[n - 1]
             self._quit_if_asked(word)
-            self.console.print(render.error(_("Type 1 or 2 (Enter cancels).")))
+            self.console.print(render.error(_("Type 1 or 2 (Enter cancels).") if len(choice.readings) == 2 else
+                                            _("Type a number from 1 to {n} (Enter cancels).").format(
+                                                n=len(choice.readings))))
 
-    def _complete_play(self, intent: PlayIntent, view: TableView, hv: HandView) -> list[c.Command] | None:
-        """Ask for what the card still needs (a colour, a player), from the legal moves."""
-        moves: list[Move] = [m for hc in hv.cards if hc.card is intent.card for m in hc.moves]
-        color = intent.color
+    def _complete_play(self, play: c.Play, view: TableView, hv: HandView) -> list[c.Command] | None:
+        """Ask for what the card still needs (a colour, a player), from the legal moves.
+        `3 uno` when UNO cannot be said is refused whole: nothing is played."""
+        card = parse_card(play.card)
+        mine = next((p for p in view.players if p.id == self.person.id), None)
+        uno = play.uno and hv.uno is not None
+        if play.uno and not uno and not (mine is not None and mine.said_uno):
+            self.console.print(render.error(error_text("uno_not_now", self.lang) + " " + self._(
+                "Nothing was played: type the card without uno.")))
+            return None
+        moves: list[Move] = [m for hc in hv.cards if hc.card is card for m in hc.moves]
+        color = color_word(play.color) if play.color else None
         if color is None:
             colors = render.ordered_colors(moves)
             if colors and sum(hc.count for hc in hv.cards) == 1 and self._ends_round(
@@ -417,19 +458,15 @@ class ConsoleApp:
                     return None
         if color is not None:
             moves = [m for m in moves if m.color in (color, None)]
-        target = intent.target
+        target = play.target
         seats = list(dict.fromkeys(m.target for m in moves if m.target is not None))
         if target is None and seats:
             chosen = self._ask_target(seats, view, optional=any(m.target is None for m in moves))
             if chosen is False:
                 return None
             target = chosen or None
-        uno = intent.uno and hv.uno is not None
-        if intent.uno and not uno:  # said already, or too many cards: play the card all the same
-            self.console.print(Text(error_text("uno_not_now", self.lang), style="grey62"))
         # UNO and the card as one command: both happen, or (the card refused) neither.
-        return [c.Play(card=intent.card.text, color=COLOR_NAMES[color] if color else None,
-                       target=target, uno=uno)]
+        return [c.Play(card=card.text, color=COLOR_NAMES[color] if color else None, target=target, uno=uno)]
 
     def _ends_round(self, moves: Sequence[Move]) -> bool:
         """Whether the first of `moves` ends the round (a last card; not when the
@@ -627,8 +664,9 @@ class ConsoleApp:
                     described[notice] -= 1
                 else:
                     self.console.print(Text("  · " + notice, style="grey70"))
-        last_wild = _last_wild_colours(out.events)
-        for i, e in enumerate(out.events):
+        events = merge_draws(out.events)
+        last_wild = _last_wild_colours(events)
+        for i, e in enumerate(events):
             if e.kind == PLAYER_LEFT and e.player == me and self.o.auto:
                 continue
             if i in last_wild:
@@ -681,6 +719,20 @@ class ConsoleApp:
         if self._turn[0] != table.version:
             self._turn = (table.version, self.clock())
         return seconds - (self.clock() - self._turn[1])
+
+
+def merge_draws(events: Sequence[Event]) -> list[Event]:
+    """Draws of one player one after the other as one event: a player who
+    draws until a card fits (No Mercy) is one line, "Ada drew 3 cards.", not
+    "Ada drew a card." three times over."""
+    merged: list[Event] = []
+    for e in events:
+        last = merged[-1] if merged else None
+        if e.kind == CARDS_DRAWN and last is not None and last.kind == CARDS_DRAWN and last.player == e.player:
+            merged[-1] = last._replace(n=last.n + e.n, cards=last.cards + e.cards)
+        else:
+            merged.append(e)
+    return merged
 
 
 def _last_wild_colours(events: Sequence[Event]) -> set[int]:

@@ -14,7 +14,8 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from unobot.chat.i18n import LANGUAGES, N_, NP_, gettext_for, normalize, translations
@@ -102,7 +103,9 @@ def _add_options(parser: argparse.ArgumentParser, lang: str) -> None:
                    help=_("stop after N rounds (default: play until someone reaches the target, 500 points)"))
     p.add_argument("--store", metavar="memory|URL",
                    help=_("where the game is kept: memory, or a redis:// URL (default: an embedded Redis)"))
-    p.add_argument("--data-dir", metavar="DIR", help=_("where the embedded Redis keeps its data (default: data)"))
+    p.add_argument("--data-dir", metavar="DIR",
+                   help=_("where the embedded Redis keeps its data (default: your data folder, "
+                          "$XDG_DATA_HOME/unobot or ~/.local/share/unobot)"))
     p.add_argument("--resume", action="store_true", help=_("continue the game saved with quit"))
     p.add_argument("--auto", action="store_true", help=_("let AI players play every seat and watch"))
     p.add_argument("--delay", type=number, metavar="SECONDS",
@@ -166,6 +169,34 @@ def argparse_language(lang: str) -> Iterator[None]:
         argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
+def data_dir(given: str | None, config: Config, environ: Mapping[str, str] | None = None) -> Path:
+    """Where the console's games are kept: `--data-dir`, else `UNOBOT_DATA_DIR`
+    or a config file's `store.data_dir` (a config file's folder is resolved
+    against the file, not the current folder), else the person's own data
+    folder. Why not `./data`: a game quit in one folder would be lost to
+    `--resume` started from another."""
+    from unobot.config import config_path
+
+    env = os.environ if environ is None else environ
+    if given:
+        return Path(given)
+    if env.get("UNOBOT_DATA_DIR") or config_path(env) is not None:
+        return Path(config.store.data_dir)
+    return user_data_dir(env)
+
+
+def user_data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The person's data folder for unobot: `$XDG_DATA_HOME/unobot`, else
+    `~/.local/share/unobot` (`%LOCALAPPDATA%\\unobot` on Windows)."""
+    env = os.environ if environ is None else environ
+    if os.name == "nt" and env.get("LOCALAPPDATA"):
+        return Path(env["LOCALAPPDATA"]) / "unobot"
+    xdg = env.get("XDG_DATA_HOME")
+    if xdg and Path(xdg).is_absolute():  # the XDG spec: a relative value is to be ignored
+        return Path(xdg) / "unobot"
+    return Path(env.get("HOME") or Path.home()) / ".local" / "share" / "unobot"
+
+
 def user_id() -> str:
     """The login name, reduced to what a store id may hold."""
     try:
@@ -225,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         delay=args.delay if args.delay is not None else DEFAULT_DELAY, explicit_lang=args.lang is not None,
         name=args.name or user.capitalize(), user=user, persistent=url != MEMORY)
     try:
-        return asyncio.run(_main(options, config, url, args.data_dir))
+        return asyncio.run(_main(options, config, url, str(data_dir(args.data_dir, config))))
     except KeyboardInterrupt:  # between two moves: every move is saved already
         return 130
     except StoreError as exc:
@@ -238,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-async def _main(options: Options, config: Config, url: str | None, data_dir: str | None) -> int:
+async def _main(options: Options, config: Config, url: str | None, data_dir: str) -> int:
     import signal
 
     from rich.console import Console
@@ -253,7 +284,7 @@ async def _main(options: Options, config: Config, url: str | None, data_dir: str
     signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         store = await open_store(None if url in (None, MEMORY) else url,
-                                 data_dir=data_dir or config.store.data_dir, prefix=config.store.prefix,
+                                 data_dir=data_dir, prefix=config.store.prefix,
                                  memory=url == MEMORY, **store_options(config, memory=url == MEMORY))
     except StoreError:
         raise

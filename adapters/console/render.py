@@ -19,10 +19,11 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from unobot.cards import COLORS, REVERSE, SKIP, WILD, Card, sort_key
+from unobot.cards import COLORS, Card, sort_key
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import (
     card_name,
+    card_symbol,
     color_name,
     describe_event,
     describe_private,
@@ -40,7 +41,6 @@ CHIP = {"R": "bold white on red3", "Y": "bold black on gold1", "G": "bold white 
         "B": "bold white on dodger_blue3"}
 INK = {"R": "bold red1", "Y": "bold yellow1", "G": "bold green3", "B": "bold dodger_blue1", None: "bold magenta"}
 RAINBOW = ("red1", "yellow1", "green3", "dodger_blue1")
-LABEL = {SKIP: "⊘", REVERSE: "⇄", WILD: "W"}
 
 PLAYABLE, UNPLAYABLE = "●", "○"
 PROMPT_MARK = "› "
@@ -53,8 +53,9 @@ def play_command() -> str:
 
 
 def chip(card: Card) -> Text:
-    """A small coloured card face, 4 cells wide: ` 5  `, ` +2 `, a rainbow ` W  `."""
-    label = f" {LABEL.get(card.rank, card.rank or 'W'):<2} "
+    """A small coloured card face showing its kind's symbol: ` 5  `, ` ⊘  `,
+    ` +2 `, a rainbow ` ⇄+4 ` (at least 4 cells wide)."""
+    label = f" {card_symbol(card):<2} "
     if card.is_wild:
         text = Text()
         for i, ch in enumerate(label):
@@ -284,6 +285,10 @@ def out_of_turn(hv: HandView, view: TableView, lang: str) -> Text:
         text.append("\n  ")
         text.append("uno", style="bold cyan")
         text.append(" " + _("(say it before someone catches you)"), style="grey62")
+    for m in hv.extras:  # a plugin's own move kinds, typed as their text
+        text.append("\n  ")
+        text.append(m.text, style="bold cyan")
+        text.append(f" ({plugin_move_title(m.kind, lang)})", style="grey62")
     text.append("\n")
     text.append(_("Press Enter to let {player} move.").format(player=view.turn_name), style="grey70")
     return text

@@ -1,8 +1,8 @@
 """Cards as pictures: every card kind drawn with Pillow, for stickers and for looking at.
 
 Why drawn and not shipped as image files: plugins add card kinds, and each
-needs its picture too; a card is a coloured rounded rectangle with its rank
-large in the middle and, for colour-blind players, the colour's letter
+needs its picture too; a card is a coloured rounded rectangle with its
+kind's symbol (`CardKind.symbol`: ⊘, ⇄, +2; else its rank) large in the middle and, for colour-blind players, the colour's letter
 (R, Y, G, B) in two corners. Wilds are black with the four colours around
 the rank. `dim=True` greys a card out (a card not playable now).
 
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from unobot.cards import COLORS, KINDS, Card, _load_plugin_kinds, official_deck
+from unobot.chat.render import card_symbol
 
 SIZE = 512
 FILL = {"R": (214, 40, 40), "Y": (240, 196, 25), "G": (52, 160, 72), "B": (30, 100, 200), None: (25, 25, 25)}
@@ -71,6 +72,44 @@ def _font(size: int) -> Any:
         return ImageFont.load_default()
 
 
+#: Fonts with the symbols card kinds declare (⊘ ⇄ ⇊ ◎ ...), tried in order;
+#: Pillow's own font has none of them. DejaVu ships with most Linux systems.
+SYMBOL_FONTS = ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+                "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf", "/Library/Fonts/Arial Unicode.ttf",
+                "C:/Windows/Fonts/seguisym.ttf")
+
+
+def _symbol_font(size: int, text: str) -> Any | None:
+    """A font that draws every character of `text`, or None."""
+    from PIL import ImageFont  # type: ignore[import-not-found,unused-ignore]
+
+    for name in SYMBOL_FONTS:
+        try:
+            font = ImageFont.truetype(name, size)
+        except OSError:
+            continue
+        missing = font.getmask("\U000f0000").getbbox()  # a private-use character: the "no glyph" box
+        if all(font.getmask(ch).getbbox() != missing for ch in text if not ch.isascii()):
+            return font
+    return None
+
+
+def face(card: Card) -> tuple[str, Any]:
+    """What the card's picture shows in the middle and in what font: its kind's
+    symbol (`⊘`, `⇄+4`) where a font can draw it, else its code's rank
+    (`S`, `R+4`), as before kinds declared symbols."""
+    symbol = card_symbol(card)
+    rank = card.rank or "W"
+    for text in (symbol, rank) if symbol != rank else (rank,):
+        size = {1: 190, 2: 150, 3: 110}.get(len(text), 90)
+        if text.isascii():
+            return text, _font(size)
+        font = _symbol_font(size, text)
+        if font is not None:
+            return text, font
+    return rank, _font({1: 190, 2: 150, 3: 110}.get(len(rank), 90))
+
+
 def render_card(card: Card, *, dim: bool = False) -> Any:
     """The card's picture: a 512x512 RGBA image (transparent around the card)."""
     from PIL import Image, ImageDraw, ImageEnhance  # type: ignore[import-not-found,unused-ignore]
@@ -86,9 +125,7 @@ def render_card(card: Card, *, dim: bool = False) -> Any:
             draw.pieslice(box, 90 * i - 90, 90 * i, fill=FILL[color] + (255,))
     else:
         draw.ellipse((left + 30, top + 90, right - 30, bottom - 90), fill=(255, 255, 255, 255))
-    rank = card.rank or "W"
-    size = {1: 190, 2: 150, 3: 110}.get(len(rank), 90)
-    font = _font(size)
+    rank, font = face(card)
     ink = (255, 255, 255, 255) if card.color is None else FILL[card.color] + (255,)
     draw.text((SIZE // 2, SIZE // 2), rank, font=font, anchor="mm", fill=ink,
               stroke_width=6, stroke_fill=(0, 0, 0, 255))

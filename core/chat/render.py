@@ -8,19 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, Card
+from ..cards import Card, CardKind, kind_of
 from ..errors import CODES
 from ..events import Event
-from .i18n import N_, gettext_for, ngettext_for
+from .i18n import N_, gettext_for, ngettext_for, normalize
 
 COLOR_WORDS = {"R": N_("red"), "G": N_("green"), "B": N_("blue"), "Y": N_("yellow")}
 COLOR_TITLES = {"R": N_("Red"), "G": N_("Green"), "B": N_("Blue"), "Y": N_("Yellow")}
 COLOR_EMOJI = {"R": "🟥", "G": "🟩", "B": "🟦", "Y": "🟨", None: "⬛"}
-RANK_NAMES = {
-    SKIP: N_("Skip"),
-    REVERSE: N_("Reverse"),
-    DRAW_TWO: N_("Draw Two"),
-}
 
 #: English (and Spanish) colour words a person may type; Babel keeps the
 #: translations, this maps typed words back to colour letters.
@@ -43,23 +38,53 @@ def color_name(color: str | None, lang: str | None) -> str:
 
 
 def card_name(card: Card, lang: str | None) -> str:
-    """`Red 5`, `Green Draw Two`, `Wild Draw Four` / `5 rojo`, `+2 verde`, `+4`."""
+    """`Red 5`, `Green Draw Two`, `Wild Draw Four` / `5 rojo`, `Roba dos verde`,
+    `Comodín roba cuatro`: the names the card's kind declares (`CardKind`:
+    `color_names`, else `names` or `name` with the colour), in `lang`."""
+    kind = kind_of(card)
+    if card.color is not None and card.color in kind.color_names:
+        return kind_text(kind, kind.color_names[card.color], lang)
     _ = gettext_for(lang)
-    if card.kind is not None:
-        return plugin_card_name(card, lang) or card.text
+    name = kind_name(kind, lang)
     if card.is_wild:
-        if card.rank == WILD:
-            return _("Wild")
-        if card.rank == WILD_DRAW_FOUR:
-            return _("Wild Draw Four")
-        return _("Wild {rank}").format(rank=card.rank)
-    rank = _(RANK_NAMES[card.rank]) if card.rank in RANK_NAMES else card.rank
-    return _("{color} {rank}").format(color=_(COLOR_TITLES[card.color or "R"]), rank=rank)
+        return name or _("Wild {rank}").format(rank=card.rank)
+    return _("{color} {rank}").format(color=_(COLOR_TITLES[card.color or "R"]), rank=name or card.rank)
+
+
+def kind_name(kind: CardKind, lang: str | None) -> str:
+    """A kind's own name in `lang` (`names`, else `name` through its catalogue), "" for none."""
+    name = kind.names.get(normalize(lang)) if kind.names else None
+    if name is None and kind.name:
+        name = kind_text(kind, kind.name, lang)
+    return name or ""
+
+
+def kind_text(kind: CardKind, msgid: str, lang: str | None) -> str:
+    """One of a kind's texts in `lang`: unobot's catalogue for its own kinds,
+    the declaring rule's (`Rule.locale`) for a plugin's."""
+    if not kind.rule:
+        return gettext_for(lang)(msgid)
+    from ..registry import available_rules
+    from .i18n import rule_text
+
+    return rule_text(available_rules().get(kind.rule), msgid, lang)
+
+
+def card_code(card: Card, lang: str | None = None) -> str:
+    """The card's short code as shown to a player and typed back (`R5`, `G+2`,
+    `WR+4`): its text, the same in every language and in the stored format."""
+    return card.text
+
+
+def card_symbol(card: Card) -> str:
+    """What the card's face shows (its kind's `symbol`, else its rank): `5`,
+    `⊘`, `⇄`, `+2`, `W`, `⇄+4`."""
+    return kind_of(card).face
 
 
 def card_label(card: Card, lang: str | None) -> str:
     """Short form plus name, as inline results show it: `R5 · Red 5`."""
-    return f"{card.text} · {card_name(card, lang)}"
+    return f"{card_code(card, lang)} · {card_name(card, lang)}"
 
 
 def error_text(code: str, lang: str | None) -> str:
@@ -203,25 +228,6 @@ def plugin_refusal(code: str, lang: str | None) -> str | None:
 
     rule = declared(REFUSALS, code)
     return rule_text(rule, rule.refusals[code], lang) if rule is not None else None
-
-
-def plugin_card_name(card: Card, lang: str | None) -> str | None:
-    """The name of a plugin's card kind in a language (`CardKind.name`
-    through the rule's catalogue, or `CardKind.names`), with its colour."""
-    kind = card.kind
-    if kind is None:
-        return None
-    from ..registry import available_rules
-    from .i18n import normalize, rule_text
-
-    name = kind.names.get(normalize(lang)) if kind.names else None
-    if name is None and kind.name:
-        name = rule_text(available_rules().get(kind.rule), kind.name, lang)
-    name = name or kind.rank
-    if card.is_wild:
-        return name
-    _ = gettext_for(lang)
-    return _("{color} {rank}").format(color=_(COLOR_TITLES[card.color or "R"]), rank=name)
 
 
 def plugin_move_title(kind: str, lang: str | None) -> str:

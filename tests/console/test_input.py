@@ -11,15 +11,23 @@ from unobot.adapters.console.input import (
     QUIT,
     RULES,
     TABLE,
-    Choice,
-    Invalid,
     Local,
-    PlayIntent,
-    Send,
     parse_line,
 )
-from unobot.cards import Card, parse_card
+from unobot.cards import COLOR_NAMES, Card, parse_card
 from unobot.chat import commands as c
+from unobot.chat.grammar import Ambiguous as Choice
+from unobot.chat.grammar import Refusal as Invalid
+
+
+def PlayIntent(card: Card, color: str | None = None, target: str | None = None, uno: bool = False) -> c.Play:
+    """The command the console sends for a card (the grammar's reading of it)."""
+    return c.Play(card=card.text, color=COLOR_NAMES[color] if color else None, target=target, uno=uno)
+
+
+def Send(commands: tuple[c.Command, ...]) -> c.Command:
+    (command,) = commands
+    return command
 
 HAND = [parse_card(t) for t in ("R5", "G+2", "W", "W+4", "B7")]
 
@@ -136,6 +144,10 @@ def test_the_readme_card_notation_is_what_the_console_reads() -> None:
         "VS": (hand, PlayIntent(parse_card("GS"))),
         "3 red": (wild3, PlayIntent(parse_card("W"), "R")), "w yel": (hand, PlayIntent(parse_card("W"), "Y")),
         "+4 azul": (hand, PlayIntent(parse_card("W+4"), "B")),
+        "Blue Skip Everyone": ([parse_card("BSA"), *hand], PlayIntent(parse_card("BSA"))),
+        "Salta a todos azul": ([parse_card("BSA"), *hand], PlayIntent(parse_card("BSA"))),
+        "R⊘": (hand, PlayIntent(parse_card("RS"))),
+        "⇄+4 red": (hand, PlayIntent(parse_card("WR+4"), "R")),
         "5 amarillo": (hand, Choice((PlayIntent(parse_card("W"), "Y"), PlayIntent(parse_card("Y5"))), 5)),
     }
     paragraph = _readme_paragraph("**Cards.**")

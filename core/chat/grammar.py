@@ -1,0 +1,490 @@
+"""Typed play: a line a person types -> the command they mean.
+
+One grammar for every front-end that reads typed text (the console today; a
+chat's text messages, a web page's box): what a person may type (`3`,
+`Yellow 7`, `7 amarillo`, `y7`, `w yel`, `+4 azul`, `play W+4 green`,
+`R7 ben`, `3 uno`, `d`, `robar`, `catch ada`, `Blue Skip Everyone`,
+`⇄+4 red`) is easy to get subtly wrong, so it is parsed here, pure and
+without I/O, and tested on its own. Nothing here decides whether a move is
+legal: a card that does not fit is still sent, and the engine's refusal is
+shown. A line that names a card held is never refused for how it was typed.
+
+Cards are read by what their kinds declare (`unobot.cards.CardKind`: names,
+per-colour names, symbol, code, more words), in every language the bot
+speaks, whatever the reader's language, so a plugin's cards are typed like
+the built-in ones:
+
+- as the screen shows it: `Yellow 7`, `Red Draw Two`, `Wild Draw Four`,
+  `7 amarillo`, `Roba dos rojo`, `Comodín roba cuatro`, `Blue Skip
+  Everyone`; the colour first or last; a colour shortened to three letters
+  (`yel`, `ama`);
+- by its code (`Y7`, `R+2`, `GS`, `WR+4`, `RSA`, `W`, `W+4` or `+4`) or its
+  symbol with a colour (`R⊘`, `⊘ red`, `⇄+4`), or by its kind alone (`⊘`,
+  `skip`, `+2`: the one held, or asked which); in Spanish the colour letters
+  are R (rojo), A (amarillo), V (verde), Az (azul) and the reverse is C
+  (cambio de sentido): `A7`, `AzC`, `VS`;
+- a wild's colour after it (`W+4 green`, `+4 azul`), a target player's name
+  after the card (`R7 ben`), `uno` before or after it (`3 uno`).
+
+A number alone is the card's place in the hand. A line that reads as two
+cards (`5 amarillo`: card 5, a wild, in yellow, or the Yellow 5; `+4 azul`
+in a deck with both a Blue +4 and a Wild Draw Four) is `Ambiguous` when the
+person holds both: they are asked, never guessed for. Readings of cards the
+table's deck does not have are dropped, then readings of cards not held.
+
+Words only a front-end has (the console's `help`, `quit`, `log`) are that
+front-end's business: it reads them before calling `parse`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from ..cards import (
+    COLOR_NAMES,
+    COLORS,
+    REVERSE,
+    SKIP,
+    Card,
+    CardError,
+    CardKind,
+    all_kinds,
+    kind_of,
+    official_deck,
+    parse_card,
+)
+from ..cards import sort_key as _sort_key
+from . import commands as c
+from .commands import parse_int
+from .i18n import LANGUAGES, N_, gettext_for
+from .render import card_name, error_text, kind_name, kind_text
+
+DRAW, DRAW_PLAY, PASS, UNO, CATCH, CHALLENGE, PLAY, COLOR = (
+    "draw", "drawplay", "pass", "uno", "catch", "challenge", "play", "color")
+
+#: Game command words and their short forms, per language. Every language's
+#: words are read in every language (a word typed in English is never refused).
+ALIASES: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {
+        DRAW_PLAY: ("dp",),
+        DRAW: ("draw", "d"),
+        PASS: ("pass", "p"),
+        UNO: ("uno", "u"),
+        CATCH: ("catch", "c"),
+        CHALLENGE: ("challenge", "ch"),
+        PLAY: ("play",),
+        COLOR: ("color", "colour"),
+    },
+    "es": {
+        DRAW_PLAY: ("rj",),
+        DRAW: ("robar", "r"),
+        PASS: ("pasar",),
+        CATCH: ("atrapar", "at"),
+        CHALLENGE: ("desafiar", "de"),
+        PLAY: ("jugar",),
+        COLOR: ("color",),
+    },
+}
+
+#: The command words as help texts show them, translatable.
+WORDS: dict[str, str] = {
+    DRAW: N_("draw"),
+    PASS: N_("pass"),
+    UNO: "uno",
+    CATCH: N_("catch"),
+    CHALLENGE: N_("challenge"),
+    PLAY: N_("play"),
+}
+
+#: Short forms as help texts show them (translated: `d` is `r` in Spanish).
+SHORT: dict[str, str] = {DRAW: N_("d"), PASS: "p", UNO: "u", CATCH: N_("c"), CHALLENGE: N_("ch"),
+                         DRAW_PLAY: N_("dp")}
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """The line reads as more than one move (`+4 azul`: the Blue +4, or the
+    Wild Draw Four in blue): ask which. `index` is the hand number the first
+    reading took the card from, when the line began with one."""
+
+    readings: tuple[c.Play, ...]
+    index: int | None = None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Not understood; `message` says why, in the person's language."""
+
+    message: str
+    code: str = "bad_input"
+
+
+Parsed = c.Command | Ambiguous | Refusal
+
+
+def fold(word: str) -> str:
+    """Lower case, accents off: `Comodín` -> `comodin`."""
+    decomposed = unicodedata.normalize("NFD", word.strip().lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+#: Colour words: full names in both languages (both genders), and their letters.
+_COLOR_FULL = {"red": "R", "yellow": "Y", "green": "G", "blue": "B",
+               "rojo": "R", "amarillo": "Y", "verde": "G", "azul": "B",
+               "roja": "R", "amarilla": "Y"}
+_COLOR_LETTERS = {"r": "R", "y": "Y", "g": "G", "b": "B", "a": "Y", "v": "G", "az": "B"}
+
+
+def color_word(word: str, letters: bool = True) -> str | None:
+    """The colour a typed word names: `red`, `Rojo`, `yel`, `ama` (three letters
+    or more of a name), and with `letters` the initials `r`, `y`, `a`, `az`."""
+    w = fold(word)
+    if w in _COLOR_FULL:
+        return _COLOR_FULL[w]
+    if letters and w in _COLOR_LETTERS:
+        return _COLOR_LETTERS[w]
+    if len(w) >= 3:
+        found = {color for name, color in _COLOR_FULL.items() if name.startswith(w)}
+        if len(found) == 1:
+            return found.pop()
+    return None
+
+
+def _color_texts() -> dict[str, str]:
+    """Every way a colour may be written in a phrase: names and their starts."""
+    colors = dict(_COLOR_FULL)
+    for name, color in _COLOR_FULL.items():
+        for n in range(3, len(name)):
+            if color_word(name[:n], letters=False) == color:
+                colors[name[:n]] = color
+    return colors
+
+
+#: Words for unobot's own kinds beyond their declared names: the spellings
+#: people use (language-independent, folded).
+_MORE_WORDS: dict[tuple[bool, str], tuple[str, ...]] = {
+    (False, "+2"): ("draw 2", "roba 2"),
+    (False, SKIP): ("prohibir turno",),
+    (False, REVERSE): ("invierte sentido",),
+    (True, ""): ("cambio de color",),
+    (True, "+4"): ("wild draw 4", "comodin roba 4"),
+}
+#: Compact forms: a colour letter (English or Spanish) and a rank: y7, az+2, gs, br, ac, rsa, r⊘.
+_COMPACT = re.compile(r"^(az|[rygbav])(.+)$")
+_COMPACT_RANK = {"c": REVERSE}  # Spanish: C for cambio de sentido
+
+
+class _Phrases:
+    """Folded phrases -> the cards they name, built from every declared kind
+    (rebuilt when a plugin declares a new one)."""
+
+    def __init__(self) -> None:
+        self.key: tuple[object, ...] = ()
+        self.phrases: dict[str, set[Card]] = {}
+        self.longest = 1
+
+    def get(self) -> dict[str, set[Card]]:
+        kinds = all_kinds()
+        key = tuple(id(k) for k in kinds)
+        if key != self.key:
+            self.phrases = _build(kinds)
+            self.longest = max(len(p.split()) for p in self.phrases)
+            self.key = key
+        return self.phrases
+
+
+def _rank_words(card: Card) -> set[str]:
+    """What a card's kind is called alone, in every language: names, more
+    words, symbol, rank code (folded)."""
+    kind = kind_of(card)
+    words = {fold(kind.face)}
+    if kind.rank and not (card.is_wild and kind.rank[0] in COLORS):  # `R+4` alone is the Red +4, not `WR+4`
+        words.add(fold(kind.rank))
+    for lang in LANGUAGES:
+        name = kind_name(kind, lang)
+        if name:
+            words.add(fold(name))
+        words.update(fold(kind_text(kind, w, lang)) for w in kind.words)
+    words.update(_MORE_WORDS.get((card.is_wild, card.rank), ()))
+    return {w for w in words if w}
+
+
+def _build(kinds: Iterable[CardKind]) -> dict[str, set[Card]]:
+    phrases: dict[str, set[Card]] = {}
+
+    def add(text: str, card: Card) -> None:
+        phrases.setdefault(" ".join(fold(text).split()), set()).add(card)
+
+    colors = _color_texts()
+    letters = {letter: color for letter, color in _COLOR_LETTERS.items()}
+    for kind in kinds:
+        kind_cards = [Card.get(None, kind.rank)] if kind.wild else [Card.get(col, kind.rank) for col in COLORS]
+        for card in kind_cards:
+            for lang in LANGUAGES:
+                add(card_name(card, lang), card)
+            add(card.text, card)
+            words = _rank_words(card)
+            if card.is_wild:
+                for word in words:
+                    add(word, card)
+                    if " " not in word:
+                        add(f"w{word}", card)
+                    for head in ("w", "wild", "comodin"):
+                        add(f"{head} {word}", card)
+                continue
+            assert card.color is not None
+            for word in words:
+                add(word, card)  # `⊘`, `skip` alone: the held one, or asked which
+                for text, color in colors.items():
+                    if color == card.color:
+                        add(f"{text} {word}", card)
+                        add(f"{word} {text}", card)
+                if " " not in word:
+                    for letter, color in letters.items():
+                        if color == card.color:
+                            add(f"{letter}{word}", card)
+    for letter, color in letters.items():  # `AzC`: the Spanish reverse
+        for rank_letter, rank in _COMPACT_RANK.items():
+            add(f"{letter}{rank_letter}", Card.get(color, rank))
+    for number in [p for p in phrases if hand_number(p) is not None]:  # a hand number, never a card
+        del phrases[number]
+    return phrases
+
+
+_PHRASES = _Phrases()
+
+
+_OFFICIAL = frozenset(official_deck())
+
+
+def _reading_order(card: Card) -> tuple[bool, tuple[int, int, str]]:
+    """Cards of the official deck first (`+4` held by nobody is the Wild Draw Four), then as hands sort."""
+    return (card not in _OFFICIAL, _sort_key(card))
+
+
+def card_readings(words: Sequence[str]) -> list[tuple[Card, int]]:
+    """Every card the first words may name and how many words each took,
+    longest first (`+4 azul`: the Blue +4 with two words, the Wild Draw Four
+    with one)."""
+    phrases = _PHRASES.get()
+    folded = [fold(w) for w in words]
+    found: list[tuple[Card, int]] = []
+    for k in range(min(_PHRASES.longest, len(words)), 0, -1):
+        cards = phrases.get(" ".join(folded[:k]))
+        if cards:
+            found += [(card, k) for card in sorted(cards, key=_reading_order)]
+    if not found and words:
+        card = card_word(words[0])
+        if card is not None:
+            found.append((card, 1))
+    return found
+
+
+def card_word(word: str) -> Card | None:
+    """A card named by one word that no declared kind's phrase covers: the
+    Spanish reverse (`AzC`), or a code `parse_card` reads (`W+8`, a draw rank
+    declared nowhere)."""
+    w = fold(word)
+    m = _COMPACT.match(w)
+    if m and m.group(2) in _COMPACT_RANK:
+        return Card.get(_COLOR_LETTERS[m.group(1)], _COMPACT_RANK[m.group(2)])
+    try:
+        return parse_card(word)
+    except CardError:
+        return None
+
+
+def read_card(words: Sequence[str]) -> tuple[Card, int] | None:
+    """The card the first words name and how many words it took (longest reading)."""
+    found = card_readings(words)
+    return found[0] if found else None
+
+
+def hand_number(word: str) -> int | None:
+    """A card's place in the hand: a whole number as `int()` reads it, unsigned
+    (`+2` and `+4` are cards)."""
+    return None if word.startswith(("+", "-")) else parse_int(word)
+
+
+def command_word(word: str, lang: str | None = None) -> str | None:
+    """The game command a typed word names, in any language the bot speaks."""
+    low = fold(word)
+    for language in LANGUAGES:
+        for name, aliases in ALIASES.get(language, {}).items():
+            if low in aliases:
+                return name
+    if lang is not None:
+        _ = gettext_for(lang)
+        for name, word_ in WORDS.items():
+            if low == fold(_(word_)):
+                return name
+    return None
+
+
+def _plugin_kind(word: str) -> bool:
+    """Is `word` a move kind a plugin added (typed as its text: `time_up`)?"""
+    from ..registry import MOVE_KINDS, declared
+
+    return declared(MOVE_KINDS, word.lower()) is not None
+
+
+def numbered_hand(cards: Iterable[Card]) -> list[Card]:
+    """A hand as it is numbered for typing: each card once, by colour, then
+    rank, wilds last (as the console shows it)."""
+    return sorted(dict.fromkeys(cards), key=_sort_key)
+
+
+def parse(line: str, table: object, person_id: str, lang: str | None) -> Parsed:
+    """Parse one typed line for a person at a table (`chat.table.Table`): the
+    hand numbered as `numbered_hand` does, readings limited to the cards of the
+    table's deck."""
+    game = getattr(table, "game", None)
+    seat_of = getattr(table, "seat_of", None)
+    seat = seat_of(person_id) if seat_of is not None else None
+    hand: list[Card] = []
+    deck: set[Card] | None = None
+    if game is not None:
+        if seat is not None and 0 <= seat < len(game.hands):
+            hand = numbered_hand(game.hands[seat])
+        deck = deck_of(game)
+    return parse_hand(line, hand, lang, deck)
+
+
+def deck_of(game: object) -> set[Card]:
+    """The cards a game plays with: every card in a hand, the draw pile or the discard pile."""
+    all_cards = getattr(game, "all_cards", None)
+    return set(all_cards()) if all_cards is not None else set()
+
+
+def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
+               deck: Collection[Card] | None = None) -> Parsed:
+    """Parse one typed line; `hand` is the hand in the order it is numbered,
+    `deck` the cards the table plays with (None: any card)."""
+    _ = gettext_for(lang)
+    words = line.split()
+    if not words:
+        return Refusal(_("Type a card's number to play it, or draw (help lists every command)."), "empty")
+    name = command_word(words[0], lang)
+    rest = words[1:]
+    if name == DRAW_PLAY or (name == DRAW and rest and command_word(rest[0], lang) == PLAY):
+        return c.Draw(then_play=True)
+    if name == DRAW:
+        return c.Draw()
+    if name == PASS:
+        return c.Pass()
+    if name == CHALLENGE:
+        return c.Challenge()
+    if name == CATCH:
+        return c.Catch(target=" ".join(rest) or None)
+    if _plugin_kind(words[0]):
+        return c.PluginMove(text=line.strip())
+    if name == COLOR:
+        # Naming the colour of a Wild starter: `color green`, `color verde`, `color g`.
+        named = color_word(rest[0]) if len(rest) == 1 else None
+        if named is None:
+            return Refusal(_("Name a colour: red, yellow, green or blue."), "bad_color")
+        return c.NameColor(color=COLOR_NAMES[named])
+    if name == UNO:
+        if not rest:
+            return c.SayUno()
+        return _play(rest, hand, lang, deck, uno=True)
+    if name == PLAY:
+        if not rest:
+            return Refusal(_("Say which card: play 3, play R5, play Red 5, play W+4 green."))
+        return _play(rest, hand, lang, deck)
+    if hand_number(words[0]) is not None or card_readings(words):
+        return _play(words, hand, lang, deck)
+    return Refusal(_("Unknown command {word!r}. Type help to see the commands.").format(word=words[0]))
+
+
+@dataclass(frozen=True)
+class _Reading:
+    card: Card
+    color: str | None
+    target: str | None
+    uno: bool
+
+    def command(self) -> c.Play:
+        return c.Play(card=self.card.text, color=COLOR_NAMES[self.color] if self.color else None,
+                      target=self.target, uno=self.uno)
+
+
+def _play(words: list[str], hand: Sequence[Card], lang: str | None, deck: Collection[Card] | None,
+          uno: bool = False) -> Parsed:
+    _ = gettext_for(lang)
+    n = hand_number(words[0])
+    if n is not None:
+        return _by_number(n, words, hand, lang, deck, uno)
+    readings = [_finish(card, words[used:], lang, uno) for card, used in card_readings(words)]
+    if not readings:
+        return Refusal(error_text("bad_card", lang), "bad_card")
+    return _choose(readings, hand, deck)
+
+
+def _choose(readings: list[_Reading], hand: Sequence[Card], deck: Collection[Card] | None,
+            index: int | None = None) -> Parsed:
+    """One reading, or `Ambiguous` when the person holds more than one card the line may mean."""
+    readings = list(dict.fromkeys(readings))
+    if any(r.target is None for r in readings):  # `Blue Skip Everyone` is no Blue Skip aimed at Everyone
+        readings = [r for r in readings if r.target is None]
+    if any(r.card.is_wild or r.color is None for r in readings):  # `+4 red`: no Yellow +4 in red
+        readings = [r for r in readings if r.card.is_wild or r.color is None]
+    if deck is not None:
+        in_deck = [r for r in readings if r.card in deck]
+        readings = in_deck or readings
+    held = [r for r in readings if r.card in hand]
+    if len(held) > 1:
+        return Ambiguous(tuple(r.command() for r in held), index)
+    if held:
+        return held[0].command()
+    # held by nobody: the engine will say so; read it as a card of the official deck if it may be one
+    return sorted(readings, key=lambda r: r.card not in _OFFICIAL)[0].command()
+
+
+def _by_number(n: int, words: list[str], hand: Sequence[Card], lang: str | None, deck: Collection[Card] | None,
+               uno: bool) -> Parsed:
+    _ = gettext_for(lang)
+    index_card = hand[n - 1] if 1 <= n <= len(hand) else None
+    if len(words) > 1 and hand_number(words[1]) is not None:
+        return Refusal(_("One card at a time: its number (3) or its name (Red 5, R5)."))
+    named = [(card, used) for card, used in card_readings(words) if used > 1]
+    if named:  # `5 amarillo`: card 5 in yellow, or the Yellow 5?
+        as_cards = [_finish(card, words[used:], lang, uno) for card, used in named]
+        held = [r for r in as_cards if r.card in hand]
+        index_fits = index_card is not None and index_card.is_wild
+        if index_fits and index_card is not None:
+            as_index = _finish(index_card, words[1:], lang, uno)
+            if held:
+                return Ambiguous((as_index.command(), *(r.command() for r in held)), n)
+            return as_index.command()
+        if held or index_card is None:
+            return _choose(as_cards, hand, deck)
+        return Refusal(_("Card {n} of your hand is {card}, which takes no colour, and you hold no {named}. "
+                         "Type the card's number alone, or its name.").format(
+            n=n, card=card_name(index_card, lang), named=card_name(as_cards[0].card, lang)))
+    if index_card is None:
+        if not hand:
+            return Refusal(_("You hold no cards to play."), "no_cards")
+        return Refusal(_("There is no card {n} in your hand; its cards are numbered 1 to {last}.").format(
+            n=n, last=len(hand)), "bad_number")
+    return _finish(index_card, words[1:], lang, uno).command()
+
+
+def _finish(card: Card, rest: Sequence[str], lang: str | None, uno: bool) -> _Reading:
+    """What follows the card: a colour, `uno`, a player's name."""
+    color: str | None = None
+    target: list[str] = []
+    for word in rest:
+        if command_word(word, lang) == UNO:
+            uno = True
+        elif color is None and not target and card.is_wild and color_word(word):
+            color = color_word(word)
+        elif color is None and not target and len(word) > 1 and color_word(word, letters=False):
+            color = color_word(word)  # a colour on a coloured card: the engine says why not
+        else:
+            target.append(word)
+    return _Reading(card, color, " ".join(target) or None, uno)
+
