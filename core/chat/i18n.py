@@ -232,8 +232,8 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
             template.add(text, locations=[(f"{label}/{filename}", lineno)])
     locale_dir.mkdir(parents=True, exist_ok=True)
     with (locale_dir / f"{domain}.pot").open("wb") as f:
-        write_po(f, template, omit_header=False, sort_output=True)
-    written = []
+        write_po(f, template, omit_header=False, sort_output=True, include_lineno=False)
+    written = []  # locations without line numbers: an edit elsewhere in a file changes no catalogue
     for lang in languages:
         po = locale_dir / lang / "LC_MESSAGES" / f"{domain}.po"
         po.parent.mkdir(parents=True, exist_ok=True)
@@ -255,7 +255,7 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
                 elif not message.string:
                     message.string = message.id
         with po.open("wb") as f:
-            write_po(f, catalog, sort_output=True, ignore_obsolete=True)
+            write_po(f, catalog, sort_output=True, ignore_obsolete=True, include_lineno=False)
         written.append(po)
     return written
 

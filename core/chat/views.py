@@ -32,6 +32,8 @@ class PlayerLine:
     is_ai: bool = False
     is_out: bool = False
     score: int = 0
+    #: Plays after the player on turn (the view's `next_seat`).
+    is_next: bool = False
 
 
 @dataclass
@@ -55,6 +57,17 @@ class TableView:
     turn_seconds: int = 0
     #: Points that win the match (None: the rules set none).
     target: int | None = None
+    #: Seats in the order of play from the player on turn, those out left out
+    #: (the rules' own order: a shuffled-seat round is played in another order
+    #: than the chat's seats); the seats as they sit when no round runs.
+    order: list[int] = field(default_factory=list)
+    #: Who plays after the player on turn, as the rules say now (-1: nobody).
+    next_seat: int = -1
+
+    @property
+    def in_order(self) -> list[PlayerLine]:
+        """The players in the order of play (everyone, when no round runs)."""
+        return [self.players[i] for i in self.order] if self.order else list(self.players)
 
     @property
     def turn_name(self) -> str:
@@ -146,8 +159,32 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
             return table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
 
         view.recent = [t for e in table.recent_events() if (t := describe_event(e, name, lang))]
+        if table.phase not in (LOBBY, FINISHED):
+            view.order = play_order(game)
+            view.next_seat = view.order[1] if len(view.order) > 1 else -1
+            if table.phase == BETWEEN_ROUNDS:
+                view.next_seat = -1
+            for line in players:
+                line.is_next = line.seat == view.next_seat
     view.turn_seconds, view.target = rule_facts(table)
     return view
+
+
+def play_order(game: GameState) -> list[int]:
+    """Seats in the order of play from the player on turn, as the rules in
+    force pass the turn (`next_turn`: a shuffled order, a reversed direction),
+    those out left out."""
+    rules = game.rules or rules_of(game)
+    n = len(game.players)
+    start = game.turn if 0 <= game.turn < n else 0
+    order = [start]
+    seat = start
+    for _ in range(n):
+        seat = rules.next_turn(game, seat, 0)
+        if seat in order or not 0 <= seat < n:
+            break
+        order.append(seat)
+    return [s for s in order if s not in game.out or s == start]
 
 
 def rule_facts(table: Table) -> tuple[int, int | None]:
@@ -240,10 +277,10 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     if view.top is not None:
         lines.append(_("Top card: {card} · colour: {color}").format(
             card=card_name(view.top, lang), color=color_name(view.color, lang)))
-    arrow = "→" if view.direction == 1 else "←"
+    arrow = "→"  # the players are listed in the order of play, whichever the direction
     parts = []
-    for p in view.players:
-        mark = "▶ " if p.is_turn else ""
+    for p in view.in_order:
+        mark = "▶ " if p.is_turn else "⏭ " if p.is_next else ""
         uno = " UNO" if p.said_uno and p.cards <= 2 else ""
         out = " ✓" if p.is_out else ""
         parts.append(f"{mark}{p.name} ({p.cards}){uno}{out}")

@@ -1,0 +1,74 @@
+"""The rules in force as a player reads them: one line per rule, in words.
+
+Why in core: the console printed rule ids and raw options
+(`(card-effects) two_player_reverse_skips=True`, `decks=0`) in English to a
+Spanish player, while Telegram wrote its own summary. Every front-end now
+shows these lines: the rule's title, then each option as its (translated)
+help and a value in words (`yes`, `no`, `7`, `as many as needed`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rule import OptionSpec, Rule, option_specs
+from ..ruleset import RuleSet
+from .i18n import N_, gettext_for, rule_translations
+
+YES, NO = N_("yes"), N_("no")
+
+
+@dataclass
+class RuleLine:
+    """One rule in force: its id, its title, whether it is a house rule, and its options in words."""
+
+    name: str
+    title: str
+    house: bool
+    options: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        """`Stacking: a Draw Two may answer a Draw Two: yes; ...` on one line."""
+        return f"{self.title}: " + "; ".join(self.options) if self.options else self.title
+
+
+def option_help(rule: type[Rule], spec: OptionSpec, lang: str | None) -> str:
+    """An option's help in `lang`: the rule's own catalogue first (a plugin's
+    texts), then unobot's; the option's name when it has no help."""
+    if not spec.help:
+        return spec.name.replace("_", " ")
+    own = rule_translations(rule, lang).gettext(spec.help)
+    if own != spec.help:
+        return own
+    return gettext_for(lang)(spec.help)
+
+
+def value_words(value: Any, lang: str | None) -> str:
+    """An option's value as a player reads it."""
+    _ = gettext_for(lang)
+    if isinstance(value, bool):
+        return _(YES) if value else _(NO)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, str):
+        return _(value)
+    return str(value)
+
+
+def option_line(rule: type[Rule], spec: OptionSpec, value: Any, lang: str | None) -> str:
+    return f"{option_help(rule, spec, lang)}: {value_words(value, lang)}"
+
+
+def rule_lines(rules: RuleSet, lang: str | None, *, house_only: bool = False) -> list[RuleLine]:
+    """Every rule in force (house rules first), with its options in words."""
+    out = []
+    for name, rule in sorted(rules.rules.items(), key=lambda item: (type(item[1]).base, item[0])):
+        cls = type(rule)
+        if house_only and cls.base:
+            continue
+        options = rules.options.get(name)
+        lines = [option_line(cls, spec, getattr(options, spec.name), lang)
+                 for spec in option_specs(cls) if hasattr(options, spec.name)]
+        out.append(RuleLine(name, cls.label(lang or "en"), not cls.base, lines))
+    return out
