@@ -18,7 +18,7 @@ from ..state import GameState
 from ..variants import VariantError, load_variant, rules_for
 from .i18n import gettext_for
 from .render import card_name, color_name, describe_event
-from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, Table
+from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 
 
 @dataclass
@@ -57,9 +57,8 @@ class TableView:
     turn_seconds: int = 0
     #: Points that win the match (None: the rules set none).
     target: int | None = None
-    #: Seats in the order of play from the player on turn, those out left out
-    #: (the rules' own order: a shuffled-seat round is played in another order
-    #: than the chat's seats); the seats as they sit when no round runs.
+    #: Seats in the round's order of play, forward (`play_order`: a shuffled-seat
+    #: round is played in another order than the chat's seats); empty: as they sit.
     order: list[int] = field(default_factory=list)
     #: Who plays after the player on turn, as the rules say now (-1: nobody).
     next_seat: int = -1
@@ -161,9 +160,9 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
         view.recent = [t for e in table.recent_events() if (t := describe_event(e, name, lang))]
         if table.phase not in (LOBBY, FINISHED):
             view.order = play_order(game)
-            view.next_seat = view.order[1] if len(view.order) > 1 else -1
-            if table.phase == BETWEEN_ROUNDS:
-                view.next_seat = -1
+            rules = game.rules or rules_of(game)
+            nxt = rules.next_turn(game, game.turn, 0) if 0 <= game.turn < len(players) else -1
+            view.next_seat = nxt if table.phase == PLAYING and nxt != game.turn else -1
             for line in players:
                 line.is_next = line.seat == view.next_seat
     view.turn_seconds, view.target = rule_facts(table)
@@ -171,20 +170,25 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
 
 
 def play_order(game: GameState) -> list[int]:
-    """Seats in the order of play from the player on turn, as the rules in
-    force pass the turn (`next_turn`: a shuffled order, a reversed direction),
-    those out left out."""
+    """The seats in the round's order of play, as the rules in force pass the
+    turn (`next_turn`: a shuffled order of seats), written in the forward
+    direction and starting from the lowest seat (so the list stays put from
+    turn to turn; a front-end draws the direction as arrows); those out come last."""
     rules = game.rules or rules_of(game)
     n = len(game.players)
     start = game.turn if 0 <= game.turn < n else 0
-    order = [start]
+    cycle = [start]
     seat = start
     for _ in range(n):
         seat = rules.next_turn(game, seat, 0)
-        if seat in order or not 0 <= seat < n:
+        if seat in cycle or not 0 <= seat < n:
             break
-        order.append(seat)
-    return [s for s in order if s not in game.out or s == start]
+        cycle.append(seat)
+    if game.direction == -1:
+        cycle = [cycle[0], *reversed(cycle[1:])]
+    low = cycle.index(min(cycle))
+    cycle = cycle[low:] + cycle[:low]
+    return cycle + [s for s in range(n) if s not in cycle]
 
 
 def rule_facts(table: Table) -> tuple[int, int | None]:
@@ -277,7 +281,7 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     if view.top is not None:
         lines.append(_("Top card: {card} · colour: {color}").format(
             card=card_name(view.top, lang), color=color_name(view.color, lang)))
-    arrow = "→"  # the players are listed in the order of play, whichever the direction
+    arrow = "→" if view.direction == 1 else "←"  # players listed in the order of play
     parts = []
     for p in view.in_order:
         mark = "▶ " if p.is_turn else "⏭ " if p.is_next else ""

@@ -250,8 +250,11 @@ async def test_play_order_and_next_player_with_shuffled_seats() -> None:
     assert table is not None and table.game is not None
     view = table_view(table)
     assert sorted(view.order) == list(range(len(table.seats)))
-    assert view.order[0] == table.game.turn
+    # The order is the rules': each next seat in the list is who plays after (wrapping round).
+    step = 1 if table.game.direction == 1 else -1
     rules = table.game.rules
     assert rules is not None
+    for i, seat in enumerate(view.order):
+        assert rules.next_turn(table.game, seat, 0) == view.order[(i + step) % len(view.order)]
     assert view.next_seat == rules.next_turn(table.game, table.game.turn, 0)
     assert [p.is_next for p in view.players].count(True) == 1

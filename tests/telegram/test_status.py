@@ -33,7 +33,7 @@ def test_status_shows_colour_pending_draw_counts_and_turn() -> None:
     lines = status.text.splitlines()
     assert lines[0] == "UNO · Official rules" and status.bold == len(lines[0])
     assert lines[1] == "🟩 Top card: Wild Draw Four · colour: green"
-    assert lines[2] == "Ann (3) → ▶ Ben (2) → Ada (AI) (2)"  # direction, counts, who is on turn
+    assert lines[2] == "Ann (3) → ▶ Ben (2) → ⏭ Ada (AI) (2)"  # direction, counts, who is on turn and next
     assert "Ben must draw 4, or answer it." in lines
     assert "Turn: Ben" in lines
     button = status.markup.inline_keyboard[0][0] if status.markup is not None else None
@@ -48,7 +48,7 @@ def test_a_reverse_turns_the_arrows() -> None:
     t.game, _events = apply(t.game, Move(PLAY, 0, parse_card("RR")))
     lines = render(t).text.splitlines()
     assert lines[1] == "🟥 Top card: Red Reverse · colour: red"
-    assert lines[2] == "Ann (2) ← Ben (2) ← ▶ Ada (AI) (2)"
+    assert lines[2] == "Ann (2) ← ⏭ Ben (2) ← ▶ Ada (AI) (2)"
 
 
 # -- the round's message under a spent budget (issue 15) ------------------------------------
