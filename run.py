@@ -34,7 +34,7 @@ TEST_FILES = (
     "pyproject.toml",
     "tests/example_plugin/pyproject.toml",
     "tests/example_plugin/unobot_example_rule/__init__.py",
-    "tests/example_plugin/unobot_example_rule/applause.py",
+    "tests/example_plugin/unobot_example_rule/cheer.py",
 )
 
 

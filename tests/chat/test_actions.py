@@ -127,13 +127,13 @@ async def test_wild_starter_offers_the_four_colours_first() -> None:
 
 
 async def test_plugin_move_out_of_turn_is_offered() -> None:
-    """The example plugin's applause (any player not on turn, once a round) is an out-of-turn action."""
-    svc, _clock = await started("official", 3, rules={"applause": True}, ai=0)
+    """The example plugin's cheer (any player not on turn, once a round) is an out-of-turn action."""
+    svc, _clock = await started("official", 3, rules={"cheer": True}, ai=0)
     table = await svc.table(CHAT)
     assert table is not None and table.game is not None
     off_turn = next(p for p in PEOPLE.values() if table.seat_of(p.id) != table.game.turn)
     menu = a.menu(table, off_turn.id)
-    knocks = [x for x in menu.actions if x.kind == "applaud"]
+    knocks = [x for x in menu.actions if x.kind == "cheer"]
     assert knocks and knocks[0].group == a.OUT_OF_TURN and isinstance(knocks[0].command, c.PluginMove)
     out = await svc.handle(CHAT, off_turn, knocks[0].command)
     assert out.ok, out.error
