@@ -49,3 +49,76 @@ def test_the_walker_sees_imports() -> None:
         assert imports_of(tmp) == ["redis", "telegram"]
     finally:
         tmp.unlink()
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every core module -> the core modules it imports, at any depth of the
+    file (a function's own import counts: it is a cycle waiting to be hit)."""
+    core = ROOT / "core"
+
+    def name(p: Path) -> str:
+        parts = ["unobot", *p.relative_to(core).with_suffix("").parts]
+        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+    mods = {name(p): p for p in core.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for mod, path in mods.items():
+        package = mod if path.name == "__init__.py" else mod.rsplit(".", 1)[0]
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join(up + ([node.module] if node.module else []))
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    deps.add(full if full in mods else base)
+            elif isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names)
+        graph[mod] = {d for d in deps if d in mods and d != mod}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(comp)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_chat_layer_has_no_import_cycle() -> None:
+    """The service's parts (lobby, settings, migration) depend on `ports`, not
+    on the service; the table model's modules import one way."""
+    found = [sorted(c) for c in cycles(import_graph()) if any(m.startswith("unobot.chat") for m in c)]
+    assert not found, found
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+    assert cycles({"a": {"b"}, "b": set()}) == []

@@ -9,7 +9,6 @@ refuses with a ChatError.
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING
 
 from .. import engine
 from ..ai import POLICIES
@@ -18,10 +17,8 @@ from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from .i18n import gettext_for
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
+from .ports import ServicePort
 from .table import FINISHED, LOBBY, PLAYING, Seat, Table
-
-if TYPE_CHECKING:
-    from .service import ChatService
 
 #: The commands this module carries out on its own.
 LOBBY_COMMANDS = (c.Join, c.AddAI)
@@ -77,7 +74,7 @@ def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> Non
     out.events.extend(events)
 
 
-async def open_table(service: ChatService, chat_id: str, person: c.Person, cmd: c.NewGame) -> Outcome:
+async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: c.NewGame) -> Outcome:
     """`/new`: a lobby under the chat's settings (a running game is refused,
     an abandoned one replaced). The one lobby change that needs the store
     directly: it creates the table."""
@@ -114,7 +111,7 @@ async def open_table(service: ChatService, chat_id: str, person: c.Person, cmd: 
         _("{player} opened a game of {variant}. Join with /join; start with /start.").format(
             player=person.name, variant=load_variant(variant).label(lang))])
 
-def _abandoned(service: ChatService, table: Table) -> bool:
+def _abandoned(service: ServicePort, table: Table) -> bool:
     if table.phase == FINISHED:
         return True
     return table.phase == LOBBY and service.clock() - table.created > service.defaults.lobby_minutes * 60

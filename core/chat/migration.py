@@ -8,16 +8,12 @@ it is made safe to repeat instead (see `move_chat`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..store import ChatBusy, VersionConflict
+from .ports import ServicePort
 from .table import Table
 
-if TYPE_CHECKING:
-    from .service import ChatService
 
-
-async def move_chat(service: ChatService, old: str, new: str) -> Table | None:
+async def move_chat(service: ServicePort, old: str, new: str) -> Table | None:
     """The chat now goes by another id (Telegram gives a group that
     becomes a supergroup a new one): its running game, counters and
     settings follow it, and nothing stays running under the old id.
@@ -44,7 +40,7 @@ async def move_chat(service: ChatService, old: str, new: str) -> Table | None:
         await service.store.clear_chat_settings(old)
     return moved
 
-async def _move_game(service: ChatService, old: str, new: str, game_id: str, table: Table) -> Table | None:
+async def _move_game(service: ServicePort, old: str, new: str, game_id: str, table: Table) -> Table | None:
     """Copy the game (and its log, so it still replays) under the new id,
     then delete the old one. The copy's last entry, `moved from OLD N`, says
     how many of the old log's entries it holds, so a second call copies only

@@ -6,22 +6,20 @@ so a change applies from the next game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from .i18n import LANGUAGES, N_, Msg, normalize
 from .outcome import Outcome
+from .ports import ServicePort
 from .table import LOBBY, Table
-
-if TYPE_CHECKING:
-    from .service import ChatService
 
 #: The commands this module carries out.
 SETTINGS_COMMANDS = (c.SetVariant, c.SetRule, c.ResetRules, c.SetLanguage, c.SetTimer)
 
 
-async def settings_command(service: ChatService, chat_id: str, person: c.Person, cmd: c.Command) -> Outcome:
+async def settings_command(service: ServicePort, chat_id: str, person: c.Person, cmd: c.Command) -> Outcome:
     """Change a chat's settings (admins only); a lobby not started yet takes them too."""
     current = await service.settings(chat_id)
     lang = current["lang"]
