@@ -9,11 +9,14 @@ declared kind, `card_name`/`card_code`/`card_symbol` how it is shown), `Move`,
 `Event`, `GameState`, `N_` and `NP_` (mark a text, or a text with a plural
 form, for the rule's own catalogue), and
 the building blocks that change a state through the hooks (`advance`,
-`draw_cards`, `penalize`, `take_pending`, `end_round`, `shuffle`), with the
+`draw_cards`, `penalize` (any pending draw on any player), `take_pending`,
+`end_round`, `end_match`, `round_points`, `shuffle`), with the
 questions rules ask (`legal_moves`, `play_moves`, `can_play`,
 `awaiting_color`, `expand_play`).
 
-Testing a rule: `new_game`, `setup_round`, `apply`, `timeout`, `next_round`,
+Testing a rule: `testing` (the kit: a table from a scenario, moves by
+their text, events and refusals read in a language), `new_game`,
+`setup_round`, `apply`, `timeout`, `next_round`,
 `parse_move`, `parse_card`, `MoveError`, `run_scenario` (a scenario file),
 `run_scenario_data` (the same from a dict), `register_rule` (a rule without
 an entry point, for a test).
@@ -24,8 +27,17 @@ Third-party rules import from here only: it is the stable surface.
 from dataclasses import dataclass
 from typing import Literal
 
-from . import actions, cards, errors, events
-from .actions import advance, draw_cards, end_round, penalize, shuffle, take_pending
+from . import actions, cards, errors, events, testing
+from .actions import (
+    advance,
+    draw_cards,
+    end_match,
+    end_round,
+    penalize,
+    round_points,
+    shuffle,
+    take_pending,
+)
 from .cards import COLORS, Card, CardKind, kind_of, parse_card
 from .chat.i18n import N_, NP_
 from .chat.render import card_code, card_name, card_symbol
@@ -54,8 +66,8 @@ __all__ = [
     "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card", "CardKind", "Event",
     "GameState", "Literal", "Move", "MoveError", "N_", "NP_", "NoOptions", "OptionSpec", "Rule",
     "actions", "advance", "apply", "awaiting_color", "can_play", "cards", "dataclass",
-    "draw_cards", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
+    "draw_cards", "end_match", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
     "new_game", "next_round", "option", "parse_card", "parse_move", "penalize", "play_moves",
-    "register_rule", "run_scenario", "run_scenario_data", "setup_round", "shuffle",
-    "take_pending", "timeout", "unregister_rule",
+    "register_rule", "round_points", "run_scenario", "run_scenario_data", "setup_round", "shuffle",
+    "take_pending", "testing", "timeout", "unregister_rule",
 ]

@@ -7,6 +7,13 @@ Beyond the contract the runner accepts, in `setup`: `scores` (match totals
 before the round, `{player: points}`), `uno` (players who already said
 UNO) and `pending_draw` with `pending_rank` (a total already pending on the
 player to move), and a step key `note:` (ignored; for readers).
+
+It also checks what a rule says and keeps (docs/scenarios.md, "beyond the
+contract"): `expect: {events: [...]}` (the events of the last move, by kind
+and fields and by their text in a language), `round_data` / `match_data`
+(a rule's `state.ext` / `state.match` keys), a refusal's text beside its
+code (`error_text:`), and `PLAYER: leave` (the player leaves the match, as
+a chat's /leave does).
 """
 
 from __future__ import annotations
@@ -17,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from .cards import Card, CardError, parse_card, parse_color
-from .engine import apply, deal_round, rules_of, setup_round
+from .engine import apply, deal_round, remove_player, rules_of, setup_round
 from .errors import MoveError
+from .events import MATCH_WON, Event
 from .moves import parse_move
 from .state import MATCH_OVER, GameState
 from .variants import VariantError, load_yaml_with_lines
@@ -147,8 +155,90 @@ def _seat_name(state: GameState, seat: int) -> str | None:
     return state.players[seat] if seat >= 0 else None
 
 
-def check_expect(state: GameState, expect: dict[str, Any]) -> list[str]:
-    """Every mismatch between `expect` and the state, as readable messages."""
+def event_line(state: GameState, event: Event, lang: str) -> str | None:
+    """An event as a table reads it in `lang` (the players' names as seated)."""
+    from .chat.render import describe_event
+
+    names = state.players
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else "?"
+
+    return describe_event(event, name, lang)
+
+
+_EVENT_FIELDS = ("player", "other", "n", "card", "color")
+
+
+def _event_matches(state: GameState, event: Event, want: dict[str, Any]) -> bool:
+    if str(want.get("kind", event.kind)) != event.kind:
+        return False
+    for key in _EVENT_FIELDS:
+        if key not in want:
+            continue
+        value = want[key]
+        if key in ("player", "other"):
+            seat = getattr(event, key)
+            got = state.players[seat] if 0 <= seat < len(state.players) else None
+            if (None if value is None else str(value)) != got:
+                return False
+        elif key == "n":
+            if int(value) != event.n:
+                return False
+        elif key == "card":
+            if event.card is None or parse_card(str(value)) is not event.card:
+                return False
+        elif _color(value) != event.color:
+            return False
+    text = want.get("text")
+    if text is not None:
+        texts = text if isinstance(text, dict) else {"en": text}
+        for lang, line in texts.items():
+            if event_line(state, event, str(lang)) != str(line):
+                return False
+    return True
+
+
+def check_events(state: GameState, events: list[Event], want: Any) -> list[str]:
+    """Mismatches between the events of the last move and `want`: a list
+    whose items appear among them in that order (others may come between).
+    An item is an event kind (`penalty_pending`) or a mapping with `kind`
+    and any of `player`, `other`, `n`, `card`, `color`, and `text` (the
+    English line, or `{lang: line}` for each language to check)."""
+    if not isinstance(want, list):
+        raise ScenarioError("events: a list of event kinds or mappings ({kind: ..., text: ...})")
+    items = [{"kind": w} if isinstance(w, str) else w for w in want]
+    for item in items:
+        if not isinstance(item, dict):
+            raise ScenarioError(f"events: an item is a kind or a mapping, not {item!r}")
+        unknown = set(item) - {"kind", "text", *_EVENT_FIELDS}
+        if unknown:
+            raise ScenarioError(f"events: unknown key {sorted(unknown)[0]!r} (kind, text, {', '.join(_EVENT_FIELDS)})")
+    at = 0
+    for item in items:
+        while at < len(events) and not _event_matches(state, events[at], item):
+            at += 1
+        if at == len(events):
+            said = [f"{e.kind}: {event_line(state, e, 'en')}" for e in events]
+            return [f"events: expected {item!r} (in this order), the last move's events were {said}"]
+        at += 1
+    return []
+
+
+def _check_data(key: str, data: dict[str, Any], want: Any) -> list[str]:
+    if not isinstance(want, dict):
+        raise ScenarioError(f"{key}: a mapping of a rule's keys and their values")
+    problems = []
+    for name, value in want.items():
+        got = data.get(str(name))
+        if got != value:
+            problems.append(f"{key}.{name}: expected {value!r}, got {got!r}")
+    return problems
+
+
+def check_expect(state: GameState, expect: dict[str, Any], events: list[Event] | None = None) -> list[str]:
+    """Every mismatch between `expect` and the state (and `events`, those of
+    the last move), as readable messages."""
     problems: list[str] = []
     names = state.players
     got: Any
@@ -204,9 +294,18 @@ def check_expect(state: GameState, expect: dict[str, Any]) -> list[str]:
                 differ(key, want, got)
         elif key == "match_winner":
             champion = state.rules.match_winner(state) if state.phase == MATCH_OVER else None
+            if champion is None and state.phase == MATCH_OVER:  # a match the players left
+                won = [e.player for e in events or [] if e.kind == MATCH_WON]
+                champion = won[-1] if won else None
             got = _seat_name(state, champion if champion is not None else -1)
             if (None if want is None else str(want)) != got:
                 differ(key, want, got)
+        elif key == "events":
+            problems += check_events(state, events or [], want)
+        elif key == "round_data":
+            problems += _check_data(key, state.ext, want)
+        elif key == "match_data":
+            problems += _check_data(key, state.match, want)
         else:
             raise ScenarioError(f"unknown expectation key {key!r}")
     return problems
@@ -224,6 +323,7 @@ def run_scenario_data(data: dict[str, Any], path: str = "<scenario>",
         result.failures.append(Failure(None, f"setup: {exc}", lines.get(("setup",))))
         return result
     initial = Counter(state.all_cards())
+    last_events: list[Event] = []
     steps = data.get("steps") or []
     if not isinstance(steps, list):
         result.failures.append(Failure(None, "steps must be a list"))
@@ -238,22 +338,28 @@ def run_scenario_data(data: dict[str, Any], path: str = "<scenario>",
             continue  # a note for readers only
         try:
             if set(step) == {"expect"}:
-                for problem in check_expect(state, step["expect"] or {}):
+                for problem in check_expect(state, step["expect"] or {}, last_events):
                     result.failures.append(Failure(i, problem, line))
                 if result.failures:
                     return result
                 continue
             error = step.pop("error", None)
+            wanted_text = step.pop("error_text", None)
+            if wanted_text is not None and error in (None, False):
+                raise ScenarioError("error_text: goes with error: (the move must be refused)")
             if len(step) != 1:
-                raise ScenarioError(f"a step is `PLAYER: MOVE` (with optional error:), got {sorted(step)}")
+                raise ScenarioError(f"a step is `PLAYER: MOVE` (with optional error: and error_text:), got {sorted(step)}")
             (who, text), = step.items()
             if str(who) not in state.players:
                 raise ScenarioError(f"{who!r} is not a player")
             seat = state.players.index(str(who))
             before = state.encode()
             try:
-                move = parse_move(str(text), seat, state.players)
-                new_state, _events = apply(state, move)
+                if str(text).strip() == "leave" and error in (None, False):
+                    new_state, last_events = remove_player(state, seat)
+                else:
+                    move = parse_move(str(text), seat, state.players)
+                    new_state, last_events = apply(state, move)
             except MoveError as exc:
                 if state.encode() != before:
                     result.failures.append(Failure(i, f"refused move {text!r} changed the state", line))
@@ -264,6 +370,17 @@ def run_scenario_data(data: dict[str, Any], path: str = "<scenario>",
                 if error is not True and str(error) != exc.code:
                     result.failures.append(Failure(i, f"{who}: {text} was refused with {exc.code}, expected {error}", line))
                     return result
+                texts = wanted_text if isinstance(wanted_text, dict) else \
+                    ({} if wanted_text is None else {"en": wanted_text})
+                for lang, wanted in texts.items():
+                    from .chat.render import error_text
+
+                    said = error_text(exc.code, str(lang))
+                    if said != str(wanted):
+                        result.failures.append(Failure(
+                            i, f"{who}: {text} was refused saying {said!r} ({lang}), expected {wanted!r}", line))
+                        return result
+                last_events = []
                 continue
             if error not in (None, False):
                 result.failures.append(Failure(i, f"{who}: {text} was accepted, expected refusal ({error})", line))

@@ -8,6 +8,7 @@ each extension point through the engine, the store format and the texts.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,13 @@ import unobot
 from tests.rulekit import extra_rule, table
 from unobot import Event, GameState, Rule, api, hookimpl
 from unobot.cards import parse_card
+from unobot.chat import commands as c
 from unobot.chat.render import card_name, describe_event, error_text
+from unobot.chat.service import ChatService
 from unobot.engine import apply, legal_moves, new_game, next_round
 from unobot.moves import parse_move
 from unobot.state import GameState as State
+from unobot.store import MemoryStore
 from unobot.variants import (
     VariantError,
     known_variant,
@@ -154,3 +158,74 @@ def test_variants_path_and_plugin_variants(tmp_path: Path) -> None:
     finally:
         set_configured_path([])
     assert "house-party" not in variant_names()
+
+
+# -- the chat tells a plugin when a match ends, however it ends ------------------------
+
+ANA_P, BEN_P, CAT_P = (c.Person(str(i), n, "es") for i, n in ((1, "Ana"), (2, "Ben"), (3, "Cat")))
+
+
+async def _chat_game(*people: c.Person) -> ChatService:
+    svc = ChatService(MemoryStore(), clock=lambda: 1000.0, rng=random.Random(3))
+    admin = c.Person(people[0].id, people[0].name, "es", is_admin=True)
+    assert (await svc.handle("g", admin, c.SetLanguage("es"))).ok
+    assert (await svc.handle("g", admin, c.SetRule(rule="match-report", enabled=True))).ok
+    assert (await svc.handle("g", people[0], c.NewGame())).ok
+    for p in people[1:]:
+        assert (await svc.handle("g", p, c.Join())).ok
+    assert (await svc.handle("g", people[0], c.Start())).ok
+    return svc
+
+
+async def test_the_chat_tells_match_end_when_players_leave() -> None:
+    svc = await _chat_game(ANA_P, BEN_P, CAT_P)
+    out = await svc.handle("g", CAT_P, c.Leave())
+    assert not any("Resumen" in n for n in out.notices)
+    out = await svc.handle("g", BEN_P, c.Leave())
+    assert "Resumen: los demás se fueron, así que Ana ganó la partida con 0 puntos." in out.notices
+    assert out.table is not None and out.table.phase == "finished"
+
+
+@pytest.mark.parametrize("command", [c.Stop(), c.StopAfterRounds()], ids=["stop", "after-rounds"])
+async def test_the_chat_tells_match_end_when_it_stops_the_match(command: c.Command) -> None:
+    svc = await _chat_game(ANA_P, BEN_P)
+    out = await svc.handle("g", c.Person("1", "Ana", "es", is_admin=True), command)
+    assert out.ok
+    report = [n for n in out.notices if n.startswith("Resumen: la partida se detuvo;")]
+    assert len(report) == 1 and "La partida duró 0 manos." in out.notices
+    stopped_by = any("Ana" in n and "detuv" in n and not n.startswith("Resumen") for n in out.notices)
+    assert stopped_by == (type(command) is c.Stop)  # after its rounds, no "stopped by"
+    assert (await svc.handle("g", ANA_P, command)).code == "no_game"  # over: told once
+
+
+def test_option_help_is_translated_for_built_in_and_plugin_rules() -> None:
+    from unobot.adapters.console.render import rules_text as console_rules
+    from unobot.adapters.discord.render import rules_text as discord_rules
+    from unobot.registry import available_rules
+    from unobot.rule import option_specs
+
+    rules = available_rules()
+    for name, cls in rules.items():
+        for spec in option_specs(cls):
+            assert spec.help, f"{name}.{spec.name} has no help"
+            assert cls.option_help(spec.name, "es") != spec.help, f"{name}.{spec.name}: no Spanish help"
+            assert cls.option_help(spec.name, "en") == spec.help
+    crazy = rules_for("crazy", {"sticky-seven": {}, "seven-o": False})
+    shown = console_rules("Locura", crazy, "es").plain
+    assert "cartas que dejan a un jugador fuera de la mano" in shown
+    assert "cartas que un 7 hace robar al siguiente" in shown
+    assert "cards that knock" not in shown
+    text, _on = discord_rules({"variant": "crazy", "rules": {}, "lang": "es", "timer": 0}, "es")
+    assert "por cuánto se multiplican los puntos de la mano" in text and "what round points" not in text
+    assert len(text) <= 2000
+
+
+def test_penalize_keeps_its_older_form() -> None:
+    """penalize(state, card, events), as rules written for unobot 0.2 call it."""
+    from unobot import penalize
+
+    state = table(hands={"ana": "R5 R+2", "ben": "B1", "cat": "Y1"})
+    state.rules = rules_for("official")
+    events: list[Event] = []
+    penalize(state, parse_card("R+2"), events)
+    assert len(state.hands[1]) == 3 and state.turn == 2 and events[0].kind == "penalty_taken"

@@ -64,4 +64,4 @@ def test_the_wheel_installs_and_runs_without_the_clone(tmp_path: Path) -> None:
     scenarios = outside / "plugin-scenarios"
     shutil.copytree(ROOT / "tests" / "example_plugin" / "scenarios", scenarios)
     result = run([unobot, "scenario", str(scenarios)], cwd=outside, env=env).stdout
-    assert result.strip().endswith("3 passed, 0 failed"), result
+    assert result.strip().endswith("6 passed, 0 failed"), result

@@ -12,8 +12,15 @@ same extension points. It uses every one of them:
 - `knock`: a new move kind (`knock`) with a refusal code of its own
   (`already_knocked`) and match-level data (`state.match`: knocks counted
   over the whole match);
+- `sticky-seven`: a card that is not a draw card puts a pending draw on
+  the next player through the public call (`penalize`), answered by
+  another 7 (`hold_penalty`, `can_stack`);
+- `match-report`: counts rounds (`round_end`) and reports at the end of
+  the match (`match_end`), however it ends, in English and Spanish;
 - its own gettext catalogue (`locale/`), and a variant published through
   the `unobot.variants` entry-point group (`variants/example-party.yaml`).
+
+Its tests (`tests/`) use only `unobot.testing` and scenario files.
 """
 
 from pathlib import Path
@@ -30,6 +37,7 @@ from unobot import (
     dataclass,
     hookimpl,
     option,
+    penalize,
 )
 from unobot.cards import COLORS, SKIP, Card
 
@@ -42,6 +50,7 @@ class DoubleSkip(Rule):
 
     name = "double-skip"
     title = {"en": "Double skip", "es": "Salto doble"}
+    locale = LOCALE
 
     @dataclass(frozen=True)
     class Options:
@@ -133,3 +142,76 @@ class Knock(Rule):
         state.ext = {**state.ext, "knocked": [*state.ext.get("knocked", []), move.player]}  # this round
         events.append(Event(KNOCKED, move.player, n=counts[seat]))
         return True
+
+
+SEVEN = "7"
+
+
+class StickySeven(Rule):
+    """Sticky seven: a 7 makes the next player draw `cards` cards unless
+    they answer with a 7 of their own, which adds `cards` more and passes
+    the total on. A 7 that is a player's last card still counts."""
+
+    name = "sticky-seven"
+    title = {"en": "Sticky seven", "es": "Siete pegajoso"}
+    locale = LOCALE
+    conflicts = ("seven-o",)  # a 7 does one thing
+
+    @dataclass(frozen=True)
+    class Options:
+        cards: int = option(2, min=1, max=6, help="cards a 7 makes the next player draw",
+                            title="Cards per 7")
+
+    @hookimpl
+    def on_play(self, state: GameState, move: Move, card: Card, events: list[Event]) -> bool | None:
+        if card.rank != SEVEN or card.is_wild:
+            return None
+        victim = state.rules.next_turn(state, move.player, 0)
+        penalize(state, victim, self.options.cards, events, rank=SEVEN, card=card)
+        return True
+
+    @hookimpl
+    def hold_penalty(self, state: GameState, victim: int, card: Card) -> bool | None:
+        return True if card.rank == SEVEN and not card.is_wild else None  # a 7 may answer it
+
+    @hookimpl(tryfirst=True)
+    def can_stack(self, state: GameState, player: int, card: Card) -> bool | None:
+        if state.pending_rank != SEVEN:
+            return None
+        return card.rank == SEVEN and not card.is_wild
+
+
+MATCH_REPORT = "match_report"
+MATCH_REPORT_LEFT = "match_report_left"
+MATCH_REPORT_STOPPED = "match_report_stopped"
+MATCH_ROUNDS = "match_rounds"
+
+
+class MatchReport(Rule):
+    """Match report: when the match ends, however it ends, the table is
+    told who won it (or who led, when it was stopped) and how many rounds
+    it lasted."""
+
+    name = "match-report"
+    title = {"en": "Match report", "es": "Resumen de la partida"}
+    locale = LOCALE
+    plain_turn = True  # its hooks are asked only when a round or the match ends
+    event_texts = {
+        MATCH_REPORT: N_("Match report: {player} won the match with {n} points."),
+        MATCH_REPORT_LEFT: N_("Match report: the others left, so {player} won the match with {n} points."),
+        MATCH_REPORT_STOPPED: N_("Match report: the match was stopped; {player} led with {n} points."),
+        MATCH_ROUNDS: NP_("The match lasted {n} round.", "The match lasted {n} rounds."),
+    }
+
+    @hookimpl
+    def round_end(self, state: GameState, points: dict[int, int], events: list[Event]) -> None:
+        state.match = {**state.match, "rounds": state.match.get("rounds", 0) + 1}
+
+    @hookimpl
+    def match_end(self, state: GameState, winner: int, reason: str, events: list[Event]) -> None:
+        scores = state.scores
+        if winner < 0:  # stopped: whoever has the most points led
+            winner = max(range(len(scores)), key=lambda seat: scores[seat])
+        kind = {"left": MATCH_REPORT_LEFT, "stopped": MATCH_REPORT_STOPPED}.get(reason, MATCH_REPORT)
+        events.append(Event(kind, winner, n=scores[winner]))
+        events.append(Event(MATCH_ROUNDS, n=state.match.get("rounds", 0)))
