@@ -194,12 +194,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except VariantError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    names = args.policy.split(",")
-    unknown = [n for n in names if n not in POLICIES]
+    from .ai import new_player
+    from .simulate import Policy, random_policy
+
+    names = (args.level or args.policy).split(",")
+    known = ["uniform", *POLICIES]
+    unknown = [n for n in names if n not in known]
     if unknown:
-        print(f"error: unknown policy {unknown[0]!r}; known: {', '.join(POLICIES)}", file=sys.stderr)
+        print(f"error: unknown policy {unknown[0]!r}; known: {', '.join(known)}", file=sys.stderr)
         return 2
-    policies = [POLICIES[names[i % len(names)]] for i in range(args.players)]
+    # "random" is uniform over legal moves unless --level names AI levels
+    # (where it is the old name of easy); each seat a player of its own.
+    players: dict[str, Policy] = {
+        n: random_policy if n == "uniform" or (n == "random" and not args.level) else new_player(n)
+        for n in names}
+    policies = [players[names[i % len(names)]] for i in range(args.players)]
     if args.store:
         return _simulate_store(args, overrides, names)
     progress = None
@@ -279,7 +288,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--policy", default="random",
-                   help="random, basic or strong; a comma list gives one per seat")
+                   help="random (uniform over legal moves) or an AI level; a comma list gives one per seat")
+    p.add_argument("--level", help="AI levels (easy, normal, hard, expert), a comma list for one per "
+                                   "seat; overrides --policy")
     p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE")
     p.add_argument("--json", action="store_true", help="end with one JSON line of results")
     p.add_argument("--no-check", action="store_true", help="skip the per-move invariant checks")

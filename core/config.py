@@ -160,6 +160,8 @@ class GameConfig:
     default_language: str = "en"
     turn_seconds: int = 0
     lobby_minutes: int = 30
+    #: Seconds the `expert` AI searches per move (capped by a turn timer).
+    ai_seconds: float = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,6 +337,8 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
                                     game_defaults.turn_seconds, minimum=0),
         lobby_minutes=reader.integer(game_raw.get("lobby_minutes"), ("game", "lobby_minutes"),
                                      game_defaults.lobby_minutes, minimum=1),
+        ai_seconds=reader.number(game_raw.get("ai_seconds"), ("game", "ai_seconds"),
+                                 game_defaults.ai_seconds, minimum=0.01),
     )
     dc_raw = reader.mapping(top.get("discord"), ("discord",))
     reader.known(dc_raw, ("discord",), _names(DiscordConfig))

@@ -117,7 +117,8 @@ def _may_act_out_of_turn(state: GameState) -> bool:
 
 
 def _out_of_turn(state: GameState, policies: list[Policy], rnd: random.Random, chance: float,
-                 report: Report | None, inplace: bool = False) -> GameState:
+                 report: Report | None, inplace: bool = False,
+                 watchers: list[Callable[..., None]] | None = None) -> GameState:
     """Give each other seat, in random order, a chance to move out of turn."""
     seats = [s for s in state.active() if s != state.turn]
     first = int(rnd.random() * len(seats))  # who is quickest: a random seat, then round the table
@@ -130,10 +131,13 @@ def _out_of_turn(state: GameState, policies: list[Policy], rnd: random.Random, c
         if not moves:
             continue
         move = policies[seat](state, seat, moves, rnd)
+        colour, pending = state.color, state.pending
         try:
-            state, _ = apply(state, move, inplace=inplace)
+            state, events = apply(state, move, inplace=inplace)
         except MoveError as exc:
             raise InvariantError(f"legal out-of-turn move {move!r} refused: {exc.code}") from None
+        for watch in watchers or ():
+            watch(state, move, events, colour, pending)
         if report is not None:
             report.out_of_turn += 1
     return state
@@ -150,6 +154,9 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
     seats = len(state.players)
     listed, play, pick = legal_moves, apply, rnd.random  # locals: this loop runs 10^5 times a second
     uniform = all(p is random_policy for p in policies)
+    # Players that learn from what they see (core/ai: who drew on which
+    # colour, how challenges went) are shown every move, once each.
+    watchers = list({id(p): p.observe for p in policies if hasattr(p, "observe")}.values())
     n = 0
     while state.phase == PLAYING and n < max_moves:
         player = state.turn
@@ -164,13 +171,16 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
                     raise InvariantError(f"legal move {m!r} refused: {exc.code}") from None
         # random_policy inline (the same pick): simulate's default, once a move
         move = moves[int(pick() * len(moves))] if uniform else policies[player](state, player, moves, rnd)
+        colour, pending = state.color, state.pending
         try:
-            state, _ = play(state, move, inplace=inplace)
+            state, events = play(state, move, inplace=inplace)
         except MoveError as exc:
             raise InvariantError(f"legal move {move!r} refused: {exc.code}") from None
         n += 1
+        for watch in watchers:
+            watch(state, move, events, colour, pending)
         if out_of_turn and state.phase == PLAYING and _may_act_out_of_turn(state):
-            state = _out_of_turn(state, policies, rnd, out_of_turn, report, inplace)
+            state = _out_of_turn(state, policies, rnd, out_of_turn, report, inplace, watchers)
         # The count, the turn and the pending total every move (inline: this
         # runs a hundred thousand times a second); every card every 64 moves
         # and at the end of the round (below), or to say what broke.

@@ -89,7 +89,7 @@ class Options:
 
     variant: str = "official"
     players: int = 4
-    ai: str = "strong"
+    ai: str = "normal"
     overrides: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
     lang: str = "en"

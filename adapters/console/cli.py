@@ -93,8 +93,9 @@ def _add_options(parser: argparse.ArgumentParser, lang: str) -> None:
     p.add_argument("--variant", help=_("the variant to play (see: unobot variants; default: official)"))
     p.add_argument("--players", type=whole, default=4, metavar="N",
                    help=_("players at the table, 2-10, you included (with --auto all AI); default 4"))
-    p.add_argument("--ai", default="strong", choices=("random", "basic", "strong"),
-                   help=_("how the AI plays (default: strong)"))
+    p.add_argument("--ai", default="normal",
+                   choices=("easy", "normal", "hard", "expert", "random", "basic", "strong"),
+                   help=_("how the AI plays: easy, normal, hard or expert (default: normal)"))
     p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE",
                    help=_("turn a rule on or off, or set an option; repeatable"))
     p.add_argument("--seed", type=whole, help=_("shuffle the same way every time"))

@@ -61,7 +61,7 @@ class Start(Command):
 @dataclass(frozen=True)
 class AddAI(Command):
     count: int = 1
-    level: str = "strong"
+    level: str = "normal"
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class Play(Command):
 @dataclass(frozen=True)
 class Draw(Command):
     #: Then play the drawn card if it fits (colour or target chosen as the
-    #: strong AI would, UNO said when it leaves one card): one action for the
+    #: hard AI would, UNO said when it leaves one card): one action for the
     #: common "draw, and play it if I can". Without it the player decides
     #: after seeing the card.
     then_play: bool = False

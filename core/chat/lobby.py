@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 
 from .. import engine
-from ..ai import POLICIES
+from ..ai import level_name
 from ..store import ChatBusy
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
@@ -42,7 +42,7 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             raise ChatError("not_in_lobby")
         if not (person.id == table.creator or person.is_admin or seat is not None):
             raise ChatError("not_allowed_admin")
-        level = cmd.level if cmd.level in POLICIES else "strong"
+        level = level_name(cmd.level)  # an old name (strong) is its level (hard); unknown: the default
         added = []
         ai_mark = _("(AI)")  # named in the chat's language: "Ada (IA)" in Spanish
         for _i in range(max(0, min(cmd.count, MAX_PLAYERS - len(table.seats)))):

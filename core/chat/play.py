@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 
 from .. import engine
-from ..ai import POLICIES, best_play
+from ..ai import Level, best_play, level_name, new_player
+from ..ai.knowledge import TableMemory
 from ..cards import CardError, parse_card
 from ..errors import MoveError
 from ..events import Event
@@ -261,11 +262,40 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
         if not moves:
             break
         rnd = random.Random(f"{table.seed}/{game.round}/{game.moves}")
-        move = POLICIES.get(info.level or "strong", POLICIES["strong"])(game, seat, moves, rnd)
+        player = _ai_player(table, info.level)
+        move = player(game, seat, moves, rnd)
+        colour, pending = game.color, game.pending
         table.game, events = engine.apply(game, move, inplace=True)
+        player.observe(table.game, move, events, colour, pending)
         _after_moves(table, events, out, now)
         entries.append(f"{seat} {move.text}")
     return entries
+
+
+def _ai_player(table: Table, level: str | None) -> Level:
+    """The AI player of `level` for this table: what it remembers of the
+    table (colours players drew on, challenges seen) is kept per table in
+    this process (lost on a restart, which only makes it play on what the
+    game shows); `expert`'s time per move is capped by the turn timer."""
+    name = level_name(level)
+    memory = _MEMORIES.pop(table.seed, None) or TableMemory()
+    _MEMORIES[table.seed] = memory  # most recent last
+    while len(_MEMORIES) > 512:
+        del _MEMORIES[next(iter(_MEMORIES))]
+    player = new_player(name)
+    player.memory = memory
+    if name == "expert":
+        from ..ai import Expert, default_seconds
+
+        assert isinstance(player, Expert)
+        game = table.game
+        timer = table.timer or (engine.rules_of(game).turn_seconds(game) if game is not None else 0) or 0
+        player.seconds = min(default_seconds(), timer / 5) if timer else default_seconds()
+    return player
+
+
+#: Each table's AI memory, by the table's seed (a bounded, most-recent-last cache).
+_MEMORIES: dict[int, TableMemory] = {}
 
 def _round_clock(table: Table, out: Outcome, now: float) -> list[str]:
     """A rule's round clock (`round_seconds`) that has run out: apply its

@@ -241,7 +241,7 @@ def test_help_shows_ranges_and_defaults(lang: str) -> None:
     text = " ".join(out.split())
     _ = gettext_for(lang)
     assert code == 0
-    assert "2-10" in text and "0.4" in text and "strong" in text and "500" in text
+    assert "2-10" in text and "0.4" in text and "expert" in text and "500" in text
     assert " ".join(_("players at the table, 2-10, you included (with --auto all AI); default 4").split()) in text
     assert text.startswith(_("usage: ") + "unobot play") and _("options") + ":" in text  # argparse's words too
     assert _("show this help and leave") in text
@@ -336,9 +336,10 @@ ARGPARSE_ERRORS: tuple[tuple[tuple[str, ...], dict[str, str]], ...] = (
                       "es": "unobot play: error: argumento --players: falta su valor"}),
     (("--bogus", "x"), {"en": "unobot play: error: unrecognized arguments: --bogus x",
                         "es": "unobot play: error: argumentos no reconocidos: --bogus x"}),
-    (("--ai", "genius"), {"en": "argument --ai: invalid choice: 'genius' (choose from 'random', 'basic', 'strong')",
-                          "es": "argumento --ai: opción no válida: 'genius' (elige entre 'random', 'basic', "
-                                "'strong')"}),
+    (("--ai", "genius"), {"en": "argument --ai: invalid choice: 'genius' (choose from 'easy', 'normal', 'hard', "
+                                "'expert', 'random', 'basic', 'strong')",
+                          "es": "argumento --ai: opción no válida: 'genius' (elige entre 'easy', 'normal', 'hard', "
+                                "'expert', 'random', 'basic', 'strong')"}),
 )
 
 

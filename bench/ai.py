@@ -1,0 +1,188 @@
+"""AI strength: each level against RLCard 1.2.0's rule-based UNO agent, and
+against the level below it, in one run (pip install rlcard==1.2.0, the
+`bench` extra).
+
+    .venv/bin/python bench/ai.py [--games 400] [--seconds 120] [--players 2,4]
+                                 [--levels easy,normal,hard,expert] [--budget S] [--json]
+
+Three tables, each a win rate with its 95% interval (Wilson) and the games
+played:
+
+- `official`: one unobot level against RLCard's agent (bench/rlcard_rule.py)
+  in unobot's `official` rules, one round a game;
+- `rlcard`: the same inside RLCard's own UnoGame (its deck, its rules);
+- `ladder`: each level against the one below it, in `official`.
+
+Seats are swapped over the same deals: every deal is played once with the
+level in each seat (the others RLCard's agent, or the lower level), so
+neither side gets the better hands. A cell stops at `--games` games or
+`--seconds` seconds, whichever comes first (so the run is bounded); the
+baseline is 1/players. `--budget` is `expert`'s seconds per move (default:
+config.yaml's `game.ai_seconds`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from unobot.ai import LEVELS, Expert, new_player  # noqa: E402
+from unobot.engine import new_game  # noqa: E402
+from unobot.simulate import play_round  # noqa: E402
+
+Maker = Callable[[], Any]
+
+
+def wilson(wins: float, games: int) -> tuple[float, float]:
+    if not games:
+        return 0.0, 1.0
+    z = 1.96
+    p = wins / games
+    d = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / d
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / d
+    return centre - half, centre + half
+
+
+def level_maker(level: str, budget: float | None) -> Maker:
+    if level == "expert":
+        return lambda: Expert(seconds=budget)
+    return lambda: new_player(level)
+
+
+def rule_agent() -> Any:
+    from rlcard_rule import RuleAgent
+
+    return RuleAgent()
+
+
+def play_official(ours: Maker, theirs: Maker, players: int, games: int, seconds: float,
+                  seed: int) -> dict[str, Any]:
+    """`ours` in each seat in turn over the same deals, the others `theirs`."""
+    import numpy as np
+
+    won = played = 0
+    end = time.perf_counter() + seconds
+    deal = 0
+    names = [f"p{i}" for i in range(players)]
+    while played < games and time.perf_counter() < end:
+        for seat in range(players):
+            me = ours()
+            other = theirs()
+            policies = [me if s == seat else other for s in range(players)]
+            state, _ = new_game("official", names, seed=seed * 100_003 + deal, dealer=deal % players)
+            rnd = random.Random(seed * 7 + deal)
+            np.random.seed((seed * 7 + deal) % 2**32)
+            state, _ = play_round(state, policies, rnd, check=False, out_of_turn=1.0, max_moves=5000)
+            played += 1
+            won += state.winner == seat
+        deal += 1
+    return _cell(won, played, players)
+
+
+def play_rlcard(ours: Maker, players: int, games: int, seconds: float, seed: int) -> dict[str, Any]:
+    """`ours` in each seat in turn inside RLCard's own UnoGame, the others
+    RLCard's rule agent; the same deal for every seat (the game's seed)."""
+    import numpy as np
+    from rlcard.games.uno.game import UnoGame
+    from rlcard.models.uno_rule_models import UNORuleAgentV1
+    from rlcard_rule import mirror, to_action
+
+    agent = UNORuleAgentV1()
+    won = played = 0
+    end = time.perf_counter() + seconds
+    deal = 0
+    while played < games and time.perf_counter() < end:
+        for seat in range(players):
+            me = ours()
+            game = UnoGame(num_players=players)
+            game.np_random = np.random.RandomState(seed * 100_003 + deal)
+            np.random.seed((seed * 7 + deal) % 2**32)
+            rnd = random.Random(seed * 7 + deal)
+            _, pid = game.init_game()
+            steps = 0
+            while not game.is_over() and steps < 5000:
+                steps += 1
+                if pid == seat:
+                    state, moves = mirror(game, seat, seed * 100_003 + deal)
+                    action = to_action(me(state, seat, moves, rnd))
+                else:
+                    raw = game.get_state(pid)
+                    action = agent.step({"raw_legal_actions": raw["legal_actions"], "raw_obs": raw})
+                _, pid = game.step(action)
+            played += 1
+            won += game.is_over() and game.round.winner == [seat]
+        deal += 1
+    return _cell(won, played, players)
+
+
+def _cell(won: int, played: int, players: int) -> dict[str, Any]:
+    low, high = wilson(won, played)
+    return {"players": players, "games": played, "wins": won,
+            "rate": won / played if played else 0.0, "low": low, "high": high,
+            "baseline": 1 / players}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="most games per cell")
+    parser.add_argument("--seconds", type=float, default=120.0, help="most seconds per cell")
+    parser.add_argument("--players", default="2,4")
+    parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--tables", default="official,rlcard,ladder")
+    parser.add_argument("--budget", type=float, default=None, help="expert's seconds per move")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    try:
+        import rlcard  # noqa: F401
+    except ImportError:
+        print("rlcard is not installed: pip install rlcard==1.2.0 (the `bench` extra)")
+        return 2
+    levels = args.levels.split(",")
+    counts = [int(p) for p in args.players.split(",")]
+    tables = args.tables.split(",")
+    rows: list[dict[str, Any]] = []
+    for table in tables:
+        for level in levels:
+            for players in counts:
+                t0 = time.perf_counter()
+                ours = level_maker(level, args.budget)
+                if table == "official":
+                    cell = play_official(ours, rule_agent, players, args.games, args.seconds, args.seed)
+                    against = "rlcard-rule"
+                elif table == "rlcard":
+                    cell = play_rlcard(ours, players, args.games, args.seconds, args.seed)
+                    against = "rlcard-rule"
+                else:
+                    below = LEVELS[LEVELS.index(level) - 1] if LEVELS.index(level) else None
+                    if below is None:
+                        continue
+                    cell = play_official(ours, level_maker(below, args.budget), players, args.games,
+                                         args.seconds, args.seed)
+                    against = below
+                cell.update(table=table, level=level, against=against,
+                            seconds=round(time.perf_counter() - t0, 1))
+                rows.append(cell)
+                if not args.json:
+                    print(f"{table:9} {level:7} vs {against:12} {players}p  "
+                          f"{100 * cell['rate']:5.1f}% [{100 * cell['low']:4.1f}, {100 * cell['high']:4.1f}]"
+                          f"  n={cell['games']:<5} baseline {100 * cell['baseline']:.0f}%"
+                          f"  ({cell['seconds']} s)", flush=True)
+    if args.json:
+        print(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+"""The rule-of-thumb levels: `easy`, `normal`, `hard`.
+
+Every level chooses among the engine's legal moves (plugin moves too: a
+move that puts several cards down is scored as those cards leaving the
+hand), so it plays every variant and house rule and never an illegal move.
+
+- `normal`: sound habits. Says UNO and catches; plays rather than draws;
+  keeps wilds for when nothing else fits and never bluffs a Wild Draw Four;
+  follows the colour it holds most; when an opponent is close to going out,
+  hits the next one with skips and draw cards and dumps its high cards;
+  answers a stack rather than take it; challenges a Wild Draw Four when the
+  odds (its hand, the cards seen) say it is likely a bluff.
+- `hard`: `normal` plus counting. It knows which cards are still unseen,
+  which colours each opponent drew on rather than follow, their counts; it
+  names and changes to colours the next player is unlikely to hold, and its
+  challenges learn how often each player at this table bluffed.
+- `easy`: `normal` making a person's mistakes on purpose: a play picked
+  without much thought, a wild spent early, an UNO forgotten now and then,
+  a catch missed. Its mistakes are always legal moves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections import Counter
+
+from ..cards import COLORS, REVERSE, SKIP, Card
+from ..events import Event
+from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
+from ..state import GameState
+from .knowledge import TableMemory, bluff_chance, colour_counts, p_holds, unseen
+
+
+def cards_of(move: Move) -> tuple[Card, ...]:
+    """The cards a move puts down (a play's card, a plugin move's several)."""
+    if move.card is None:
+        return ()
+    return (move.card, *move.cards)
+
+
+def is_play(move: Move) -> bool:
+    """A move that puts cards down: a play, or a plugin's move with cards."""
+    return move.card is not None and (move.kind == PLAY or move.kind not in KINDS)
+
+
+def system_kinds(state: GameState) -> frozenset[str]:
+    """Move kinds only the chat applies (a round clock): never chosen."""
+    rules = state.rules
+    if rules is None:
+        return frozenset()
+    key = rules.fingerprint
+    found = _SYSTEM.get(key)
+    if found is None:
+        found = _SYSTEM[key] = frozenset(
+            k for r in rules.rules.values() for k in getattr(r, "system_moves", ()))
+    return found
+
+
+#: By rule set (its fingerprint): the move kinds its rules keep for the chat.
+_SYSTEM: dict[str, frozenset[str]] = {}
+
+
+def next_seat(state: GameState, player: int) -> int:
+    rules = state.rules
+    if rules is not None:
+        return int(rules.next_turn(state, player, 0))
+    return (player + state.direction) % len(state.players)
+
+
+def best_colour(hand: list[Card], without: tuple[Card, ...] = ()) -> str:
+    counts = Counter(c.color for c in hand if c.color)
+    for c in without:
+        if c.color:
+            counts[c.color] -= 1
+    return max(COLORS, key=lambda c: (counts.get(c, 0), -COLORS.index(c)))
+
+
+class Level:
+    """A level of play: called as a policy `(state, player, moves, rnd) -> move`.
+
+    `memory` holds the public facts seen at this table (`observe` feeds it);
+    a level used without observing still plays, on what the state shows.
+    """
+
+    name = "normal"
+    counts_cards = False
+    learns_bluffs = False
+    bluffs = False
+
+    def __init__(self, memory: TableMemory | None = None) -> None:
+        self.memory = memory if memory is not None else TableMemory()
+        self._pool_cache: tuple[tuple[int, int, int], Counter[Card]] | None = None
+
+    def observe(self, state: GameState, move: Move, events: list[Event], colour_before: str | None,
+                pending_before: int) -> None:
+        self.memory.observe(state, move, events, colour_before, pending_before)
+
+    def __call__(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move:
+        self.memory.sync(state)
+        return self.choose(state, player, moves, rnd)
+
+    # -- the decision ----------------------------------------------------------------
+    def choose(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move:
+        system = system_kinds(state)
+        if system:
+            moves = [m for m in moves if m.kind not in system] or moves
+        said = self.talk(state, player, moves, rnd)
+        if said is not None:
+            return said
+        challenge = next((m for m in moves if m.kind == CHALLENGE), None)
+        if challenge is not None and self.should_challenge(state, player):
+            return challenge
+        plays = [m for m in moves if is_play(m)]
+        if plays:
+            return self.pick_play(state, player, plays, rnd)
+        for kind in (DRAW, PASS):
+            found = next((m for m in moves if m.kind == kind), None)
+            if found is not None:
+                return found
+        others = [m for m in moves if m.kind not in (UNO, CATCH, CHALLENGE)]
+        return (others or moves)[0]
+
+    def talk(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move | None:
+        """Name a Wild starter's colour, catch who forgot UNO, say UNO with
+        the play that leaves one card (or at one card before being caught)."""
+        colour = [m for m in moves if m.kind == COLOR]
+        if colour:
+            best = self.name_colour(state, player, ())
+            return next((m for m in colour if m.color == best), colour[0])
+        catch = next((m for m in moves if m.kind == CATCH), None)
+        if catch is not None:
+            return catch
+        uno = next((m for m in moves if m.kind == UNO), None)
+        if uno is not None and (len(state.hands[player]) == 1 or any(is_play(m) for m in moves)):
+            return uno
+        return None
+
+    def should_challenge(self, state: GameState, player: int) -> bool:
+        """Challenge when winning it is worth the risk: a won challenge swings
+        eight cards (four not taken, four given), a lost one costs two."""
+        memory = self.memory if self.learns_bluffs else None
+        return bluff_chance(state, player, memory) > 0.25
+
+    def name_colour(self, state: GameState, player: int, played: tuple[Card, ...]) -> str:
+        """The colour to name for a wild: the one held most (`hard`: and the
+        next players are unlikely to hold)."""
+        hand = state.hands[player]
+        if not self.counts_cards:
+            return best_colour(hand, played)
+        counts = Counter(c.color for c in hand if c.color)
+        for c in played:
+            if c.color:
+                counts[c.color] -= 1
+        scores = {col: 3.0 * counts.get(col, 0) + self.colour_edge(state, player, col) for col in COLORS}
+        return max(COLORS, key=lambda c: (scores[c], -COLORS.index(c)))
+
+    def colour_edge(self, state: GameState, player: int, colour: str) -> float:
+        """`hard`: how much the colour hurts the opponents, from what is known:
+        the next seat lacking it weighs most, any seat close to going out next."""
+        pool = self._pool(state, player)
+        size = sum(pool.values())
+        of_colour = colour_counts(pool)[colour]
+        edge = 0.0
+        nxt = next_seat(state, player)
+        for seat in state.active():
+            if seat == player:
+                continue
+            weight = 3.0 if seat == nxt else 1.0
+            if len(state.hands[seat]) <= 2:
+                weight *= 2.0
+            if colour in self.memory.lacking(seat):
+                edge += 2.0 * weight
+            else:
+                edge += weight * (1.0 - p_holds(size, of_colour, len(state.hands[seat])))
+        return edge
+
+    def _pool(self, state: GameState, player: int) -> Counter[Card]:
+        key = (id(state), state.moves, player)
+        cached = self._pool_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        pool = unseen(state, player)
+        self._pool_cache = (key, pool)
+        return pool
+
+    def pick_play(self, state: GameState, player: int, plays: list[Move], rnd: random.Random) -> Move:
+        scored = self.score_plays(state, player, plays)
+        return max(scored, key=lambda pair: pair[0])[1]
+
+    def score_plays(self, state: GameState, player: int, plays: list[Move]) -> list[tuple[float, Move]]:
+        hand = state.hands[player]
+        nxt = next_seat(state, player)
+        others = [s for s in state.active() if s != player]
+        fewest = min(others, key=lambda s: len(state.hands[s])) if others else player
+        threat_next = len(state.hands[nxt]) <= 2
+        threat = any(len(state.hands[s]) <= 2 for s in others)
+        two = len(others) == 1
+        colours_named: dict[tuple[Card, ...], str] = {}
+        out: list[tuple[float, Move]] = []
+        for m in plays:
+            cards = cards_of(m)
+            card = cards[-1]  # the last card sets the colour and has its effect
+            s = 0.0
+            left = len(hand) - len(cards)
+            if left == 0:
+                out.append((1000.0, m))
+                continue
+            s += 9.0 * (len(cards) - 1)  # several cards out in one move
+            if card.is_wild:
+                if any(not c.is_wild for c in (mm.card for mm in plays if mm.card is not None)):
+                    s -= 40.0 if card.draw else 30.0  # keep wilds for when nothing else fits
+                if card.draw and not self.bluffs and self._holds_colour(state, player, card):
+                    s -= 60.0  # a bluff: `normal` and above never make one
+                key = cards
+                if key not in colours_named:
+                    colours_named[key] = self.name_colour(state, player, cards)
+                if m.color == colours_named[key]:
+                    s += 8.0
+                if card.draw and threat_next:
+                    s += 50.0
+                colour = m.color
+            else:
+                colour = card.color
+            rest = [c for c in hand if c not in cards] if len(cards) > 1 else _without(hand, card)
+            same = sum(1 for c in rest if c.color == colour)
+            s += 3.0 * same
+            if self.counts_cards and colour is not None:
+                s += self.colour_edge(state, player, colour)
+            if not card.is_wild:
+                s += card.value / (4.0 if threat else 12.0)  # dump points when someone is close
+                action = card.draw or card.rank in (SKIP, REVERSE) or not card.is_number
+                if action and threat_next:
+                    s += 40.0
+                if action and two and any(c.color == colour or c.rank == card.rank for c in rest):
+                    s += 6.0  # two players: an action card is another turn, with a card to follow
+                if card.draw and state.pending:
+                    s += 20.0  # answer a stack rather than take it
+            if m.target is not None:
+                s += 15.0 if m.target == fewest and len(state.hands[m.target]) < len(hand) else -15.0
+            if left == 1 and not rest[0].is_number and card.is_number:
+                s -= 2.0
+            if left == 1 and rest[0].is_wild:
+                s += 6.0  # a wild to finish on fits anything
+            out.append((s, m))
+        return out
+
+    @staticmethod
+    def _holds_colour(state: GameState, player: int, card: Card) -> bool:
+        colour = state.color
+        return colour is not None and any(c.color == colour for c in state.hands[player] if c is not card)
+
+
+def _without(hand: list[Card], card: Card) -> list[Card]:
+    rest = list(hand)
+    with contextlib.suppress(ValueError):
+        rest.remove(card)
+    return rest
+
+
+class Normal(Level):
+    name = "normal"
+
+
+class Hard(Level):
+    name = "hard"
+    counts_cards = True
+    learns_bluffs = True
+
+
+class Easy(Level):
+    """`normal` with a person's slips, all of them legal moves."""
+
+    name = "easy"
+    careless = 0.35    # a play picked without much thought
+    forgets_uno = 0.15
+    misses_catch = 0.5
+
+    def talk(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move | None:
+        said = super().talk(state, player, moves, rnd)
+        if said is not None:
+            if said.kind == UNO and rnd.random() < self.forgets_uno:
+                return None
+            if said.kind == CATCH and rnd.random() < self.misses_catch:
+                return None
+        return said
+
+    def should_challenge(self, state: GameState, player: int) -> bool:
+        return bluff_chance(state, player, None) > 0.5
+
+    def pick_play(self, state: GameState, player: int, plays: list[Move], rnd: random.Random) -> Move:
+        if rnd.random() < self.careless:
+            return plays[int(rnd.random() * len(plays))]
+        return super().pick_play(state, player, plays, rnd)

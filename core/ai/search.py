@@ -1,0 +1,254 @@
+"""`expert`: determinized Monte Carlo search over the hidden hands.
+
+Why this shape: UNO hides most cards, so a search tree over the true state
+would peek. Instead each rollout deals the cards the seat has not seen (a
+canonical multiset: the same however they really lie) to the others, as
+many as each holds, keeping away from a seat the colours it was seen to
+lack, and the rest to the draw pile; then the candidate move is applied in
+that world and the game is played out by a quick policy through the
+engine's own legal moves (plugin moves and cards included). The candidates
+share the rollouts as a bandit (UCB1), so the budget goes to the moves that
+are close. The candidates are `hard`'s best few plays (each wild with its
+best colours); talk (UNO, catch) and challenges are `hard`'s, which
+already weigh what is known.
+
+The budget is a time per move (`game.ai_seconds` in config.yaml) and, for
+tests and benchmarks that need the same answer every run, a number of
+rollouts.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..cards import Card
+from ..engine import apply, legal_moves
+from ..errors import MoveError
+from ..moves import CATCH, CHALLENGE, DRAW, PASS, UNO, Move
+from ..state import PLAYING, GameState
+from .heuristics import Hard, best_colour, cards_of, is_play, system_kinds
+from .knowledge import TableMemory, unseen
+
+#: Plies a rollout plays before it is scored by the hands' sizes.
+DEPTH = 60
+#: The most candidate moves the search weighs.
+CANDIDATES = 3
+#: The prior's weight, in rollouts, and the lead it gives `hard`'s choice.
+PRIOR = 6
+LEAD = 0.05
+
+
+def default_seconds() -> float:
+    """The configured time per move (`game.ai_seconds`), read once."""
+    found = _BUDGET.get("seconds")
+    if found is None:
+        try:
+            from ..config import load_config
+
+            found = float(load_config(check_variant=False).game.ai_seconds)
+        except Exception:  # a broken config stops the bot elsewhere, with its reason
+            found = 0.3
+        _BUDGET["seconds"] = found
+    return found
+
+
+_BUDGET: dict[str, float] = {}
+
+
+class Expert(Hard):
+    name = "expert"
+
+    def __init__(self, memory: TableMemory | None = None, seconds: float | None = None,
+                 rollouts: int | None = None) -> None:
+        super().__init__(memory)
+        self.seconds = seconds
+        self.rollouts = rollouts
+        #: rollouts made and seconds spent, over every search (for benchmarks)
+        self.made = 0
+        self.spent = 0.0
+
+    def budget(self, seconds: float | None) -> Expert:
+        """The same player with another time per move (the chat's turn timer caps it)."""
+        other = Expert(self.memory, seconds, self.rollouts)
+        return other
+
+    def choose(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move:
+        system = system_kinds(state)
+        if system:
+            moves = [m for m in moves if m.kind not in system] or moves
+        if player != state.turn or any(m.kind in (UNO, CATCH, CHALLENGE) for m in moves):
+            return super().choose(state, player, moves, rnd)
+        plays = [m for m in moves if is_play(m)]
+        if len(plays) < 2:
+            return super().choose(state, player, moves, rnd)
+        scored = sorted(self.score_plays(state, player, plays), key=lambda p: -p[0])
+        if scored[0][0] >= 1000.0:
+            return scored[0][1]  # going out
+        candidates = _distinct([m for _, m in scored])[:CANDIDATES]
+        if len(candidates) < 2:
+            return scored[0][1]
+        return self.search(state, player, candidates, rnd)
+
+    def search(self, state: GameState, player: int, candidates: list[Move], rnd: random.Random) -> Move:
+        seconds = self.seconds if self.seconds is not None else default_seconds()
+        limit = self.rollouts
+        start = time.perf_counter()
+        deadline = start + seconds
+        n = len(candidates)
+        # A prior worth PRIOR rollouts: `hard`'s first choice a little ahead,
+        # so that a few noisy rollouts do not overturn good sense.
+        base = 1.0 / max(2, len(state.active()))
+        wins = [PRIOR * (base + (LEAD if k == 0 else 0.0)) for k in range(n)]
+        tries = [0] * n
+        weight = [float(PRIOR)] * n
+        pool = sorted(unseen(state, player).elements(), key=_card_order)
+        local = random.Random(rnd.random())
+        made = 0
+        while True:
+            if limit is not None and made >= limit:
+                break
+            if (limit is None or self.seconds is not None) and made >= n and time.perf_counter() >= deadline:
+                break
+            if made < n:
+                i = made
+            else:
+                log = math.log(made)
+                i = max(range(n), key=lambda k: wins[k] / weight[k] + 0.7 * math.sqrt(log / tries[k]))
+            world = self.deal(state, player, pool, local)
+            wins[i] += rollout(world, player, candidates[i], local)
+            tries[i] += 1
+            weight[i] += 1.0
+            made += 1
+        self.made += made
+        self.spent += time.perf_counter() - start
+        best = max(range(n), key=lambda k: (wins[k] / weight[k], -k))
+        return candidates[best]
+
+    def deal(self, state: GameState, player: int, pool: list[Card], rnd: random.Random) -> GameState:
+        """One world consistent with what `player` saw: the unseen cards
+        dealt to the others by their counts (keeping from each the colours it
+        was seen to lack, while it can), the rest to the draw pile."""
+        world = state.clone()
+        cards = pool[:]
+        rnd.shuffle(cards)
+        seats = [s for s in range(len(state.hands)) if s != player]
+        need = {s: len(state.hands[s]) for s in seats}
+        hands: dict[int, list[Card]] = {s: [] for s in seats}
+        lacks = {s: self.memory.lacking(s) for s in seats}
+        rest: list[Card] = []
+        for card in cards:
+            colour = card.color
+            for s in seats:
+                if len(hands[s]) < need[s] and (colour is None or colour not in lacks[s]):
+                    hands[s].append(card)
+                    break
+            else:
+                rest.append(card)
+        for s in seats:
+            short = need[s] - len(hands[s])
+            if short > 0:
+                hands[s].extend(rest[-short:])
+                del rest[-short:]
+            world.hands[s] = hands[s]
+        world.draw_pile = rest
+        return world
+
+
+def _card_order(card: Card) -> str:
+    return card.text
+
+
+def _distinct(moves: list[Move]) -> list[Move]:
+    """Moves that differ in what they do (one of each card, colour, target)."""
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for m in moves:
+        key = (m.kind, cards_of(m), m.color, m.target)
+        if key not in seen:
+            seen.add(key)
+            out.append(m)
+    return out
+
+
+def rollout(world: GameState, player: int, first: Move, rnd: random.Random) -> float:
+    """Apply `first` in `world`, play on quickly, and score it for `player`:
+    1 for going out first, 0 for another seat, and when the depth runs out
+    the share a hand's size gives (fewer cards, likelier to win)."""
+    try:
+        world, _ = apply(world, first, inplace=True)
+    except MoveError:
+        return 0.0
+    pick = rnd.random
+    for _ in range(DEPTH):
+        if world.phase != PLAYING:
+            break
+        seat = world.turn
+        moves = legal_moves(world, seat)
+        if not moves:
+            break
+        move = quick(world, seat, moves, pick)
+        try:
+            world, _ = apply(world, move, inplace=True)
+        except MoveError:
+            return 0.0
+    if world.phase != PLAYING:
+        return 1.0 if world.winner == player else 0.0
+    weights = [math.exp(-0.45 * len(h)) if s not in world.out else 0.0 for s, h in enumerate(world.hands)]
+    total = sum(weights)
+    return weights[player] / total if total else 0.0
+
+
+def quick(state: GameState, seat: int, moves: list[Move], pick: object) -> Move:
+    """The rollouts' policy: cheap and sensible. UNO and catches first, a
+    random card that is not a wild, a wild last (naming the colour held
+    most), then draw or pass."""
+    plain = []
+    wild = None
+    other = None
+    for m in moves:
+        kind = m.kind
+        if kind in (UNO, CATCH):
+            return m
+        card = m.card
+        if card is not None and is_play(m):
+            if card.is_wild:
+                if wild is None:
+                    wild = m
+            else:
+                plain.append(m)
+        elif kind in (DRAW, PASS) or other is None and kind != CHALLENGE:
+            other = m
+    if plain:
+        return plain[int(pick() * len(plain))]  # type: ignore[operator]
+    if wild is not None:
+        colour = best_colour(state.hands[seat], cards_of(wild))
+        for m in moves:
+            if m.card is wild.card and m.color == colour and m.kind == wild.kind:
+                return m
+        return wild
+    return other if other is not None else moves[0]
+
+
+def rollouts_per_second(variant: str = "official", players: int = 2, seconds: float = 2.0,
+                        seed: int = 1) -> float:
+    """How many rollouts `expert` makes a second from the positions of real
+    games (for the README's figures)."""
+    from ..engine import new_game
+
+    expert = Expert(seconds=0.05)
+    rnd = random.Random(seed)
+    end = time.perf_counter() + seconds
+    g = 0
+    while time.perf_counter() < end:
+        state, _ = new_game(variant, [f"p{i}" for i in range(players)], seed=seed * 1000 + g)
+        g += 1
+        while state.phase == PLAYING and time.perf_counter() < end:
+            moves = legal_moves(state, state.turn)
+            move = expert(state, state.turn, moves, rnd)
+            state, _ = apply(state, move, inplace=True)
+    return expert.made / expert.spent if expert.spent else 0.0
+
+
+__all__ = ["Expert", "rollout", "quick", "default_seconds", "rollouts_per_second"]
