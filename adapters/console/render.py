@@ -29,6 +29,7 @@ from unobot.chat.render import (
     describe_private,
     plugin_move_title,
 )
+from unobot.chat.rules_text import rule_lines
 from unobot.chat.views import HandCard, HandView, TableView
 from unobot.events import Event
 from unobot.moves import Move
@@ -369,22 +370,14 @@ def help_table(lang: str) -> Table:
 
 
 def rules_text(title: str, rules: RuleSet, lang: str, rounds: int | None = None) -> Text:
-    """`rules`: the variant, then every rule in play with its options."""
+    """`rules`: the variant, then every rule in play (house rules first) with its options, in words."""
     _ = gettext_for(lang)
     text = Text(_("Rules in play: {variant}").format(variant=title), style="bold")
-    for name, rule in sorted(rules.rules.items(), key=lambda item: (not type(item[1]).base, item[0])):
-        options = rules.options.get(name)
-        fields = getattr(options, "__dataclass_fields__", {})
-        values = ", ".join(f"{k}={getattr(options, k)}" for k in fields)
-        text.append("\n  " + ("· " if type(rule).base else "+ "), style="grey50")
-        text.append(type(rule).label(lang), style="bold cyan" if not type(rule).base else "")
-        text.append(f" ({name})" if type(rule).label(lang) != name else "", style="grey62")
-        if values:
-            text.append("  " + values, style="grey62")
-        for field in fields:  # what each option does, in the reader's language (the rule's catalogue)
-            help_text = type(rule).option_help(field, lang)
-            if help_text:
-                text.append(f"\n      {field}: {help_text}", style="grey50")
+    for line in rule_lines(rules, lang):  # core's words: the title, each option's help and value
+        text.append("\n  " + ("+ " if line.house else "· "), style="grey50")
+        text.append(line.title, style="bold cyan" if line.house else "")
+        for option in line.options:
+            text.append("\n      " + option, style="grey62")
     text.append("\n" + _("+ house rule   · shared rule"), style="grey62")
     ngettext = ngettext_for(lang)
     if rounds:

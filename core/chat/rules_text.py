@@ -14,7 +14,7 @@ from typing import Any
 
 from ..rule import OptionSpec, Rule, option_specs
 from ..ruleset import RuleSet
-from .i18n import N_, gettext_for, rule_translations
+from .i18n import N_, gettext_for
 
 YES, NO = N_("yes"), N_("no")
 
@@ -33,15 +33,13 @@ class RuleLine:
         return f"{self.title}: " + "; ".join(self.options) if self.options else self.title
 
 
-def option_help(rule: type[Rule], spec: OptionSpec, lang: str | None) -> str:
-    """An option's help in `lang`: the rule's own catalogue first (a plugin's
-    texts), then unobot's; the option's name when it has no help."""
-    if not spec.help:
-        return spec.name.replace("_", " ")
-    own = rule_translations(rule, lang).gettext(spec.help)
-    if own != spec.help:
-        return own
-    return gettext_for(lang)(spec.help)
+def option_words(rule: type[Rule], spec: OptionSpec, lang: str | None) -> str:
+    """What an option is, in `lang`: its title when it has one, else its help
+    (both through the rule's own catalogue: `Rule.option_title` / `option_help`),
+    else its name in words."""
+    if spec.title:
+        return rule.option_title(spec.name, lang)
+    return rule.option_help(spec.name, lang) or spec.name.replace("_", " ")
 
 
 def value_words(value: Any, lang: str | None) -> str:
@@ -57,7 +55,7 @@ def value_words(value: Any, lang: str | None) -> str:
 
 
 def option_line(rule: type[Rule], spec: OptionSpec, value: Any, lang: str | None) -> str:
-    return f"{option_help(rule, spec, lang)}: {value_words(value, lang)}"
+    return f"{option_words(rule, spec, lang)}: {value_words(value, lang)}"
 
 
 def rule_lines(rules: RuleSet, lang: str | None, *, house_only: bool = False) -> list[RuleLine]:

@@ -20,6 +20,7 @@ from unobot.cards import parse_card
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import card_name
 from unobot.chat.views import variant_title
+from unobot.registry import available_rules
 
 from .helpers import Player, clean, spawn
 
@@ -111,7 +112,10 @@ def test_log_rules_and_draw_and_play(lang: str) -> None:
     out = _ask(child, _("log"))
     assert _("Recent moves:") in out and _("Round {n} begins.").format(n=1) in out
     out = _ask(child, _("rules"))
-    assert _("Rules in play: {variant}").format(variant=variant_title("official", lang)) in out and "target=100" in out
+    assert _("Rules in play: {variant}").format(variant=variant_title("official", lang)) in out
+    # The option in words, in the reader's language: its help and its value, never `target=100`.
+    scoring = available_rules()["scoring"]
+    assert f"{scoring.option_help('target', lang)}: 100" in " ".join(out.split()) and "target=" not in out
     help_out = _ask(child, _("help"))
     assert _("draw, and play it if it fits (a wild takes the colour you hold most)") in help_out
     out = _ask(child, _("dp"))

@@ -1,0 +1,33 @@
+"""The rules in force in words: every option of every rule, in the reader's language."""
+
+from __future__ import annotations
+
+from unobot.chat.rules_text import rule_lines, value_words
+from unobot.rule import option_specs
+from unobot.variants import rules_for
+
+
+def test_every_option_reads_as_words_in_spanish() -> None:
+    rules = rules_for("crazy")
+    en = {line.name: line for line in rule_lines(rules, "en")}
+    es = {line.name: line for line in rule_lines(rules, "es")}
+    assert en.keys() == es.keys() and en
+    translated = 0
+    for name, line in es.items():
+        cls = type(rules.rules[name])
+        assert len(line.options) == len(option_specs(cls))
+        for text in line.options:
+            assert "=" not in text and "_" not in text, text  # never `decks=0` nor an identifier
+        for spec, text in zip(option_specs(cls), line.options):
+            help_es = cls.option_help(spec.name, "es")
+            if not spec.title and help_es:
+                assert text.startswith(help_es + ": "), (name, text)
+        translated += sum(cls.option_help(s.name, "es") != cls.option_help(s.name, "en") for s in option_specs(cls))
+    assert translated > 10  # the built-in rules' option help is in Spanish
+    house = [line for line in rule_lines(rules, "es") if line.house]
+    assert house and rule_lines(rules, "es")[: len(house)] == house  # house rules first
+
+
+def test_values_in_words() -> None:
+    assert value_words(True, "es") == "sí" and value_words(False, "en") == "no"
+    assert value_words(7, "en") == "7" and value_words(2.0, "en") == "2"
