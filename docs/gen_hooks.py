@@ -20,9 +20,18 @@ first implementation that returns something other than `None`.
 
 Seats (`player`, `victim`, `target`, ...) are indexes into `state.players`.
 Hooks that change the game receive the engine's working copy of the state
-and a list `events` to append `core.events.Event`s to; question hooks must not
-change the state. Helpers that call the right hooks for you live in
-`core.actions` (`advance`, `draw_cards`, `penalize`, `take_pending`, `end_round`).
+and a list `events` to append `unobot.Event`s to; question hooks must not
+change the state. (Inside a hook that list hides the module `unobot.events`
+of event kinds: import it under another name, `from unobot import events as
+kinds`.) The building blocks that call the right hooks for you are part of
+the public surface, `from unobot import ...`: `advance`, `draw_cards`,
+`penalize` (any pending draw on any player), `take_pending`, `end_round`,
+`end_match`, `round_points`.
+
+A round's points are one pipeline (`unobot.round_points`): `score` counts,
+every `score_add` adds, every `score_factor` multiplies, in that order,
+whatever the order of the rules' hooks. `round_end` is told after every
+scored round, `match_end` exactly once however the match ends.
 
 ## The state a rule reads (`unobot.GameState`)
 
@@ -50,7 +59,9 @@ A rule's data belongs to the rule: other rules and adapters ask the rule
 The engine calls a compiled rule set (`core/ruleset.py`) that resolves the
 implementations once per variant; a hook with a `wrapper=True`
 implementation is dispatched by pluggy itself. Each hook below is exercised
-by a test named `test_hook_<name>` in `tests/test_hooks.py`.
+by a test named `test_hook_<name>` in `tests/test_hooks.py`. "Implemented
+by" names unobot's own rules; a plugin's rules (`tests/example_plugin`) are
+not listed.
 """
 
 
@@ -104,6 +115,8 @@ def main() -> None:
     names.sort(key=lambda n: src.index(f"def {n}("))
     impl: dict[str, list[str]] = {}
     for rule_name, cls in available_rules().items():
+        if not cls.__module__.startswith("unobot.plugins."):
+            continue  # an installed plugin's rule (the example plugin in a test setup) is not unobot's
         for n in names:
             if n in cls.__dict__:
                 impl.setdefault(n, []).append(rule_name)

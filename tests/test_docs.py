@@ -54,17 +54,20 @@ def test_the_plugin_tutorial_runs() -> None:
     module = types.ModuleType("unobot_tutorial")  # dataclasses look their module up
     sys.modules[module.__name__] = module
     namespace = module.__dict__
+    namespace["__file__"] = str(DOCS / "unobot_lucky" / "__init__.py")  # as if it were the package's module
     try:
         for kind, body in blocks:
             if kind == "python":
                 exec(compile(body, "docs/plugins.md", "exec"), namespace)
             else:
-                from unobot import run_scenario_data
+                from unobot import testing
 
                 data = yaml.safe_load(body)
-                result = run_scenario_data(data, "docs/plugins.md")
-                assert result.passed, result.describe()
+                testing.scenario(data, "docs/plugins.md")
                 namespace["SCENARIO"] = data
+        # the catalogue is found from the module's own file, wherever it is installed
+        domain, folder = namespace["LuckySeven"].locale
+        assert Path(folder).is_absolute() and Path(folder).parent == DOCS / "unobot_lucky"
     finally:
         sys.modules.pop(module.__name__, None)
         unregister_rule("lucky-seven")
@@ -77,3 +80,73 @@ def test_every_hook_states_what_it_returns() -> None:
     assert len(sections) == len(hookspecs.spec_names())
     assert all("*Returns:*" in s for s in sections), \
         [s.split("(")[0] for s in sections if "*Returns:*" not in s]
+
+
+#: The modules of unobot a plugin may import from by name (`from unobot.X
+#: import ...`): those the public surface itself exports as modules.
+PUBLIC_MODULES = {"actions", "cards", "errors", "events", "testing"}
+
+
+def _python_blocks(text: str) -> list[str]:
+    return [body for _lang, body in re.findall(r"^```(python|py)\n(.*?)^```", text, re.M | re.S)]
+
+
+def test_every_name_the_docs_import_is_public() -> None:
+    """Every `from unobot... import` in the docs' Python blocks names the
+    public surface (`unobot._API`); the tutorial imports from `unobot` alone."""
+    import ast
+
+    import unobot
+
+    problems = []
+    for page in sorted(DOCS.glob("*.md")):
+        for body in _python_blocks(page.read_text()):
+            for node in ast.walk(ast.parse(body)):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "unobot":
+                    module = node.module or ""
+                    if module == "unobot":
+                        problems += [f"{page.name}: unobot.{a.name}" for a in node.names if a.name not in unobot._API]
+                    else:
+                        sub = module.split(".", 1)[1]
+                        if sub not in PUBLIC_MODULES or page.name == "plugins.md":
+                            problems.append(f"{page.name}: from {module} import ... (import from unobot)")
+                        else:
+                            mod = getattr(unobot, sub)
+                            problems += [f"{page.name}: {module}.{a.name}" for a in node.names
+                                         if not hasattr(mod, a.name)]
+                elif isinstance(node, ast.Import):
+                    problems += [f"{page.name}: import {a.name}" for a in node.names
+                                 if a.name.startswith("unobot.") and a.name.split(".")[1] not in PUBLIC_MODULES]
+    assert not problems, problems
+
+
+def test_names_the_docs_give_exist() -> None:
+    """The dotted `unobot.X` / `core.X` names in the docs' prose resolve,
+    and every rule docs/hooks.md says implements a hook is one of unobot's
+    own (the example plugin's are not in the package)."""
+    import importlib
+
+    import unobot
+    from unobot.registry import available_rules
+
+    own = {name for name, cls in available_rules().items() if cls.__module__.startswith("unobot.plugins.")}
+    problems = []
+    for page in ("hooks.md", "plugins.md"):
+        text = (DOCS / page).read_text()
+        for dotted in sorted(set(re.findall(r"`((?:unobot|core)\.[a-z_]+)[.(`]", text))):
+            if dotted in ("unobot.rules", "unobot.variants"):
+                continue  # the entry-point groups
+            if dotted.startswith("core."):
+                problems.append(f"{page}: {dotted} (a plugin imports unobot, not core)")
+                continue
+            name = dotted.split(".", 1)[1]
+            if name not in unobot._API:
+                try:
+                    importlib.import_module(dotted)
+                except ImportError:
+                    problems.append(f"{page}: {dotted}")
+    hooks = (DOCS / "hooks.md").read_text()
+    for line in re.findall(r"\*Implemented by:\* (.*)\.", hooks):
+        named = re.findall(r"`([a-z0-9-]+)`", line)
+        problems += [f"hooks.md: implementer {n}" for n in named if n not in own]
+    assert not problems, problems
