@@ -21,6 +21,13 @@ Reply codes (first element of the returned array):
     3 missing;  4 wrong type (+ key, type);  5 id collision;
     6 other key (CREATE: the binding names a game whose state key is not
       KEYS[4]; + that game id: call again declaring its state key).
+SAVE and CREATE answer ok with the log's length and digest after the write
+(``{1, length, digest}``: the receipt of the save, ``core.store.Receipt``).
+
+The digest key (``...:game:N:digest``, ``"<log length>:<sha1 hex>"``) keeps
+the chained digest of the log (``core.store.log_digest``) up to date, one
+``redis.sha1hex`` per new entry; a log without one (written before it
+existed) is digested whole once.
 """
 
 from __future__ import annotations
@@ -32,10 +39,29 @@ _TYPE = """
 local function ktype(k) return redis.call('TYPE', k)['ok'] end
 """
 
+# Shared helper: chain the digest d over entries t[i..j] (core.store.log_digest).
+_CHAIN = """
+local function chain(d, t, i, j)
+  for n = i, j do d = redis.sha1hex(d .. '\\n' .. t[n]) end
+  return d
+end
+-- The digest of the first n entries of log key k, from the digest key dk when it is current.
+local function digest_upto(k, dk, n)
+  local held = redis.call('GET', dk)
+  if held then
+    local len, hex = string.match(held, '^(%d+):(%x*)$')
+    if len and tonumber(len) == n then return hex end
+  end
+  if n == 0 then return '' end
+  return chain('', redis.call('LRANGE', k, 0, n - 1), 1, n)
+end
+"""
+
 SAVE = (
     _TYPE
+    + _CHAIN
     + """
--- KEYS: state, log, chat binding
+-- KEYS: state, log, chat binding, log digest
 -- ARGV: expected version header, new envelope, ttl ms (0 = none), game id, log entries...
 local st = ktype(KEYS[1])
 if st == 'none' then return {3} end
@@ -44,12 +70,19 @@ local lt = ktype(KEYS[2])
 if lt ~= 'none' and lt ~= 'list' then return {4, KEYS[2], lt} end
 local bt = ktype(KEYS[3])
 if bt ~= 'none' and bt ~= 'string' then return {4, KEYS[3], bt} end
+local dt = ktype(KEYS[4])
+if dt ~= 'none' and dt ~= 'string' then return {4, KEYS[4], dt} end
 local cur = redis.call('GET', KEYS[1])
 local hlen = string.len(ARGV[1])
 if string.sub(cur, 1, hlen) ~= ARGV[1] then
-  if cur == ARGV[2] then return {1} end
+  if cur == ARGV[2] then  -- our own save, re-sent after a lost reply
+    local n = redis.call('LLEN', KEYS[2])
+    return {1, n, digest_upto(KEYS[2], KEYS[4], n)}
+  end
   return {2, cur}  -- the whole stored envelope: the caller recomputes from it without a GET
 end
+local before = redis.call('LLEN', KEYS[2])
+local d = digest_upto(KEYS[2], KEYS[4], before)
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
@@ -61,16 +94,24 @@ if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) else redis.call('PERSIST', K
 if bt == 'string' and redis.call('GET', KEYS[3]) == ARGV[4] then
   if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) else redis.call('PERSIST', KEYS[3]) end
 end
-return {1}
+local n = before + #ARGV - 4
+d = chain(d, ARGV, 5, #ARGV)
+if ttl > 0 then
+  redis.call('SET', KEYS[4], n .. ':' .. d, 'PX', ttl)
+else
+  redis.call('SET', KEYS[4], n .. ':' .. d)
+end
+return {1, n, d}
 """
 )
 
 CREATE = (
     _TYPE
+    + _CHAIN
     + """
 -- KEYS: chat binding, state, log, state of the game the binding names (a guess:
 --       when the binding names another game, nothing is written and {6, bound} tells
---       the caller which key to declare)
+--       the caller which key to declare), log digest of the new game
 -- ARGV: game id, envelope, ttl ms (0 = none), replace ('1'/'0'),
 --       state key prefix of this chat's games, log entries...
 local bt = ktype(KEYS[1])
@@ -79,7 +120,12 @@ local lt = ktype(KEYS[3])
 if lt ~= 'none' and lt ~= 'list' then return {4, KEYS[3], lt} end
 local bound = false
 if bt == 'string' then bound = redis.call('GET', KEYS[1]) end
-if bound == ARGV[1] then return {1} end  -- our own create, retried after a lost reply
+if bound == ARGV[1] then  -- our own create, retried after a lost reply
+  local n = redis.call('LLEN', KEYS[3])
+  return {1, n, digest_upto(KEYS[3], KEYS[5], n)}
+end
+local dt = ktype(KEYS[5])
+if dt ~= 'none' and dt ~= 'string' then return {4, KEYS[5], dt} end
 if bound and ARGV[4] ~= '1' then
   -- the bound game may have gone (deleted by hand): then the chat is free
   local nonce = string.match(bound, '#(%x+)$')
@@ -99,13 +145,17 @@ else
 end
 redis.call('DEL', KEYS[3])
 if #ARGV > 5 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 6)) end
+local n = #ARGV - 5
+local d = chain('', ARGV, 6, #ARGV)
 if ttl > 0 then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
   if #ARGV > 5 then redis.call('PEXPIRE', KEYS[3], ttl) end
+  redis.call('SET', KEYS[5], n .. ':' .. d, 'PX', ttl)
 else
   redis.call('SET', KEYS[1], ARGV[1])
+  redis.call('SET', KEYS[5], n .. ':' .. d)
 end
-return {1}
+return {1, n, d}
 """
 )
 
@@ -142,9 +192,9 @@ return {1}
 DELETE = (
     _TYPE
     + """
--- KEYS: state, log, chat binding;  ARGV: game id
+-- KEYS: state, log, chat binding, log digest;  ARGV: game id
 local existed = redis.call('EXISTS', KEYS[1])
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4])
 if ktype(KEYS[3]) == 'string' and redis.call('GET', KEYS[3]) == ARGV[1] then
   redis.call('DEL', KEYS[3])
 end
@@ -171,6 +221,37 @@ if ARGV[1] ~= '' and ktype(KEYS[1]) == 'string' and redis.call('GET', KEYS[1]) =
   redis.call('DEL', KEYS[1])
 end
 return {1, moved}
+"""
+)
+
+CONFIRM = (
+    _TYPE
+    + _CHAIN
+    + """
+-- KEYS: state, log, log digest;  ARGV: log length, digest (a save's receipt)
+-- {1}: the log still starts with what it held right after that save; and one
+-- write (the digest key rewritten as it is), so that a WAIT sent after this
+-- script waits for everything before it, that save included. {3}: the game is gone.
+-- {2}: its log went another way (the save was lost).
+if redis.call('EXISTS', KEYS[1]) == 0 then return {3} end
+local lt = ktype(KEYS[2])
+if lt ~= 'none' and lt ~= 'list' then return {4, KEYS[2], lt} end
+local dt = ktype(KEYS[3])
+if dt ~= 'none' and dt ~= 'string' then return {4, KEYS[3], dt} end
+local n = tonumber(ARGV[1])
+local len = redis.call('LLEN', KEYS[2])
+if len < n then return {2} end
+if digest_upto(KEYS[2], KEYS[3], n) ~= ARGV[2] then return {2} end
+local now = len .. ':' .. digest_upto(KEYS[2], KEYS[3], len)
+local ttl = redis.call('PTTL', KEYS[1])
+if dt == 'string' then
+  redis.call('SET', KEYS[3], now, 'KEEPTTL')
+elseif ttl > 0 then
+  redis.call('SET', KEYS[3], now, 'PX', ttl)
+else
+  redis.call('SET', KEYS[3], now)
+end
+return {1}
 """
 )
 

@@ -41,6 +41,7 @@ by itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -88,6 +89,7 @@ from unobot.store import (
     ChatBusy,
     ChatId,
     GameNotFound,
+    Receipt,
     StatsScope,
     Store,
     StoreDataError,
@@ -95,6 +97,7 @@ from unobot.store import (
     StoreError,
     StoreRefusing,
     StoreUnavailable,
+    StoreUnconfirmed,
     VersionConflict,
     check_deltas,
     check_expected_version,
@@ -127,8 +130,8 @@ QUARANTINE_TTL = 30 * 24 * 3600.0
 
 DEFAULT_RETRY_WINDOW = 2.0
 """Seconds a "not now" reply (CLUSTERDOWN, TRYAGAIN, READONLY, LOADING...) is retried."""
-UNREPLICATED_PAUSE = 10.0
-"""Seconds a primary whose replicas did not confirm a write is written to without WAIT."""
+ACK_SLOTS = 4
+"""Hash tags tried for a game's acknowledgement record (one on another primary than the game)."""
 CLUSTER_SCHEMES = {"redis+cluster://": "redis://", "rediss+cluster://": "rediss://"}
 """URL schemes that select Redis Cluster, and the plain scheme each stands for."""
 
@@ -206,6 +209,10 @@ def _reply_code(exc: BaseException | None) -> str:
     return text.split(" ", 1)[0].upper()
 
 
+class _ScriptLoaded(Exception):
+    """A server without the script (restarted) ran it by its text: send the round trip again."""
+
+
 class GameKeys(NamedTuple):
     """The keys of one game (and its chat's binding), built once per game id."""
 
@@ -213,6 +220,7 @@ class GameKeys(NamedTuple):
     state: str
     log: str
     binding: str
+    digest: str
 
 
 class RedisKeys:
@@ -224,6 +232,12 @@ class RedisKeys:
     P:{chat:C}:current                      string     id of the chat's running game
     P:{chat:C}:game:N:state                 string     envelope (version + state)
     P:{chat:C}:game:N:log                   list       move log, one entry a move
+    P:{chat:C}:game:N:digest                string     ``<log length>:<log digest>``
+    P:{ack:C:I}:game:N                      string     acknowledgement record: the last
+                                                       save a player was told was kept,
+                                                       ``<version>:<log length>:<digest>``
+                                                       (I: 0-3, the first whose slot is on
+                                                       another primary than the game's)
     P:{chat:C}:settings                     hash       setting name -> JSON value
     P:{chat:C}:stats                        hash       counter -> integer
     P:{user:U}:stats                        hash       counter -> integer
@@ -244,7 +258,12 @@ class RedisKeys:
     def _game(self, game_id: str) -> GameKeys:
         chat, nonce = split_game_id(game_id)
         base = f"{self.games_prefix(chat)}{nonce}"
-        return GameKeys(chat, f"{base}:state", f"{base}:log", self.binding(chat))
+        return GameKeys(chat, f"{base}:state", f"{base}:log", self.binding(chat), f"{base}:digest")
+
+    def acks(self, game_id: str) -> list[str]:
+        """The keys a game's acknowledgement record may sit at (why several: see ACK_SLOTS)."""
+        chat, nonce = split_game_id(game_id)
+        return [f"{self.prefix}:{{ack:{chat}:{i}}}:game:{nonce}" for i in range(ACK_SLOTS)]
 
     def _chat(self, chat: str) -> str:
         return f"{self.prefix}:{{chat:{chat}}}"
@@ -362,6 +381,8 @@ class RedisStore(Store):
         retry_window: float = DEFAULT_RETRY_WINDOW,
         wait_replicas: int = 0,
         wait_timeout: float = 0.5,
+        wait_aof: bool = False,
+        ack_records: bool | None = None,
     ) -> None:
         self.client = client
         self.cluster = not isinstance(client, aioredis.Redis)
@@ -372,8 +393,14 @@ class RedisStore(Store):
         self.retry_window = retry_window
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = max(1, int(wait_timeout * 1000))
+        #: Also wait for the primary's own AOF fsync (WAITAOF 1 0, Redis 7.2+).
+        self.wait_aof = wait_aof
+        #: Keep each game's acknowledgement record (default: where a failover can
+        #: happen, a cluster or replicas waited for; a lone server has nothing to lose it to).
+        self.ack_records = (self.cluster or wait_replicas > 0) if ack_records is None else ack_records
+        self._acks_due: dict[str, Receipt] = {}  # game id -> newest receipt not yet recorded
+        self._acks_writer: asyncio.Task[None] | None = None
         self._checked_mode = False
-        self._unreplicated: dict[str, float] = {}  # node -> until when writes skip WAIT
         self._stale_map = False  # a cluster node failed: read the slot map before the next WAIT
         self._save = client.register_script(lua.SAVE)
         self._create = client.register_script(lua.CREATE)
@@ -382,6 +409,7 @@ class RedisStore(Store):
         self._delete = client.register_script(lua.DELETE)
         self._quarantine = client.register_script(lua.QUARANTINE)
         self._incr_stats = client.register_script(lua.INCR_STATS)
+        self._confirm = client.register_script(lua.CONFIRM)
 
     @classmethod
     def from_url(
@@ -465,20 +493,27 @@ class RedisStore(Store):
 
         return list(await self._call(attempt))
 
-    async def _write(self, script: Any, keys: Sequence[str], args: Sequence[Any]) -> list[Any]:
-        """``_run`` for a write a player will see accepted: with ``wait_replicas``, the
-        reply comes only once that many replicas have it (WAIT, on the same connection
-        in the same round trip), so a failover to a replica loses no accepted move.
+    @property
+    def waits(self) -> bool:
+        """True when a save is answered only after copies confirm it (WAIT / WAITAOF)."""
+        return bool(self.wait_replicas or self.wait_aof)
 
-        WAIT counts replicas that have the write, it does not undo anything: when
-        fewer confirm within ``wait_timeout`` the write stands (on the primary), a
-        warning is logged, and that primary's writes skip WAIT for
-        ``UNREPLICATED_PAUSE`` seconds (why: a primary whose replica is gone,
-        a promoted one say, would otherwise hold every move for the whole
-        timeout). Why not WAIT in the script: Redis forbids it there.
+    async def _write(self, script: Any, keys: Sequence[str],
+                     args: Sequence[Any]) -> tuple[list[Any], str | None]:
+        """``_run`` for a write a player will be told was kept, and whether it is:
+        ``(reply, None)`` once ``wait_replicas`` replicas have it (``WAIT``, on
+        the same connection in the same round trip) and, with ``wait_aof``,
+        the primary fsynced it to its AOF (``WAITAOF 1 0``); ``(reply, why)``
+        when fewer confirmed within ``wait_timeout``.
+
+        WAIT counts copies, it undoes nothing: a write fewer replicas
+        confirmed stands on the primary, and the caller must not call it
+        kept (:class:`StoreUnconfirmed`). Every write waits, always: a
+        primary whose replica is gone answers "not confirmed" until one is
+        back. Why not WAIT in the script: Redis does not block there.
         """
-        if not self.wait_replicas:
-            return await self._run(script, keys, args)
+        if not self.waits:
+            return await self._run(script, keys, args), None
         node: Any = None
         if self.cluster:
             # The node for WAIT is named here, from the slot map; after a connection
@@ -487,41 +522,147 @@ class RedisStore(Store):
                 await self._call(self.client.initialize)  # type: ignore[union-attr]
                 self._stale_map = False
             node = self.client.get_node_from_key(keys[0])  # type: ignore[union-attr]
-        where = node.name if node is not None else ""
-        if self._unreplicated.get(where, 0.0) > time.monotonic():
-            return await self._run(script, keys, args)
+        waits: list[tuple[Any, ...]] = []
+        if self.wait_replicas:
+            waits.append(("WAIT", self.wait_replicas, self.wait_timeout_ms))
+        if self.wait_aof:
+            waits.append(("WAITAOF", 1, 0, self.wait_timeout_ms))
 
         async def attempt() -> Any:
             pipe: Any = self.client.pipeline(transaction=False)
             # (by name: redis-py's cluster pipeline blocks its evalsha method, not the command)
             pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
-            wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
-            if node is not None:
-                pipe.execute_command(*wait, target_nodes=node)
-            else:
-                pipe.execute_command(*wait)
+            for wait in waits:
+                if node is not None:
+                    pipe.execute_command(*wait, target_nodes=node)
+                else:
+                    pipe.execute_command(*wait)
             try:
                 replies = await pipe.execute(raise_on_error=False)
             except (RedisConnectionError, RedisTimeoutError, OSError, RedisClusterException):
                 self._stale_map = self.cluster
                 raise
-            if isinstance(replies[0], NoScriptError):  # a restarted server: load, run, wait
-                reply = await script(keys=list(keys), args=list(args))
-                return reply, 0
+            if isinstance(replies[0], NoScriptError):  # a restarted server: load the script, again
+                await script(keys=list(keys), args=list(args))  # (its own run: a retry is recognised)
+                raise _ScriptLoaded()
             for found in replies:
                 if isinstance(found, RedisConnectionError | RedisTimeoutError | OSError):
                     self._stale_map = self.cluster
             if isinstance(replies[0], BaseException):
                 raise replies[0]
-            return replies[0], replies[1]
+            return replies
 
-        reply, acked = await self._call(attempt)
-        if isinstance(acked, BaseException) or int(acked) < self.wait_replicas:
-            log.warning("a write to %s reached %s of %d replicas in %d ms; not waiting for "
-                        "replicas of %s for %g s", keys[0], acked, self.wait_replicas,
-                        self.wait_timeout_ms, where or "the server", UNREPLICATED_PAUSE)
-            self._unreplicated[where] = time.monotonic() + UNREPLICATED_PAUSE
-        return list(reply)
+        try:
+            replies = await self._call(attempt)
+        except _ScriptLoaded:
+            replies = await self._call(attempt)  # the same arguments: the script knows its own write
+        short = self._shortfall(waits, replies[1:])
+        if short is not None:
+            log.warning("a write to %s on %s is not confirmed: %s", keys[0],
+                        node.name if node is not None else "the server", short)
+        return list(replies[0]), short
+
+    def _shortfall(self, waits: Sequence[tuple[Any, ...]], replies: Sequence[Any]) -> str | None:
+        """What the WAIT / WAITAOF replies lack, in Redis's terms, or None when they confirm."""
+        missing: list[str] = []
+        for wait, reply in zip(waits, replies):
+            if isinstance(reply, BaseException):
+                if wait[0] == "WAITAOF" and "unknown command" in str(reply).lower():
+                    raise StoreError("redis.wait_aof asks for WAITAOF, which this server does not "
+                                     "have (Redis 7.2 or newer)") from reply
+                if wait[0] == "WAITAOF" and "appendonly" in str(reply).lower():
+                    raise StoreError("redis.wait_aof needs the server's append-only file "
+                                     f"(appendonly yes): {reply}") from reply
+                missing.append(f"{wait[0]} failed ({reply})")
+            elif wait[0] == "WAIT" and int(reply) < self.wait_replicas:
+                missing.append(f"WAIT {self.wait_replicas} {self.wait_timeout_ms}: "
+                               f"{int(reply)} of {self.wait_replicas} replicas acknowledged it")
+            elif wait[0] == "WAITAOF" and int(reply[0]) < 1:
+                missing.append(f"WAITAOF 1 0 {self.wait_timeout_ms}: not yet fsynced to the AOF")
+        return "; ".join(missing) or None
+
+    # ---- acknowledgement records
+
+    def _ack_key(self, game_id: str) -> str:
+        """Where this game's record is written: the first candidate key whose slot
+        another primary serves (on a cluster), so that losing the game's
+        primary does not take the record with it."""
+        candidates = self.keys.acks(game_id)
+        if not self.cluster:
+            return candidates[0]
+        try:
+            home = self.client.get_node_from_key(self.keys.state(game_id))  # type: ignore[union-attr]
+            for key in candidates:
+                if self.client.get_node_from_key(key).name != home.name:  # type: ignore[union-attr]
+                    return key
+        except (RedisError, RedisClusterException):
+            pass  # no slot map at hand: any candidate is as good
+        return candidates[0]
+
+    def _record_ack(self, receipt: Receipt) -> None:
+        """Note an acknowledged save; a background task writes the newest per game."""
+        if not self.ack_records:
+            return
+        held = self._acks_due.get(receipt.game_id)
+        if held is None or held.version < receipt.version:
+            self._acks_due[receipt.game_id] = receipt
+        if self._acks_writer is None or self._acks_writer.done():
+            self._acks_writer = asyncio.get_running_loop().create_task(self._write_acks())
+
+    async def _write_acks(self) -> None:
+        """Write the due records (why in the background: a record is for the audit,
+        not for the player, who was answered already; one write per game however
+        many saves came meanwhile)."""
+        while self._acks_due:
+            game_id, receipt = self._acks_due.popitem()
+            key = self._ack_key(game_id)
+            value = f"{receipt.version}:{receipt.log_length}:{receipt.digest}"
+            ttl = self.game_ttl
+            try:
+                await self._call(lambda k=key, v=value, t=ttl: self.client.set(  # type: ignore[misc]
+                    k, v, px=_ttl_ms(t) if t else None))
+            except StoreError as exc:
+                log.info("acknowledgement record of %s not written: %s", game_id, exc)
+
+    async def flush_acknowledgements(self) -> None:
+        """Until every due acknowledgement record is written (tests, the audit, close)."""
+        while self._acks_writer is not None and not self._acks_writer.done():
+            await self._acks_writer
+
+    async def acknowledgement(self, game_id: str) -> Receipt | None:
+        found: Receipt | None = None
+        for key in self.keys.acks(game_id):
+            raw = await self._read(key, lambda k=key: self.client.get(k))  # type: ignore[misc]
+            if raw is None:
+                continue
+            try:
+                version, length, digest = _text(raw).split(":")
+                receipt = Receipt(game_id, int(version), int(length), digest)
+            except ValueError:
+                log.error("acknowledgement record %s is unreadable: %r", key, raw)
+                continue
+            if found is None or receipt.version > found.version:
+                found = receipt
+        return found
+
+    def _receipt(self, game_id: str, version: int, reply: Sequence[Any]) -> Receipt:
+        """The receipt of a save from the script's ``{1, log length, digest}``."""
+        return Receipt(game_id, version, int(reply[1]), _text(reply[2]))
+
+    async def confirm_save(self, receipt: Receipt) -> bool:
+        names = self.keys.game(receipt.game_id)
+        reply, short = await self._write(self._confirm, [names.state, names.log, names.digest],
+                                         [receipt.log_length, receipt.digest])
+        code = reply[0]
+        if code == lua.WRONG_TYPE:
+            raise await self._wrong_type_reply(reply, receipt.game_id)
+        if code != lua.OK:
+            return False
+        if short is not None:
+            raise StoreUnconfirmed(f"game {receipt.game_id}: version {receipt.version} is still "
+                                   f"not confirmed: {short}", receipt)
+        self._record_ack(receipt)
+        return True
 
     async def _quarantine_keys(
         self, keys: Sequence[str], *, chat: str | None = None, game_id: str = ""
@@ -608,13 +749,19 @@ class RedisStore(Store):
         for _ in range(12):
             game_id = new_game_id(chat)
             state_key = self.keys.state(game_id)
-            keys = [self.keys.binding(chat), state_key, self.keys.log(game_id),
-                    bound_state or state_key]
+            names = self.keys.game(game_id)
+            keys = [self.keys.binding(chat), state_key, names.log,
+                    bound_state or state_key, names.digest]
             args = [game_id, value, _ttl_ms(self.game_ttl), "1" if replace else "0",
                     games, *entries]
-            reply = await self._write(self._create, keys, args)
+            reply, short = await self._write(self._create, keys, args)
             code = reply[0]
             if code == lua.OK:
+                receipt = self._receipt(game_id, 1, reply)
+                if short is not None:
+                    raise StoreUnconfirmed(f"game {game_id} created, not confirmed: {short}",
+                                           receipt)
+                self._record_ack(receipt)
                 return game_id, 1
             if code == lua.OTHER_KEY:  # declare the bound game's state key and go again
                 bound_state = f"{games}{_text(reply[1]).rpartition('#')[2]}:state"
@@ -637,7 +784,7 @@ class RedisStore(Store):
         check_expected_version(expected_version)
         entries = check_log(log)
         names = self.keys.game(game_id)
-        keys = [names.state, names.log, names.binding]
+        keys = [names.state, names.log, names.binding, names.digest]
         args = [envelope.version_header(expected_version),
                 envelope.encode(expected_version + 1, state), _ttl_ms(self.game_ttl),
                 game_id, *entries]
@@ -652,10 +799,15 @@ class RedisStore(Store):
         log: Sequence[str] = (),
     ) -> int:
         keys, args = self.save_request(game_id, state, expected_version, log)
-        reply = await self._write(self._save, keys, args)
+        reply, short = await self._write(self._save, keys, args)
         code = reply[0]
         if code == lua.OK:
-            return expected_version + 1
+            receipt = self._receipt(game_id, expected_version + 1, reply)
+            if short is not None:
+                raise StoreUnconfirmed(f"game {game_id}: version {receipt.version} saved, not "
+                                       f"confirmed: {short}", receipt)
+            self._record_ack(receipt)
+            return receipt.version
         if code == lua.MISSING:
             raise GameNotFound(game_id)
         if code == lua.WRONG_TYPE:
@@ -673,8 +825,8 @@ class RedisStore(Store):
         raise VersionConflict(game_id, expected_version, actual, current=stored)
 
     async def delete_game(self, game_id: str) -> bool:
-        chat = split_game_id(game_id)[0]
-        keys = [self.keys.state(game_id), self.keys.log(game_id), self.keys.binding(chat)]
+        names = self.keys.game(game_id)
+        keys = [names.state, names.log, names.binding, names.digest]
         reply = await self._run(self._delete, keys, [game_id])
         return bool(reply[0] == lua.OK)
 
@@ -852,7 +1004,32 @@ class RedisStore(Store):
                 of = f" of {primary}:{replication.get('master_port')}" if primary else ""
                 raise StoreError(f"this Redis is a replica{of}: use the primary's address "
                                  "(a replica refuses every write)")
+        if not self._checked_mode and self.wait_aof:
+            await self._check_waitaof()
         self._checked_mode = True
+
+    async def _check_waitaof(self) -> None:
+        """``redis.wait_aof`` needs WAITAOF (Redis 7.2+) and ``appendonly yes`` on every
+        primary: refused at start-up, with which is missing, rather than at every save."""
+        nodes: list[Any] = (self.client.get_primaries()  # type: ignore[union-attr]
+                            if self.cluster else [None])
+        for node in nodes:
+            extra = {"target_nodes": node} if node is not None else {}
+            try:
+                await self._call(lambda extra=extra: self.client.execute_command(  # type: ignore[misc]
+                    "WAITAOF", 1, 0, 100, **extra))
+            except StoreError as exc:
+                text = str(exc.__cause__ or exc)
+                where = f" ({node.name})" if node is not None else ""
+                if "unknown command" in text.lower():
+                    raise StoreError(f"redis.wait_aof: this server{where} has no WAITAOF (it came "
+                                     "with Redis 7.2): upgrade it, or set redis.wait_aof: false"
+                                     ) from None
+                if "appendonly" in text.lower():
+                    raise StoreError(f"redis.wait_aof: this server{where} keeps no append-only "
+                                     "file (appendonly no), so nothing is fsynced to wait for: "
+                                     "set appendonly yes on it, or redis.wait_aof: false") from None
+                raise
 
     def _address(self) -> str:
         """``host:port`` of a single-server client (for messages; no password)."""
@@ -860,8 +1037,11 @@ class RedisStore(Store):
         return f"{kwargs.get('host', 'HOST')}:{kwargs.get('port', 'PORT')}"
 
     async def close(self) -> None:
-        """Close the connections; stop the embedded server if this store owns one."""
+        """Write the due acknowledgement records, close the connections; stop the
+        embedded server if this store owns one."""
         try:
+            with contextlib.suppress(asyncio.TimeoutError, StoreError):
+                await asyncio.wait_for(self.flush_acknowledgements(), 2.0)
             await self.client.aclose()
         finally:
             if self.server is not None:

@@ -22,6 +22,16 @@ Timing: each worker connects and compiles the rules first, then all start
 together (a barrier); ``seconds`` is from that start to the last worker's
 last move. Auditing happens after every worker has finished, in parallel,
 and is not timed.
+
+Outages (a failover, a restart): a worker does what a bot's player does.
+"Not reachable" or "refused": it waits (backing off, up to
+``OUTAGE_WINDOW`` seconds per outage), reloads the game and moves again from
+what is stored (the lost reply may or may not have saved the move; the
+stored game says). "Not confirmed" (``redis.wait_replicas`` /
+``redis.wait_aof`` are honoured as by the bot): it asks the store until the
+save is confirmed or known lost, and goes on from the stored game. The
+report counts both, and the audit also compares each game with its
+acknowledgement record (moves acknowledged then lost would show there).
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import multiprocessing
 import queue
@@ -49,7 +60,15 @@ from unobot.config import CLUSTER_SCHEMES, ConfigError, load_config
 from unobot.engine import legal_moves
 from unobot.service import AuditError, GameService, audit
 from unobot.state import PLAYING
-from unobot.store import MemoryStore, Store, StoreError
+from unobot.store import (
+    MemoryStore,
+    Receipt,
+    Store,
+    StoreError,
+    StoreUnavailable,
+    StoreUnconfirmed,
+    acknowledgement_problem,
+)
 
 MAX_MOVES = 100_000
 """Moves after which a game counts as unfinished (as ``core.simulate`` does)."""
@@ -58,6 +77,8 @@ CONFIGURED = "config"
 URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
 START_TIMEOUT = 180.0
 """Seconds to wait for every worker to be connected and ready."""
+OUTAGE_WINDOW = 60.0
+"""Seconds one store call is retried through an outage before the worker gives up."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +100,8 @@ class Job:
     policies: tuple[str, ...]
     overrides: dict[str, Any] | None
     cards: bool
+    wait_replicas: int = 0
+    wait_aof: bool = False
 
 
 @dataclass
@@ -91,6 +114,11 @@ class WorkerReport:
     unfinished: int = 0
     wins: list[int] = field(default_factory=list)
     conflicts: int = 0
+    #: Store calls answered "not reachable" / "refused" (then retried).
+    unavailable: int = 0
+    #: Saves not confirmed at first, and of those, lost in a failover (then replayed).
+    unconfirmed: int = 0
+    lost: int = 0
     started: float = 0.0
     finished: float = 0.0
     audited: int = 0
@@ -107,25 +135,77 @@ def _my_games(job: Job) -> range:
     return range(job.index, job.games, job.workers)
 
 
+async def _through(make: Any, report: WorkerReport) -> Any:
+    """``await make()``, retried while the store is unavailable (not when unconfirmed)."""
+    give_up = time.monotonic() + OUTAGE_WINDOW
+    pause = 0.05
+    while True:
+        try:
+            return await make()
+        except StoreUnconfirmed:
+            raise
+        except StoreUnavailable:
+            report.unavailable += 1
+            if time.monotonic() > give_up:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.5)
+
+
+async def _settle(store: Store, receipt: Receipt | None, report: WorkerReport) -> None:
+    """Ask until an unconfirmed save is confirmed or known lost (as the chat layer does)."""
+    report.unconfirmed += 1
+    if receipt is None:
+        return
+    give_up = time.monotonic() + OUTAGE_WINDOW
+    while True:
+        try:
+            if not await store.confirm_save(receipt):
+                report.lost += 1
+            return
+        except StoreUnavailable:
+            if time.monotonic() > give_up:
+                raise
+        await asyncio.sleep(0.2)
+
+
 async def _play(job: Job, service: GameService, report: WorkerReport) -> None:
     """Play this worker's share of the games through the service."""
     names = [f"p{i + 1}" for i in range(job.players)]
     seats = [POLICIES[job.policies[i % len(job.policies)]] for i in range(job.players)]
     report.wins = [0] * job.players
+    store = service.store
     for g in _my_games(job):
         rnd = random.Random(job.seed * 1_000_003 + g)  # per game: results do not depend on -w
-        outcome = await service.start(f"sim{job.run_id}-{g}", job.variant, names,
-                                      seed=job.seed * 1_000_003 + g, overrides=job.overrides,
-                                      dealer=g % job.players, replace=True)
-        game_id, state = outcome.game_id, outcome.state
+        chat = f"sim{job.run_id}-{g}"
+        deal = functools.partial(service.start, chat, job.variant, names,
+                                 seed=job.seed * 1_000_003 + g, overrides=job.overrides,
+                                 dealer=g % job.players, replace=True)
+        try:
+            outcome = await _through(deal, report)
+            game_id, state = outcome.game_id, outcome.state
+        except StoreUnconfirmed as exc:
+            await _settle(store, exc.receipt, report)
+            game_id = await _through(functools.partial(store.chat_game, chat), report)
+            if not game_id:  # the new game was lost: deal again
+                game_id = (await _through(deal, report)).game_id
+            state = (await _through(functools.partial(service.load, game_id), report))[0]
         report.games.append(game_id)
-        made = 0
-        while state.phase == PLAYING and made < MAX_MOVES:
+        applies = 0
+        while state.phase == PLAYING and applies < MAX_MOVES:
             seat = state.turn
             move = seats[seat](state, seat, legal_moves(state, seat), rnd)
-            state = (await service.apply(game_id, move)).state
-            made += 1
-        report.moves += made
+            applies += 1
+            try:
+                state = (await service.apply(game_id, move)).state
+                continue
+            except StoreUnconfirmed as exc:
+                await _settle(store, exc.receipt, report)
+            except StoreUnavailable:
+                report.unavailable += 1
+            # Whether that move was saved, the stored game says: go on from it.
+            state = (await _through(functools.partial(service.load, game_id), report))[0]
+        report.moves += state.moves
         if state.phase == PLAYING:
             report.unfinished += 1
         elif state.winner >= 0:
@@ -134,22 +214,33 @@ async def _play(job: Job, service: GameService, report: WorkerReport) -> None:
 
 
 async def _audit(store: Store, job: Job, report: WorkerReport) -> None:
-    """Audit this worker's games; delete each that passes (why: a run leaves nothing behind)."""
+    """Audit this worker's games (and their acknowledgement records); delete each that
+    passes (why: a run leaves nothing behind)."""
+    flush = getattr(store, "flush_acknowledgements", None)
+    if flush is not None:
+        await flush()
     for game_id in report.games:
         try:
-            await audit(store, game_id, cards=job.cards)
+            found = await _through(functools.partial(audit, store, game_id, cards=job.cards),
+                                   report)
+            log = await _through(functools.partial(store.read_log, game_id), report)
+            record = await _through(functools.partial(store.acknowledgement, game_id), report)
+            problem = acknowledgement_problem(record, found.version, log)
+            if problem:
+                raise AuditError(f"{game_id}: {problem}")
         except AuditError as exc:
             report.audit_errors.append(str(exc))
             continue
         report.audited += 1
-        await store.delete_game(game_id)
+        await _through(functools.partial(store.delete_game, game_id), report)
 
 
 def _open(job: Job) -> RedisStore:
     assert job.url is not None
     return RedisStore.from_url(job.url, prefix=job.prefix, game_ttl=job.game_ttl,
                                connect_timeout=job.connect_timeout,
-                               socket_timeout=job.socket_timeout)
+                               socket_timeout=job.socket_timeout,
+                               wait_replicas=job.wait_replicas, wait_aof=job.wait_aof)
 
 
 async def _warm_up(job: Job) -> None:
@@ -242,6 +333,7 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
         socket_timeout=max(config.store.socket_timeout, 10.0), run_id=secrets.token_hex(3),
         variant=args.variant, players=args.players, games=args.games, seed=args.seed,
         policies=tuple(policies), overrides=overrides or None, cards=not args.no_check,
+        wait_replicas=config.redis.wait_replicas, wait_aof=config.redis.wait_aof,
     )
     server: EmbeddedRedis | None = None
     shown = url
@@ -351,6 +443,10 @@ def _report(args: argparse.Namespace, job: Job, shown: str, reports: list[Worker
         "moves_per_second": round(moves / seconds, 1) if seconds > 0 else None,
         "unfinished": sum(r.unfinished for r in reports), "wins": wins,
         "conflicts": sum(r.conflicts for r in reports),
+        "wait_replicas": job.wait_replicas, "wait_aof": job.wait_aof,
+        "unavailable": sum(r.unavailable for r in reports),
+        "unconfirmed": sum(r.unconfirmed for r in reports),
+        "lost_unconfirmed": sum(r.lost for r in reports),
         "audited": audited, "audit_failures": len(audit_errors),
         "cards_checked": job.cards, "ok": not audit_errors and audited == games,
     }
@@ -367,4 +463,8 @@ def _report(args: argparse.Namespace, job: Job, shown: str, reports: list[Worker
         print(f"audited {audited}/{games}: {verdict}; {data['conflicts']} save conflicts; "
               f"wins per seat: {wins}"
               + (f"; {data['unfinished']} unfinished" if data["unfinished"] else ""))
+        if data["unavailable"] or data["unconfirmed"]:
+            print(f"through outages: {data['unavailable']} store calls not reachable or refused "
+                  f"(retried), {data['unconfirmed']} saves not confirmed at first "
+                  f"({data['lost_unconfirmed']} of them lost, played again)")
     return 0 if data["ok"] else 1

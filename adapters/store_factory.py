@@ -146,7 +146,8 @@ async def open_redis(url: str, server: EmbeddedRedis | None = None, *, prefix: s
 
 def store_options(config: Config, *, memory: bool = False) -> dict[str, Any]:
     """The store's settings from ``config`` (for :func:`open_store`'s ``options``):
-    the game TTL; for a Redis store also the timeouts, ``redis.wait_replicas`` and
+    the game TTL; for a Redis store also the timeouts, ``redis.wait_replicas``,
+    ``redis.wait_aof`` and
     ``redis.cluster`` (so a plain URL given on a command line is read as the
     config's own would be)."""
     options: dict[str, Any] = {"game_ttl": config.store.game_ttl}
@@ -154,6 +155,7 @@ def store_options(config: Config, *, memory: bool = False) -> dict[str, Any]:
         options.update(connect_timeout=config.store.connect_timeout,
                        socket_timeout=config.store.socket_timeout,
                        wait_replicas=config.redis.wait_replicas,
+                       wait_aof=config.redis.wait_aof,
                        cluster=config.redis.cluster)
     return options
 

@@ -89,6 +89,8 @@ class RedisConfig:
     cluster: bool = False
     #: Replicas that must have a write before a move is answered (WAIT; 0: none asked).
     wait_replicas: int = 0
+    #: The primary must also have fsynced the write to its AOF (WAITAOF 1 0; Redis 7.2+).
+    wait_aof: bool = False
 
     @property
     def memory(self) -> bool:
@@ -261,8 +263,13 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     elif isinstance(wait_replicas, bool) or not isinstance(wait_replicas, int) or wait_replicas < 0:
         reader.fail(("redis", "wait_replicas"), "expected how many replicas must have each save before "
                     f"it is answered: a whole number, 0 (none) or more, not {wait_replicas!r}")
+    wait_aof = redis_raw.get("wait_aof", False)
+    if wait_aof is None:
+        wait_aof = False
+    elif not isinstance(wait_aof, bool):
+        reader.fail(("redis", "wait_aof"), f"expected true or false, not {wait_aof!r}")
     redis_config = replace(_redis_config(url, cluster, reader, ("redis", "cluster")),
-                           wait_replicas=wait_replicas)
+                           wait_replicas=wait_replicas, wait_aof=wait_aof)
 
     store_raw = reader.mapping(top.get("store"), ("store",))
     reader.known(store_raw, ("store",), _names(StoreConfig))
@@ -365,7 +372,7 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
         checked_url = _Reader("$UNOBOT_REDIS_URL", {}).url(redis_url, ())
         config = replace(config, redis=replace(_redis_config(
             checked_url, config.redis.cluster, _Reader("$UNOBOT_REDIS_URL", {}), ()),
-            wait_replicas=config.redis.wait_replicas))
+            wait_replicas=config.redis.wait_replicas, wait_aof=config.redis.wait_aof))
     if config.redis.cluster and config.redis.url is None:
         raise ConfigError(config.source or "config", None, "redis.cluster",
                           "a Redis Cluster needs a redis:// or rediss:// URL: set redis.url "

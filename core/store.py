@@ -34,6 +34,7 @@ store puts both under one Cluster hash tag).
 from __future__ import annotations
 
 import abc
+import hashlib
 import json
 import re
 import secrets
@@ -82,6 +83,24 @@ class StoreRefusing(StoreUnavailable):
     answered: players get another text, logs and start-up errors say
     "refused".
     """
+
+
+class StoreUnconfirmed(StoreUnavailable):
+    """The server applied a write, but fewer copies than the configuration asks
+    for confirmed it in time (Redis ``WAIT`` / ``WAITAOF`` answered short).
+
+    The write is *not* acknowledged: it sits on the primary and is very
+    likely kept, but a failover to a replica that lacks it would drop it.
+    A :class:`StoreUnavailable`, so every caller that refuses a move on an
+    outage refuses this one too; told apart so the chat layer can say "not
+    confirmed yet" (not "not saved") and later find out with
+    :meth:`Store.confirm_save` whether it survived. ``receipt`` names the
+    write (None when the write was not a game save: nothing to check).
+    """
+
+    def __init__(self, message: str, receipt: Receipt | None = None) -> None:
+        super().__init__(message)
+        self.receipt = receipt
 
 
 class VersionConflict(StoreError):
@@ -244,6 +263,57 @@ class StoredGame:
     state: bytes
 
 
+def log_digest(entries: Iterable[str], start: str = "") -> str:
+    """The digest of a move log: ``d = sha1hex(d + "\\n" + entry)`` over the entries, from ``""``.
+
+    Why a chain: a store can keep it up to date with one hash per new entry
+    (the Redis save script does, with ``redis.sha1hex``), and two logs with
+    the same digest at the same length hold the same moves, so a receipt
+    (version, log length, digest) tells a kept move from one replaced by
+    another history after a failover.
+    """
+    digest = start
+    for entry in entries:
+        digest = hashlib.sha1(f"{digest}\n{entry}".encode()).hexdigest()
+    return digest
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """What a save was: the game, the version it made, the game's log length
+    after it and the log's digest up to there (:func:`log_digest`).
+
+    Handed out with :class:`StoreUnconfirmed` (to check later whether the
+    save survived) and kept as a game's acknowledgement record by stores
+    that replicate (what ``unobot audit`` compares the log with).
+    """
+
+    game_id: str
+    version: int
+    log_length: int
+    digest: str
+
+
+def acknowledgement_problem(receipt: Receipt | None, version: int, log: Sequence[str]) -> str:
+    """Why a game's stored log breaks its acknowledgement record, or ``""``.
+
+    A record names the last save a player was told was kept; the stored game
+    must be at least that far, with the same log up to there. When it is
+    not, a failover lost acknowledged moves (the log ends too early) or
+    replaced them with others (the digest differs): a game can replay
+    cleanly and still have lost moves, which only this comparison shows.
+    """
+    if receipt is None:
+        return ""
+    if version < receipt.version or len(log) < receipt.log_length:
+        return (f"acknowledged moves lost: version {receipt.version} ({receipt.log_length} log "
+                f"entries) was acknowledged, the store holds version {version} with {len(log)}")
+    if log_digest(log[:receipt.log_length]) != receipt.digest:
+        return (f"acknowledged moves replaced: the first {receipt.log_length} log entries are not "
+                f"the ones acknowledged at version {receipt.version}")
+    return ""
+
+
 class Store(abc.ABC):
     """What every game store offers; all methods are coroutines.
 
@@ -309,6 +379,29 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def game_expires_in(self, game_id: str) -> float | None:
         """Seconds until the game expires (None: never). Raises :class:`GameNotFound`."""
+
+    async def confirm_save(self, receipt: Receipt) -> bool:
+        """Whether the save ``receipt`` names is in the game's history now.
+
+        True: the log holds exactly what it held right after that save (same
+        length-prefix digest), and, on a store that waits for copies, that
+        many copies now have it. False: the game is gone or its log went
+        another way (the save was lost in a failover; nothing of it counts).
+        Raises :class:`StoreUnconfirmed` when the save is there but still
+        not confirmed, :class:`StoreUnavailable` when the store cannot say.
+        This default reads the log; a replicating store also waits for its
+        copies.
+        """
+        if await self.load_game(receipt.game_id) is None:
+            return False
+        log = await self.read_log(receipt.game_id, 0, receipt.log_length)
+        return len(log) == receipt.log_length and log_digest(log) == receipt.digest
+
+    async def acknowledgement(self, game_id: str) -> Receipt | None:
+        """The last acknowledged save of a game the store keeps a record of
+        elsewhere than the game itself (None: no record; a store without
+        replicas keeps none, having no failover to lose a save in)."""
+        return None
 
     # ---- chat binding
 

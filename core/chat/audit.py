@@ -6,7 +6,11 @@ A chat table's log holds table entries (`new`, `join`, `ai`, `settings`,
 vocabulary every path writes (`<seat> <move>`, `<seat> timeout`, `<seat>
 leave`, `next round`; see core/service.py). Replaying the log through the
 engine must give the stored game exactly: that is what proves that no move
-a player saw accepted was lost or doubled, on the path real games take.
+was doubled or invented, on the path real games take. That no move a player
+was told was kept went missing, the log cannot say by itself (a failover that
+drops the last moves leaves a shorter log that replays cleanly): the store's
+acknowledgement record (version, log length and digest of the last save
+acknowledged, kept on another node) is compared with the log first.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from dataclasses import dataclass
 
 from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay, replay_steps
 from ..state import StateFormatError
-from ..store import Store
+from ..store import Store, acknowledgement_problem
 from .table import Table
 
 
@@ -42,6 +46,9 @@ async def audit_table(store: Store, game_id: str) -> TableAudit:
     except StateFormatError as exc:
         return TableAudit(game_id, "", 0, False, f"unreadable: {exc}")
     log = await store.read_log(game_id)
+    lost = acknowledgement_problem(await store.acknowledgement(game_id), stored.version, log)
+    if lost:  # (a clean replay proves nothing then: the moves are not in the log at all)
+        return TableAudit(game_id, table.chat_id, len(log), False, lost)
     if table.game is None:
         dealt = any(e.startswith(DEAL + " ") for e in log)
         return TableAudit(game_id, table.chat_id, len(log), not dealt,

@@ -29,6 +29,7 @@ from ..store import (
     StoreDataError,
     StoreRefusing,
     StoreUnavailable,
+    StoreUnconfirmed,
     VersionConflict,
 )
 from ..variants import VariantError
@@ -41,6 +42,7 @@ from .render import error_text, store_error_code
 from .settings import SETTINGS_COMMANDS, settings_command
 from .stats import record_stats
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, TABLES, Table
+from .unconfirmed import NOT_CONFIRMED, Unconfirmed
 
 __all__ = ["AI_NAMES", "MAX_PLAYERS", "ChatError", "ChatService", "Defaults", "Outcome"]
 
@@ -101,6 +103,8 @@ class ChatService:
         self.max_tries = max_tries
         #: Commands refused because of the store are logged through this (rate-limited).
         self.store_warnings = Throttle()
+        #: Saves the store applied but did not confirm, per chat, until settled.
+        self.unconfirmed = Unconfirmed(store)
 
     # -- reading ----------------------------------------------------------------
     async def table(self, chat_id: str) -> Table | None:
@@ -216,6 +220,20 @@ class ChatService:
 
     # -- the one entry point ------------------------------------------------------
     async def handle(self, chat_id: str, person: c.Person, command: c.Command) -> Outcome:
+        """Carry out a command; first say what became of the chat's unconfirmed saves."""
+        settled = await self.settle_unconfirmed(chat_id, person.lang)
+        out = await self._handle(chat_id, person, command)
+        out.notices[:0] = settled
+        return out
+
+    async def settle_unconfirmed(self, chat_id: str, lang: str | None = None) -> list[str]:
+        """What to tell the chat about its saves the store did not confirm (see
+        core/chat/unconfirmed.py); an adapter may call it on a timer too."""
+        if not self.unconfirmed.waiting(chat_id):
+            return []
+        return await self.unconfirmed.settle(chat_id, normalize(lang) if lang else self.defaults.lang)
+
+    async def _handle(self, chat_id: str, person: c.Person, command: c.Command) -> Outcome:
         lang = normalize(person.lang) if person.lang else None
         try:
             if isinstance(command, SETTINGS_COMMANDS):
@@ -225,6 +243,12 @@ class ChatService:
             if isinstance(command, c.Stop):
                 return await self._stop(chat_id, person, command)
             return await self._table_command(chat_id, person, command)
+        except StoreUnconfirmed as exc:  # applied, not confirmed: neither "done" nor "not saved"
+            self.unconfirmed.note(chat_id, exc, person.name)
+            self.forget(chat_id)
+            self.store_warnings.warn("unconfirmed", "chat %s: a save is not confirmed: %s", chat_id, exc)
+            _ = gettext_for(lang or self.defaults.lang)
+            return Outcome(ok=False, code="store_unconfirmed", error=_(NOT_CONFIRMED))
         except StoreUnavailable as exc:
             self.store_warnings.warn(str(exc), "chat %s: %s, command refused: %s", chat_id,
                                      "the store refused" if isinstance(exc, StoreRefusing)

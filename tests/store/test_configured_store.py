@@ -14,7 +14,7 @@ from unobot.adapters.embedded_redis import ADDRESS_NAME
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.store_factory import EMBEDDED_SUBDIR, open_configured_store, store_options
 from unobot.config import ConfigError, load_config
-from unobot.store import MemoryStore
+from unobot.store import MemoryStore, StoreUnconfirmed
 
 
 def config_file(tmp_path: Path, text: str) -> Path:
@@ -79,8 +79,10 @@ async def test_redis_cluster_true_opens_a_cluster_store(tmp_path: Path,
 
 async def test_wait_replicas_reaches_the_store(tmp_path: Path, redis_server: RedisServer,
                                               caplog: pytest.LogCaptureFixture) -> None:
-    """`redis.wait_replicas` is handed to the store, which then WAITs on every save:
-    a lone server has no replica, so the save stands and the shortfall is logged."""
+    """`redis.wait_replicas` (and `redis.wait_aof`) are handed to the store, which then
+    WAITs on every save: a lone server has no replica, so the save is not
+    acknowledged (StoreUnconfirmed, the shortfall logged), though it stands on the
+    server."""
     path = config_file(tmp_path, "redis: {wait_replicas: 1}\nstore: {prefix: cfgwait}\n")
     config = load_config(path, environ={"UNOBOT_REDIS_URL": redis_server.url})
     assert store_options(config)["wait_replicas"] == 1  # what `unobot telegram` opens its store with
@@ -88,11 +90,16 @@ async def test_wait_replicas_reaches_the_store(tmp_path: Path, redis_server: Red
     store = await open_configured_store(config)
     try:
         assert isinstance(store, RedisStore) and store.wait_replicas == 1
-        with caplog.at_level(logging.WARNING, logger="unobot.adapters.redis_store"):
-            game_id, version = await store.create_game("-1002", b"x")
-        assert any("reached 0 of 1 replicas" in r.getMessage() for r in caplog.records), caplog.text
+        assert store_options(config)["wait_aof"] is False
+        with caplog.at_level(logging.WARNING, logger="unobot.adapters.redis_store"), \
+                pytest.raises(StoreUnconfirmed) as raised:
+            await store.create_game("-1002", b"x")
+        assert any("0 of 1 replicas acknowledged" in r.getMessage() for r in caplog.records), caplog.text
+        receipt = raised.value.receipt
+        assert receipt is not None and receipt.version == 1
+        game_id = receipt.game_id
         stored = await store.load_game(game_id)
-        assert stored is not None and stored.state == b"x" and stored.version == version
+        assert stored is not None and stored.state == b"x" and stored.version == 1
         await store.delete_game(game_id)
     finally:
         await store.close()
@@ -116,3 +123,14 @@ def test_a_memory_store_does_not_import_redis() -> None:
             "store = asyncio.run(open_store(None, data_dir='.', memory=True))\n"
             "print(type(store).__name__, 'redis' in sys.modules)\n")
     assert fresh_python(code).split() == ["MemoryStore", "False"]
+
+
+def test_wait_aof_is_read_and_checked(tmp_path: Path) -> None:
+    """`redis.wait_aof`: false unless set; true reaches the store's options; anything
+    else is refused with the key named."""
+    assert load_config(config_file(tmp_path, "{}\n"), environ={}).redis.wait_aof is False
+    config = load_config(config_file(tmp_path, "redis: {wait_aof: true, wait_replicas: 1}\n"),
+                         environ={"UNOBOT_REDIS_URL": "redis://127.0.0.1:1/0"})
+    assert config.redis.wait_aof is True and store_options(config)["wait_aof"] is True
+    with pytest.raises(ConfigError, match="redis.wait_aof: expected true or false"):
+        load_config(config_file(tmp_path, "redis: {wait_aof: yes please}\n"), environ={})

@@ -96,3 +96,50 @@ def test_store_config_on_a_cluster_named_by_the_environment(redis_cluster: Redis
     # the same node as a plain URL is refused at start, saying what to write instead
     plain = simulate("--store", redis_cluster.plain_url, "--games", "1", "--json", *SMALL)
     assert plain.returncode != 0 and "redis+cluster://" in plain.stderr
+
+
+def test_four_workers_ride_through_a_killed_primary_and_honour_wait_replicas(
+    tmp_path: Path,
+) -> None:
+    """A 3+3 cluster and ``redis.wait_replicas: 1``; a primary is SIGKILLed once
+    the run's games are on it, its replica takes over, and the old primary
+    comes back as the new one's replica (until then, as ``wait_replicas: 1``
+    promises, that shard confirms nothing). The run finishes, every game
+    audited (acknowledgement records included), and says what it rode through."""
+    import time
+
+    config = tmp_path / "config.yaml"
+    config.write_text(f"redis:\n  wait_replicas: 1\nstore:\n  data_dir: {tmp_path}\n")
+    with RedisCluster(tmp_path / "cluster", primaries=3, replicas=1) as cluster:
+        victim = cluster.nodes[1]
+        assert cluster.role(victim) == "master"
+        run = subprocess.Popen(
+            [sys.executable, "-m", "unobot.cli", "simulate", "--store", cluster.url,
+             "--workers", "4", "--games", "300", "--json", *SMALL], cwd=ROOT,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "UNOBOT_CONFIG": str(config)})
+        try:
+            deadline = time.monotonic() + 60
+            with victim.client() as client:
+                while not client.dbsize():  # the run's games reached the victim
+                    assert run.poll() is None, run.communicate()
+                    assert time.monotonic() < deadline, "no game ever reached the victim"
+                    time.sleep(0.05)
+            time.sleep(0.5)
+            replica = cluster.replica_of(victim)
+            cluster.kill(victim)
+            while cluster.role(replica) != "master":
+                assert time.monotonic() < deadline, "the replica was never promoted"
+                time.sleep(0.1)
+            victim.start()
+            out, err = run.communicate(timeout=120)
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.communicate()
+    assert run.returncode == 0, err
+    data = json.loads(out.strip().splitlines()[-1])
+    assert data["ok"] is True and data["audited"] == data["games"] == 300
+    assert data["wait_replicas"] == 1
+    assert isinstance(data["unavailable"], int) and isinstance(data["unconfirmed"], int)
+    assert data["unavailable"] + data["unconfirmed"] > 0, "the kill was never felt"

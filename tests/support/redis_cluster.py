@@ -13,14 +13,17 @@ Usage::
         cluster.url                  # redis+cluster://127.0.0.1:<first port>
         cluster.primary_for(key)     # the node serving key's slot
         cluster.kill(node)           # SIGKILL, as a crash would
+        cluster.freeze(node)         # SIGSTOP (cluster.thaw: SIGCONT); cut_replicas(primary)
         cluster.wait_ok()            # until every live node says cluster_state:ok
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -184,6 +187,28 @@ class RedisCluster:
 
     def kill(self, node: ClusterNode) -> None:
         node.kill()
+
+    def replica_of(self, primary: ClusterNode) -> ClusterNode:
+        """The live node that replicates ``primary``."""
+        with primary.client() as client:
+            info = client.info("replication")
+        ports = {int(v["port"]) for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)}
+        return next(n for n in self.live() if n.port in ports)
+
+    def freeze(self, node: ClusterNode) -> None:
+        """SIGSTOP: the node reads nothing, answers nothing (a stall, or one side of a partition)."""
+        assert node.process is not None
+        os.kill(node.process.pid, signal.SIGSTOP)
+
+    def thaw(self, node: ClusterNode) -> None:
+        if node.process is not None:
+            os.kill(node.process.pid, signal.SIGCONT)
+
+    def cut_replicas(self, primary: ClusterNode) -> None:
+        """The primary drops its replication links (CLIENT KILL TYPE replica): a frozen
+        replica then gets nothing written from now on, not even once it runs again."""
+        with primary.client() as client:
+            client.execute_command("CLIENT", "KILL", "TYPE", "replica")
 
     def stop(self) -> None:
         for node in self.nodes:
