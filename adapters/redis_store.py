@@ -828,6 +828,10 @@ class RedisStore(Store):
         names = self.keys.game(game_id)
         keys = [names.state, names.log, names.binding, names.digest]
         reply = await self._run(self._delete, keys, [game_id])
+        if self.ack_records:  # the record goes with its game (each key in a slot of its own)
+            self._acks_due.pop(game_id, None)
+            for key in self.keys.acks(game_id):
+                await self._call(lambda k=key: self.client.delete(k))  # type: ignore[misc]
         return bool(reply[0] == lua.OK)
 
     async def read_log(self, game_id: str, start: int = 0, stop: int | None = None) -> list[str]:

@@ -12,6 +12,7 @@ from ..cards import Card, CardKind, kind_of
 from ..errors import CODES
 from ..events import Event
 from .i18n import N_, gettext_for, ngettext_for, normalize
+from .unconfirmed import NOT_CONFIRMED
 
 COLOR_WORDS = {"R": N_("red"), "G": N_("green"), "B": N_("blue"), "Y": N_("yellow")}
 COLOR_TITLES = {"R": N_("Red"), "G": N_("Green"), "B": N_("Blue"), "Y": N_("Yellow")}
@@ -100,13 +101,16 @@ def store_error_code(exc: BaseException) -> str:
     when its server answered (full, read-only, changing servers), else
     ``store_unavailable`` (why two: "not reachable" of a server that answered
     sends people looking in the wrong place)."""
-    from ..store import StoreRefusing
+    from ..store import StoreRefusing, StoreUnconfirmed
 
+    if isinstance(exc, StoreUnconfirmed):  # applied, not confirmed: see core/chat/unconfirmed.py
+        return "store_unconfirmed"
     return "store_refusing" if isinstance(exc, StoreRefusing) else "store_unavailable"
 
 
 #: Refusals of the chat layer (the engine's own are core.errors.CODES).
 CHAT_ERRORS = {
+    "store_unconfirmed": NOT_CONFIRMED,
     "no_game": N_("There is no game in this chat. Start one with /new."),
     "rules_unavailable": N_("This game's rules cannot be loaded: a rule plugin it uses is missing or "
                             "broken. An admin can end the game with /stop and start a new one."),

@@ -42,7 +42,7 @@ from .render import error_text, store_error_code
 from .settings import SETTINGS_COMMANDS, settings_command
 from .stats import record_stats
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, TABLES, Table
-from .unconfirmed import NOT_CONFIRMED, Unconfirmed
+from .unconfirmed import Unconfirmed
 
 __all__ = ["AI_NAMES", "MAX_PLAYERS", "ChatError", "ChatService", "Defaults", "Outcome"]
 
@@ -247,8 +247,7 @@ class ChatService:
             self.unconfirmed.note(chat_id, exc, person.name)
             self.forget(chat_id)
             self.store_warnings.warn("unconfirmed", "chat %s: a save is not confirmed: %s", chat_id, exc)
-            _ = gettext_for(lang or self.defaults.lang)
-            return Outcome(ok=False, code="store_unconfirmed", error=_(NOT_CONFIRMED))
+            return self.fail(store_error_code(exc), lang or self.defaults.lang)
         except StoreUnavailable as exc:
             self.store_warnings.warn(str(exc), "chat %s: %s, command refused: %s", chat_id,
                                      "the store refused" if isinstance(exc, StoreRefusing)

@@ -39,7 +39,7 @@ async def test_runs_against_the_configured_api(server: DiscordAPIServer, redis_s
     guild = server.guild()
     config = tmp_path / "config.yaml"
     # redis.wait_replicas reaches the store as for `unobot telegram`: a lone server has no
-    # replica, so the first save logs the shortfall (and stands)
+    # replica, so the first save logs the shortfall and is not acknowledged ("not confirmed")
     config.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp_path}\nredis:\n  wait_replicas: 1\n")
     env = {**os.environ, "DISCORD_BOT_TOKEN": server.token, "UNOBOT_DISCORD_API_URL": server.base_url,
            "UNOBOT_DISCORD_GATEWAY_URL": server.gateway_url, "UNOBOT_REDIS_URL": redis_server.url,
@@ -56,12 +56,12 @@ async def test_runs_against_the_configured_api(server: DiscordAPIServer, redis_s
         assert [c["name"] for c in server.commands] == ["uno"]
         ann = server.member("Ann")
         sent = await server.answer(await server.slash(ann, guild.channels[0], "uno", "new"), timeout=15)
-        assert sent.message is not None and "Ann" in sent.message.content
+        assert sent.message is not None and "Not confirmed yet" in sent.message.content
     finally:
         process.send_signal(signal.SIGINT)
         output, _ = await asyncio.wait_for(process.communicate(), 20)
     assert process.returncode == 0, output.decode()[-2000:]
-    assert "reached 0 of 1 replicas" in output.decode(), output.decode()[-2000:]
+    assert "0 of 1 replicas acknowledged it" in output.decode(), output.decode()[-2000:]
 
 
 def run_to_exit(tmp: Path, redis_url: str) -> tuple[int, list[str]]:
