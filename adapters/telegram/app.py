@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -22,21 +23,27 @@ from telegram import BotCommand
 from telegram.error import TelegramError
 from telegram.ext import Application, BaseRateLimiter
 
-from unobot.adapters.startup import settle_gc
+from unobot.adapters import metrics
+from unobot.adapters.metrics import MeteredStore
+from unobot.adapters.startup import settle_gc, store_persistence
 from unobot.chat.i18n import LANGUAGES, gettext_for
-from unobot.chat.service import ChatService, Defaults
+from unobot.chat.service import ChatService, Defaults, Outcome
+from unobot.chat.table import Table
 from unobot.store import Store, StoreError
 
 from . import handlers, jobs, stickers
 from .bot import UnoBot
 from .limiter import GroupLimiter
+from .notices import forgetful_outage
 from .replies import ReplySender
-from .runtime import KEY, Options, Runtime
+from .runtime import KEY, Options, Runtime, telegram_chat
 from .scheduler import Scheduler, SchedulerFactory
 from .texts import COMMANDS
 from .transport import JsonRequest
 
 log = logging.getLogger(__name__)
+
+FRONTEND = "telegram"
 
 StoreFactory = Callable[[], Awaitable[Store]]
 
@@ -54,6 +61,7 @@ def build_application(
     concurrent_updates: bool | int = 64,
     set_commands: bool = True,
     scheduler: SchedulerFactory | None = None,
+    on_ready: Callable[[Application[Any, Any, Any, Any, Any, Any]], None] | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """An Application ready for `run_polling`/`run_webhook` (or manual start in tests).
 
@@ -63,6 +71,8 @@ def build_application(
     `scheduler` makes the job scheduler from (application, the service's
     clock, the job callbacks); by default python-telegram-bot's JobQueue runs
     the jobs (tests give one that runs on a fake clock).
+    `on_ready(app)` is called once the bot is set up, before it takes
+    updates (the command line says who the bot is).
     Updates run concurrently: the service's compare-and-set keeps games
     consistent, and status edits are ordered by table version.
     """
@@ -82,7 +92,7 @@ def build_application(
     app.bot_data["unobot.setup"] = {
         "store": store, "factory": store_factory, "defaults": defaults, "service": service,
         "options": options or Options(), "set_commands": set_commands,
-        "scheduler": scheduler,
+        "scheduler": scheduler, "on_ready": on_ready,
     }
     handlers.install(app)
     return app
@@ -104,6 +114,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         setup["menu"] = asyncio.ensure_future(register_commands(app, app.bot_data[KEY].store))
     if app.job_queue is not None and setup["options"].sticker_owner:
         app.job_queue.run_once(jobs.make_stickers, when=0, name=stickers.JOB)  # tries again after a failure
+    if setup.get("on_ready") is not None:
+        setup["on_ready"](app)
     settle_gc()  # the bot is ready: what start-up made is frozen out of collection (a no-op in tests)
 
 
@@ -119,19 +131,54 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
     """The store (opened now if the application was given a factory), the service and the runtime."""
     service: ChatService | None = setup["service"]
     store = service.store if service is not None else setup["store"]
+    persistence = None
     if store is None:
-        store = await setup["factory"]()
-        setup["owned"] = store
+        # A store of its own (the command line's): its calls timed for the metrics,
+        # and whether it keeps anything on disk told at start-up.
+        opened = await setup["factory"]()
+        setup["owned"] = opened
+        persistence = await store_persistence(opened)
+        store = cast(Store, MeteredStore(opened, FRONTEND))
     if service is None:
-        service = ChatService(store, defaults=setup["defaults"])
+        forgetful = persistence is not None and persistence.persistent is False
+        service = (ForgetfulStoreService if forgetful else ChatService)(store, defaults=setup["defaults"])
     rt = app.bot_data[KEY] = Runtime(service=service, store=store, options=setup["options"],
-                                     bot_username=app.bot.username)
+                                     bot_username=app.bot.username, persistence=persistence)
+    if isinstance(app.bot.rate_limiter, GroupLimiter):
+        limiter = app.bot.rate_limiter
+        metrics.set_wait_source(FRONTEND, lambda: dict(limiter.waited))
+    metrics.set_games_counter(FRONTEND, functools.partial(count_games, store))
     make_scheduler = setup["scheduler"] or (Scheduler if app.job_queue is not None else None)
     if make_scheduler is not None:
         # The jobs keep the service's time: a timer is due when the service agrees it ran out.
         rt.scheduler = make_scheduler(app, service.clock, jobs.CALLBACKS)
     if rt.scheduler is not None and setup["options"].replan_at_start:
         rt.scheduler.plan("replan", 0, rt.scheduler.now(), {"chat": 0})
+
+
+class ForgetfulStoreService(ChatService):
+    """The chat service on a store that keeps nothing on disk: an outage is
+    said without the promise that nothing was lost (a restart of such a
+    store loses every game)."""
+
+    def fail(self, code: str, lang: str, table: Table | None = None) -> Outcome:
+        if code in ("store_unavailable", "store_refusing"):
+            return Outcome(ok=False, code=code, error=forgetful_outage(lang), table=table)
+        return super().fail(code, lang, table)
+
+
+#: Bound chats counted for `unobot_games_running` at most (a scrape must stay cheap).
+GAMES_COUNTED = 100_000
+
+
+async def count_games(store: Store) -> int:
+    """Games bound to a Telegram chat (other front-ends may share the store)."""
+    n = 0
+    async for chat in store.bound_chats():
+        n += telegram_chat(chat)
+        if n >= GAMES_COUNTED:
+            break
+    return n
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -14,6 +14,7 @@ import base64
 import hashlib
 import hmac
 import logging
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -94,6 +95,7 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
            prepared: PreparedRedis | None) -> int:
     from telegram.error import TelegramError
 
+    from unobot.adapters.startup import redact
     from unobot.adapters.store_factory import open_store, store_options
     from unobot.chat.service import Defaults
     from unobot.config import ConfigError, load_config
@@ -109,12 +111,30 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         return await prepared.open(prefix=config.store.prefix, **store_options(config))
 
     game = config.game
+    hook = config.telegram.webhook
+    listen, port = args.listen or hook.listen, args.port or hook.port
+
+    def ready(app: Any) -> None:
+        """One line saying who the bot is, how it takes updates, and its store."""
+        from .runtime import KEY
+        rt = app.bot_data[KEY]
+        how = f"webhook {webhook}, serving {listen}:{port} with /healthz and /metrics" if webhook else \
+            f"polling); counters: kill -USR1 {os.getpid()}"
+        store = rt.persistence.line() if rt.persistence is not None else "store"
+        line = f"unobot: running as @{app.bot.username} ({how}" + (")" if webhook else "")
+        print(f"{line}; store: {store}", file=sys.stderr, flush=True)
+        if not webhook:
+            _metrics_on_signal()
+        if rt.persistence is not None and rt.persistence.persistent is False:
+            print("warning: the store keeps nothing on disk: when it restarts, every running game is lost "
+                  "(Redis: turn on appendonly or save)", file=sys.stderr, flush=True)
+
     app = build_application(
         token, base_url=config.telegram.base_url, store_factory=store_factory,
         defaults=Defaults(variant=game.default_variant, lang=game.default_language,
                           timer=game.turn_seconds, lobby_minutes=game.lobby_minutes),
-        options=Options(lobby_seconds=game.lobby_minutes * 60.0, sticker_owner=config.telegram.sticker_owner))
-    hook = config.telegram.webhook
+        options=Options(lobby_seconds=game.lobby_minutes * 60.0, sticker_owner=config.telegram.sticker_owner),
+        on_ready=ready)
     updates = ["message", "callback_query", "inline_query", "chosen_inline_result"]
     broken: list[str] = []
 
@@ -125,7 +145,7 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
             load_config()
         except ConfigError as exc:
             broken.append(str(exc))
-            context.application.stop_running()
+            stop_running(context.application)
 
     if app.job_queue is not None:
         app.job_queue.run_once(check_config, when=CONFIG_CHECK_DELAY, name="config-check")
@@ -137,20 +157,55 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
             return 2
     try:
         if webhook:
+            import asyncio
+
+            from .webhook import serve
+
             path = urlsplit(webhook).path.lstrip("/")
             # Without a secret anyone who finds the URL could post forged updates.
             secret = args.secret or hook.secret or webhook_secret(token)
-            app.run_webhook(listen=args.listen or hook.listen, port=args.port or hook.port, url_path=path,
-                            webhook_url=webhook, secret_token=secret, allowed_updates=updates)
+            # Our own server: an update is answered 200 once handled, not once queued (webhook.py).
+            asyncio.run(serve(app, listen=listen, port=port, path=path, webhook_url=webhook,
+                              secret=secret, allowed_updates=updates))
         else:
             app.run_polling(allowed_updates=updates)
     except (StoreError, TelegramError, OSError) as exc:
-        print(f"error: {startup_reason(exc)}", file=sys.stderr)
+        print(f"error: {redact(startup_reason(exc), token)}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C while the webhook server started
+        return 0
     if broken:
         print(f"error: {broken[0]}", file=sys.stderr)
         return 2
     return 0
+
+
+def _metrics_on_signal() -> None:
+    """SIGUSR1 prints the counters (what /metrics serves behind a webhook) to
+    stderr: a polling bot has no HTTP server to scrape. `kill -USR1 <pid>`.
+    Set from the bot's event loop (the games are counted in the store first)."""
+    import asyncio
+    import signal
+
+    from unobot.adapters import metrics
+
+    async def show() -> None:
+        await metrics.refresh()
+        print(metrics.text(), file=sys.stderr, flush=True)
+
+    loop = asyncio.get_running_loop()
+    if hasattr(signal, "SIGUSR1"):
+        loop.add_signal_handler(signal.SIGUSR1, lambda: loop.create_task(show()))
+
+
+def stop_running(app: Any) -> None:
+    """Stop the bot from a job: the webhook server's `serve` (its stop event),
+    or PTB's run_polling."""
+    stop = app.bot_data.get("unobot.stop")
+    if stop is not None:
+        stop.set()
+    else:
+        app.stop_running()
 
 
 def webhook_secret(token: str) -> str:

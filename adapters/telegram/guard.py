@@ -17,6 +17,7 @@ from typing import Any
 from telegram import Update, User
 from telegram.ext import ApplicationHandlerStop
 
+from unobot.adapters import metrics
 from unobot.chat.commands import Person
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,9 @@ def admissible(update: Update) -> bool:
 async def admit(update: object, context: Any) -> None:
     """Runs before every handler: an update no handler could serve stops here, quietly."""
     if isinstance(update, Update) and admissible(update):
+        metrics.UPDATES.labels("telegram", "admitted").inc()
         return
+    metrics.UPDATES.labels("telegram", "ignored").inc()
     log.debug("ignored an update no handler can serve: %r", update)
     if isinstance(update, Update) and update.callback_query is not None:
         # A button press takes an answer, or its client keeps spinning.

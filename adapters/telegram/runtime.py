@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from unobot.adapters.startup import Persistence
 from unobot.chat.commands import Person
 from unobot.chat.service import ChatService
 from unobot.store import Store
@@ -60,6 +61,8 @@ class Runtime:
     #: Private notices, sent by their own tasks (no handler waits for them).
     notices: NoticeSender = field(default_factory=NoticeSender)
     bot_username: str = ""
+    #: Whether the store keeps games across its own restart (None: not asked, or not known).
+    persistence: Persistence | None = None
     #: Plans the bot's own jobs on the service's clock (None: no job queue).
     scheduler: Scheduler | None = None
     #: The card stickers, once made or read from the store (None: the hand as text).

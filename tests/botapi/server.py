@@ -374,6 +374,10 @@ class BotAPIServer:
         self.webhook_deliveries: list[tuple[int, int]] = []
 
         self._updates: list[JSON] = []
+        #: The update the webhook pump is posting now (None: none), until it is answered.
+        self.webhook_posting: int | None = None
+        #: Tokens answered 401 Unauthorized (revoked), whatever they call.
+        self.rejected_tokens: set[str] = set()
         self._update_ids = itertools.count(100001)
         self._query_ids = itertools.count(4_000_000_000_000_000_001)
         self._group_ids = itertools.count(-1001000000001, -1)
@@ -496,6 +500,8 @@ class BotAPIServer:
     async def _handle_api(self, request: web.Request) -> web.Response:
         raw_method = request.match_info["method"]
         method = self._canonical.get(raw_method.lower(), raw_method)
+        if request.match_info["token"] in self.rejected_tokens:  # a revoked token, as Telegram answers it
+            return self._reply({"ok": False, "error_code": 401, "description": "Unauthorized"}, 401)
         try:
             params = await self._read_params(request)
         except ValueError as exc:
@@ -1340,12 +1346,16 @@ class BotAPIServer:
                     if self.webhook_secret
                     else {}
                 )
+                self.webhook_posting = update["update_id"]
+                self._notify()
                 try:
                     async with session.post(self.webhook_url, json=update, headers=headers) as r:
                         await r.read()
                         status = r.status
                 except (ClientError, TimeoutError):
                     status = 0
+                finally:
+                    self.webhook_posting = None
                 self.webhook_deliveries.append((update["update_id"], status))
                 if 200 <= status < 300:
                     failures = 0

@@ -43,6 +43,7 @@ from unobot.adapters.telegram import inline_results, keyboards
 from unobot.adapters.telegram.app import build_application, settled
 from unobot.adapters.telegram.cli import webhook_secret
 from unobot.adapters.telegram.runtime import KEY, Options
+from unobot.adapters.telegram.webhook import WebhookServer
 from unobot.cards import Card
 from unobot.chat.service import ChatService
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
@@ -81,6 +82,7 @@ class BotProcess:
         self.real_time = real_time
         self.clock = None if real_time else (clock or FakeClock())
         self.app: Any = None
+        self.webhook: WebhookServer | None = None
         self.store: RedisStore | None = None
         self.service: ChatService | None = None
 
@@ -100,8 +102,10 @@ class BotProcess:
         await self.app.post_init(self.app)  # what run_polling does after initialize()
         await settled(self.app)  # the command menu: tests count the calls that follow
         if self.webhook_port:
-            await self.app.updater.start_webhook(listen="127.0.0.1", port=self.webhook_port, url_path="hook",
-                                                 webhook_url=self.webhook_url, secret_token=self.secret)
+            # unobot's own webhook server (`adapters/telegram/webhook.py`): answered once handled.
+            self.webhook = WebhookServer(self.app, path="hook", secret=self.secret)
+            await self.webhook.start("127.0.0.1", self.webhook_port)
+            await self.app.bot.set_webhook(self.webhook_url, secret_token=self.secret)
         else:
             await self.app.updater.start_polling(timeout=1, poll_interval=0)
         await self.app.start()
@@ -129,6 +133,9 @@ class BotProcess:
         return await self.run_due()
 
     async def stop(self) -> None:
+        if self.webhook is not None:
+            await self.webhook.stop()
+            self.webhook = None
         if self.app is not None:
             if self.app.updater.running:
                 await self.app.updater.stop()

@@ -1,5 +1,12 @@
 """An update Telegram sent is an update handled (issue 25).
 
+Webhook: python-telegram-bot's server answered 200 as soon as an update
+was queued, before any handler ran; a process that died then lost the
+update, as Telegram never sends one again after its 200. unobot's own
+server (`adapters/telegram/webhook.py`) answers once the handler is done,
+so a killed process's update comes again, to the next process; and an
+update that comes again after it was applied changes nothing.
+
 Polling: one update in a batch that python-telegram-bot cannot parse used
 to drop the whole batch ("Received data was *not* processed!"), the valid
 updates with it. Now each update is parsed on its own: only the poisoned
@@ -8,12 +15,18 @@ one is lost, and it is logged once.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
 from tests.botapi import BotAPIServer
-from tests.telegram.driver import BotProcess
+from tests.support.redis_server import RedisServer
+from tests.telegram.driver import BotProcess, CliBot, StoreReader
+from tests.telegram.test_processes import free_port
+from unobot.adapters.redis_store import RedisStore
 
 #: Updates no version of python-telegram-bot can parse: a sender that is a
 #: string, a button press that is a number, a date that is a word.
@@ -47,3 +60,122 @@ async def test_a_poisoned_polling_batch_loses_only_the_poisoned_update(
     await bot.settle(later)
     table = await bot.service.table(str(group["id"]))
     assert table is not None and [s.name for s in table.seats] == ["Ben"]
+
+
+async def until(check: object, timeout: float, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not await check():  # type: ignore[operator]
+        if loop.time() > deadline:
+            raise AssertionError(what)
+        await asyncio.sleep(0.02)
+
+
+async def test_a_webhook_process_killed_before_its_handler_saved_loses_nothing(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """Process A (`unobot telegram --webhook`, as run in production) gets Ben's
+    /join while Redis takes no writes (CLIENT PAUSE: its handler cannot save
+    yet) and is killed (SIGKILL). Nothing was saved and A never answered,
+    so the Bot API server sends the update again; once process B serves the
+    webhook it gets it, and Ben is seated."""
+    reader = StoreReader(RedisStore.from_url(redis_server.url, prefix=prefix))
+    client = aioredis.from_url(redis_server.url)
+    first = CliBot(server, redis_server.url, prefix, tmp_path / "a", port=free_port()).start()
+    second = CliBot(server, redis_server.url, prefix, tmp_path / "b", port=free_port())
+    try:
+        await first.ready()
+        group = server.group(title="Kill")
+        chat = str(group["id"])
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        server.send_command(group, ann, "/new")  # through the webhook, to A
+
+        async def seats() -> list[str]:
+            table = await reader.service.table(chat)
+            return [s.name for s in table.seats] if table is not None else []
+
+        await until(lambda: _is(seats, ["Ann"]), 20, "A never opened the game")
+        await client.execute_command("CLIENT", "PAUSE", "30000", "WRITE")
+        join = server.send_command(group, ben, "/join")
+
+        async def posting() -> bool:
+            return server.webhook_posting == join["update_id"]
+
+        await until(posting, 10, "the /join was never posted to A")
+        await asyncio.sleep(0.5)  # A has read the update and its handler waits to save
+        assert first.process is not None
+        first.process.kill()
+        first.process.wait()
+        await client.execute_command("CLIENT", "UNPAUSE")
+        assert await seats() == ["Ann"]
+        assert all(uid != join["update_id"] or status != 200 for uid, status in server.webhook_deliveries)
+        second.start()
+        await second.ready()
+        await until(lambda: _is(seats, ["Ann", "Ben"]), 20, "the /join A never handled was lost")
+
+        async def answered() -> bool:
+            return (join["update_id"], 200) in server.webhook_deliveries
+
+        await until(answered, 10, "B never answered the /join")
+        statuses = [status for uid, status in server.webhook_deliveries if uid == join["update_id"]]
+        assert statuses[-1] == 200 and statuses.count(200) == 1 and statuses[0] != 200, statuses
+    finally:
+        await client.execute_command("CLIENT", "UNPAUSE")
+        await client.aclose()
+        first.stop()
+        second.stop()
+        await reader.close()
+
+
+async def _is(get: object, wanted: list[str]) -> bool:
+    return await get() == wanted  # type: ignore[operator,no-any-return]
+
+
+async def test_an_update_delivered_again_changes_nothing(server: BotAPIServer, redis_server: RedisServer,
+                                                        prefix: str) -> None:
+    """Telegram sends an update again when it got no 200 in time (a slow
+    answer, a lost connection): the process that handled it answers 200 and
+    does nothing; a second process given a move already applied refuses it
+    by the table's version, and the game stays as it was."""
+    bots = [BotProcess(server, redis_server.url, prefix, seed=i, webhook_port=free_port()) for i in (1, 2)]
+    for bot in bots:
+        await bot.start()
+    try:
+        group = server.group(title="Again")
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        chat = str(group["id"])
+        first = bots[0]
+        for update in (server.send_command(group, ann, "/new", queue=False),
+                       server.send_command(group, ben, "/join", queue=False)):
+            assert await server.post_update_to(first.webhook_url, update, secret_token=first.secret) == 200
+        assert first.service is not None
+        table = await first.service.table(chat)
+        assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben"]
+        start = server.press_button(group, ann, int(table.adapter["status"]), "g:start", queue=False)
+        assert await server.post_update_to(first.webhook_url, start, secret_token=first.secret) == 200
+        started = await first.service.table(chat)
+        assert started is not None and started.game is not None
+        mark = server.mark()
+        # The same update again, to the process that handled it: answered, not handled.
+        assert await server.post_update_to(first.webhook_url, start, secret_token=first.secret) == 200
+        again = await first.service.table(chat)
+        assert again is not None and again.version == started.version
+        assert [c.method for c in server.calls[mark:]] == []
+        # A move picked from a hand, applied by the first process, then delivered to the second.
+        user = next(p for p in (ann, ben) if str(p["id"]) == started.seats[started.game.turn].id)
+        query = server.inline_query(user, f"#{chat} ", queue=False)
+        assert await server.post_update_to(first.webhook_url, query, secret_token=first.secret) == 200
+        results = server.inline_answers[query["inline_query"]["id"]]["results"]
+        pick = next(r["id"] for r in results if ":p" in r["id"] or r["id"].endswith(":d"))
+        _message, chosen = server.pick_inline_result(group, user, pick, queue=False)
+        assert chosen is not None
+        assert await server.post_update_to(first.webhook_url, chosen, secret_token=first.secret) == 200
+        moved = await first.service.table(chat)
+        assert moved is not None and moved.version > started.version
+        second = bots[1]
+        assert await server.post_update_to(second.webhook_url, chosen, secret_token=second.secret) == 200
+        await second.idle()
+        after = await first.service.table(chat)
+        assert after is not None and after.store_version == moved.store_version and after.version == moved.version
+    finally:
+        for bot in bots:
+            await bot.stop()
