@@ -1,46 +1,52 @@
 """The Discord bot: a discord.py client that turns interactions into neutral
-chat commands and renders their outcomes.
+chat commands and renders the table model (`unobot.chat.actions`).
 
-A channel is a chat (`dc_<channel id>`); a member is a `Person` (their
+A channel is a chat (`dc_<guild>_<channel>`); a member is a `Person` (their
 Discord id, display name, Discord locale, and Manage Server as "admin").
-Every game decision is the `ChatService`'s; this module only decides which
-message shows what:
+Every game decision is the `ChatService`'s; what a member may do is the
+model's menu; this module only decides which message shows what:
 
 * the status message (one per game, public) is the answer to `/uno new`
-  and is edited as the game goes; its id is kept in the table's adapter
-  data, so any process, and a restarted one, edits the same message;
-* "My cards" answers with an ephemeral message, which only the member who
-  pressed it sees: their hand, a select menu of the cards they may play,
-  the colour or target picker, draw / pass / UNO / catch / challenge. A
-  press on it is answered by updating that same ephemeral message.
+  and is edited as the game goes, paced to Discord's per-channel budget
+  (`StatusPacer`: one edit in flight per channel, the newest state next);
+  its id is kept in the table's adapter data, so any process edits it;
+* "My cards" answers with an ephemeral panel only the member sees: their
+  hand and every action of their menu (`render.panel`); a press on it is
+  answered by updating that same message.
 
-Jobs (AI pauses, turn timers) are asyncio tasks of this process carrying
-the table version they were planned for; the service refuses a stale one,
-so a job that fires twice or late does nothing. A process that starts plans
-the jobs of the games already running in the store.
+Every interaction is answered within Discord's 3 seconds however slow the
+store is (`Reply` defers at `Options.defer_after` if the answer is not
+ready), and a store outage is answered with the service's outage text.
+
+Jobs are exactly the core's `wake_plan` (turn timer, AI pause, a rule's
+round clock, lobby expiry) on the service's clock, replaced after every
+outcome; each carries the version it was planned on, so a late or doubled
+job is refused as stale. A process that starts plans the stored games' jobs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from unobot.chat import actions as a
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for, known
-from unobot.chat.render import describe_private, error_text
+from unobot.chat.render import describe_private, error_text, store_error_code
 from unobot.chat.service import ChatService, Outcome
-from unobot.chat.table import LOBBY, PLAYING, Table
-from unobot.chat.views import hand_view, rule_facts
-from unobot.moves import Move
-from unobot.store import StoreError
+from unobot.chat.table import FINISHED, PLAYING, Table
+from unobot.chat.views import rule_facts
+from unobot.chat.wake import CONT, LOBBY_EXPIRY, SYSTEM, Pacing, Wake, wake_plan
+from unobot.store import StoreDataError, StoreError, StoreUnavailable
 
 from . import ids, render
 from .commands import Translator, uno_group
@@ -49,8 +55,14 @@ log = logging.getLogger(__name__)
 
 CHAT_PREFIX = "dc_"
 GUILD_PREFIX = "dcg_"
-#: Who the bot's own jobs act as (timers, AI pacing).
-SYSTEM = c.Person("0", "UNO", None, True)
+#: Outcome codes that say "the store could not serve now": a job tries again.
+STORE_DOWN = ("store_unavailable", "store_refusing")
+#: Commands of the lobby and between rounds: sent without a version (any
+#: member, any time; the service judges by the phase), so two members who
+#: press Join at once both join.
+TABLE_COMMANDS = (c.Join, c.Leave, c.Start, c.AddAI, c.NextRound)
+
+__all__ = ["SYSTEM", "DiscordChatService", "Options", "UnoBot", "chat_id"]
 
 
 def chat_id(guild_id: int | None, channel_id: int) -> str:
@@ -111,10 +123,22 @@ class Options:
     continue_delay: float = 3.0
     #: Extra seconds after a turn timer runs out before the skip is sent.
     timer_grace: float = 0.3
+    #: Seconds a lobby stays open without being started.
+    lobby_seconds: float = 30 * 60.0
     #: At start-up, plan the jobs of the games already in the store.
     replan_at_start: bool = True
     #: At start-up, register the slash commands with Discord.
     sync_commands: bool = True
+    #: Seconds after which an interaction not answered yet is deferred (Discord allows 3).
+    defer_after: float = 2.0
+    #: Seconds between two edits of one channel's status message (Discord's
+    #: per-channel budget is about 5 messages in 5 seconds).
+    status_interval: float = 1.0
+    #: How often a job waiting for a point on the service's clock looks at it
+    #: again (the clock is injected: a test may move it).
+    clock_poll: float = 1.0
+    #: Seconds before a job that met a store outage is tried again.
+    retry_after: float = 1.0
 
 
 def person_of(interaction: discord.Interaction[Any]) -> c.Person:
@@ -128,6 +152,151 @@ def lang_of(interaction: discord.Interaction[Any], fallback: str) -> str:
     return known(str(interaction.locale)) or fallback
 
 
+# -- answering an interaction in time -------------------------------------------------------
+
+UPDATE, EPHEMERAL, PUBLIC = "update", "ephemeral", "public"
+
+
+class Reply:
+    """Answers one interaction within Discord's 3 seconds.
+
+    Why: the answer usually needs the store, which may be slow (a paused
+    Redis, a failover); Discord fails the press ("This interaction failed")
+    when nothing is answered in 3 s. So a timer defers at `after` seconds
+    unless the answer went out first, and the answer then edits the
+    deferred response. `mode` says what the answer is: an update of the
+    pressed message, a new ephemeral message, or a new public one."""
+
+    def __init__(self, it: discord.Interaction[Any], mode: str, after: float) -> None:
+        self.it = it
+        self.mode = mode
+        self._lock = asyncio.Lock()
+        self._deferred = False
+        self._timer: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(self._later(after))
+
+    async def _later(self, after: float) -> None:
+        await asyncio.sleep(after)
+        await self.defer()
+
+    async def defer(self) -> None:
+        async with self._lock:
+            if self.it.response.is_done():
+                return
+            with contextlib.suppress(discord.HTTPException):
+                if self.mode == UPDATE:
+                    await self.it.response.defer()
+                else:
+                    await self.it.response.defer(ephemeral=self.mode == EPHEMERAL, thinking=True)
+                self._deferred = True
+
+    def close(self) -> None:
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+
+    @property
+    def done(self) -> bool:
+        return self.it.response.is_done()
+
+    async def show(self, shown: render.Shown) -> int | None:
+        """The answer itself; returns the id of the message it is on."""
+        self.close()
+        async with self._lock:
+            r = self.it.response
+            if not r.is_done():
+                if self.mode == UPDATE:
+                    await r.edit_message(content=shown.content, view=shown.view)
+                    return self.it.message.id if self.it.message else None
+                answer = await r.send_message(shown.content, view=shown.components, ephemeral=self.mode == EPHEMERAL)
+                mid = answer.message_id if answer is not None else None
+                return mid if mid is not None else (await self.it.original_response()).id
+            msg = await self.it.edit_original_response(content=shown.content, view=shown.view)
+            return msg.id
+
+    async def tell(self, text: str) -> None:
+        """A note only the member sees (a refusal), whatever the mode."""
+        self.close()
+        async with self._lock:
+            r = self.it.response
+            if not r.is_done():
+                await r.send_message(text, ephemeral=True)
+            elif self.mode == EPHEMERAL and self._deferred:
+                await self.it.edit_original_response(content=text, view=None)
+            else:
+                await self.it.followup.send(text, ephemeral=True)
+
+    async def ack(self) -> None:
+        """Nothing to say (the status message shows it): acknowledge the press."""
+        self.close()
+        async with self._lock:
+            r = self.it.response
+            if not r.is_done():
+                await r.defer()
+            elif self.mode == EPHEMERAL and self._deferred:
+                await self.it.edit_original_response(content="✓")
+
+
+def outage_text(exc: BaseException, lang: str) -> str:
+    """What a member is told when the store failed them (as Telegram says it)."""
+    if isinstance(exc, StoreUnavailable):
+        return "⚠️ " + error_text(store_error_code(exc), lang)
+    if isinstance(exc, StoreDataError):
+        return "⚠️ " + error_text("store_data", lang)
+    _ = gettext_for(lang)
+    return "⚠️ " + _("Something went wrong. Please try again.")
+
+
+# -- the status message, paced -------------------------------------------------------------------
+
+class StatusPacer:
+    """Edits of each channel's status message, paced: one in flight per
+    channel, at most one per `interval`, the newest state sent next ("latest
+    state wins": states that came in between are never sent)."""
+
+    def __init__(self, bot: UnoBot) -> None:
+        self.bot = bot
+        self._want: dict[str, tuple[Table, render.Shown]] = {}
+        self._workers: dict[str, asyncio.Task[None]] = {}
+        self._shown: dict[str, int] = {}
+        self._sending = 0
+
+    def reset(self, chat: str) -> None:
+        """A new game in the channel: its versions start again."""
+        self._shown.pop(chat, None)
+        self._want.pop(chat, None)
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._want) or self._sending > 0
+
+    def show(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
+        if table.version < self._shown.get(chat, 0):
+            return
+        self._shown[chat] = table.version
+        self._want[chat] = (table, shown or render.status(table))
+        worker = self._workers.get(chat)
+        if worker is None or worker.done():
+            self._workers[chat] = asyncio.get_running_loop().create_task(self._work(chat))
+
+    async def _work(self, chat: str) -> None:
+        try:
+            while chat in self._want:
+                table, shown = self._want.pop(chat)
+                self._sending += 1
+                try:
+                    await self.bot.edit_status(chat, table, shown)
+                finally:
+                    self._sending -= 1
+                await asyncio.sleep(self.bot.options.status_interval)
+        finally:
+            if self._workers.get(chat) is asyncio.current_task():
+                del self._workers[chat]
+
+    def close(self) -> None:
+        for task in self._workers.values():
+            task.cancel()
+
+
 class UnoBot(discord.Client):
     def __init__(self, service: ChatService, *, options: Options | None = None,
                  shard_id: int | None = None, shard_count: int | None = None) -> None:
@@ -137,13 +306,13 @@ class UnoBot(discord.Client):
                          shard_id=shard_id, shard_count=shard_count)
         self.service = service
         self.options = options or Options()
+        self.pacing = Pacing(self.options.continue_delay, self.options.timer_grace, self.options.lobby_seconds)
         self.tree: app_commands.CommandTree[UnoBot] = app_commands.CommandTree(self)
         self.tree.add_command(uno_group(self))
         self._busy = 0
         self._tasks: set[asyncio.Task[None]] = set()
-        self._jobs: dict[tuple[str, str], asyncio.Task[None]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._shown: dict[str, int] = {}
+        self._jobs: dict[str, dict[str, asyncio.Task[None]]] = {}
+        self.pacer = StatusPacer(self)
 
     # -- life -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -154,8 +323,12 @@ class UnoBot(discord.Client):
             self.spawn(self.replan_all())
 
     async def close(self) -> None:
-        for task in list(self._jobs.values()) + list(self._tasks):
+        for jobs in self._jobs.values():
+            for task in jobs.values():
+                task.cancel()
+        for task in list(self._tasks):
             task.cancel()
+        self.pacer.close()
         await super().close()
 
     @contextlib.asynccontextmanager
@@ -177,238 +350,237 @@ class UnoBot(discord.Client):
         return task
 
     async def idle(self, timeout: float = 10.0) -> None:
-        """Wait until no interaction is being handled and no short task runs
-        (AI pauses included; turn timers excluded)."""
+        """Wait until no interaction is being handled, no short task runs (AI
+        pauses included; turn timers and lobby expiry excluded) and every
+        channel's newest status is sent."""
         end = time.monotonic() + timeout
+
+        def quiet() -> bool:
+            return self._busy == 0 and not any(not t.done() for t in self._tasks) and not self.pacer.pending
+
         while True:
             await asyncio.sleep(0)
-            pending = [t for t in self._tasks if not t.done()]
-            if not pending and self._busy == 0:
+            if quiet():
                 await asyncio.sleep(0.01)
-                if self._busy == 0 and not any(not t.done() for t in self._tasks):
+                if quiet():
                     return
                 continue
             if time.monotonic() > end:
-                raise TimeoutError(f"bot still busy: {self._busy} handlers, {len(pending)} tasks")
+                raise TimeoutError(f"bot still busy: {self._busy} handlers, {len(self._tasks)} tasks")
             await asyncio.sleep(0.005)
 
     # -- interactions ---------------------------------------------------------------------
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.type != discord.InteractionType.component or interaction.channel_id is None:
+        kind = interaction.type
+        if kind not in (discord.InteractionType.component, discord.InteractionType.modal_submit) \
+                or interaction.channel_id is None:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         values = [str(v) for v in data.get("values", [])] if "values" in data else None
+        on_ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        reply = Reply(interaction, UPDATE if on_ephemeral else EPHEMERAL, self.options.defer_after)
         async with self.busy():
             try:
-                if custom_id in ("rules|toggle|channel", "rules|toggle|server"):
-                    from .commands import toggle_rule
+                setting = ids.parse_setting(custom_id)
+                if setting is not None:
+                    from .commands import settings_press
 
-                    await toggle_rule(self, interaction, values or [], custom_id.rsplit("|", 1)[1])
+                    await settings_press(self, interaction, reply, setting, values, modal_value(data))
                     return
-                action = ids.parse(custom_id, values)
-                if action is None:
-                    await self.refuse(interaction, "bad_move")
-                elif action.verb in ids.TABLE_VERBS:
-                    await self.table_button(interaction, action)
+                press = ids.parse(custom_id, values)
+                if press is None:
+                    await reply.tell("⚠️ " + error_text("bad_move", self.lang(interaction)))
                 else:
-                    await self.hand_action(interaction, action)
+                    await self.table_press(interaction, reply, press, on_ephemeral)
             except discord.HTTPException as exc:
                 log.warning("interaction %s: Discord refused an answer: %s", custom_id, exc)
+            except Exception as exc:  # a store outage, damaged data, a bug: answered, logged, never raised
+                if not isinstance(exc, StoreError):
+                    log.exception("interaction %s failed", custom_id)
+                else:
+                    log.warning("interaction %s: the store failed: %s", custom_id, exc)
+                with contextlib.suppress(discord.HTTPException):
+                    await reply.tell(outage_text(exc, self.lang(interaction)))
+            finally:
+                reply.close()
+
+    def lang(self, it: discord.Interaction[Any]) -> str:
+        return lang_of(it, self.service.defaults.lang)
 
     async def refuse(self, interaction: discord.Interaction[Any], code: str, text: str | None = None) -> None:
-        lang = lang_of(interaction, self.service.defaults.lang)
+        """A refusal only the member sees (a slash command's first answer)."""
+        lang = self.lang(interaction)
         await interaction.response.send_message("⚠️ " + (text or error_text(code, lang)), ephemeral=True)
 
-    async def _table(self, it: discord.Interaction[Any]) -> tuple[str, c.Person, Table, str] | None:
-        """The channel's table for a press (chat, person, table, language), or
-        None after refusing the press when there is no game."""
+    def now(self) -> float:
+        return self.service.clock()
+
+    async def table_press(self, it: discord.Interaction[Any], reply: Reply, press: ids.Press,
+                          on_ephemeral: bool) -> None:
         chat = chat_of(it)
+        person = person_of(it)
         table = await self.service.table(chat)
         if table is None:
-            await self.refuse(it, "no_game")
-            return None
-        return chat, person_of(it), table, lang_of(it, table.lang)
-
-    async def table_button(self, it: discord.Interaction[Any], action: ids.Action) -> None:
-        found = await self._table(it)
-        if found is None:
+            await reply.tell("⚠️ " + error_text("no_game", self.lang(it)))
             return
-        chat, person, table, lang = found
-        if it.message is None or table.adapter.get("status") != it.message.id:
-            _ = gettext_for(lang)
-            await self.refuse(it, "old", _("That button belongs to an older message."))
+        lang = lang_of(it, table.lang)
+        _ = gettext_for(lang)
+        if not on_ephemeral and (it.message is None or table.adapter.get("status") != it.message.id):
+            await reply.tell("⚠️ " + _("That button belongs to an older message."))
             return
-        if action.verb == "hand":
-            shown = render.hand(table, person.id, lang)
-            await it.response.send_message(shown.content, view=shown.components, ephemeral=True)
+        if press.verb in (ids.HAND, ids.REFRESH, ids.PAGE):
+            await reply.show(self.panel(table, person, lang, page=press.page))
             self.ensure_jobs(chat, table)
             return
-        cmd: c.Command = {"join": c.Join(), "start": c.Start(), "ai": c.AddAI(), "leave": c.Leave(),
-                          "next": c.NextRound(), "skip": c.Skip()}[action.verb]
+        if press.verb == ids.NEEDS:
+            found = render.find(table, person.id, lang, press.arg, now=self.now(), is_admin=person.is_admin)
+            if found is None or not found.needs or press.version != table.version:
+                await reply.show(self.panel(table, person, lang, notes=["⚠️ " + error_text("stale", lang)]))
+            else:
+                await reply.show(render.picker(table, found, lang, press.page))
+            return
+        cmd = a.decode(press.arg, press.version, table, person.id)
+        if cmd is None:
+            await self.answer(reply, on_ephemeral, table, person, lang, "⚠️ " + error_text("bad_move", lang))
+            return
+        if isinstance(cmd, TABLE_COMMANDS):
+            cmd = dataclasses.replace(cmd, version=None)
         out = await self.service.handle(chat, person, cmd)
-        if not out.ok or out.table is None:
-            await self.refuse(it, out.code or "bad_move", error_text(out.code or "bad_move", lang))
-            return
-        shown = render.status(out.table)
-        await it.response.edit_message(content=shown.content, view=shown.view)
-        self._shown[chat] = out.table.version
-        self.after(chat, out)
-
-    async def hand_action(self, it: discord.Interaction[Any], action: ids.Action) -> None:
-        found = await self._table(it)
-        if found is None:
-            return
-        chat, person, table, lang = found
-        if action.verb == "r":
-            await self.show_hand(it, render.hand(table, person.id, lang))
-            self.ensure_jobs(chat, table)
-            return
-        cmd: c.Command
-        if action.verb == "p":
-            if not action.color and not action.target and action.version == table.version:
-                hv = hand_view(table, person.id)
-                moves: list[Move] = next((hc.moves for hc in hv.cards if hc.card.text == action.card), []) if hv else []
-                if len(moves) > 1:
-                    await self.show_hand(it, render.picker(table, action.card, moves, action.uno, lang))
-                    return
-                if len(moves) == 1:
-                    m = moves[0]
-                    target = table.seats[m.target].id if m.target is not None and 0 <= m.target < len(table.seats) \
-                        else None
-                    action = ids.Action("p", action.version, action.card, m.color or "", target or "", action.uno)
-            cmd = c.Play(action.card, color=action.color or None, target=action.target or None, uno=action.uno,
-                         version=action.version)
-        elif action.verb == "ca":
-            cmd = c.Catch(target=action.target or None, version=action.version)
-        else:
-            cmd = {"d": c.Draw(version=action.version), "dp": c.Draw(then_play=True, version=action.version),
-                   "pa": c.Pass(version=action.version), "un": c.SayUno(version=action.version),
-                   "ch": c.Challenge(version=action.version)}[action.verb]
-        out = await self.service.handle(chat, person, cmd)
-        notes: list[str] = []
         if not out.ok:
-            notes.append("⚠️ " + error_text(out.code or "bad_move", lang))
+            text = "⚠️ " + (out.reason.text(lang) if out.reason is not None
+                            else error_text(out.code or "bad_move", lang))
+            after = out.table or (None if out.code in STORE_DOWN else await self.service.table(chat))
+            await self.answer(reply, on_ephemeral, after or table, person, lang, text,
+                              keep=out.code in STORE_DOWN)
+            return
+        notes: list[str] = []
+        seat = (out.table or table).seat_of(person.id)
+        notes += [line for e in out.events if e.cards and e.player == seat and (line := describe_private(e, lang))]
+        if on_ephemeral:
+            after = out.table if out.table is not None else await self.service.table(chat)
+            if after is None:
+                await reply.show(render.Shown("\n".join(notes + out.notices) or "✓", None))
+            else:
+                await reply.show(self.panel(after, person, lang, notes=notes))
+        elif isinstance(cmd, c.AddAI | c.Join | c.Leave | c.Start | c.NextRound) or not notes:
+            await reply.ack()
         else:
-            seat = (out.table or table).seat_of(person.id)
-            notes += [line for e in out.events if e.cards and e.player == seat
-                      and (line := describe_private(e, lang))]
-        after = out.table if out.table is not None else await self.service.table(chat)
-        if after is None:
-            await self.show_hand(it, render.Shown("\n".join(notes) or "-", None))
-        else:
-            await self.show_hand(it, render.hand(after, person.id, lang, notes))
-        if out.ok and out.changed and out.table is not None:
-            await self.refresh(chat, out.table)
-            self.after(chat, out)
+            await reply.tell("\n".join(render.esc(n) for n in notes))
+        self.after(chat, out, before=table)
 
-    @staticmethod
-    async def show_hand(it: discord.Interaction[Any], shown: render.Shown) -> None:
-        """Answer a press with a hand: by updating the ephemeral message it was
-        made on; never by editing a public one (a press that names a hand
-        action on the status message is forged: it gets a new ephemeral)."""
-        if it.message is not None and it.message.flags.ephemeral:
-            await it.response.edit_message(content=shown.content, view=shown.view)
+    async def answer(self, reply: Reply, on_ephemeral: bool, table: Table, person: c.Person, lang: str,
+                     text: str, keep: bool = False) -> None:
+        """A refused press: in the panel it was made on (shown again, fresh), or
+        to the member alone when it was made on the public message."""
+        if on_ephemeral and not keep:
+            await reply.show(self.panel(table, person, lang, notes=[text]))
         else:
-            await it.response.send_message(shown.content, view=shown.components, ephemeral=True)
+            await reply.tell(text)
 
-    # -- the status message ------------------------------------------------------------------
-    def lock(self, chat: str) -> asyncio.Lock:
-        if len(self._locks) > 10000:
-            self._locks = {k: v for k, v in self._locks.items() if v.locked()}
-        return self._locks.setdefault(chat, asyncio.Lock())
+    def panel(self, table: Table, person: c.Person, lang: str, *, notes: list[str] | None = None,
+              page: int = 0) -> render.Shown:
+        return render.panel(table, person.id, lang, now=self.now(), is_admin=person.is_admin,
+                            notes=notes or (), page=page)
+
+    # -- after an outcome ---------------------------------------------------------------------
+    def after(self, chat: str, out: Outcome, *, before: Table | None = None, line: str = "") -> None:
+        """Show what an accepted command changed and plan the table's jobs anew."""
+        if not out.changed:
+            return
+        table = out.table
+        if table is None:
+            self.cancel_jobs(chat)
+            if before is not None:  # a lobby whose last player left
+                before.seats.clear()
+                self.pacer.show(chat, before, render.status(before, final=True))
+            return
+        if table.phase == FINISHED and line:
+            self.cancel_jobs(chat)
+            self.pacer.show(chat, table, render.stopped(table, line))
+            return
+        self.pacer.show(chat, table)
+        self.plan(chat, table, paused=out.paused)
 
     async def refresh(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
-        """Edit the game's status message to show `table` (newer edits win;
-        a deleted status message is posted again)."""
+        """Show `table` on the channel's status message (paced)."""
+        self.pacer.show(chat, table, shown)
+
+    async def edit_status(self, chat: str, table: Table, shown: render.Shown) -> None:
+        """Edit the game's status message (a deleted one is posted again)."""
         cid = channel_of(chat)
         if cid is None:
             return
-        async with self.lock(chat):
-            if table.version < self._shown.get(chat, 0):
-                return
-            self._shown[chat] = table.version
-            shown = shown or render.status(table)
-            channel = self.get_partial_messageable(cid)
-            mid = table.adapter.get("status")
-            if isinstance(mid, int):
-                try:
-                    await channel.get_partial_message(mid).edit(content=shown.content, view=shown.view)
-                    return
-                except discord.NotFound:  # deleted: posted again below
-                    pass
-                except discord.HTTPException as exc:
-                    log.warning("chat %s: status not edited: %s", chat, exc)
-                    return
+        channel = self.get_partial_messageable(cid)
+        mid = table.adapter.get("status")
+        if isinstance(mid, int):
             try:
-                msg = await channel.send(shown.content, view=shown.components)
-            except discord.HTTPException as exc:
-                log.warning("chat %s: status not posted: %s", chat, exc)
+                await channel.get_partial_message(mid).edit(content=shown.content, view=shown.view)
                 return
+            except discord.NotFound:  # deleted: posted again below
+                pass
+            except discord.HTTPException as exc:
+                log.warning("chat %s: status not edited: %s", chat, exc)
+                return
+        try:
+            msg = await channel.send(shown.content, view=shown.components)
+        except discord.HTTPException as exc:
+            log.warning("chat %s: status not posted: %s", chat, exc)
+            return
+        with contextlib.suppress(StoreError):
             await self.service.set_adapter_data(chat, {"status": msg.id}, seed=table.seed)
 
-    # -- jobs -------------------------------------------------------------------------------
-    def after(self, chat: str, out: Outcome) -> None:
-        table = out.table
-        if table is None:
-            return
+    # -- jobs: the core's wake plan ------------------------------------------------------------
+    def plan(self, chat: str, table: Table, *, paused: bool = False, resume: bool = False,
+             not_before: float = 0.0) -> None:
+        """Replace the table's jobs with exactly what `wake_plan` says."""
         self.cancel_jobs(chat)
-        if table.phase != PLAYING:
-            return
-        if out.paused:
-            self.plan(chat, "cont", self.options.continue_delay, table.version,
-                      lambda v: c.Continue(version=v))
-        self.plan_timer(chat, table)
+        plan = wake_plan(table, self.now(), self.pacing, paused=paused, resume=resume, not_before=not_before)
+        jobs = self._jobs.setdefault(chat, {})
+        for wake in plan:
+            coro = self._wake(chat, wake)
+            loop = asyncio.get_running_loop()
+            jobs[wake.kind] = self.spawn(coro) if wake.kind == CONT else loop.create_task(coro)
 
-    def plan_timer(self, chat: str, table: Table, not_before: float = 0.0) -> None:
-        seconds = rule_facts(table)[0]
-        if not seconds or table.phase != PLAYING:
-            return
-        delay = max(table.turn_started + seconds - time.time(), not_before) + self.options.timer_grace
-        self.plan(chat, "timer", delay, table.version, lambda v: c.Skip(auto=True, version=v), short=False)
-
-    def ensure_jobs(self, chat: str, table: Table, not_before: float = 0.0) -> None:
-        """Plan what a game needs if this process planned nothing for it (a
+    def ensure_jobs(self, chat: str, table: Table) -> None:
+        """Plan what a table needs if this process planned nothing for it (a
         game another process or an earlier run served)."""
-        if table.phase != PLAYING or any(k[1] == chat and not t.done() for k, t in self._jobs.items()):
+        if any(not t.done() for t in self._jobs.get(chat, {}).values()):
             return
-        self.plan(chat, "cont", self.options.continue_delay, table.version, lambda v: c.Continue(version=v))
-        self.plan_timer(chat, table, not_before)
+        self.plan(chat, table, resume=True)
 
     def cancel_jobs(self, chat: str) -> None:
-        for kind in ("cont", "timer"):
-            task = self._jobs.pop((kind, chat), None)
-            if task is not None and task is not asyncio.current_task():
+        for task in self._jobs.pop(chat, {}).values():
+            if task is not asyncio.current_task():
                 task.cancel()
 
-    def plan(self, chat: str, kind: str, delay: float, version: int,
-             command: Callable[[int], c.Command], short: bool = True) -> None:
-        old = self._jobs.pop((kind, chat), None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-
-        async def job() -> None:
-            await asyncio.sleep(max(0.0, delay))
-            async with self.busy():
-                try:
-                    out = await self.service.handle(chat, SYSTEM, command(version))
-                except StoreError as exc:
-                    log.warning("chat %s: %s job failed: %s", chat, kind, exc)
-                    return
-                if self._jobs.get((kind, chat)) is asyncio.current_task():
-                    del self._jobs[(kind, chat)]
-                if out.ok and out.changed and out.table is not None:
-                    await self.refresh(chat, out.table)
-                    self.after(chat, out)
-
-        loop = asyncio.get_running_loop()
-        task = self.spawn(job()) if short else loop.create_task(job())
-        self._jobs[(kind, chat)] = task
+    async def _wake(self, chat: str, wake: Wake) -> None:
+        while (left := wake.when - self.now()) > 0:
+            await asyncio.sleep(min(left, self.options.clock_poll))
+        async with self.busy():
+            try:
+                out = await self.service.handle(chat, SYSTEM, wake.command)
+            except StoreError as exc:
+                log.warning("chat %s: %s job failed: %s", chat, wake.kind, exc)
+                out = Outcome(ok=False, code="store_unavailable")
+            jobs = self._jobs.get(chat, {})
+            if jobs.get(wake.kind) is asyncio.current_task():
+                del jobs[wake.kind]
+            if out.code in STORE_DOWN:  # nothing was done: the same wake, a little later
+                again = Wake(wake.kind, self.now() + self.options.retry_after, wake.command)
+                jobs[wake.kind] = asyncio.get_running_loop().create_task(self._wake(chat, again))
+                return
+            if not out.ok or not out.changed:
+                return
+            line = ""
+            if wake.kind == LOBBY_EXPIRY and out.table is not None:
+                _ = gettext_for(out.table.lang)
+                line = _("Nobody started the game in time; the lobby is closed.")
+            self.after(chat, out, line=line)
 
     async def replan_all(self) -> None:
-        """Once at start-up: the games already running get their jobs; the
-        player on turn gets a whole turn from now (nobody could move while
-        no bot ran)."""
+        """Once at start-up: the stored tables get their jobs; the player on
+        turn gets a whole turn from now (nobody could move while no bot ran)."""
         planned = 0
         try:
             async for chat in self.service.store.bound_chats():
@@ -419,10 +591,20 @@ class UnoBot(discord.Client):
                 except (StoreError, ValueError) as exc:
                     log.warning("chat %s: jobs not re-planned: %s", chat, exc)
                     continue
-                if table is None or table.phase == LOBBY:
+                if table is None:
                     continue
-                self.ensure_jobs(chat, table, not_before=rule_facts(table)[0])
+                seconds = rule_facts(table)[0] if table.phase == PLAYING else 0
+                self.plan(chat, table, resume=True, not_before=float(seconds or 0))
                 planned += 1
         except StoreError as exc:
             log.warning("start-up re-planning stopped: %s", exc)
-        log.info("re-planned the jobs of %d running games", planned)
+        log.info("re-planned the jobs of %d tables", planned)
+
+
+def modal_value(data: dict[str, Any]) -> str | None:
+    """The text typed in a modal's one input, if this is a modal submit."""
+    for row in data.get("components") or []:
+        for comp in row.get("components") or []:
+            if "value" in comp:
+                return str(comp["value"])
+    return None

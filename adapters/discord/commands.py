@@ -1,5 +1,12 @@
 """The `/uno` slash commands: new, ai, kick, skip, leave, stop, rules, variant,
-language, timer, stats, help.
+language, timer, stats, help; and the presses on the settings messages.
+
+Every answer goes through `Reply`, so a slow store never leaves a command
+unanswered past Discord's 3 seconds. `/uno rules` pages every house rule
+(27+ of them, over a select's 25) and every option of the rules on: a
+switch, the allowed values, number steps or a typed number (a modal), with
+the option's help in the member's language. `/uno variant` without a name
+pages every variant.
 
 Descriptions are written in English, marked for the shared catalogue, and
 given to Discord in Spanish too (`Translator`), so a Spanish client shows
@@ -16,22 +23,25 @@ turn, a player or an admin, once the turn timer has run out.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from unobot.chat import commands as c
+from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
 from unobot.chat.render import error_text
-from unobot.variants import variant_names
 
-from . import render
+from . import ids, render
 
 if TYPE_CHECKING:
     from unobot.chat.outcome import Outcome
 
-    from .bot import UnoBot
+    from .bot import Reply, UnoBot
 
 
 def _d(text: str) -> app_commands.locale_str:
@@ -54,10 +64,11 @@ class Translator(app_commands.Translator):
         return text if text != string.message else None
 
 
-VARIANTS = [app_commands.Choice(name=n, value=n) for n in variant_names()[:25]]
 SCOPES = [app_commands.Choice(name="channel", value="channel"), app_commands.Choice(name="server", value="server")]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in LANGUAGES]
 
+
+log = logging.getLogger(__name__)
 
 SCOPE = N_("This channel, or the whole server (its channels' default)")
 
@@ -76,89 +87,124 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
 
     @group.command(name="new", description=_d(N_("Open a game here (optionally: a variant name)")))
     @app_commands.describe(variant=_d(N_("The rules variant")))
-    @app_commands.choices(variant=VARIANTS)
     async def new(it: discord.Interaction[Any], variant: str | None = None) -> None:
-        await new_game(bot, it, variant)
+        await guarded(bot, it, PUBLIC_MODE, lambda r: new_game(bot, it, r, variant))
 
     @group.command(name="rules", description=_d(N_("Show and change this chat's rules")))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def rules(it: discord.Interaction[Any], scope: str = "channel") -> None:
-        async with bot.busy():
-            await show_rules(bot, it, scope)
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_rules(bot, it, r, scope))
 
     @group.command(name="variant", description=_d(N_("Choose the rules variant (admins)")))
     @app_commands.describe(name=_d(N_("The rules variant")), scope=_d(SCOPE))
-    @app_commands.choices(name=VARIANTS, scope=SCOPES)
-    async def variant(it: discord.Interaction[Any], name: str, scope: str = "channel") -> None:
-        await setting(bot, it, c.SetVariant(name), scope)
+    @app_commands.choices(scope=SCOPES)
+    async def variant(it: discord.Interaction[Any], name: str | None = None, scope: str = "channel") -> None:
+        if name:
+            await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetVariant(name), scope))
+        else:
+            await guarded(bot, it, PRIVATE_MODE, lambda r: show_variants(bot, it, r, scope))
 
     @group.command(name="language", description=_d(N_("Language: en or es (admins)")))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(language=LANGUAGE_CHOICES, scope=SCOPES)
     async def language(it: discord.Interaction[Any], language: str, scope: str = "channel") -> None:
-        await setting(bot, it, c.SetLanguage(language), scope)
+        await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetLanguage(language), scope))
 
     @group.command(name="timer", description=_d(N_("Seconds per turn, or off (admins)")))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def timer(it: discord.Interaction[Any], seconds: app_commands.Range[int, 0, 3600],
                     scope: str = "channel") -> None:
-        await setting(bot, it, c.SetTimer(seconds), scope)
+        await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetTimer(seconds), scope))
 
     @group.command(name="stats", description=_d(N_("Statistics of this chat and yours")))
     async def stats(it: discord.Interaction[Any]) -> None:
-        async with bot.busy():
-            await show_stats(bot, it)
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_stats(bot, it, r))
 
     @group.command(name="ai", description=_d(N_("Add AI players to the open game")))
-    @app_commands.describe(count=_d(N_("How many AI players, 1 to 9")))
-    async def ai(it: discord.Interaction[Any], count: app_commands.Range[int, 1, 9] = 1) -> None:
-        await table_command(bot, it, c.AddAI(count=count))
+    @app_commands.describe(count=_d(N_("How many AI players, 1 to 9")), level=_d(N_("How well the AI plays")))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def ai(it: discord.Interaction[Any], count: app_commands.Range[int, 1, 9] = 1,
+                 level: str | None = None) -> None:
+        cmd = c.AddAI(count=count, level=level) if level else c.AddAI(count=count)
+        await guarded(bot, it, PRIVATE_MODE, lambda r: table_command(bot, it, r, cmd))
 
     @group.command(name="kick", description=_d(N_("Remove a player from the game (creator or admin)")))
     @app_commands.describe(player=_d(N_("The player to remove")))
     async def kick(it: discord.Interaction[Any], player: discord.User) -> None:
-        await table_command(bot, it, c.Kick(target=str(player.id)))
+        await guarded(bot, it, PUBLIC_MODE, lambda r: table_command(bot, it, r, c.Kick(target=str(player.id))))
 
     @group.command(name="skip", description=_d(N_("Skip a player whose time ran out")))
     async def skip(it: discord.Interaction[Any]) -> None:
-        await table_command(bot, it, c.Skip())
+        await guarded(bot, it, PUBLIC_MODE, lambda r: table_command(bot, it, r, c.Skip()))
 
     @group.command(name="leave", description=_d(N_("Leave the game")))
     async def leave(it: discord.Interaction[Any]) -> None:
-        await table_command(bot, it, c.Leave())
+        await guarded(bot, it, PRIVATE_MODE, lambda r: table_command(bot, it, r, c.Leave()))
 
     @group.command(name="stop", description=_d(N_("Stop the game (creator or admin)")))
     async def stop(it: discord.Interaction[Any]) -> None:
-        await table_command(bot, it, c.Stop())
+        await guarded(bot, it, PUBLIC_MODE, lambda r: table_command(bot, it, r, c.Stop()))
 
     @group.command(name="help", description=_d(N_("How to play")))
     async def help_(it: discord.Interaction[Any]) -> None:
-        await show_help(bot, it, group)
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_help(bot, it, r, group))
 
     return group
 
 
-async def new_game(bot: UnoBot, it: discord.Interaction[Any], variant: str | None) -> None:
+PUBLIC_MODE, PRIVATE_MODE = "public", "ephemeral"
+LEVEL_CHOICES = [app_commands.Choice(name=LEVEL_NAMES.get(level, level), value=level) for level in ai_levels()]
+
+
+async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
+                  run: Callable[[Reply], Awaitable[None]]) -> None:
+    """Run a slash command with an answer due within 3 s (deferred if the store
+    is slow) and any failure answered to the member, never raised."""
+    from unobot.store import StoreError
+
+    from .bot import Reply, outage_text
+
+    reply = Reply(it, mode, bot.options.defer_after)
+    async with bot.busy():
+        try:
+            await run(reply)
+        except discord.HTTPException as exc:
+            log.warning("/uno: Discord refused an answer: %s", exc)
+        except Exception as exc:
+            if isinstance(exc, StoreError):
+                log.warning("/uno: the store failed: %s", exc)
+            else:
+                log.exception("/uno failed")
+            with contextlib.suppress(discord.HTTPException):
+                await reply.tell(outage_text(exc, bot.lang(it)))
+        finally:
+            reply.close()
+
+
+def refused(out: Outcome, lang: str) -> str:
+    return "⚠️ " + refusal_text(out, lang)
+
+
+async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, variant: str | None) -> None:
     from .bot import chat_of, lang_of, person_of
 
     chat = chat_of(it)
-    async with bot.busy():
-        out = await bot.service.handle(chat, person_of(it), c.NewGame(variant=variant))
-        if not out.ok or out.table is None:
-            lang = lang_of(it, out.table.lang if out.table else bot.service.defaults.lang)
-            await bot.refuse(it, out.code or "bad_move", error_text(out.code or "bad_move", lang))
-            return
-        table = out.table
-        bot.cancel_jobs(chat)
-        bot._shown.pop(chat, None)
-        shown = render.status(table)
-        answer = await it.response.send_message(shown.content, view=shown.components)
-        mid = answer.message_id if answer is not None else None
-        if mid is None:
-            mid = (await it.original_response()).id
+    out = await bot.service.handle(chat, person_of(it), c.NewGame(variant=variant))
+    if not out.ok or out.table is None:
+        lang = lang_of(it, out.table.lang if out.table else bot.service.defaults.lang)
+        await reply.tell(refused(out, lang))
+        return
+    table = out.table
+    bot.cancel_jobs(chat)
+    bot.pacer.reset(chat)
+    mid = await reply.show(render.status(table))
+    if mid is not None:
         await bot.service.set_adapter_data(chat, {"status": mid}, seed=table.seed)
+    fresh = await bot.service.table(chat)
+    if fresh is not None:
+        bot.plan(chat, fresh)
 
 
 #: Commands that act on someone else (the whole table, another player, the
@@ -167,52 +213,46 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], variant: str | Non
 PUBLIC_ANSWERS = (c.Stop, c.Kick, c.Skip)
 
 
-async def table_command(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Command) -> None:
+async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command) -> None:
     """/uno ai, kick, skip, leave, stop: the service decides; a refusal is
     answered to the member alone and changes nothing."""
     from .bot import chat_of, lang_of, person_of
 
     chat = chat_of(it)
-    async with bot.busy():
-        before = await bot.service.table(chat)
-        out = await bot.service.handle(chat, person_of(it), cmd)
-        lang = lang_of(it, out.table.lang if out.table else bot.service.defaults.lang)
-        if not out.ok:
-            await bot.refuse(it, out.code or "bad_move", error_text(out.code or "bad_move", lang))
-            return
-        await it.response.send_message(render.esc("\n".join(out.notices)) or "✓",
-                                       ephemeral=not isinstance(cmd, PUBLIC_ANSWERS))
-        table = out.table
-        if table is None:
-            if before is not None:  # a lobby whose last player left
-                before.seats.clear()
-                await bot.refresh(chat, before, render.status(before, final=True))
-            return
-        if isinstance(cmd, c.Stop):
-            bot.cancel_jobs(chat)
-            await bot.refresh(chat, table, render.stopped(table, out.notices[0] if out.notices else ""))
-            return
-        await bot.refresh(chat, table)
-        bot.after(chat, out)
+    before = await bot.service.table(chat)
+    out = await bot.service.handle(chat, person_of(it), cmd)
+    lang = lang_of(it, out.table.lang if out.table else bot.service.defaults.lang)
+    if not out.ok:
+        await reply.tell(refused(out, lang))
+        return
+    await reply.show(render.Shown(render.esc("\n".join(out.notices)) or "✓", None))
+    if isinstance(cmd, c.Stop) and out.table is not None:
+        bot.after(chat, out, line=out.notices[0] if out.notices else " ")
+        return
+    bot.after(chat, out, before=before)
 
 
-async def setting(bot: UnoBot, it: discord.Interaction[Any], cmd: c.Command, scope: str) -> None:
+async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command, scope: str) -> None:
     from .bot import chat_of, lang_of, person_of
 
     chat = settings_chat(it, scope)
-    async with bot.busy():
-        out = await bot.service.handle(chat, person_of(it), cmd)
-        lang = lang_of(it, bot.service.defaults.lang)
-        if not out.ok:
-            await bot.refuse(it, out.code or "bad_move", refusal_text(out, lang))
-            return
-        settings = out.settings or await bot.service.settings(chat)
-        text, _enabled = render.rules_text(settings, str(settings["lang"]))
-        _ = gettext_for(str(settings["lang"]))
-        await it.response.send_message(text + "\n" + render.esc(_("Saved. It applies from the next game.")))
-        table = await bot.service.table(chat_of(it))
-        if table is not None and table.phase == "lobby":
-            await bot.refresh(chat_of(it), table)
+    out = await bot.service.handle(chat, person_of(it), cmd)
+    lang = lang_of(it, bot.service.defaults.lang)
+    if not out.ok:
+        await reply.tell(refused(out, lang))
+        return
+    settings = out.settings or await bot.service.settings(chat)
+    text, _enabled = render.rules_text(settings, str(settings["lang"]))
+    _ = gettext_for(str(settings["lang"]))
+    await reply.show(render.Shown(text + "\n" + render.esc(_("Saved. It applies from the next game.")), None))
+    await lobby_follows(bot, chat_of(it))
+
+
+async def lobby_follows(bot: UnoBot, chat: str) -> None:
+    """A lobby takes new settings: its status message shows them."""
+    table = await bot.service.table(chat)
+    if table is not None and table.phase == "lobby":
+        await bot.refresh(chat, table)
 
 
 def refusal_text(out: Outcome, lang: str) -> str:
@@ -223,41 +263,147 @@ def refusal_text(out: Outcome, lang: str) -> str:
     return error_text(out.code or "bad_move", lang)
 
 
-async def show_rules(bot: UnoBot, it: discord.Interaction[Any], scope: str) -> None:
+async def rules_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, page: int = 0,
+                        note: str = "") -> render.Shown:
     from .bot import person_of
 
     settings = await bot.service.settings(settings_chat(it, scope))
     lang = str(settings["lang"])
     text, enabled = render.rules_text(settings, lang)
-    view = render.rules_components(enabled, lang, scope) if person_of(it).is_admin else None
-    await it.response.send_message(text, view=view or discord.utils.MISSING, ephemeral=True)
+    if note:
+        text = render.esc(note) + "\n" + text
+        text = text if len(text) <= render.MAX_RULES_TEXT else text[:render.MAX_RULES_TEXT - 1] + "…"
+    view = render.rules_components(settings, enabled, lang, scope, page) if person_of(it).is_admin else None
+    return render.Shown(text, view)
 
 
-async def toggle_rule(bot: UnoBot, it: discord.Interaction[Any], values: list[str], scope: str) -> None:
-    """A rule picked in the /uno rules select: switched on if off, off if on."""
-    from .bot import chat_of, lang_of, person_of
+async def show_rules(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str) -> None:
+    await reply.show(await rules_message(bot, it, scope))
 
-    chat = settings_chat(it, scope)
+
+async def show_variants(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str, page: int = 0,
+                        note: str = "") -> None:
+    from .bot import lang_of
+
+    settings = await bot.service.settings(settings_chat(it, scope))
+    lang = lang_of(it, str(settings["lang"]))
+    _ = gettext_for(lang)
+    text = (render.esc(note) + "\n" if note else "") + "**" + render.esc(_("The rules variant")) + "**"
+    await reply.show(render.Shown(text, render.variants_components(str(settings["variant"]), lang, scope, page)))
+
+
+class NumberModal(discord.ui.Modal):
+    """A box to type an option's number in (Discord's modal); its submit
+    comes back to `on_interaction` with the button's custom_id."""
+
+    def __init__(self, title: str, custom_id: str, label: str, placeholder: str) -> None:
+        super().__init__(title=render.clip(title, 45), custom_id=custom_id, timeout=None)
+        self.add_item(discord.ui.TextInput(label=render.clip(label, 45), custom_id="value",
+                                           placeholder=render.clip(placeholder, 100), max_length=20))
+
+
+async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, press: ids.Setting,
+                         values: list[str] | None, typed: str | None) -> None:
+    """A press on a /uno rules or /uno variant message: page, switch a rule,
+    open an option, set its value (a button, or a number typed in a modal)."""
+    from .bot import lang_of, person_of
+
+    chat = settings_chat(it, press.scope)
+    person = person_of(it)
+    if press.kind == ids.RULES and press.verb == "m":  # a modal must be the first answer: no store before it
+        rule, option = press.args
+        found = render.option_spec(rule, option)
+        if found is None:
+            await reply.tell("⚠️ " + error_text("bad_option", bot.lang(it)))
+            return
+        cls, spec = found
+        lang = bot.lang(it)
+        reply.close()
+        modal = NumberModal(cls.label(lang), ids.setting(ids.RULES, "m", press.scope, rule, option),
+                            cls.option_title(option, lang), spec.describe(lang))
+        modal.stop()  # a layout only: its submit comes back through on_interaction
+        await it.response.send_modal(modal)
+        return
+    if press.kind == ids.VARIANTS:
+        if press.verb == "p":
+            await show_variants(bot, it, reply, press.scope, press.page)
+            return
+        if not values or len(values) != 1:
+            await reply.tell("⚠️ " + error_text("unknown_variant", bot.lang(it)))
+            return
+        out = await bot.service.handle(chat, person, c.SetVariant(values[0]))
+        if not out.ok:
+            await reply.tell(refused(out, bot.lang(it)))
+            return
+        lang = str((out.settings or {}).get("lang") or bot.lang(it))
+        _ = gettext_for(lang)
+        await show_variants(bot, it, reply, press.scope, press.page, note=_("Saved. It applies from the next game."))
+        await lobby_follows(bot, chat_of_it(it))
+        return
+    if press.verb in ("p", "b"):
+        await reply.show(await rules_message(bot, it, press.scope, press.page))
+        return
+    if press.verb == "t":
+        if not values or len(values) != 1:
+            await reply.tell("⚠️ " + error_text("unknown_rule", bot.lang(it)))
+            return
+        settings = await bot.service.settings(chat)
+        _text, enabled = render.rules_text(settings, str(settings["lang"]))
+        rule = values[0]
+        out = await bot.service.handle(chat, person, c.SetRule(rule, enabled=rule not in enabled))
+        if not out.ok:
+            await reply.tell(refused(out, lang_of(it, str(settings["lang"]))))
+            return
+        await reply.show(await rules_message(bot, it, press.scope, press.page))
+        await lobby_follows(bot, chat_of_it(it))
+        return
+    # An option: open it ("o", "q"), or set it ("v", and a modal's "m" submit).
+    if press.verb == "o":
+        rule, _sep, option = (values[0] if values and len(values) == 1 else "").partition(":")
+        page = 0
+    elif press.verb == "q":
+        rule, option, number = press.args
+        page = int(number) if number.isascii() and number.isdecimal() else 0
+    else:
+        rule, option = press.args[0], press.args[1]
+        page = 0
+    found = render.option_spec(rule, option)
     settings = await bot.service.settings(chat)
-    _text, enabled = render.rules_text(settings, str(settings["lang"]))
-    if len(values) != 1:
-        await bot.refuse(it, "unknown_rule")
-        return
-    rule = values[0]
-    out = await bot.service.handle(chat, person_of(it), c.SetRule(rule, enabled=rule not in enabled))
-    if not out.ok:
-        await bot.refuse(it, out.code or "bad_option", refusal_text(out, lang_of(it, str(settings["lang"]))))
-        return
-    settings = out.settings or await bot.service.settings(chat)
     lang = str(settings["lang"])
-    text, enabled = render.rules_text(settings, lang)
-    await it.response.edit_message(content=text, view=render.rules_components(enabled, lang, scope))
-    table = await bot.service.table(chat_of(it))
-    if table is not None and table.phase == "lobby":
-        await bot.refresh(chat_of(it), table)
+    if found is None:
+        await reply.tell("⚠️ " + error_text("bad_option", lang_of(it, lang)))
+        return
+    note = ""
+    if press.verb in ("v", "m"):
+        ok, value = render.option_code_value(found[1], press.args[2]) if press.verb == "v" else \
+            render.number_value(found[1], typed or "")
+        if not ok:
+            await reply.tell("⚠️ " + error_text("bad_option", lang_of(it, lang)))
+            return
+        out = await bot.service.handle(chat, person, c.SetRule(rule, option=option, value=value))
+        if not out.ok:
+            await reply.tell(refused(out, lang_of(it, lang)))
+            return
+        settings = out.settings or await bot.service.settings(chat)
+        lang = str(settings["lang"])
+        _ = gettext_for(lang)
+        note = _("Saved. It applies from the next game.")
+    shown = render.option_panel(settings, rule, option, lang, press.scope, page, note=note)
+    assert shown is not None
+    if press.verb == "m" and (it.message is None or not it.message.flags.ephemeral):
+        reply.mode = "ephemeral"
+    await reply.show(shown)
+    if note:
+        await lobby_follows(bot, chat_of_it(it))
 
 
-async def show_stats(bot: UnoBot, it: discord.Interaction[Any]) -> None:
+def chat_of_it(it: discord.Interaction[Any]) -> str:
+    from .bot import chat_of
+
+    return chat_of(it)
+
+
+async def show_stats(bot: UnoBot, it: discord.Interaction[Any], reply: Reply) -> None:
     from .bot import chat_of, lang_of
 
     chat = chat_of(it)
@@ -274,13 +420,13 @@ async def show_stats(bot: UnoBot, it: discord.Interaction[Any]) -> None:
                            points=mine.get("points", 0), mwon=mine.get("matches_won", 0),
                            matches=mine.get("matches", 0))),
     ]
-    await it.response.send_message("\n".join(lines), ephemeral=True)
+    await reply.show(render.Shown("\n".join(lines), None))
 
 
-async def show_help(bot: UnoBot, it: discord.Interaction[Any], group: app_commands.Group) -> None:
+async def show_help(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, group: app_commands.Group) -> None:
     """How to play and every /uno subcommand, in the member's language (only they see it)."""
     from .bot import chat_of, lang_of
 
     lang = lang_of(it, await bot.service.language(chat_of(it)))
     commands = [(cmd.name, cmd.description) for cmd in group.commands]
-    await it.response.send_message(render.help_text(commands, lang), ephemeral=True)
+    await reply.show(render.Shown(render.help_text(commands, lang), None))

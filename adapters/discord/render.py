@@ -11,32 +11,33 @@ any process and after a restart.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
 from unobot.cards import Card
+from unobot.chat import actions as a
 from unobot.chat.i18n import LANGUAGE_NAMES, N_, gettext_for, ngettext_for
-from unobot.chat.render import COLOR_EMOJI, card_name, color_name
+from unobot.chat.render import COLOR_EMOJI, card_name
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.chat.views import (
-    HandView,
-    hand_view,
     round_headline,
     rules_summary,
     status_lines,
     table_view,
+    variant_title,
 )
-from unobot.moves import Move
 from unobot.registry import available_rules
+from unobot.rule import OptionSpec, Rule, option_specs
 
 from . import ids
 
 RECENT_LINES = 5
-MAX_OPTIONS = 25
-
-DRAW_AND_PLAY = N_("Draw, and play it if it fits")
+#: Discord's limits: options in a select, buttons in a row, rows in a message.
+MAX_OPTIONS, ROW, ROWS = 25, 5, 5
 
 
 @dataclass
@@ -73,14 +74,91 @@ def card_text(card: Card, lang: str) -> str:
     return f"{COLOR_EMOJI.get(card.color, '⬛')} {card_name(card, lang)}"
 
 
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def button(label: str, custom_id: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
            disabled: bool = False) -> discord.ui.Button[discord.ui.View]:
-    return discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, disabled=disabled)
+    assert ids.fits(custom_id), custom_id
+    return discord.ui.Button(label=clip(label, 80), custom_id=custom_id, style=style, disabled=disabled)
+
+
+# -- paging: Discord's limits met by pages, never by cutting ----------------------------------
+
+@dataclass
+class Select:
+    """One select menu: its id on a page, its placeholder, all its options."""
+
+    custom_id: Callable[[int], str]
+    placeholder: str
+    options: list[discord.SelectOption]
+
+
+@dataclass
+class Panel:
+    """Everything a message offers: selects (one row each), buttons (as many
+    rows as are left), and buttons always shown (refresh, back)."""
+
+    selects: list[Select] = field(default_factory=list)
+    buttons: list[discord.ui.Button[discord.ui.View]] = field(default_factory=list)
+    fixed: list[discord.ui.Button[discord.ui.View]] = field(default_factory=list)
+    #: The custom_id of the ◀ ▶ buttons that show page `p`.
+    page_id: Callable[[int], str] = lambda p: f"page|{p}"
+
+
+def pages_of(panel: Panel) -> tuple[int, int]:
+    """(how many pages, buttons per page) the panel takes."""
+    selects = [s for s in panel.selects if s.options]
+    if len(selects) > ROWS - 1:
+        raise ValueError("a panel holds at most 4 selects")
+    free = ROWS - len(selects)
+    fixed = len(panel.fixed)
+    if fixed > ROW - 3:
+        raise ValueError("at most 2 fixed buttons (the bottom row holds ◀ n/N ▶ too)")
+    fits_one = all(len(s.options) <= MAX_OPTIONS for s in selects) and \
+        len(panel.buttons) <= (free - (1 if fixed else 0)) * ROW
+    if fits_one:
+        return 1, len(panel.buttons)
+    per_page = (free - 1) * ROW
+    counts = [math.ceil(len(s.options) / MAX_OPTIONS) for s in selects]
+    if panel.buttons:
+        if per_page <= 0:
+            raise ValueError("no room for buttons")
+        counts.append(math.ceil(len(panel.buttons) / per_page))
+    return max(counts or [1]), per_page
+
+
+def paged(panel: Panel, page: int) -> discord.ui.View | None:
+    """Page `page` of a panel: each select shows its 25 options of that page,
+    the buttons theirs; the bottom row pages with ◀ n/N ▶ when one page is
+    not enough, beside the fixed buttons. A page past the end shows the last."""
+    count, per_page = pages_of(panel)
+    page = max(0, min(page, count - 1))
+    rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = []
+    for s in panel.selects:
+        chunk = s.options[page * MAX_OPTIONS:(page + 1) * MAX_OPTIONS] if count > 1 else s.options
+        if chunk:
+            rows.append([discord.ui.Select(custom_id=s.custom_id(page), placeholder=clip(s.placeholder, 150),
+                                           options=chunk)])
+    chunk_b = panel.buttons[page * per_page:(page + 1) * per_page] if count > 1 else panel.buttons
+    rows += [chunk_b[i:i + ROW] for i in range(0, len(chunk_b), ROW)]
+    bottom: list[discord.ui.Item[discord.ui.View]] = []
+    if count > 1:
+        first, last = page == 0, page == count - 1
+        # Disabled ends get ids of their own: a message's custom_ids are unique.
+        bottom += [button("◀", panel.page_id(max(page - 1, 0)) + ("|l" if first else ""), disabled=first),
+                   button(f"{page + 1}/{count}", panel.page_id(page) + "|i", disabled=True),
+                   button("▶", panel.page_id(min(page + 1, count - 1)) + ("|r" if last else ""), disabled=last)]
+    bottom += panel.fixed
+    if bottom:
+        rows.append(bottom)
+    return layout(*rows)
 
 
 # -- the status message ---------------------------------------------------------------
 
-def status(table: Table, *, final: bool = False) -> Shown:
+def status(table: Table, *, final: bool = False, line: str = "") -> Shown:
     """The table's public status: never a card in anybody's hand."""
     lang = table.lang
     _ = gettext_for(lang)
@@ -97,6 +175,8 @@ def status(table: Table, *, final: bool = False) -> Shown:
     if table.phase == LOBBY and not table.seats:
         out.append(esc(_("The lobby is closed.")))
         final = True
+    if line:
+        out.append(esc(line))
     for i, line in enumerate(lines[1:]):
         if i == 0 and view.top is not None and table.phase != LOBBY:
             out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} {esc(line)}")
@@ -121,17 +201,28 @@ def status(table: Table, *, final: bool = False) -> Shown:
 
 
 def status_components(table: Table) -> discord.ui.View | None:
+    """What anyone at the table may press on the public message: the lobby's
+    and the round's actions of the model (for any member: a newcomer's Join,
+    the creator's Start, a seat's Leave), and "My cards" while a round runs."""
     _ = gettext_for(table.lang)
-    my_cards = button(_("🃏 My cards"), ids.table_id("hand"), discord.ButtonStyle.primary)
-    if table.phase == LOBBY:
-        return layout([button(_("✋ Join"), ids.table_id("join"), discord.ButtonStyle.success),
-                       button(_("▶️ Start"), ids.table_id("start"), discord.ButtonStyle.primary),
-                       button(_("🤖 Add an AI player"), ids.table_id("ai"))])
-    if table.phase == BETWEEN_ROUNDS:
-        return layout([button(_("⏭ Next round"), ids.table_id("next"), discord.ButtonStyle.success)])
-    if table.phase == PLAYING:
-        return layout([my_cards])
-    return None
+    v = table.version
+    buttons = [button(_("🃏 My cards"), ids.hand_id(), discord.ButtonStyle.primary)] if table.phase == PLAYING \
+        else []
+    for action in public_actions(table):
+        buttons.append(action_button(action, v))
+    return paged(Panel(buttons=buttons, page_id=lambda p: ids.page(v, p)), 0)
+
+
+def public_actions(table: Table) -> list[a.Action]:
+    """The lobby and round actions of every menu at the table (a member
+    not seated, who may be an admin, and each seat), once each, in order."""
+    people = ["", *(s.id for s in table.seats if not s.is_ai)]
+    seen: dict[str, a.Action] = {}
+    for person in people:
+        m = a.menu(table, person, table.lang, is_admin=person == "")
+        for action in m.grouped(a.LOBBY_GROUP, a.ROUND):
+            seen.setdefault(action.id, action)
+    return list(seen.values())
 
 
 def stopped(table: Table, line: str) -> Shown:
@@ -139,26 +230,41 @@ def stopped(table: Table, line: str) -> Shown:
     return Shown(f"**{esc(title)}**\n{esc(line)}", None)
 
 
-# -- a member's hand (ephemeral) ------------------------------------------------------------
+# -- a member's panel (ephemeral): the table model's menu --------------------------------------
 
-def hand(table: Table, person_id: str, lang: str, notes: list[str] | None = None) -> Shown:
-    """One member's hand and what they may do now: only they see this message."""
+STYLES = {"color": discord.ButtonStyle.primary, "uno": discord.ButtonStyle.danger,
+          "catch": discord.ButtonStyle.danger, "challenge": discord.ButtonStyle.danger,
+          a.DRAW_PLAY: discord.ButtonStyle.success, a.JOIN: discord.ButtonStyle.success,
+          a.START: discord.ButtonStyle.primary, a.NEXT_ROUND: discord.ButtonStyle.success}
+
+
+def action_button(action: a.Action, version: int) -> discord.ui.Button[discord.ui.View]:
+    """An action as a button: done when pressed, or its picker when it still `needs` a pick."""
+    cid = ids.needs(version, action.id) if action.needs else ids.act(version, action.id)
+    style = STYLES.get(action.kind, discord.ButtonStyle.secondary)
+    return button(action.label, cid, style)
+
+
+def option_value(action: a.Action) -> str:
+    """A select option's value: the action's id; `?id` when it still needs a pick."""
+    return ("?" if action.needs else "") + action.id
+
+
+def hand_text(table: Table, m: a.Menu, lang: str) -> list[str]:
+    """The member's own view of the round: top card, whose turn, their cards."""
     _ = gettext_for(lang)
-    out = [esc(n) for n in notes or []]
-    hv = hand_view(table, person_id)
-    if hv is None or table.game is None:
-        out.append(esc(_("You are not playing in this game.")))
-        return Shown("\n".join(out), None)
-    if table.phase != PLAYING:
-        out.append(esc(_("Round over: press Next round") if table.phase == BETWEEN_ROUNDS
-                       else _("The game is over")))
+    hv = m.hand
+    game = table.game
+    out: list[str] = []
+    if hv is None or game is None:
+        return out
     view = table_view(table, lang)
     if view.top is not None:
         out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} " + esc(status_lines(view, lang)[1]))
     if hv.is_turn:
         turn = _("your turn")
     else:
-        seat = table.game.turn
+        seat = game.turn
         turn = _("{player}'s turn").format(player=table.seats[seat].name if 0 <= seat < len(table.seats) else "?")
     out.append(f"**{esc(turn)}**")
     if hv.pending:
@@ -169,78 +275,59 @@ def hand(table: Table, person_id: str, lang: str, notes: list[str] | None = None
         text = card_text(hc.card, lang) + (f" ×{hc.count}" if hc.count > 1 else "")
         cards.append(f"**{text}**" if hc.playable else text)
     out.append(" · ".join(cards) or "-")
-    if table.phase != PLAYING:
-        return Shown("\n".join(out), layout([button("🔄", ids.hand_id("r", table.version))]))
-    return Shown("\n".join(out), hand_components(table, hv, lang))
+    return out
 
 
-def hand_components(table: Table, hv: HandView, lang: str) -> discord.ui.View | None:
+def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, is_admin: bool = False,
+          notes: Sequence[str] = (), page: int = 0) -> Shown:
+    """One member's panel, only they see it: their hand and every action of
+    the model's menu for them now. Cards to play go in a select (its values
+    are action ids), every other action is a button; both page past
+    Discord's limits. An action that still needs a pick (a wild's colour, a
+    Seven-O target, an AI's level) opens its picker."""
     _ = gettext_for(lang)
+    m = a.menu(table, person_id, lang, now=now, is_admin=is_admin)
+    out = [esc(n) for n in notes]
+    if table.phase == PLAYING and m.hand is None:
+        out.append(esc(_("You are not playing in this game.")))
+    elif table.phase == BETWEEN_ROUNDS:
+        out.append(esc(_("Round over: press Next round")))
+    elif table.phase == FINISHED:
+        out.append(esc(_("The game is over")))
+    elif table.phase == LOBBY:
+        out.append("**" + esc(status_lines(table_view(table, lang), lang)[0]) + "**")
+    out += hand_text(table, m, lang)
+    grouped = m.grouped()
+    cards = [x for x in grouped if x.kind == "play"]
+    others = [x for x in grouped if x.kind != "play"]
     v = table.version
-    game = table.game
-    assert game is not None
-    options: list[discord.SelectOption] = []
-    two = len(game.hands[hv.seat]) == 2 and hv.uno is not None
-    for hc in hv.cards:
-        if not hc.playable:
-            continue
-        label = card_name(hc.card, lang)
-        emoji = COLOR_EMOJI.get(hc.card.color, "⬛")
-        if two:
-            options.append(discord.SelectOption(label=f"{label} · UNO!", value=ids.select_value(hc.card.text, True),
-                                                emoji=emoji, description=_("Say UNO and play this card")))
-        jump = any(m in hv.jump_ins for m in hc.moves)
-        options.append(discord.SelectOption(
-            label=label, value=ids.select_value(hc.card.text), emoji=emoji,
-            description=_("Jump in with this card!") if jump else
-            _("The card you just drew") if game.drawn == hc.card and hv.is_turn else _("Play this card")))
-    rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = []
-    if options:
-        rows.append([discord.ui.Select(custom_id=ids.hand_id("sel", v), placeholder=_("Play this card"),
-                                       options=options[:MAX_OPTIONS])])
-    actions: list[discord.ui.Item[discord.ui.View]] = []
-    if hv.uno is not None:
-        actions.append(button(_("UNO!"), ids.hand_id("un", v), discord.ButtonStyle.danger))
-    if hv.challenge is not None:
-        actions.append(button(_("Challenge the Wild Draw Four"), ids.hand_id("ch", v), discord.ButtonStyle.danger))
-    if hv.draw is not None and not hv.pending:
-        actions.append(button(_(DRAW_AND_PLAY), ids.hand_id("dp", v), discord.ButtonStyle.success))
-    if hv.draw is not None:
-        actions.append(button(_("Draw a card"), ids.hand_id("d", v)))
-    if hv.pass_ is not None:
-        actions.append(button(_("Pass"), ids.hand_id("pa", v)))
-    if actions:
-        rows.append(actions[:5])
-    catches = [button(_("Catch {player}: no UNO!").format(player=table.seats[m.target].name),
-                      ids.hand_id("ca", v, table.seats[m.target].id), discord.ButtonStyle.danger)
-               for m in hv.catches if m.target is not None and 0 <= m.target < len(table.seats)]
-    if catches:
-        rows.append(catches[:5])
-    rows.append([button("🔄", ids.hand_id("r", v))])
-    return layout(*rows)
+    options = [discord.SelectOption(label=clip(x.label, 100), value=option_value(x),
+                                    description=clip(x.hint, 100) if x.hint else None) for x in cards]
+    view = paged(Panel(selects=[Select(lambda p: ids.select(v, p), _("Play this card"), options)],
+                       buttons=[action_button(x, v) for x in others],
+                       fixed=[button("🔄", ids.refresh(v))], page_id=lambda p: ids.page(v, p)), page)
+    return Shown("\n".join(out) or "-", view)
 
 
-def picker(table: Table, card: str, moves: list[Move], uno: bool, lang: str) -> Shown:
-    """A card that is played more than one way (a wild: the colour; a 7 of
-    seven-o: whom to swap with): one button per way."""
-    _ = gettext_for(lang)
-    buttons: list[discord.ui.Item[discord.ui.View]] = []
-    for m in moves:
-        if m.color:
-            label = _(color_name(m.color, lang))
-            label = f"{COLOR_EMOJI[m.color]} {label}"
-        elif m.target is not None and 0 <= m.target < len(table.seats):
-            label = "⇄ " + table.seats[m.target].name
-        else:
-            label = card
-        target = table.seats[m.target].id if m.target is not None and 0 <= m.target < len(table.seats) else None
-        buttons.append(button(label, ids.play_id(table.version, card, m.color, target, uno),
-                              discord.ButtonStyle.primary))
-    rows = [buttons[i:i + 5] for i in range(0, min(len(buttons), 20), 5)]
-    rows.append([button("↩️", ids.hand_id("r", table.version))])
-    played = next((m.card for m in moves if m.card is not None), None)
-    head = card_text(played, lang) if played is not None else card
-    return Shown(f"**{esc(head)}**", layout(*rows))
+def picker(table: Table, action: a.Action, lang: str, page: int = 0) -> Shown:
+    """The picks an action still needs (`grouped().choices`): one button each."""
+    v = table.version
+    buttons = []
+    for choice in action.choices:
+        label = choice.label
+        if label.startswith(action.label) and label != action.label:
+            label = label[len(action.label):].strip().removeprefix("→").strip()
+        buttons.append(button(label, ids.act(v, choice.id), STYLES.get(choice.kind, discord.ButtonStyle.primary)))
+    view = paged(Panel(buttons=buttons, fixed=[button("↩️", ids.refresh(v))],
+                       page_id=lambda p: ids.needs(v, action.id, p)), page)
+    return Shown(f"**{esc(action.label)}**" + (f"\n{esc(action.hint)}" if action.hint else ""), view)
+
+
+def find(table: Table, person_id: str, lang: str, action_id: str, *, now: float | None = None,
+         is_admin: bool = False) -> a.Action | None:
+    """The action `action_id` of a member's menu now, grouped or complete."""
+    m = a.menu(table, person_id, lang, now=now, is_admin=is_admin)
+    return next((x for x in m.grouped() if x.id == action_id), None) or m.find(action_id)
 
 
 # -- help -----------------------------------------------------------------------------------
@@ -314,11 +401,143 @@ def option_lines(settings: dict[str, object], enabled: set[str], lang: str) -> l
     return out
 
 
-def rules_components(enabled: set[str], lang: str, scope: str = "channel") -> discord.ui.View | None:
-    """A select of the house rules (those not every game has), on or off."""
-    options = [discord.SelectOption(label=("✅ " if cls.name in enabled else "⬜ ") + cls.label(lang)[:90],
-                                    value=cls.name)
-               for cls in sorted(available_rules().values(), key=lambda r: r.name) if not cls.base]
+def rules_components(settings: dict[str, object], enabled: set[str], lang: str, scope: str = "channel",
+                     page: int = 0) -> discord.ui.View | None:
+    """Every house rule in a select (on or off), and every option of the
+    rules on in a second select; both page at 25 (27+ house rules exist)."""
+    _ = gettext_for(lang)
+    rules = sorted((cls for cls in available_rules().values() if not cls.base), key=lambda r: r.name)
+    toggles = [discord.SelectOption(label=clip(("✅ " if cls.name in enabled else "⬜ ") + cls.label(lang), 100),
+                                    value=cls.name, description=cls.name) for cls in rules]
+    values = resolved_options(settings)
+    opts = []
+    for name in sorted(enabled):
+        rule = available_rules().get(name)
+        if rule is None:
+            continue
+        for spec in option_specs(rule):
+            value = values.get(name, {}).get(spec.name, spec.default)
+            title = f"{rule.label(lang)}: {rule.option_title(spec.name, lang)} = {shown_value(value, lang)}"
+            opts.append(discord.SelectOption(label=clip(title, 100), value=f"{name}:{spec.name}",
+                                             description=clip(rule.option_help(spec.name, lang), 100) or None))
+    if not toggles:
+        return None
+    selects = [Select(lambda p: ids.setting(ids.RULES, "t", scope, p), _("Turn a house rule on or off"), toggles)]
+    if opts:
+        selects.append(Select(lambda p: ids.setting(ids.RULES, "o", scope, p), _("Change an option"), opts))
+    return paged(Panel(selects=selects, page_id=lambda p: ids.setting(ids.RULES, "p", scope, p)), page)
+
+
+def resolved_options(settings: dict[str, object]) -> dict[str, dict[str, Any]]:
+    """Each rule's options as the chat's settings make them (variant and overrides)."""
+    from unobot.variants import VariantError, resolve
+
+    try:
+        resolved = resolve(str(settings["variant"]), settings.get("rules") or None)  # type: ignore[arg-type]
+    except VariantError:
+        return {}
+    return {name: dict(value or {}) for name, value in resolved.rules.items() if isinstance(value, dict)}
+
+
+def shown_value(value: object, lang: str) -> str:
+    _ = gettext_for(lang)
+    if isinstance(value, bool):
+        return _("on") if value else _("off")
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def number_steps(spec: OptionSpec) -> list[int]:
+    """The steps a number option moves by, as Telegram offers them (1, or 1 and a tenth of its span)."""
+    span = (spec.max - spec.min) if spec.max is not None and spec.min is not None else 100.0
+    if span <= 30:
+        return [1]
+    big = 10 ** max(1, int(math.log10(span)) - 2)
+    return [max(1, big // 10), big] if big >= 100 else [1, big]
+
+
+def option_spec(rule: str, option: str) -> tuple[type[Rule], OptionSpec] | None:
+    cls = available_rules().get(rule)
+    spec = next((s for s in option_specs(cls) if s.name == option), None) if cls is not None else None
+    return (cls, spec) if cls is not None and spec is not None else None
+
+
+def option_panel(settings: dict[str, object], rule: str, option: str, lang: str, scope: str,
+                 page: int = 0, note: str = "") -> Shown | None:
+    """One option of a rule: its help in the reader's language, what it
+    takes, its value, and how to change it: on/off, its allowed values, or
+    steps within its bounds and a box to type a number; then back."""
+    found = option_spec(rule, option)
+    if found is None:
+        return None
+    cls, spec = found
+    _ = gettext_for(lang)
+    value = resolved_options(settings).get(rule, {}).get(option, spec.default)
+    lines = [esc(note)] if note else []
+    lines += [f"**{esc(cls.label(lang))} · {esc(cls.option_title(option, lang))}**"]
+    help_text = cls.option_help(option, lang)
+    if help_text:
+        lines.append(esc(help_text))
+    lines.append(esc(spec.describe(lang)))
+    lines.append(esc(_("Now: {value}").format(value=shown_value(value, lang))))
+
+    def set_id(code: str) -> str:
+        return ids.setting(ids.RULES, "v", scope, rule, option, code)
+
+    buttons: list[discord.ui.Button[discord.ui.View]] = []
+    fixed = [button(_("⬅ All rules"), ids.setting(ids.RULES, "b", scope))]
+    if spec.type is bool:
+        buttons = [button(("✅ " if value else "") + _("on"), set_id("b1"), discord.ButtonStyle.success),
+                   button(("✅ " if not value else "") + _("off"), set_id("b0"))]
+    elif spec.choices is not None:
+        buttons = [button(("🔘 " if choice == value else "") + str(choice), set_id(f"i{index}"))
+                   for index, choice in enumerate(spec.choices)]
+    elif spec.type in (int, float) and isinstance(value, (int, float)):
+        lo = spec.min if spec.min is not None else -(10 ** 9)
+        hi = spec.max if spec.max is not None else 10 ** 9
+        steps = number_steps(spec)
+        buttons = [button(f"−{s}", set_id(f"n{int(value - s)}")) for s in reversed(steps) if value - s >= lo]
+        buttons += [button(f"+{s}", set_id(f"n{int(value + s)}")) for s in steps if value + s <= hi]
+        fixed.insert(0, button("✏️ " + _("Type a number"), ids.setting(ids.RULES, "m", scope, rule, option),
+                               discord.ButtonStyle.primary))
+    view = paged(Panel(buttons=buttons, fixed=fixed,
+                       page_id=lambda p: ids.setting(ids.RULES, "q", scope, rule, option) + f"|{p}"), page)
+    return Shown("\n".join(lines), view)
+
+
+def option_code_value(spec: OptionSpec, code: str) -> tuple[bool, object]:
+    """The value a settings button's code names (`b1`, `i2`, `n10`): (ok, value)."""
+    kind, rest = code[:1], code[1:]
+    if kind == "b" and rest in ("0", "1") and spec.type is bool:
+        return True, rest == "1"
+    if kind == "i" and spec.choices is not None and rest.isascii() and rest.isdecimal() \
+            and int(rest) < len(spec.choices):
+        return True, spec.choices[int(rest)]
+    if kind == "n":
+        return number_value(spec, rest)
+    return False, None
+
+
+def number_value(spec: OptionSpec, text: str) -> tuple[bool, object]:
+    """A typed or coded number for a number option: (ok, value); bounds are the service's to judge."""
+    text = text.strip()
+    try:
+        number: float = int(text) if spec.type is int else float(text)
+    except ValueError:
+        return False, None
+    return True, number
+
+
+def variants_components(current: str, lang: str, scope: str, page: int = 0) -> discord.ui.View | None:
+    """Every variant in a select, paged at 25."""
+    from unobot.variants import variant_names
+
+    _ = gettext_for(lang)
+    options = [discord.SelectOption(label=clip(("✅ " if name == current else "") + variant_title(name, lang), 100),
+                                    value=name, description=name) for name in variant_names()]
     if not options:
         return None
-    return layout([discord.ui.Select(custom_id=f"rules|toggle|{scope}", options=options[:MAX_OPTIONS])])
+    return paged(Panel(selects=[Select(lambda p: ids.setting(ids.VARIANTS, "s", scope, p), _("The rules variant"),
+                                       options)],
+                       page_id=lambda p: ids.setting(ids.VARIANTS, "p", scope, p)), page)

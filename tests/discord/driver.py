@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,7 +30,7 @@ from unobot.chat.commands import Person
 from unobot.chat.service import ChatService
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 
-FAST = Options(continue_delay=0.05, timer_grace=0.1)
+FAST = Options(continue_delay=0.05, timer_grace=0.1, status_interval=0.02, clock_poll=0.05)
 ADMIN = Person("setup", "Setup", None, True)
 
 
@@ -150,13 +151,36 @@ class TableDriver:
         return await self.settle(await self.server.component(member, message, custom_id, values,
                                                              session=self._session()))
 
-    async def press_status(self, member: Member, custom_id: str) -> Sent:
+    async def pick(self, member: Member, message: Message, entry: str) -> Sent:
+        """Press a button (`custom_id`) or pick a select's option (`custom_id=value`)."""
+        base, _, value = entry.partition("=")
+        return await self.press(member, message, base, [value] if value else None)
+
+    async def press_status(self, member: Member, action: str) -> Sent:
+        """Press the status message's button of an action id (`j` join, `g`
+        start, `n` next round, `l` leave), or `hand` for "My cards"."""
         msg = self.status_message()
         assert msg is not None, "no status message"
-        return await self.press(member, msg, custom_id)
+        if action == "hand":
+            return await self.press(member, msg, "u|hand")
+        cid = next((cid for _, cid in msg.custom_ids() if action_of(cid) == action), None)
+        assert cid is not None, f"no {action!r} on the status message: {msg.custom_ids()}"
+        return await self.press(member, msg, cid)
+
+    async def add_ai(self, member: Member, level: str | None = None) -> Sent:
+        """The status message's "Add an AI player": its level picker, then a level."""
+        msg = self.status_message()
+        assert msg is not None
+        cid = next(cid for _, cid in msg.custom_ids() if cid.startswith("u|n|") and action_of(cid).startswith("a"))
+        sent = await self.press(member, msg, cid)
+        assert sent.message is not None and sent.message.viewer == member.id
+        levels = [c for _, c in sent.message.custom_ids() if c.startswith("u|a|")]
+        chosen = next((c for c in levels if level is None or action_of(c) == "a" + level), None)
+        assert chosen is not None, levels
+        return await self.press(member, sent.message, chosen)
 
     async def open_hand(self, member: Member) -> Message:
-        sent = await self.press_status(member, "u|hand")
+        sent = await self.press_status(member, "hand")
         assert sent.message is not None and sent.message.viewer == member.id, "the hand must be ephemeral"
         return sent.message
 
@@ -179,7 +203,8 @@ class TableDriver:
                 for text in texts:
                     for card in hidden:
                         assert not mentions(text, card), f"public message names hidden {card.text}: {text!r}"
-                assert not any("u|sel" in t or "u|p|" in t for t in texts), "hand controls in public"
+                assert not any("u|s|" in t or re.search(r"u\|a\|\d+\|p", t) for t in texts), \
+                    "hand controls in public"
                 self.stats.checked += 1
             self._checked_versions[msg.id] = len(msg.versions)
 
@@ -198,7 +223,7 @@ class TableDriver:
                 self.stats.rounds += 1
                 human = next(self.member_of(s.id) for s in table.seats if self.member_of(s.id))
                 assert human is not None
-                await self.press_status(human, "u|next")
+                await self.press_status(human, "n")
                 continue
             assert table.phase == PLAYING and table.game is not None
             seat = table.game.turn
@@ -213,43 +238,49 @@ class TableDriver:
 
     async def turn(self, member: Member) -> None:
         hand = await self.open_hand(member)
-        ids = hand.custom_ids()
-        by_prefix = {cid.split("=")[0].rsplit("|", 1)[0] if "=" not in cid else cid.split("=")[0]: cid
-                     for _, cid in ids}
-        choice: str | None = None
-        values: list[str] | None = None
-        sel = [cid for _, cid in ids if cid.startswith("u|sel|")]
-        uno_cards = [cid for cid in sel if cid.endswith("|1")]
-        verbs = {cid.split("|")[1]: cid for _, cid in ids if not cid.startswith("u|sel|")}
-        if uno_cards:
-            choice, _, value = uno_cards[0].partition("=")
-            values = [value]
-        elif "un" in verbs:
-            choice = verbs["un"]
-        elif "ch" in verbs and self.rng.random() < 0.5:
-            choice = verbs["ch"]
-        elif "ca" in verbs:
-            choice = verbs["ca"]
-        elif sel:
-            choice, _, value = self.rng.choice(sel).partition("=")
-            values = [value]
-        elif "dp" in verbs:
-            choice = verbs["dp"]
-        elif "d" in verbs:
-            choice = verbs["d"]
-        elif "pa" in verbs:
-            choice = verbs["pa"]
-        del by_prefix
-        assert choice is not None, f"nothing to do in {hand.content!r} {ids}"
-        sent = await self.press(member, hand, choice, values)
-        self.stats.verbs.append(choice.split("|")[1])
+        entries = [cid for _, cid in hand.custom_ids()]
+        acts = {action_of(cid): cid for cid in entries if cid.startswith(("u|a|", "u|n|", "u|s|"))}
+        cards = [cid for cid in entries if cid.startswith("u|s|")]
+        uno_cards = [cid for cid in cards if cid.endswith("!")]
+
+        def first(*codes: str) -> str | None:
+            return next((cid for code in codes for act, cid in acts.items() if act == code), None)
+
+        catch = next((cid for act, cid in acts.items() if act.startswith("k")), None)
+        colour = next((cid for act, cid in acts.items() if act.startswith("h")), None)
+        choice = uno_cards[0] if uno_cards else first("u")
+        if choice is None and "c" in acts and self.rng.random() < 0.5:
+            choice = acts["c"]
+        choice = choice or catch or colour
+        if choice is None and cards:
+            choice = self.rng.choice(cards)
+        choice = choice or first("d+", "d", "s", "t")
+        assert choice is not None, f"nothing to do in {hand.content!r} {entries}"
+        sent = await self.pick(member, hand, choice)
+        self.stats.verbs.append(verb_of(action_of(choice)))
         self.stats.moves += 1
         after = sent.message
         assert after is not None and after.id == hand.id, "the answer updates the same ephemeral message"
         if "⚠️" in after.content:
             self.stats.refusals += 1
-        picks = [cid for _, cid in after.custom_ids() if cid.startswith("u|p|")]
-        if picks:  # a colour or a target to choose
+        if action_of(choice).startswith("?") or choice.startswith("u|n|"):  # a colour or a target to choose
+            picks = [cid for _, cid in after.custom_ids() if cid.startswith("u|a|")]
+            assert picks, after.custom_ids()
             self.stats.pickers += 1
             sent = await self.press(member, after, self.rng.choice(picks))
             assert sent.message is not None and "⚠️" not in sent.message.content, sent.message.content
+
+
+def action_of(entry: str) -> str:
+    """The action id a button (`u|a|17|pR5`) or select option (`u|s|17|0=pR5`) carries."""
+    base, _, value = entry.partition("=")
+    if value:
+        return value
+    parts = base.split("|")
+    return parts[3] if len(parts) >= 4 and parts[0] == "u" and parts[1] in ("a", "n") else ""
+
+
+def verb_of(action_id: str) -> str:
+    """What kind of action an id is: `p` play, `d` draw, `d+` draw and play, `u` UNO, ..."""
+    code = action_id.lstrip("?")
+    return "d+" if code.startswith("d+") else code[:1]

@@ -89,7 +89,7 @@ async def test_ai_players_are_added_by_the_creator_an_admin_or_a_player_in_the_l
     table = await driver.table()
     assert table is not None and len(table.seats) == 4
     # Once the game runs, nobody can.
-    await driver.press_status(ann, "u|start")
+    await driver.press_status(ann, "g")
     started = await driver.table()
     assert started is not None and started.phase == PLAYING
     refused(await driver.slash(ann, "ai", count=1), ann.id, "not_in_lobby")
@@ -105,8 +105,8 @@ async def test_a_player_is_kicked_by_the_creator_or_an_admin_only(server: Discor
     driver = TableDriver(server, bot, guild.channels[0], [ann, bruno, cleo, dan])
     await driver.slash(ann, "new")
     for member in (bruno, cleo, dan):
-        await driver.press_status(member, "u|join")
-    await driver.press_status(ann, "u|start")
+        await driver.press_status(member, "j")
+    await driver.press_status(ann, "g")
     table = await driver.table()
     assert table is not None and table.game is not None
     before = versions(driver)
@@ -152,8 +152,8 @@ async def test_skip_once_the_turn_timer_ran_out(server: DiscordAPIServer, redis_
 
         async def game() -> None:
             await driver.slash(ann, "new")
-            await driver.press_status(bruno, "u|join")
-            await driver.press_status(ann, "u|start")
+            await driver.press_status(bruno, "j")
+            await driver.press_status(ann, "g")
 
         # No turn timer: nothing to skip.
         await game()

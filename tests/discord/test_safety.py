@@ -33,13 +33,15 @@ async def test_forged_and_stale(server: DiscordAPIServer, bot: BotProcess) -> No
     not_held = next(t for t in ("W+4", "W", "R0", "G9", "BS", "Y+2")
                     if all(card.text != t for card in table.game.hands[on_turn]))
     forged = [
-        (mover, f"u|p|{version}|{not_held}|R||0"),          # a card the member does not hold
-        (other, f"u|p|{version}|{table.game.hands[other_seat][0].text}|R||0"),  # out of turn
-        (mover, "u|p|notanumber|R5|||0"),                     # malformed
+        (mover, f"u|a|{version}|p{not_held}.R"),            # a card the member does not hold
+        (other, f"u|a|{version}|p{table.game.hands[other_seat][0].text}.R"),  # out of turn
+        (mover, "u|a|notanumber|pR5"),                      # malformed
+        (mover, f"u|a|{version}|p"),                        # malformed action id
+        (mover, f"u|a|{version}|Mnotadigest"),              # a digest nobody may play
         (mover, "u|zzz"),                                     # unknown verb
         (mover, "somebody-else|join"),                        # not ours at all
-        (mover, f"u|ca|{version}|{other.id}"),               # catching someone who is not exposed
-        (server.member("Eve"), f"u|d|{version}"),            # not in the game
+        (mover, f"u|a|{version}|k{other.id}"),              # catching someone who is not exposed
+        (server.member("Eve"), f"u|a|{version}|d"),         # not in the game
     ]
     for member, custom_id in forged:
         sent = await driver.press(member, status, custom_id)
@@ -52,13 +54,13 @@ async def test_forged_and_stale(server: DiscordAPIServer, bot: BotProcess) -> No
     await driver.check_privacy()
     # A hand opened before a move is stale after it: refused, and shown again fresh.
     hand = await driver.open_hand(mover)
-    picks = [cid for _, cid in hand.custom_ids() if cid.startswith("u|d|") or cid.startswith("u|dp|")]
-    draw = picks[0] if picks else next(cid for _, cid in hand.custom_ids() if cid.startswith("u|sel|"))
+    picks = [cid for _, cid in hand.custom_ids() if cid.endswith("|d") or cid.endswith("|d+")]
+    draw = picks[0] if picks else next(cid for _, cid in hand.custom_ids() if cid.startswith("u|s|"))
     other_hand = await driver.open_hand(other)
-    await driver.press(mover, hand, draw.split("=")[0], [draw.split("=")[1]] if "=" in draw else None)
+    await driver.pick(mover, hand, draw)
     moved = await driver.table()
     assert moved is not None and moved.version > version
-    stale = [cid for _, cid in other_hand.custom_ids() if cid.startswith("u|r|") is False]
+    stale = [cid for _, cid in other_hand.custom_ids() if cid.startswith(("u|a|", "u|s|"))]
     for cid in stale[:2]:
         base, _, value = cid.partition("=")
         now = await driver.table()
@@ -81,7 +83,7 @@ async def test_stale_hand_refused(server: DiscordAPIServer, bot: BotProcess) -> 
     first = hand.custom_ids()[0][1]
     # The game moves on (the member draws through a second hand message) ...
     fresh = await driver.open_hand(mover)
-    draw = next(cid for _, cid in fresh.custom_ids() if cid.startswith(("u|d|", "u|dp|", "u|sel|")))
+    draw = next(cid for _, cid in fresh.custom_ids() if cid.endswith(("|d", "|d+")))
     base, _, value = draw.partition("=")
     await driver.press(mover, fresh, base, [value] if value else None)
     version = (await driver.table()).version  # type: ignore[union-attr]
@@ -105,7 +107,7 @@ async def test_old_status_message(server: DiscordAPIServer, bot: BotProcess) -> 
     await driver.slash(ann, "new")
     new = driver.status_message()
     assert new is not None and new.id != old.id
-    sent = await driver.press(driver.members[1], old, "u|join")
+    sent = await driver.press(driver.members[1], old, "u|a|1|j")
     assert sent.message is not None and sent.message.ephemeral and "⚠️" in sent.message.content
     table = await driver.table()
     assert table is not None and [s.name for s in table.seats] == ["Ann"]

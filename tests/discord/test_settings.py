@@ -29,10 +29,10 @@ async def test_rules_per_server_and_channel(server: DiscordAPIServer, bot: BotPr
     # The admin turns stacking on for the whole server: both channels get it.
     shown = await one.slash(boss, "rules", scope="server")
     assert shown.message is not None and shown.message.components
-    forged = await one.press(ann, shown.message, "rules|toggle|server", ["stacking"])
+    forged = await one.press(ann, shown.message, "r|t|server|0", ["stacking"])
     assert forged.message is not None and forged.message.ephemeral and "⚠️" in forged.message.content
     assert "stacking" not in (await one.service.settings(one.chat))["rules"]
-    await one.press(boss, shown.message, "rules|toggle|server", ["stacking"])
+    await one.press(boss, shown.message, "r|t|server|0", ["stacking"])
     assert "stacking" in (await one.service.settings(one.chat))["rules"]
     assert "stacking" in (await two.service.settings(two.chat))["rules"]
     # A channel's own choice wins over the server's, in that channel only.
@@ -54,11 +54,11 @@ async def test_timer_ai_seats_and_stats(server: DiscordAPIServer, bot: BotProces
     await short_games(driver, scoring="target=50")
     await driver.slash(boss, "timer", seconds=1)
     await driver.slash(boss, "new")
-    await driver.press_status(boss, "u|ai")
-    await driver.press_status(boss, "u|ai")
+    await driver.add_ai(boss)
+    await driver.add_ai(boss)
     table = await driver.table()
     assert table is not None and [s.is_ai for s in table.seats] == [False, True, True]
-    await driver.press_status(boss, "u|start")
+    await driver.press_status(boss, "g")
     status = driver.status_message()
     assert status is not None and "1 second per turn" in status.content
     # Boss does nothing on some turn: the timer moves the game on by itself.
@@ -105,7 +105,7 @@ async def test_a_rule_that_clashes_is_refused_in_the_members_language(server: Di
     ):
         shown = await driver.slash(member, "rules")
         assert shown.message is not None and shown.message.components
-        select = next(cid for _, cid in shown.message.custom_ids() if cid.startswith("rules|toggle|"))
+        select = next(cid for _, cid in shown.message.custom_ids() if cid.startswith("r|t|"))
         select = select.partition("=")[0]  # the select's id (an option's entry is `id=value`)
         sent = await driver.press(member, shown.message, select, ["no-bluffing"])
         assert sent.message is not None and sent.message.ephemeral and sent.message.viewer == member.id

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.discord.driver import BotProcess, TableDriver
+from tests.discord.driver import BotProcess, TableDriver, action_of
 from tests.discord_api import DiscordAPIServer
 
 
@@ -14,7 +14,8 @@ async def test_lobby(server: DiscordAPIServer, bot: BotProcess) -> None:
     sent = await driver.slash(ann, "new")
     assert sent.message is not None and not sent.message.ephemeral
     assert "Ann" in sent.message.content
-    assert [cid for _, cid in sent.message.custom_ids()] == ["u|join", "u|start", "u|ai"]
+    # The lobby's actions of the table model, for anyone: join, start, add an AI (a level next), leave.
+    assert [action_of(cid) for _, cid in sent.message.custom_ids()] == ["j", "g", "astrong", "l"]
 
 
 async def test_spanish_command_menu(server: DiscordAPIServer, bot: BotProcess) -> None:
@@ -29,9 +30,9 @@ async def test_deleted_status_is_posted_again_and_leave(server: DiscordAPIServer
     ann, bob = server.member("Ann"), server.member("Bob")
     driver = TableDriver(server, bot, guild.channels[0], [ann, bob])
     await driver.slash(ann, "new")
-    await driver.press_status(bob, "u|join")
-    await driver.press_status(ann, "u|ai")
-    await driver.press_status(ann, "u|start")
+    await driver.press_status(bob, "j")
+    await driver.add_ai(ann)
+    await driver.press_status(ann, "g")
     first = driver.status_message()
     assert first is not None
     first.deleted = True  # a moderator deletes the status message
