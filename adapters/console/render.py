@@ -343,6 +343,8 @@ def help_table(lang: str) -> Table:
         ("3", _("play card 3 of your hand (the numbers in front of the cards)")),
         (_("Red 5 · R5 · {play} R5").format(play=play),
          _("play a card by its name, as shown or short: R5, G+2, BS (skip), YR (reverse), W, W+4")),
+        (_("R⊘ · ⊘ red · ⇄+4 green"),
+         _("play a card by the symbol on it, with its colour (alone: the one you hold, or you are asked)")),
         (_("3 red · W+4 green · w yel"), _("play a wild and choose its colour (or be asked)")),
         (_("{play} R7 ada").format(play=play), _("play a card that targets a player (seven-o: swap hands)")),
         ("3 uno", _("say UNO and play card 3 in one go")),

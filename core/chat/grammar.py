@@ -42,6 +42,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..cards import (
     COLOR_NAMES,
@@ -61,6 +62,10 @@ from . import commands as c
 from .commands import parse_int
 from .i18n import LANGUAGES, N_, gettext_for
 from .render import card_name, error_text, kind_name, kind_text
+
+if TYPE_CHECKING:
+    from ..state import GameState
+    from .table import Table
 
 DRAW, DRAW_PLAY, PASS, UNO, CATCH, CHALLENGE, PLAY, COLOR = (
     "draw", "drawplay", "pass", "uno", "catch", "challenge", "play", "color")
@@ -337,26 +342,20 @@ def numbered_hand(cards: Iterable[Card]) -> list[Card]:
     return sorted(dict.fromkeys(cards), key=_sort_key)
 
 
-def parse(line: str, table: object, person_id: str, lang: str | None) -> Parsed:
-    """Parse one typed line for a person at a table (`chat.table.Table`): the
-    hand numbered as `numbered_hand` does, readings limited to the cards of the
-    table's deck."""
-    game = getattr(table, "game", None)
-    seat_of = getattr(table, "seat_of", None)
-    seat = seat_of(person_id) if seat_of is not None else None
-    hand: list[Card] = []
-    deck: set[Card] | None = None
-    if game is not None:
-        if seat is not None and 0 <= seat < len(game.hands):
-            hand = numbered_hand(game.hands[seat])
-        deck = deck_of(game)
-    return parse_hand(line, hand, lang, deck)
+def parse(line: str, table: Table, person_id: str, lang: str | None) -> Parsed:
+    """Parse one typed line for a person at a table: their hand numbered as
+    `numbered_hand` does, readings limited to the cards of the table's deck."""
+    game = table.game
+    if game is None:
+        return parse_hand(line, [], lang)
+    seat = table.seat_of(person_id)
+    hand = numbered_hand(game.hands[seat]) if seat is not None and 0 <= seat < len(game.hands) else []
+    return parse_hand(line, hand, lang, deck_of(game))
 
 
-def deck_of(game: object) -> set[Card]:
+def deck_of(game: GameState) -> set[Card]:
     """The cards a game plays with: every card in a hand, the draw pile or the discard pile."""
-    all_cards = getattr(game, "all_cards", None)
-    return set(all_cards()) if all_cards is not None else set()
+    return set(game.all_cards())
 
 
 def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
