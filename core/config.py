@@ -26,6 +26,8 @@ variable                   overrides
 ``DISCORD_BOT_TOKEN``      ``discord.token``
 ``UNOBOT_DISCORD_API_URL`` ``discord.api_url``
 ``UNOBOT_DISCORD_GATEWAY_URL`` ``discord.gateway_url``
+``UNOBOT_WEB_SECRET``      ``web.secret``
+``UNOBOT_WEB_URL``         ``web.public_url``
 =========================  ======================
 
 An empty environment variable counts as unset.
@@ -147,6 +149,26 @@ class DiscordConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebTableConfig:
+    """The web table (adapters/web): `unobot web`, and inside `unobot telegram`
+    / `unobot discord` when ``enabled``. The secret signs the table links
+    (kept out of ``repr``; None: derived from the bot token)."""
+
+    enabled: bool = False
+    listen: str = "127.0.0.1"
+    port: int = 8080
+    #: The address players open (the reverse proxy's https URL); None: http://listen:port.
+    public_url: str | None = None
+    secret: str | None = field(default=None, repr=False)
+    #: The Telegram Mini App's short name (BotFather /newapp); None: no "Open the table" button.
+    telegram_app: str | None = None
+    #: Minutes a Telegram `initData` is accepted after Telegram signed it.
+    init_data_minutes: int = 1440
+    #: `unobot web` may open browser-only tables (anyone reaching the page may).
+    browser_tables: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class VariantsConfig:
     """Where variant files are looked for besides the shipped ones and the
     plugins' (`unobot.variants` entry points): folders, searched first."""
@@ -177,6 +199,7 @@ class Config:
     source: str | None = None
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     variants: VariantsConfig = field(default_factory=VariantsConfig)
+    web: WebTableConfig = field(default_factory=WebTableConfig)
 
 
 # --------------------------------------------------------------------------- loading
@@ -235,7 +258,7 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     if data is None:
         data = {}
     top = reader.mapping(data, ())
-    reader.known(top, (), ("redis", "store", "telegram", "game", "discord", "variants"))
+    reader.known(top, (), ("redis", "store", "telegram", "game", "discord", "variants", "web"))
 
     variants_raw = reader.mapping(top.get("variants"), ("variants",))
     reader.known(variants_raw, ("variants",), ("path",))
@@ -356,7 +379,34 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
                             api_url=reader.http_url(dc_raw.get("api_url"), ("discord", "api_url")),
                             gateway_url=gateway_url)
     return Config(redis=redis_config, store=store, telegram=telegram, game=game,
-                  source=source, discord=discord, variants=VariantsConfig(folders))
+                  source=source, discord=discord, variants=VariantsConfig(folders),
+                  web=_web_config(reader, top))
+
+
+def _web_config(reader: _Reader, top: dict[str, Any]) -> WebTableConfig:
+    raw = reader.mapping(top.get("web"), ("web",))
+    reader.known(raw, ("web",), _names(WebTableConfig))
+    d = WebTableConfig()
+    flags = {}
+    for key in ("enabled", "browser_tables"):
+        value = raw.get(key, getattr(d, key))
+        if not isinstance(value, bool):
+            reader.fail(("web", key), f"expected true or false, not {value!r}")
+        flags[key] = value
+    port = reader.integer(raw.get("port"), ("web", "port"), d.port, minimum=1)
+    if port > 65535:
+        reader.fail(("web", "port"), f"{port} is not a TCP port (1-65535)")
+    app = reader.text(raw.get("telegram_app"), ("web", "telegram_app"))
+    if app is not None and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", app):
+        reader.fail(("web", "telegram_app"), f"{app!r} is not a Mini App short name "
+                    "(3-30 letters, digits or _, as BotFather's /newapp gave it)")
+    return WebTableConfig(
+        enabled=flags["enabled"], browser_tables=flags["browser_tables"],
+        listen=reader.text(raw.get("listen"), ("web", "listen")) or d.listen, port=port,
+        public_url=reader.http_url(raw.get("public_url"), ("web", "public_url")),
+        secret=reader.text(raw.get("secret"), ("web", "secret")), telegram_app=app,
+        init_data_minutes=reader.integer(raw.get("init_data_minutes"), ("web", "init_data_minutes"),
+                                         d.init_data_minutes, minimum=1))
 
 
 def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Config:
@@ -394,6 +444,12 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
             if key == "api_url":
                 value = _Reader(f"${var}", {}).http_url(value, ())
             config = replace(config, discord=replace(config.discord, **{key: value}))
+    web_secret, web_url = get("UNOBOT_WEB_SECRET"), get("UNOBOT_WEB_URL")
+    if web_secret is not None:
+        config = replace(config, web=replace(config.web, secret=web_secret))
+    if web_url is not None:
+        checked_web = _Reader("$UNOBOT_WEB_URL", {}).http_url(web_url, ())
+        config = replace(config, web=replace(config.web, public_url=checked_web))
     return config
 
 

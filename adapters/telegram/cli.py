@@ -135,6 +135,10 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
                           timer=game.turn_seconds, lobby_minutes=game.lobby_minutes),
         options=Options(lobby_seconds=game.lobby_minutes * 60.0, sticker_owner=config.telegram.sticker_owner),
         on_ready=ready)
+    if config.web.enabled:  # the web table in this process (adapters/web), on the bot's service
+        from unobot.adapters.web.cli import attach_telegram
+
+        attach_telegram(app, config)
     updates = ["message", "callback_query", "inline_query", "chosen_inline_result"]
     broken: list[str] = []
 

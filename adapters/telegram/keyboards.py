@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -66,8 +67,22 @@ def play_keyboard(lang: str, chat: str | None = None) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[play_button(lang, chat)]])
 
 
+#: chat id -> the web table's Mini App link for it (set by adapters/web when
+#: `web.telegram_app` is configured; None: no "Open the table" button).
+WEB_TABLE: Callable[[str], str] | None = None
+
+
 def table_keyboard(phase: str, lang: str, chat: str | None = None) -> InlineKeyboardMarkup | None:
-    """The buttons under a game's status message, by phase."""
+    """The buttons under a game's status message, by phase (and the web table's, when configured)."""
+    markup = _table_keyboard(phase, lang, chat)
+    if WEB_TABLE is None or chat is None or markup is None:
+        return markup
+    _ = gettext_for(lang)
+    web = InlineKeyboardButton(_("🌐 Open the table"), url=WEB_TABLE(chat))
+    return InlineKeyboardMarkup([*markup.inline_keyboard, [web]])
+
+
+def _table_keyboard(phase: str, lang: str, chat: str | None = None) -> InlineKeyboardMarkup | None:
     _ = gettext_for(lang)
     if phase == LOBBY:
         return InlineKeyboardMarkup([

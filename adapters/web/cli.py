@@ -1,0 +1,171 @@
+"""`unobot web`: serve the web table on its own; and the same server inside a bot.
+
+Alone it serves browser-only tables (anyone with a table's link picks a
+name and sits down; AI seats are added from the lobby as in a chat) and,
+with a bot token configured, Telegram Mini App tables of groups whose bot
+runs elsewhere on the same store. Inside `unobot telegram` (config.yaml
+`web: enabled: true`) it shares the bot's ChatService, and every move made
+on a page updates the group's status message through the bot's own
+publishing (`attach_telegram`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+from typing import TYPE_CHECKING, Any
+
+from unobot.chat.i18n import gettext_for
+
+if TYPE_CHECKING:
+    from unobot.chat.service import ChatService
+    from unobot.config import Config
+
+    from .server import OutcomeHook, WebConfig, WebTable
+
+
+def register(subparsers: Any) -> None:
+    _ = gettext_for("en")
+    p = subparsers.add_parser("web", help=_("serve the web table (a page with your hand as cards)"),
+                              description=_("Serve the web table: browser-only tables, and Telegram "
+                                            "Mini App tables when a bot token is configured."))
+    p.add_argument("--listen", metavar="HOST", help=_("address to bind (default: web.listen)"))
+    p.add_argument("--port", type=int, metavar="N", help=_("port to bind (default: web.port)"))
+    p.add_argument("--public-url", metavar="URL", help=_("the address players open (default: web.public_url)"))
+    p.add_argument("--redis", metavar="URL", help=_("Redis URL, or memory (default: config, else the embedded server)"))
+    p.add_argument("--verbose", "-v", action="store_true", help=_("log every request"))
+    p.set_defaults(func=run)
+
+
+def web_config(config: Config, *, public_url: str | None = None, listen: str | None = None,
+               port: int | None = None) -> WebConfig:
+    """The server's settings from config.yaml (`web:`, the bot token, the game defaults)."""
+    from unobot.chat.wake import Pacing
+
+    from .links import server_secret
+    from .server import WebConfig
+
+    w = config.web
+    url = public_url or w.public_url or f"http://{listen or w.listen}:{port or w.port}"
+    return WebConfig(secret=server_secret(w.secret, config.telegram.token), bot_token=config.telegram.token,
+                     init_data_age=w.init_data_minutes * 60.0, public_url=url,
+                     browser_tables=w.browser_tables, default_variant=config.game.default_variant,
+                     pacing=Pacing(lobby_seconds=config.game.lobby_minutes * 60.0))
+
+
+def run(args: argparse.Namespace) -> int:
+    from unobot.adapters.store_factory import open_store, store_options
+    from unobot.chat.service import ChatService, Defaults
+    from unobot.config import ConfigError, load_config
+    from unobot.store import StoreError
+
+    from .server import WebTable, start
+
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    listen, port = args.listen or config.web.listen, args.port or config.web.port
+
+    async def serve() -> int:
+        redis = args.redis or config.redis.url
+        memory = redis == "memory"
+        try:
+            store = await open_store(None if memory else redis, data_dir=config.store.data_dir,
+                                     prefix=config.store.prefix, memory=memory,
+                                     **store_options(config, memory=memory))
+        except StoreError as exc:
+            print(f"error: the store cannot be opened: {exc}", file=sys.stderr)
+            return 1
+        game = config.game
+        service = ChatService(store, defaults=Defaults(variant=game.default_variant, lang=game.default_language,
+                                                       timer=game.turn_seconds, lobby_minutes=game.lobby_minutes))
+        table = WebTable(service, web_config(config, public_url=args.public_url, listen=listen, port=port))
+        try:
+            runner = await start(table, listen, port)
+        except OSError as exc:
+            await store.close()
+            print(f"error: cannot listen on {listen}:{port}: {exc}", file=sys.stderr)
+            return 1
+        print(f"web table at {table.config.public_url}/", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await runner.cleanup()
+        await store.close()
+        return 0
+
+    return asyncio.run(serve())
+
+
+# -- inside a bot's process ------------------------------------------------------------------
+
+async def start_inside(service: ChatService, config: Config, *, on_outcome: OutcomeHook | None = None
+                       ) -> tuple[WebTable, Any]:
+    """Serve the web table on the bot's loop with the bot's service; returns (table, runner)."""
+    from .server import WebTable, start
+
+    table = WebTable(service, web_config(config), on_outcome=on_outcome)
+    runner = await start(table, config.web.listen, config.web.port)
+    return table, runner
+
+
+def attach_telegram(app: Any, config: Config) -> None:
+    """`unobot telegram` with `web.enabled`: the web table in the bot's process.
+
+    Chained to the Application's post_init / post_shutdown: once the bot's
+    runtime is up, the server starts with the bot's ChatService; a move made
+    on a page is published to the group as the bot publishes its own
+    (`publish.after`: status message, jobs, private notices); the status
+    message gets the "Open the table" button (`keyboards.WEB_TABLE`)."""
+    from telegram.ext import CallbackContext
+
+    from unobot.adapters.telegram import keyboards, publish
+    from unobot.adapters.telegram.runtime import KEY
+
+    from . import links
+
+    first_init, first_shutdown = app.post_init, app.post_shutdown
+    held: dict[str, Any] = {}
+
+    async def on_outcome(chat: str, out: Any) -> None:
+        try:
+            chat_id = int(chat)
+        except ValueError:
+            return
+        await publish.after(CallbackContext(app), chat_id, out)
+
+    async def post_init(application: Any) -> None:
+        if first_init is not None:
+            await first_init(application)
+        service = application.bot_data[KEY].service
+        table, runner = await start_inside(service, config, on_outcome=on_outcome)
+        held["runner"] = runner
+        short = config.web.telegram_app
+        if short:
+            def link(chat: str) -> str:
+                token = links.table_token(table.config.secret, chat)
+                return f"https://t.me/{application.bot.username}/{short}?startapp={token}"
+
+            keyboards.WEB_TABLE = link
+
+    async def post_shutdown(application: Any) -> None:
+        runner = held.pop("runner", None)
+        if runner is not None:
+            await runner.cleanup()
+        keyboards.WEB_TABLE = None
+        if first_shutdown is not None:
+            await first_shutdown(application)
+
+    app.post_init = post_init
+    app.post_shutdown = post_shutdown

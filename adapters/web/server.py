@@ -1,0 +1,482 @@
+"""The web table's server: one page, its assets, card pictures and a WebSocket.
+
+Why aiohttp: one library serves the HTTP routes, the WebSocket and the
+static files, on the same asyncio loop as python-telegram-bot and
+discord.py (both already pull aiohttp's ecosystem in), so `unobot
+telegram` can serve a bot and its tables in one process.
+
+The protocol is JSON over one WebSocket (`/ws`). Every message the page
+sends carries its proof (`auth`: Telegram's `initData`, a player token, or
+a browser table's token) and is judged on its own: the player is whoever
+the proof names, never an id the page sends. The page sends `hello`
+(show me the table), `name` (a browser-only table: sit me down under this
+name) and `act` (an action's id from the menu it was shown, with the
+table version it saw). The server sends `state` (the whole table for that
+player; the page keeps the newest version: latest state wins), `notice`
+(lines only that player reads), `refused` (a translated reason; nothing
+changed), `player` (the token of a seat just picked a name for) and
+`need_name`.
+
+Live updates: after a move made here, every page on that table gets its
+state at once. Moves made elsewhere (inline mode in the same Telegram
+group, another process) are seen by a watcher that reads the chat's table
+version from the store every `poll` seconds while pages are open on it.
+The wakes a table needs (AI pauses, turn timers, lobby expiry) are
+planned from core's `wake_plan` after each move; a wake that fires on a
+table that moved on is refused as stale, so two processes planning the
+same wake cannot double a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from unobot.cards import CardError, parse_card
+from unobot.chat import commands as c
+from unobot.chat.actions import decode
+from unobot.chat.i18n import known, normalize
+from unobot.chat.outcome import Outcome
+from unobot.chat.service import ChatService
+from unobot.chat.table import FINISHED, Table
+from unobot.chat.wake import SYSTEM, Pacing, Wake, wake_plan
+
+from . import links, state
+from .texts import page_texts, refusal
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+BROWSER_PREFIX = "web."
+#: A player token made for a browser-only table lasts this long.
+BROWSER_SEAT_SECONDS = 7 * 24 * 3600.0
+MAX_MESSAGE = 16 * 1024
+
+OutcomeHook = Callable[[str, Outcome], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Page:
+    """One open WebSocket and who it was last shown to."""
+
+    ws: web.WebSocketResponse
+    viewer: links.Viewer | None = None
+    lang: str = "en"
+    sent: int = -2  # the version last sent (-1: "no game")
+    #: The last table shown was a finished match: it stays on the page (the chat
+    #: has no game any more, which is no news to show over who won).
+    finished: bool = False
+    #: Every state payload sent, for the tests' privacy scan (None: not kept).
+    log: list[dict[str, Any]] | None = None
+
+
+@dataclass
+class WebConfig:
+    """What the web table needs to know (config.yaml `web:`, see core/config.py)."""
+
+    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+    bot_token: str | None = field(default=None, repr=False)
+    #: Seconds an `initData` is accepted after Telegram signed it.
+    init_data_age: float = 24 * 3600.0
+    #: The address players reach the page at (links are made with it).
+    public_url: str = "http://127.0.0.1:8080"
+    #: `unobot web` may open browser-only tables (`web.` chats).
+    browser_tables: bool = True
+    default_variant: str = "official"
+    poll: float = 0.25
+    pacing: Pacing = field(default_factory=Pacing)
+    #: Keep every payload each page was sent (tests only).
+    keep_payloads: bool = False
+
+
+class WebTable:
+    """The aiohttp application and what it keeps: open pages, watchers, planned wakes."""
+
+    def __init__(self, service: ChatService, config: WebConfig | None = None, *,
+                 on_outcome: OutcomeHook | None = None) -> None:
+        self.service = service
+        self.config = config or WebConfig()
+        self.on_outcome = on_outcome
+        self.pages: dict[str, set[Page]] = {}
+        self.watchers: dict[str, asyncio.Task[None]] = {}
+        self.wakes: dict[str, list[asyncio.TimerHandle]] = {}
+        self.planned: set[str] = set()
+        self.cards: dict[str, bytes] = {}
+        #: State payloads each person's pages were sent, with every hand at the
+        #: time (keep_payloads, tests only): person -> [{payload, seat, hands}].
+        self.sent: dict[str, list[dict[str, Any]]] = {}
+        self.app = web.Application(client_max_size=64 * 1024)
+        self.app.add_routes([
+            web.get("/", self.index), web.get("/ws", self.socket),
+            web.get("/static/{name}", self.asset), web.get("/cards/{code}.png", self.card),
+            web.get("/api/variants", self.variants), web.post("/api/new", self.new_table),
+            web.get("/healthz", self.health),
+        ])
+        self.app.on_shutdown.append(self._shutdown)
+
+    # -- links ---------------------------------------------------------------------------
+    def table_link(self, chat: str) -> str:
+        """The browser link of a table (a browser-only table's share link)."""
+        return f"{self.config.public_url.rstrip('/')}/?t={links.table_token(self.config.secret, chat)}"
+
+    def player_link(self, chat: str, person: str, name: str, *, seconds: float = 6 * 3600.0,
+                    game: int | None = None, lang: str | None = None) -> str:
+        """A link for one person at one chat's game (Discord, the console)."""
+        token = links.player_token(self.config.secret, chat if game is None else f"{chat}#{game}", person, name,
+                                   time.time() + seconds, lang)
+        return f"{self.config.public_url.rstrip('/')}/?p={token}"
+
+    # -- HTTP ----------------------------------------------------------------------------
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def asset(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        path = STATIC / name
+        if "/" in name or name.startswith(".") or not path.is_file():
+            raise web.HTTPNotFound()
+        return web.FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+    async def health(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text="ok")
+
+    async def card(self, request: web.Request) -> web.StreamResponse:
+        code = request.match_info["code"]
+        png = self.cards.get(code)
+        if png is None:
+            try:
+                card = parse_card(code)
+            except (CardError, ValueError):
+                raise web.HTTPNotFound() from None
+            png = await asyncio.to_thread(render_png, card)
+            if len(self.cards) < 512:
+                self.cards[code] = png
+        return web.Response(body=png, content_type="image/png",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
+    async def variants(self, request: web.Request) -> web.StreamResponse:
+        from unobot.variants import VariantError, load_variant, variant_names
+
+        lang = normalize(request.query.get("lang"))
+        out = []
+        for name in variant_names():
+            try:
+                out.append({"name": name, "title": load_variant(name).label(lang)})
+            except VariantError:
+                continue
+        return web.json_response({"variants": out, "default": self.config.default_variant})
+
+    async def new_table(self, request: web.Request) -> web.StreamResponse:
+        """A browser-only table: its creator sits down under a name; the answer is the share link."""
+        try:
+            body = await request.json()
+        except ValueError:
+            body = {}
+        lang = normalize(str(body.get("lang") or ""))
+        if not self.config.browser_tables:
+            return web.json_response({"error": refusal("no_browser", lang)}, status=403)
+        name = clean_name(body.get("name"))
+        if name is None:
+            return web.json_response({"error": refusal("bad_name", lang)}, status=400)
+        variant = str(body.get("variant") or self.config.default_variant)
+        rules = body.get("rules") or {}
+        from unobot.variants import VariantError, resolve
+
+        try:
+            if not isinstance(rules, dict):
+                raise VariantError("rules", None, "not a mapping")
+            resolve(variant, rules or None)
+        except VariantError:
+            return web.json_response({"error": refusal("bad_variant", lang)}, status=400)
+        chat = BROWSER_PREFIX + secrets.token_hex(8)
+        person = "w" + secrets.token_hex(8)
+        await self.service.store.update_chat_settings(chat, {"lang": lang, **({"rules": rules} if rules else {})})
+        out = await self.service.handle(chat, c.Person(person, name, lang), c.NewGame(variant=variant))
+        if not out.ok:
+            return web.json_response({"error": out.error}, status=400)
+        token = links.player_token(self.config.secret, chat, person, name,
+                                   time.time() + BROWSER_SEAT_SECONDS, lang)
+        self.after(chat, out)
+        return web.json_response({"chat": chat, "player": token, "link": self.table_link(chat),
+                                  "table": links.table_token(self.config.secret, chat)})
+
+    # -- proofs --------------------------------------------------------------------------
+    def viewer(self, auth: Any, lang: str | None) -> links.Viewer | str:
+        """Who `auth` proves the sender is (a Viewer), or why not (a refusal code);
+        "need_name" for a browser table's token without a seat yet."""
+        if not isinstance(auth, dict):
+            return "no_auth"
+        cfg = self.config
+        try:
+            if auth.get("init_data"):
+                if not cfg.bot_token:
+                    return "forged"
+                fields = links.check_init_data(cfg.bot_token, str(auth["init_data"]), cfg.init_data_age)
+                person, name, tg_lang = links.telegram_user(fields)
+                token = fields.get("start_param") or str(auth.get("table") or "")
+                chat = links.read_table_token(cfg.secret, token)
+                return links.Viewer(chat, person, name, known(tg_lang) or lang)
+            if auth.get("player"):
+                v = links.read_player_token(cfg.secret, str(auth["player"]))
+                return links.Viewer(v.chat, v.person, v.name, lang or v.lang)
+            if auth.get("table"):
+                chat = links.read_table_token(cfg.secret, str(auth["table"]))
+                return "need_name" if chat.startswith(BROWSER_PREFIX) and cfg.browser_tables else "no_auth"
+        except links.LinkError as exc:
+            return exc.code
+        return "no_auth"
+
+    # -- the WebSocket -------------------------------------------------------------------
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=MAX_MESSAGE)
+        await ws.prepare(request)
+        page = Page(ws, log=[] if self.config.keep_payloads else None)
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    data = json.loads(msg.data)
+                except ValueError:
+                    continue
+                if isinstance(data, dict):
+                    await self.receive(page, data)
+        finally:
+            self._drop(page)
+        return ws
+
+    async def receive(self, page: Page, data: dict[str, Any]) -> None:
+        lang = known(str(data.get("lang") or "")) or page.lang
+        page.lang = lang
+        kind = data.get("type")
+        who = self.viewer(data.get("auth"), lang)
+        if who == "need_name" and kind == "name":
+            await self._sit(page, data, lang)
+            return
+        if isinstance(who, str):
+            if who == "need_name":
+                await self._send(page, {"type": "need_name", "texts": page_texts(lang), "lang": lang})
+            else:
+                await self._refuse(page, who, lang, texts=True)
+            return
+        page.lang = normalize(who.lang or lang)
+        chat, game = split_game(who.chat)
+        table = await self.service.table(chat)
+        if game is not None and (table is None or table.seed != game):
+            await self._refuse(page, "other_game", page.lang, texts=True)
+            return
+        page.viewer = links.Viewer(chat, who.person, who.name, page.lang)
+        self._add(page)
+        if kind == "hello":
+            page.sent = -2
+            await self._send(page, {"type": "hello", "texts": page_texts(page.lang), "lang": page.lang,
+                                    "name": who.name})
+            await self._push(page, table)
+            if chat not in self.planned and table is not None:
+                self.planned.add(chat)
+                self._plan(chat, table, resume=True)
+        elif kind == "act":
+            await self._act(page, table, data)
+
+    async def _sit(self, page: Page, data: dict[str, Any], lang: str) -> None:
+        name = clean_name(data.get("name"))
+        if name is None:
+            await self._refuse(page, "bad_name", lang)
+            return
+        chat = links.read_table_token(self.config.secret, str(data["auth"]["table"]))
+        person = "w" + secrets.token_hex(8)
+        token = links.player_token(self.config.secret, chat, person, name, time.time() + BROWSER_SEAT_SECONDS, lang)
+        await self._send(page, {"type": "player", "token": token})
+
+    async def _act(self, page: Page, table: Table | None, data: dict[str, Any]) -> None:
+        viewer = page.viewer
+        assert viewer is not None
+        action_id, version = data.get("id"), data.get("version")
+        if not isinstance(action_id, str) or not isinstance(version, int) or isinstance(version, bool):
+            await self._refuse(page, "bad_action", page.lang)
+            return
+        cmd = decode(action_id, version, table, viewer.person)
+        if cmd is None:
+            await self._refuse(page, "bad_action", page.lang)
+            await self._push(page, table, force=True)
+            return
+        person = c.Person(viewer.person, viewer.name, page.lang)
+        out = await self.service.handle(viewer.chat, person, cmd)
+        if not out.ok:
+            await self._send(page, {"type": "refused", "code": out.code, "text": out.error or ""})
+            await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
+            return
+        await self._publish(viewer.chat, out)
+
+    # -- after a move ------------------------------------------------------------------------
+    def after(self, chat: str, out: Outcome) -> None:
+        """A move was made here: show it everywhere (not waited for)."""
+        asyncio.ensure_future(self._publish(chat, out))
+
+    async def _publish(self, chat: str, out: Outcome) -> None:
+        table = out.table
+        for page in list(self.pages.get(chat, ())):
+            if page.viewer is not None and out.private.get(page.viewer.person):
+                await self._send(page, {"type": "notice", "lines": out.private[page.viewer.person]})
+        await self._broadcast(chat, table)
+        if table is not None:
+            self.planned.add(chat)
+            self._plan(chat, table, paused=out.paused)
+        if self.on_outcome is not None and out.changed:
+            try:
+                await self.on_outcome(chat, out)
+            except Exception:  # the chat's own front-end failing must not stop the page
+                log.exception("chat %s: the outcome hook failed", chat)
+
+    async def _broadcast(self, chat: str, table: Table | None) -> None:
+        pages = list(self.pages.get(chat, ()))
+        await asyncio.gather(*(self._push(p, table) for p in pages), return_exceptions=True)
+
+    async def _push(self, page: Page, table: Table | None, *, force: bool = False) -> None:
+        viewer = page.viewer
+        if viewer is None:
+            return
+        version = table.version if table is not None else -1
+        if version == page.sent and not force:
+            return
+        if table is None and page.finished and not force:
+            return
+        page.sent = version
+        page.finished = table is not None and table.phase == FINISHED
+        data = state.payload(table, viewer.person, page.lang, now=self.service.clock(), chat=viewer.chat)
+        if self.config.keep_payloads:  # the tests' privacy scan: what was sent, beside every hand then
+            hands = [[card.text for card in h] for h in table.game.hands] if table is not None and table.game else []
+            self.sent.setdefault(viewer.person, []).append({"payload": json.loads(json.dumps(data)),
+                                                            "seat": data.get("seat"), "hands": hands})
+        await self._send(page, data)
+
+    async def _send(self, page: Page, data: dict[str, Any]) -> None:
+        if page.ws.closed:
+            return
+        if page.log is not None:
+            page.log.append(data)
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await page.ws.send_str(json.dumps(data, ensure_ascii=False))
+
+    async def _refuse(self, page: Page, code: str, lang: str, *, texts: bool = False) -> None:
+        data: dict[str, Any] = {"type": "refused", "code": code, "text": refusal(code, lang)}
+        if texts:
+            data["texts"] = page_texts(lang)
+        await self._send(page, data)
+
+    # -- pages and watchers --------------------------------------------------------------
+    def _add(self, page: Page) -> None:
+        assert page.viewer is not None
+        chat = page.viewer.chat
+        for pages in self.pages.values():
+            pages.discard(page)
+        self.pages.setdefault(chat, set()).add(page)
+        if chat not in self.watchers or self.watchers[chat].done():
+            self.watchers[chat] = asyncio.ensure_future(self._watch(chat))
+
+    def _drop(self, page: Page) -> None:
+        for chat, pages in list(self.pages.items()):
+            pages.discard(page)
+            if not pages:
+                del self.pages[chat]
+
+    async def _watch(self, chat: str) -> None:
+        """While pages are open on `chat`: show moves made elsewhere (inline mode, another process)."""
+        while self.pages.get(chat):
+            await asyncio.sleep(self.config.poll)
+            try:
+                game_id = await self.service.store.chat_game(chat)
+                seen = {p.sent for p in self.pages.get(chat, ())}
+                if game_id is None:
+                    if any(p.sent != -1 and not p.finished for p in self.pages.get(chat, ())):
+                        await self._broadcast(chat, None)
+                    continue
+                table = await self.service.table(chat)
+            except Exception as exc:  # a store outage: the pages keep what they have
+                log.debug("chat %s: watcher could not read the table: %s", chat, exc)
+                continue
+            if table is not None and seen != {table.version}:
+                await self._broadcast(chat, table)
+        self.watchers.pop(chat, None)
+
+    # -- wakes ---------------------------------------------------------------------------
+    def _plan(self, chat: str, table: Table, *, paused: bool = False, resume: bool = False) -> None:
+        for handle in self.wakes.pop(chat, []):
+            handle.cancel()
+        now = self.service.clock()
+        plan = wake_plan(table, now, self.config.pacing, paused=paused, resume=resume)
+        loop = asyncio.get_running_loop()
+        self.wakes[chat] = [loop.call_later(max(0.0, w.when - now), self._fire, chat, w) for w in plan]
+
+    def _fire(self, chat: str, wake: Wake) -> None:
+        asyncio.ensure_future(self._wake(chat, wake))
+
+    async def _wake(self, chat: str, wake: Wake) -> None:
+        try:
+            out = await self.service.handle(chat, SYSTEM, wake.command)
+        except Exception:
+            log.exception("chat %s: the %s wake failed", chat, wake.kind)
+            return
+        if out.ok and out.changed:
+            await self._publish(chat, out)
+
+    async def _shutdown(self, app: web.Application) -> None:
+        for handles in self.wakes.values():
+            for handle in handles:
+                handle.cancel()
+        for task in self.watchers.values():
+            task.cancel()
+        for pages in list(self.pages.values()):
+            for page in list(pages):
+                await page.ws.close()
+
+
+def split_game(chat: str) -> tuple[str, int | None]:
+    """`chat#seed` (a link for one game) -> (chat, seed); a plain chat -> (chat, None)."""
+    head, sep, tail = chat.rpartition("#")
+    if sep:
+        try:
+            return head, int(tail)
+        except ValueError:
+            pass
+    return chat, None
+
+
+def clean_name(raw: Any) -> str | None:
+    """A player's chosen name: 1-32 printable characters, spaces collapsed; None if not."""
+    if not isinstance(raw, str):
+        return None
+    name = " ".join(raw.split())
+    if not 1 <= len(name) <= 32 or not name.isprintable():
+        return None
+    return name
+
+
+def render_png(card: Any) -> bytes:
+    """The card's picture as a page shows it: the sticker art, cut to the card, 176x248."""
+    import io
+
+    from unobot.adapters.telegram.cards import render_card
+
+    image = render_card(card).crop((80, 8, 432, 504)).resize((176, 248))
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+async def start(web_table: WebTable, host: str, port: int) -> web.AppRunner:
+    """Serve `web_table` on host:port (the caller keeps the runner and cleans it up)."""
+    runner = web.AppRunner(web_table.app, access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    return runner

@@ -1,0 +1,94 @@
+"""What one page gets: the table as its player may see it, as JSON.
+
+Why built here from core's table model and nothing else: the page is a
+renderer. `table_view` gives the public table (seats in play order, counts,
+never cards), `menu` gives what this person may do now (each action with
+its id, label and the choices it still needs), `hand_view` (through the
+menu) gives this person's own cards. No other hand is ever read, so no
+payload can carry another player's card (tests/web scan every payload).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from unobot.cards import Card
+from unobot.chat.actions import CARD, OUT_OF_TURN, PLAY, Action, menu
+from unobot.chat.i18n import gettext_for, ngettext_for
+from unobot.chat.render import COLOR_EMOJI, card_label, card_name, color_name
+from unobot.chat.table import Table
+from unobot.chat.views import round_headline, table_view
+
+COLOR_LETTERS = ("R", "Y", "G", "B")
+
+
+def card_url(card: Card) -> str:
+    return "/cards/" + quote(card.text, safe="") + ".png"
+
+
+def card_json(card: Card, lang: str) -> dict[str, Any]:
+    return {"code": card.text, "label": card_label(card, lang), "name": card_name(card, lang),
+            "color": card.color, "img": card_url(card)}
+
+
+def action_json(a: Action) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": a.id, "kind": a.kind, "group": a.group, "label": a.label,
+                           "hint": a.hint, "emoji": a.emoji, "code": a.code}
+    if a.card is not None:
+        out["card"] = a.card.text
+    if a.needs:
+        out["needs"] = list(a.needs)
+        out["choices"] = [{"id": ch.id, "label": ch.label, "color": ch.color, "emoji": ch.emoji,
+                           "code": ch.code} for ch in a.choices]
+    return out
+
+
+def payload(table: Table | None, person: str, lang: str, *, now: float | None = None,
+            chat: str = "") -> dict[str, Any]:
+    """The state message for `person` (their hand only) in `lang`."""
+    _ = gettext_for(lang)
+    if table is None:
+        return {"type": "state", "chat": chat, "version": -1, "phase": "none", "seats": [], "hand": [],
+                "actions": [], "recent": [], "seat": None}
+    view = table_view(table, lang)
+    m = menu(table, person, lang, now=now)
+    grouped = m.grouped()
+    # A card in the hand is tapped to make its plain play (in turn, or a jump-in);
+    # every other action (UNO with a card, draw, pass, a plugin's move) is a button.
+    by_card: dict[str, Action] = {}
+    buttons: list[Action] = []
+    for a in grouped:
+        if a.kind == PLAY and a.card is not None and not a.uno and a.group in (CARD, OUT_OF_TURN) \
+                and a.card.text not in by_card:
+            by_card[a.card.text] = a
+        else:
+            buttons.append(a)
+    hand = []
+    if m.hand is not None:
+        for hc in m.hand.cards:
+            play = by_card.get(hc.card.text)
+            hand.append({**card_json(hc.card, lang), "count": hc.count, "new": hc.new,
+                         "playable": play is not None, "action": action_json(play) if play else None})
+    ngettext = ngettext_for(lang)
+    seats = []
+    for p in view.in_order:
+        seats.append({"seat": p.seat, "name": p.name, "cards": p.cards, "turn": p.is_turn, "next": p.is_next,
+                      "uno": p.said_uno and p.cards <= 2, "ai": p.is_ai, "out": p.is_out, "score": p.score,
+                      "me": p.seat == m.seat,
+                      "count_text": ngettext("{n} card", "{n} cards", p.cards).format(n=p.cards)})
+    out: dict[str, Any] = {
+        "type": "state", "chat": table.chat_id, "version": table.version, "phase": view.phase,
+        "variant": view.variant_title, "seat": m.seat, "round": view.round,
+        "top": card_json(view.top, lang) if view.top is not None else None,
+        "color": view.color, "color_name": color_name(view.color, lang) if view.top is not None else "",
+        "color_emoji": COLOR_EMOJI.get(view.color, "") if view.top is not None else "",
+        "direction": view.direction, "pending": view.pending, "draw_size": view.draw_size,
+        "turn": view.turn, "turn_name": view.turn_name, "next_seat": view.next_seat,
+        "seats": seats, "hand": hand, "actions": [action_json(a) for a in buttons],
+        "recent": view.recent[-8:], "headline": round_headline(table) or "",
+        "turn_seconds": view.turn_seconds,
+    }
+    if view.phase not in ("lobby",) and view.turn >= 0:
+        out["turn_text"] = _("Turn: {player}").format(player=view.turn_name)
+    return out

@@ -1,0 +1,239 @@
+// The web table's page: a renderer of what the server sends.
+//
+// It never decides what is legal: every button is an action the server's
+// menu offered (core/chat/actions.py), sent back by its id with the table
+// version it was shown on. Each message carries the page's proof (Telegram's
+// initData, a player token, or a browser table's token); the server judges
+// every one. Live: one WebSocket, reconnected with a growing pause; the newest
+// state received is the one drawn (latest state wins).
+(function () {
+  "use strict";
+  var $ = function (id) { return document.getElementById(id); };
+  var params = new URLSearchParams(location.search);
+  var hash = new URLSearchParams(location.hash.replace(/^#/, ""));
+  var tg = window.Telegram && window.Telegram.WebApp;
+  var texts = {};
+  var auth = null;
+  var tableToken = params.get("t");
+  var ws = null, retry = 0, state = null, pending = null, drawing = false;
+  var lang = (navigator.language || "en").slice(0, 2).toLowerCase();
+  window.__states = [];  // what was drawn, for tests
+
+  function t(key, n, extra) {
+    var s = texts[key] || key;
+    if (n !== undefined) s = s.replace("{n}", n);
+    if (extra) for (var k in extra) s = s.replace("{" + k + "}", extra[k]);
+    return s;
+  }
+  function applyTexts() {
+    document.querySelectorAll("[data-t]").forEach(function (el) {
+      var key = el.getAttribute("data-t");
+      if (texts[key]) el.textContent = texts[key];
+    });
+    if (texts.title) document.title = texts.title;
+    document.documentElement.lang = lang;
+  }
+  function show(id) {
+    ["landing", "name-step", "message", "table"].forEach(function (s) { $(s).hidden = s !== id; });
+  }
+  function banner(text) { var b = $("banner"); b.textContent = text || ""; b.hidden = !text; }
+  function toast(text) {
+    if (!text) return;
+    var el = document.createElement("p");
+    el.className = "toast"; el.textContent = text;
+    $("toasts").appendChild(el);
+    setTimeout(function () { el.remove(); }, 4000);
+  }
+
+  // -- who am I: Telegram, a player link, a browser table's link -----------------------
+  function initData() {
+    if (tg && tg.initData) return tg.initData;
+    return hash.get("tgWebAppData") || "";
+  }
+  function startAuth() {
+    var data = initData();
+    if (data) {
+      if (tg && tg.ready) { tg.ready(); tg.expand && tg.expand(); }
+      return { init_data: data, table: params.get("tgWebAppStartParam") || "" };
+    }
+    if (params.get("p")) return { player: params.get("p") };
+    if (tableToken) {
+      var seat = localStorage.getItem("unobot.seat." + tableToken);
+      return seat ? { player: seat } : { table: tableToken };
+    }
+    return null;
+  }
+
+  // -- the socket ---------------------------------------------------------------------------
+  function send(msg) {
+    msg.auth = auth; msg.lang = lang;
+    if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg)); return true; }
+    toast(t("offline"));
+    return false;
+  }
+  function connect() {
+    banner(t("connecting"));
+    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    ws.onopen = function () { retry = 0; banner(""); send({ type: "hello" }); };
+    ws.onmessage = function (ev) { receive(JSON.parse(ev.data)); };
+    ws.onclose = function () {
+      ws = null;
+      banner(t("offline"));
+      retry = Math.min(retry + 1, 8);
+      setTimeout(connect, Math.min(300 * Math.pow(1.6, retry), 5000));
+    };
+  }
+  function receive(m) {
+    if (m.texts) { texts = m.texts; applyTexts(); }
+    if (m.lang) lang = m.lang;
+    if (m.type === "state") { pending = m; if (!drawing) { drawing = true; requestAnimationFrame(drawPending); } }
+    else if (m.type === "need_name") { show("name-step"); $("name").focus(); }
+    else if (m.type === "player") {
+      localStorage.setItem("unobot.seat." + tableToken, m.token);
+      auth = { player: m.token };
+      send({ type: "hello" });
+    } else if (m.type === "refused") {
+      if (!state) { $("message").textContent = m.text; show("message"); }
+      else toast(m.text);
+      if (m.code === "forged" || m.code === "expired" || m.code === "bad_link" || m.code === "other_game") {
+        $("message").textContent = m.text; show("message");
+      }
+    } else if (m.type === "notice") { (m.lines || []).forEach(toast); }
+  }
+  function drawPending() { drawing = false; var s = pending; pending = null; if (s) draw(s); }
+
+  // -- drawing the table --------------------------------------------------------------------
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function draw(s) {
+    state = s;
+    window.__states.push(s);
+    show("table");
+    $("variant").textContent = s.variant || "";
+    $("headline").textContent = s.headline || "";
+    if (s.phase === "none") { $("headline").textContent = t("no_game"); }
+    if (tableToken && s.phase === "lobby") {
+      $("share").hidden = false;
+      $("share-link").value = location.origin + "/?t=" + tableToken;
+    } else $("share").hidden = true;
+    var top = $("top");
+    if (s.top) {
+      top.hidden = false;
+      $("top-img").src = s.top.img; $("top-img").alt = s.top.label;
+      $("top-label").textContent = s.top.label;
+    } else top.hidden = true;
+    $("colour").textContent = s.color_emoji ? s.color_emoji + " " + s.color_name + (s.color ? " (" + s.color + ")" : "") : "–";
+    $("colour").className = "colour c-" + (s.color || "none");
+    $("direction").textContent = s.direction === 1 ? "↻ " + t("clockwise") : "↺ " + t("counter");
+    $("pending").hidden = !s.pending;
+    $("pending").textContent = s.pending ? t("pending", s.pending) : "";
+    $("turn").textContent = s.turn_text || "";
+    $("pile").textContent = s.phase === "playing" ? t("draw_pile", s.draw_size) + " · " + t("round", s.round) : "";
+    var seats = $("seats"); seats.textContent = "";
+    s.seats.forEach(function (p) {
+      var li = el("li", "seat" + (p.turn ? " turn" : "") + (p.next ? " next" : "") + (p.me ? " me" : ""));
+      li.setAttribute("data-seat", p.seat);
+      var mark = p.turn ? "▶ " : p.next ? "⏭ " : "";
+      li.appendChild(el("span", "who", mark + (p.ai ? "🤖 " : "") + p.name + (p.me ? " (" + t("you") + ")" : "")));
+      li.appendChild(el("span", "count", p.count_text));
+      if (p.uno) li.appendChild(el("span", "flag", "UNO"));
+      if (p.out) li.appendChild(el("span", "flag", t("out")));
+      if (p.next) li.appendChild(el("span", "flag", t("next")));
+      if (s.phase !== "lobby" && p.score) li.appendChild(el("span", "score", t("score") + " " + p.score));
+      seats.appendChild(li);
+    });
+    var actions = $("actions"); actions.textContent = "";
+    s.actions.forEach(function (a) { actions.appendChild(actionButton(a)); });
+    $("watching").hidden = s.seat !== null || s.phase === "none" || s.actions.length > 0;
+    var hand = $("hand"); hand.textContent = "";
+    s.hand.forEach(function (h) {
+      var b = el("button", "card" + (h.playable ? " playable" : " dim") + (h.new ? " new" : ""));
+      b.type = "button"; b.setAttribute("role", "listitem");
+      b.setAttribute("data-code", h.code);
+      var label = h.label + (h.count > 1 ? " ×" + h.count : "") + " · " + (h.playable ? t("playable") : t("not_playable"));
+      b.setAttribute("aria-label", label); b.title = label;
+      var img = el("img"); img.src = h.img; img.alt = ""; img.width = 88; img.height = 124;
+      b.appendChild(img);
+      b.appendChild(el("span", "code", h.code + (h.count > 1 ? " ×" + h.count : "")));
+      if (h.playable) { b.setAttribute("data-action", h.action.id); b.onclick = function () { choose(h.action); }; }
+      else b.setAttribute("aria-disabled", "true");
+      hand.appendChild(b);
+    });
+    var recent = $("recent"); recent.textContent = "";
+    (s.recent || []).slice().reverse().forEach(function (line) { recent.appendChild(el("li", "", line)); });
+    if ($("picker").open && $("picker").dataset.version !== String(s.version)) $("picker").close();
+  }
+  function actionButton(a) {
+    var b = el("button", "action k-" + a.kind, a.label);
+    b.type = "button";
+    b.setAttribute("data-id", a.id); b.setAttribute("data-kind", a.kind);
+    if (a.hint) { b.title = a.hint; b.setAttribute("aria-description", a.hint); }
+    b.onclick = function () { choose(a); };
+    return b;
+  }
+  function choose(a) {
+    if (a.needs && a.needs.length && a.choices && a.choices.length) { pick(a); return; }
+    send({ type: "act", id: a.id, version: state.version });
+  }
+  function pick(a) {
+    var d = $("picker");
+    var need = a.needs[0];
+    $("picker-title").textContent = a.label + " · " + (need === "color" ? t("pick_colour") : need === "target" ? t("pick_target") : t("pick_level"));
+    var box = $("choices"); box.textContent = "";
+    a.choices.forEach(function (ch) {
+      var b = el("button", "choice" + (ch.color ? " c-" + ch.color : ""), ch.label);
+      b.type = "button"; b.setAttribute("data-id", ch.id);
+      b.onclick = function () { d.close(); send({ type: "act", id: ch.id, version: state.version }); };
+      box.appendChild(b);
+    });
+    d.dataset.version = String(state.version);
+    d.showModal();
+    var first = box.querySelector("button"); if (first) first.focus();
+  }
+  $("picker-cancel").onclick = function () { $("picker").close(); };
+  $("copy").onclick = function () {
+    $("share-link").select();
+    if (navigator.clipboard) navigator.clipboard.writeText($("share-link").value);
+  };
+  $("name-form").onsubmit = function (ev) {
+    ev.preventDefault();
+    send({ type: "name", name: $("name").value });
+  };
+  document.addEventListener("keydown", function (ev) {
+    // d: draw, p: pass, u: UNO (the menu's own actions; nothing if not offered)
+    if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") || $("picker").open) return;
+    var kinds = { d: "draw", p: "pass", u: "uno" };
+    var kind = kinds[ev.key];
+    if (!kind || !state) return;
+    var b = document.querySelector('#actions button[data-kind="' + kind + '"]');
+    if (b) { ev.preventDefault(); b.click(); }
+  });
+
+  // -- a new browser table ----------------------------------------------------------------------
+  function landing() {
+    show("landing");
+    fetch("/api/variants?lang=" + lang).then(function (r) { return r.json(); }).then(function (v) {
+      var sel = $("new-variant");
+      v.variants.forEach(function (x) {
+        var o = el("option", "", x.title); o.value = x.name; if (x.name === v.default) o.selected = true; sel.appendChild(o);
+      });
+    });
+    $("new-form").onsubmit = function (ev) {
+      ev.preventDefault();
+      fetch("/api/new", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: $("new-name").value, variant: $("new-variant").value, lang: lang }) })
+        .then(function (r) { return r.json(); }).then(function (r) {
+          if (r.error) { toast(r.error); return; }
+          localStorage.setItem("unobot.seat." + r.table, r.player);
+          location.href = "/?t=" + r.table;
+        });
+    };
+  }
+
+  auth = startAuth();
+  if (auth) connect(); else landing();
+})();

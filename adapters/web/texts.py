@@ -1,0 +1,72 @@
+"""The page's own words, translated on the server and sent with the first state.
+
+Why the server translates: one catalogue (core/locale, gettext) holds every
+text a player reads, whatever the front-end, so a Spanish player reads the
+same words on the page, in Telegram and in the console. The page only
+looks its words up by key; it never holds a language of its own.
+"""
+
+from __future__ import annotations
+
+from unobot.chat.i18n import N_, gettext_for
+
+#: key -> English text (the msgid); the page shows `texts[key]`.
+PAGE = {
+    "title": N_("UNO table"),
+    "your_hand": N_("Your hand"),
+    "top_card": N_("Top card"),
+    "colour": N_("Colour in play"),
+    "direction": N_("Direction"),
+    "clockwise": N_("clockwise"),
+    "counter": N_("counter-clockwise"),
+    "pending": N_("Pending draw: {n}"),
+    "turn": N_("Turn: {player}"),
+    "next": N_("next"),
+    "you": N_("you"),
+    "cards": N_("cards"),
+    "last_moves": N_("Last moves"),
+    "actions": N_("What you can do"),
+    "pick_colour": N_("Pick a colour"),
+    "pick_target": N_("Pick a player"),
+    "pick_level": N_("Pick a level"),
+    "cancel": N_("Cancel"),
+    "playable": N_("playable"),
+    "not_playable": N_("not playable now"),
+    "connecting": N_("Connecting…"),
+    "offline": N_("Connection lost, trying again…"),
+    "your_name": N_("Your name"),
+    "sit_down": N_("Sit down"),
+    "new_table": N_("New table"),
+    "variant": N_("Variant"),
+    "share": N_("Share this link with the other players:"),
+    "copy": N_("Copy"),
+    "watching": N_("You are watching: you have no seat at this table."),
+    "no_game": N_("No game is running here now."),
+    "round": N_("Round {n}"),
+    "draw_pile": N_("Draw pile: {n}"),
+    "score": N_("score"),
+    "uno": N_("said UNO"),
+    "out": N_("out"),
+}
+
+#: Why a page's request was refused: code -> text.
+REFUSALS = {
+    "forged": N_("This link's Telegram sign-in does not check out: open the table again from Telegram."),
+    "expired": N_("This link has expired: open the table again from the chat."),
+    "bad_link": N_("This link is not valid for any table."),
+    "no_auth": N_("Open the table from a chat's link."),
+    "other_game": N_("This link was for an earlier game at this table: ask for a new one."),
+    "bad_name": N_("Pick a name of 1 to 32 characters."),
+    "bad_action": N_("That choice is no longer on offer: the table moved on."),
+    "no_browser": N_("New tables are made in the chats here, not on the page."),
+    "bad_variant": N_("There is no variant by that name."),
+}
+
+
+def page_texts(lang: str) -> dict[str, str]:
+    _ = gettext_for(lang)
+    return {key: _(text) for key, text in PAGE.items()}
+
+
+def refusal(code: str, lang: str) -> str:
+    return gettext_for(lang)(REFUSALS.get(code, REFUSALS["bad_action"]))
