@@ -128,36 +128,15 @@ def attach_telegram(app: Any, config: Config) -> None:
     on a page is published to the group as the bot publishes its own
     (`publish.after`: status message, jobs, private notices); the status
     message gets the "Open the table" button (`keyboards.WEB_TABLE`)."""
-    from telegram.ext import CallbackContext
-
-    from unobot.adapters.telegram import keyboards, publish
-    from unobot.adapters.telegram.runtime import KEY
-
-    from . import links
+    from unobot.adapters.telegram import keyboards
 
     first_init, first_shutdown = app.post_init, app.post_shutdown
     held: dict[str, Any] = {}
 
-    async def on_outcome(chat: str, out: Any) -> None:
-        try:
-            chat_id = int(chat)
-        except ValueError:
-            return
-        await publish.after(CallbackContext(app), chat_id, out)
-
     async def post_init(application: Any) -> None:
         if first_init is not None:
             await first_init(application)
-        service = application.bot_data[KEY].service
-        table, runner = await start_inside(service, config, on_outcome=on_outcome)
-        held["runner"] = runner
-        short = config.web.telegram_app
-        if short:
-            def link(chat: str) -> str:
-                token = links.table_token(table.config.secret, chat)
-                return f"https://t.me/{application.bot.username}/{short}?startapp={token}"
-
-            keyboards.WEB_TABLE = link
+        _table, held["runner"] = await serve_with_bot(application, config)
 
     async def post_shutdown(application: Any) -> None:
         runner = held.pop("runner", None)
@@ -169,3 +148,34 @@ def attach_telegram(app: Any, config: Config) -> None:
 
     app.post_init = post_init
     app.post_shutdown = post_shutdown
+
+
+async def serve_with_bot(application: Any, config: Config) -> tuple[WebTable, Any]:
+    """Start the web table on a started Telegram Application's service (its
+    post_init done): pages' moves are published to their group as the bot's
+    own (status message, jobs, private notices), and with `web.telegram_app`
+    the status message gets the "Open the table" button. Returns (table, runner)."""
+    from telegram.ext import CallbackContext
+
+    from unobot.adapters.telegram import keyboards, publish
+    from unobot.adapters.telegram.runtime import KEY
+
+    from . import links
+
+    async def on_outcome(chat: str, out: Any) -> None:
+        try:
+            chat_id = int(chat)
+        except ValueError:  # a browser-only table: no group to tell
+            return
+        await publish.after(CallbackContext(application), chat_id, out)
+
+    service = application.bot_data[KEY].service
+    table, runner = await start_inside(service, config, on_outcome=on_outcome)
+    short = config.web.telegram_app
+    if short:
+        def link(chat: str) -> str:
+            token = links.table_token(table.config.secret, chat)
+            return f"https://t.me/{application.bot.username}/{short}?startapp={token}"
+
+        keyboards.WEB_TABLE = link
+    return table, runner
