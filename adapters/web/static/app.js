@@ -18,6 +18,9 @@
   var ws = null, retry = 0, state = null, pending = null, drawing = false;
   var lang = (navigator.language || "en").slice(0, 2).toLowerCase();
   window.__states = [];  // what was drawn, for tests
+  // When each version was drawn and each tap was sent (epoch ms): bench/web.py reads them.
+  window.__timing = { shown: {}, taps: [] };
+  var clock = function () { return performance.timeOrigin + performance.now(); };
 
   function t(key, n, extra) {
     var s = texts[key] || key;
@@ -67,6 +70,7 @@
   // -- the socket ---------------------------------------------------------------------------
   function send(msg) {
     msg.auth = auth; msg.lang = lang;
+    if (msg.type === "act") window.__timing.taps.push({ version: msg.version, at: clock() });
     if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg)); return true; }
     toast(t("offline"));
     return false;
@@ -100,7 +104,10 @@
       }
     } else if (m.type === "notice") { (m.lines || []).forEach(toast); }
   }
-  function drawPending() { drawing = false; var s = pending; pending = null; if (s) draw(s); }
+  function drawPending() {
+    drawing = false; var s = pending; pending = null;
+    if (s) { draw(s); if (!(s.version in window.__timing.shown)) window.__timing.shown[s.version] = clock(); }
+  }
 
   // -- drawing the table --------------------------------------------------------------------
   function el(tag, cls, text) {
@@ -138,7 +145,7 @@
       var li = el("li", "seat" + (p.turn ? " turn" : "") + (p.next ? " next" : "") + (p.me ? " me" : ""));
       li.setAttribute("data-seat", p.seat);
       var mark = p.turn ? "▶ " : p.next ? "⏭ " : "";
-      li.appendChild(el("span", "who", mark + (p.ai ? "🤖 " : "") + p.name + (p.me ? " (" + t("you") + ")" : "")));
+      li.appendChild(el("span", "who", mark + p.name + (p.me ? " (" + t("you") + ")" : "")));
       li.appendChild(el("span", "count", p.count_text));
       if (p.uno) li.appendChild(el("span", "flag", "UNO"));
       if (p.out) li.appendChild(el("span", "flag", t("out")));
