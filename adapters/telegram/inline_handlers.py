@@ -22,7 +22,6 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for, known, normalize
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.state import StateFormatError
@@ -222,7 +221,7 @@ async def on_chosen(update: Update, context: Context) -> None:
         return
     user = chosen.from_user
     choice = inline_results.decode(chosen.result_id)
-    if choice is None or choice.code.startswith("n") or not telegram_chat(choice.chat):
+    if choice is None or choice.code.startswith(inline_results.INFO) or not telegram_chat(choice.chat):
         return
     rt = runtime(context)
     rt.learn_lang(str(user.id), known(user.language_code))
@@ -231,18 +230,15 @@ async def on_chosen(update: Update, context: Context) -> None:
         _ = gettext_for(lang)
         await refuse(context, chosen, None, lang, _("That choice was made for someone else."), choice.chat)
         return
-    command = inline_results.command_for(choice.code, choice.version)
-    if command is None and choice.code.startswith("M"):  # a plugin's move, by its text's digest
-        table = await rt.service.table(choice.chat)
-        if table is not None and table.version != choice.version:
-            command = c.PluginMove(text="", version=choice.version)  # the service says it is stale
-        elif table is not None and (move := inline_results.plugin_move(table, str(user.id), choice.code)):
-            command = c.PluginMove(text=move.text, version=choice.version)
+    # A digest code is found again among the user's actions on the stored table.
+    table = await rt.service.table(choice.chat) if choice.code.startswith("M") else None
+    command = inline_results.command_of(choice, table)
     if command is None:
-        table = await rt.service.table(choice.chat)
+        table = table or await rt.service.table(choice.chat)
         lang = table.lang if table is not None else await rt.service.language(choice.chat)
         _ = gettext_for(lang)
-        text = _("That card cannot be played now.") if choice.code.startswith("x") else _("That is not a move.")
+        text = _("That card cannot be played now.") if choice.code.startswith(inline_results.UNPLAYABLE) \
+            else _("That is not a move.")
         await refuse(context, chosen, table, lang, text)
         return
     # With the language their app speaks: the table keeps it on their seat, so what only

@@ -1,15 +1,22 @@
 """Inline mode: a player's hand as inline results, and the chosen result as a move.
 
-Result ids are ``<chat>:<version>:<user>:<move>``: the chat (an inline query
-carries none, a chosen result must say which game it is for), the table
-version the hand was built from (an old answer picked later is refused as
-stale by the service), the user it was built for (another user's id is
-refused before anything happens) and the move. Move codes:
+What is offered, in which order, how it reads and what command a pick
+becomes is core's table model (`unobot.chat.actions.menu`): one result per
+complete action (a wild once per colour, a Seven-O card once per target),
+then the cards not playable now, greyed, from the menu's hand. This module
+only renders it: articles, stickers, paging, the header.
 
-    p<card>[.<colour letter>][@<target person id>][!]   play (R5, W+4.G, R7@123;
-                                                         ! says UNO with it: R5!)
-    d  draw     d+  draw, and play the card if it fits     s  pass
-    u  UNO      c  challenge     k<person id>  catch
+Result ids are ``<chat>:<version>:<user>:<action id>``: the chat (an inline
+query carries none, a chosen result must say which game it is for), the
+table version the hand was built from (an old answer picked later is
+refused as stale by the service), the user it was built for (another user's
+id is refused before anything happens) and the model's action id
+(`p<card>[.<colour>][@<person>][!]`, `d`, `d+`, `s`, `u`, `c`, `k<person>`,
+`h<colour>`, `m<text>`, `M<digest>`; see core/chat/actions.py). A plugin's
+move whose plain id would make the result id longer than Telegram's 64
+bytes goes by its digest, so every action fits by construction. Two codes
+are Telegram's own:
+
     x<card>   a card not playable now (refused, changes nothing)
     n<tag>    information only (no move)
 
@@ -19,19 +26,17 @@ and the move itself.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from telegram import InlineQueryResultsButton
 
-from unobot.cards import COLOR_NAMES, Card
+from unobot.chat import actions
 from unobot.chat import commands as c
-from unobot.chat.i18n import N_, gettext_for, ngettext_for
-from unobot.chat.render import COLOR_EMOJI, card_label, color_name, plugin_move_title
+from unobot.chat.i18n import gettext_for
+from unobot.chat.render import COLOR_EMOJI, card_label
 from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
-from unobot.chat.views import HandCard, hand_view
-from unobot.moves import CATCH, CHALLENGE, COLOR, DRAW, PASS, PLAY, UNO, Move
+from unobot.chat.views import HandCard
+from unobot.moves import PLAY
 
 from .bot import Article
 from .guard import parse_int, telegram_id
@@ -39,9 +44,10 @@ from .keyboards import play_keyboard
 from .stickers import StickerMap
 
 MAX_ID = 64
-DRAW_AND_PLAY = N_("Draw, and play it if it fits")
 PAGE = 50
 START_PARAMETER = "help"
+#: The codes that are no action of the model (a greyed card, an information line).
+UNPLAYABLE, INFO = "x", "n"
 
 
 @dataclass(frozen=True)
@@ -66,108 +72,31 @@ def decode(result_id: str) -> Choice | None:
     return Choice(parts[0], version, parts[2], parts[3])
 
 
-def move_code(table: Table, move: Move) -> str:
-    if move.kind == PLAY and move.card is not None:
-        code = "p" + move.card.text
-        if move.color:
-            code += "." + move.color
-        if move.target is not None:
-            code += "@" + table.seats[move.target].id
-        return code
-    if move.kind == CATCH and move.target is not None:
-        return "k" + table.seats[move.target].id
-    if move.kind == COLOR and move.color:
-        return "h" + move.color  # hue: the colour of a Wild starter
-    if move.kind not in _CORE_CODES:
-        return "m" + move.text.replace(" ", "~")  # a plugin's move kind, in its text form
-    return _CORE_CODES[move.kind]
+def is_move(code: str) -> bool:
+    """A code that names one of the model's actions (not a greyed card nor an information line)."""
+    return bool(code) and code[0] not in (UNPLAYABLE, INFO)
 
 
-_CORE_CODES = {DRAW: "d", PASS: "s", UNO: "u", CHALLENGE: "c", PLAY: "p", CATCH: "k"}
+def command_of(choice: Choice, table: Table | None = None) -> c.Command | None:
+    """The neutral command a chosen result asks for (None: not a move).
 
-
-def digest_code(move: Move) -> str:
-    """The code of a plugin's move whose text makes the result id longer than
-    Telegram's 64 bytes (`multi R5 G5 B5 Y5 ...`): "M" and 16 characters of
-    its text's SHA-256, which `plugin_move` finds again among the player's
-    moves. Every move is offered, however long its text (by construction, not
-    by luck of short names)."""
-    digest = hashlib.sha256(move.text.encode()).digest()[:12]
-    return "M" + base64.urlsafe_b64encode(digest).decode()
-
-
-def plugin_move(table: Table, user: str, code: str) -> Move | None:
-    """The move of a plugin's kind that `code` (a `digest_code`) names among
-    what `user` may do now in `table`; None when none does (the hand moved on)."""
-    view = hand_view(table, user)
-    if view is None or not code.startswith("M"):
+    A digest code (`M...`) is looked up among what the user may do at
+    `table`; on a table that moved on since the hand was shown it becomes an
+    empty plugin move on the old version, which the service refuses as stale."""
+    if not is_move(choice.code):
         return None
-    return next((m for m in view.extras if digest_code(m) == code), None)
+    if choice.code.startswith("M") and table is not None and table.version != choice.version:
+        return c.PluginMove(text="", version=choice.version)
+    return actions.decode(choice.code, choice.version, table, choice.user)
 
 
-def command_for(code: str, version: int) -> c.Command | None:
-    """The neutral command a move code asks for (None: not a move)."""
-    kind, rest = code[0], code[1:]
-    if kind == "p" and rest.endswith("!"):
-        play = command_for(code[:-1], version)
-        return replace(play, uno=True) if isinstance(play, c.Play) else None
-    if kind == "p" and rest:
-        target = color = None
-        if "@" in rest:
-            rest, target = rest.split("@", 1)
-        if "." in rest:
-            rest, color = rest.split(".", 1)
-        color_word = COLOR_NAMES.get(color or "", color)
-        return c.Play(card=rest, color=color_word, target=target or None, version=version)
-    if kind == "k" and rest:
-        return c.Catch(target=rest, version=version)
-    if kind == "h" and rest in COLOR_NAMES:
-        return c.NameColor(color=COLOR_NAMES[rest], version=version)
-    if kind == "m" and rest:
-        return c.PluginMove(text=rest.replace("~", " "), version=version)
-    if code == "d+":
-        return c.Draw(then_play=True, version=version)
-    simple = {"d": c.Draw, "s": c.Pass, "u": c.SayUno, "c": c.Challenge}
-    if kind in simple and not rest:
-        return simple[kind](version=version)
-    return None
-
-
-def card_title(card: Card, lang: str) -> str:
-    return f"{COLOR_EMOJI.get(card.color, '⬛')} {card_label(card, lang)}"
-
-
-def move_title(table: Table, move: Move, lang: str) -> str:
-    """How a move reads in the result list and in the group: `⬛ W+4 · Wild Draw Four → 🟩 green`."""
-    _ = gettext_for(lang)
-    if move.kind == PLAY and move.card is not None:
-        text = card_title(move.card, lang)
-        if move.color:
-            text += f" → {COLOR_EMOJI[move.color]} {color_name(move.color, lang)}"
-        if move.target is not None:
-            text += " ⇄ " + table.seats[move.target].name
-        return text
-    if move.kind == COLOR and move.color:
-        return f"{COLOR_EMOJI[move.color]} " + _("Starting colour: {color}").format(
-            color=color_name(move.color, lang))
-    if move.kind not in _CORE_CODES:
-        return "✨ " + " ".join([plugin_move_title(move.kind, lang),
-                                *(card_label(c, lang) for c in (move.card, *move.cards) if c)])
-    if move.kind == DRAW:
-        pending = table.game.pending if table.game is not None else 0
-        if pending:
-            ngettext = ngettext_for(lang)
-            return "📥 " + ngettext("Take {n} card", "Take {n} cards", pending).format(n=pending)
-        return "📥 " + _("Draw a card")
-    if move.kind == PASS:
-        return "⏭ " + _("Pass")
-    if move.kind == UNO:
-        return "📢 UNO!"
-    if move.kind == CHALLENGE:
-        return "⚖️ " + _("Challenge the Wild Draw Four")
-    if move.kind == CATCH and move.target is not None:
-        return "🫵 " + _("Catch {player}: no UNO!").format(player=table.seats[move.target].name)
-    return move.text
+def result_id(chat: str, version: int, user: str, action: actions.Action) -> str | None:
+    """The result id of an action: its plain id, or its digest when a plugin
+    move's text would not fit in 64 bytes (None: it cannot fit at all)."""
+    rid = encode(chat, version, user, action.id)
+    if len(rid.encode()) > MAX_ID and isinstance(action.command, c.PluginMove):
+        rid = encode(chat, version, user, actions.digest(action.command.text))
+    return rid if len(rid.encode()) <= MAX_ID else None
 
 
 def _article(result_id: str, title: str, text: str, lang: str, description: str | None = None) -> Article:
@@ -185,101 +114,45 @@ def info_results(chat: str, version: int, user: str, title: str, text: str, lang
 
 def hand_results(table: Table, user: str, lang: str | None = None, stickers: StickerMap | None = None
                  ) -> list[Article]:
-    """The user's hand and moves: titles and descriptions in `lang` (the
-    player's own language; only they see the list), what a pick posts in
-    the group in the table's language (everyone reads that).
-
-    Order: at two cards on one's turn, each playable card together with
-    UNO (one pick says it and plays); then UNO alone; playable cards (one
-    result per colour or target where the card asks for one; out-of-turn
-    cards are jump-ins), the other actions, then the cards not playable now,
-    marked.
-    """
+    """The user's hand and moves, as core's menu lists them: titles and
+    descriptions in `lang` (the player's own language; only they see the
+    list), what a pick posts in the group in the table's language (everyone
+    reads that); then the cards not playable now, greyed."""
     lang = lang or table.lang
     _ = gettext_for(lang)
     chat, version = table.chat_id, table.version
-    view = hand_view(table, user)
-    if view is None:
+    menu = actions.menu(table, user, lang)
+    if menu.hand is None:
         return []
-    game = table.game
+    cards = {hc.card.text: hc for hc in menu.hand.cards}
     results: list[Article] = []
     # The cards drawn last, marked (a voluntary draw, a penalty taken): the
     # private "You drew" notice may be lost, the hand says it again. A marked
     # card stays a text result: a sticker shows no description.
     new_mark = "🆕 " + _("your last draw")
 
-    def marked(hc: HandCard, description: str) -> str:
-        if not hc.new:
+    def marked(hc: HandCard | None, description: str) -> str:
+        if hc is None or not hc.new:
             return description
         return f"{description} · {new_mark}" + (f" (×{hc.new})" if hc.count > 1 else "")
 
-    def add(move: Move, description: str | None, uno: bool = False, new: bool = False) -> None:
-        title = move_title(table, move, lang)
-        posted = title if lang == table.lang else move_title(table, move, table.lang)
-        code = move_code(table, move)
-        if uno:  # the play and UNO in one pick
-            title, posted, code = f"{title} · UNO!", f"{posted} · UNO!", code + "!"
-        rid = encode(chat, version, user, code)
-        if len(rid.encode()) > MAX_ID and code.startswith("m"):  # a plugin's long move text
-            rid = encode(chat, version, user, digest_code(move))
-        if len(rid.encode()) <= MAX_ID:
-            article = _article(rid, title, posted, table.lang, description)
-            # A plain play as the card's picture; a wild's colour, a target or UNO stay said in words.
-            # Picked, it posts the move's text, never the sticker: a refused pick (a stale hand) is
-            # then overwritten by the refusal, where a sticker would leave the card in the group.
-            if stickers is not None and move.kind == PLAY and move.card is not None and not move.color \
-                    and move.target is None and not uno and not new and move.card.text in stickers.bright:
-                article = article._replace(sticker=stickers.bright[move.card.text], text_instead=True)
-            results.append(article)
-
-    def add_plays(uno: bool) -> None:
-        for hc in view.cards:
-            if not hc.playable:
-                continue
-            for move in hc.moves:
-                if uno:
-                    description = _("Say UNO and play this card")
-                elif not view.is_turn:
-                    description = _("Jump in with this card!")
-                else:
-                    description = _("Play this card")
-                if hc.count > 1:
-                    description += f" (×{hc.count})"
-                add(move, marked(hc, description), uno, new=bool(hc.new))
-
-    # A Wild starter: the first player names its colour before anything else.
-    for move in view.colors:
-        add(move, _("Name the colour of the starting wild card"))
-    for move in view.extras:  # moves of plugins' own kinds
-        add(move, None)
-    # Going down to one card: each play together with UNO first (one pick
-    # instead of two); plain plays stay offered (forgetting UNO is allowed,
-    # and catchable), and UNO on its own.
-    if game is not None and view.is_turn and view.uno is not None and len(game.hands[view.seat]) == 2:
-        add_plays(uno=True)
-    if view.uno and not view.pending:  # with cards to take first, UNO is not for now
-        add(view.uno, _("(say it before someone catches you)") if view.exposed else None)
-    add_plays(uno=False)
-    if view.challenge:
-        add(view.challenge, _("Say it was a bluff"))
-    for move in view.catches:
-        add(move, _("They did not say UNO"))
-    if view.draw and not view.pending:
-        # One pick for the usual "draw, and play it if I can".
-        title = "📥 " + _(DRAW_AND_PLAY)
-        posted = "📥 " + gettext_for(table.lang)(DRAW_AND_PLAY)
-        rid = encode(chat, version, user, "d+")
-        description = _("If it does not fit, you draw again") if view.draw_goes_on else \
-            _("If it does not fit, your turn ends")
-        results.append(_article(rid, title, posted, table.lang, description))
-    if view.draw:
-        add(view.draw, _("You choose after seeing the card") if not view.pending else None)
-    if view.pass_:
-        add(view.pass_, _("End your turn"))
-    for hc in view.cards:
-        if hc.playable:
+    for action in menu.of(actions.TURN, actions.CARD, actions.OUT_OF_TURN):
+        rid = result_id(chat, version, user, action)
+        if rid is None:
             continue
-        rid = encode(chat, version, user, "x" + hc.card.text)
+        hc = cards.get(action.card.text) if action.card is not None else None
+        description = marked(hc, action.hint) if action.kind == PLAY else action.hint
+        article = _article(rid, action.label, action.public or action.label, table.lang, description or None)
+        # A plain play as the card's picture; a wild's colour, a target or UNO stay said in words.
+        # Picked, it posts the move's text, never the sticker: a refused pick (a stale hand) is
+        # then overwritten by the refusal, where a sticker would leave the card in the group.
+        if stickers is not None and action.kind == PLAY and action.card is not None and action.color is None \
+                and action.target is None and not action.uno and not action.new \
+                and action.card.text in stickers.bright:
+            article = article._replace(sticker=stickers.bright[action.card.text], text_instead=True)
+        results.append(article)
+    for hc in actions.unplayable(menu.hand):
+        rid = encode(chat, version, user, UNPLAYABLE + hc.card.text)
         description = marked(hc, _("Not playable now") + (f" (×{hc.count})" if hc.count > 1 else ""))
         article = _article(rid, "✖ " + card_label(hc.card, lang), "🤔", table.lang, description)
         if stickers is not None and not hc.new and hc.card.text in stickers.dim:  # greyed; picked, it posts 🤔

@@ -1,8 +1,10 @@
-"""The bot's own jobs: a turn timer ran out, AI seats may move, a lobby
-expired, a chat move to retry, the re-planning at start-up.
+"""The bot's own jobs: a turn timer ran out, AI seats may move, a rule's
+round clock rang, a lobby expired, a chat move to retry, the re-planning at
+start-up.
 
-They are planned by kind (`planning.py`), at points of the chat service's
-clock; `CALLBACKS` is what each kind runs (installed by `app.py`).
+They are planned by kind (`planning.py`, from core's wake plan), at points of
+the chat service's clock; `CALLBACKS` is what each kind runs (installed by
+`app.py`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def _data(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
     return job.data
 
 
-async def continue_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def continue_job(context: ContextTypes.DEFAULT_TYPE, kind: str = "cont") -> None:
     """AI seats waited long enough for people to jump in, catch or say UNO."""
     data = _data(context)
     rt = runtime(context)
@@ -41,7 +43,12 @@ async def continue_job(context: ContextTypes.DEFAULT_TYPE) -> None:
     if outcome.ok and outcome.changed:
         await publish.after(context, data["chat"], outcome)
     elif outcome.code == STORE_DOWN:
-        retry(context, "cont")
+        retry(context, kind)
+
+
+async def clock_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A rule's round clock (blitz's `round_seconds`) ran out: `Continue` rings it."""
+    await continue_job(context, "clock")
 
 
 async def timer_job(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -123,6 +130,7 @@ async def replan_all(context: ContextTypes.DEFAULT_TYPE) -> None:
 CALLBACKS: dict[str, Callback] = {
     "cont": continue_job,
     "timer": timer_job,
+    "clock": clock_job,
     "lobby": lobby_job,
     "move": move_job,
     "replan": replan_all,

@@ -1,4 +1,8 @@
-"""Planning the bot's own jobs: turn timers, AI pauses, lobby expiry, retries.
+"""Planning the bot's own jobs: turn timers, AI pauses, a rule's round clock, lobby expiry, retries.
+
+What a table needs is core's `wake_plan` (`unobot.chat.wake`), the same plan
+every front-end follows; this module only turns its wakes into JobQueue jobs
+(kinds `cont`, `timer`, `clock`, `lobby`) and drops the ones it no longer lists.
 
 Time is the chat service's: every due time is a point on `service.clock`
 (the clock the table's `turn_started` and `created` were stamped with), so
@@ -29,6 +33,7 @@ from typing import Any
 from unobot.chat.outcome import Outcome
 from unobot.chat.table import LOBBY, PLAYING, Table
 from unobot.chat.views import rule_facts
+from unobot.chat.wake import CLOCK, CONT, KINDS, LOBBY_EXPIRY, TIMER, Pacing, Wake, due, wake_plan
 
 from .runtime import runtime
 from .scheduler import Scheduler
@@ -46,6 +51,13 @@ def scheduler(context: Any) -> Scheduler | None:
     return runtime(context).scheduler
 
 
+def pacing(context: Any) -> Pacing:
+    """The operator's timings, as core's wake plan takes them."""
+    options = runtime(context).options
+    return Pacing(continue_delay=options.continue_delay, timer_grace=options.timer_grace,
+                  lobby_seconds=options.lobby_seconds)
+
+
 def turn_seconds(table: Table) -> int:
     """Seconds per turn in force: the chat's /timer, else the variant's turn-timer rule."""
     return rule_facts(table)[0]
@@ -54,7 +66,7 @@ def turn_seconds(table: Table) -> int:
 def cancel(context: Any, chat_id: int, *kinds: str) -> None:
     s = scheduler(context)
     if s is not None:
-        s.cancel(chat_id, *kinds)
+        s.cancel(chat_id, *(kinds or KINDS))
 
 
 def has_job(context: Any, kind: str, chat_id: int) -> bool:
@@ -62,34 +74,44 @@ def has_job(context: Any, kind: str, chat_id: int) -> bool:
     return s is not None and s.has(kind, chat_id)
 
 
+def _plan(s: Scheduler, chat_id: int, wake: Wake, table: Table) -> None:
+    data: dict[str, Any] = {"chat": chat_id, "version": wake.version}
+    if wake.kind == LOBBY_EXPIRY:
+        data["seed"] = table.seed  # only the lobby it was planned for (jobs.lobby_job)
+    s.plan(wake.kind, chat_id, wake.when, data)
+
+
+def _follow(s: Scheduler, chat_id: int, table: Table, plan: list[Wake], kind: str) -> None:
+    """Plan `kind` as the plan says, or drop it when the plan has none."""
+    wake = due(plan, kind)
+    if wake is not None:
+        _plan(s, chat_id, wake, table)
+    else:
+        s.cancel(chat_id, kind)
+
+
 def schedule(context: Any, chat_id: int, table: Table, outcome: Outcome | None = None,
              *, not_before: float = 0.0) -> None:
-    """Plan what the table needs next: AI pacing after a pause, the turn timer
-    (not sooner than `not_before` seconds from now)."""
+    """Plan what the table needs next (core's wake plan, after `outcome`): AI
+    pacing after a pause, the turn timer (not sooner than `not_before`
+    seconds from now), a rule's round clock. Without an outcome (a timer that
+    fired a little early) a planned AI pause is left as it is."""
     s = scheduler(context)
     if s is None:
         return
     if table.phase != PLAYING or table.game is None:
-        s.cancel(chat_id, "cont", "timer")
+        s.cancel(chat_id, CONT, TIMER, CLOCK)
         return
     # The game started: its lobby's expiry has nothing left to close (why here: every
     # start and move passes by, and a job left planned would sit in memory for the
     # whole lobby time, one per game).
-    s.cancel(chat_id, "lobby")
-    options = runtime(context).options
-    game = table.game
-    on_turn = table.seats[game.turn] if 0 <= game.turn < len(table.seats) else None
-    now = s.now()
-    if outcome is not None and outcome.paused:
-        s.plan("cont", chat_id, now + options.continue_delay, {"chat": chat_id, "version": table.version})
-    elif outcome is not None:
-        s.cancel(chat_id, "cont")  # planned for an older version: it would only be refused
-    seconds = turn_seconds(table)
-    if seconds and on_turn is not None and not on_turn.is_ai:
-        due = table.turn_started + seconds + options.timer_grace
-        s.plan("timer", chat_id, max(due, now + not_before), {"chat": chat_id, "version": table.version})
-    else:
-        s.cancel(chat_id, "timer")
+    s.cancel(chat_id, LOBBY_EXPIRY)
+    plan = wake_plan(table, s.now(), pacing(context), paused=bool(outcome is not None and outcome.paused),
+                     not_before=not_before)
+    if outcome is not None:
+        _follow(s, chat_id, table, plan, CONT)  # one planned for an older version would only be refused
+    _follow(s, chat_id, table, plan, TIMER)
+    _follow(s, chat_id, table, plan, CLOCK)
 
 
 def ensure_jobs(context: Any, chat_id: int, table: Table, *, not_before: float = 0.0) -> None:
@@ -98,21 +120,20 @@ def ensure_jobs(context: Any, chat_id: int, table: Table, *, not_before: float =
     s = scheduler(context)
     if s is None or table.phase != PLAYING or table.game is None:
         return
-    game = table.game
-    on_turn = table.seats[game.turn] if 0 <= game.turn < len(table.seats) else None
-    if on_turn is not None and on_turn.is_ai and not s.has("cont", chat_id):
-        s.plan("cont", chat_id, s.now() + runtime(context).options.continue_delay,
-               {"chat": chat_id, "version": table.version})
-    if not s.has("timer", chat_id):
-        schedule(context, chat_id, table, not_before=not_before)
+    plan = wake_plan(table, s.now(), pacing(context), resume=True, not_before=not_before)
+    for kind in (CONT, TIMER, CLOCK):
+        wake = due(plan, kind)
+        if wake is not None and not s.has(kind, chat_id):
+            _plan(s, chat_id, wake, table)
 
 
 def schedule_lobby(context: Any, chat_id: int, table: Table) -> None:
     s = scheduler(context)
     if s is None or table.phase != LOBBY:
         return
-    s.plan("lobby", chat_id, table.created + runtime(context).options.lobby_seconds,
-           {"chat": chat_id, "seed": table.seed})
+    wake = due(wake_plan(table, s.now(), pacing(context)), LOBBY_EXPIRY)
+    if wake is not None:
+        _plan(s, chat_id, wake, table)
 
 
 def retry(context: Any, kind: str) -> None:

@@ -114,6 +114,13 @@ class Menu:
     def find(self, action_id: str) -> Action | None:
         return next((a for a in self.actions if a.id == action_id), None)
 
+    def find_digest(self, code: str) -> Action | None:
+        """The plugin move whose text has this digest, whatever its own id: a
+        front-end with less room than `MAX_PLAIN` (Telegram's 64-byte result
+        ids hold a chat and a version too) may send any plugin move by digest."""
+        return next((a for a in self.actions if a.id == code or (
+            isinstance(a.command, c.PluginMove) and digest(a.command.text) == code)), None)
+
     def of(self, *groups: str) -> list[Action]:
         return [a for a in self.actions if a.group in groups]
 
@@ -178,7 +185,7 @@ def decode(action_id: str, version: int | None = None, table: Table | None = Non
     """The command an id asks for, on `version`; None for anything malformed.
 
     A digest id (`M...`) is found again among what `person_id` may do now at
-    `table`; without them, or when the hand moved on, it is None (stale)."""
+    `table` (any plugin move by the digest of its text, see `Menu.find_digest`); without them, or when the hand moved on, it is None (stale)."""
     if not action_id or len(action_id) > 100 or not action_id.isascii():
         return None
     kind, rest = action_id[0], action_id[1:]
@@ -203,7 +210,7 @@ def decode(action_id: str, version: int | None = None, table: Table | None = Non
     if kind == "M":
         if table is None or person_id is None:
             return None
-        found = menu(table, person_id).find(action_id)
+        found = menu(table, person_id).find_digest(action_id)
         return replace(found.command, version=version) if found is not None else None
     if kind == "a" and rest:
         return c.AddAI(level=rest, version=version) if rest.isalpha() and len(rest) <= 16 else None

@@ -135,6 +135,11 @@ async def test_plugin_move_out_of_turn_is_offered() -> None:
     menu = a.menu(table, off_turn.id)
     knocks = [x for x in menu.actions if x.kind == "cheer"]
     assert knocks and knocks[0].group == a.OUT_OF_TURN and isinstance(knocks[0].command, c.PluginMove)
+    # Any plugin move may come back by its text's digest (a front-end with less room for an id).
+    short = a.digest(knocks[0].command.text)
+    assert knocks[0].id != short
+    assert a.decode(short, table.version, table, off_turn.id) == knocks[0].command
+    assert a.decode(short, table.version, table, "nobody") is None
     out = await svc.handle(CHAT, off_turn, knocks[0].command)
     assert out.ok, out.error
 

@@ -27,6 +27,11 @@ def table(hands: list[str], top: str, *, turn: int = 0, overrides: dict | None =
     return t
 
 
+def command_for(code: str, version: int) -> c.Command | None:
+    """What a chosen result with this code becomes (core's table model decodes it)."""
+    return inline_results.command_of(inline_results.Choice("-100", version, "101", code))
+
+
 def by_code(results: list) -> dict[str, object]:
     return {inline_results.decode(r.id).code: r for r in results}  # type: ignore[union-attr]
 
@@ -51,7 +56,7 @@ def test_seven_o_offers_one_result_per_target() -> None:
     t = table(["R7 B2", "R5 R6 G1", "Y1 Y2"], "R9", overrides={"seven-o": {}})
     codes = list(by_code(inline_results.hand_results(t, "101")))
     assert "pR7@102" in codes and "pR7@ai:1" in codes
-    command = inline_results.command_for("pR7@ai:1", 12)
+    command = command_for("pR7@ai:1", 12)
     assert command == c.Play(card="R7", color=None, target="ai:1", version=12)
     title = by_code(inline_results.hand_results(t, "101"))["pR7@102"].title  # type: ignore[attr-defined]
     assert title.endswith("⇄ Ben")
@@ -72,20 +77,20 @@ def test_uno_comes_first_and_codes_decode() -> None:
     # Two cards on one's turn: each play together with UNO first, then UNO alone, then the plain plays.
     assert codes[:5] == ["pR5!", "pR6!", "u", "pR5", "pR6"]
     assert results[0].title == "🟥 R5 · Red 5 · UNO!" and results[0].text == results[0].title
-    assert inline_results.command_for("pR5!", 3) == c.Play(card="R5", version=3, uno=True)
-    assert inline_results.command_for("pW+4.G!", 3) == c.Play(card="W+4", color="green", version=3, uno=True)
-    assert inline_results.command_for("d!", 3) is None
+    assert command_for("pR5!", 3) == c.Play(card="R5", version=3, uno=True)
+    assert command_for("pW+4.G!", 3) == c.Play(card="W+4", color="green", version=3, uno=True)
+    assert command_for("d!", 3) is None
     # Not one's turn (or more than two cards): UNO alone, no combined plays.
     other = [inline_results.decode(r.id).code for r in inline_results.hand_results(t, "102")]  # type: ignore[union-attr]
     assert not any(code.endswith("!") for code in other)
-    assert inline_results.command_for("u", 3) == c.SayUno(version=3)
-    assert inline_results.command_for("d", 3) == c.Draw(version=3)
-    assert inline_results.command_for("s", 3) == c.Pass(version=3)
-    assert inline_results.command_for("c", 3) == c.Challenge(version=3)
-    assert inline_results.command_for("k102", 3) == c.Catch(target="102", version=3)
-    assert inline_results.command_for("pW+4.G", 3) == c.Play(card="W+4", color="green", version=3)
-    assert inline_results.command_for("xR5", 3) is None
-    assert inline_results.command_for("n", 3) is None
+    assert command_for("u", 3) == c.SayUno(version=3)
+    assert command_for("d", 3) == c.Draw(version=3)
+    assert command_for("s", 3) == c.Pass(version=3)
+    assert command_for("c", 3) == c.Challenge(version=3)
+    assert command_for("k102", 3) == c.Catch(target="102", version=3)
+    assert command_for("pW+4.G", 3) == c.Play(card="W+4", color="green", version=3)
+    assert command_for("xR5", 3) is None
+    assert command_for("n", 3) is None
     assert inline_results.decode("-100:7:101:pR7@ai:1") == inline_results.Choice("-100", 7, "101", "pR7@ai:1")
     for junk in ("", "a:b:c", "1:x:2:d", "1:2:3:"):
         assert inline_results.decode(junk) is None
@@ -138,7 +143,7 @@ def test_challenge_and_catch_are_offered_to_whom_they_belong() -> None:
     ben = by_code(inline_results.hand_results(t, "102"))
     assert "c" in ben and ben["c"].title == "⚖️ Challenge the Wild Draw Four"  # type: ignore[attr-defined]
     assert "c" not in by_code(inline_results.hand_results(t, "101"))
-    assert inline_results.command_for("c", t.version) == c.Challenge(version=t.version)
+    assert command_for("c", t.version) == c.Challenge(version=t.version)
 
     # Ann goes down to one card without saying UNO: Ben may catch her.
     t = table(["R5 G2", "R9 B3"], "R9")
@@ -146,7 +151,7 @@ def test_challenge_and_catch_are_offered_to_whom_they_belong() -> None:
     t.game, _events = apply(t.game, Move(PLAY, 0, parse_card("R5")))
     ben = by_code(inline_results.hand_results(t, "102"))
     assert "k101" in ben and "Ann" in ben["k101"].title  # type: ignore[attr-defined]
-    assert inline_results.command_for("k101", 7) == c.Catch(target="101", version=7)
+    assert command_for("k101", 7) == c.Catch(target="101", version=7)
     ann = inline_results.hand_results(t, "101")
     assert not any(inline_results.decode(r.id).code.startswith("k") for r in ann)  # type: ignore[union-attr]
 
@@ -155,7 +160,7 @@ def test_draw_and_play_is_offered_unless_a_penalty_is_pending() -> None:
     t = table(["G5 B7", "R5 R6"], "R9")  # nothing fits: draw, or draw-and-play
     results = by_code(inline_results.hand_results(t, "101"))
     assert results["d+"].title == "📥 Draw, and play it if it fits"  # type: ignore[attr-defined]
-    assert inline_results.command_for("d+", 4) == c.Draw(then_play=True, version=4)
+    assert command_for("d+", 4) == c.Draw(then_play=True, version=4)
     assert "d" in results
     spanish = by_code(inline_results.hand_results(t, "101", "es"))
     assert spanish["d+"].title == "📥 Robar, y jugarla si vale"  # type: ignore[attr-defined]

@@ -221,3 +221,30 @@ async def test_in_production_the_jobqueue_runs_a_job_at_its_point_on_the_clock(
         assert not scheduler.has("probe", 1)
     finally:
         await bot.stop()
+
+
+async def test_a_rules_round_clock_rings_on_time(server: BotAPIServer, bot: BotProcess) -> None:
+    """Blitz ends a round after five minutes: core's wake plan says so, the bot
+    plans a `clock` job at that point of the service's clock, and when it rings
+    the round is over, without anyone sending a command."""
+    from unobot.chat import commands as c
+    from unobot.chat.table import BETWEEN_ROUNDS, FINISHED
+
+    group = server.group()
+    chat = str(group["id"])
+    assert bot.service is not None
+    out = await bot.service.handle(chat, c.Person("setup", "Setup", None, True), c.SetRule(rule="blitz", enabled=True))
+    assert out.ok, out.error
+    group, _ann, _ben = await timed_game(server, bot, 0, group)
+    table = await bot.service.table(chat)
+    assert table is not None and table.game is not None and table.round_started
+    due = bot.scheduler.due_at("clock", group["id"])
+    assert due == pytest.approx(table.round_started + 5 * 60)
+    assert not planning.has_job(bot.app, "timer", group["id"])
+    await bot.advance(due - bot.clock.now - 0.5)  # type: ignore[union-attr]
+    still = await bot.service.table(chat)
+    assert still is not None and still.phase not in (BETWEEN_ROUNDS, FINISHED)
+    await bot.advance(1.0)
+    rung = await bot.service.table(chat)
+    assert rung is None or rung.phase in (BETWEEN_ROUNDS, FINISHED)
+    assert not planning.has_job(bot.app, "clock", group["id"])
