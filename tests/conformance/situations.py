@@ -1,0 +1,141 @@
+"""The situations every front-end is driven through, and what they must agree on.
+
+Why a shared list: each front-end (console, Telegram, Discord) used to work
+out for itself what to offer and what a pick becomes, and they drifted. Now
+core's table model (`unobot.chat.actions.menu`) says what a person may do;
+a situation lays out one table card by card (the same deal in every
+front-end), names who acts and which of the model's actions they take, and
+each front-end's test checks two things against the model:
+
+- the offer: what the front-end shows that person is the model's menu
+  (ids or labels, in the front-end's own terms);
+- the result: the game stored after the pick is the game the model's
+  command gives on the same table (`reference`), compared seat by seat, so
+  two front-ends with different user ids reach the same state.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from unobot.cards import parse_card
+from unobot.chat import actions, play
+from unobot.chat import commands as c
+from unobot.chat.outcome import Outcome
+from unobot.chat.table import PLAYING, Table
+from unobot.engine import apply, setup_round
+from unobot.moves import play_move
+
+#: Picks one action of a menu (None: the situation is not what it should be).
+Pick = Callable[[actions.Menu], actions.Action | None]
+
+
+def kind(name: str, *, color: str | None = None, card: str | None = None, target: int | None = None,
+         longest: bool = False) -> Pick:
+    """The action of kind `name` (a card's play, a colour, a plugin's kind ...)."""
+    def pick(menu: actions.Menu) -> actions.Action | None:
+        found = [a for a in menu.actions if a.kind == name and (color is None or a.color == color)
+                 and (card is None or (a.card is not None and a.card.text == card))
+                 and (target is None or a.target == target) and not a.uno]
+        if longest:
+            found.sort(key=lambda a: -len(a.id))
+        return found[0] if found else None
+    return pick
+
+
+@dataclass(frozen=True)
+class Situation:
+    """One table laid out, the person who acts and what they pick."""
+
+    name: str
+    hands: tuple[str, ...]
+    top: str
+    pick: Pick
+    actor: int = 0
+    turn: int = 0
+    variant: str = "official"
+    rules: dict[str, Any] = field(default_factory=dict)
+    color: str | None = None
+    #: The next cards off the draw pile, first drawn first.
+    draw: str = "R1 R2 R3 R4 R5 R6 R7 R8 R9 G1 G2 G3 G4 G5 G6 G7 G8 G9"
+    #: Cards played before the person looks, as (seat, card, colour): a Wild Draw
+    #: Four to challenge, a play down to one card without UNO.
+    before: tuple[tuple[int, str, str | None], ...] = ()
+    #: The top card is a Wild starter still waiting for its colour.
+    wild_starter: bool = False
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def cards(text: str) -> list[Any]:
+    return [parse_card(t) for t in text.split()]
+
+
+def lay(table: Table, s: Situation) -> None:
+    """Lay `s` out on a started table (its seats as the front-end made them)."""
+    assert table.phase == PLAYING and len(table.seats) == len(s.hands), (table.phase, len(table.seats))
+    game = setup_round(s.variant, [seat.id for seat in table.seats], [cards(h) for h in s.hands],
+                       cards(s.top), cards(s.draw), turn=s.turn, color=s.color,
+                       seed=table.seed, overrides=table.overrides or None)
+    if s.wild_starter:
+        game.color = None
+    for seat, card, color in s.before:
+        game, _events = apply(game, play_move(seat, parse_card(card), color))
+    table.game = game
+    table.drawn_last = {}
+
+
+def reference(table: Table, person: c.Person, command: c.Command, now: float) -> Table:
+    """The table after `command`, as the model says (the chat service's own step, on a copy)."""
+    after = Table.decode(table.encode(), table.store_version)
+    out = Outcome(table=after)
+    entries = play.step(after, person, copy.copy(command), out, now)
+    assert entries is not None, f"the model's own command changed nothing: {command}"
+    return after
+
+
+def game_of(table: Table) -> dict[str, Any]:
+    """The game's state, seat by seat (the people's ids left out: each front-end has its own)."""
+    assert table.game is not None
+    d = table.game.to_dict()
+    d.pop("p", None)
+    return {"phase": table.phase, **d}
+
+
+def rotated(s: Situation) -> Situation:
+    """The same situation with the person who acts at seat 0 (the console's
+    person always sits there): every seat moves round, the order of play kept."""
+    n = len(s.hands)
+    if not s.actor:
+        return s
+    return replace(s, hands=tuple(s.hands[(i + s.actor) % n] for i in range(n)), actor=0,
+                   turn=(s.turn - s.actor) % n,
+                   before=tuple(((seat - s.actor) % n, card, color) for seat, card, color in s.before))
+
+
+SITUATIONS: list[Situation] = [
+    Situation("wild-starter-colour", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "W", kind("color", color="G"),
+              wild_starter=True),
+    Situation("plugin-move-out-of-turn", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", kind("cheer"),
+              actor=1, rules={"cheer": {}}),
+    Situation("plugin-card", ("RSE G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", kind("play", card="RSE"),
+              rules={"skip-everyone": {}}),
+    Situation("multi-play", ("R5 G5 B5 Y5 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi", longest=True),
+              rules={"multi-play": {}}),
+    Situation("seven-o-target", ("R7 G2 B3", "Y4 R5 G6", "B7 Y8 R9 Y1"), "R4", kind("play", card="R7", target=2),
+              rules={"seven-o": {}}),
+    Situation("jump-in", ("R1 G2 B3", "R4 R5 G6", "B7 Y8 R9"), "R4", kind("play", card="R4"),
+              actor=1, rules={"jump-in": {}}),
+    Situation("challenge", ("W+4 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", kind("challenge"), actor=1,
+              before=((0, "W+4", "G"),)),
+    Situation("catch", ("R5 G2", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("catch"), actor=1,
+              before=((0, "R5", None),)),
+    *[Situation(f"no-mercy-{card}", (f"{card} G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4",
+                kind("play", card=card, color="B" if card.startswith("W") else None),
+                variant="no-mercy")
+      for card in ("RSA", "RDA", "R+4", "WR+4", "WCR", "W+6", "W+10", "R+2", "RS", "RR", "R7", "R0")],
+]

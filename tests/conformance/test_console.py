@@ -1,0 +1,172 @@
+"""The situations through the console: `unobot play --resume` in a pty, typed lines.
+
+The console's person always sits at seat 0 with AI seats after them, so
+each situation is turned round to put the person who acts there
+(`situations.rotated`). Its deal is laid in the store (a shared Redis, a
+login name of its own per situation, so each is a game of its own), the
+console takes it up, and:
+
+- the offer: the cards marked playable (●) are the cards of the model's
+  plays, and the words it lists to type (a plugin's move text, draw, dp,
+  pass, uno, challenge, catch; out of turn: jump in, catch, uno, a plugin's
+  move) are the model's other actions;
+- the result: once the console asks its next question, the stored game is
+  the model's own result of that action on the laid table (AI seats moved
+  on as the service moves them, the same way for the same seed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+from collections.abc import Iterator
+
+import pexpect
+import pytest
+
+from tests.conformance.situations import SITUATIONS, Situation, game_of, lay, reference, rotated
+from tests.console.helpers import ROOT, Stage, clean, env, spawn, stage_game
+from tests.support.redis_server import RedisServer
+from unobot.adapters.redis_store import RedisStore
+from unobot.chat import actions
+from unobot.chat import commands as c
+from unobot.chat.render import card_name, color_name
+from unobot.chat.table import Table
+from unobot.config import load_config
+
+_logins = itertools.count(1)
+#: The words the console lists for the model's action kinds (English).
+WORDS = {"draw": "draw", actions.DRAW_PLAY: "dp", "pass": "pass", "uno": "uno", "challenge": "challenge"}
+
+
+@pytest.fixture
+def login(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    name = f"conformance{next(_logins)}"
+    monkeypatch.setenv("LOGNAME", name)  # the console's person and chat: console.<login>
+    yield name
+
+
+async def _store(url: str) -> RedisStore:
+    return RedisStore.from_url(url, prefix=load_config(ROOT / "config.yaml", environ=env()).store.prefix)
+
+
+async def relay(url: str, chat: str, s: Situation) -> Table:
+    """Lay `s` on the console's staged table, in the store."""
+    store = await _store(url)
+    try:
+        game_id = await store.chat_game(chat)
+        assert game_id is not None
+        stored = await store.load_game(game_id)
+        assert stored is not None
+        table = Table.decode(stored.state, stored.version)
+        lay(table, s)
+        table.version += 1
+        await store.save_game(game_id, table.encode(), expected_version=stored.version)
+        return Table.decode(table.encode(), stored.version + 1)
+    finally:
+        await store.close()
+
+
+async def stored(url: str, chat: str) -> Table:
+    store = await _store(url)
+    try:
+        game_id = await store.chat_game(chat)
+        assert game_id is not None
+        saved = await store.load_game(game_id)
+        assert saved is not None
+        return Table.decode(saved.state, saved.version)
+    finally:
+        await store.close()
+
+
+def offered(screen: str) -> tuple[set[str], set[str]]:
+    """What the console shows: the names of the cards marked playable, and the words to type."""
+    hand = screen.rsplit("Your hand", 1)[-1]
+    playable = {name.strip() for name in re.findall(r"\d+ ● +\S+ +(.+?)(?= {3,}\d+ [●○]|\n|$)", hand)}
+    words: set[str] = set()
+    if "Or: " in screen:
+        listed = " ".join(screen.rsplit("Or: ", 1)[1].split("\n")[:3])
+        words = {part.rsplit(" (", 1)[0].strip() for part in listed.split("  ·  ") if part.strip()}
+    if "out of turn:" in screen:
+        for line in screen.rsplit("out of turn:", 1)[1].splitlines():
+            line = line.strip()
+            if jump := re.match(r"jump in with \d+: +\S+ +(.+)", line):
+                playable.add(jump.group(1).strip())
+            elif line and not line.startswith(("Press Enter", "Enter to continue")):
+                words.add(line.rsplit(" (", 1)[0].strip())
+    return playable, words
+
+
+def model_offer(table: Table, person: str) -> tuple[set[str], set[str]]:
+    """The model's menu in the console's terms: card names of the plays, and words of the rest."""
+    menu = actions.menu(table, person, "en")
+    cards = {card_name(a.card, "en") for a in menu.actions if a.kind == "play" and a.card is not None}
+    words: set[str] = set()
+    for a in menu.actions:
+        if isinstance(a.command, c.PluginMove):
+            words.add(a.command.text)
+        elif a.kind == "catch":
+            words.add("catch " + (table.seats[a.target].name if a.target is not None else ""))
+        elif a.kind in WORDS and not (a.kind == "uno" and a.group == actions.TURN and menu.hand and menu.hand.is_turn):
+            words.add(WORDS[a.kind])
+        elif a.kind == "uno":
+            words.add("uno")
+    return cards, words
+
+
+def typed(table: Table, action: actions.Action) -> str:
+    """The line a person types for `action`, as the console's help says."""
+    cmd = action.command
+    if isinstance(cmd, c.Play):
+        line = cmd.card
+        if cmd.color:
+            line += " " + color_name(action.color or "", "en")
+        if action.target is not None:
+            line += " " + table.seats[action.target].name.split()[0]
+        return line
+    if isinstance(cmd, c.PluginMove):
+        return cmd.text
+    if isinstance(cmd, c.Catch):
+        return "catch"
+    if isinstance(cmd, c.Challenge):
+        return "challenge"
+    raise AssertionError(f"no typed form for {action.id}")
+
+
+@pytest.mark.parametrize("s", SITUATIONS, ids=str)
+def test_console_offers_the_model_and_reaches_its_state(redis_server: RedisServer, login: str,
+                                                        s: Situation) -> None:
+    s = rotated(s)
+    chat = f"console.{login}"
+    stage_game(redis_server.url, Stage(s.hands, s.top, turn=s.turn), lang="en", variant=s.variant,
+               rules=tuple(s.rules), rounds=None)
+    table = asyncio.run(relay(redis_server.url, chat, s))
+    person = table.seats[0].id
+    wanted = s.pick(actions.menu(table, person, "en"))
+    assert wanted is not None
+    child = spawn("--store", redis_server.url, "--resume", "--delay", "0", "--name", "Tess", "--lang", "en",
+                  LOGNAME=login)
+    try:
+        if s.wild_starter:  # the model offers only the four colours; the console asks one at once
+            child.expect(r"› ")
+            screen = clean(child.before)
+            assert {a.kind for a in actions.menu(table, person).actions} == {"color"}
+            assert "you name its colour" in screen, screen[-1500:]
+            child.sendline(color_name(wanted.color or "", "en"))
+        else:
+            child.expect(r"› ")
+            screen = clean(child.before)
+            assert offered(screen) == model_offer(table, person), screen[-1500:]
+            child.sendline(typed(table, wanted))
+        i = child.expect([r"› ", pexpect.EOF])
+        after_screen = clean(child.before)
+        assert "✗" not in after_screen, after_screen[-1500:]
+        after = asyncio.run(stored(redis_server.url, chat))
+        expected = reference(table, c.Person(person, "Tess"), wanted.command, 0.0)
+        assert game_of(after) == game_of(expected), after_screen[-1500:]
+        if i == 0:
+            child.sendline("quit")
+            child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)

@@ -1,0 +1,99 @@
+"""The situations through Telegram: the hand as inline results, the pick as the move.
+
+Each situation gets its own group and people; the rules are the chat's
+settings (set through the service as an admin), the deal is laid in the
+store before the hand is opened. The inline results must be the model's
+menu for that person, in its order (each result's code decodes to the
+action's command; the cards not playable now follow, greyed), and the game
+stored after picking the model's action must be the model's own result.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from tests.botapi import BotAPIServer
+from tests.conformance.conftest import new_prefix
+from tests.conformance.situations import SITUATIONS, Situation, game_of, lay, reference
+from tests.support.redis_server import RedisServer
+from tests.telegram.driver import BotProcess, TableDriver
+from unobot.adapters.telegram import inline_results, keyboards
+from unobot.chat import actions
+from unobot.chat import commands as c
+from unobot.chat.table import Table
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+ADMIN = c.Person("setup", "Setup", None, True)
+NAMES = ("Ann", "Ben", "Cat", "Dan")
+_users = itertools.count(1000, 10)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def telegram(redis_server: RedisServer) -> AsyncIterator[tuple[BotAPIServer, BotProcess]]:
+    async with BotAPIServer() as server:
+        bot = await BotProcess(server, redis_server.url, new_prefix("tg")).start()
+        yield server, bot
+        await bot.stop()
+        assert server.errors == [], "the local Bot API server crashed while handling a request"
+
+
+async def laid_out(server: BotAPIServer, bot: BotProcess, s: Situation) -> tuple[TableDriver, Table]:
+    """A group playing `s`: its rules on, its people seated, its deal laid."""
+    base = next(_users)
+    people = [server.user(base + i, NAMES[i]) for i in range(len(s.hands))]
+    driver = TableDriver(server, bot, server.group(title=s.name), people, check_privacy=False)
+    assert bot.service is not None
+    for rule, options in s.rules.items():
+        out = await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule=rule, enabled=True))
+        assert out.ok, out.error
+        assert not options
+    await driver.command(people[0], "/new", s.variant)
+    for other in people[1:]:
+        await driver.press(other, keyboards.JOIN)
+    await driver.press(people[0], keyboards.START)
+
+    def rig(table: Table) -> list[str]:
+        lay(table, s)
+        return []
+
+    table = await bot.service.mutate(driver.chat, rig)
+    assert table is not None
+    return driver, table
+
+
+@pytest.mark.parametrize("s", SITUATIONS, ids=str)
+async def test_telegram_offers_the_model_and_reaches_its_state(
+        telegram: tuple[BotAPIServer, BotProcess], s: Situation) -> None:
+    server, bot = telegram
+    driver, table = await laid_out(server, bot, s)
+    actor = driver.players[s.actor]
+    person = str(actor["id"])
+    menu = actions.menu(table, person, table.lang)
+    wanted = s.pick(menu)
+    assert wanted is not None, f"{s.name}: the model offers no such action: {[a.id for a in menu.actions]}"
+
+    results = await driver.hand(actor)
+    choices = [inline_results.decode(r["id"]) for r in results]
+    assert all(ch is not None and ch.chat == driver.chat and ch.version == table.version and ch.user == person
+               for ch in choices), [r["id"] for r in results]
+    moves = [ch for ch in choices if ch is not None and inline_results.is_move(ch.code)]
+    offered = menu.of(actions.TURN, actions.CARD, actions.OUT_OF_TURN)
+    # The offer is the model's: one result per action, in its order, each one its command.
+    assert [inline_results.command_of(ch, table) for ch in moves] == [a.command for a in offered]
+    assert [r["title"] for r in results[:len(offered)]] == [a.label for a in offered]
+    greyed = [ch.code[1:] for ch in choices if ch is not None and ch.code.startswith(inline_results.UNPLAYABLE)]
+    assert greyed == [hc.card.text for hc in actions.unplayable(menu.hand)]
+
+    pick = next(r["id"] for r, ch in zip(results, choices, strict=True)
+                if ch is not None and inline_results.is_move(ch.code)
+                and inline_results.command_of(ch, table) == wanted.command)
+    await driver.choose(actor, pick)
+    after = await driver.table()
+    assert after is not None
+    expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, bot.clock() if bot.clock else 0.0)
+    assert after.version == table.version + 1, "the pick was not taken"
+    assert game_of(after) == game_of(expected)
