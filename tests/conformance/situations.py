@@ -139,3 +139,30 @@ SITUATIONS: list[Situation] = [
                 variant="no-mercy")
       for card in ("RSA", "RDA", "R+4", "WR+4", "WCR", "W+6", "W+10", "R+2", "RS", "RR", "R7", "R0")],
 ]
+
+
+# -- the chat's rules ------------------------------------------------------------------
+
+def house_rules() -> list[str]:
+    """Every house rule a chat may turn on (the shared rules are always on)."""
+    from unobot.registry import available_rules
+
+    return sorted(name for name, cls in available_rules().items() if not cls.base)
+
+
+#: One option of each kind, set to a value that is not its default: (rule, option, value).
+OPTIONS = (("stacking", "optional", False), ("hand-limit", "limit", 26), ("elimination", "by", "points"))
+
+
+async def rules_after(commands: list[c.Command]) -> dict[str, Any]:
+    """The chat's rules once an admin has sent `commands` (the model's own service)."""
+    from unobot.chat.service import ChatService
+    from unobot.store import MemoryStore
+
+    service = ChatService(MemoryStore())
+    admin = c.Person("admin", "Admin", None, True)
+    for cmd in commands:
+        await service.handle("chat", admin, cmd)
+    rules = (await service.settings("chat")).get("rules") or {}
+    assert isinstance(rules, dict)
+    return rules

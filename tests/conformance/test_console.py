@@ -25,7 +25,17 @@ from collections.abc import Iterator
 import pexpect
 import pytest
 
-from tests.conformance.situations import SITUATIONS, Situation, game_of, lay, reference, rotated
+from tests.conformance.situations import (
+    OPTIONS,
+    SITUATIONS,
+    Situation,
+    game_of,
+    house_rules,
+    lay,
+    reference,
+    rotated,
+    rules_after,
+)
 from tests.console.helpers import ROOT, Stage, clean, env, spawn, stage_game
 from tests.support.redis_server import RedisServer
 from unobot.adapters.redis_store import RedisStore
@@ -170,3 +180,51 @@ def test_console_offers_the_model_and_reaches_its_state(redis_server: RedisServe
             child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+async def console_rules(args: list[str], user: str) -> dict[str, object]:
+    """The chat's rules once the console has set up a game with `--rule` ARGS
+    (its own app and argument reading; the person leaves at the first prompt)."""
+    import io
+
+    from rich.console import Console
+
+    from unobot.adapters.console.app import ConsoleApp, Options, make_service
+    from unobot.cli import parse_rule_overrides
+    from unobot.store import MemoryStore
+
+    class Leave:
+        def read(self, prompt: object, timeout: float | None = None) -> str | None:
+            raise EOFError
+
+    store = MemoryStore()
+    options = Options(overrides=parse_rule_overrides(args), seed=1, lang="en", delay=0, name="Tess", user=user,
+                      persistent=False, explicit_lang=True)
+    out = io.StringIO()
+    await ConsoleApp(make_service(store, options), options, Console(file=out, width=100),
+                     reader=Leave()).run()  # type: ignore[arg-type]
+    rules = (await store.get_chat_settings(options.chat_id)).get("rules") or {}
+    assert isinstance(rules, dict), out.getvalue()
+    return rules
+
+
+@pytest.mark.parametrize("rule", house_rules())
+async def test_console_turns_each_house_rule_on(rule: str) -> None:
+    """`--rule NAME` sets what the model's SetRule sets (a shared rule it conflicts with off first)."""
+    from unobot.registry import available_rules
+
+    off = [other for other in available_rules()[rule].conflicts if available_rules()[other].base]
+    got = await console_rules([*(f"{other}=false" for other in off), rule], f"rule-{rule}")
+    assert got == await rules_after([*(c.SetRule(rule=other, enabled=False) for other in off),
+                                     c.SetRule(rule=rule, enabled=True)])
+    assert rule in got
+
+
+@pytest.mark.parametrize(("rule", "option", "value"), OPTIONS, ids=[f"{r}.{o}" for r, o, _ in OPTIONS])
+async def test_console_sets_an_option_of_each_kind(rule: str, option: str, value: object) -> None:
+    """`--rule NAME.OPTION=VALUE` for a bool, a number and a Literal: the same rules as the model's SetRule."""
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    got = await console_rules([f"{rule}.{option}={text}"], f"option-{rule}")
+    assert got == await rules_after([c.SetRule(rule=rule, enabled=True),
+                                     c.SetRule(rule=rule, option=option, value=value)])
+    assert got[rule] == {option: value}

@@ -18,13 +18,24 @@ import pytest_asyncio
 
 from tests.botapi import BotAPIServer
 from tests.conformance.conftest import new_prefix
-from tests.conformance.situations import SITUATIONS, Situation, game_of, lay, reference
+from tests.conformance.situations import (
+    OPTIONS,
+    SITUATIONS,
+    Situation,
+    game_of,
+    house_rules,
+    lay,
+    reference,
+    rules_after,
+)
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import BotProcess, TableDriver
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import actions
 from unobot.chat import commands as c
 from unobot.chat.table import Table
+from unobot.registry import available_rules
+from unobot.rule import option_specs
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 ADMIN = c.Person("setup", "Setup", None, True)
@@ -97,3 +108,54 @@ async def test_telegram_offers_the_model_and_reaches_its_state(
     expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, bot.clock() if bot.clock else 0.0)
     assert after.version == table.version + 1, "the pick was not taken"
     assert game_of(after) == game_of(expected)
+
+
+async def _admin_group(server: BotAPIServer, bot: BotProcess, title: str) -> tuple[TableDriver, dict[str, object]]:
+    admin = server.user(next(_users), "Ann")
+    group = server.group(title=title)
+    server.set_status(group, admin, "creator")
+    driver = TableDriver(server, bot, group, [admin], check_privacy=False)
+    await driver.command(admin, "/rules")
+    return driver, admin
+
+
+@pytest.mark.parametrize("rule", house_rules())
+async def test_telegram_turns_each_house_rule_on(telegram: tuple[BotAPIServer, BotProcess], rule: str) -> None:
+    """/rules offers a switch for every house rule; pressing it sets what the model's SetRule sets."""
+    server, bot = telegram
+    driver, admin = await _admin_group(server, bot, rule)
+    # A shared rule it conflicts with (challenge, for no-bluffing) is switched off first.
+    off = [other for other in available_rules()[rule].conflicts if available_rules()[other].base]
+    for other in off:
+        await driver.press(admin, keyboards.RULE_OFF + keyboards.rule_ref(other))
+    await driver.press(admin, keyboards.RULE_ON + keyboards.rule_ref(rule))
+    assert bot.service is not None
+    got = (await bot.service.settings(driver.chat)).get("rules") or {}
+    assert got == await rules_after([*(c.SetRule(rule=other, enabled=False) for other in off),
+                                     c.SetRule(rule=rule, enabled=True)])
+    assert rule in got
+
+
+@pytest.mark.parametrize(("rule", "option", "value"), OPTIONS, ids=[f"{r}.{o}" for r, o, _ in OPTIONS])
+async def test_telegram_sets_an_option_of_each_kind(telegram: tuple[BotAPIServer, BotProcess], rule: str,
+                                                    option: str, value: object) -> None:
+    """A bool switch, a number's step, a Literal's choice: the same rules as the model's SetRule."""
+    server, bot = telegram
+    driver, admin = await _admin_group(server, bot, f"{rule}.{option}")
+    await driver.press(admin, keyboards.RULE_ON + keyboards.rule_ref(rule))
+    await driver.press(admin, keyboards.OPTIONS + keyboards.rule_key(rule))
+    cls = available_rules()[rule]
+    index, spec = next((i, s) for i, s in enumerate(option_specs(cls)) if s.name == option)
+    prefix = f"{keyboards.SET_OPTION}{keyboards.rule_key(rule)}:{index}:"
+    if spec.type is bool:
+        data = prefix + keyboards.encode_value(spec, value)
+    elif spec.choices is not None:
+        data = prefix + str(spec.choices.index(value))
+    else:
+        data = prefix + str(value)
+    await driver.press(admin, data)
+    assert bot.service is not None
+    got = (await bot.service.settings(driver.chat)).get("rules") or {}
+    assert got == await rules_after([c.SetRule(rule=rule, enabled=True),
+                                     c.SetRule(rule=rule, option=option, value=value)])
+    assert got[rule] == {option: value}
