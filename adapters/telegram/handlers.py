@@ -261,7 +261,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
     if not outcome.ok or outcome.table is None:
         await reply(update, outcome.error or "")
         return
-    line = outcome.notices[0] if outcome.notices else ""
+    line = "\n".join(outcome.notices)  # "stopped by", then what the rules say at the match's end
     await publish.show_stopped(context, chat.id, outcome.table, line)
 
 

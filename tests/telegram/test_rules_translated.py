@@ -46,3 +46,27 @@ async def test_a_spanish_chat_reads_every_option_help_in_spanish(server: BotAPIS
     # every rule of unobot's own with options was seen on at least one of the two variants
     assert {"value-stacking.optional", "mercy.limit", "double-score.factor", "scoring.target",
             "seven-o.mandatory", "deck.hand_size"} <= checked
+
+
+async def test_a_stopped_match_shows_the_rules_report_in_spanish(server: BotAPIServer, bot: BotProcess) -> None:
+    """A plugin's `match_end` report (the example plugin's match-report)
+    reaches the group's status message when an admin stops the match."""
+    group = server.group(title="Informe")
+    ana, ben = server.user(1, "Ana"), server.user(2, "Ben")
+    server.set_status(group, ana, "creator")
+    chat = str(group["id"])
+    assert bot.service is not None
+    await bot.settle(server.send_command(group, ana, "/rules"))
+    await press(server, bot, group, ana, keyboards.LANGUAGE + "es")
+    await press(server, bot, group, ana, keyboards.RULE_ON + keyboards.rule_ref("match-report"))
+    assert "match-report" in (await bot.service.settings(chat))["rules"]
+    await bot.settle(server.send_command(group, ana, "/new"))
+    await bot.settle(server.send_command(group, ben, "/join"))
+    await bot.settle(server.send_command(group, ana, "/start"))
+    table = await bot.service.table(chat)
+    assert table is not None and table.phase == "playing"
+    status_id = table.adapter["status"]
+    await bot.settle(server.send_command(group, ana, "/stop"))
+    text = html.unescape(server.messages[group["id"]][status_id]["text"])
+    assert "Resumen: la partida se detuvo; Ana iba primero con 0 puntos." in text, text
+    assert "La partida duró 0 manos." in text
