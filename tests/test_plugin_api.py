@@ -213,7 +213,7 @@ def test_option_help_is_translated_for_built_in_and_plugin_rules() -> None:
     crazy = rules_for("crazy", {"sticky-seven": {}, "seven-o": False})
     shown = console_rules("Locura", crazy, "es").plain
     assert "cartas que dejan a un jugador fuera de la mano" in shown
-    assert "cartas que un 7 hace robar al siguiente" in shown
+    assert "Cartas por 7: 2" in shown  # an option with a title is shown by its title
     assert "cards that knock" not in shown
     text, _on = discord_rules({"variant": "crazy", "rules": {}, "lang": "es", "timer": 0}, "es")
     assert "por cuánto se multiplican los puntos de la mano" in text and "what round points" not in text
