@@ -172,11 +172,15 @@ class Reply:
         self.mode = mode
         self._lock = asyncio.Lock()
         self._deferred = False
-        self._timer: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(self._later(after))
+        loop = asyncio.get_running_loop()
+        self._deferring: asyncio.Task[None] | None = None
+        # A timer, not a sleeping task: once it fires, the deferral runs to its
+        # end (cancelling it midway would leave Discord answered and us unaware).
+        self._timer: asyncio.TimerHandle | None = loop.call_later(after, self._fire)
 
-    async def _later(self, after: float) -> None:
-        await asyncio.sleep(after)
-        await self.defer()
+    def _fire(self) -> None:
+        self._timer = None
+        self._deferring = asyncio.get_running_loop().create_task(self.defer())
 
     async def defer(self) -> None:
         async with self._lock:
@@ -190,9 +194,10 @@ class Reply:
                 self._deferred = True
 
     def close(self) -> None:
-        if self._timer is not None and self._timer is not asyncio.current_task():
+        """No deferral from now on (the answer is going out, or went)."""
+        if self._timer is not None:
             self._timer.cancel()
-        self._timer = None
+            self._timer = None
 
     @property
     def done(self) -> bool:

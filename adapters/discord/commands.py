@@ -265,10 +265,10 @@ def refusal_text(out: Outcome, lang: str) -> str:
 
 async def rules_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, page: int = 0,
                         note: str = "") -> render.Shown:
-    from .bot import person_of
+    from .bot import lang_of, person_of
 
     settings = await bot.service.settings(settings_chat(it, scope))
-    lang = str(settings["lang"])
+    lang = lang_of(it, str(settings["lang"]))  # the reader's language
     text, enabled = render.rules_text(settings, lang)
     if note:
         text = render.esc(note) + "\n" + text
@@ -310,7 +310,8 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
 
     chat = settings_chat(it, press.scope)
     person = person_of(it)
-    if press.kind == ids.RULES and press.verb == "m":  # a modal must be the first answer: no store before it
+    if press.kind == ids.RULES and press.verb == "m" and typed is None:
+        # Open the box to type in: a modal must be the first answer, so no store before it.
         rule, option = press.args
         found = render.option_spec(rule, option)
         if found is None:
@@ -369,9 +370,9 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
         page = 0
     found = render.option_spec(rule, option)
     settings = await bot.service.settings(chat)
-    lang = str(settings["lang"])
+    lang = lang_of(it, str(settings["lang"]))  # the reader's language
     if found is None:
-        await reply.tell("⚠️ " + error_text("bad_option", lang_of(it, lang)))
+        await reply.tell("⚠️ " + error_text("bad_option", lang))
         return
     note = ""
     if press.verb in ("v", "m"):
@@ -385,7 +386,6 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
             await reply.tell(refused(out, lang_of(it, lang)))
             return
         settings = out.settings or await bot.service.settings(chat)
-        lang = str(settings["lang"])
         _ = gettext_for(lang)
         note = _("Saved. It applies from the next game.")
     shown = render.option_panel(settings, rule, option, lang, press.scope, page, note=note)

@@ -5,9 +5,11 @@ anyone else with a message only they see, changing nothing."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import time
 
-from tests.discord.driver import BotProcess, TableDriver
+from tests.discord.driver import FAST, BotProcess, TableDriver
 from tests.discord.test_game import three
 from tests.discord_api import DiscordAPIServer, Sent
 from tests.support.redis_server import RedisServer
@@ -140,11 +142,12 @@ async def test_a_player_is_kicked_by_the_creator_or_an_admin_only(server: Discor
 async def test_skip_once_the_turn_timer_ran_out(server: DiscordAPIServer, redis_server: RedisServer,
                                                 prefix: str) -> None:
     """The service's clock stands still, so "the time ran out" is the test's
-    to say (the bot's own timer job, planned on the wall clock 30 s out,
-    never comes)."""
+    to say. The bot's own timer job runs on that clock too; its grace is set
+    far out here, so the skips below are the members' own."""
     guild = server.guild()
     clock = Clock()
-    bot = await BotProcess(server, redis_server.url, prefix, clock=clock).start()
+    bot = await BotProcess(server, redis_server.url, prefix, clock=clock,
+                           options=dataclasses.replace(FAST, timer_grace=1000.0)).start()
     try:
         ann, bruno = server.member("Ann"), server.member("Bruno")
         eve, boss = server.member("Eve"), server.member("Boss", manage_guild=True)
@@ -190,3 +193,37 @@ async def test_skip_once_the_turn_timer_ran_out(server: DiscordAPIServer, redis_
     finally:
         await bot.stop()
 
+
+
+async def test_the_turn_timer_runs_on_the_services_clock(server: DiscordAPIServer, redis_server: RedisServer,
+                                                         prefix: str) -> None:
+    """The timer job is the wake plan's, on the service's injected clock (not
+    the wall clock): moving that clock past the turn makes it fire."""
+    guild = server.guild()
+    clock = Clock()
+    bot = await BotProcess(server, redis_server.url, prefix, clock=clock).start()
+    try:
+        ann, bruno = server.member("Ann"), server.member("Bruno")
+        boss = server.member("Boss", manage_guild=True)
+        driver = TableDriver(server, bot, guild.channels[0], [ann, bruno])
+        await driver.slash(boss, "timer", seconds=30)
+        await driver.slash(ann, "new")
+        await driver.press_status(bruno, "j")
+        await driver.press_status(ann, "g")
+        table = await driver.table()
+        assert table is not None and table.game is not None
+        await asyncio.sleep(0.3)  # real time passes, the service's clock does not: nothing happens
+        same = await driver.table()
+        assert same is not None and same.version == table.version
+        clock.now += 31
+        for _ in range(40):
+            await asyncio.sleep(0.05)
+            moved = await driver.table()
+            if moved is not None and moved.version > table.version:
+                break
+        await bot.idle()
+        after = await driver.table()
+        assert after is not None and after.version > table.version
+        assert "timed_out" in [r[0] for r in after.recent]
+    finally:
+        await bot.stop()

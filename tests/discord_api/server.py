@@ -19,6 +19,11 @@ What it models:
 * who sees what: an ephemeral message is seen only by the member whose
   interaction it answers; every version of every channel message is kept,
   so a test can scan all a channel ever showed;
+* modals: a component answered with a modal (type 9), its submit (a type 5
+  interaction with the typed values) answered like a component's press;
+* timing: when each interaction was sent and answered (Discord fails one
+  not answered in 3 s), and when each message edit was made and how (the
+  channel's own edits are the ones its rate limit counts);
 * refusals Discord makes: answering an interaction twice (400, code 40060),
   an unknown interaction token (404, 10015), components over the limits
   (more than 5 rows, 5 buttons a row, 25 options, custom_id over 100).
@@ -30,6 +35,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import TracebackType
@@ -84,6 +90,10 @@ class Message:
     #: The member who alone sees it (ephemeral), else None (the whole channel).
     viewer: int | None = None
     versions: list[tuple[str, list[JSON]]] = field(default_factory=list)
+    #: When each version after the first was made (time.monotonic()), and whether
+    #: through the channel (a bot's own edit, which counts against the channel's
+    #: rate limit) or an interaction's answer.
+    edits: list[tuple[float, str]] = field(default_factory=list)
     deleted: bool = False
     interaction_id: int | None = None
 
@@ -148,6 +158,14 @@ class Sent:
     #: The message the answer created or updated.
     message: Message | None = None
     followups: list[Message] = field(default_factory=list)
+    #: When the interaction was dispatched and first answered (time.monotonic()).
+    sent_at: float = 0.0
+    answered_at: float | None = None
+
+    @property
+    def answer_seconds(self) -> float | None:
+        """How long the bot took to answer (Discord fails an interaction after 3 s)."""
+        return None if self.answered_at is None else self.answered_at - self.sent_at
 
     @property
     def text(self) -> str:
@@ -321,9 +339,22 @@ class DiscordAPIServer:
         payload["message"] = message.payload(self.bot_user, self.channel_guild.get(message.channel_id))
         return await self._send(payload, token, iid, member, message.channel_id, session)
 
+    async def modal_submit(self, member: Member, message: Message | None, custom_id: str,
+                           fields: dict[str, str], session: int | None = None) -> Sent:
+        """A member submits a modal (opened from a component on `message`) with
+        `fields` typed into its text inputs (custom_id: value)."""
+        payload, token, iid = self._base_interaction(member, message.channel_id if message else
+                                                     next(iter(self.channel_guild)), 5)
+        payload["data"] = {"custom_id": custom_id, "components": [
+            {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in fields.items()]}
+        if message is not None:
+            payload["message"] = message.payload(self.bot_user, self.channel_guild.get(message.channel_id))
+        return await self._send(payload, token, iid, member, message.channel_id if message else
+                                next(iter(self.channel_guild)), session)
+
     async def _send(self, payload: JSON, token: str, iid: int, member: Member, cid: int,
                     session: int | None) -> Sent:
-        sent = Sent(iid, token, member, cid, payload)
+        sent = Sent(iid, token, member, cid, payload, sent_at=time.monotonic())
         self.interactions[token] = sent
         live = [s for s in self.sessions if s.ready]
         if not live:
@@ -438,7 +469,7 @@ class DiscordAPIServer:
                 else:
                     msg = self._message(int(p[4]), sent.channel_id)
                 if method == "PATCH":
-                    self._edit(msg, body)
+                    self._edit(msg, body, "interaction")
                 elif method == "DELETE":
                     msg.deleted = True
                     return None
@@ -491,7 +522,7 @@ class DiscordAPIServer:
         self.messages[msg.id] = msg
         return msg
 
-    def _edit(self, msg: Message, body: JSON) -> None:
+    def _edit(self, msg: Message, body: JSON, via: str = "channel") -> None:
         if "content" in body:
             if len(body["content"] or "") > 2000:
                 raise ApiError(400, 50035, "Invalid Form Body: content over 2000 characters")
@@ -500,6 +531,7 @@ class DiscordAPIServer:
             self._check_components(body["components"] or [])
             msg.components = body["components"] or []
         msg.versions.append((msg.content, msg.components))
+        msg.edits.append((time.monotonic(), via))
 
     def _callback(self, iid: str, token: str, body: JSON, with_response: bool) -> JSON | None:
         sent = self.interactions.get(token)
@@ -517,7 +549,7 @@ class DiscordAPIServer:
             if "message" not in sent.payload:
                 raise ApiError(400, 40004, "Interaction is not a component interaction")
             message = self._message(int(sent.payload["message"]["id"]), sent.channel_id)
-            self._edit(message, data)
+            self._edit(message, data, "interaction")
         elif kind == 5:
             viewer = sent.member.id if int(data.get("flags") or 0) & EPHEMERAL else None
             message = Message(self.snowflake(), sent.channel_id, "", [], 0, viewer, interaction_id=sent.id)
@@ -525,8 +557,16 @@ class DiscordAPIServer:
         elif kind == 6:
             if "message" in sent.payload:
                 message = self.messages.get(int(sent.payload["message"]["id"]))
-        elif kind != 9:
+        elif kind == 9:
+            if sent.payload["type"] == 5:
+                raise ApiError(400, 50035, "A modal submit cannot be answered with a modal")
+            if not data.get("custom_id") or not data.get("title") or not data.get("components"):
+                raise ApiError(400, 50035, "Invalid Form Body: a modal needs custom_id, title and components")
+        else:
             raise ApiError(400, 50035, f"Invalid interaction response type {kind}")
+        if kind == 7 and sent.payload["type"] == 5 and "message" not in sent.payload:
+            raise ApiError(400, 40004, "Only a modal opened from a component can update its message")
+        sent.answered_at = time.monotonic()
         sent.callbacks.append(body)
         sent.message = message
         sent.answered.set()

@@ -1,0 +1,72 @@
+"""Paging by construction: any number of select options and buttons fits
+Discord's limits (25 options a select, 5 buttons a row, 5 rows) page by
+page, and every item is on some page (nothing is cut)."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from tests.discord_api import DiscordAPIServer
+from unobot.adapters.discord import ids, render
+
+
+def page_items(view: discord.ui.View | None) -> tuple[list[str], list[str], list[dict[str, object]]]:
+    assert view is not None
+    rows = view.to_components()
+    DiscordAPIServer()._check_components(rows)  # the local server's limits: raises on any breach
+    options = [str(o["value"]) for r in rows for comp in r["components"] if comp["type"] == 3
+               for o in comp["options"]]
+    buttons = [str(comp["custom_id"]) for r in rows for comp in r["components"]
+               if comp["type"] == 2 and not comp.get("disabled")]
+    cids = [str(comp["custom_id"]) for r in rows for comp in r["components"]]
+    assert len(cids) == len(set(cids)), "custom_ids on a message are unique"
+    return options, buttons, rows
+
+
+@pytest.mark.parametrize(("n_options", "n_buttons"), [(0, 0), (3, 4), (25, 15), (26, 0), (60, 41), (0, 26),
+                                                      (130, 3), (7, 200)])
+def test_every_item_is_on_a_page(n_options: int, n_buttons: int) -> None:
+    options = [discord.SelectOption(label=f"card {i}", value=f"p{i}") for i in range(n_options)]
+    buttons = [render.button(f"b{i}", ids.act(3, f"m{i}")) for i in range(n_buttons)]
+    panel = render.Panel(selects=[render.Select(lambda p: ids.select(3, p), "pick", options)], buttons=buttons,
+                         fixed=[render.button("🔄", ids.refresh(3))], page_id=lambda p: ids.page(3, p))
+    count, _per_page = render.pages_of(panel)
+    seen_options: list[str] = []
+    seen_buttons: list[str] = []
+    for page in range(count):
+        got, pressed, _rows = page_items(render.paged(panel, page))
+        seen_options += got
+        seen_buttons += [b for b in pressed if b.startswith("u|a|")]
+        assert len(got) <= 25
+    assert seen_options == [o.value for o in options]
+    assert seen_buttons == [b.custom_id for b in buttons]
+    if n_options > 25 or n_buttons > 15:
+        assert count > 1
+    # The ◀ ▶ buttons name pages that exist, and parse back.
+    _o, pressed, _rows = page_items(render.paged(panel, 0))
+    for cid in pressed:
+        if cid.startswith("u|pg|"):
+            press = ids.parse(cid)
+            assert press is not None and 0 <= press.page < count
+
+
+def test_a_page_past_the_end_shows_the_last() -> None:
+    buttons = [render.button(f"b{i}", ids.act(1, f"m{i}")) for i in range(40)]
+    panel = render.Panel(buttons=buttons, page_id=lambda p: ids.page(1, p))
+    count, _ = render.pages_of(panel)
+    last = page_items(render.paged(panel, count - 1))[1]
+    assert page_items(render.paged(panel, 99))[1] == last
+
+
+def test_ids_are_a_thin_codec() -> None:
+    assert ids.parse(ids.act(17, "pW+4.G")) == ids.Press("a", 17, "pW+4.G")
+    assert ids.parse(ids.select(17, 2), ["?pW"]) == ids.Press("n", 17, "pW")
+    assert ids.parse(ids.needs(17, "pW", 2)) == ids.Press("n", 17, "pW", 2)
+    assert ids.parse(ids.page(17, 3)) == ids.Press("pg", 17, page=3)
+    for bad in ("u|a|x|pR5", "u|a|17", "u|s|17|0", "u|pg|17|²", "u|a|17|pR5|9", "x|a|1|d", "u|a|1|" + "d" * 99):
+        assert ids.parse(bad, None) is None, bad
+    assert ids.parse_setting("r|v|channel|deck|hand_size|n5") == ids.Setting("r", "v", "channel",
+                                                                             ("deck", "hand_size", "n5"))
+    assert ids.parse_setting("r|v|galaxy|deck|hand_size|n5") is None
+    assert ids.parse_setting("r|t|channel|x") is None
