@@ -341,3 +341,29 @@ async def test_a_watcher_of_one_game_gets_no_hand_of_their_other_game(server: Bo
     await bot.settle(update)
     results = server.inline_answers[update["inline_query"]["id"]]["results"]
     assert [r["title"] for r in results] == ["You are not playing in this group's game"]
+
+
+def test_a_plugin_move_too_long_for_a_result_id_goes_by_digest() -> None:
+    """Eight fives at once (multi-play) by a user with a ten-digit id, on a
+    long-lived table: the model's plain id would make the result id pass 64
+    bytes, so it goes by its digest, and the pick decodes to the whole move on
+    the same table."""
+    seats = [Seat("1234567890", "Ann"), Seat("102", "Ben")]
+    overrides = {"multi-play": {}}
+    game = setup_round("official", [s.id for s in seats], [cards("R5 R5 G5 G5 B5 B5 Y5 Y5"), cards("R6 R7")],
+                       cards("R9"), cards("R1 R2 R3"), overrides=overrides)
+    t = Table(chat_id="-1001234567890", creator="1234567890", seats=seats, phase=PLAYING, game=game,
+              overrides=overrides)
+    t.version = 12345678
+    results = inline_results.hand_results(t, "1234567890")
+    assert all(len(r.id.encode()) <= 64 for r in results)
+    digests = [inline_results.decode(r.id) for r in results if inline_results.decode(r.id).code.startswith("M")]  # type: ignore[union-attr]
+    assert digests, [r.id for r in results]
+    commands = [inline_results.command_of(ch, t) for ch in digests if ch is not None]
+    assert any(isinstance(cmd, c.PluginMove) and cmd.text.count("5") == 8 and cmd.version == 12345678
+               for cmd in commands), commands
+    # On a table that moved on, the digest is stale (the service refuses it; nothing is guessed).
+    moved = Table.decode(t.encode())
+    moved.version = 12345679
+    stale = inline_results.command_of(digests[0], moved)  # type: ignore[arg-type]
+    assert stale == c.PluginMove(text="", version=12345678)
