@@ -664,7 +664,7 @@ class ConsoleApp:
                     described[notice] -= 1
                 else:
                     self.console.print(Text("  · " + notice, style="grey70"))
-        events = merge_draws(out.events)
+        events, times = merge_repeats(out.events)
         last_wild = _last_wild_colours(events)
         for i, e in enumerate(events):
             if e.kind == PLAYER_LEFT and e.player == me and self.o.auto:
@@ -679,6 +679,8 @@ class ConsoleApp:
             if self.o.delay and e.kind in PACED and e.player != me:
                 with self._typing_held():
                     await self.sleep(self.o.delay)
+            if times[i] > 1:  # the same move again (a multi-play of twins): one line, counted
+                line.append(f" ×{times[i]}", style="bold")
             self._print(Text("  · ", style="grey50") + line)
             if hands is not None and e.kind in (CHALLENGE_WON, CHALLENGE_LOST) and e.player == me:
                 self._reveal(e, hands, names)  # `hands`: as they were when I challenged
@@ -721,18 +723,28 @@ class ConsoleApp:
         return seconds - (self.clock() - self._turn[1])
 
 
-def merge_draws(events: Sequence[Event]) -> list[Event]:
-    """Draws of one player one after the other as one event: a player who
-    draws until a card fits (No Mercy) is one line, "Ada drew 3 cards.", not
-    "Ada drew a card." three times over."""
+def merge_repeats(events: Sequence[Event]) -> tuple[list[Event], list[int]]:
+    """Runs of the same event as one, with how many times each came: a player
+    who draws until a card fits (No Mercy) is one line, "Ada drew 3 cards.",
+    and two Yellow 2s played at once "Ada played Yellow 2. ×2", not the same
+    line two or three times over."""
     merged: list[Event] = []
+    times: list[int] = []
     for e in events:
         last = merged[-1] if merged else None
         if e.kind == CARDS_DRAWN and last is not None and last.kind == CARDS_DRAWN and last.player == e.player:
             merged[-1] = last._replace(n=last.n + e.n, cards=last.cards + e.cards)
+        elif last is not None and e == last and not e.cards:
+            times[-1] += 1
         else:
             merged.append(e)
-    return merged
+            times.append(1)
+    return merged, times
+
+
+def merge_draws(events: Sequence[Event]) -> list[Event]:
+    """`merge_repeats`' events alone."""
+    return merge_repeats(events)[0]
 
 
 def _last_wild_colours(events: Sequence[Event]) -> set[int]:

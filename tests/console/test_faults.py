@@ -19,7 +19,13 @@ import pytest
 
 from tests.support.redis_server import RedisServer
 from unobot.adapters.console import render
-from unobot.adapters.console.app import ConsoleApp, Options, make_service, merge_draws
+from unobot.adapters.console.app import (
+    ConsoleApp,
+    Options,
+    make_service,
+    merge_draws,
+    merge_repeats,
+)
 from unobot.adapters.console.cli import data_dir, user_data_dir
 from unobot.cards import parse_card
 from unobot.chat.i18n import gettext_for, ngettext_for
@@ -143,6 +149,9 @@ def test_a_run_of_draws_is_one_line() -> None:
     merged = merge_draws(draws)
     assert [(e.kind, e.player, e.n) for e in merged] == [("cards_drawn", 1, 3), ("card_played", 1, 0),
                                                          ("cards_drawn", 2, 2)]
+    twins = [Event("card_played", 1, parse_card("Y2"))] * 2 + [Event("turn", 2)]
+    events, times = merge_repeats(twins)
+    assert events == [twins[0], twins[2]] and times == [2, 1]  # "Ada played Yellow 2. ×2"
 
 
 def test_a_no_mercy_demo_never_repeats_a_line() -> None:
@@ -162,7 +171,7 @@ def test_a_no_mercy_demo_never_repeats_a_line() -> None:
                          reader=Leave())  # type: ignore[arg-type]
         assert asyncio.run(app.run()) == 0
         lines = [line for line in out.getvalue().splitlines() if line.strip()]
-        repeated = [a for a, b in zip(lines, lines[1:], strict=False) if a == b and "drew" in a]
+        repeated = [a for a, b in zip(lines, lines[1:], strict=False) if a == b and "·" in a]
         assert not repeated, repeated[:3]
         assert any("drew" in line and "cards" in line for line in lines)
 
