@@ -22,7 +22,7 @@ import random
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from rich.console import Console
@@ -32,6 +32,7 @@ from rich.text import Text
 
 from unobot.cards import COLOR_NAMES, Card, parse_card, sort_key
 from unobot.chat import commands as c
+from unobot.chat.actions import command_of, menu
 from unobot.chat.commands import parse_int
 from unobot.chat.grammar import deck_of
 from unobot.chat.i18n import gettext_for, ngettext_for
@@ -39,8 +40,6 @@ from unobot.chat.render import card_name, describe_event, error_text
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.chat.views import HandView, TableView, hand_view, table_view
-from unobot.engine import apply
-from unobot.errors import MoveError
 from unobot.events import (
     CARD_PLAYED,
     CARDS_DRAWN,
@@ -52,7 +51,6 @@ from unobot.events import (
     Event,
 )
 from unobot.moves import Move
-from unobot.state import PLAYING as GAME_PLAYING
 from unobot.store import Store
 from unobot.variants import VariantError, load_variant, rules_for
 
@@ -470,15 +468,13 @@ class ConsoleApp:
 
     def _ends_round(self, moves: Sequence[Move]) -> bool:
         """Whether the first of `moves` ends the round (a last card; not when the
-        others play on for places, where the colour still matters)."""
-        game = self.table.game if self.table is not None else None
-        if game is None or not moves:
+        others play on for places, where the colour still matters): the table
+        model says so (`Action.finishing`), the console does not ask the engine."""
+        if self.table is None or not moves:
             return False
-        try:
-            after, _events = apply(game, moves[0])
-        except MoveError:
-            return False
-        return after.phase != GAME_PLAYING
+        first = command_of(self.table, moves[0])
+        return any(a.finishing and a.command == replace(first, version=a.command.version)
+                   for a in menu(self.table, self.o.person_id, self.lang).actions)
 
     def _ask_color(self, colors: Sequence[str]) -> str | None:
         _ = self._

@@ -33,6 +33,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from .. import engine
 from ..cards import COLOR_NAMES, Card
 from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
 from . import commands as c
@@ -94,6 +95,8 @@ class Action:
     choices: tuple[Action, ...] = ()
     #: What a pick posts where everyone reads (the table's language); "" for `label`.
     public: str = ""
+    #: Playing it ends the round (a last card): a colour or target it takes no longer matters.
+    finishing: bool = False
 
     @property
     def text(self) -> str:
@@ -269,6 +272,10 @@ def grouped(items: Iterable[Action]) -> list[Action]:
             out.append(a)
             continue
         key = (a.card.text, a.uno, a.group)
+        if a.finishing and key not in index:  # the last card: the round ends whichever way, no choice to ask
+            index[key] = len(out)
+            out.append(replace(a, choices=(a,)))
+            continue
         if key not in index:
             index[key] = len(out)
             needs = ("color",) if a.color else ("target",)
@@ -278,8 +285,24 @@ def grouped(items: Iterable[Action]) -> list[Action]:
                                color=None, target=None, needs=needs, choices=(a,)))
         else:
             parent = out[index[key]]
-            out[index[key]] = replace(parent, choices=(*parent.choices, a))
+            if not parent.finishing:
+                out[index[key]] = replace(parent, choices=(*parent.choices, a))
     return out
+
+
+def _ends_round(table: Table, m: Move) -> bool:
+    """Whether move `m` ends the round (asked of the engine on a copy; only for
+    a last card, and not when the others play on for places)."""
+    from ..errors import MoveError
+    from ..state import PLAYING as GAME_PLAYING
+
+    if table.game is None:
+        return False
+    try:
+        after, _events = engine.apply(table.game, m)
+    except MoveError:
+        return False
+    return after.phase != GAME_PLAYING
 
 
 def _time_up(table: Table, now: float) -> bool:
@@ -365,6 +388,7 @@ class _Builder:
 
     def plays(self, hv: HandView, uno: bool) -> None:
         _ = self._
+        last = sum(hc.count for hc in hv.cards) == 1
         for hc in hv.cards:
             if not hc.playable:
                 continue
@@ -380,10 +404,11 @@ class _Builder:
                     hint = _("Play this card")
                 if hc.count > 1:
                     hint += f" (×{hc.count})"
-                self.move(m, PLAY, OUT_OF_TURN if jump else CARD, hint, uno=uno, hc=hc)
+                self.move(m, PLAY, OUT_OF_TURN if jump else CARD, hint, uno=uno, hc=hc,
+                          finishing=last and _ends_round(self.table, m))
 
     def move(self, m: Move, kind: str, group: str, hint: str, *, uno: bool = False,
-             hc: HandCard | None = None) -> Action:
+             hc: HandCard | None = None, finishing: bool = False) -> Action:
         label = move_label(self.table, m, self.lang)
         public = move_label(self.table, m, self.table.lang)
         if uno:
@@ -392,7 +417,8 @@ class _Builder:
         card = m.card if m.kind == PLAY else None
         return self.add(kind, group, label, cmd, code=_code(m), hint=hint, emoji=_emoji(m), card=card,
                         color=m.color, target=m.target, uno=uno, count=hc.count if hc else 1,
-                        new=bool(hc and hc.new), public=public if public != label else "")
+                        new=bool(hc and hc.new), public=public if public != label else "",
+                        finishing=finishing)
 
 
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"), "expert": N_("expert"),

@@ -263,3 +263,24 @@ async def test_play_order_and_next_player_with_shuffled_seats() -> None:
         assert rules.next_turn(table.game, seat, 0) == view.order[(i + step) % len(view.order)]
     assert view.next_seat == rules.next_turn(table.game, table.game.turn, 0)
     assert [p.is_next for p in view.players].count(True) == 1
+
+
+def _dealt(hands: list[str], top: str, turn: int = 0) -> Table:
+    from unobot.cards import parse_cards
+    from unobot.chat.table import Seat
+    from unobot.engine import setup_round
+
+    seats = [Seat("1", "Ana"), Seat("2", "Ben")]
+    game = setup_round("official", [s.id for s in seats], [parse_cards(h) for h in hands], parse_cards(top),
+                       parse_cards("R1 R2 R3 R4 R5 R6 R7 R8 R9"), turn=turn)
+    return Table(chat_id=CHAT, creator="1", seats=seats, phase=PLAYING, game=game)
+
+
+def test_a_last_wild_needs_no_colour_the_round_ends_whichever() -> None:
+    last = a.menu(_dealt(["W", "R5 R6"], "G9"), "1")
+    wilds = [x for x in last.grouped(a.CARD) if x.card is not None and x.card.text == "W"]
+    assert len(wilds) == 1 and wilds[0].needs == () and wilds[0].finishing
+    assert isinstance(wilds[0].command, c.Play) and wilds[0].command.color  # one complete play
+    two = a.menu(_dealt(["W G1", "R5 R6"], "G9"), "1")
+    wild = next(x for x in two.grouped(a.CARD) if x.card is not None and x.card.text == "W")
+    assert wild.needs == ("color",) and len(wild.choices) == 4 and not wild.finishing
