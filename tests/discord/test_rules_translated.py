@@ -1,4 +1,4 @@
-"""/uno rules in a Spanish channel: the options of the rules on, each with
+"""/uno rules in a Spanish channel, read by a Spanish member: the options of the rules on, each with
 its help in Spanish (through the rule's own catalogue), on the real
 discord.py client against the local Discord API server."""
 
@@ -14,7 +14,7 @@ from unobot.variants import resolve
 async def test_a_spanish_channel_reads_option_help_in_spanish(server: DiscordAPIServer, bot: BotProcess) -> None:
     guild = next(iter(server.guilds.values()))
     boss = server.member("Boss", manage_guild=True)
-    ann = server.member("Ann")
+    ann = server.member("Ana", locale="es-ES")  # a private answer speaks the member's language
     one = TableDriver(server, bot, guild.channels[0], [boss, ann])
     await one.slash(boss, "language", language="es")
     await one.slash(boss, "variant", name="party")
