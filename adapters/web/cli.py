@@ -179,3 +179,20 @@ async def serve_with_bot(application: Any, config: Config) -> tuple[WebTable, An
 
         keyboards.WEB_TABLE = link
     return table, runner
+
+
+def player_link(config: Config, chat: str, person: str, name: str, *, game: int | None = None,
+                hours: float = 6.0, lang: str | None = None) -> str:
+    """"Open the table" for Discord and the console: a link for one player
+    only, valid for one game (`game`: the table's seed) until `hours` from
+    now, signed with the web table's secret (the same config gives the
+    same secret in every process, so `unobot web` on the same store opens it)."""
+    import time
+
+    from .links import player_token, server_secret
+
+    secret = server_secret(config.web.secret, config.telegram.token)
+    base = config.web.public_url or f"http://{config.web.listen}:{config.web.port}"
+    scope = chat if game is None else f"{chat}#{game}"
+    token = player_token(secret, scope, person, name, time.time() + hours * 3600.0, lang)
+    return f"{base.rstrip('/')}/?p={token}"

@@ -111,6 +111,11 @@ class WebTable:
         self.watchers: dict[str, asyncio.Task[None]] = {}
         self.wakes: dict[str, list[asyncio.TimerHandle]] = {}
         self.planned: set[str] = set()
+        #: A chat's moves made here and its watcher's reads take turns: a watcher
+        #: never shows "no game" between a match's last move and its result.
+        self.locks: dict[str, asyncio.Lock] = {}
+        #: The game id each watched chat had last (its end is shown from it).
+        self.games: dict[str, str] = {}
         self.cards: dict[str, bytes] = {}
         #: State payloads each person's pages were sent, with every hand at the
         #: time (keep_payloads, tests only): person -> [{payload, seat, hands}].
@@ -311,12 +316,19 @@ class WebTable:
             await self._push(page, table, force=True)
             return
         person = c.Person(viewer.person, viewer.name, page.lang)
-        out = await self.service.handle(viewer.chat, person, cmd)
-        if not out.ok:
-            await self._send(page, {"type": "refused", "code": out.code, "text": out.error or ""})
-            await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
-            return
-        await self._publish(viewer.chat, out)
+        async with self.lock(viewer.chat):
+            out = await self.service.handle(viewer.chat, person, cmd)
+            if out.ok:
+                await self._publish(viewer.chat, out)
+                return
+        await self._send(page, {"type": "refused", "code": out.code, "text": out.error or ""})
+        await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
+
+    def lock(self, chat: str) -> asyncio.Lock:
+        found = self.locks.get(chat)
+        if found is None:
+            found = self.locks[chat] = asyncio.Lock()
+        return found
 
     # -- after a move ------------------------------------------------------------------------
     def after(self, chat: str, out: Outcome) -> None:
@@ -394,20 +406,40 @@ class WebTable:
         """While pages are open on `chat`: show moves made elsewhere (inline mode, another process)."""
         while self.pages.get(chat):
             await asyncio.sleep(self.config.poll)
-            try:
-                game_id = await self.service.store.chat_game(chat)
-                seen = {p.sent for p in self.pages.get(chat, ())}
-                if game_id is None:
-                    if any(p.sent != -1 and not p.finished for p in self.pages.get(chat, ())):
-                        await self._broadcast(chat, None)
-                    continue
-                table = await self.service.table(chat)
-            except Exception as exc:  # a store outage: the pages keep what they have
-                log.debug("chat %s: watcher could not read the table: %s", chat, exc)
-                continue
-            if table is not None and seen != {table.version}:
-                await self._broadcast(chat, table)
+            async with self.lock(chat):
+                await self._look(chat)
         self.watchers.pop(chat, None)
+        if not self.lock(chat).locked():
+            self.locks.pop(chat, None)
+
+    async def _look(self, chat: str) -> None:
+        """One look at the store for the watcher: show a newer table (or its end)."""
+        try:
+            game_id = await self.service.store.chat_game(chat)
+            seen = {p.sent for p in self.pages.get(chat, ())}
+            if game_id is None:
+                if any(p.sent != -1 and not p.finished for p in self.pages.get(chat, ())):
+                    await self._broadcast(chat, await self._ended(chat))
+                return
+            self.games[chat] = game_id
+            table = await self.service.table(chat)
+        except Exception as exc:  # a store outage: the pages keep what they have
+            log.debug("chat %s: watcher could not read the table: %s", chat, exc)
+            return
+        if table is not None and seen != {table.version}:
+            await self._broadcast(chat, table)
+
+    async def _ended(self, chat: str) -> Table | None:
+        """The chat's last game, if it ended as a finished match (shown: who won);
+        None when it was stopped or is gone (the page says no game runs)."""
+        game_id = self.games.pop(chat, None)
+        if game_id is None:
+            return None
+        try:
+            table, _version = await self.service.session.load(game_id)
+        except Exception:
+            return None
+        return table if table.phase == FINISHED else None
 
     # -- wakes ---------------------------------------------------------------------------
     def _plan(self, chat: str, table: Table, *, paused: bool = False, resume: bool = False) -> None:
@@ -422,13 +454,14 @@ class WebTable:
         asyncio.ensure_future(self._wake(chat, wake))
 
     async def _wake(self, chat: str, wake: Wake) -> None:
-        try:
-            out = await self.service.handle(chat, SYSTEM, wake.command)
-        except Exception:
-            log.exception("chat %s: the %s wake failed", chat, wake.kind)
-            return
-        if out.ok and out.changed:
-            await self._publish(chat, out)
+        async with self.lock(chat):
+            try:
+                out = await self.service.handle(chat, SYSTEM, wake.command)
+            except Exception:
+                log.exception("chat %s: the %s wake failed", chat, wake.kind)
+                return
+            if out.ok and out.changed:
+                await self._publish(chat, out)
 
     async def _shutdown(self, app: web.Application) -> None:
         for handles in self.wakes.values():

@@ -129,3 +129,8 @@ async def test_a_phone_sized_screenshot_of_the_table(web: WebServer, browser: An
     path = ARTIFACTS / "web-table-phone.png"
     await ana.page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 10_000
+    # Playable by keyboard: on Ana's turn, `d` presses the menu's draw button.
+    s = await ana.wait_for(lambda s: s is not None and s["seat"] == s["turn"]
+                           and any(a["kind"] == "draw" for a in s["actions"]), timeout=20)
+    await ana.page.keyboard.press("d")
+    await ana.wait_for(lambda x: x is not None and x["version"] > s["version"])

@@ -1,0 +1,78 @@
+"""`unobot web` as a process: it starts, serves the page, its assets and card
+pictures, opens a browser-only table, and stops cleanly on SIGTERM; and the
+player links Discord and the console hand out open that player's seat."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+
+from tests.web.conftest import WebServer
+from unobot.adapters.embedded_redis import free_port
+from unobot.adapters.web import links
+from unobot.adapters.web.cli import player_link
+from unobot.chat import commands as c
+from unobot.config import Config, TelegramConfig, WebTableConfig
+
+
+async def test_unobot_web_serves_and_stops(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "UNOBOT_CONFIG": str(tmp_path / "config.yaml")}
+    (tmp_path / "config.yaml").write_text(f"web:\n  port: {port}\n")
+    proc = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web", "--redis", "memory"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(1)]
+        while "web table at" not in lines[-1] and lines[-1] and len(lines) < 50:
+            lines.append(proc.stdout.readline())
+        assert f"web table at http://127.0.0.1:{port}/" in lines[-1], lines
+        base = f"http://127.0.0.1:{port}"
+        async with aiohttp.ClientSession() as http:
+            for path, kind in (("/", "text/html"), ("/static/app.js", "javascript"),
+                               ("/static/style.css", "text/css"), ("/cards/W%2B4.png", "image/png")):
+                async with http.get(base + path) as r:
+                    assert r.status == 200 and kind in r.headers["Content-Type"], path
+                    assert len(await r.read()) > 100
+            async with http.get(base + "/static/../cli.py") as r:
+                assert r.status == 404
+            async with http.post(base + "/api/new", json={"name": "Ana", "variant": "official"}) as r:
+                made = await r.json()
+                assert made["link"].startswith(base + "/?t=")
+            async with http.post(base + "/api/new", json={"name": "", "lang": "es"}) as r:
+                assert r.status == 400 and "nombre" in (await r.json())["error"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+
+
+async def test_a_player_link_opens_that_players_seat_of_that_game(web: WebServer) -> None:
+    config = Config(telegram=TelegramConfig(token=None),
+                    web=WebTableConfig(secret=web.secret.decode(), public_url=web.url))
+    svc = web.service
+    chat = "discord.42"
+    assert (await svc.handle(chat, c.Person("7", "Dee"), c.NewGame(variant="official"))).ok
+    table = await svc.table(chat)
+    assert table is not None
+    link = player_link(config, chat, "7", "Dee", game=table.seed)
+    token = link.split("?p=")[1]
+    viewer = links.read_player_token(web.secret, token)
+    assert viewer.person == "7" and viewer.chat == f"{chat}#{table.seed}"
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{web.url}/ws") as ws:
+        await ws.send_json({"type": "hello", "auth": {"player": token}})
+        got = []
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            msg = await ws.receive_json(timeout=5)
+            got.append(msg)
+            if msg["type"] == "state":
+                break
+        assert got[-1]["type"] == "state" and got[-1]["seat"] == 0
+    await asyncio.sleep(0)
