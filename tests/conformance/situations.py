@@ -34,12 +34,12 @@ Pick = Callable[[actions.Menu], actions.Action | None]
 
 
 def kind(name: str, *, color: str | None = None, card: str | None = None, target: int | None = None,
-         longest: bool = False) -> Pick:
+         longest: bool = False, uno: bool = False) -> Pick:
     """The action of kind `name` (a card's play, a colour, a plugin's kind ...)."""
     def pick(menu: actions.Menu) -> actions.Action | None:
         found = [a for a in menu.actions if a.kind == name and (color is None or a.color == color)
                  and (card is None or (a.card is not None and a.card.text == card))
-                 and (target is None or a.target == target) and not a.uno]
+                 and (target is None or a.target == target) and a.uno == uno]
         if longest:
             found.sort(key=lambda a: -len(a.id))
         return found[0] if found else None
@@ -134,6 +134,13 @@ SITUATIONS: list[Situation] = [
               before=((0, "W+4", "G"),)),
     Situation("catch", ("R5 G2", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("catch"), actor=1,
               before=((0, "R5", None),)),
+    Situation("uno-with-a-play", ("R5 G2", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="R5", uno=True)),
+    Situation("draw-and-play", ("G2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("draw_play"), draw="R8 G1 G2"),
+    Situation("stacking-answer", ("R+2 G1 B3", "G+2 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="G+2"),
+              actor=1, turn=0, rules={"stacking": {}}, before=((0, "R+2", None),)),
+    Situation("take-the-pending-draw", ("R+2 G1 B3", "G+2 R6 G6", "B7 Y8 R9"), "R4", kind("draw"),
+              actor=1, turn=0, rules={"stacking": {}}, before=((0, "R+2", None),)),
+    Situation("crazy-multi-play", ("R5 G5 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi"), variant="crazy"),
     *[Situation(f"no-mercy-{card}", (f"{card} G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4",
                 kind("play", card=card, color="B" if card.startswith("W") else None),
                 variant="no-mercy")

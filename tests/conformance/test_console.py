@@ -134,7 +134,9 @@ def typed(table: Table, action: actions.Action) -> str:
             line += " " + color_name(action.color or "", "en")
         if action.target is not None:
             line += " " + table.seats[action.target].name.split()[0]
-        return line
+        return line + (" uno" if cmd.uno else "")
+    if isinstance(cmd, c.Draw):
+        return "dp" if cmd.then_play else "draw"
     if isinstance(cmd, c.PluginMove):
         return cmd.text
     if isinstance(cmd, c.Catch):
