@@ -140,6 +140,7 @@ SITUATIONS: list[Situation] = [
               actor=1, turn=0, rules={"stacking": {}}, before=((0, "R+2", None),)),
     Situation("take-the-pending-draw", ("R+2 G1 B3", "G+2 R6 G6", "B7 Y8 R9"), "R4", kind("draw"),
               actor=1, turn=0, rules={"stacking": {}}, before=((0, "R+2", None),)),
+    Situation("last-card-a-wild", ("W", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W")),
     Situation("crazy-multi-play", ("R5 G5 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi"), variant="crazy"),
     *[Situation(f"no-mercy-{card}", (f"{card} G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4",
                 kind("play", card=card, color="B" if card.startswith("W") else None),

@@ -99,7 +99,7 @@ async def test_discord_offers_the_model_and_reaches_its_state(discord: World, s:
     assert shown == cards + [x.id for x in grouped if x.kind != "play"], entries
     assert all(f"|{table.version}|" in cid for cid in entries if action_of(cid)), entries
 
-    parent = next((x for x in grouped if wanted in x.choices), None)
+    parent = next((x for x in grouped if x.needs and wanted in x.choices), None)
     if parent is None:  # complete as it is: the card select's option, or the action's button
         entry = next(cid for cid in entries if action_of(cid) == wanted.id)
         await driver.pick(member, panel, entry)
