@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         game = config.game
         service = DiscordChatService(store, defaults=Defaults(variant=game.default_variant, lang=game.default_language,
                                                        timer=game.turn_seconds, lobby_minutes=game.lobby_minutes))
-        bot = UnoBot(service, options=Options(sync_commands=not args.no_sync),
+        bot = UnoBot(service, options=Options(sync_commands=not args.no_sync, lobby_seconds=game.lobby_minutes * 60.0),
                      shard_id=args.shard, shard_count=args.shards)
         try:
             async with bot:

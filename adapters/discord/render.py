@@ -216,6 +216,8 @@ def status_components(table: Table) -> discord.ui.View | None:
 def public_actions(table: Table) -> list[a.Action]:
     """The lobby and round actions of every menu at the table (a member
     not seated, who may be an admin, and each seat), once each, in order."""
+    if table.phase not in (LOBBY, BETWEEN_ROUNDS):
+        return []  # in a round, each member's own panel holds their actions
     people = ["", *(s.id for s in table.seats if not s.is_ai)]
     seen: dict[str, a.Action] = {}
     for person in people:

@@ -13,6 +13,7 @@ from tests.discord.driver import FAST, BotProcess, TableDriver
 from tests.discord.test_game import three
 from tests.discord_api import DiscordAPIServer, Sent
 from tests.support.redis_server import RedisServer
+from unobot.chat.actions import ai_levels
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text
 from unobot.chat.table import PLAYING
@@ -86,17 +87,22 @@ async def test_ai_players_are_added_by_the_creator_an_admin_or_a_player_in_the_l
     status = driver.status_message()
     assert status is not None and status.id == before[0] and len(status.versions) > before[1]
     assert all(s.name in status.content for s in table.seats)
-    # An admin who is not playing may add one too (1 by default).
-    await driver.slash(boss, "ai")
+    # An admin who is not playing may add one too (1 by default), of a level they pick.
+    level = ai_levels()[0]
+    await driver.slash(boss, "ai", level=level)
     table = await driver.table()
-    assert table is not None and len(table.seats) == 4
+    assert table is not None and len(table.seats) == 4 and table.seats[-1].level == level
+    # The status message's Add AI asks for the level (the model's choices), then adds that one.
+    await driver.add_ai(ann, ai_levels()[-1])
+    table = await driver.table()
+    assert table is not None and len(table.seats) == 5 and table.seats[-1].level == ai_levels()[-1]
     # Once the game runs, nobody can.
     await driver.press_status(ann, "g")
     started = await driver.table()
     assert started is not None and started.phase == PLAYING
     refused(await driver.slash(ann, "ai", count=1), ann.id, "not_in_lobby")
     after = await driver.table()
-    assert after is not None and after.version == started.version and len(after.seats) == 4
+    assert after is not None and after.version == started.version and len(after.seats) == 5
 
 
 async def test_a_player_is_kicked_by_the_creator_or_an_admin_only(server: DiscordAPIServer,
