@@ -265,10 +265,10 @@ def refusal_text(out: Outcome, lang: str) -> str:
 
 async def rules_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, page: int = 0,
                         note: str = "") -> render.Shown:
-    from .bot import person_of
+    from .bot import lang_of, person_of
 
     settings = await bot.service.settings(settings_chat(it, scope))
-    lang = str(settings["lang"])  # the chat's rules, in the chat's language; an option opened: the reader's
+    lang = lang_of(it, str(settings["lang"]))  # a private answer: the reader's language
     text, enabled = render.rules_text(settings, lang)
     if note:
         text = render.esc(note) + "\n" + text
