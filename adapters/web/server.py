@@ -47,6 +47,7 @@ from unobot.chat import commands as c
 from unobot.chat.actions import decode
 from unobot.chat.i18n import known, normalize
 from unobot.chat.outcome import Outcome
+from unobot.chat.render import error_text
 from unobot.chat.service import ChatService
 from unobot.chat.table import FINISHED, Table
 from unobot.chat.wake import SYSTEM, Pacing, Wake, wake_plan
@@ -321,7 +322,9 @@ class WebTable:
             if out.ok:
                 await self._publish(viewer.chat, out)
                 return
-        await self._send(page, {"type": "refused", "code": out.code, "text": out.error or ""})
+        # Said in the page's language (the outcome's text is in the table's).
+        text = error_text(out.code, page.lang) if out.code and out.reason is None else out.error or ""
+        await self._send(page, {"type": "refused", "code": out.code, "text": text})
         await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
 
     def lock(self, chat: str) -> asyncio.Lock:

@@ -16,6 +16,7 @@ from tests.web.conftest import BOT_TOKEN, WebServer
 from tests.web.players import WebPlayer
 from unobot.adapters.web import links
 from unobot.chat import commands as c
+from unobot.chat.render import error_text
 
 GROUP = "-1001234"
 
@@ -132,8 +133,10 @@ async def test_another_players_token_or_a_forged_act_changes_nothing(web: WebSer
     assert got[-1]["code"] == "other_game"
     # A stale tab: the right player, an old version.
     player = links.player_token(web.secret, GROUP, mover, "Ana", time.time() + 600)
-    got = await ws_send(web, [{"type": "act", "id": "d", "version": before - 1, "auth": {"player": player}}])
-    assert any(m["type"] == "refused" and m["code"] == "stale" for m in got)
+    got = await ws_send(web, [{"type": "act", "id": "d", "version": before - 1, "auth": {"player": player},
+                               "lang": "es"}])
+    stale = [m for m in got if m["type"] == "refused" and m["code"] == "stale"]
+    assert stale and stale[0]["text"] != error_text("stale", "en"), "said in the page's language"
     after = await web.service.table(GROUP)
     assert after is not None and after.version == before
     # And the genuine move goes through.
