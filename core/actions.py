@@ -26,7 +26,8 @@ from .state import MATCH_OVER, ROUND_OVER, GameState
 #: Why a match ended, as `match_end` is told.
 WON = "won"            # the rules named a winner (a target reached, the last player not eliminated)
 LEFT = "left"          # one player is left: the others left the match
-STOPPED = "stopped"    # the chat ended it: a number of rounds played (`--rounds N`), or stopped
+ROUNDS = "rounds"      # the chat played the rounds it was told to (`--rounds N`)
+STOPPED = "stopped"    # the chat ended it otherwise (an admin's stop)
 
 
 def rng(state: GameState) -> random.Random:
@@ -187,7 +188,7 @@ def end_round(state: GameState, winner: int, events: list[Event]) -> None:
 def end_match(state: GameState, winner: int, reason: str, events: list[Event]) -> None:
     """End the match (`winner` a seat, or -1 when nobody is named: a chat
     that stopped it) and tell every rule once (`match_end`, with `reason`:
-    `won`, `left` or `stopped`). A match already over is left as it is, so
+    `won`, `left`, `rounds` or `stopped`). A match already over is left as it is, so
     the hook is never asked twice."""
     if state.phase == MATCH_OVER:
         return

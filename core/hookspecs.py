@@ -331,10 +331,10 @@ def match_end(state: GameState, winner: int, reason: str, events: list[Event]) -
     with the final scores in `state.scores` (`state.phase` is already
     `match_over`). `winner` is the match's winner (-1: nobody was named).
     `reason`: `"won"` (the rules named a winner: a target reached, the last
-    player not eliminated), `"left"` (the other players left the match), or
-    `"stopped"` (the chat ended it: after the number of rounds it was told
-    to play, `--rounds N`, or an admin's stop). A rule may append events (a
-    final report) to `events`."""
+    player not eliminated), `"left"` (the other players left the match),
+    `"rounds"` (the chat played the number of rounds it was told to,
+    `--rounds N`) or `"stopped"` (the chat ended it otherwise: an admin's
+    stop). A rule may append events (a final report) to `events`."""
 
 
 @hookspec(firstresult=True)

@@ -191,12 +191,13 @@ class Table:
         """After a round (not the match) ended: deal the next one."""
         return self._step(next_round(self.state))
 
-    def stop(self) -> list[Event]:
-        """The chat ends the match now (after a number of rounds, `--rounds
-        N`, or an admin's stop): `match_end` is told, reason `stopped`."""
+    def stop(self, reason: str = STOPPED) -> list[Event]:
+        """The chat ends the match now: an admin's stop (`stopped`), or the
+        rounds it was to last played (`stop("rounds")`, `--rounds N`);
+        `match_end` is told with that reason."""
         state = self.state.clone()
         events: list[Event] = []
-        end_match(state, -1, STOPPED, events)
+        end_match(state, -1, reason, events)
         self.state, self.events = state, events
         return events
 

@@ -381,13 +381,13 @@ def test_hook_round_end() -> None:
 def test_hook_match_end() -> None:
     """Told exactly once, however the match ends: a winner named by the
     rules, the other players leaving, the chat stopping it."""
-    from unobot.actions import STOPPED, end_match
+    from unobot.actions import ROUNDS, STOPPED, end_match
     from unobot.engine import remove_player
 
     seen: list[tuple[int, str, list[int]]] = []
 
     class Report(Rule):
-        name = "match-report"
+        name = "end-watcher"
 
         @hookimpl
         def match_end(self, state: GameState, winner: int, reason: str, events: list[Event]) -> None:
@@ -396,21 +396,27 @@ def test_hook_match_end() -> None:
 
     with extra_rule(Report):
         won = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"},
-                    overrides={"match-report": {}, "scoring": {"target": 60}})
+                    overrides={"end-watcher": {}, "scoring": {"target": 60}})
         won, _ = play(won, "ana", "play R5")
         assert seen == [(0, "won", [72, 0, 0])]
         end_match(won, -1, STOPPED, [])  # over already: nobody is told again
         assert len(seen) == 1
         seen.clear()
-        left = table(hands={"ana": "R5 G1", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"match-report": {}})
+        left = table(hands={"ana": "R5 G1", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"end-watcher": {}})
         left, _ = remove_player(left, 2)
         assert left.phase == "play" and not seen
         left, events = remove_player(left, 1)
         assert seen == [(0, "left", [0, 0, 0])]  # their hands went under the pile and events[-1].kind == "match_won"
         seen.clear()
-        stopped = table(hands={"ana": "R5 G1", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"match-report": {}})
+        stopped = table(hands={"ana": "R5 G1", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"end-watcher": {}})
         end_match(stopped, -1, STOPPED, [])
         assert seen == [(-1, "stopped", [0, 0, 0])]
+        seen.clear()
+        rounds = table(hands={"ana": "R5", "ben": "B1 W", "cat": "Y1 YS"}, overrides={"end-watcher": {}})
+        rounds, _ = play(rounds, "ana", "play R5")
+        assert rounds.phase == "round_over" and not seen  # a match to 500 goes on ...
+        end_match(rounds, -1, ROUNDS, [])                 # ... until the chat's `--rounds 1` ends it
+        assert seen == [(-1, "rounds", [72, 0, 0])]
 
 
 def test_hook_match_winner() -> None:

@@ -134,8 +134,8 @@ class Stop(Command):
 
 class StopAfterRounds(Stop):
     """The match ends after the number of rounds it was to last (the
-    console's `--rounds N`): a stop without "stopped by" (the rules'
-    `match_end` is told, as for any stop)."""
+    console's `--rounds N`): a stop without "stopped by"; the rules'
+    `match_end` is told with reason `rounds`."""
 
     __slots__ = ()
 

@@ -316,19 +316,19 @@ def _round_clock(table: Table, out: Outcome, now: float) -> list[str]:
     return [f"{move.player} {move.text}"]
 
 
-def end_match_stopped(table: Table) -> list[Event]:
-    """The chat ends a started match (a stop, a number of rounds played):
-    the rules are told once (`match_end`, reason `stopped`) with the final
-    scores; their events (a rule's report) are returned. A match already
-    over, or a lobby, tells nobody."""
-    from ..actions import STOPPED, end_match
+def end_match_stopped(table: Table, reason: str = "stopped") -> list[Event]:
+    """The chat ends a started match (`reason`: `stopped`, an admin's stop,
+    or `rounds`, the number of rounds it was to last played): the rules are
+    told once (`match_end`) with the final scores; their events (a rule's
+    report) are returned. A match already over, or a lobby, tells nobody."""
+    from ..actions import end_match
 
     game = table.game
     if game is None or game.phase == MATCH_OVER:
         return []
     engine.rules_of(game)
     events: list[Event] = []
-    end_match(game, -1, STOPPED, events)
+    end_match(game, -1, reason, events)
     return events
 
 

@@ -273,12 +273,13 @@ class ChatService:
             return self.fail("not_allowed_admin", table.lang, table)
         if cmd.version is not None and cmd.version != table.version:
             return self.fail("stale", table.lang, table)
-        events = play.end_match_stopped(table)  # the rules' `match_end`, before the game is gone
+        after_rounds = isinstance(cmd, c.StopAfterRounds)
+        events = play.end_match_stopped(table, "rounds" if after_rounds else "stopped")  # the rules' match_end
         await self.store.delete_game(game_id)
         self.forget(chat_id)
         table.phase = FINISHED
         _ = gettext_for(table.lang)
-        notices = [] if isinstance(cmd, c.StopAfterRounds) else \
+        notices = [] if after_rounds else \
             [_("The game was stopped by {player}.").format(player=person.name)]
         return Outcome(ok=True, changed=True, table=table, events=events,
                        notices=notices + play.describe_all(table, events))

@@ -84,11 +84,19 @@ def test_the_report_when_the_chat_stops_after_its_rounds() -> None:
     t = testing.table({**REPORT, "rules": {"match-report": {}}})
     t.play("ana", "play R1")  # the round ends; the match (to 500) would go on
     assert t.state.phase == "round_over" and not reports(t, "en")
-    t.stop()  # as the chat does after `--rounds 1`
-    assert reports(t, "en") == ["Match report: the match was stopped; ana led with 13 points.",
+    t.stop("rounds")  # as the chat does after `--rounds 1`
+    assert reports(t, "en") == ["Match report: all its rounds played, ana led with 13 points.",
                                 "The match lasted 1 round."]
-    assert reports(t, "es")[0] == "Resumen: la partida se detuvo; ana iba primero con 13 puntos."
+    assert reports(t, "es")[0] == "Resumen: jugadas todas sus manos, ana iba primero con 13 puntos."
     assert t.stop() == []  # a match over already is reported once
+
+
+def test_the_report_when_an_admin_stops_the_match() -> None:
+    t = testing.table({**REPORT, "rules": {"match-report": {}}})
+    t.stop()
+    assert reports(t, "en") == ["Match report: the match was stopped; ana led with 0 points.",
+                                "The match lasted 0 rounds."]
+    assert reports(t, "es")[0] == "Resumen: la partida se detuvo; ana iba primero con 0 puntos."
 
 
 def test_the_report_when_the_others_leave() -> None:

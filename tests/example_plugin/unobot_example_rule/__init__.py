@@ -184,6 +184,7 @@ class StickySeven(Rule):
 MATCH_REPORT = "match_report"
 MATCH_REPORT_LEFT = "match_report_left"
 MATCH_REPORT_STOPPED = "match_report_stopped"
+MATCH_REPORT_ROUNDS = "match_report_rounds"
 MATCH_ROUNDS = "match_rounds"
 
 
@@ -200,6 +201,7 @@ class MatchReport(Rule):
         MATCH_REPORT: N_("Match report: {player} won the match with {n} points."),
         MATCH_REPORT_LEFT: N_("Match report: the others left, so {player} won the match with {n} points."),
         MATCH_REPORT_STOPPED: N_("Match report: the match was stopped; {player} led with {n} points."),
+        MATCH_REPORT_ROUNDS: N_("Match report: all its rounds played, {player} led with {n} points."),
         MATCH_ROUNDS: NP_("The match lasted {n} round.", "The match lasted {n} rounds."),
     }
 
@@ -210,8 +212,9 @@ class MatchReport(Rule):
     @hookimpl
     def match_end(self, state: GameState, winner: int, reason: str, events: list[Event]) -> None:
         scores = state.scores
-        if winner < 0:  # stopped: whoever has the most points led
+        if winner < 0:  # stopped, or its rounds played: whoever has the most points led
             winner = max(range(len(scores)), key=lambda seat: scores[seat])
-        kind = {"left": MATCH_REPORT_LEFT, "stopped": MATCH_REPORT_STOPPED}.get(reason, MATCH_REPORT)
+        kind = {"left": MATCH_REPORT_LEFT, "stopped": MATCH_REPORT_STOPPED,
+                "rounds": MATCH_REPORT_ROUNDS}.get(reason, MATCH_REPORT)
         events.append(Event(kind, winner, n=scores[winner]))
         events.append(Event(MATCH_ROUNDS, n=state.match.get("rounds", 0)))
