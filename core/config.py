@@ -185,7 +185,7 @@ class GameConfig:
     turn_seconds: int = 0
     lobby_minutes: int = 30
     #: Seconds the `expert` AI searches per move (capped by a turn timer).
-    ai_seconds: float = 0.3
+    ai_seconds: float = 0.2
 
 
 @dataclass(frozen=True, slots=True)

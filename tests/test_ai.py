@@ -39,7 +39,7 @@ def test_levels_and_their_old_names() -> None:
 
 @pytest.mark.parametrize("variant", ["official", "party"])
 def test_normal_beats_easy(variant: str) -> None:
-    assert win_rate("normal", "easy", variant, 400) > 0.55
+    assert win_rate("normal", "easy", variant, 400) > 0.5  # easy slips, but not often: it still beats RLCard's agent
 
 
 def test_easy_beats_uniform_random() -> None:
@@ -51,11 +51,12 @@ def test_easy_beats_uniform_random() -> None:
 
 def test_expert_beats_easy() -> None:
     """A small budget (a count of rollouts, so the result is the same each
-    run); against `hard` the margin needs bench/ai.py's game counts."""
+    run: at this budget `expert` is about `hard`); the margins at the real
+    budget need bench/ai.py's game counts."""
     expert, easy = Expert(rollouts=24), new_player("easy")
     first = simulate("official", 2, 50, 21, [expert, easy], check=False)
     second = simulate("official", 2, 50, 22, [easy, expert], check=False)
-    assert (first.wins[0] + second.wins[1]) / 100 > 0.56
+    assert (first.wins[0] + second.wins[1]) / 100 > 0.52
 
 
 @pytest.mark.parametrize("variant", sorted(variant_names()))

@@ -33,6 +33,7 @@ from telegram.ext import (
     filters,
 )
 
+from unobot.ai import DEFAULT_LEVEL, known_level
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
@@ -289,13 +290,15 @@ async def cmd_ai(update: Update, context: Context) -> None:
             count = int(context.args[0])
         except ValueError:
             count = 0
-    if not 1 <= count <= 9:
+    level = context.args[1].lower() if context.args and len(context.args) > 1 else DEFAULT_LEVEL
+    if not 1 <= count <= 9 or not known_level(level):
         chat = update.effective_chat
         assert chat is not None
         _ = gettext_for(await chat_lang(context, chat.id))
-        await reply(update, _("Say how many AI players to add, 1 to 9: /ai 2"))
+        await reply(update, _("Say how many AI players to add, 1 to 9: /ai 2") if not 1 <= count <= 9
+                    else _("AI levels: easy, normal, hard, expert: /ai 2 hard"))
         return
-    await run(update, context, c.AddAI(count=count), admin=True)
+    await run(update, context, c.AddAI(count=count, level=level), admin=True)
 
 
 # -- settings ---------------------------------------------------------------------------

@@ -14,9 +14,10 @@ hand), so it plays every variant and house rule and never an illegal move.
   which colours each opponent drew on rather than follow, their counts; it
   names and changes to colours the next player is unlikely to hold, and its
   challenges learn how often each player at this table bluffed.
-- `easy`: `normal` making a person's mistakes on purpose: a play picked
-  without much thought, a wild spent early, an UNO forgotten now and then,
-  a catch missed. Its mistakes are always legal moves.
+- `easy`: `normal` making a person's mistakes on purpose: a card picked
+  without looking ahead (any that fits, in the wrong colour), an UNO
+  forgotten now and then, a catch missed, a challenge only when sure. Its
+  mistakes are always legal moves.
 """
 
 from __future__ import annotations
@@ -87,6 +88,13 @@ class Level:
     counts_cards = False
     learns_bluffs = False
     bluffs = False
+    #: The weights of `score_plays` (tuned with bench/ai.py).
+    keep_wild = 30.0
+    keep_four = 40.0
+    per_same = 3.0
+    two_player_action = 6.0
+    edge = 1.0
+    threat_action = 40.0
 
     def __init__(self, memory: TableMemory | None = None) -> None:
         self.memory = memory if memory is not None else TableMemory()
@@ -209,7 +217,7 @@ class Level:
             s += 9.0 * (len(cards) - 1)  # several cards out in one move
             if card.is_wild:
                 if any(not c.is_wild for c in (mm.card for mm in plays if mm.card is not None)):
-                    s -= 40.0 if card.draw else 30.0  # keep wilds for when nothing else fits
+                    s -= self.keep_four if card.draw else self.keep_wild  # keep wilds for when nothing else fits
                 if card.draw and not self.bluffs and self._holds_colour(state, player, card):
                     s -= 60.0  # a bluff: `normal` and above never make one
                 key = cards
@@ -224,16 +232,16 @@ class Level:
                 colour = card.color
             rest = [c for c in hand if c not in cards] if len(cards) > 1 else _without(hand, card)
             same = sum(1 for c in rest if c.color == colour)
-            s += 3.0 * same
+            s += self.per_same * same
             if self.counts_cards and colour is not None:
-                s += self.colour_edge(state, player, colour)
+                s += self.edge * self.colour_edge(state, player, colour)
             if not card.is_wild:
                 s += card.value / (4.0 if threat else 12.0)  # dump points when someone is close
                 action = card.draw or card.rank in (SKIP, REVERSE) or not card.is_number
                 if action and threat_next:
-                    s += 40.0
+                    s += self.threat_action
                 if action and two and any(c.color == colour or c.rank == card.rank for c in rest):
-                    s += 6.0  # two players: an action card is another turn, with a card to follow
+                    s += self.two_player_action  # two players: an action card is another turn, with a card to follow
                 if card.draw and state.pending:
                     s += 20.0  # answer a stack rather than take it
             if m.target is not None:
@@ -272,9 +280,9 @@ class Easy(Level):
     """`normal` with a person's slips, all of them legal moves."""
 
     name = "easy"
-    careless = 0.35    # a play picked without much thought
-    forgets_uno = 0.15
-    misses_catch = 0.5
+    careless = 0.15    # a play picked without much thought
+    forgets_uno = 0.05
+    misses_catch = 0.3
 
     def talk(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move | None:
         said = super().talk(state, player, moves, rnd)
@@ -290,5 +298,7 @@ class Easy(Level):
 
     def pick_play(self, state: GameState, player: int, plays: list[Move], rnd: random.Random) -> Move:
         if rnd.random() < self.careless:
-            return plays[int(rnd.random() * len(plays))]
+            # a card picked without looking ahead (not a wild: those people keep)
+            plain = [m for m in plays if m.card is not None and not m.card.is_wild] or plays
+            return plain[int(rnd.random() * len(plain))]
         return super().pick_play(state, player, plays, rnd)

@@ -32,9 +32,13 @@ from .heuristics import Hard, best_colour, cards_of, is_play, system_kinds
 from .knowledge import TableMemory, unseen
 
 #: Plies a rollout plays before it is scored by the hands' sizes.
-DEPTH = 60
+DEPTH = 16
+#: The searching seat plays its rollouts a little better than at random.
+SMART_SELF = False
 #: The most candidate moves the search weighs.
 CANDIDATES = 3
+#: With three players or more, the search starts once a hand is this small.
+ENDGAME = 4
 #: The prior's weight, in rollouts, and the lead it gives `hard`'s choice.
 PRIOR = 6
 LEAD = 0.05
@@ -49,7 +53,7 @@ def default_seconds() -> float:
 
             found = float(load_config(check_variant=False).game.ai_seconds)
         except Exception:  # a broken config stops the bot elsewhere, with its reason
-            found = 0.3
+            found = 0.2
         _BUDGET["seconds"] = found
     return found
 
@@ -88,6 +92,11 @@ class Expert(Hard):
             return scored[0][1]  # going out
         candidates = _distinct([m for _, m in scored])[:CANDIDATES]
         if len(candidates) < 2:
+            return scored[0][1]
+        active = state.active()
+        if len(active) > 2 and min(len(state.hands[s]) for s in active) > ENDGAME:
+            # With more players a rollout's outcome says little until someone
+            # is close to going out: the budget would buy only noise.
             return scored[0][1]
         return self.search(state, player, candidates, rnd)
 
@@ -188,7 +197,7 @@ def rollout(world: GameState, player: int, first: Move, rnd: random.Random) -> f
         moves = legal_moves(world, seat)
         if not moves:
             break
-        move = quick(world, seat, moves, pick)
+        move = quick(world, seat, moves, pick, seat == player and SMART_SELF)
         try:
             world, _ = apply(world, move, inplace=True)
         except MoveError:
@@ -200,7 +209,7 @@ def rollout(world: GameState, player: int, first: Move, rnd: random.Random) -> f
     return weights[player] / total if total else 0.0
 
 
-def quick(state: GameState, seat: int, moves: list[Move], pick: object) -> Move:
+def quick(state: GameState, seat: int, moves: list[Move], pick: object, smart: bool = False) -> Move:
     """The rollouts' policy: cheap and sensible. UNO and catches first, a
     random card that is not a wild, a wild last (naming the colour held
     most), then draw or pass."""
@@ -221,6 +230,13 @@ def quick(state: GameState, seat: int, moves: list[Move], pick: object) -> Move:
         elif kind in (DRAW, PASS) or other is None and kind != CHALLENGE:
             other = m
     if plain:
+        if smart and len(plain) > 1:
+            # the searching seat follows the colour it holds most, actions first
+            counts: dict[str | None, int] = {}
+            for c in state.hands[seat]:
+                counts[c.color] = counts.get(c.color, 0) + 1
+            return max(plain, key=lambda m: counts.get(m.card.color, 0) + (  # type: ignore[union-attr]
+                2 if not m.card.is_number else 0) + pick())  # type: ignore[union-attr, operator]
         return plain[int(pick() * len(plain))]  # type: ignore[operator]
     if wild is not None:
         colour = best_colour(state.hands[seat], cards_of(wild))

@@ -89,9 +89,12 @@ async def test_game_against_ai_players(server: BotAPIServer, bot: BotProcess) ->
     await short_games(bot, driver.chat, scoring="target=0")
     await driver.command(ann, "/new")
     await driver.press(ann, keyboards.ADD_AI)
-    await driver.command(ann, "/ai", "1")
+    await driver.command(ann, "/ai", "1 expert")
+    await driver.command(ann, "/ai", "1 genius")  # not a level: said so, nobody added
+    assert "AI levels: easy, normal, hard, expert" in driver.bot_messages()[-1]["text"]
     table = await driver.table()
     assert table is not None and len(table.seats) == 3 and table.seats[1].is_ai
+    assert [s.level for s in table.seats[1:]] == ["normal", "expert"]
     await driver.press(ann, keyboards.START)
     stats = await driver.play()
     assert "wins the match" in driver.bot_messages()[-1]["text"]
