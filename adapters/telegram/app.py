@@ -33,6 +33,7 @@ from unobot.store import Store, StoreError
 
 from . import handlers, jobs, stickers
 from .bot import UnoBot
+from .guard import chat_of, telegram_id
 from .limiter import GroupLimiter
 from .notices import forgetful_outage
 from .replies import ReplySender
@@ -141,7 +142,7 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
         store = cast(Store, MeteredStore(opened, FRONTEND))
     if service is None:
         forgetful = persistence is not None and persistence.persistent is False
-        service = (ForgetfulStoreService if forgetful else ChatService)(store, defaults=setup["defaults"])
+        service = (ForgetfulStoreService if forgetful else TopicService)(store, defaults=setup["defaults"])
     rt = app.bot_data[KEY] = Runtime(service=service, store=store, options=setup["options"],
                                      bot_username=app.bot.username, persistence=persistence)
     if isinstance(app.bot.rate_limiter, GroupLimiter):
@@ -156,7 +157,17 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
         rt.scheduler.plan("replan", 0, rt.scheduler.now(), {"chat": 0})
 
 
-class ForgetfulStoreService(ChatService):
+class TopicService(ChatService):
+    """The chat service, with a forum topic's settings read from its chat:
+    a game per topic (its place is the chat id the service sees, see
+    `guard.place`), one variant, house rules, language and timer per chat."""
+
+    async def settings(self, chat_id: str) -> dict[str, Any]:
+        value = telegram_id(chat_id)
+        return await super().settings(str(chat_of(value)) if value is not None else chat_id)
+
+
+class ForgetfulStoreService(TopicService):
     """The chat service on a store that keeps nothing on disk: an outage is
     said without the promise that nothing was lost (a restart of such a
     store loses every game)."""

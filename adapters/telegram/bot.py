@@ -23,13 +23,14 @@ import datetime as dt
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from functools import cache
+from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
 from telegram import InlineKeyboardMarkup, InlineQueryResultsButton, Update
 from telegram.ext import ExtBot
 
-from .guard import clip, clip16
+from .guard import MAX_ID, clip, clip16, split_place
+from .limiter import POSTING
 from .replies import ReplySender
 from .transport import EDIT_GUARD, EditGuard
 
@@ -45,9 +46,10 @@ MAX_RESULT_ID = 64
 MAX_TITLE = 256
 
 
-@cache
+@lru_cache(maxsize=1024)
 def markup_wire(markup: InlineKeyboardMarkup) -> JSON:
-    """A keyboard's wire form; keyboards are immutable and shared, so computed once."""
+    """A keyboard's wire form; keyboards are immutable and shared, so computed once
+    (bounded: a game's "My cards" keyboard names its chat, and chats keep coming)."""
     return markup.to_dict()
 
 
@@ -92,6 +94,21 @@ class UnoBot(ExtBot[Any]):
     @property
     def replies(self) -> ReplySender:
         return self._replies
+
+    async def _post(self, endpoint: str, data: JSON | None = None, **kwargs: Any) -> Any:
+        """Every call, with a forum topic's place (`guard.place`) turned back
+        into its chat id and, for a post, the topic's `message_thread_id`:
+        a game's messages stay in its topic, and nothing else in the adapter
+        needs to know that a chat may have topics."""
+        if data:
+            chat = data.get("chat_id")
+            if isinstance(chat, int) and not isinstance(chat, bool) and chat < -MAX_ID:
+                chat_id, thread = split_place(chat)
+                data = {**data, "chat_id": chat_id}
+                if thread is not None and endpoint in POSTING and not endpoint.startswith("edit") \
+                        and data.get("message_thread_id") is None:
+                    data["message_thread_id"] = thread
+        return await super()._post(endpoint, data, **kwargs)
 
     async def get_updates(self, offset: int | None = None, limit: int | None = None,
                           timeout: Any = None, allowed_updates: Sequence[str] | None = None,

@@ -25,7 +25,7 @@ from unobot.rule import Rule, option_specs
 
 from . import inline_handlers, keyboards, publish
 from .bot import uno_bot
-from .guard import parse_int, person_of
+from .guard import parse_int, person_of, where
 from .notices import failure_text
 from .runtime import runtime
 from .status import Status
@@ -127,7 +127,8 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     if data in _GAME_COMMANDS:
         # Game buttons act on the chat's current game: only the message that
         # shows it may carry them (an old lobby or round message may not).
-        table = await rt.service.table(str(chat.id))
+        here = where(update)  # the game of the button's forum topic, if any
+        table = await rt.service.table(str(here))
         status = table.adapter.get("status") if table is not None else None
         if table is not None and status and query.message is not None and query.message.message_id != int(status):
             _ = gettext_for(table.lang)
@@ -135,13 +136,13 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
         factory, needs_admin = _GAME_COMMANDS[data]
         admin = await rt.admins.is_admin(context.bot, chat, user) if needs_admin else False
         person = person_of(user, admin)
-        outcome = await rt.service.handle(str(chat.id), person, factory())
+        outcome = await rt.service.handle(str(here), person, factory())
         if not outcome.ok:
             return outcome.error, False
         if outcome.changed:
-            await publish.after(context, chat.id, outcome)
+            await publish.after(context, here, outcome)
         if data == keyboards.JOIN:
-            await inline_handlers.remember_player(context, user.id, chat.id)
+            await inline_handlers.remember_player(context, user.id, here)
             lang = outcome.table.lang if outcome.table is not None else "en"
             _ = gettext_for(lang)
             return _("You joined."), False
@@ -163,7 +164,7 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     else:
         text, markup = await rules_view(context, chat.id)
     _edit_view(context, chat.id, query.message, text, markup)
-    await refresh_lobby(context, chat.id)
+    await refresh_lobby(context, where(update))  # settings are the chat's; the lobby shown is this topic's
     lang = (outcome.settings or {}).get("lang", "en")
     _ = gettext_for(lang)
     return _("Saved. It applies from the next game."), False

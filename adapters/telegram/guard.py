@@ -49,11 +49,80 @@ def parse_int(text: object, lo: int | None = None, hi: int | None = None) -> int
 
 
 def telegram_id(text: object) -> int | None:
-    """A Telegram chat or user id in its canonical decimal form (`-100123`, `42`), else None."""
-    value = parse_int(text, -MAX_ID, MAX_ID)
-    if value is None or value == 0 or (isinstance(text, str) and text != str(value)):
+    """A Telegram chat or user id in its canonical decimal form (`-100123`, `42`),
+    or a forum topic's place (`place`), else None."""
+    if isinstance(text, str):
+        if len(text) > PLACE_DIGITS:
+            return None
+        try:
+            value = int(text)
+        except ValueError:
+            return None
+        if text != str(value):  # "+5", " 5", "٣": not how Telegram writes an id
+            return None
+    elif isinstance(text, int) and not isinstance(text, bool):
+        value = text
+    else:
+        return None
+    if value == 0 or value > MAX_ID or (value < -MAX_ID and split_place(value)[1] is None):
         return None
     return value
+
+
+# -- forum topics -----------------------------------------------------------------------
+#
+# A game per topic: the chat id the chat service sees is the topic's *place*,
+# one integer for (chat, topic), so everything keyed by a chat (the store's
+# binding of a chat to its game, jobs, the status editor, inline result ids,
+# "My cards") keys a topic's game with no second field. A place is the chat
+# id itself outside a topic (General, a plain group, a private chat) and
+# -(|chat| * TOPIC + thread) in a topic: beyond any id Telegram makes (2^53),
+# so it can never be mistaken for one, and `UnoBot._post` turns it back into
+# the chat id and `message_thread_id` before any call leaves the process.
+
+#: Topic ids (message ids) are below this.
+TOPIC = 10 ** 10
+#: The largest place: a supergroup id (below 2^53) times TOPIC, plus a topic.
+MAX_PLACE = MAX_ID * TOPIC + TOPIC
+PLACE_DIGITS = len(str(MAX_PLACE)) + 1
+
+
+def place(chat_id: int, thread: int | None) -> int:
+    """The place of a chat's topic `thread` (the chat itself when None)."""
+    if not thread or chat_id >= 0 or not 0 < thread < TOPIC:
+        return chat_id
+    return -(-chat_id * TOPIC + thread)
+
+
+def split_place(value: int) -> tuple[int, int | None]:
+    """(chat id, topic or None) of a place."""
+    if value >= -MAX_ID:
+        return value, None
+    chat, thread = divmod(-value, TOPIC)
+    if not thread or not 0 < chat <= MAX_ID:
+        return value, None
+    return -chat, thread
+
+
+def chat_of(value: int | str) -> int:
+    """The chat a place is in (settings, stats, admins are the chat's)."""
+    return split_place(int(value))[0]
+
+
+def thread_of(message: Any) -> int | None:
+    """The forum topic a message is in (None: General, or no forum)."""
+    if message is None or not getattr(message, "is_topic_message", False):
+        return None
+    thread = getattr(message, "message_thread_id", None)
+    return thread if isinstance(thread, int) and 0 < thread < TOPIC else None
+
+
+def where(update: Update) -> int:
+    """The place an update comes from: its chat, and its forum topic if any."""
+    chat = update.effective_chat
+    assert chat is not None
+    message = update.effective_message
+    return place(chat.id, thread_of(message))
 
 
 def is_user_id(text: object) -> bool:

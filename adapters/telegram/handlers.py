@@ -44,7 +44,18 @@ from unobot.variants import VariantError, load_variant, variant_names
 
 from . import buttons, inline_handlers, inline_results, migrate, planning, publish, users
 from .bot import MAX_TEXT, uno_bot
-from .guard import admit, clip16, display_name, is_user_id, parse_int, person_of, telegram_id
+from .guard import (
+    admit,
+    chat_of,
+    clip16,
+    display_name,
+    is_user_id,
+    parse_int,
+    person_of,
+    telegram_id,
+    thread_of,
+    where,
+)
 from .notices import failure_text
 from .replies import ReplySender
 from .runtime import SYSTEM, runtime
@@ -107,6 +118,7 @@ async def _reply(message: Message, text: str, markup: InlineKeyboardMarkup | Non
     if reply_to:
         return await message.get_bot().send_message(
             message.chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup,
+            message_thread_id=thread_of(message),
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True))
     return await message.reply_text(body, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=True)
 
@@ -116,11 +128,12 @@ async def run(update: Update, context: Context, command: c.Command, *, admin: bo
     chat = update.effective_chat
     assert chat is not None
     person = await actor(update, context, admin=admin)
-    outcome = await runtime(context).service.handle(str(chat.id), person, command)
+    here = where(update)  # the chat, or its forum topic: a game per topic
+    outcome = await runtime(context).service.handle(str(here), person, command)
     if not outcome.ok:
         await reply(update, outcome.error or "")
     elif outcome.changed:
-        await publish.after(context, chat.id, outcome)
+        await publish.after(context, here, outcome)
     return outcome
 
 
@@ -137,13 +150,14 @@ async def cmd_new(update: Update, context: Context) -> None:
         return
     # An anonymous admin writes as the group: it opens the lobby but takes no seat
     # (the group itself could never pick a card).
-    outcome = await rt.service.handle(str(chat.id), person,
+    here = where(update)  # a game per forum topic
+    outcome = await rt.service.handle(str(here), person,
                                       c.NewGame(variant=variant, join=not is_anonymous(person, chat.id)))
     if not outcome.ok:
         status = outcome.table.adapter.get("status") if outcome.table is not None else None
         await reply(update, outcome.error or "", reply_to=status if outcome.code == "game_running" else None)
         return
-    await open_lobby(context, chat.id, chat.title or "", person, outcome)
+    await open_lobby(context, here, game_title(update), person, outcome)
 
 
 async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Person, outcome: Outcome) -> None:
@@ -176,7 +190,7 @@ async def notify_subscribers(context: Context, chat_id: int, title: str, lang: s
     """Tell the people who asked (/notify) that a game opened here: queued for
     the notice sender, so /new waits for no private message."""
     rt = runtime(context)
-    subscribers = await users.take_subscribers(rt.store, str(chat_id))
+    subscribers = await users.take_subscribers(rt.store, str(chat_of(chat_id)))
     _ = gettext_for(lang)
     try:
         variant_title = load_variant(variant).label(lang)
@@ -203,6 +217,22 @@ def known_variant(name: str) -> bool:
     return len(name) <= 64 and name in variant_names()
 
 
+def game_title(update: Update) -> str:
+    """How a player in two games tells this one: the chat's title, and in a
+    forum its topic's name (from the topic's first message, which Telegram
+    sends along as the replied-to message), else its number."""
+    chat = update.effective_chat
+    message = update.effective_message
+    title = chat.title or "" if chat is not None else ""
+    thread = thread_of(message)
+    if thread is None:
+        return title
+    replied = message.reply_to_message if message is not None else None
+    created = replied.forum_topic_created if replied is not None else None
+    topic = display_name(created.name, "") if created is not None else ""
+    return f"{title} · {topic or '#' + str(thread)}"
+
+
 def is_anonymous(person: Person, chat_id: int) -> bool:
     return person.id == str(chat_id) and chat_id < 0
 
@@ -216,7 +246,7 @@ async def cmd_join(update: Update, context: Context) -> None:
         return
     outcome = await run(update, context, c.Join())
     if outcome.ok and update.effective_user and update.effective_chat:
-        await inline_handlers.remember_player(context, update.effective_user.id, update.effective_chat.id)
+        await inline_handlers.remember_player(context, update.effective_user.id, where(update))
 
 
 async def cmd_leave(update: Update, context: Context) -> None:
@@ -258,12 +288,13 @@ async def cmd_stop(update: Update, context: Context) -> None:
     chat = update.effective_chat
     assert chat is not None
     person = await actor(update, context, admin=True)
-    outcome = await runtime(context).service.handle(str(chat.id), person, c.Stop())
+    here = where(update)
+    outcome = await runtime(context).service.handle(str(here), person, c.Stop())
     if not outcome.ok or outcome.table is None:
         await reply(update, outcome.error or "")
         return
     line = "\n".join(outcome.notices)  # "stopped by", then what the rules say at the match's end
-    await publish.show_stopped(context, chat.id, outcome.table, line)
+    await publish.show_stopped(context, here, outcome.table, line)
 
 
 async def cmd_kick(update: Update, context: Context) -> None:
@@ -307,6 +338,9 @@ async def cmd_rules(update: Update, context: Context) -> None:
     chat = update.effective_chat
     assert chat is not None
     text, markup = await buttons.rules_view(context, chat.id)
+    if chat.is_forum:  # a game per topic, one set of rules for them all
+        _ = gettext_for(await chat_lang(context, chat.id))
+        text += "\n\n<i>" + esc(_("These rules are this chat's: every topic's next game plays them.")) + "</i>"
     person = await actor(update, context, admin=True)
     # The switches only for admins; anyone else reads the rules (and an
     # admin's keyboard refuses their presses anyway).
@@ -322,7 +356,7 @@ async def settings_command(update: Update, context: Context, command: c.Command)
     if not outcome.ok:
         await reply(update, outcome.error or "")
         return None
-    await buttons.refresh_lobby(context, chat.id)
+    await buttons.refresh_lobby(context, where(update))  # the chat's settings, this topic's lobby
     return outcome
 
 

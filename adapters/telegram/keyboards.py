@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -61,9 +61,10 @@ def play_button(lang: str, chat: str | None = None) -> InlineKeyboardButton:
     return InlineKeyboardButton(_("🃏 My cards"), switch_inline_query_current_chat=game_query(chat))
 
 
-@cache
+@lru_cache(maxsize=1024)
 def play_keyboard(lang: str, chat: str | None = None) -> InlineKeyboardMarkup:
-    """Shared: Telegram objects are immutable, and every inline result carries it."""
+    """Shared: Telegram objects are immutable, and every inline result carries it.
+    Bounded: one per chat and language, and a process meets new chats all day."""
     return InlineKeyboardMarkup([[play_button(lang, chat)]])
 
 

@@ -51,6 +51,8 @@ from typing import Any
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 
+from .guard import split_place
+
 log = logging.getLogger(__name__)
 
 NORMAL, EDIT, SHED, REPLY = "normal", "edit", "shed", "reply"
@@ -141,7 +143,7 @@ class GroupLimiter(BaseRateLimiter[int]):
     def __init__(self, *, group_per_minute: float = 20.0, group_burst: float = 20.0,
                  overall_per_second: float = 30.0, overall_reserve: float = 10.0, reserve: float = 2.0,
                  stale: float = 3.0, room: float = 1.0, max_retries: int = 3,
-                 clock: Callable[[], float] = time.monotonic, size: int = 20000) -> None:
+                 clock: Callable[[], float] = time.monotonic, size: int = 4096) -> None:
         self.group_rate = group_per_minute / 60.0
         self.group_burst = group_burst
         self.overall_rate = overall_per_second
@@ -181,6 +183,8 @@ class GroupLimiter(BaseRateLimiter[int]):
         return self._overall
 
     def _group_budget(self, chat_id: int | None) -> Budget | None:
+        if chat_id is not None:
+            chat_id = split_place(chat_id)[0]  # a forum topic spends its chat's budget
         return self.budget(chat_id) if chat_id is not None and chat_id < 0 and self.group_rate else None
 
     def take_now(self, chat_id: int) -> bool:

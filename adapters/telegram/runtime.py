@@ -27,6 +27,13 @@ from .stickers import StickerMap
 
 KEY = "unobot"
 
+#: The most entries each of the runtime's per-chat and per-person caches holds.
+#: Each saves one store read while it is fresh (10 to 60 s); a process serves
+#: far fewer chats than this within that time, so a larger cap only held
+#: stale entries: with 20,000 each, memory grew for the first 20,000 chats a
+#: process met (issue 25's soak: ~29 MB per 1,000 games, not levelling off).
+CACHE_SIZE = 4096
+
 #: Who the bot's own jobs act as (timers, AI pacing, lobby expiry).
 SYSTEM = Person("0", "UNO", None, True)
 
@@ -82,8 +89,8 @@ class Runtime:
         return hit[1] if hit is not None and hit[0] >= time.monotonic() else None
 
     def cache_game(self, chat_id: str, game_id: str, ttl: float = 30.0) -> None:
-        if len(self.game_ids) > 20000:
-            self.game_ids.clear()
+        _bound(self.game_ids)
+        self.game_ids.pop(chat_id, None)
         self.game_ids[chat_id] = (time.monotonic() + ttl, game_id)
 
     #: user id -> the language their own texts (hand, private notices) are shown in,
@@ -92,8 +99,8 @@ class Runtime:
 
     def learn_lang(self, user_id: str, lang: str | None) -> None:
         if lang:
-            if len(self.user_langs) > 20000:
-                self.user_langs.clear()
+            _bound(self.user_langs)
+            self.user_langs.pop(user_id, None)
             self.user_langs[user_id] = lang
 
     #: user id -> (expiry, may the bot write to them in private)
@@ -104,8 +111,8 @@ class Runtime:
         return hit[1] if hit is not None and hit[0] >= time.monotonic() else None
 
     def cache_private(self, user_id: str, ok: bool, ttl: float = 60.0) -> None:
-        if len(self.private_ok) > 20000:
-            self.private_ok.clear()
+        _bound(self.private_ok)
+        self.private_ok.pop(user_id, None)
         self.private_ok[user_id] = (time.monotonic() + ttl, ok)
 
     def cached_chats(self, user_id: str) -> list[str] | None:
@@ -115,9 +122,16 @@ class Runtime:
         return hit[1]
 
     def cache_chats(self, user_id: str, chats: list[str], ttl: float = 10.0) -> None:
-        if len(self.game_chats) > 20000:
-            self.game_chats.clear()
+        _bound(self.game_chats)
+        self.game_chats.pop(user_id, None)
         self.game_chats[user_id] = (time.monotonic() + ttl, list(chats))
+
+
+def _bound(cache: dict[str, Any]) -> None:
+    """Keep a cache within `CACHE_SIZE`: the oldest entries go first (dicts keep
+    insertion order; an entry written again is moved to the end by its writer)."""
+    while len(cache) >= CACHE_SIZE:
+        del cache[next(iter(cache))]
 
 
 def telegram_chat(chat: str) -> bool:

@@ -374,6 +374,8 @@ class BotAPIServer:
         self.webhook_deliveries: list[tuple[int, int]] = []
 
         self._updates: list[JSON] = []
+        #: forum chat id -> {topic id (message_thread_id): name}
+        self.topics: dict[int, dict[int, str]] = {}
         #: The update the webhook pump is posting now (None: none), until it is answered.
         self.webhook_posting: int | None = None
         #: Tokens answered 401 Unauthorized (revoked), whatever they call.
@@ -730,6 +732,66 @@ class BotAPIServer:
         self.chats[chat_id] = chat
         return chat
 
+    def forget(self) -> None:
+        """Drop what the server remembers of the chats, people and calls so
+        far (a soak's finished games), so that what grows is the bot's, not
+        this double's. Only when nothing waits on a mark or a message."""
+        for store in (self.messages, self.chats, self.users, self.statuses, self.inline_answers,
+                      self._next_message_id, self._open_inline_queries, self._query_made,
+                      self._last_inline_answer, self._inline_messages, self._marks, self.topics):
+            store.clear()
+        self._open_callback_queries.clear()
+        self.calls.clear()
+        self.too_old.clear()
+        self.webhook_deliveries.clear()
+        self._mark = 0
+
+    def forum(self, title: str = "UNO forum") -> JSON:
+        """A supergroup with topics (``is_forum``): General, and the topics
+        made with ``create_topic``."""
+        chat = self.group(title=title)
+        chat["is_forum"] = True
+        self.topics[chat["id"]] = {}
+        return chat
+
+    def create_topic(self, chat: ChatRef, user: UserRef, name: str) -> int:
+        """A member opens a topic in a forum, as Telegram does it: a service
+        message with ``forum_topic_created``, whose id is the topic's
+        ``message_thread_id`` from then on. Returns that id."""
+        the_chat = self._chat(chat, user)
+        if not the_chat.get("is_forum"):
+            raise ValueError(f"chat {the_chat['id']} is not a forum")
+        message = self._new_message(the_chat, self._user(user),
+                                    forum_topic_created={"name": name, "icon_color": 7322096})
+        message["message_thread_id"] = message["message_id"]
+        message["is_topic_message"] = True
+        self._store(message)
+        self.topics[the_chat["id"]][message["message_id"]] = name
+        return int(message["message_id"])
+
+    def _into_topic(self, chat: JSON, message: JSON, thread: Any) -> None:
+        """Put a message into forum topic ``thread`` (Telegram's fields:
+        ``message_thread_id``, ``is_topic_message``), refusing a topic that
+        does not exist as Telegram does. A reply to a topic's message without
+        a thread lands in that topic."""
+        if thread is None:
+            replied = message.get("reply_to_message") or {}
+            if not replied.get("is_topic_message"):
+                return
+            thread = replied["message_thread_id"]
+        try:
+            thread = int(thread)
+        except (TypeError, ValueError):
+            raise bad_request("message thread not found") from None
+        if not chat.get("is_forum") or thread not in self.topics.get(chat["id"], {}):
+            raise bad_request("message thread not found")
+        message["message_thread_id"] = thread
+        message["is_topic_message"] = True
+
+    def in_topic(self, message: JSON) -> int | None:
+        """The topic a stored message is in (None: General, or no forum)."""
+        return message.get("message_thread_id") if message.get("is_topic_message") else None
+
     def private_chat(self, user: UserRef) -> JSON:
         """The private Chat with a user; registering it means the user has started the bot."""
         person = self._user(user)
@@ -793,13 +855,16 @@ class BotAPIServer:
         *,
         anonymous: bool = False,
         queue: bool = True,
+        thread: int | None = None,
     ) -> JSON:
-        """A user types ``/command args`` (``/command@botname`` works too) in a chat."""
+        """A user types ``/command args`` (``/command@botname`` works too) in a chat
+        (in forum topic ``thread``, if given)."""
         if not command.startswith("/") or " " in command:
             raise ValueError(f"not a bot command: {command!r}")
         text = f"{command} {args}" if args else command
         entity = {"type": "bot_command", "offset": 0, "length": _utf16_len(command)}
-        return self.send_text(chat, user, text, entities=[entity], anonymous=anonymous, queue=queue)
+        return self.send_text(chat, user, text, entities=[entity], anonymous=anonymous, queue=queue,
+                              thread=thread)
 
     def reply_command(
         self,
@@ -835,6 +900,7 @@ class BotAPIServer:
         reply_to_message_id: int | None = None,
         anonymous: bool = False,
         queue: bool = True,
+        thread: int | None = None,
     ) -> JSON:
         """A user writes a message. It is stored in the chat; with privacy mode on, the bot
         only receives it if Telegram would deliver it (see ``_bot_sees``).
@@ -856,6 +922,13 @@ class BotAPIServer:
                 raise ValueError(
                     f"no message {reply_to_message_id} in chat {the_chat['id']}"
                 ) from exc
+        if thread is not None:
+            if thread not in self.topics.get(the_chat["id"], {}):
+                raise ValueError(f"no topic {thread} in chat {the_chat['id']}")
+            message["message_thread_id"] = thread
+            message["is_topic_message"] = True
+            # Telegram sends a topic's message as a reply to the topic's first message.
+            message.setdefault("reply_to_message", self._quoted(the_chat["id"], thread))
         self._store(message)
         update: JSON = {"message": message}
         return self._inject(update, queue=queue and self._bot_sees(message))
@@ -962,6 +1035,7 @@ class BotAPIServer:
         entities: list[JSON] | None = None,
         reply_markup: JSON | None = None,
         queue: bool = True,
+        thread: int | None = None,
     ) -> JSON:
         """The message a user posts into a chat by picking an inline result ("via @bot")."""
         if (text is None) == (sticker is None):
@@ -974,11 +1048,13 @@ class BotAPIServer:
         message["via_bot"] = dict(self.bot_user)
         if reply_markup and "inline_keyboard" in reply_markup:
             message["reply_markup"] = reply_markup
+        if thread is not None:
+            self._into_topic(the_chat, message, thread)
         self._store(message)
         return self._inject({"message": message}, queue=queue)
 
     def pick_inline_result(
-        self, chat: ChatRef, user: UserRef, result_id: str, *, queue: bool = True
+        self, chat: ChatRef, user: UserRef, result_id: str, *, queue: bool = True, thread: int | None = None
     ) -> tuple[JSON, JSON | None]:
         """A user picks one of the results the bot last offered them, as a client would.
 
@@ -1002,16 +1078,16 @@ class BotAPIServer:
                 content["message_text"], content.get("parse_mode"), content.get("entities")
             )
             message_update = self.via_bot_message(
-                chat, person, text, entities=entities, reply_markup=markup, queue=queue
+                chat, person, text, entities=entities, reply_markup=markup, queue=queue, thread=thread
             )
         elif "sticker_file_id" in result:
             message_update = self.via_bot_message(
-                chat, person, sticker=result["sticker_file_id"], reply_markup=markup, queue=queue
-            )
+                chat, person, sticker=result["sticker_file_id"], reply_markup=markup, queue=queue,
+                thread=thread)
         else:
             title = str(result.get("title") or result.get("description") or result_id)
             message_update = self.via_bot_message(
-                chat, person, title, reply_markup=markup, queue=queue
+                chat, person, title, reply_markup=markup, queue=queue, thread=thread
             )
         if not self.inline_feedback:
             return message_update, None
@@ -1374,6 +1450,7 @@ class BotAPIServer:
         markup = self._inline_markup(params.get("reply_markup"))
         message = self._new_message(chat, dict(self.bot_user), text=text, entities=entities)
         self._attach_reply(message, params)
+        self._into_topic(chat, message, params.get("message_thread_id"))
         if markup:
             message["reply_markup"] = markup
         self._store(message)
@@ -1386,6 +1463,7 @@ class BotAPIServer:
         markup = self._inline_markup(params.get("reply_markup"))
         message = self._new_message(chat, dict(self.bot_user), sticker=self._sticker(file_id))
         self._attach_reply(message, params)
+        self._into_topic(chat, message, params.get("message_thread_id"))
         if markup:
             message["reply_markup"] = markup
         self._store(message)

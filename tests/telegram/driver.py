@@ -40,8 +40,9 @@ from tests.support.privacy import mentions
 from tests.telegram.clock import FakeClock, ManualScheduler
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.telegram import inline_results, keyboards
-from unobot.adapters.telegram.app import build_application, settled
+from unobot.adapters.telegram.app import TopicService, build_application, settled
 from unobot.adapters.telegram.cli import webhook_secret
+from unobot.adapters.telegram.guard import place
 from unobot.adapters.telegram.runtime import KEY, Options
 from unobot.adapters.telegram.webhook import WebhookServer
 from unobot.cards import Card
@@ -93,7 +94,8 @@ class BotProcess:
     async def start(self) -> BotProcess:
         self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
         rng = random.Random(self.seed) if self.seed is not None else None
-        self.service = ChatService(self.store, rng=rng, **({"clock": self.clock} if self.clock else {}))
+        # The adapter's own service (a forum topic's settings are its chat's), as the command line makes it.
+        self.service = TopicService(self.store, rng=rng, **({"clock": self.clock} if self.clock else {}))
         self.app = build_application(self.server.token, base_url=self.server.base_url,
                                      service=self.service, options=self.options,
                                      rate_limiter=self.rate_limiter or no_throttle(),
@@ -266,11 +268,15 @@ class TableDriver:
     """Players in one group, playing through buttons and inline mode."""
 
     def __init__(self, server: BotAPIServer, bot: BotProcess | Polling | Balancer, group: JSON,
-                 players: list[JSON], *, seed: int = 1, check_privacy: bool = True, lean: bool = False) -> None:
+                 players: list[JSON], *, seed: int = 1, check_privacy: bool = True, lean: bool = False,
+                 thread: int | None = None) -> None:
         self.server = server
         self.router = Polling(bot) if isinstance(bot, BotProcess) else bot
         self.group = group
-        self.chat = str(group["id"])
+        #: The forum topic the game is played in (None: the chat itself, or General).
+        self.thread = thread
+        #: The chat id the chat service sees: the topic's place in a forum topic.
+        self.chat = str(place(int(group["id"]), thread))
         self.players = players
         self.by_name = {p["first_name"]: p for p in players}
         self.rng = random.Random(seed)
@@ -302,7 +308,8 @@ class TableDriver:
             bot_id = self.server.bot_user["id"]
             for message_id in range(self._seen + 1, top + 1):
                 message = messages.get(message_id)
-                if message is not None and message.get("from", {}).get("id") == bot_id:
+                if message is not None and message.get("from", {}).get("id") == bot_id \
+                        and self.server.in_topic(message) == self.thread:
                     self._bot_ids.append(message_id)
             self._seen = max(self._seen, top)
         return [messages[i] for i in self._bot_ids if i in messages]
@@ -355,7 +362,8 @@ class TableDriver:
         return update
 
     async def command(self, user: JSON, command: str, args: str = "") -> JSON:
-        return await self._do(self.server.send_command(self.group, user, command, args, queue=self.router.queue))
+        return await self._do(self.server.send_command(self.group, user, command, args, queue=self.router.queue,
+                                                       thread=self.thread))
 
     async def press(self, user: JSON, data: str) -> JSON:
         message = self.message_with(data)
@@ -364,12 +372,14 @@ class TableDriver:
                                                        queue=self.router.queue))
 
     async def hand(self, user: JSON) -> list[JSON]:
-        update = self.server.inline_query(user, "", queue=self.router.queue)
+        # What "My cards" types: the game's own place (the chat, or its topic).
+        update = self.server.inline_query(user, f"#{self.chat} " if self.thread else "", queue=self.router.queue)
         await self._do(update)
         return list(self.server.inline_answers[update["inline_query"]["id"]]["results"])
 
     async def choose(self, user: JSON, result_id: str) -> None:
-        message, chosen = self.server.pick_inline_result(self.group, user, result_id, queue=self.router.queue)
+        message, chosen = self.server.pick_inline_result(self.group, user, result_id, queue=self.router.queue,
+                                                         thread=self.thread)
         assert chosen is not None
         self.stats.chosen.append(result_id)
         if not self.router.queue:

@@ -1,0 +1,125 @@
+"""Memory of a Telegram bot process over thousands of games: RSS per 1,000 games.
+
+One bot process (the real Application of adapters/telegram, long polling
+the local Bot API server of tests/botapi, a real redis-server) plays short
+games (three people, three cards, one round), each in a group of its own
+with players of its own, as a busy bot meets new chats all day. Between
+batches the local server forgets what it recorded (`BotAPIServer.forget`:
+the double's memory is not the bot's), the collector runs, and the
+process's RSS is read (psutil).
+
+Printed: RSS after each batch, and the growth per 1,000 games over the
+second half of the run (the first half warms caches up to their caps: a
+bounded cache grows, then stays). Issue 25 measured about 29 MB per 1,000
+games that did not level off; a bot whose caches are bounded levels off.
+
+    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+import psutil  # noqa: E402
+
+from tests.botapi import BotAPIServer  # noqa: E402
+from tests.support.redis_server import RedisServer  # noqa: E402
+from tests.telegram.driver import BotProcess, TableDriver  # noqa: E402
+from unobot.chat import commands as c  # noqa: E402
+from unobot.chat.commands import Person  # noqa: E402
+
+ADMIN = Person("setup", "Setup", None, True)
+
+
+def rss_mb() -> float:
+    return float(psutil.Process().memory_info().rss) / 2**20
+
+
+async def soak(games: int, parallel: int, batch: int) -> list[tuple[int, float]]:
+    logging.basicConfig(level=logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = RedisServer(Path(tmp) / "redis").start()
+        try:
+            async with BotAPIServer() as server:
+                bot = await BotProcess(server, redis.url, "soak", seed=11, real_time=True).start()
+                assert bot.service is not None
+                points: list[tuple[int, float]] = []
+                played = 0
+                g = 0
+                started = time.perf_counter()
+                while played < games:
+                    drivers = []
+                    for _ in range(min(batch, games - played)):
+                        g += 1
+                        group = server.group(title=f"Soak {g}")
+                        players = [server.user(10 * g + i, name) for i, name in enumerate(("Ann", "Ben", "Cid"))]
+                        driver = TableDriver(server, bot, group, players, seed=g, lean=True)
+                        await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule="deck", option="hand_size", value=3))
+                        await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule="scoring", option="target", value=0))
+                        drivers.append(driver)
+                    queue: asyncio.Queue[TableDriver] = asyncio.Queue()
+                    for driver in drivers:
+                        queue.put_nowait(driver)
+
+                    async def worker(queue: asyncio.Queue[TableDriver] = queue) -> None:
+                        while not queue.empty():
+                            driver = queue.get_nowait()
+                            ann, ben, cid = driver.players
+                            await driver.command(ann, "/new")
+                            await driver.command(ben, "/join")
+                            await driver.command(cid, "/join")
+                            await driver.press(ann, "g:start")
+                            await driver.play(max_steps=400)
+
+                    await asyncio.gather(*(worker() for _ in range(parallel)))
+                    await bot.idle(30)
+                    played += len(drivers)
+                    del drivers
+                    server.forget()
+                    gc.collect()
+                    points.append((played, rss_mb()))
+                    print(f"{played:6d} games  RSS {points[-1][1]:7.1f} MB  ({time.perf_counter() - started:5.0f} s)",
+                          flush=True)
+                await bot.stop()
+                return points
+        finally:
+            redis.stop()
+
+
+def slope(points: list[tuple[int, float]]) -> float:
+    """MB per 1,000 games, least squares over the second half of the points."""
+    half = points[len(points) // 2:]
+    if len(half) < 2:
+        return float("nan")
+    n = len(half)
+    mx = sum(x for x, _ in half) / n
+    my = sum(y for _, y in half) / n
+    var = sum((x - mx) ** 2 for x, _ in half)
+    return 1000.0 * sum((x - mx) * (y - my) for x, y in half) / var if var else float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=2000)
+    parser.add_argument("parallel", nargs="?", type=int, default=8)
+    parser.add_argument("batch", nargs="?", type=int, default=200)
+    args = parser.parse_args()
+    points = asyncio.run(soak(args.games, args.parallel, args.batch))
+    first, last = points[0], points[-1]
+    print(f"RSS {first[1]:.1f} MB after {first[0]} games, {last[1]:.1f} MB after {last[0]}; "
+          f"growth over the second half: {slope(points):.1f} MB per 1,000 games")
+
+
+if __name__ == "__main__":
+    main()
