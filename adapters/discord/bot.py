@@ -199,10 +199,6 @@ class Reply:
             self._timer.cancel()
             self._timer = None
 
-    @property
-    def done(self) -> bool:
-        return self.it.response.is_done()
-
     async def show(self, shown: render.Shown) -> int | None:
         """The answer itself; returns the id of the message it is on."""
         self.close()
@@ -412,11 +408,6 @@ class UnoBot(discord.Client):
 
     def lang(self, it: discord.Interaction[Any]) -> str:
         return lang_of(it, self.service.defaults.lang)
-
-    async def refuse(self, interaction: discord.Interaction[Any], code: str, text: str | None = None) -> None:
-        """A refusal only the member sees (a slash command's first answer)."""
-        lang = self.lang(interaction)
-        await interaction.response.send_message("⚠️ " + (text or error_text(code, lang)), ephemeral=True)
 
     def now(self) -> float:
         return self.service.clock()

@@ -9,7 +9,7 @@ import asyncio
 import dataclasses
 import time
 
-from tests.discord.driver import FAST, BotProcess, TableDriver
+from tests.discord.driver import FAST, BotProcess, TableDriver, action_of
 from tests.discord.test_game import three
 from tests.discord_api import DiscordAPIServer, Sent
 from tests.support.redis_server import RedisServer
@@ -180,7 +180,12 @@ async def test_skip_once_the_turn_timer_ran_out(server: DiscordAPIServer, redis_
         refused(await driver.slash(eve, "skip"), eve.id, "not_in_game")
         same = await driver.table()
         assert same is not None and same.version == table.version and versions(driver) == before
-        # A player may: the one on turn draws and passes (as the timer would), said in the channel.
+        # The player on turn's own panel offers the skip now (the model's "time is up" action) ...
+        late_member = driver.member_of(table.seats[table.game.turn].id)
+        assert late_member is not None
+        panel = await driver.open_hand(late_member)
+        assert "t" in [action_of(cid) for _, cid in panel.custom_ids()], panel.custom_ids()
+        # ... and any player may /uno skip: the one on turn draws and passes (as the timer would), said in the channel.
         late = table.seats[table.game.turn].name
         sent = await driver.slash(bruno, "skip")
         assert sent.message is not None and not sent.message.ephemeral and late in sent.message.content
