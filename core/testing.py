@@ -11,10 +11,11 @@ happened in a language, and checks refusals by code and by text:
         t = testing.table({"players": ["ana", "ben"], "rules": {"lucky-seven": {}},
                            "setup": {"hands": {"ana": "R7 G1", "ben": "B2"}, "discard": "R3",
                                      "draw": "Y1 Y2 Y3"}})
-        t.play("ana", "play R7")
-        assert t.kinds() == ["card_played", "penalty_pending", "turn"]
-        assert "ben" in t.texts("es")[1]
-        t.refused("ben", "play B2", "pending_draw", text={"en": "..."})
+        t.play("ana", "play R7")                      # fails with the refusal's code and text
+        assert "penalty_pending" in t.kinds()
+        assert t.texts("es")[-1] == "ben debe robar 1 o responder."
+        t.refused("ben", "play B2", "pending_draw", says={"en": "You must take ..."})
+        t.expect(pending_draw=1, turn="ben")          # any key of a scenario's expect:
         t.leave("ben")                                # the match ends: match_end is told
         assert t.match_data == {...}
 
