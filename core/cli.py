@@ -134,12 +134,36 @@ def cmd_rules(args: argparse.Namespace) -> int:
 # -- a plugin's translations -------------------------------------------------------
 
 def cmd_i18n(args: argparse.Namespace) -> int:
-    """`unobot i18n extract|compile PACKAGE_DIR --domain D`: a plugin's own
-    catalogues under PACKAGE_DIR/locale (the folder its `Rule.locale` names)."""
+    """`unobot i18n extract|compile|check PACKAGE_DIR --domain D`: a plugin's own
+    catalogues under PACKAGE_DIR/locale (the folder its `Rule.locale` names);
+    `unobot i18n check` alone checks unobot's own."""
     from pathlib import Path
 
-    from .chat.i18n import compile_catalogues, extract_catalogues
+    from .chat.catalogue import compile_catalogues, extract_catalogues
+    from .chat.i18n import DOMAIN, LOCALE_DIR
 
+    if args.action == "check":
+        from .chat.i18n_check import check_folder
+
+        if args.package:
+            folder, domain = Path(args.package) / "locale", args.domain or Path(args.package).name
+        else:
+            folder, domain = LOCALE_DIR, DOMAIN
+        reports = check_folder(folder, domain)
+        if not reports:
+            print(f"error: no {domain}.po under {folder}", file=sys.stderr)
+            return 2
+        print(f"catalogue {domain} ({folder}): language  translated/total  faults")
+        for report in reports:
+            print("  " + report.line())
+            if args.verbose:
+                for kind in ("missing", "fuzzy", "fields", "plurals"):
+                    for text in getattr(report, kind):
+                        print(f"      {kind}: {text[:100]!r}")
+        return 0 if all(r.ok for r in reports) else 1
+    if not args.package:
+        print("error: name the plugin's package folder", file=sys.stderr)
+        return 2
     package = Path(args.package)
     if not package.is_dir():
         print(f"error: {package} is not a folder", file=sys.stderr)
@@ -270,9 +294,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("rules", help="list every rule plugin with its options")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("i18n", help="extract or compile a rule plugin's own translations")
-    p.add_argument("action", choices=("extract", "compile"))
-    p.add_argument("package", metavar="PACKAGE_DIR", help="the plugin's package folder")
+    p = sub.add_parser("i18n", help="check unobot's catalogues, or extract, compile or check a rule plugin's own")
+    p.add_argument("action", choices=("extract", "compile", "check"))
+    p.add_argument("package", metavar="PACKAGE_DIR", nargs="?",
+                   help="the plugin's package folder (check without it: unobot's own catalogues)")
+    p.add_argument("-v", "--verbose", action="store_true", help="check: list every faulty entry")
     p.add_argument("--domain", help="gettext domain (default: the folder's name)")
     p.add_argument("--lang", action="append", help="a language to keep a catalogue for (default: en, es)")
     p.set_defaults(func=cmd_i18n)

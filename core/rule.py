@@ -104,7 +104,15 @@ class Rule:
 
     @classmethod
     def label(cls, lang: str = "en") -> str:
-        return cls.title.get(lang) or cls.title.get("en") or cls.name
+        """The rule's title in `lang`: its own `title` entry, else its English
+        title through its catalogue (so a language added as a catalogue needs
+        no edit of the rule), else its name."""
+        if lang in cls.title:
+            return cls.title[lang]
+        english = cls.title.get("en")
+        if not english:
+            return cls.name
+        return rule_text(cls, english, lang) if lang and lang != "en" else english
 
     @classmethod
     def option_help(cls, name: str, lang: str | None = None) -> str:

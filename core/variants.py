@@ -109,7 +109,20 @@ class Variant:
     order: list[str] = field(default_factory=list)
 
     def label(self, lang: str = "en") -> str:
-        return self.title.get(lang) or self.title.get("en") or self.name
+        """The title in `lang`: the file's own entry, else its English title
+        through unobot's catalogue, else the variant's name."""
+        return self._text(self.title, lang) or self.name
+
+    def describe(self, lang: str = "en") -> str:
+        """The description in `lang`, the same way (empty when the file has none)."""
+        return self._text(self.description, lang)
+
+    @staticmethod
+    def _text(texts: dict[str, str], lang: str) -> str:
+        if lang in texts:
+            return texts[lang]
+        english = texts.get("en", "")
+        return gettext_for(lang)(english) if english and lang != "en" else english
 
 
 # -- YAML with line numbers ---------------------------------------------------

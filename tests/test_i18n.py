@@ -53,7 +53,7 @@ def test_every_marked_string_is_in_the_catalogue() -> None:
             text = message if isinstance(message, str) else message[0]
             if text not in known:
                 absent.append(text)
-    assert not absent, f"run `python -m unobot.chat.i18n extract`: not in the catalogue: {absent[:5]}"
+    assert not absent, f"run `python -m unobot.chat.catalogue extract`: not in the catalogue: {absent[:5]}"
 
 
 def test_no_string_is_translated_without_being_marked() -> None:
@@ -72,3 +72,81 @@ def test_spanish_is_spanish() -> None:
     assert _("It is not your turn.") != "It is not your turn."
     assert _("red") == "rojo"
     assert normalize("es-MX") == "es" and normalize("fr") == "en" and normalize(None) == "en"
+
+
+# -- every catalogue complete and sound (issue 26) ---------------------------------------
+
+def test_every_catalogue_is_complete_and_sound() -> None:
+    """No entry missing, fuzzy or empty in any language; the same {fields} as
+    the English; as many plural forms as the language has (and the header says so)."""
+    from unobot.chat.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+    from unobot.chat.i18n_check import check_folder
+
+    reports = check_folder(LOCALE_DIR, DOMAIN)
+    assert [r.lang for r in reports] == list(LANGUAGES)
+    plugin = Path(__file__).resolve().parent / "example_plugin" / "unobot_example_rule" / "locale"
+    reports += check_folder(plugin, "unobot_example_rule") + check_folder(plugin, "unobot_example_cheer")
+    bad = {f"{r.path}": (r.missing[:3], r.fuzzy[:3], r.fields[:3], r.plurals[:3], r.header) for r in reports if not r.ok}
+    assert not bad, bad
+
+
+def test_the_check_finds_each_fault(tmp_path: Path) -> None:
+    from unobot.chat.i18n_check import check_po
+
+    po = tmp_path / "ru.po"
+    po.write_text('''msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+msgid "{player} drew a card."
+msgstr "{игрок} взял карту."
+
+msgid "Pass"
+msgstr ""
+
+#, fuzzy
+msgid "Draw"
+msgstr "Взять"
+
+msgid "{n} card"
+msgid_plural "{n} cards"
+msgstr[0] "{n} карта"
+msgstr[1] "{n} карты"
+''', encoding="utf-8")
+    report = check_po(po, "ru")
+    assert report.fields == ["{player} drew a card."]
+    assert report.missing == ["Pass"] and report.fuzzy == ["Draw"]
+    assert report.plurals == ["{n} card"]  # Russian has three forms (and more in CLDR's count)
+    assert "ru has" in report.header and not report.ok
+
+
+def test_platform_language_codes_find_their_catalogue() -> None:
+    from unobot.chat.i18n import known
+
+    assert known("es-MX") == "es" and known("ES") == "es" and known("es_ES") == "es"
+    assert known("xx") is None and known(None) is None and known("") is None
+
+
+def test_titles_of_rules_and_variants_come_from_the_catalogue() -> None:
+    """A rule's or variant's title in a language its data does not name is its
+    English title through the catalogue (so a language added as a catalogue
+    translates them with no edit of the rule)."""
+    from unobot.chat.catalogue import data_texts
+    from unobot.chat.i18n import gettext_for
+    from unobot.rule import Rule
+    from unobot.variants import load_variant
+
+    texts = {text for text, _where, _known in data_texts()}
+    assert {"Stacking draw cards", load_variant("official").title["en"]} <= texts
+
+    class OnlyEnglish(Rule):
+        name = "only-english"
+        title = {"en": "Draw a card"}  # a text unobot's catalogue has
+
+    OnlyEnglish.__module__ = "unobot.plugins.only_english"
+    assert OnlyEnglish.label("es") == gettext_for("es")("Draw a card") != "Draw a card"
+    official = load_variant("official")
+    assert official.label("es") == official.title["es"]
+    official_en_only = type(official)(official.name, official.source, {"en": official.title["en"]})
+    assert official_en_only.label("es") == official.title["es"]  # seeded from the file, in the catalogue

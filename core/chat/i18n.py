@@ -1,4 +1,4 @@
-"""Translations: gettext catalogues (Babel .po files) for English and Spanish.
+"""Translations: gettext catalogues (Babel .po files), one per language.
 
 Every user-facing string is written in English in the source, wrapped in
 `_()` (translated at once for a language) or `N_()` (marked, translated
@@ -6,12 +6,11 @@ later). The catalogues live in core/locale/<lang>/LC_MESSAGES/unobot.po and
 are compiled to .mo on first use (and again when the .po is newer), so a
 fresh checkout needs no build step.
 
-    python -m unobot.chat.i18n extract   # refresh the .pot and merge into each .po
+    python -m unobot.chat.catalogue extract   # refresh the .pot and merge into each .po
 """
 
 from __future__ import annotations
 
-import copy
 import gettext
 import sys
 from collections.abc import Callable
@@ -21,9 +20,32 @@ from typing import Any
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "unobot"
-LANGUAGES = ("en", "es")
 DEFAULT = "en"
-LANGUAGE_NAMES = {"en": "English", "es": "Español"}
+#: Every language unobot is meant to speak, by catalogue folder, with its own name.
+LANGUAGE_NAMES = {
+    "en": "English", "es": "Español", "pt_BR": "Português (Brasil)", "de": "Deutsch", "fr": "Français",
+    "it": "Italiano", "ca": "Català", "ru": "Русский", "uk": "Українська", "pl": "Polski", "tr": "Türkçe",
+    "id": "Bahasa Indonesia", "vi": "Tiếng Việt", "hi": "हिन्दी", "zh_CN": "简体中文", "zh_TW": "繁體中文",
+    "ar": "العربية",
+}
+#: Languages written right to left (a front-end that can, says so: `dir="rtl"`).
+RTL = frozenset({"ar"})
+
+
+def _spoken() -> tuple[str, ...]:
+    """The languages spoken here: those whose catalogue is shipped (English
+    first). Why discovered: a translation lands as one folder, and is then
+    offered by every front-end; nothing else to edit."""
+    found = sorted(d.name for d in LOCALE_DIR.iterdir() if (d / "LC_MESSAGES" / f"{DOMAIN}.po").exists()) \
+        if LOCALE_DIR.is_dir() else []
+    return (DEFAULT, *(code for code in found if code != DEFAULT))
+
+
+LANGUAGES: tuple[str, ...] = _spoken()
+#: Regional and script codes as platforms send them -> the catalogue that serves them.
+_REGIONS = {"pt": "pt_BR", "pt-br": "pt_BR", "pt-pt": "pt_BR", "zh": "zh_CN", "zh-cn": "zh_CN",
+            "zh-hans": "zh_CN", "zh-sg": "zh_CN", "zh-tw": "zh_TW", "zh-hant": "zh_TW", "zh-hk": "zh_TW",
+            "zh-mo": "zh_TW"}
 
 
 def N_(message: str) -> str:
@@ -37,11 +59,20 @@ def NP_(singular: str, plural: str) -> tuple[str, str]:
 
 
 def known(lang: str | None) -> str | None:
-    """`es-MX`, `es_ES`, `ES` -> `es`; None for a language not spoken here."""
+    """`es-MX`, `es_ES`, `ES` -> `es`; `pt-br` -> `pt_BR`, `zh-hant` -> `zh_TW`
+    (Telegram's, Discord's and browsers' forms); None for a language not spoken here."""
     if not lang:
         return None
-    short = lang.replace("_", "-").split("-")[0].lower()
-    return short if short in LANGUAGES else None
+    code = lang.strip().replace("_", "-").lower()
+    spoken = {c.lower().replace("_", "-"): c for c in LANGUAGES}  # `pt_BR` typed as `pt-br`
+    if code in spoken:
+        return spoken[code]
+    parts = code.split("-")
+    for candidate in ("-".join(parts[:2]), parts[0]):
+        mapped = _REGIONS.get(candidate)
+        if mapped in LANGUAGES:
+            return mapped
+    return parts[0] if parts[0] in LANGUAGES else None
 
 
 def normalize(lang: str | None) -> str:
@@ -199,110 +230,6 @@ def rule_text(rule: Any, text: str | tuple[str, str], lang: str | None, n: int =
     return t.gettext(text)
 
 
-# -- maintenance: extract and merge ------------------------------------------------
-
-SOURCES = ("core", "adapters", "plugins")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2), "NP_": (1, 2)}
-
-
-def extract() -> None:
-    """Refresh unobot's own catalogues from its sources."""
-    root = LOCALE_DIR.parent.parent
-    extract_catalogues([(root / s, s) for s in SOURCES], LOCALE_DIR, DOMAIN, LANGUAGES, "unobot")
-    print("catalogues updated:", ", ".join(LANGUAGES))
-
-
-def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain: str,
-                       languages: tuple[str, ...] | list[str], project: str) -> list[Path]:
-    """Extract every marked string (`_()`, `N_()`, `ngettext()`) from the
-    sources into `<locale_dir>/<domain>.pot` and merge it into each
-    language's `.po` (English filled with the source text). A plugin runs
-    this through `unobot i18n extract`."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.extract import extract_from_dir
-    from babel.messages.pofile import read_po, write_po
-
-    template = Catalog(project=project, domain=domain)
-    for source, label in sources:
-        for filename, lineno, text, comments, _ctx in extract_from_dir(
-            source, method_map=[("**.py", "python")], keywords=KEYWORDS,
-        ):
-            template.add(text, locations=[(f"{label}/{filename}", lineno)], auto_comments=comments)
-        for filename, lineno, text in option_texts(source):
-            template.add(text, locations=[(f"{label}/{filename}", lineno)])
-    locale_dir.mkdir(parents=True, exist_ok=True)
-    with (locale_dir / f"{domain}.pot").open("wb") as f:
-        write_po(f, template, omit_header=False, sort_output=True, include_lineno=False)
-    written = []  # locations without line numbers: an edit elsewhere in a file changes no catalogue
-    for lang in languages:
-        po = locale_dir / lang / "LC_MESSAGES" / f"{domain}.po"
-        po.parent.mkdir(parents=True, exist_ok=True)
-        if po.exists():
-            with po.open("rb") as f:
-                catalog = read_po(f, locale=lang)
-        else:
-            catalog = Catalog(locale=lang, project=project, domain=domain)
-        catalog.update(copy.deepcopy(template), no_fuzzy_matching=True)
-        if lang == "en":  # English is the source language: msgstr = msgid
-            for message in catalog:
-                if not message.id:
-                    continue
-                if isinstance(message.id, (tuple, list)):
-                    singular, plural = message.id[0], message.id[1]
-                    forms = message.string if isinstance(message.string, (tuple, list)) else ()
-                    if not all(forms):
-                        message.string = (singular, plural)
-                elif not message.string:
-                    message.string = message.id
-        with po.open("wb") as f:
-            write_po(f, catalog, sort_output=True, ignore_obsolete=True, include_lineno=False)
-        written.append(po)
-    return written
-
-
-def option_texts(source: Path) -> list[tuple[str, int, str]]:
-    """The `help=` and `title=` texts of every `option(...)` under `source`
-    ((file, line, text)): msgids of the rule's catalogue that need no `N_`,
-    so that an option's help is translated like any other text of its rule."""
-    import ast
-
-    found = []
-    for path in sorted(source.rglob("*.py")):
-        try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-        except (SyntaxError, UnicodeDecodeError, OSError):
-            continue
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            if name != "option":
-                continue
-            for kw in node.keywords:
-                if kw.arg in ("help", "title") and isinstance(kw.value, ast.Constant) \
-                        and isinstance(kw.value.value, str) and kw.value.value:
-                    found.append((str(path.relative_to(source)), kw.value.lineno, kw.value.value))
-    return found
-
-
-def compile_catalogues(locale_dir: Path, domain: str) -> list[Path]:
-    """Compile every `<lang>/LC_MESSAGES/<domain>.po` under `locale_dir` to `.mo`."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    done = []
-    for po in sorted(locale_dir.glob(f"*/LC_MESSAGES/{domain}.po")):
-        with po.open("rb") as f:
-            catalog = read_po(f, locale=po.parent.parent.name)
-        with po.with_suffix(".mo").open("wb") as f:
-            write_mo(f, catalog)
-        done.append(po.with_suffix(".mo"))
-    return done
-
-
-if __name__ == "__main__":
-    if sys.argv[1:] == ["extract"]:
-        extract()
-    else:
-        print(__doc__)
+if __name__ == "__main__":  # the maintenance commands moved: say where, never do nothing silently
+    print("run: python -m unobot.chat.catalogue extract", file=sys.stderr)
+    sys.exit(2)

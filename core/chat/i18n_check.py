@@ -1,0 +1,103 @@
+"""How complete and how sound each catalogue is: `unobot i18n check`.
+
+Why a check of our own and not only `msgfmt -c`: our texts use named
+`str.format` fields (`{player}`), which msgfmt does not know, and a
+translation that drops or adds one breaks at run time for that language
+only. So each catalogue is read with Babel and every entry is held to:
+translated (not empty, not fuzzy), the same `{fields}` as the English, and
+as many plural forms as the language's own plural rule has (Babel's CLDR
+data), with the catalogue's `Plural-Forms` header saying the same.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Report:
+    """One catalogue (a language of one domain)."""
+
+    lang: str
+    path: Path
+    total: int = 0
+    translated: int = 0
+    missing: list[str] = field(default_factory=list)
+    fuzzy: list[str] = field(default_factory=list)
+    fields: list[str] = field(default_factory=list)
+    plurals: list[str] = field(default_factory=list)
+    header: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missing or self.fuzzy or self.fields or self.plurals or self.header)
+
+    def line(self) -> str:
+        share = 100.0 * self.translated / self.total if self.total else 100.0
+        faults = [f"{len(v)} {k}" for k, v in (("missing", self.missing), ("fuzzy", self.fuzzy),
+                                               ("placeholder faults", self.fields),
+                                               ("plural-form faults", self.plurals)) if v]
+        if self.header:
+            faults.append(self.header)
+        return f"{self.lang:6} {self.translated:5}/{self.total:<5} {share:5.1f}%  " + ("; ".join(faults) or "ok")
+
+
+def names(text: str) -> set[str]:
+    """The `{field}` names of a format string (`{n}`, `{player}`); broken braces count as a field `?`."""
+    try:
+        return {f.split(".")[0].split("[")[0] for _lit, f, _spec, _conv in string.Formatter().parse(text)
+                if f is not None}
+    except ValueError:
+        return {"?"}
+
+
+def expected_plurals(lang: str) -> int:
+    """How many plural forms the language has (CLDR, through Babel)."""
+    from babel.messages.plurals import get_plural
+
+    return int(get_plural(lang).num_plurals)
+
+
+def check_po(path: Path, lang: str) -> Report:
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    report = Report(lang, path)
+    want = expected_plurals(lang)
+    if catalog.num_plurals != want:
+        report.header = f"Plural-Forms says {catalog.num_plurals} forms, {lang} has {want}"
+    for message in catalog:
+        if not message.id:
+            continue
+        report.total += 1
+        ident = message.id if isinstance(message.id, str) else message.id[0]
+        forms: tuple[Any, ...] = tuple(message.string) if isinstance(message.string, (tuple, list)) \
+            else (message.string,)
+        if message.fuzzy:
+            report.fuzzy.append(ident)
+        if not all(forms):
+            report.missing.append(ident)
+            continue
+        if isinstance(message.id, (tuple, list)) and len(forms) != want:
+            report.plurals.append(ident)
+        source = names(ident) | (names(message.id[1]) if isinstance(message.id, (tuple, list)) else set())
+        for form in forms:
+            got = names(str(form))
+            # a plural form may leave out {n} ("one card" as "une carte"), never add or rename a field
+            if got - source or (source - got - {"n"}):
+                report.fields.append(ident)
+                break
+        if not message.fuzzy:
+            report.translated += 1
+    return report
+
+
+def check_folder(locale_dir: Path, domain: str) -> list[Report]:
+    """Every language's catalogue of `domain` under `locale_dir` (English first)."""
+    found = sorted(locale_dir.glob(f"*/LC_MESSAGES/{domain}.po"))
+    found.sort(key=lambda p: p.parent.parent.name != "en")
+    return [check_po(p, p.parent.parent.name) for p in found]
