@@ -233,7 +233,7 @@ class ConsoleApp:
         others = ", ".join(s.name for s in table.seats if s.id != self.person.id)
         try:
             variant = load_variant(table.variant)
-            about = variant.description.get(self.lang) or variant.description.get("en", "")
+            about = variant.describe(self.lang)
         except VariantError:
             about = ""
         self.console.print(Rule(Text(f"UNO · {view.variant_title}", style="bold")))

@@ -375,7 +375,7 @@ async def cmd_variant(update: Update, context: Context) -> None:
             except VariantError:
                 continue
             mark = "🔘 " if name == settings["variant"] else "▫️ "
-            desc = variant.description.get(lang) or variant.description.get("en", "")
+            desc = variant.describe(lang)
             lines.append(f"{mark}<code>{esc(name)}</code> · {esc(variant.label(lang))}"
                          + (f"\n    <i>{esc(desc)}</i>" if desc else ""))
         lines.append("")
