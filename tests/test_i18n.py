@@ -105,6 +105,9 @@ msgstr "{игрок} взял карту."
 msgid "Pass"
 msgstr ""
 
+msgid "invalid %(type)s value: %(value)r"
+msgstr "неверное значение: %(value)r"
+
 #, fuzzy
 msgid "Draw"
 msgstr "Взять"
@@ -115,7 +118,7 @@ msgstr[0] "{n} карта"
 msgstr[1] "{n} карты"
 ''', encoding="utf-8")
     report = check_po(po, "ru")
-    assert report.fields == ["{player} drew a card."]
+    assert report.fields == ["{player} drew a card.", "invalid %(type)s value: %(value)r"]
     assert report.missing == ["Pass"] and report.fuzzy == ["Draw"]
     assert report.plurals == ["{n} card"]  # Russian has three forms (and more in CLDR's count)
     assert "ru has" in report.header and not report.ok

@@ -11,6 +11,7 @@ data), with the catalogue's `Plural-Forms` header saying the same.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,12 +47,14 @@ class Report:
 
 
 def names(text: str) -> set[str]:
-    """The `{field}` names of a format string (`{n}`, `{player}`); broken braces count as a field `?`."""
+    """The fields of a format string: `{n}`, `{player}` (str.format) and
+    `%(type)s` (argparse's texts, `%`-formatted); broken braces count as a field `?`."""
+    percent = {f"%{m}" for m in re.findall(r"%\((\w+)\)", text)}
     try:
-        return {f.split(".")[0].split("[")[0] for _lit, f, _spec, _conv in string.Formatter().parse(text)
-                if f is not None}
+        return percent | {f.split(".")[0].split("[")[0] for _lit, f, _spec, _conv in string.Formatter().parse(text)
+                          if f is not None}
     except ValueError:
-        return {"?"}
+        return percent | {"?"}
 
 
 def expected_plurals(lang: str) -> int:
