@@ -13,7 +13,11 @@ second half of the run (the first half warms caches up to their caps: a
 bounded cache grows, then stays). Issue 25 measured about 29 MB per 1,000
 games that did not level off; a bot whose caches are bounded levels off.
 
-    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch]
+    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch] [--old-caps]
+
+`--old-caps` puts back the caps before issue 25 (20,000 entries in each of
+the runtime's caches, the "My cards" keyboards and their wire forms cached
+without a bound), for the "before" figure.
 """
 
 from __future__ import annotations
@@ -109,12 +113,27 @@ def slope(points: list[tuple[int, float]]) -> float:
     return 1000.0 * sum((x - mx) * (y - my) for x, y in half) / var if var else float("nan")
 
 
+def old_caps() -> None:
+    """The caches as they were before issue 25 (see the module's docstring)."""
+    import functools
+
+    from unobot.adapters.telegram import bot, inline_handlers, inline_results, keyboards, runtime
+
+    runtime.CACHE_SIZE = 20000
+    unbounded = functools.cache(keyboards.play_keyboard.__wrapped__)
+    keyboards.play_keyboard = inline_results.play_keyboard = inline_handlers.play_keyboard = unbounded  # type: ignore[misc]
+    bot.markup_wire = functools.cache(bot.markup_wire.__wrapped__)  # type: ignore[misc]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=2000)
     parser.add_argument("parallel", nargs="?", type=int, default=8)
     parser.add_argument("batch", nargs="?", type=int, default=200)
+    parser.add_argument("--old-caps", action="store_true", help="the caches' caps before issue 25")
     args = parser.parse_args()
+    if args.old_caps:
+        old_caps()
     points = asyncio.run(soak(args.games, args.parallel, args.batch))
     first, last = points[0], points[-1]
     print(f"RSS {first[1]:.1f} MB after {first[0]} games, {last[1]:.1f} MB after {last[0]}; "
