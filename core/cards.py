@@ -179,6 +179,13 @@ def register_kind(kind: CardKind) -> None:
             card._apply_kind(kind)
 
 
+def unregister_kind(rule: str) -> None:
+    """Forget the card kinds a rule declared (a rule unregistered, as a test's
+    `installed` block ends): a later test must not see them in `all_kinds`."""
+    for rank in [rank for rank, kind in KINDS.items() if kind.rule == rule]:
+        del KINDS[rank]
+
+
 def _load_plugin_kinds() -> None:
     """Load the installed rules once, so that their card kinds are known
     before a saved game or a scenario names one of their cards."""

@@ -111,4 +111,13 @@ def register_rule(rule: type[Rule]) -> None:
 
 
 def unregister_rule(name: str) -> None:
-    _extra.pop(name, None)
+    """Forget a rule `register_rule` made known, and what it declared."""
+    from .cards import unregister_kind
+
+    cls = _extra.pop(name, None)
+    if cls is None:
+        return
+    unregister_kind(name)
+    for table in (MOVE_KINDS, EVENT_TEXTS, REFUSALS):
+        for key in [k for k, v in table.items() if v is cls]:
+            del table[key]

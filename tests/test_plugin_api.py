@@ -230,3 +230,22 @@ def test_penalize_keeps_its_older_form() -> None:
     events: list[Event] = []
     penalize(state, parse_card("R+2"), events)
     assert len(state.hands[1]) == 3 and state.turn == 2 and events[0].kind == "penalty_taken"
+
+
+def test_a_rule_installed_for_a_test_is_forgotten_with_its_cards_and_moves() -> None:
+    """`installed` leaves nothing behind: a later test must not see the rule's
+    card kinds, move kinds or texts (they used to outlive the block)."""
+    from unobot import CardKind, N_, Rule
+    from unobot.cards import all_kinds
+    from unobot.registry import MOVE_KINDS, declared
+    from unobot.testing import installed
+
+    class Bombs(Rule):
+        name = "bombs-for-a-test"
+        cards = (CardKind("ZB", name=N_("Bomb"), value=20),)
+        move_kinds = {"fuse": N_("Light the fuse")}
+
+    before = {k.rank for k in all_kinds()}
+    with installed(Bombs):
+        assert "ZB" in {k.rank for k in all_kinds()} and declared(MOVE_KINDS, "fuse") is Bombs
+    assert {k.rank for k in all_kinds()} == before and "fuse" not in MOVE_KINDS
