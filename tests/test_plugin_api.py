@@ -235,7 +235,7 @@ def test_penalize_keeps_its_older_form() -> None:
 def test_a_rule_installed_for_a_test_is_forgotten_with_its_cards_and_moves() -> None:
     """`installed` leaves nothing behind: a later test must not see the rule's
     card kinds, move kinds or texts (they used to outlive the block)."""
-    from unobot import CardKind, N_, Rule
+    from unobot import N_, CardKind, Rule
     from unobot.cards import all_kinds
     from unobot.registry import MOVE_KINDS, declared
     from unobot.testing import installed
