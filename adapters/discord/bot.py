@@ -350,14 +350,15 @@ class UnoBot(discord.Client):
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def idle(self, timeout: float = 10.0) -> None:
+    async def idle(self, timeout: float = 10.0, *, status: bool = True) -> None:
         """Wait until no interaction is being handled, no short task runs (AI
-        pauses included; turn timers and lobby expiry excluded) and every
-        channel's newest status is sent."""
+        pauses included; turn timers and lobby expiry excluded) and, with
+        `status`, every channel's newest status is sent."""
         end = time.monotonic() + timeout
 
         def quiet() -> bool:
-            return self._busy == 0 and not any(not t.done() for t in self._tasks) and not self.pacer.pending
+            return self._busy == 0 and not any(not t.done() for t in self._tasks) and \
+                not (status and self.pacer.pending)
 
         while True:
             await asyncio.sleep(0)

@@ -80,9 +80,9 @@ class BotProcess:
             await self.store.close()
             self.store = None
 
-    async def idle(self) -> None:
+    async def idle(self, status: bool = True) -> None:
         assert self.client is not None
-        await self.client.idle()
+        await self.client.idle(status=status)
 
 
 

@@ -16,12 +16,13 @@ import redis
 
 from tests.discord.driver import ADMIN, FAST, BotProcess, TableDriver, action_of
 from tests.discord.test_game import lobby_and_start, short_games, three
-from tests.discord_api import DiscordAPIServer, Member, Message
+from tests.discord_api import DiscordAPIServer, Member, Message, Sent
 from tests.support.redis_server import RedisServer
 from unobot.adapters.discord.bot import Options
 from unobot.cards import parse_card
 from unobot.chat import actions as a
 from unobot.chat import commands as c
+from unobot.chat.outcome import Outcome
 from unobot.chat.render import error_text
 from unobot.chat.table import Table
 
@@ -354,3 +355,53 @@ async def test_status_edits_are_paced_and_the_latest_state_wins(
     assert all(b - a_ >= interval * 0.9 for a_, b in zip(edits, edits[1:], strict=False)), edits
     assert all(m.name in status.content for m in others)  # the newest state is the one shown
     assert Options().status_interval >= 1.0  # Discord's budget: about 5 edits in 5 s a channel
+
+
+class QuickDriver(TableDriver):
+    """Members who press as soon as the bot answered, not waiting for the
+    status message to catch up (but reading it when they need its buttons)."""
+
+    async def settle(self, sent: Sent) -> Sent:
+        await self.server.answer(sent)
+        await self.bot.idle(status=False)
+        return sent
+
+    async def press_status(self, member: Member, action: str) -> Sent:
+        if action != "hand":  # "My cards" is there all round long
+            await self.bot.idle()
+        return await super().press_status(member, action)
+
+
+async def test_a_fast_games_status_edits_are_coalesced(
+        server: DiscordAPIServer, redis_server: RedisServer, prefix: str, make_bot: list[BotProcess]) -> None:
+    """Members who press faster than the channel's budget: the status
+    message is edited at most once an interval, with one edit in flight,
+    the states in between are skipped, and the last one is shown."""
+    interval = 0.4
+    bot = await start(server, redis_server, prefix, make_bot,
+                      options=dataclasses.replace(FAST, status_interval=interval))
+    guild = next(iter(server.guilds.values()))
+    driver = QuickDriver(server, bot, guild.channels[0], three(server))
+    await short_games(driver, scoring="target=100")
+    await lobby_and_start(driver, "official")
+    await bot.idle()
+    status = driver.status_message()
+    assert status is not None
+    first = len(status.versions)
+    service = driver.service
+    handle = service.handle
+    changed = 0
+
+    async def counted(chat: str, person: c.Person, command: c.Command) -> Outcome:
+        nonlocal changed
+        result = await handle(chat, person, command)
+        changed += bool(result.ok and result.changed and chat == driver.chat)
+        return result
+
+    service.handle = counted  # type: ignore[method-assign]  # counts what the service did; changes nothing
+    await driver.play()
+    await bot.idle()
+    edits = [t for t, via in status.edits[first - 1:] if via == "channel"]
+    assert "wins the match" in status.content, status.content  # the newest state is the one shown
+    assert all(b - a_ >= interval * 0.9 for a_, b in zip(edits, edits[1:], strict=False)), edits
+    assert changed > 10 and len(edits) < changed * 0.8, (len(edits), changed)  # coalesced
