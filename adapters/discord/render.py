@@ -22,6 +22,7 @@ from unobot.cards import Card
 from unobot.chat import actions as a
 from unobot.chat.i18n import LANGUAGE_NAMES, N_, gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_name
+from unobot.chat.rules_text import switchable_rules
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.chat.views import (
     round_headline,
@@ -405,10 +406,10 @@ def option_lines(settings: dict[str, object], enabled: set[str], lang: str) -> l
 
 def rules_components(settings: dict[str, object], enabled: set[str], lang: str, scope: str = "channel",
                      page: int = 0) -> discord.ui.View | None:
-    """Every house rule in a select (on or off), and every option of the
+    """Every switchable rule in a select (on or off), and every option of the
     rules on in a second select; both page at 25 (27+ house rules exist)."""
     _ = gettext_for(lang)
-    rules = sorted((cls for cls in available_rules().values() if not cls.base), key=lambda r: r.name)
+    rules = switchable_rules()  # every house rule, and the shared rules one conflicts with
     toggles = [discord.SelectOption(label=clip(("✅ " if cls.name in enabled else "⬜ ") + cls.label(lang), 100),
                                     value=cls.name, description=cls.name) for cls in rules]
     values = resolved_options(settings)

@@ -18,6 +18,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for
+from unobot.chat.rules_text import switchable_rules
 from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
 from unobot.registry import available_rules
 from unobot.rule import OptionSpec, Rule, option_specs
@@ -99,13 +100,8 @@ def _table_keyboard(phase: str, lang: str, chat: str | None = None) -> InlineKey
 
 
 def toggle_rules(enabled: set[str]) -> list[type[Rule]]:
-    """The rules /rules offers as switches: every house rule, and the shared
-    rules a house rule conflicts with (turning `challenge` off makes room for
-    `no-bluffing`)."""
-    rules = available_rules()
-    conflicting = {other for cls in rules.values() for other in cls.conflicts}
-    shown = [cls for name, cls in rules.items() if not cls.base or name in conflicting]
-    return sorted(shown, key=lambda cls: (cls.base, cls.name))
+    """The rules /rules offers as switches: core's `switchable_rules`."""
+    return switchable_rules()
 
 
 def rules_keyboard(variant: str, enabled: set[str], timer: int, lang: str) -> InlineKeyboardMarkup:

@@ -58,6 +58,19 @@ def option_line(rule: type[Rule], spec: OptionSpec, value: Any, lang: str | None
     return f"{option_words(rule, spec, lang)}: {value_words(value, lang)}"
 
 
+def switchable_rules() -> list[type[Rule]]:
+    """The rules a chat admin may switch on or off, house rules first: every
+    house rule, and the shared rules a house rule conflicts with (turning
+    `challenge` off makes room for `no-bluffing`). Every front-end's rules
+    menu offers exactly these (Telegram's and Discord's had drifted apart)."""
+    from ..registry import available_rules
+
+    rules = available_rules()
+    conflicting = {other for cls in rules.values() for other in cls.conflicts}
+    shown = [cls for name, cls in rules.items() if not cls.base or name in conflicting]
+    return sorted(shown, key=lambda cls: (cls.base, cls.name))
+
+
 def rule_lines(rules: RuleSet, lang: str | None, *, house_only: bool = False) -> list[RuleLine]:
     """Every rule in force (house rules first), with its options in words."""
     out = []

@@ -134,18 +134,7 @@ async def _switch(driver: TableDriver, admin: Member, rule: str) -> None:
     raise AssertionError(f"{rule} not found")
 
 
-def _needs_a_shared_rule_off(rule: str) -> bool:
-    return any(available_rules()[other].base for other in available_rules()[rule].conflicts)
-
-
-#: Not yet here: a house rule that needs a shared rule off first (no-bluffing needs
-#: challenge off). Discord's /uno rules lists house rules only, so such a rule cannot be
-#: turned on from Discord yet (Telegram and the console can); it joins this list once
-#: Discord offers those switches.
-DISCORD_RULES = [rule for rule in house_rules() if not _needs_a_shared_rule_off(rule)]
-
-
-@pytest.mark.parametrize("rule", DISCORD_RULES)
+@pytest.mark.parametrize("rule", house_rules())
 async def test_discord_turns_each_house_rule_on(discord: World, rule: str) -> None:
     """/uno rules offers every house rule; picking it sets what the model's SetRule sets."""
     admin = discord.server.member("Boss", manage_guild=True)
