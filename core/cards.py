@@ -12,7 +12,7 @@ Ranks are open: a plugin may build a deck with ranks the core does not know
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Final
 
@@ -164,7 +164,7 @@ def kind_of(card: Card) -> CardKind:
 
 def all_kinds() -> list[CardKind]:
     """Every kind declared so far: unobot's own, then the plugins' (loaded first)."""
-    _load_plugin_kinds()
+    load_installed_rules()
     return [*BUILT_IN_KINDS.values(), *KINDS.values()]
 
 
@@ -186,12 +186,26 @@ def unregister_kind(rule: str) -> None:
         del KINDS[rank]
 
 
-def _load_plugin_kinds() -> None:
-    """Load the installed rules once, so that their card kinds are known
-    before a saved game or a scenario names one of their cards."""
-    from .registry import available_rules
+#: Loads the installed rules, so that their card kinds are known before a
+#: saved game or a scenario names one of their cards. The rule registry sets
+#: it when it is imported (`set_discovery`), and `unobot` imports the registry
+#: first thing: why not an import here: cards are below the rules, and parsing
+#: a card started plugin discovery through a cycle back up (cards -> registry
+#: -> rule -> hookspecs -> state -> cards).
+_discover: Callable[[], object] | None = None
 
-    available_rules()
+
+def set_discovery(load: Callable[[], object]) -> None:
+    """Say how to load the installed rules (the registry's `available_rules`)."""
+    global _discover
+    _discover = load
+
+
+def load_installed_rules() -> None:
+    """Make sure the installed rules are loaded (their card and move kinds known)."""
+    if _discover is not None:
+        _discover()
+
 
 
 class Card:
@@ -301,7 +315,7 @@ def parse_card(text: str) -> Card:
         raise CardError(text)
     head, rank = raw[0], raw[1:]
     if rank not in _BUILT_IN_RANKS and rank not in KINDS and _RANK_TEXT.fullmatch(rank):
-        _load_plugin_kinds()
+        load_installed_rules()
     kind = KINDS.get(rank)
     draw_rank = rank.startswith("+") and _is_count(rank[1:]) and len(rank) <= 3
     if head == "W":

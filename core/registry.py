@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from importlib.metadata import entry_points
 
+from . import moves as _moves
 from .rule import Rule
 
 GROUP = "unobot.rules"
@@ -86,7 +87,7 @@ def _declare(cls: type[Rule]) -> None:
 
 
 #: Who declared what: move kind / event kind / refusal code -> rule class.
-MOVE_KINDS: dict[str, type[Rule]] = {}
+MOVE_KINDS: dict[str, type[Rule]] = _moves.MOVE_KINDS  # one table: moves.py parses with it
 EVENT_TEXTS: dict[str, type[Rule]] = {}
 REFUSALS: dict[str, type[Rule]] = {}
 
@@ -121,3 +122,12 @@ def unregister_rule(name: str) -> None:
     for table in (MOVE_KINDS, EVENT_TEXTS, REFUSALS):
         for key in [k for k, v in table.items() if v is cls]:
             del table[key]
+
+
+def _install_discovery() -> None:
+    from . import cards
+
+    cards.set_discovery(available_rules)
+
+
+_install_discovery()

@@ -73,7 +73,10 @@ def import_graph() -> dict[str, set[str]]:
                     base = ".".join(up + ([node.module] if node.module else []))
                 for alias in node.names:
                     full = f"{base}.{alias.name}"
-                    deps.add(full if full in mods else base)
+                    if full in mods:
+                        deps.add(full)
+                    elif not (base == "unobot" and node.level):  # `from . import variant_files`: not core's
+                        deps.add(base)
             elif isinstance(node, ast.Import):
                 deps.update(a.name for a in node.names)
         graph[mod] = {d for d in deps if d in mods and d != mod}

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from unobot.cards import COLORS, KINDS, Card, _load_plugin_kinds, official_deck
+from unobot.cards import COLORS, KINDS, Card, load_installed_rules, official_deck
 from unobot.chat.render import card_symbol
 
 SIZE = 512
@@ -52,7 +52,7 @@ def deck_cards() -> list[Card]:
 def card_kinds() -> list[Card]:
     """One card of every kind: the official deck's, every variant's deck's,
     then each registered card kind in every colour (or as a wild)."""
-    _load_plugin_kinds()
+    load_installed_rules()
     seen: dict[str, Card] = {}
     for card in [*official_deck(), *deck_cards()]:
         seen.setdefault(card.text, card)
