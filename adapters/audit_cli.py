@@ -3,12 +3,16 @@ store, through the engine.
 
 Why here and not in core: they open a Redis store (core never imports
 redis); the replay and the verdict themselves are core's
-(`core/chat/audit.py`), the same code the tests use.
+(`core/chat/audit.py`), the same code the tests use. The verdict includes
+each game's acknowledgement record (moves acknowledged then lost in a
+failover show even when the log replays). A store that stops answering
+midway (a failover) is waited for, up to ``OUTAGE_WINDOW``.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -38,6 +42,36 @@ async def _open(url: str | None) -> Any:
     return await open_configured_store(config)
 
 
+OUTAGE_WINDOW = 30.0
+"""Seconds a store that answered at start-up is waited for when it stops answering
+(a failover under way) before the command gives up."""
+
+
+async def _through(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    """``await make()``, again while the store is unavailable (a failover), backing off.
+
+    Why: the store was reached at start-up (``_open`` pings), so an outage now
+    is most likely a failover, which passes in seconds; an audit of a
+    thousand games should not be lost to it.
+    """
+    import asyncio
+    import time
+
+    from unobot.store import StoreUnavailable
+
+    give_up = time.monotonic() + OUTAGE_WINDOW
+    pause = 0.1
+    while True:
+        try:
+            return await make()
+        except StoreUnavailable as exc:
+            if time.monotonic() > give_up:
+                raise
+            print(f"(the store is not answering, trying again: {exc})", file=sys.stderr)
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 1.0)
+
+
 def _run(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
     """Run a command; a store or config that fails is one line on stderr, exit status 2
     (why: a traceback hides the one thing a person can act on)."""
@@ -63,7 +97,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     async def run() -> int:
         store = await _open(args.store)
         try:
-            lines = await replay_lines(store, args.chat)
+            lines = await _through(functools.partial(replay_lines, store, args.chat))
         except ReplayError as exc:
             print(f"error: the log does not replay: {exc}", file=sys.stderr)
             return 1
@@ -85,8 +119,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
         store = await _open(args.store)
         games = mismatches = 0
         try:
-            async for game_id in stored_tables(store):
-                result = await audit_table(store, game_id)
+            async def walk() -> list[str]:
+                return [game_id async for game_id in stored_tables(store)]
+
+            for game_id in await _through(walk):
+                result = await _through(functools.partial(audit_table, store, game_id))
                 if not result.dealt and result.ok:
                     continue  # a lobby: nothing dealt to replay
                 games += 1

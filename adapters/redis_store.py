@@ -1,6 +1,6 @@
 """The production store: Redis through redis-py's asyncio client.
 
-Why one module of about 830 lines: every method is one round trip with
+Why one module of about 1200 lines: every method is one round trip with
 the same error translation, retry and quarantine handling; split, they
 would share half the module as private API. The Lua scripts are in
 redis_scripts.py.
@@ -33,6 +33,15 @@ Why these shapes:
   LOADING) are retried here for up to ``retry_window`` seconds, which is
   safe for writes too: the server did not run the command, and a script
   that did run recognises its own retry. Then :class:`StoreUnavailable`.
+
+* A save is acknowledged (returns) only as the configuration promises:
+  with ``wait_replicas`` / ``wait_aof``, once ``WAIT`` / ``WAITAOF`` in the
+  same round trip confirm it; short of that :class:`StoreUnconfirmed` with
+  the save's receipt, which :meth:`RedisStore.confirm_save` settles later.
+  Each acknowledged save is recorded (version, log length, log digest) under
+  a hash tag another primary serves, for the audit.
+* One failing cluster primary stalls only its own games (see
+  :func:`_isolating_cluster` and ``RedisStore._call``).
 
 hiredis speeds up reply parsing when it is installed; redis-py picks it up
 by itself.
@@ -128,8 +137,14 @@ DEFAULT_SOCKET_TIMEOUT = 2.0
 QUARANTINE_TTL = 30 * 24 * 3600.0
 """Seconds a quarantined value is kept for someone to look at."""
 
-DEFAULT_RETRY_WINDOW = 2.0
-"""Seconds a "not now" reply (CLUSTERDOWN, TRYAGAIN, READONLY, LOADING...) is retried."""
+DEFAULT_RETRY_WINDOW = 1.0
+"""Seconds a "not now" reply (CLUSTERDOWN, TRYAGAIN, READONLY, LOADING...) is retried
+(a player is answered within about that: a failover itself takes longer)."""
+MAP_REFRESH_EVERY = 0.5
+"""Seconds between two background re-reads of a cluster's slot map (see ``_isolating_cluster``)."""
+NODE_HOLD = 0.5
+"""Seconds a cluster primary that failed to answer is not tried again (its games answer
+"not reachable" at once meanwhile; see ``RedisStore._call``)."""
 ACK_SLOTS = 4
 """Hash tags tried for a game's acknowledgement record (one on another primary than the game)."""
 CLUSTER_SCHEMES = {"redis+cluster://": "redis://", "rediss+cluster://": "rediss://"}
@@ -401,6 +416,8 @@ class RedisStore(Store):
         self._acks_due: dict[str, Receipt] = {}  # game id -> newest receipt not yet recorded
         self._acks_writer: asyncio.Task[None] | None = None
         self._checked_mode = False
+        #: node name -> (not tried again before, failed at, why): see ``_call``.
+        self._down: dict[str, tuple[float, float, str]] = {}
         self._stale_map = False  # a cluster node failed: read the slot map before the next WAIT
         self._save = client.register_script(lua.SAVE)
         self._create = client.register_script(lua.CREATE)
@@ -455,22 +472,49 @@ class RedisStore(Store):
 
     # ---- plumbing
 
-    async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
+    def _node_of(self, key: str | None) -> str | None:
+        """The name of the primary serving ``key`` in the slot map at hand (cluster only)."""
+        if key is None or not self.cluster:
+            return None
+        try:
+            return str(self.client.get_node_from_key(key).name)  # type: ignore[union-attr]
+        except (RedisError, RedisClusterException, IndexError, KeyError):
+            return None
+
+    async def _call(self, make: Callable[[], Awaitable[T]], key: str | None = None) -> T:
         """Await ``make()``; retry "not now" replies for up to ``retry_window`` s; translate errors.
 
         ``make`` builds a fresh awaitable per attempt (a coroutine runs once).
+        ``key``: the key it is for. On a cluster, a primary that just failed to
+        answer (a connection refused or timed out) is not tried again for
+        ``NODE_HOLD`` seconds, unless the slot map moved the key elsewhere
+        meanwhile: its games answer "not reachable" at once instead of each
+        waiting out a timeout, while the map is re-read in the background
+        (see ``_isolating_cluster``) and the other primaries' games go on.
         """
         deadline = time.monotonic() + self.retry_window
         pause = 0.02
+        node = self._node_of(key)
         while True:
+            held = self._down.get(node or "")
+            if held is not None and held[0] > time.monotonic():
+                raise StoreUnavailable(f"redis unavailable: {node} did not answer "
+                                       f"{time.monotonic() - held[1]:.1f} s ago ({held[2]}); "
+                                       "its games wait for the failover")
             try:
                 if self.cluster and getattr(self.client, "_initialize", False):
                     # Why first: redis-py picks a command's node before reading the slot map
                     # it dropped (after CLUSTERDOWN or a connection error), and without a map
                     # it sends even a keyed command to a random node, the dead one included.
+                    # (With a map at hand this only starts a refresh in the background.)
                     await self.client.initialize()  # type: ignore[union-attr]
+                    node = self._node_of(key)
                 return await make()
             except (RedisError, RedisClusterException, OSError) as exc:
+                if node is not None and isinstance(exc, RedisConnectionError | RedisTimeoutError
+                                                   | OSError):
+                    now = time.monotonic()
+                    self._down[node] = (now + NODE_HOLD, now, str(exc))
                 if not _transient(exc) or time.monotonic() + pause > deadline:
                     raise _translate(exc) from exc
                 what = ("TRYAGAIN or redirections until redis-py gave up"
@@ -489,9 +533,11 @@ class RedisStore(Store):
             try:
                 return await self.client.evalsha(script.sha, len(keys), *keys, *args)
             except NoScriptError:
-                return await script(keys=list(keys), args=list(args))
+                # EVAL (the script's text) on the key's node only, which caches it: redis-py's
+                # Script loads it on every primary first, a dead one included in a failover.
+                return await self.client.eval(script.script, len(keys), *keys, *args)
 
-        return list(await self._call(attempt))
+        return list(await self._call(attempt, keys[0] if keys else None))
 
     @property
     def waits(self) -> bool:
@@ -543,7 +589,8 @@ class RedisStore(Store):
                 self._stale_map = self.cluster
                 raise
             if isinstance(replies[0], NoScriptError):  # a restarted server: load the script, again
-                await script(keys=list(keys), args=list(args))  # (its own run: a retry is recognised)
+                # its own run, on the key's node (a retry is recognised)
+                await self.client.eval(script.script, len(keys), *keys, *args)
                 raise _ScriptLoaded()
             for found in replies:
                 if isinstance(found, RedisConnectionError | RedisTimeoutError | OSError):
@@ -553,9 +600,9 @@ class RedisStore(Store):
             return replies
 
         try:
-            replies = await self._call(attempt)
+            replies = await self._call(attempt, keys[0])
         except _ScriptLoaded:
-            replies = await self._call(attempt)  # the same arguments: the script knows its own write
+            replies = await self._call(attempt, keys[0])  # the same arguments: the script knows its own write
         short = self._shortfall(waits, replies[1:])
         if short is not None:
             log.warning("a write to %s on %s is not confirmed: %s", keys[0],
@@ -713,7 +760,7 @@ class RedisStore(Store):
         """Await one read of `key` (``call()``); a key holding the wrong type is damaged
         data: set aside and reported (`where`: what `_bad_data` needs to name it)."""
         try:
-            return await self._call(call)
+            return await self._call(call, key)
         except StoreError as exc:
             if not _is_wrongtype(exc.__cause__):
                 raise
@@ -1046,7 +1093,9 @@ class RedisStore(Store):
         try:
             with contextlib.suppress(asyncio.TimeoutError, StoreError):
                 await asyncio.wait_for(self.flush_acknowledgements(), 2.0)
-            await self.client.aclose()
+            # (not `shutdown`: on a redis-py client that is the SHUTDOWN command)
+            really = getattr(self.client, "close_connections", None)
+            await (really() if really is not None else self.client.aclose())
         finally:
             if self.server is not None:
                 await asyncio.to_thread(self.server.stop)
@@ -1058,12 +1107,16 @@ def _cluster_client(url: str, connect_timeout: float, socket_timeout: float) -> 
 
     Why these settings: redis-py follows MOVED/ASK itself, and on a
     connection error, a timeout or CLUSTERDOWN it re-reads the slot map and
-    tries again; a few quick attempts ride through a failover's first
-    moments, and the store's own retry window (``_call``) covers the rest.
+    tries again; one quick retry rides over a dropped connection, and the
+    store's own retry window (``_call``) covers "not now" replies. The client
+    is :func:`_isolating_cluster`'s, so that one failing primary does not
+    hold up the others' games; a slot map with a hole (a primary failed,
+    not yet replaced) is used as it is (``require_full_coverage=False``):
+    the other slots are served.
     """
     from urllib.parse import urlsplit, urlunsplit
 
-    from redis.asyncio.cluster import ClusterNode, RedisCluster
+    from redis.asyncio.cluster import ClusterNode
 
     parts = urlsplit(url)
     auth, _, hosts = parts.netloc.rpartition("@")
@@ -1075,17 +1128,84 @@ def _cluster_client(url: str, connect_timeout: float, socket_timeout: float) -> 
     for seed in seeds[1:]:
         host, _, port = seed.rpartition(":")
         extra.append(ClusterNode(host or seed, int(port or 6379)))
-    client = RedisCluster.from_url(
+    client = _isolating_cluster().from_url(
         first,
         startup_nodes=extra or None,
         decode_responses=False,
         socket_connect_timeout=connect_timeout,
         socket_timeout=socket_timeout,
-        retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 4),
+        require_full_coverage=False,
+        retry=Retry(ExponentialBackoff(cap=0.1, base=0.02), 1),
         driver_info=driver_info(),
     )
     client.commands_parser = _commands_parser(client)
-    return client
+    return client  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _isolating_cluster() -> type[RedisCluster]:
+    """redis-py's ``RedisCluster``, made so that one failing primary stalls only its games.
+
+    What redis-py does by itself, and why it stalled every game in a
+    failover: after any connection error (a dead primary's games get one on
+    every try) it marks the slot map stale, and the next command of *any*
+    game re-reads it first, under one lock, from a startup node that may be
+    the dead one (a connect timeout, on a real network, for everyone); after
+    CLUSTERDOWN it closes every connection to every node. Here a stale map
+    is re-read by one background task while commands go on with the map at
+    hand (right for every primary that is up), and CLUSTERDOWN only asks for
+    that re-read. Only the first map, with none at hand, is waited for.
+    """
+    from redis.asyncio.cluster import RedisCluster
+
+    class IsolatingCluster(RedisCluster):
+        _refreshing: asyncio.Task[None] | None = None
+        _next_refresh = 0.0
+        _closing = False
+
+        async def initialize(self, additional_startup_nodes_info: Any = None,
+                             last_failed_node_name: str | None = None) -> RedisCluster:
+            if not self._initialize:
+                return self
+            if not self.nodes_manager.slots_cache or self._closing:
+                return await super().initialize(additional_startup_nodes_info,
+                                                last_failed_node_name)
+            if (self._refreshing is None or self._refreshing.done()) \
+                    and time.monotonic() >= self._next_refresh:
+                self._refreshing = asyncio.get_running_loop().create_task(
+                    self._refresh(last_failed_node_name))
+            return self
+
+        async def _refresh(self, last_failed: str | None) -> None:
+            try:
+                await self.nodes_manager.initialize(last_failed_node_name=last_failed)
+                self._initialize = False
+            except (RedisError, RedisClusterException, OSError) as exc:
+                log.info("redis cluster: the slot map could not be read again: %s", exc)
+            finally:
+                # At most one re-read per MAP_REFRESH_EVERY: building a map of 16,384
+                # slots costs the process tens of milliseconds, and in a failover every
+                # try at the dead node asks for one (a MOVED after the promotion is
+                # followed at once all the same: redis-py updates that slot by itself).
+                self._next_refresh = time.monotonic() + MAP_REFRESH_EVERY
+
+        async def aclose(self) -> None:
+            if self._closing:
+                await super().aclose()
+                return
+            # redis-py's own call after CLUSTERDOWN: keep the connections, re-read the map
+            self._initialize = True
+
+        async def close_connections(self) -> None:
+            """Close for real (what ``aclose`` did before)."""
+            self._closing = True
+            if self._refreshing is not None:
+                self._refreshing.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._refreshing
+            await super().aclose()
+
+    return IsolatingCluster
 
 
 def _commands_parser(client: RedisCluster) -> Any:

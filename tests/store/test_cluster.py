@@ -9,6 +9,7 @@ the rest. All on real clusters of real ``redis-server`` processes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import re
@@ -104,6 +105,7 @@ class _Told:
     acked: list[tuple[str, int, str]] = field(default_factory=list)  # (game, version, entry)
     pending: list[tuple[Receipt, str]] = field(default_factory=list)  # "not confirmed yet"
     unavailable: int = 0
+    slowest_refusal: float = 0.0  # seconds a "not reachable" answer took
     games: list[str] = field(default_factory=list)
     at: list[tuple[float, str]] = field(default_factory=list)  # (when, game) of each ack
 
@@ -113,6 +115,7 @@ async def _play_game(service: GameService, chat: str, told: _Told, rnd: random.R
     """One chat's players: move after move, a new game when one ends, until ``stop``."""
     game_id = ""
     while not stop.is_set():
+        asked = time.monotonic()
         try:
             if not game_id:
                 started = await service.start(chat, "official", ["ann", "ben", "cy"],
@@ -132,6 +135,7 @@ async def _play_game(service: GameService, chat: str, told: _Told, rnd: random.R
             continue
         except StoreUnavailable:  # "not reachable": the player tries again
             told.unavailable += 1
+            told.slowest_refusal = max(told.slowest_refusal, time.monotonic() - asked)
             await asyncio.sleep(0.05)
             continue
         except (MoveError, VersionConflict):
@@ -162,8 +166,14 @@ async def test_a_lagging_replica_cut_off_from_its_dying_primary_loses_no_acknowl
     Why restart the old primary: with one replica per primary the promoted
     replica has none, so, as ``wait_replicas: 1`` promises, it confirms
     nothing until one is back.
+
+    Meanwhile the games on the two healthy primaries keep at least half the
+    pace they had before (the nodes run ``cluster-require-full-coverage no``,
+    as the README advises: else Redis itself refuses every slot while one is
+    uncovered), and a game on the dead primary is told "not reachable" in
+    under a second.
     """
-    with RedisCluster(tmp_path, primaries=3, replicas=1) as cluster:
+    with RedisCluster(tmp_path, primaries=3, replicas=1, full_coverage=False) as cluster:
         store = RedisStore.from_url(cluster.url, prefix="partition", wait_replicas=1,
                                     wait_timeout=0.25, socket_timeout=1.0, connect_timeout=0.5)
         service = GameService(store)
@@ -179,8 +189,8 @@ async def test_a_lagging_replica_cut_off_from_its_dying_primary_loses_no_acknowl
             players = [asyncio.create_task(_play_game(service, chat, told, random.Random(i), stop))
                        for i, chat in enumerate(chats)]
             deadline = time.monotonic() + 45
-            await asyncio.sleep(1.5)  # normal play
-            steady = (time.monotonic() - 1.0, time.monotonic())
+            await asyncio.sleep(3.0)  # normal play
+            steady = (time.monotonic() - 2.0, time.monotonic())
             cluster.freeze(replica)
             cluster.cut_replicas(victim)
             await asyncio.sleep(1.0)  # the primary takes writes its replica will never see
@@ -221,7 +231,11 @@ async def test_a_lagging_replica_cut_off_from_its_dying_primary_loses_no_acknowl
                   f"first ({lost} of them lost in the failover, told so), "
                   f"{told.unavailable} 'not reachable'; healthy primaries' pace "
                   f"{before:.0f}/s before, {during:.0f}/s from the kill to the promotion "
-                  f"({promoted - killed:.1f} s)")
+                  f"({promoted - killed:.1f} s); slowest 'not reachable' "
+                  f"{told.slowest_refusal:.2f} s")
+            # The other primaries' games keep their pace; the dead one's answer at once.
+            assert during >= before / 2, (before, during)
+            assert told.slowest_refusal < 1.0, told.slowest_refusal
         finally:
             stop.set()
             await store.close()
@@ -284,6 +298,56 @@ async def test_a_dead_primary_without_replica_is_clusterdown_then_play_goes_on(
             game = await store.load_game(alive)
             assert game is not None and (game.version, game.state) == (2, b"s2")
             assert await store.read_log(alive) == ["0 deal", "0 draw"]
+        finally:
+            await store.close()
+
+
+async def test_a_dead_primary_stalls_only_its_own_games(tmp_path: Path) -> None:
+    """3+0, ``cluster-require-full-coverage no``: the seed node, a primary, is
+    SIGKILLed. Its game is told "not reachable" within a second, and at once
+    on the next tries (the node is not tried again for a while); the games of
+    the two live primaries save every time, each save quick, before and after
+    the cluster marks the dead node failed (redis-py alone re-read the slot
+    map inline after every connection error, from the dead seed first)."""
+    with RedisCluster(tmp_path, primaries=3, full_coverage=False) as cluster:
+        store = RedisStore.from_url(cluster.url, prefix="isolate", connect_timeout=0.5,
+                                    socket_timeout=1.0)
+        try:
+            victim = cluster.nodes[0]
+            games: dict[int, str] = {}
+            for n in range(30):
+                game_id, _ = await store.create_game(f"-410{n}", b"s1", log=["0 deal"])
+                games.setdefault(cluster.primary_for(store.keys.state(game_id)).port, game_id)
+            assert len(games) == 3
+            dead = games[victim.port]
+            alive = [g for port, g in games.items() if port != victim.port]
+            versions = dict.fromkeys(alive, 1)
+            cluster.kill(victim)
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await store.save_game(dead, b"s2", expected_version=1, log=["0 draw"])
+            assert time.monotonic() - started < 1.0
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable, match="did not answer"):
+                await store.load_game(dead)
+            assert time.monotonic() - started < 0.1
+            slowest = 0.0
+            until = time.monotonic() + 3.0  # past cluster-node-timeout (1 s): the node is FAIL
+            while time.monotonic() < until:
+                for game_id in alive:
+                    asked = time.monotonic()
+                    versions[game_id] = await store.save_game(
+                        game_id, b"s", expected_version=versions[game_id], log=["1 pass"])
+                    slowest = max(slowest, time.monotonic() - asked)
+                with contextlib.suppress(StoreUnavailable):
+                    await store.load_game(dead)  # its players keep trying
+                await asyncio.sleep(0.01)
+            assert all(v > 20 for v in versions.values()), versions
+            assert slowest < 0.5, slowest
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):  # failed now, no replica: refused, still quickly
+                await store.save_game(dead, b"s2", expected_version=1, log=["0 draw"])
+            assert time.monotonic() - started < 1.5
         finally:
             await store.close()
 

@@ -164,3 +164,54 @@ def test_the_console_says_a_replica_refused_and_reads_redis_cluster(
     text = done.stdout + done.stderr
     assert done.returncode == 0 and "Traceback" not in text, text
     assert "wins the round" in text or "wins the match" in text, text[-2000:]
+
+
+def test_audit_tells_a_game_that_lost_acknowledged_moves_from_a_clean_one(
+    tmp_path: Path, redis_server: RedisServer,
+) -> None:
+    """Two chats' games, acknowledgement records kept; one loses its last
+    acknowledged save (its state and log put back as they were before it, as a
+    failover to a lagging replica leaves them): both replay cleanly, and
+    ``unobot audit`` fails exactly that one, saying what was lost."""
+    import asyncio
+
+    from unobot.chat import commands as c
+    from unobot.chat.service import ChatService
+
+    keys = prefix()
+
+    async def play() -> str:
+        store = RedisStore.from_url(redis_server.url, prefix=keys, ack_records=True)
+        svc = ChatService(store)
+        ann, ben = c.Person("1", "Ann"), c.Person("2", "Ben")
+        try:
+            for chat in ("-901", "-902"):
+                assert (await svc.handle(chat, ann, c.NewGame())).ok
+                assert (await svc.handle(chat, ben, c.Join())).ok
+            victim = await store.chat_game("-902")
+            assert victim is not None
+            names = store.keys.game(victim)
+            before = await store.client.get(names.state)
+            before_digest = await store.client.get(names.digest)
+            assert (await svc.handle("-902", ann, c.Start())).ok  # acknowledged, then "lost":
+            await store.flush_acknowledgements()
+            await store.client.set(names.state, before)
+            await store.client.set(names.digest, before_digest)
+            while await store.client.llen(names.log) > int(before_digest.split(b":")[0]):
+                await store.client.rpop(names.log)
+            assert (await svc.handle("-901", ann, c.Start())).ok
+            await store.flush_acknowledgements()
+            return victim
+        finally:
+            await store.close()
+
+    victim = asyncio.run(play())
+    assert redis_server.running, redis_server.log_tail()
+    done = unobot(tmp_path, f"store:\n  prefix: {keys}\n", "audit", "--store", redis_server.url)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    mismatches = [line for line in lines if line.startswith("MISMATCH")]
+    assert len(mismatches) == 1 and mismatches[0].startswith(
+        f"MISMATCH {victim} (chat -902): acknowledged moves lost: version 3 ("), done.stdout
+    assert "was acknowledged, the store holds version 2 with" in mismatches[0]
+    assert lines[-1] == "2 games replayed, 1 mismatches"

@@ -70,10 +70,13 @@ def cluster_ports(count: int, avoid: set[int] | frozenset[int] = frozenset()) ->
 class ClusterNode(RedisServer):
     """One cluster-enabled redis-server on a fixed port."""
 
-    def __init__(self, data_dir: Path, port: int, *, appendonly: bool = False) -> None:
+    def __init__(self, data_dir: Path, port: int, *, appendonly: bool = False,
+                 full_coverage: bool = True) -> None:
         super().__init__(data_dir, appendonly=appendonly, extra=[
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
+            # no: a node serves its own slots while another's are not covered (a failover)
+            "--cluster-require-full-coverage", "yes" if full_coverage else "no",
             # a replica syncs at once (the default waits 5 s to batch replicas) ...
             "--repl-diskless-sync-delay", "0"])
         self.port = port
@@ -89,12 +92,14 @@ class ClusterNode(RedisServer):
 class RedisCluster:
     """A cluster of ``primaries`` primaries with ``replicas`` replicas each."""
 
-    def __init__(self, data_dir: str | Path, *, primaries: int = 3, replicas: int = 0) -> None:
+    def __init__(self, data_dir: str | Path, *, primaries: int = 3, replicas: int = 0,
+                 full_coverage: bool = True) -> None:
         self.data_dir = Path(data_dir)
         self.primaries = primaries
         self.replicas = replicas
         ports = cluster_ports(primaries * (1 + replicas))
-        self.nodes = [ClusterNode(self.data_dir / f"node-{port}", port) for port in ports]
+        self.nodes = [ClusterNode(self.data_dir / f"node-{port}", port, full_coverage=full_coverage)
+                      for port in ports]
 
     @property
     def url(self) -> str:
