@@ -82,7 +82,7 @@ async def test_a_save_the_replica_does_not_confirm_is_not_acknowledged(
 ) -> None:
     primary, replica = pair
     store = RedisStore.from_url(primary.url, prefix=f"dur{uuid.uuid4().hex[:6]}",
-                                wait_replicas=1, wait_timeout=0.2)
+                                wait_replicas=1, wait_timeout=1.0)
     try:
         game_id, _ = await store.create_game("-700", b"s1", log=["0 deal"])
         assert await store.save_game(game_id, b"s2", expected_version=1, log=["0 play"]) == 2
@@ -98,7 +98,7 @@ async def test_a_save_the_replica_does_not_confirm_is_not_acknowledged(
             started = time.monotonic()
             with pytest.raises(StoreUnconfirmed):
                 await store.save_game(game_id, b"s4", expected_version=3, log=["1 pass"])
-            assert time.monotonic() - started < 3.0  # one WAIT timeout (0.2 s), not a pause
+            assert time.monotonic() - started < 3.0  # one WAIT timeout (1 s), not a pause
             with pytest.raises(StoreUnconfirmed, match="still not confirmed"):
                 await store.confirm_save(receipt)
         # The replica caught up: the save is confirmed now, and recorded as acknowledged.
@@ -123,7 +123,7 @@ async def test_the_chat_hears_not_confirmed_then_kept_or_lost(
     and the audit passes (it never was acknowledged)."""
     primary, replica = pair
     store = RedisStore.from_url(primary.url, prefix=f"durchat{uuid.uuid4().hex[:6]}",
-                                wait_replicas=1, wait_timeout=0.2, socket_timeout=1.0)
+                                wait_replicas=1, wait_timeout=1.0, socket_timeout=2.0)
     svc = ChatService(store)
     chat = "-701"
     ann, ben = c.Person("1", "Ann"), c.Person("2", "Ben", lang="es")
