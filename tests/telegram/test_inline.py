@@ -128,7 +128,7 @@ def test_titles_speak_the_players_language_and_the_group_reads_the_chats() -> No
     assert results["xG5"].description == "No se puede jugar ahora"  # type: ignore[attr-defined]
     assert inline_results.header(t, "101", "es").endswith("tu turno")
     assert inline_handlers.player_lang("es-MX", "en") == "es"
-    assert inline_handlers.player_lang("de", "es") == "es"  # not spoken here: the chat's language
+    assert inline_handlers.player_lang("tlh", "es") == "es"  # not spoken here: the chat's language
     assert inline_handlers.player_lang(None, "es") == "es"
 
 
