@@ -21,6 +21,10 @@ from typing import Any
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("replay", help="print a chat's game move by move, replayed from its log")
     p.add_argument("chat", metavar="CHAT", help="the chat's id (a Telegram group's is negative)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--game", metavar="N", help="a kept finished game: N-th newest (1 = last) or its id")
+    which.add_argument("--last", action="store_true", help="the chat's last finished game")
+    p.add_argument("--lang", metavar="LANG", help="language of a finished game's moves (default: the chat's)")
     p.add_argument("--store", metavar="URL", help="redis://... or redis+cluster://... (default: the configured store)")
     p.set_defaults(func=cmd_replay)
     p = subparsers.add_parser("audit", help="replay every stored game; exit 1 on any mismatch")
@@ -97,7 +101,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     async def run() -> int:
         store = await _open(args.store)
         try:
-            lines = await _through(functools.partial(replay_lines, store, args.chat))
+            if args.last or args.game:
+                from unobot.chat.audit import find_archived, narrate
+
+                record = await _through(functools.partial(find_archived, store, args.chat,
+                                                          None if args.last else args.game))
+                if record is None:
+                    print(f"no such finished game kept in chat {args.chat}", file=sys.stderr)
+                    return 2
+                lines = [f"game {record['game_id']}", *narrate(record, args.lang)]
+            else:
+                lines = await _through(functools.partial(replay_lines, store, args.chat))
         except ReplayError as exc:
             print(f"error: the log does not replay: {exc}", file=sys.stderr)
             return 1
@@ -113,7 +127,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from unobot.chat.audit import audit_table, stored_tables
+    from unobot.chat.audit import archived_records, audit_archived, audit_table, stored_tables
 
     async def run() -> int:
         store = await _open(args.store)
@@ -130,6 +144,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 if not result.ok:
                     mismatches += 1
                     print(f"MISMATCH {game_id} (chat {result.chat_id}): {result.problem}")
+            async def kept() -> list[dict[str, Any]]:
+                return [record async for record in archived_records(store)]
+
+            for record in await _through(kept):  # finished games are kept: they replay too
+                result = await audit_archived(record)
+                games += 1
+                if not result.ok:
+                    mismatches += 1
+                    print(f"MISMATCH finished {result.game_id} (chat {result.chat_id}): {result.problem}")
         finally:
             await store.close()
         print(f"{games} games replayed, {mismatches} mismatches")

@@ -274,3 +274,60 @@ end
 return {1, out}
 """
 )
+
+ARCHIVE = (
+    _TYPE
+    + """
+-- Keep a finished game once and count its standings (see core.store.Store.archive_game).
+-- KEYS: 1 done marker, 2 records zset, 3 record string, 4 periods set, 5.. one hash per period
+-- ARGV: 1 marker ttl ms, 2 keep ms (-1 forever, 0 nothing), 3 max records, 4 now ms,
+--       5 game id, 6 record JSON, 7 item count, then per item 9 values:
+--       key index, table ttl ms (-1 forever), period, player, name, games, wins, points, rating
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 1 then return {3} end
+for i = 2, #KEYS do
+  local t = ktype(KEYS[i])
+  local want = 'hash'
+  if i == 2 then want = 'zset' elseif i == 3 then want = 'string' elseif i == 4 then want = 'set' end
+  if t ~= 'none' and t ~= want then return {4, KEYS[i], t} end
+end
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+local keep = tonumber(ARGV[2])
+local dropped = {}
+if keep ~= 0 then
+  if keep > 0 then
+    redis.call('SET', KEYS[3], ARGV[6], 'PX', keep)
+  else
+    redis.call('SET', KEYS[3], ARGV[6])
+  end
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+  if keep > 0 then
+    local old = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. (tonumber(ARGV[4]) - keep))
+    for _, m in ipairs(old) do dropped[#dropped + 1] = m end
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (tonumber(ARGV[4]) - keep))
+    redis.call('PEXPIRE', KEYS[2], keep)
+  else
+    redis.call('PERSIST', KEYS[2])
+  end
+  local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
+  if over > 0 then
+    local old = redis.call('ZRANGE', KEYS[2], 0, over - 1)
+    for _, m in ipairs(old) do dropped[#dropped + 1] = m end
+    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
+  end
+end
+local n = tonumber(ARGV[7])
+for i = 0, n - 1 do
+  local b = 8 + i * 9
+  local key = KEYS[tonumber(ARGV[b])]
+  local p = ARGV[b + 3]
+  redis.call('HINCRBY', key, 'g:' .. p, ARGV[b + 5])
+  redis.call('HINCRBY', key, 'w:' .. p, ARGV[b + 6])
+  redis.call('HINCRBY', key, 'p:' .. p, ARGV[b + 7])
+  redis.call('HSET', key, 'n:' .. p, ARGV[b + 4])
+  if ARGV[b + 8] ~= '' then redis.call('HSET', key, 'r:' .. p, ARGV[b + 8]) end
+  if tonumber(ARGV[b + 1]) > 0 then redis.call('PEXPIRE', key, ARGV[b + 1]) else redis.call('PERSIST', key) end
+  redis.call('SADD', KEYS[4], ARGV[b + 2])
+end
+return {1, dropped}
+"""
+)

@@ -94,11 +94,13 @@ from unobot import store_envelope as envelope
 from unobot.adapters import redis_scripts as lua
 from unobot.store import (
     DEFAULT_GAME_TTL,
+    DONE_TTL,
     ID_RE,
     ChatBusy,
     ChatId,
     GameNotFound,
     Receipt,
+    Standing,
     StatsScope,
     Store,
     StoreDataError,
@@ -112,10 +114,13 @@ from unobot.store import (
     check_expected_version,
     check_log,
     check_scope,
+    check_standings,
+    encode_record,
     encode_setting,
     log_range,
     new_game_id,
     norm_id,
+    parse_standings,
     setting_names,
     split_game_id,
 )
@@ -256,6 +261,13 @@ class RedisKeys:
     P:{chat:C}:settings                     hash       setting name -> JSON value
     P:{chat:C}:stats                        hash       counter -> integer
     P:{user:U}:stats                        hash       counter -> integer
+    P:{chat:C}:records                      zset       kept finished games (id, by end time)
+    P:{chat:C}:record:N                     string     a finished game's record (JSON)
+    P:{chat:C}:done:N                       string     "this game was archived" (a repeat is a no-op)
+    P:{chat:C}:standings:T                  hash       period T's table: ``g:``/``w:``/``p:``/``n:``/``r:``
+                                                       + player id -> games, wins, points, name, rating
+    P:{chat:C}:periods                      set        the periods with a table (for reset, forget)
+    P:{player:U}:chats                      set        chats whose standings name U
     <any key>:quarantine:<unix ms>          as moved   a value that could not be read
     ======================================  =========  ==============================
 
@@ -301,6 +313,26 @@ class RedisKeys:
 
     def stats(self, scope: str, owner: str) -> str:
         return f"{self.prefix}:{{{scope}:{owner}}}:stats"
+
+    def records(self, chat: str) -> str:
+        return f"{self._chat(chat)}:records"
+
+    def record(self, game_id: str) -> str:
+        chat, nonce = split_game_id(game_id)
+        return f"{self._chat(chat)}:record:{nonce}"
+
+    def done(self, game_id: str) -> str:
+        chat, nonce = split_game_id(game_id)
+        return f"{self._chat(chat)}:done:{nonce}"
+
+    def standings(self, chat: str, period: str) -> str:
+        return f"{self._chat(chat)}:standings:{period}"
+
+    def periods(self, chat: str) -> str:
+        return f"{self._chat(chat)}:periods"
+
+    def player_chats(self, player: str) -> str:
+        return f"{self.prefix}:{{player:{player}}}:chats"
 
     @staticmethod
     def quarantine(key: str, stamp_ms: int) -> str:
@@ -427,6 +459,7 @@ class RedisStore(Store):
         self._quarantine = client.register_script(lua.QUARANTINE)
         self._incr_stats = client.register_script(lua.INCR_STATS)
         self._confirm = client.register_script(lua.CONFIRM)
+        self._archive = client.register_script(lua.ARCHIVE)
 
     @classmethod
     def from_url(
@@ -1026,6 +1059,103 @@ class RedisStore(Store):
             return {_text(name): int(value) for name, value in raw.items()}
         except ValueError as exc:
             raise await self._bad_data(key, f"holds a counter that is not an integer ({exc})") from None
+
+    # ---- finished games and standings
+
+    async def archive_game(self, chat_id: ChatId, game_id: str, record: Mapping[str, Any],
+                           standings: Sequence[Standing] = ()) -> bool:
+        chat = norm_id(chat_id)
+        text = encode_record(game_id, chat, record)
+        items = check_standings(standings)
+        periods = list(dict.fromkeys(item.period for item in items))
+        keys = [self.keys.done(game_id), self.keys.records(chat), self.keys.record(game_id),
+                self.keys.periods(chat), *(self.keys.standings(chat, p) for p in periods)]
+        keep = -1 if self.archive_keep is None else _ttl_ms(self.archive_keep) if self.archive_keep > 0 else 0
+        args: list[Any] = [_ttl_ms(max(DONE_TTL, self.game_ttl or 0.0)), keep, max(0, self.archive_max),
+                           int(time.time() * 1000), game_id, text, len(items)]
+        for item in items:
+            args += [5 + periods.index(item.period), -1 if item.ttl is None else _ttl_ms(item.ttl),
+                     item.period, item.player, item.name, item.games, item.wins, item.points, item.rating]
+        reply = await self._run(self._archive, keys, args)
+        if reply[0] == lua.WRONG_TYPE:
+            raise await self._wrong_type_reply(reply)
+        if reply[0] != lua.OK:
+            return False
+        dropped = [self.keys.record(_text(m)) for m in reply[1]]
+        if dropped:  # why not in the script: it may touch only the keys it was given
+            await self._call(lambda: self.client.delete(*dropped))
+        for player in {item.player for item in items}:
+            key = self.keys.player_chats(player)
+            await self._call(lambda k=key: self.client.sadd(k, chat))  # type: ignore[misc]
+        return True
+
+    async def archived(self, chat_id: ChatId, limit: int = 10) -> list[dict[str, Any]]:
+        chat = norm_id(chat_id)
+        if limit <= 0:
+            return []
+        key = self.keys.records(chat)
+        ids = await self._read(key, lambda: self.client.zrevrange(key, 0, limit - 1))
+        if not ids:
+            return []
+        names = [self.keys.record(_text(i)) for i in ids]  # type: ignore[arg-type]
+        texts = await self._call(lambda: self.client.mget(names))
+        return [json.loads(_text(t)) for t in texts if t is not None]
+
+    async def archive_chats(self) -> AsyncIterator[str]:
+        """SCAN for the chats' archive keys (walked by ``unobot audit`` only, so no index)."""
+        head = f"{self.keys.prefix}:{{chat:"
+        tail = "}:records"
+        pattern = "".join("\\" + ch if ch in "*?[]\\" else ch for ch in head) + "*" + tail
+        with _translate_errors():
+            async for key in self.client.scan_iter(match=pattern, count=1000):
+                chat = _text(key)[len(head):-len(tail)]
+                if ID_RE.fullmatch(chat):
+                    yield chat
+
+    async def archived_game(self, chat_id: ChatId, game_id: str) -> dict[str, Any] | None:
+        chat = norm_id(chat_id)
+        if split_game_id(game_id)[0] != chat:
+            return None
+        key = self.keys.record(game_id)
+        text = await self._read(key, lambda: self.client.get(key))
+        return None if text is None else dict(json.loads(_text(text)))
+
+    async def replace_archived(self, chat_id: ChatId, game_id: str, record: Mapping[str, Any]) -> bool:
+        chat = norm_id(chat_id)
+        text = encode_record(game_id, chat, record)
+        key = self.keys.record(game_id)
+        done = await self._call(lambda: self.client.set(key, text, xx=True, keepttl=True))
+        return bool(done)
+
+    async def standings(self, chat_id: ChatId, period: str) -> dict[str, dict[str, Any]]:
+        key = self.keys.standings(norm_id(chat_id), period)
+        raw = await self._read(key, lambda: self.client.hgetall(key))
+        return parse_standings({_text(k): _text(v) for k, v in raw.items()})
+
+    async def forget_standings(self, chat_id: ChatId, player_id: str | None = None) -> None:
+        chat = norm_id(chat_id)
+        set_key = self.keys.periods(chat)
+        periods = [_text(p) for p in await self._call(lambda: self.client.smembers(set_key))]
+        for period in periods:
+            key = self.keys.standings(chat, period)
+            if player_id is None:
+                await self._call(lambda k=key: self.client.delete(k))  # type: ignore[misc]
+            else:
+                names = [f"{kind}:{player_id}" for kind in "gwpnr"]
+                await self._call(lambda k=key, f=names: self.client.hdel(k, *f))  # type: ignore[misc]
+        if player_id is None:
+            await self._call(lambda: self.client.delete(set_key))
+        else:
+            key = self.keys.player_chats(player_id)
+            await self._call(lambda: self.client.srem(key, chat))
+
+    async def player_chats(self, player_id: str) -> list[str]:
+        key = self.keys.player_chats(player_id)
+        return sorted(_text(c) for c in await self._call(lambda: self.client.smembers(key)))
+
+    async def forget_player_chats(self, player_id: str) -> None:
+        key = self.keys.player_chats(player_id)
+        await self._call(lambda: self.client.delete(key))
 
     # ---- lifecycle
 

@@ -117,6 +117,20 @@ class StoreConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordsConfig:
+    """How long finished games are kept (``core/chat/records.py``): ``keep_days``
+    None keeps them for ever (``forever`` in the file), 0 keeps none."""
+
+    keep_days: float | None = 30.0
+    max_per_chat: int = 200
+
+    @property
+    def keep(self) -> float | None:
+        """Seconds a finished game is kept (None: for ever)."""
+        return None if self.keep_days is None else self.keep_days * 86400.0
+
+
+@dataclass(frozen=True, slots=True)
 class WebhookConfig:
     """Telegram webhook; ``url`` None means long polling instead."""
 
@@ -200,6 +214,23 @@ class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     variants: VariantsConfig = field(default_factory=VariantsConfig)
     web: WebTableConfig = field(default_factory=WebTableConfig)
+    records: RecordsConfig = field(default_factory=RecordsConfig)
+
+
+def _records_config(reader: Any, top: Mapping[str, Any]) -> RecordsConfig:
+    """The ``records`` section: ``keep_days`` (a number of days, 0, or ``forever``), ``max_per_chat``."""
+    raw = reader.mapping(top.get("records"), ("records",))
+    reader.known(raw, ("records",), ("keep_days", "max_per_chat"))
+    defaults = RecordsConfig()
+    keep_raw = raw.get("keep_days")
+    keep: float | None
+    if keep_raw == "forever":
+        keep = None
+    else:
+        keep = reader.number(keep_raw, ("records", "keep_days"), defaults.keep_days or 30.0, minimum=0)
+    return RecordsConfig(keep_days=keep,
+                         max_per_chat=reader.integer(raw.get("max_per_chat"), ("records", "max_per_chat"),
+                                                     defaults.max_per_chat, minimum=1))
 
 
 # --------------------------------------------------------------------------- loading
@@ -258,7 +289,8 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     if data is None:
         data = {}
     top = reader.mapping(data, ())
-    reader.known(top, (), ("redis", "store", "telegram", "game", "discord", "variants", "web"))
+    reader.known(top, (), ("redis", "store", "telegram", "game", "discord", "variants", "web",
+                             "records"))
 
     variants_raw = reader.mapping(top.get("variants"), ("variants",))
     reader.known(variants_raw, ("variants",), ("path",))
@@ -380,7 +412,7 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
                             gateway_url=gateway_url)
     return Config(redis=redis_config, store=store, telegram=telegram, game=game,
                   source=source, discord=discord, variants=VariantsConfig(folders),
-                  web=_web_config(reader, top))
+                  web=_web_config(reader, top), records=_records_config(reader, top))
 
 
 def _web_config(reader: _Reader, top: dict[str, Any]) -> WebTableConfig:

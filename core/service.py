@@ -343,32 +343,54 @@ def replay_steps(entries: Iterable[str]) -> Iterable[tuple[str, GameState | None
         yield entry, state
 
 
+def replay_events(entries: Iterable[str]) -> Iterable[tuple[str, GameState | None, list[Event]]]:
+    """Each log entry with the state after it and the engine's events for it
+    (what a replay tells in words). Raises ReplayError like `replay`."""
+    state: GameState | None = None
+    for index, entry in enumerate(entries):
+        events: list[Event] = []
+        try:
+            state, events = _replay_entry_events(state, entry)
+        except _NotDealt:
+            pass
+        except (MoveError, ValueError, KeyError, TypeError) as exc:
+            raise ReplayError(index, entry, str(exc) or type(exc).__name__) from exc
+        yield entry, state, events
+
+
 def _replay_entry(state: GameState | None, entry: str) -> GameState:
+    return _replay_entry_events(state, entry)[0]
+
+
+def _replay_entry_events(state: GameState | None, entry: str) -> tuple[GameState, list[Event]]:
     head, _, rest = entry.partition(" ")
     if head == DEAL:
         if state is not None:
             raise ValueError("a second deal")
         recipe = json.loads(rest)
-        dealt, _ = engine.new_game(recipe["variant"], recipe["players"], recipe["seed"],
-                                   recipe.get("overrides"), recipe.get("dealer"),
-                                   rule_spec=recipe.get("rules"))
-        return dealt
+        dealt, events = engine.new_game(recipe["variant"], recipe["players"], recipe["seed"],
+                                        recipe.get("overrides"), recipe.get("dealer"),
+                                        rule_spec=recipe.get("rules"))
+        return dealt, list(events)
     if head in TABLE_ENTRIES and not (state is not None and rest == LEAVE):
         if state is None:
             raise _NotDealt
-        return state
+        return state, []
     if state is None:
         raise ValueError("the log does not start with a deal and no initial state was given")
     if entry == NEXT_ROUND:
-        return engine.next_round(state)[0]
-    seat = int(head)
-    if rest == TIMEOUT:
-        if seat != state.turn:
-            raise ValueError(f"seat {seat} timed out but seat {state.turn} was to move")
-        return engine.timeout(state)[0]
-    if rest == LEAVE:
-        return engine.remove_player(state, seat)[0]
-    return engine.apply(state, parse_move(rest, seat, state.players))[0]
+        state, events = engine.next_round(state)
+    else:
+        seat = int(head)
+        if rest == TIMEOUT:
+            if seat != state.turn:
+                raise ValueError(f"seat {seat} timed out but seat {state.turn} was to move")
+            state, events = engine.timeout(state)
+        elif rest == LEAVE:
+            state, events = engine.remove_player(state, seat)
+        else:
+            state, events = engine.apply(state, parse_move(rest, seat, state.players))
+    return state, list(events)
 
 
 # --------------------------------------------------------------------------- audit

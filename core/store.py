@@ -19,7 +19,10 @@ What a store holds:
 * each game's move log, appended in the same atomic step as the save;
 * which game is running in a chat (the chat binding);
 * per-chat settings, a small JSON-able dict;
-* stats counters per chat and per user.
+* stats counters per chat and per user;
+* finished games (their log and summary) for a while, each chat's
+  standings per period and its players' ratings (``archive_game``: see
+  ``core/chat/records.py``).
 
 Games (with their log and chat binding) expire after ``game_ttl`` seconds
 without a save, so abandoned games do not pile up. Settings and stats do
@@ -236,6 +239,82 @@ def check_log(entries: Iterable[str]) -> list[str]:
 def setting_names(remove: Iterable[str]) -> list[str]:
     """Names to drop; a bare string is one name (not its letters)."""
     return [remove] if isinstance(remove, str) else [str(name) for name in remove]
+
+
+DEFAULT_ARCHIVE_KEEP: float = 30 * 24 * 3600.0
+"""Seconds a finished game is kept (config ``records.keep_days``)."""
+DEFAULT_ARCHIVE_MAX = 200
+"""Finished games kept per chat at most (config ``records.max_per_chat``)."""
+MAX_RECORD = 512 * 1024
+"""Longest archived record, in characters of JSON (a long match's log is ~30 KB)."""
+DONE_TTL: float = 7 * 24 * 3600.0
+"""Seconds a store remembers that a game was archived (so a repeat is a no-op),
+even when it keeps no record: longer than any game lives unsaved."""
+_PERIOD_RE = re.compile(r"[a-z0-9-]{1,16}")
+_PLAYER_RE = re.compile(r"[A-Za-z0-9_.@+=:-]{1,64}")
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """What one finished match adds to one player's line in one period's standings.
+
+    ``period`` names the table (``all``, ``w2026-49``, ``m2026-12``), ``ttl``
+    is how long that table lives after its last change (None: forever): a
+    week's table goes away by itself, so a chat's standings stay bounded.
+    ``rating`` is the player's new rating after the match (``"mu,sigma"``),
+    or ``""`` to leave it.
+    """
+
+    period: str
+    ttl: float | None
+    player: str
+    name: str
+    wins: int = 0
+    games: int = 0
+    points: int = 0
+    rating: str = ""
+
+
+def check_standings(standings: Iterable[Standing]) -> list[Standing]:
+    """Refuse a standing a store cannot key or count."""
+    out = list(standings)
+    for item in out:
+        if not _PERIOD_RE.fullmatch(item.period):
+            raise ValueError(f"bad standings period: {item.period!r}")
+        if not _PLAYER_RE.fullmatch(item.player):  # a person's id, or an AI seat's (``ai:1``)
+            raise ValueError(f"bad player id: {item.player!r}")
+        for value in (item.wins, item.games, item.points):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"standings counts must be ints: {item!r}")
+        if "\n" in item.name or len(item.name) > 256 or "\n" in item.rating or len(item.rating) > 64:
+            raise ValueError(f"bad standings name or rating: {item!r}")
+    return out
+
+
+def encode_record(game_id: str, chat: str, record: Mapping[str, Any]) -> str:
+    """The JSON text of an archived game, checked (why: it must fit and survive a store)."""
+    if split_game_id(game_id)[0] != chat:
+        raise ValueError(f"game {game_id} does not belong to chat {chat}")
+    try:
+        text = json.dumps(dict(record), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"record of {game_id} is not JSON-able: {exc}") from exc
+    if len(text) > MAX_RECORD:
+        raise ValueError(f"record of {game_id} is too long ({len(text)} characters)")
+    return text
+
+
+def parse_standings(raw: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """A period's table from its stored fields (``g:P``, ``w:P``, ``p:P``, ``n:P``, ``r:P``)."""
+    names = {"g": "games", "w": "wins", "p": "points", "n": "name", "r": "rating"}
+    out: dict[str, dict[str, Any]] = {}
+    for field_name, value in raw.items():
+        kind, _, player = field_name.partition(":")
+        if kind not in names or not player:
+            continue
+        line = out.setdefault(player, {"name": player, "games": 0, "wins": 0, "points": 0, "rating": ""})
+        line[names[kind]] = value if kind in "nr" else int(value)
+    return out
 
 
 def log_range(start: int, stop: int | None) -> tuple[int, int] | None:
@@ -471,6 +550,58 @@ class Store(abc.ABC):
     async def get_stats(self, scope: StatsScope, owner_id: ChatId) -> dict[str, int]:
         """All counters of a chat (``scope="chat"``) or user (``"user"``)."""
 
+    # ---- finished games and standings (see core/chat/records.py)
+
+    archive_keep: float | None = DEFAULT_ARCHIVE_KEEP
+    """Seconds a finished game is kept (None: forever, 0: not at all)."""
+    archive_max: int = DEFAULT_ARCHIVE_MAX
+    """Finished games kept per chat; the oldest go first."""
+
+    async def archive_game(self, chat_id: ChatId, game_id: str, record: Mapping[str, Any],
+                           standings: Sequence[Standing] = ()) -> bool:
+        """Keep a finished game's record and add its standings, atomically, once.
+
+        Keyed by ``game_id``: a second call for the same game (another
+        process ended it too, a retry after a lost reply) changes nothing
+        and returns False. The record is kept for ``archive_keep`` seconds,
+        at most ``archive_max`` per chat (the oldest dropped); the
+        standings are counted even when no record is kept.
+        """
+        raise NotImplementedError
+
+    async def archived(self, chat_id: ChatId, limit: int = 10) -> list[dict[str, Any]]:
+        """The chat's kept games, newest first, at most ``limit``."""
+        raise NotImplementedError
+
+    def archive_chats(self) -> AsyncIterator[str]:
+        """Every chat with kept games, in no order (what ``unobot audit`` walks)."""
+        raise NotImplementedError
+
+    async def archived_game(self, chat_id: ChatId, game_id: str) -> dict[str, Any] | None:
+        """One kept game's record, or None (never kept, expired or dropped)."""
+        raise NotImplementedError
+
+    async def replace_archived(self, chat_id: ChatId, game_id: str, record: Mapping[str, Any]) -> bool:
+        """Rewrite a kept record (its expiry unchanged; a person's name
+        removed, say). False when it is no longer kept."""
+        raise NotImplementedError
+
+    async def standings(self, chat_id: ChatId, period: str) -> dict[str, dict[str, Any]]:
+        """A period's table of a chat: player id -> name, games, wins, points, rating."""
+        raise NotImplementedError
+
+    async def forget_standings(self, chat_id: ChatId, player_id: str | None = None) -> None:
+        """Remove one player's lines from every period of the chat (None: every player's)."""
+        raise NotImplementedError
+
+    async def player_chats(self, player_id: str) -> list[str]:
+        """The chats whose standings name the player (what a player's own record spans)."""
+        raise NotImplementedError
+
+    async def forget_player_chats(self, player_id: str) -> None:
+        """Drop the index :meth:`player_chats` reads."""
+        raise NotImplementedError
+
     # ---- lifecycle
 
     async def ping(self) -> None:  # noqa: B027 - a no-op default is the point
@@ -524,6 +655,11 @@ class MemoryStore(Store):
         self._bindings: dict[str, str] = {}
         self._settings: dict[str, dict[str, str]] = {}
         self._stats: dict[tuple[str, str], dict[str, int]] = {}
+        # chat -> game id -> (ended order, expires at, JSON): insertion order is age
+        self._archive: dict[str, dict[str, tuple[float | None, str]]] = {}
+        self._done: dict[str, dict[str, float]] = {}  # chat -> game id -> forgotten at
+        self._tables: dict[tuple[str, str], tuple[float | None, dict[str, str]]] = {}
+        self._player_chats: dict[str, set[str]] = {}
 
     # ---- helpers
 
@@ -680,3 +816,95 @@ class MemoryStore(Store):
     async def get_stats(self, scope: StatsScope, owner_id: ChatId) -> dict[str, int]:
         check_scope(scope)
         return dict(self._stats.get((scope, norm_id(owner_id, f"{scope} id")), {}))
+
+    # ---- finished games and standings
+
+    def _kept(self, chat: str) -> dict[str, tuple[float | None, str]]:
+        now = self._clock()
+        games = self._archive.get(chat, {})
+        for game_id in [g for g, (at, _) in games.items() if at is not None and at <= now]:
+            del games[game_id]
+        return games
+
+    def _table(self, chat: str, period: str) -> dict[str, str]:
+        held = self._tables.get((chat, period))
+        if held is None or (held[0] is not None and held[0] <= self._clock()):
+            self._tables.pop((chat, period), None)
+            return {}
+        return held[1]
+
+    async def archive_game(self, chat_id: ChatId, game_id: str, record: Mapping[str, Any],
+                           standings: Sequence[Standing] = ()) -> bool:
+        chat = norm_id(chat_id)
+        text = encode_record(game_id, chat, record)
+        items = check_standings(standings)
+        now = self._clock()
+        done = self._done.setdefault(chat, {})
+        for old in [g for g, at in done.items() if at <= now]:
+            del done[old]
+        games = self._kept(chat)
+        if game_id in done or game_id in games:
+            return False
+        done[game_id] = now + max(DONE_TTL, self.game_ttl or 0.0)
+        if self.archive_keep is None or self.archive_keep > 0:
+            expires = None if self.archive_keep is None else now + self.archive_keep
+            games[game_id] = (expires, text)
+            while len(games) > max(0, self.archive_max):
+                del games[next(iter(games))]
+            self._archive[chat] = games
+        for item in items:
+            fields = dict(self._table(chat, item.period))
+            for kind, delta in (("g", item.games), ("w", item.wins), ("p", item.points)):
+                key = f"{kind}:{item.player}"
+                fields[key] = str(int(fields.get(key, "0")) + delta)
+            fields[f"n:{item.player}"] = item.name
+            if item.rating:
+                fields[f"r:{item.player}"] = item.rating
+            self._tables[(chat, item.period)] = (None if item.ttl is None else now + item.ttl, fields)
+            self._player_chats.setdefault(item.player, set()).add(chat)
+        return True
+
+    async def archived(self, chat_id: ChatId, limit: int = 10) -> list[dict[str, Any]]:
+        games = self._kept(norm_id(chat_id))
+        texts = [text for _, text in games.values()][::-1][:max(0, limit)]
+        return [json.loads(text) for text in texts]
+
+    async def archive_chats(self) -> AsyncIterator[str]:
+        for chat in list(self._archive):
+            if self._kept(chat):
+                yield chat
+
+    async def archived_game(self, chat_id: ChatId, game_id: str) -> dict[str, Any] | None:
+        held = self._kept(norm_id(chat_id)).get(game_id)
+        return None if held is None else dict(json.loads(held[1]))
+
+    async def replace_archived(self, chat_id: ChatId, game_id: str, record: Mapping[str, Any]) -> bool:
+        chat = norm_id(chat_id)
+        text = encode_record(game_id, chat, record)
+        games = self._kept(chat)
+        if game_id not in games:
+            return False
+        games[game_id] = (games[game_id][0], text)
+        return True
+
+    async def standings(self, chat_id: ChatId, period: str) -> dict[str, dict[str, Any]]:
+        return parse_standings(self._table(norm_id(chat_id), period))
+
+    async def forget_standings(self, chat_id: ChatId, player_id: str | None = None) -> None:
+        chat = norm_id(chat_id)
+        for key in [k for k in self._tables if k[0] == chat]:
+            expires, fields = self._tables[key]
+            if player_id is None:
+                del self._tables[key]
+                continue
+            kept = {f: v for f, v in fields.items() if f.partition(":")[2] != player_id}
+            self._tables[key] = (expires, kept)
+        for player, chats in self._player_chats.items():
+            if player_id is None or player == player_id:
+                chats.discard(chat)
+
+    async def player_chats(self, player_id: str) -> list[str]:
+        return sorted(self._player_chats.get(player_id, set()))
+
+    async def forget_player_chats(self, player_id: str) -> None:
+        self._player_chats.pop(player_id, None)

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
-from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay, replay_steps
+from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay, replay_events, replay_steps
 from ..state import StateFormatError
 from ..store import Store, acknowledgement_problem
+from .i18n import gettext_for
+from .render import describe_event
 from .table import Table
 
 
@@ -93,4 +96,77 @@ async def replay_lines(store: Store, chat_id: str) -> list[str]:
         after = f"top {state.top} · to move {state.players[state.turn]}" if state.phase == "play" \
             else f"round over: {state.players[state.winner] if state.winner >= 0 else '-'} won"
         lines.append(f"{state.moves:5} {who:>14}  {move:30} {after}")
+    return lines
+
+
+# --------------------------------------------------------------------------- finished games
+
+
+async def audit_archived(record: dict[str, Any]) -> TableAudit:
+    """Replay a kept finished game's log; it must end where the game ended
+    (the record's ``state``, written in the step that finished the match)."""
+    game_id, chat = str(record.get("game_id", "")), str(record.get("chat", ""))
+    log = [str(e) for e in record.get("log", [])]
+    try:
+        replayed = replay(log)
+    except ReplayError as exc:
+        return TableAudit(game_id, chat, len(log), False, str(exc))
+    if record.get("state") is not None and replayed.to_dict() != record["state"]:
+        return TableAudit(game_id, chat, len(log), False,
+                          f"the kept log replays to a different game ({replayed.moves} moves replayed)")
+    return TableAudit(game_id, chat, len(log), True)
+
+
+async def archived_records(store: Store) -> AsyncIterator[dict[str, Any]]:
+    """Every kept finished game of every chat."""
+    async for chat in store.archive_chats():
+        for record in await store.archived(chat, max(1, store.archive_max)):
+            yield record
+
+
+async def find_archived(store: Store, chat_id: str, game: str | None = None) -> dict[str, Any] | None:
+    """A kept game of a chat: ``game`` None is the last one; a number N the
+    N-th newest (1 = the last); else a game id or its part after ``#``."""
+    if game is None:
+        games = await store.archived(chat_id, 1)
+        return games[0] if games else None
+    try:
+        nth = int(game)
+    except ValueError:
+        nth = 0
+    if 0 < nth <= max(1, store.archive_max) and "#" not in game:
+        games = await store.archived(chat_id, nth)
+        if len(games) == nth:
+            return games[-1]
+    game_id = game if "#" in game else f"{chat_id}#{game}"
+    try:
+        return await store.archived_game(chat_id, game_id)
+    except ValueError:
+        return None
+
+
+def narrate(record: dict[str, Any], lang: str | None = None) -> list[str]:
+    """A kept game told move by move in words, in ``lang`` (default: the
+    chat's language when it was played)."""
+    language = lang or str(record.get("lang") or "en")
+    _ = gettext_for(language)
+    names = [str(p.get("name", "?")) for p in record.get("players", [])]
+
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else "?"
+
+    lines: list[str] = []
+    for entry, state, events in replay_events(str(e) for e in record.get("log", [])):
+        head = entry.split(" ", 1)[0]
+        if state is None or head in TABLE_ENTRIES:
+            continue
+        if head == DEAL:
+            lines.append(_("Dealt: {players} ({variant}); first card {card}.").format(
+                players=", ".join(names), variant=state.variant, card=state.top))
+            continue
+        said = [line for e in events if (line := describe_event(e, name, language))]
+        lines.append(f"{state.moves:4}  " + (" ".join(said) if said else entry))
+    winner = int(record.get("winner", -1))
+    if 0 <= winner < len(names):
+        lines.append(_("{player} won the match.").format(player=names[winner]))
     return lines

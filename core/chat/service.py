@@ -34,7 +34,7 @@ from ..store import (
 )
 from ..variants import VariantError
 from . import commands as c
-from . import migration, play
+from . import migration, play, records
 from .i18n import gettext_for, normalize
 from .lobby import open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
@@ -275,6 +275,8 @@ class ChatService:
             return self.fail("stale", table.lang, table)
         after_rounds = isinstance(cmd, c.StopAfterRounds)
         events = play.end_match_stopped(table, "rounds" if after_rounds else "stopped")  # the rules' match_end
+        if after_rounds:  # a match that ended after its rounds counts (before its log goes)
+            await records.finish(self.store, game_id, table, events, play.describe_all(table, events))
         await self.store.delete_game(game_id)
         self.forget(chat_id)
         table.phase = FINISHED
@@ -333,6 +335,8 @@ class ChatService:
             table.store_version = saved.version
             self._note(chat_id, game_id, table)
             if table.phase == FINISHED:
+                if before != FINISHED:  # kept and counted once, whichever process ended it
+                    await records.finish(self.store, game_id, table, out.events, out.notices)
                 await self.store.unbind_chat(chat_id, game_id)
             if before != table.phase or out.round_over:
                 await record_stats(self.store, chat_id, table, out)

@@ -319,3 +319,73 @@ async def test_ping_and_context_manager(store: Store) -> None:
     await store.ping()
     async with store as same:
         assert same is store
+
+
+# --------------------------------------------------------------------------- finished games
+
+from unobot.store import Standing  # noqa: E402 - the records part of the contract
+
+
+def _record(game_id: str, n: int = 0) -> dict[str, object]:
+    return {"game_id": game_id, "n": n, "log": ["deal {}", "0 play R5"], "players": [{"id": "u1", "name": "Ann"}]}
+
+
+async def test_archive_keeps_a_game_once_and_counts_its_standings_once(store: Store) -> None:
+    game_id = f"{CHAT}#00ab"
+    items = [Standing("all", None, "u1", "Ann", wins=1, games=1, points=40, rating="27.1,7.9"),
+             Standing("w2026-49", 3600.0, "u1", "Ann", wins=1, games=1, points=40),
+             Standing("all", None, "u2", "Bob", games=1, rating="23.0,7.9")]
+    assert await store.archive_game(CHAT, game_id, _record(game_id), items) is True
+    assert await store.archive_game(CHAT, game_id, _record(game_id, 1), items) is False  # a repeat: no-op
+    assert await store.archived_game(CHAT, game_id) == _record(game_id)
+    assert await store.archived(CHAT, 5) == [_record(game_id)]
+    table = await store.standings(CHAT, "all")
+    assert table["u1"] == {"name": "Ann", "games": 1, "wins": 1, "points": 40, "rating": "27.1,7.9"}
+    assert table["u2"]["games"] == 1 and table["u2"]["wins"] == 0
+    assert (await store.standings(CHAT, "w2026-49"))["u1"]["points"] == 40
+    assert await store.standings(CHAT, "m2026-12") == {}
+    assert await store.player_chats("u1") == [CHAT]
+
+
+async def test_archive_is_bounded_per_chat_newest_first(store: Store) -> None:
+    store.archive_max = 3
+    ids = [f"{CHAT}#{i:04x}" for i in range(5)]
+    for game_id in ids:
+        assert await store.archive_game(CHAT, game_id, _record(game_id))
+        await asyncio.sleep(0.002)  # distinct end times
+    assert [r["game_id"] for r in await store.archived(CHAT, 10)] == ids[:1:-1]
+    assert await store.archived_game(CHAT, ids[0]) is None
+    # a game dropped from the archive still counts as archived: no second count
+    assert await store.archive_game(CHAT, ids[0], _record(ids[0])) is False
+
+
+async def test_archive_keep_zero_keeps_no_record_but_counts(store: Store) -> None:
+    store.archive_keep = 0
+    game_id = f"{CHAT}#0001"
+    items = [Standing("all", None, "u1", "Ann", games=1)]
+    assert await store.archive_game(CHAT, game_id, _record(game_id), items)
+    assert await store.archived(CHAT) == [] and await store.archived_game(CHAT, game_id) is None
+    assert not await store.archive_game(CHAT, game_id, _record(game_id), items)
+    assert (await store.standings(CHAT, "all"))["u1"]["games"] == 1
+
+
+async def test_forget_and_reset_standings_and_rewrite_a_record(store: Store) -> None:
+    game_id = f"{CHAT}#0002"
+    items = [Standing(p, None, u, u.upper(), games=1) for p in ("all", "m2026-12") for u in ("u1", "u2")]
+    await store.archive_game(CHAT, game_id, _record(game_id), items)
+    await store.forget_standings(CHAT, "u1")
+    assert set(await store.standings(CHAT, "all")) == {"u2"}
+    assert set(await store.standings(CHAT, "m2026-12")) == {"u2"}
+    assert await store.player_chats("u1") == []
+    assert await store.replace_archived(CHAT, game_id, {"game_id": game_id, "gone": True})
+    assert await store.archived_game(CHAT, game_id) == {"game_id": game_id, "gone": True}
+    assert not await store.replace_archived(CHAT, f"{CHAT}#0fff", {"x": 1})
+    await store.forget_standings(CHAT)
+    assert await store.standings(CHAT, "all") == {} and await store.standings(CHAT, "m2026-12") == {}
+
+
+async def test_archive_refuses_a_game_of_another_chat(store: Store) -> None:
+    with pytest.raises(ValueError):
+        await store.archive_game(CHAT, "other#00ab", _record("other#00ab"))
+    with pytest.raises(ValueError):
+        await store.archive_game(CHAT, f"{CHAT}#00ab", {"x": float("nan")})

@@ -1,0 +1,258 @@
+"""Players' records: finished games kept, standings per period, ratings per chat.
+
+Why one module for every front-end: Telegram's ``/top`` and Discord's
+``/uno top`` must read the same numbers the same way, and the step that
+ends a match (core/chat/service.py) writes them through here.
+
+How a match counts exactly once: when a match ends, :func:`finish` builds
+the game's record (its whole log, the seats, scores, the winner, the last
+moments) and what it adds to each player's line in this week's, this
+month's and the all-time table (with the players' new ratings), and hands
+it all to one store call, :meth:`~core.store.Store.archive_game`, keyed by
+the game id: the store applies it atomically, and a second call for the
+same game (another process that ended it too, a retry) is a no-op.
+
+Ratings: ``openskill``'s Plackett-Luce model (free-for-all ranks of any
+number of players; AI seats are rated too, under their seat id). The new
+ratings are computed from the all-time table as read just before the
+archive; a chat plays one game at a time, so two matches of one chat
+ending in the same instant (the only way one rating update could be
+computed from a stale read) does not happen in play.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..events import MATCH_WON, Event
+from ..service import DEAL
+from ..store import Standing, Store, StoreUnavailable
+from .table import Table
+
+log = logging.getLogger(__name__)
+
+PERIODS = ("week", "month", "all")
+"""The standings a chat keeps (what ``/top week|month|all`` names)."""
+WEEK_TTL = 15 * 86400.0
+MONTH_TTL = 63 * 86400.0
+FORGOTTEN = "(forgotten)"
+"""The name a person who asked to be forgotten gets in the kept logs."""
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = 25.0 / 3
+
+
+def period_key(period: str, when: float) -> str:
+    """The stored table a period names at time ``when`` (UTC): ``w2026-49``, ``m2026-12``, ``all``."""
+    day = dt.datetime.fromtimestamp(when, dt.UTC)
+    if period == "week":
+        year, week, _ = day.isocalendar()
+        return f"w{year}-{week:02d}"
+    if period == "month":
+        return f"m{day.year}-{day.month:02d}"
+    if period == "all":
+        return "all"
+    raise ValueError(f"period must be one of {PERIODS}, not {period!r}")
+
+
+def _period_ttl(period: str) -> float | None:
+    return {"week": WEEK_TTL, "month": MONTH_TTL}.get(period)
+
+
+def parse_rating(text: str) -> tuple[float, float]:
+    """``"mu,sigma"`` as stored (the defaults for a player not yet rated)."""
+    try:
+        mu, sigma = (float(x) for x in text.split(","))
+    except ValueError:
+        return DEFAULT_MU, DEFAULT_SIGMA
+    return mu, sigma
+
+
+def display_rating(text: str) -> float:
+    """The rating players see: the conservative estimate mu - 3 sigma (openskill's ordinal)."""
+    mu, sigma = parse_rating(text)
+    return round(mu - 3 * sigma, 1)
+
+
+def rate(ranks: Sequence[int], before: Sequence[str]) -> list[str]:
+    """New ratings (``"mu,sigma"``) after a free-for-all with these ranks (1 = won)."""
+    from openskill.models import PlackettLuce  # imported here: only a match's end needs it
+
+    model = PlackettLuce()
+    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in map(parse_rating, before)]
+    after = model.rate(teams, ranks=list(ranks))
+    return [f"{team[0].mu:.4f},{team[0].sigma:.4f}" for team in after]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One player's line in a table (``/top``) or own record (``/me``)."""
+
+    player: str
+    name: str
+    games: int
+    wins: int
+    points: int
+    rating: float
+
+
+def _match_winner(table: Table, events: Sequence[Event]) -> int:
+    for e in events:
+        if e.kind == MATCH_WON:
+            return e.player
+    game = table.game
+    if game is None or not game.scores:
+        return -1
+    return max(range(len(game.scores)), key=lambda s: game.scores[s])
+
+
+def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[Event],
+          moments: Sequence[str], when: float, stopped: bool = False) -> dict[str, Any]:
+    """The record kept of a finished game: its log and a summary."""
+    game = table.game
+    scores = list(game.scores) if game is not None else [0] * len(table.seats)
+    winner = -1 if stopped else _match_winner(table, events)
+    return {
+        "game_id": game_id,
+        "chat": table.chat_id,
+        "ended": when,
+        "variant": table.variant,
+        "lang": table.lang,
+        "stopped": stopped,
+        "rounds": game.round if game is not None else 0,
+        "moves": game.moves if game is not None else 0,
+        "winner": winner,
+        "players": [{"id": s.id, "name": s.name, "ai": s.is_ai,
+                     "score": scores[i] if i < len(scores) else 0} for i, s in enumerate(table.seats)],
+        "moments": list(moments)[-8:],
+        "log": list(entries),
+        # the game as it ended: what `unobot audit` checks the log's replay against
+        "state": game.to_dict() if game is not None else None,
+    }
+
+
+async def finish(store: Store, game_id: str, table: Table, events: Sequence[Event],
+                 moments: Sequence[str], *, when: float | None = None) -> bool:
+    """Archive a match that just ended and count it in the chat's standings (once).
+
+    Best effort like the other counters: a store that is down loses the
+    record, never a move. True when this call counted the match.
+    """
+    now = time.time() if when is None else when
+    if table.game is None:
+        return False
+    try:
+        entries = await store.read_log(game_id)
+        record = build(table, game_id, entries, events, moments, now)
+        return await store.archive_game(table.chat_id, game_id, record,
+                                        await _standings(store, table, record, now))
+    except StoreUnavailable:
+        log.warning("records of chat %s not kept: store unavailable", table.chat_id)
+        return False
+
+
+async def _standings(store: Store, table: Table, record: dict[str, Any], now: float) -> list[Standing]:
+    players = record["players"]
+    scores = [int(p["score"]) for p in players]
+    winner = int(record["winner"])
+    order = sorted(range(len(players)), key=lambda s: (s != winner, -scores[s]))
+    ranks = [0] * len(players)
+    for place, seat in enumerate(order):
+        same = place > 0 and seat != winner and scores[seat] == scores[order[place - 1]] \
+            and order[place - 1] != winner
+        ranks[seat] = ranks[order[place - 1]] if same else place + 1
+    everyone = await store.standings(table.chat_id, "all")
+    before = [everyone.get(p["id"], {}).get("rating", "") for p in players]
+    after = rate(ranks, before) if len(players) > 1 else before
+    out: list[Standing] = []
+    for period in PERIODS:
+        key = period_key(period, now)
+        for seat, p in enumerate(players):
+            out.append(Standing(key, _period_ttl(period), p["id"], p["name"],
+                                wins=int(seat == winner), games=1, points=max(0, scores[seat]),
+                                rating=after[seat] if period == "all" else ""))
+    return out
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _line(player: str, raw: dict[str, Any], rating: str = "") -> Line:
+    return Line(player, str(raw["name"]), int(raw["games"]), int(raw["wins"]), int(raw["points"]),
+                display_rating(rating or str(raw.get("rating") or "")))
+
+
+async def top(store: Store, chat_id: str, period: str = "all", *, limit: int = 10,
+              when: float | None = None) -> list[Line]:
+    """A chat's table for a period, best first (wins, then points, then rating)."""
+    key = period_key(period, time.time() if when is None else when)
+    table = await store.standings(chat_id, key)
+    ratings = await store.standings(chat_id, "all") if key != "all" else table
+    lines = [_line(p, raw, str(ratings.get(p, {}).get("rating", ""))) for p, raw in table.items()]
+    lines.sort(key=lambda x: (-x.wins, -x.points, -x.rating, x.name))
+    return lines[:limit]
+
+
+async def me(store: Store, person_id: str) -> dict[str, Line]:
+    """A player's all-time line in every chat they played in (chat id -> line)."""
+    out: dict[str, Line] = {}
+    for chat in await store.player_chats(person_id):
+        raw = (await store.standings(chat, "all")).get(person_id)
+        if raw is not None:
+            out[chat] = _line(person_id, raw)
+    return out
+
+
+async def last(store: Store, chat_id: str) -> dict[str, Any] | None:
+    """The chat's last finished game's record, or None."""
+    games = await store.archived(chat_id, 1)
+    return games[0] if games else None
+
+
+def without(record: dict[str, Any], person_id: str, name: str = FORGOTTEN) -> dict[str, Any]:
+    """The record with a person's name replaced everywhere it is written
+    (seats, the deal entry, table entries that carry it)."""
+    seats = [p for p in record.get("players", []) if p.get("id") == person_id]
+    if not seats:
+        return record
+    old_names = {str(p["name"]) for p in seats}
+    out = dict(record)
+    out["players"] = [dict(p, name=name) if p.get("id") == person_id else p for p in record["players"]]
+    seat_numbers = {i for i, p in enumerate(record["players"]) if p.get("id") == person_id}
+    entries: list[str] = []
+    for entry in record.get("log", []):
+        if entry.startswith(DEAL + " "):
+            recipe = json.loads(entry[len(DEAL) + 1:])
+            recipe["players"] = [name if i in seat_numbers else n for i, n in enumerate(recipe["players"])]
+            entry = f"{DEAL} {json.dumps(recipe, separators=(',', ':'), ensure_ascii=False)}"
+        else:
+            for old in old_names:
+                entry = entry.replace(old, name).replace(person_id, "-")
+        entries.append(entry)
+    out["log"] = entries
+    out["moments"] = [m for m in record.get("moments", []) if not any(o in m for o in old_names)]
+    return out
+
+
+async def forget(store: Store, person_id: str) -> int:
+    """Remove a person's lines from every chat's standings and their name
+    from the games kept there; return how many chats it touched."""
+    chats = await store.player_chats(person_id)
+    for chat in chats:
+        await store.forget_standings(chat, person_id)
+        for record in await store.archived(chat, store.archive_max):
+            changed = without(record, person_id)
+            if changed is not record:
+                await store.replace_archived(chat, str(record["game_id"]), changed)
+    await store.forget_player_chats(person_id)
+    return len(chats)
+
+
+async def reset(store: Store, chat_id: str) -> None:
+    """Clear every period's standings and ratings of a chat (an admin's reset; kept games stay)."""
+    await store.forget_standings(chat_id)

@@ -1,0 +1,48 @@
+"""A whole console match against Redis is kept when it ends: `unobot audit`
+replays it from its kept log, `unobot replay --last` tells it in words."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+from tests.console.helpers import env
+from tests.support.redis_server import RedisServer
+from unobot.adapters.console.cli import user_id
+
+ROOT = Path(__file__).resolve().parents[2]
+CHAT = f"console.{user_id()}.auto"  # the console's demo chat (adapters/console/app.py)
+
+
+def run(*args: str, extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "unobot.cli", *args], cwd=ROOT,
+                          env={**env(), **extra}, capture_output=True, text=True, timeout=120)
+
+
+def test_a_finished_console_match_is_audited_and_replayed(tmp_path: Path) -> None:
+    redis = RedisServer(tmp_path / "redis").start()
+    try:
+        extra = {"UNOBOT_CONFIG": str(tmp_path / "config.yaml")}
+        (tmp_path / "config.yaml").write_text(f"store:\n  prefix: rec{uuid.uuid4().hex[:6]}\n")
+        done = run("play", "--auto", "--store", redis.url, "--seed", "3", "--players", "3", "--delay", "0",
+                   extra=extra)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "wins the match with" in done.stdout
+        audit = run("audit", "--store", redis.url, extra=extra)
+        assert audit.returncode == 0, audit.stdout + audit.stderr
+        assert audit.stdout.strip().splitlines()[-1] == "1 games replayed, 0 mismatches"
+        replay = run("replay", CHAT, "--last", "--store", redis.url, extra=extra)
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+        lines = replay.stdout.splitlines()
+        assert lines[0].startswith(f"game {CHAT}#") and lines[1].startswith("Dealt: ")
+        assert lines[-1].endswith("won the match.") and len(lines) > 10
+        spanish = run("replay", CHAT, "--game", "1", "--lang", "es", "--store", redis.url, extra=extra)
+        assert spanish.returncode == 0, spanish.stderr
+        assert spanish.stdout.splitlines()[1].startswith("Repartido: ")
+        assert spanish.stdout.splitlines()[-1].endswith("ganó la partida.")
+        missing = run("replay", CHAT, "--game", "7", "--store", redis.url, extra=extra)
+        assert missing.returncode == 2 and "no such finished game" in missing.stderr
+    finally:
+        redis.stop()
