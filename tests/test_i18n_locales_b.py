@@ -26,7 +26,7 @@ from unobot.chat.render import card_name
 from unobot.variants import rules_for
 
 #: This helper's languages, in the order they land; each must be shipped.
-LANGS = ("ru", "uk", "pl")
+LANGS = ("ru", "uk", "pl", "tr")
 
 #: Distinctive words of the English screen (from the English catalogue):
 #: events, the score table, card and colour names. Player names (Ada, Alan,
