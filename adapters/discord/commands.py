@@ -1,5 +1,5 @@
 """The `/uno` slash commands: new, ai, kick, skip, leave, stop, rules, variant,
-language, timer, stats, help; and the presses on the settings messages.
+language, timer, stats, top, me, last, forgetme, reset, help; and the presses on the settings messages.
 
 Every answer goes through `Reply`, so a slow store never leaves a command
 unanswered past Discord's 3 seconds. `/uno rules` pages every house rule
@@ -122,6 +122,27 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
     async def stats(it: discord.Interaction[Any]) -> None:
         await guarded(bot, it, PRIVATE_MODE, lambda r: show_stats(bot, it, r))
 
+    @group.command(name="top", description=_d(N_("Standings: /top, /top week, /top month")))
+    @app_commands.choices(period=PERIOD_CHOICES)
+    async def top(it: discord.Interaction[Any], period: str = "all") -> None:
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "top", period))
+
+    @group.command(name="me", description=_d(N_("Your record and rating in every chat")))
+    async def me(it: discord.Interaction[Any]) -> None:
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "me"))
+
+    @group.command(name="last", description=_d(N_("The last finished match")))
+    async def last(it: discord.Interaction[Any]) -> None:
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "last"))
+
+    @group.command(name="forgetme", description=_d(N_("Remove your records and your name from kept games")))
+    async def forgetme(it: discord.Interaction[Any]) -> None:
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "forgetme"))
+
+    @group.command(name="reset", description=_d(N_("Reset this chat's standings (admins)")))
+    async def reset(it: discord.Interaction[Any]) -> None:
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "reset"))
+
     @group.command(name="ai", description=_d(N_("Add AI players to the open game")))
     @app_commands.describe(count=_d(N_("How many AI players, 1 to 9")), level=_d(N_("How well the AI plays")))
     @app_commands.choices(level=LEVEL_CHOICES)
@@ -156,6 +177,7 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
 
 PUBLIC_MODE, PRIVATE_MODE = "public", "ephemeral"
 LEVEL_CHOICES = [app_commands.Choice(name=LEVEL_NAMES.get(level, level), value=level) for level in ai_levels()]
+PERIOD_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("all", "month", "week")]
 
 
 async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
@@ -421,6 +443,33 @@ async def show_stats(bot: UnoBot, it: discord.Interaction[Any], reply: Reply) ->
                            matches=mine.get("matches", 0))),
     ]
     await reply.show(render.Shown("\n".join(lines), None))
+
+
+async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, what: str,
+                       period: str = "all") -> None:
+    """Players' records (core/chat/records_text.py): the first line is the title."""
+    from unobot.chat import records_text
+
+    from .bot import chat_of, lang_of, person_of
+
+    chat = chat_of(it)
+    lang = lang_of(it, await bot.service.language(chat))
+    store, me = bot.service.store, str(it.user.id)
+    if what == "top":
+        found = records_text.period_of(period)
+        lines = records_text.bad_period(lang) * 2 if found is None else \
+            await records_text.top_lines(store, chat, found, lang)
+    elif what == "me":
+        lines = await records_text.me_lines(store, me, it.user.display_name, lang, chat)
+    elif what == "last":
+        lines = await records_text.last_lines(store, chat, lang)
+    elif what == "forgetme":
+        lines = await records_text.forget_lines(store, me, lang)
+    else:
+        lines = await records_text.reset_lines(store, chat, person_of(it).is_admin, lang)
+    text = "\n".join(["**" + render.esc(lines[0]) + "**", *map(render.esc, lines[1:])]) if len(lines) > 1 \
+        else render.esc(lines[0])
+    await reply.show(render.Shown(text, None))
 
 
 async def show_help(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, group: app_commands.Group) -> None:

@@ -30,6 +30,11 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("timer", N_("Seconds per turn, or off (admins)")),
     ("language", N_("Language: en or es (admins)")),
     ("stats", N_("Statistics of this chat and yours")),
+    ("top", N_("Standings: /top, /top week, /top month")),
+    ("me", N_("Your record and rating in every chat")),
+    ("last", N_("The last finished match")),
+    ("forgetme", N_("Remove your records and your name from kept games")),
+    ("resetstats", N_("Reset this chat's standings (admins)")),
     ("notify", N_("Tell me privately when the next game opens here")),
     ("help", N_("How to play")),
 )

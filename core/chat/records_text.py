@@ -1,0 +1,98 @@
+"""What ``/top``, ``/me``, ``/last``, ``/forgetme`` and the standings reset
+say, in the reader's language: plain lines every front-end escapes and
+sends its own way (why here: Telegram and Discord must say the same).
+
+Each function reads through core/chat/records.py and returns the lines;
+a first line is the title (a front-end may make it bold).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..store import Store
+from . import records
+from .i18n import N_, gettext_for
+
+PERIOD_TITLES = {"week": N_("Standings: this week"), "month": N_("Standings: this month"),
+                 "all": N_("Standings: all time")}
+PERIOD_WORDS = {"week": "week", "semana": "week", "month": "month", "mes": "month",
+                "all": "all", "todo": "all", "": "all"}
+"""The words ``/top`` takes for a period (English and Spanish), none: all time."""
+
+
+def period_of(word: str | None) -> str | None:
+    """The period a word names (``week``, ``mes``...), or None for a word that names none."""
+    return PERIOD_WORDS.get((word or "").strip().lower())
+
+
+def bad_period(lang: str) -> list[str]:
+    _ = gettext_for(lang)
+    return [_("Say which standings: week, month or all (for example /top week).")]
+
+
+async def top_lines(store: Store, chat_id: str, period: str, lang: str) -> list[str]:
+    """The chat's table for a period, best first."""
+    _ = gettext_for(lang)
+    lines = [_(PERIOD_TITLES[period])]
+    table = await records.top(store, chat_id, period)
+    if not table:
+        return [*lines, _("No finished match is counted here yet.")]
+    for rank, x in enumerate(table, 1):
+        lines.append(_("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
+            rank=rank, player=x.name, wins=x.wins, games=x.games, points=x.points, rating=f"{x.rating:.1f}"))
+    return lines
+
+
+async def me_lines(store: Store, person_id: str, name: str, lang: str, here: str | None = None) -> list[str]:
+    """A player's record in every chat they finished a match in (``here`` first)."""
+    _ = gettext_for(lang)
+    mine = await records.me(store, person_id)
+    title = _("{player}'s record").format(player=name)
+    if not mine:
+        return [title, _("You have not finished a match yet.")]
+    lines = [title]
+    for chat in sorted(mine, key=lambda ch: ch != here):
+        x = mine[chat]
+        where = _("This chat") if chat == here else _("Chat {chat}").format(chat=chat)
+        lines.append(_("{where}: {wins} won of {games}, {points} points, rating {rating}").format(
+            where=where, wins=x.wins, games=x.games, points=x.points, rating=f"{x.rating:.1f}"))
+    return lines
+
+
+def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
+    """A kept game's summary: who won, the scores, the last moments."""
+    _ = gettext_for(lang)
+    players = record.get("players", [])
+    winner = int(record.get("winner", -1))
+    lines = [_("The last match")]
+    if 0 <= winner < len(players):
+        lines.append(_("{player} won after {rounds} rounds and {moves} moves.").format(
+            player=players[winner]["name"], rounds=record.get("rounds", 0), moves=record.get("moves", 0)))
+    for p in sorted(players, key=lambda p: -int(p.get("score", 0))):
+        lines.append(_("{player}: {n} points").format(player=p["name"], n=p.get("score", 0)))
+    lines += [str(m) for m in record.get("moments", [])[-4:]]
+    return lines
+
+
+async def last_lines(store: Store, chat_id: str, lang: str) -> list[str]:
+    record = await records.last(store, chat_id)
+    if record is None:
+        _ = gettext_for(lang)
+        return [_("The last match"), _("No finished match is kept here.")]
+    return summary_lines(record, lang)
+
+
+async def forget_lines(store: Store, person_id: str, lang: str) -> list[str]:
+    await records.forget(store, person_id)
+    _ = gettext_for(lang)
+    return [_("Your records are removed, and your name is gone from the kept games.")]
+
+
+async def reset_lines(store: Store, chat_id: str, is_admin: bool, lang: str) -> list[str]:
+    """An admin's reset of the chat's standings (anyone else: refused, nothing changed)."""
+    _ = gettext_for(lang)
+    if not is_admin:
+        return [_("Only an admin of this chat can reset its standings.")]
+    await records.reset(store, chat_id)
+    return [_("The standings of this chat are reset (the kept games stay).")]

@@ -1,0 +1,60 @@
+"""Players' records on Telegram, end to end through the local Bot API server:
+a whole match, then /top, /me, /last, /forgetme and /resetstats, in English
+and in Spanish (the chat's language)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.botapi import BotAPIServer
+from tests.telegram.driver import BotProcess
+from tests.telegram.test_game import lobby_and_start, open_table, short_games
+
+
+async def said(server: BotAPIServer, bot: BotProcess, group: dict[str, object], user: dict[str, object],
+               command: str, args: str = "") -> str:
+    update = server.send_command(group, user, command, args)
+    await bot.settle(update)
+    return str((await server.wait_answer(update, "sendMessage")).params["text"])
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: BotProcess, lang: str) -> None:
+    driver = await open_table(server, bot)
+    group = driver.group
+    alice, bob, carol = driver.players
+    server.set_status(group, alice, "administrator")
+    await short_games(bot, driver.chat, scoring="target=0")
+    if lang == "es":
+        assert "Idioma" in await said(server, bot, group, alice, "/language", "es")
+    nothing = {"en": "No finished match is kept here.", "es": "Aquí no se guarda ninguna partida terminada."}
+    assert nothing[lang] in await said(server, bot, group, bob, "/last")  # nothing kept yet
+    await lobby_and_start(driver)
+    await driver.play()
+    summary = await bot.service.store.archived(driver.chat, 5)  # type: ignore[union-attr]
+    assert len(summary) == 1
+    winner = summary[0]["players"][summary[0]["winner"]]["name"]
+
+    top = await said(server, bot, group, bob, "/top")
+    words = {"en": ("Standings: all time", "won of 1"), "es": ("Clasificación: de siempre", "ganadas de 1")}[lang]
+    assert words[0] in top and top.count(words[1]) == 3 and winner in top.splitlines()[1], top
+    week = await said(server, bot, group, bob, "/top", "semana" if lang == "es" else "week")
+    assert ("esta semana" if lang == "es" else "this week") in week and "Alice" in week
+    bad = await said(server, bot, group, bob, "/top", "decade")
+    assert ("/top week" if lang == "en" else "/top semana") in bad
+    me = await said(server, bot, group, carol, "/me")
+    assert ("Carol" in me) and ("This chat" if lang == "en" else "Este chat") in me
+    last = await said(server, bot, group, carol, "/last")
+    assert winner in last and ("won after" if lang == "en" else "ganó tras") in last
+
+    # Not an admin: refused, nothing changes. An admin: the standings go.
+    refused = await said(server, bot, group, bob, "/resetstats")
+    assert ("Only an admin" if lang == "en" else "Solo un administrador") in refused
+    assert "Bob" in await said(server, bot, group, bob, "/top")
+    gone = await said(server, bot, group, bob, "/forgetme")
+    assert ("removed" if lang == "en" else "borrados") in gone
+    after = await said(server, bot, group, alice, "/top")
+    assert "Bob" not in after and "Alice" in after
+    assert "Bob" not in await said(server, bot, group, alice, "/last")
+    assert ("reset" if lang == "en" else "reiniciada") in await said(server, bot, group, alice, "/resetstats")
+    assert "Alice" not in await said(server, bot, group, alice, "/top")
