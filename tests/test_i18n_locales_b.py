@@ -26,7 +26,7 @@ from unobot.chat.render import card_name
 from unobot.variants import rules_for
 
 #: This helper's languages, in the order they land; each must be shipped.
-LANGS = ("ru", "uk", "pl", "tr")
+LANGS = ("ru", "uk", "pl", "tr", "id")
 
 #: Distinctive words of the English screen (from the English catalogue):
 #: events, the score table, card and colour names. Player names (Ada, Alan,
@@ -35,12 +35,16 @@ ENGLISH = ("played", "drew", "Your move", "Your turn", "Round", "round", "wins",
            "draw", "Wild", "Skip", "Reverse", "Score", "Player", "Points", "Cards left", "chose", "challenged",
            "is skipped", "direction", "takes", "First card", "begins", "(AI)", "Red", "Green", "Blue",
            "Yellow", "match", "Match", "Demo game", "Official rules", "points", "cards", "is out of")
+#: Words of that list a language itself uses: Indonesian says "AI" too (kecerdasan artifisial).
+SAME = {"id": {"(AI)"}}
 
 
-def _english_left(out: str) -> list[str]:
+def _english_left(out: str, lang: str = "en") -> list[str]:
     """English words (whole words, so `Grace` never reads as `race`) left in `out`."""
     found = []
     for word in ENGLISH:
+        if word in SAME.get(lang, set()):
+            continue
         if re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", out):
             found.append(word)
     return found
@@ -66,8 +70,8 @@ def test_a_whole_console_match_shows_no_english(lang: str, variant: str) -> None
     english = _play("en", variant)
     assert "Round 1 begins." in english  # the same match in English does show the words looked for
     assert len(_english_left(english)) >= 10
-    found = _english_left(out)
-    lines = [line for line in out.splitlines() if _english_left(line)]
+    found = _english_left(out, lang)
+    lines = [line for line in out.splitlines() if _english_left(line, lang)]
     assert not found, (found, lines[:10])
     assert len(out.splitlines()) > 20  # a whole match was played and shown
 
