@@ -9,6 +9,7 @@ against RLCard's agent is bench/ai.py's, too slow for the suite.)
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
@@ -81,3 +82,30 @@ def test_unknown_level_is_refused_by_simulate() -> None:
     out = subprocess.run([sys.executable, "-m", "unobot.cli", "simulate", "--level", "genius"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "unknown policy 'genius'" in out.stderr
+
+
+def test_a_multi_play_of_twins_is_scored_without_a_crash() -> None:
+    """Twins in one multi-play (R5 R5 of R5 R5 R5) leave the rest of the hand one copy
+    of each: scoring used to drop every copy and read past the end (IndexError)."""
+    from tests.rulekit import table as dealt
+    from unobot.ai import LEVELS, POLICIES
+    from unobot.engine import legal_moves
+
+    state = dealt(hands={"ana": "R5 R5 R5", "ben": "B+2 G3 Y9", "cat": "Y7 G9 B1"}, discard="R3",
+                  overrides={"multi-play": {}})
+    moves = legal_moves(state, 0)
+    assert any(len(m.cards) >= 1 and m.kind not in ("play", "draw") for m in moves)  # the twins' multi-play
+    for level in LEVELS:
+        assert POLICIES[level](state, 0, moves, random.Random(1)) in moves
+
+
+def test_only_easy_gambles_a_wild_draw_four_while_holding_the_colour() -> None:
+    from tests.rulekit import table as dealt
+    from unobot.ai import POLICIES
+    from unobot.engine import legal_moves
+
+    state = dealt(hands={"ana": "W+4 R9 B2 B3", "ben": "G2 Y6"}, discard="R5", players=("ana", "ben"))
+    plays = [m for m in legal_moves(state, 0) if m.kind == "play"]
+    for level, bluffs in (("easy", True), ("normal", False), ("hard", False)):
+        best = max(POLICIES[level].score_plays(state, 0, plays), key=lambda sm: sm[0])[1]
+        assert (best.card is not None and best.card.text == "W+4") is bluffs, level

@@ -230,7 +230,7 @@ class Level:
                 colour = m.color
             else:
                 colour = card.color
-            rest = [c for c in hand if c not in cards] if len(cards) > 1 else _without(hand, card)
+            rest = _without(hand, *cards)  # one copy per card played (a multi-play may hold twins)
             same = sum(1 for c in rest if c.color == colour)
             s += self.per_same * same
             if self.counts_cards and colour is not None:
@@ -259,10 +259,11 @@ class Level:
         return colour is not None and any(c.color == colour for c in state.hands[player] if c is not card)
 
 
-def _without(hand: list[Card], card: Card) -> list[Card]:
+def _without(hand: list[Card], *cards: Card) -> list[Card]:
     rest = list(hand)
-    with contextlib.suppress(ValueError):
-        rest.remove(card)
+    for card in cards:
+        with contextlib.suppress(ValueError):
+            rest.remove(card)
     return rest
 
 
@@ -280,6 +281,9 @@ class Easy(Level):
     """`normal` with a person's slips, all of them legal moves."""
 
     name = "easy"
+    #: A person's gamble: a Wild Draw Four on a player close to out while
+    #: holding the colour (legal; a challenge catches it). `normal` and above never bluff.
+    bluffs = True
     careless = 0.15    # a play picked without much thought
     forgets_uno = 0.05
     misses_catch = 0.3

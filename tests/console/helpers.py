@@ -174,7 +174,7 @@ class Stage:
 
 
 def stage_game(url: str, stage: Stage, *, lang: str, variant: str = "official", rounds: int | None = 1,
-               seed: int = 1, rules: tuple[str, ...] = ()) -> str:
+               seed: int = 1, rules: tuple[str, ...] = (), ai: str = "strong") -> str:
     """A console game in the store at `url`, laid out as `stage`: dealt by the
     console's own set-up (its app, in this process, quitting at the first
     prompt), then its cards rearranged: every card of the deck stays in play
@@ -182,11 +182,11 @@ def stage_game(url: str, stage: Stage, *, lang: str, variant: str = "official", 
     --resume` to take it up; returns the AI seats' names, comma-separated."""
     import asyncio
 
-    return asyncio.run(_stage(url, stage, lang=lang, variant=variant, rounds=rounds, seed=seed, rules=rules))
+    return asyncio.run(_stage(url, stage, lang=lang, variant=variant, rounds=rounds, seed=seed, rules=rules, ai=ai))
 
 
 async def _stage(url: str, stage: Stage, *, lang: str, variant: str, rounds: int | None, seed: int,
-                 rules: tuple[str, ...]) -> str:
+                 rules: tuple[str, ...], ai: str) -> str:
     import io
     from collections import Counter
 
@@ -203,7 +203,7 @@ async def _stage(url: str, stage: Stage, *, lang: str, variant: str, rounds: int
     config = load_config(ROOT / "config.yaml", environ=env())  # what the console in the pty reads
     store = await open_store(url, data_dir=str(ROOT / "data"), prefix=config.store.prefix)
     try:
-        options = Options(variant=variant, players=len(stage.hands), ai="strong",
+        options = Options(variant=variant, players=len(stage.hands), ai=ai,
                           overrides=parse_rule_overrides(list(rules)), seed=seed, lang=lang, rounds=rounds,
                           delay=0, name="Tess", user=user_id(), persistent=True, explicit_lang=True)
 
