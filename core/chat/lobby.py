@@ -15,6 +15,7 @@ from ..ai import level_name
 from ..store import ChatBusy
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
+from . import records
 from .i18n import gettext_for
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
@@ -102,6 +103,8 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
         found = await service.load(chat_id)
         if found and not _abandoned(service, found[1]):
             return service.fail("game_running", lang, found[1])
+        if found and found[1].phase == FINISHED:  # a process that ended it stopped before keeping it
+            await records.finish(service.store, found[0], found[1], [], [])  # (a no-op if it did)
         game_id, version = await service.store.create_game(
             chat_id, table.encode(), replace=True, log=[f"new {person.id}"])
     table.store_version = version

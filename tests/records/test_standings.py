@@ -10,6 +10,8 @@ import asyncio
 import random
 import uuid
 
+import pytest
+
 from tests.support.chat_worker import command_for
 from tests.support.redis_server import RedisServer
 from unobot.adapters.redis_store import RedisStore
@@ -139,3 +141,31 @@ async def test_the_archive_of_a_chat_stays_under_its_bound_played_past_it(redis_
         assert max(sizes) < 64 * 1024  # one kept match of three players: a few KB
     finally:
         await store.close()
+
+
+async def test_a_match_whose_process_stopped_before_keeping_it_is_kept_by_the_next_new(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save that ends a match and its archive are two steps: a process that
+    dies between them leaves the finished game bound to the chat, and the
+    next /new there keeps and counts it (once: the archive is keyed by game id)."""
+    store = MemoryStore()
+    finish = records.finish
+
+    async def crash(*args: object, **kwargs: object) -> bool:
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(records, "finish", crash)
+    svc = ChatService(store, rng=random.Random(5))
+    await _open(svc)
+    with pytest.raises(RuntimeError):
+        await _drive(svc, random.Random(6), [])
+    assert await store.archived(CHAT) == []
+    monkeypatch.setattr(records, "finish", finish)
+    other = ChatService(store, rng=random.Random(7))
+    assert (await other.handle(CHAT, PEOPLE[1], c.NewGame())).ok
+    kept = await store.archived(CHAT)
+    assert len(kept) == 1 and kept[0]["winner"] >= 0
+    assert all(x.games == 1 for x in await records.top(store, CHAT, "all"))
+    from unobot.chat.audit import audit_archived
+
+    assert (await audit_archived(kept[0])).ok
