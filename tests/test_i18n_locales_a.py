@@ -23,7 +23,7 @@ from unobot.variants import rules_for
 from .console.helpers import ROOT, env
 
 #: The languages of this file whose console match is played (pt_BR: see CONSOLE_BLOCKED).
-LANGS = ("pt_BR", "de", "fr", "it")
+LANGS = ("pt_BR", "de", "fr", "it", "ca")
 #: pt_BR cannot start a console game yet: the console sets its language with
 #: `SetLanguage("pt_BR")` and core/chat/settings.py compares the lower-cased
 #: code (`pt_br`) with LANGUAGES, refusing it ("Languages available"). Code,
