@@ -240,8 +240,9 @@ def without(record: dict[str, Any], person_id: str, name: str = FORGOTTEN) -> di
 
 
 async def forget(store: Store, person_id: str) -> int:
-    """Remove a person's lines from every chat's standings and their name
-    from the games kept there; return how many chats it touched."""
+    """Remove a person's lines from every chat's standings, their name from
+    the games kept there and their ``/stats`` counters; return how many
+    chats it touched."""
     chats = await store.player_chats(person_id)
     for chat in chats:
         await store.forget_standings(chat, person_id)
@@ -250,6 +251,9 @@ async def forget(store: Store, person_id: str) -> int:
             if changed is not record:
                 await store.replace_archived(chat, str(record["game_id"]), changed)
     await store.forget_player_chats(person_id)
+    counters = {k: -v for k, v in (await store.get_stats("user", person_id)).items() if v}
+    if counters:  # their /stats counters go too (to zero: a store has no delete for them)
+        await store.incr_stats("user", person_id, counters)
     return len(chats)
 
 

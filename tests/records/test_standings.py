@@ -119,6 +119,8 @@ async def test_ratings_move_with_results_and_forget_and_reset() -> None:
     assert kept is not None and name not in repr(kept["log"]) and name not in repr(kept["players"])
     assert records.FORGOTTEN in repr(kept["players"])
     assert await records.me(store, "12") == {}
+    assert not any((await store.get_stats("user", "12")).values())  # /stats forgets them too
+    assert (await store.get_stats("user", "11")).get("matches") == 1
     # An admin's reset clears every period; the kept game stays.
     await records.reset(store, CHAT)
     assert await records.top(store, CHAT, "all") == [] and await records.top(store, CHAT, "month") == []
