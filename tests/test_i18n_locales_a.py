@@ -92,3 +92,18 @@ def test_every_card_reads_back_by_its_name(lang: str, variant: str) -> None:
         if getattr(got, "card", None) != card.text:
             failures.append((card.text, name, got))
     assert not failures, failures[:10]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_translated_command_words_are_read(lang: str) -> None:
+    """The words the help shows in `lang` (`piocher`, `ziehen`, `aiuto` ...)
+    are the commands they name, and a card name after `play` is that card."""
+    from unobot.adapters.console.input import WORDS, command_word
+    from unobot.chat.i18n import gettext_for
+
+    _ = gettext_for(lang)
+    for name, word in WORDS.items():
+        assert command_word(_(word), lang) == name, (lang, word, _(word))
+    hand = [Card.get("R", "5"), Card.get("G", "+2")]
+    play = f"{_(WORDS['play'])} {card_name(hand[1], lang)}"
+    assert getattr(parse_hand(play, hand, lang), "card", None) == "G+2", play
