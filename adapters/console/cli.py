@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from unobot.chat.i18n import LANGUAGES, N_, NP_, gettext_for, normalize, translations
+from unobot.chat.i18n import LANGUAGES, N_, NP_, gettext_for, known, normalize, translations
 
 # Why rich, asyncio and the store are imported in `run`: `unobot --help` (and
 # every other command) registers this one, and must not pay for them.
@@ -35,9 +35,8 @@ MEMORY = "memory"  # --store memory: games live in this process only
 
 def env_lang() -> str | None:
     """The language LANG names, if the bot has it (LANG=es_ES.UTF-8 -> es; C -> None)."""
-    raw = os.environ.get("LANG") or ""
-    short = raw.replace("_", "-").split("-")[0].split(".")[0].lower()
-    return short if short in LANGUAGES else None
+    raw = (os.environ.get("LANG") or "").split(".")[0]  # es_ES.UTF-8, pt_BR.UTF-8, zh_TW.UTF-8
+    return known(raw) if raw not in ("C", "POSIX") else None
 
 
 def default_lang() -> str:
@@ -61,7 +60,7 @@ def argv_lang(args: list[str]) -> str | None:
         value = args[i + 1] if arg == "--lang" and i + 1 < len(args) else arg.partition("=")[2] \
             if arg.startswith("--lang=") else None
         if value is not None:
-            return value if value in LANGUAGES else None
+            return known(value)
     return None
 
 

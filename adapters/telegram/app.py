@@ -229,6 +229,21 @@ def menus() -> dict[str, list[tuple[str, str]]]:
             for lang in LANGUAGES}
 
 
+def menu_code(lang: str) -> str:
+    """The Bot API's language_code for a catalogue: two letters (ISO 639-1), so
+    `pt_BR` is `pt` and `zh_CN` is `zh`."""
+    return lang.split("_")[0]
+
+
+def menu_languages() -> list[str]:
+    """One catalogue per two-letter code (Telegram keys menus by two letters:
+    `zh` gets Simplified Chinese, the first; a `zh-hant` user then reads it)."""
+    seen: dict[str, str] = {}
+    for lang in LANGUAGES:
+        seen.setdefault(menu_code(lang), lang)
+    return list(seen.values())
+
+
 async def register_commands(app: Application[Any, Any, Any, Any, Any, Any], store: Store | None = None) -> None:
     """The command menu in every language (language_code per language; English is
     the default), the languages' calls at once.
@@ -252,12 +267,12 @@ async def register_commands(app: Application[Any, Any, Any, Any, Any, Any], stor
     async def one(lang: str) -> bool:
         commands = [BotCommand(name, description) for name, description in wanted[lang]]
         try:
-            await app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
+            await app.bot.set_my_commands(commands, language_code=None if lang == "en" else menu_code(lang))
         except TelegramError as exc:
             log.warning("setMyCommands (%s) failed: %s", lang, exc)
             return False
         return True
 
-    if all(await asyncio.gather(*(one(lang) for lang in LANGUAGES))) and store is not None:
+    if all(await asyncio.gather(*(one(lang) for lang in menu_languages()))) and store is not None:
         with contextlib.suppress(StoreError):  # not remembered: the next start sets it again
             await store.update_chat_settings(MENU_KEY, {"bot": app.bot.id, "digest": digest, "at": time.time()})

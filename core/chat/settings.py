@@ -10,7 +10,8 @@ from typing import Any
 
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
-from .i18n import LANGUAGES, N_, Msg, normalize
+from .i18n import N_, Msg, normalize
+from .i18n import known as spoken
 from .outcome import Outcome
 from .ports import ServicePort
 from .table import LOBBY, Table
@@ -28,8 +29,8 @@ async def settings_command(service: ServicePort, chat_id: str, person: c.Person,
     changes: dict[str, Any] = {}
     variant, rules = current["variant"], dict(current["rules"])
     if isinstance(cmd, c.SetLanguage):
-        code = cmd.lang.lower().strip()
-        if code not in LANGUAGES:
+        code = spoken(cmd.lang)  # `zh_CN`, `zh-cn`, `pt-BR`: the catalogue's own name
+        if code is None:
             return service.fail("bad_language", lang)
         changes["lang"] = code
     elif isinstance(cmd, c.SetTimer):

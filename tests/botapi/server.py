@@ -1701,7 +1701,10 @@ class BotAPIServer:
                 raise bad_request("BOT_COMMAND_INVALID")
             if not 1 <= len(str(command.get("description", ""))) <= 256:
                 raise bad_request("command description is empty")
-        key = (self._scope_key(params.get("scope")), str(params.get("language_code") or ""))
+        code = str(params.get("language_code") or "")
+        if code and not re.fullmatch(r"[a-z]{2}", code):  # the Bot API: a two-letter ISO 639-1 code
+            raise bad_request("language code is invalid")
+        key = (self._scope_key(params.get("scope")), code)
         self.commands[key] = [
             {"command": c["command"], "description": c["description"]} for c in commands
         ]

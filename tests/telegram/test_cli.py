@@ -176,3 +176,15 @@ async def test_a_store_that_answered_is_refused_not_unreachable(server: BotAPISe
     errors = [line for line in out.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and errors[0].startswith("error: the store (Redis) refused: this Redis is a replica"), out
     assert "use the primary's address" in errors[0] and "cannot be reached" not in out, out
+
+
+def test_command_menus_use_two_letter_language_codes() -> None:
+    """Telegram keys a command menu by a two-letter ISO 639-1 code: pt_BR is
+    `pt`, zh_CN `zh` (zh_TW shares it: one menu a code), never a catalogue's name."""
+    from unobot.adapters.telegram.app import menu_code, menu_languages
+    from unobot.chat.i18n import LANGUAGES
+
+    codes = [menu_code(lang) for lang in menu_languages()]
+    assert all(len(code) == 2 and code.isalpha() and code.islower() for code in codes)
+    assert len(codes) == len(set(codes)) and set(codes) == {lang.split("_")[0] for lang in LANGUAGES}
+    assert menu_code("pt_BR") == "pt" and menu_code("zh_TW") == "zh"
