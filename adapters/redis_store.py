@@ -93,6 +93,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from unobot import store_envelope as envelope
 from unobot.adapters import redis_scripts as lua
 from unobot.store import (
+    DEFAULT_ARCHIVE_KEEP,
+    DEFAULT_ARCHIVE_MAX,
     DEFAULT_GAME_TTL,
     DONE_TTL,
     ID_RE,
@@ -430,8 +432,13 @@ class RedisStore(Store):
         wait_timeout: float = 0.5,
         wait_aof: bool = False,
         ack_records: bool | None = None,
+        archive_keep: float | None = DEFAULT_ARCHIVE_KEEP,
+        archive_max: int = DEFAULT_ARCHIVE_MAX,
     ) -> None:
         self.client = client
+        #: How long finished games are kept, and how many per chat (config `records`).
+        self.archive_keep = archive_keep
+        self.archive_max = archive_max
         self.cluster = not isinstance(client, aioredis.Redis)
         self.keys = RedisKeys(prefix)
         self.game_ttl = game_ttl
