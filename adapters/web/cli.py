@@ -12,7 +12,6 @@ publishing (`attach_telegram`).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import logging
 import signal
@@ -58,6 +57,8 @@ def web_config(config: Config, *, public_url: str | None = None, listen: str | N
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio  # here, not at the top: `unobot --help` loads this module and must stay light
+
     from unobot.adapters.store_factory import open_store, store_options
     from unobot.chat.service import ChatService, Defaults
     from unobot.config import ConfigError, load_config

@@ -177,5 +177,5 @@ def test_the_readme_defaults_are_the_consoles() -> None:
     from unobot.adapters.console.cli import DEFAULT_DELAY
 
     paragraph = _readme_paragraph("deals you in against three AI")
-    assert "the default AI is `strong`" in paragraph and "500 points" in paragraph and "`--rounds 1`" in paragraph
+    assert "the default AI is `normal`" in paragraph and "500 points" in paragraph and "`--rounds 1`" in paragraph
     assert f"({DEFAULT_DELAY} s a move; `--delay 0` for full speed)" in paragraph

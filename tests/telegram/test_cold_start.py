@@ -28,8 +28,8 @@ from telegram.request import HTTPXRequest
 from tests.botapi import BotAPIServer
 from tests.support.fresh_python import fresh_python
 from unobot.adapters.telegram import transport
+from unobot.adapters.telegram.app import menu_languages
 from unobot.adapters.telegram.transport import JsonRequest, TlsWhenNeeded
-from unobot.chat.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,7 +136,7 @@ async def test_unobot_telegram_with_a_memory_store(server: BotAPIServer, tmp_pat
         output, _ = await asyncio.wait_for(process.communicate(), 30)
     text = output.decode(errors="replace")
     assert "PROBE redis=False ca_reads=0" in text, text
-    assert [call.method for call in server.calls].count("setMyCommands") == len(LANGUAGES)
+    assert [call.method for call in server.calls].count("setMyCommands") == len(menu_languages())
     assert server.my_commands(language_code="es") and server.my_commands()
 
 
@@ -168,8 +168,8 @@ async def test_the_menu_is_set_again_only_when_it_changed_or_is_a_day_old(
     def sets() -> int:
         """How many menus were set, in rounds of one per language."""
         count = [call.method for call in server.calls].count("setMyCommands")
-        assert count % len(LANGUAGES) == 0
-        return count // len(LANGUAGES)
+        assert count % len(menu_languages()) == 0
+        return count // len(menu_languages())
 
     try:
         await register_commands(bot_app, store)
