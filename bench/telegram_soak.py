@@ -125,6 +125,15 @@ def old_caps() -> None:
     bot.markup_wire = functools.cache(bot.markup_wire.__wrapped__)  # type: ignore[misc]
 
 
+def median_step(points: list[tuple[int, float]]) -> float:
+    """MB per 1,000 games, the median of the batch-to-batch growths: what RSS
+    does between the allocator's one-off steps (a new arena shows as a jump
+    of several MB once, which a least-squares slope over few points reads as
+    steady growth)."""
+    steps = sorted(1000.0 * (y1 - y0) / (x1 - x0) for (x0, y0), (x1, y1) in zip(points, points[1:]))
+    return steps[len(steps) // 2] if steps else float("nan")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=2000)
@@ -137,7 +146,8 @@ def main() -> None:
     points = asyncio.run(soak(args.games, args.parallel, args.batch))
     first, last = points[0], points[-1]
     print(f"RSS {first[1]:.1f} MB after {first[0]} games, {last[1]:.1f} MB after {last[0]}; "
-          f"growth over the second half: {slope(points):.1f} MB per 1,000 games")
+          f"growth over the second half: {slope(points):.1f} MB per 1,000 games (least squares), "
+          f"median batch-to-batch {median_step(points):.1f} MB per 1,000 games")
 
 
 if __name__ == "__main__":
