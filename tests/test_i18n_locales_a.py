@@ -22,14 +22,8 @@ from unobot.variants import rules_for
 
 from .console.helpers import ROOT, env
 
-#: The languages of this file (each one's console match is played; pt_BR's is an expected failure, see CONSOLE_BLOCKED).
+#: The languages of this file (each one's console match is played).
 LANGS = ("pt_BR", "de", "fr", "it", "ca")
-#: pt_BR cannot start a console game yet: the console sets its language with
-#: `SetLanguage("pt_BR")` and core/chat/settings.py compares the lower-cased
-#: code (`pt_br`) with LANGUAGES, refusing it ("Languages available"). Code,
-#: not translation: reported; a strict expected failure, so the fix shows up
-#: here (as an unexpected pass) and the language joins the others.
-CONSOLE_BLOCKED = {"pt_BR"}
 
 #: Distinctive English words of a console match (each appears in the English
 #: run below, so the test proves it looks for words that are really there).
@@ -60,9 +54,7 @@ def test_the_english_words_are_there_in_english() -> None:
     assert english_words(match("en"), "en") == set(ENGLISH)
 
 
-@pytest.mark.parametrize("lang", [
-    pytest.param(lang, marks=pytest.mark.xfail(strict=True, reason="settings.py refuses `pt_br`: see CONSOLE_BLOCKED"))
-    if lang in CONSOLE_BLOCKED else lang for lang in LANGS])
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_whole_match_reads_without_english(lang: str) -> None:
     assert lang in LANGUAGES
     for variant in (VARIANT, "no-mercy"):
