@@ -58,7 +58,7 @@ _URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+
 CLUSTER_SCHEMES = {"redis://": "redis+cluster://", "rediss://": "rediss+cluster://"}
 """Plain scheme -> the scheme that selects Redis Cluster (``redis.cluster: true`` rewrites to it)."""
 _SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook secret
-_LANG_RE = re.compile(r"[a-z]{2,3}")
+_LANG_RE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")  # a catalogue's name: es, pt_BR, zh_TW
 _PREFIX_RE = re.compile(r"[^{}\s]{1,64}")
 
 

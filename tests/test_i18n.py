@@ -122,6 +122,8 @@ msgstr[1] "{n} карты"
     assert report.missing == ["Pass"] and report.fuzzy == ["Draw"]
     assert report.plurals == ["{n} card"]  # Russian has three forms (and more in CLDR's count)
     assert "ru has" in report.header and not report.ok
+    merged = check_po(po, "ru", template={"{player} drew a card.", "Pass", "A text added since"})
+    assert "A text added since" in merged.missing  # never merged in: missing all the same
 
 
 def test_platform_language_codes_find_their_catalogue() -> None:

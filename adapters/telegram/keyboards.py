@@ -35,6 +35,7 @@ RULE_OFF = "r:off:"
 VARIANT = "r:var:"
 TIMER = "r:tm:"
 LANGUAGE = "r:lang:"
+LANGUAGES_A_ROW = 4
 RESET = "r:reset"
 #: ``r:m:<rule key>``: show a rule's options; ``r:s:<rule key>:<option index>:<value>``:
 #: set one. A rule key is a short hash of the rule's name, so any name fits in
@@ -138,11 +139,11 @@ def rules_keyboard(variant: str, enabled: set[str], timer: int, lang: str) -> In
                              callback_data=f"{TIMER}{seconds}")
         for seconds in TIMER_CHOICES
     ])
-    rows.append([
-        InlineKeyboardButton(("🔘 " if code == lang else "") + LANGUAGE_NAMES[code],
-                             callback_data=LANGUAGE + code)
-        for code in LANGUAGES
-    ] + [InlineKeyboardButton(_("↩️ Variant defaults"), callback_data=RESET)])
+    languages = [InlineKeyboardButton(("🔘 " if code == lang else "") + LANGUAGE_NAMES.get(code, code),
+                                      callback_data=LANGUAGE + code) for code in LANGUAGES]
+    # Four a row: names as long as "Bahasa Indonesia" stay readable on a phone (Telegram allows 8).
+    rows.extend(languages[i:i + LANGUAGES_A_ROW] for i in range(0, len(languages), LANGUAGES_A_ROW))
+    rows.append([InlineKeyboardButton(_("↩️ Variant defaults"), callback_data=RESET)])
     return InlineKeyboardMarkup(rows)
 
 

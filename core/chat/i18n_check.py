@@ -64,12 +64,20 @@ def expected_plurals(lang: str) -> int:
     return int(get_plural(lang).num_plurals)
 
 
-def check_po(path: Path, lang: str) -> Report:
+def check_po(path: Path, lang: str, template: set[str] | None = None) -> Report:
+    """One catalogue; with `template` (the .pot's msgids), an entry the
+    catalogue lacks altogether counts as missing too (a catalogue not merged
+    since texts were added would otherwise pass)."""
     from babel.messages.pofile import read_po
 
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang)
     report = Report(lang, path)
+    if template is not None:
+        have = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
+        absent = sorted(template - have)
+        report.missing.extend(absent)
+        report.total += len(absent)
     want = expected_plurals(lang)
     if catalog.num_plurals != want:
         report.header = f"Plural-Forms says {catalog.num_plurals} forms, {lang} has {want}"
@@ -103,4 +111,13 @@ def check_folder(locale_dir: Path, domain: str) -> list[Report]:
     """Every language's catalogue of `domain` under `locale_dir` (English first)."""
     found = sorted(locale_dir.glob(f"*/LC_MESSAGES/{domain}.po"))
     found.sort(key=lambda p: p.parent.parent.name != "en")
-    return [check_po(p, p.parent.parent.name) for p in found]
+    pot = locale_dir / f"{domain}.pot"
+    template = _msgids(pot) if pot.exists() else None
+    return [check_po(p, p.parent.parent.name, template) for p in found]
+
+
+def _msgids(pot: Path) -> set[str]:
+    from babel.messages.pofile import read_po
+
+    with pot.open("rb") as f:
+        return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}

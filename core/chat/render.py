@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..cards import Card, CardKind, kind_of
 from ..errors import CODES
 from ..events import Event
-from .i18n import N_, gettext_for, ngettext_for, normalize
+from .i18n import LANGUAGES, N_, gettext_for, ngettext_for, normalize
 from .unconfirmed import NOT_CONFIRMED
 
 COLOR_WORDS = {"R": N_("red"), "G": N_("green"), "B": N_("blue"), "Y": N_("yellow")}
@@ -92,7 +92,8 @@ def error_text(code: str, lang: str | None) -> str:
     _ = gettext_for(lang)
     text = CODES.get(code) or CHAT_ERRORS.get(code)
     if text:
-        return _(text)
+        # Which languages there are is not a translation's to say: it is the catalogues shipped.
+        return _(text).format(languages=", ".join(LANGUAGES)) if "{languages}" in text else _(text)
     return plugin_refusal(code, lang) or _("That move is not allowed now.")
 
 
@@ -140,7 +141,7 @@ CHAT_ERRORS = {
     "store_data": N_("This chat's game data was damaged and has been set aside. Start a new game with /new."),
     "busy": N_("Too many moves at once; please try again."),
     "round_not_over": N_("The round is still being played."),
-    "bad_language": N_("Languages available: en, es."),
+    "bad_language": N_("Languages available: {languages}."),
 }
 
 

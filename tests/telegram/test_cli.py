@@ -188,3 +188,17 @@ def test_command_menus_use_two_letter_language_codes() -> None:
     assert all(len(code) == 2 and code.isalpha() and code.islower() for code in codes)
     assert len(codes) == len(set(codes)) and set(codes) == {lang.split("_")[0] for lang in LANGUAGES}
     assert menu_code("pt_BR") == "pt" and menu_code("zh_TW") == "zh"
+
+
+def test_the_rules_keyboard_keeps_telegrams_limits_with_every_language() -> None:
+    """At most 8 buttons a row and 100 in all, callback data up to 64 bytes, whatever the languages shipped."""
+    from unobot.adapters.telegram.keyboards import rules_keyboard
+    from unobot.chat.i18n import LANGUAGES
+
+    for lang in LANGUAGES:
+        markup = rules_keyboard("official", set(), 0, lang)
+        rows = markup.inline_keyboard
+        assert all(len(row) <= 8 for row in rows) and sum(map(len, rows)) <= 100
+        assert all(len((b.callback_data or "").encode()) <= 64 for row in rows for b in row)
+        codes = {b.callback_data for row in rows for b in row if str(b.callback_data).startswith("r:lang:")}
+        assert codes == {f"r:lang:{code}" for code in LANGUAGES}  # every language reachable
