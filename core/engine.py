@@ -77,7 +77,7 @@ from .moves import (
     play_move,
     simple_move,
 )
-from .plain_turn import PlainMoves, plain_step
+from .plain_turn import PlainMoves, plain_step, use_can_play
 from .ruleset import RuleSet
 from .state import PLAYING, GameState
 from .variants import rules_for, rules_from_spec
@@ -489,6 +489,9 @@ def can_play(state: GameState, player: int) -> bool:
             cards = state.hands[player]
         return bool(rules.cards_that_fit(state, player, cards))
     return bool(play_moves(state, player, rules))
+
+
+use_can_play(can_play)  # the plain turn's drawn-card check asks the engine, without importing it back
 
 
 def _plays(state: GameState, rules: RuleSet, player: int, cards: list[Card], moves: list[Move]) -> None:

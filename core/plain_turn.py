@@ -53,6 +53,7 @@ the path both ways, and requires identical moves, events and states.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .cards import REVERSE, SKIP
@@ -69,6 +70,22 @@ from .events import (
 )
 from .moves import DRAW, PASS, PLAY, Move
 from .state import PLAYING, GameState
+
+
+def _no_engine(state: GameState, player: int) -> bool:
+    raise RuntimeError("the engine did not hand plain_turn its can_play")
+
+
+#: The engine's `can_play` (the whole rule set's judgement of a drawn card),
+#: handed over by core/engine.py when it is imported (`use_can_play`). Why not
+#: an import: the engine imports this module for its fast path, and importing
+#: the engine back from inside a step was a cycle (#21).
+_can_play: Callable[[GameState, int], bool] = _no_engine
+
+
+def use_can_play(can_play: Callable[[GameState, int], bool]) -> None:
+    global _can_play
+    _can_play = can_play
 
 #: The hooks a plain turn would ask. A rule implementing any of them must
 #: declare `plain_turn = True` for the rule set to take the fast path.
@@ -212,9 +229,7 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
         s.drawn = card
         s.draws = 1
         if rules.play_checks or rules.targets_possible:
-            from .engine import can_play
-
-            fits = can_play(s, player)
+            fits = _can_play(s, player)
         else:
             fits = bool(rules.cards_that_fit(s, player, (card,)))
         if not fits:
