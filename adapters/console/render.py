@@ -174,7 +174,9 @@ def status(view: TableView, lang: str, width: int = 200, hv: HandView | None = N
 
 
 def players_table(view: TableView, lang: str, me: str, hide: Sequence[str] = ()) -> Table:
-    """Who is at the table: turn marker, cards in hand, UNO flags, scores."""
+    """Who is at the table, in the round's order of play (the table model's:
+    a shuffled-seat round is played in another order than the seats): turn
+    marker (▶), who plays next (⏭), cards in hand, UNO flags, scores."""
     _ = gettext_for(lang)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False, pad_edge=False)
     table.add_column("")
@@ -182,10 +184,10 @@ def players_table(view: TableView, lang: str, me: str, hide: Sequence[str] = ())
     table.add_column(_("Cards"), justify="right")
     table.add_column(_("Score"), justify="right")
     table.add_column("")
-    for p in view.players:
+    for p in view.in_order:
         if p.id in hide:
             continue
-        mark = Text("▶", style="bold yellow") if p.is_turn else Text("")
+        mark = Text("▶", style="bold yellow") if p.is_turn else Text("⏭", style="grey62") if p.is_next else Text("")
         name = Text(p.name, style="bold" if p.id == me else "cyan")
         if p.id == me:
             name.append(" " + _("(you)"), style="grey50")

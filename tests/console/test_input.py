@@ -179,3 +179,20 @@ def test_the_readme_defaults_are_the_consoles() -> None:
     paragraph = _readme_paragraph("deals you in against three AI")
     assert "the default AI is `normal`" in paragraph and "500 points" in paragraph and "`--rounds 1`" in paragraph
     assert f"({DEFAULT_DELAY} s a move; `--delay 0` for full speed)" in paragraph
+
+
+def test_the_players_table_is_in_the_order_of_play_with_the_next_player_marked() -> None:
+    """Shuffled seats: the console lists the players as the round is played, ▶ on turn, ⏭ next."""
+    from rich.console import Console
+
+    from unobot.adapters.console.render import players_table
+    from unobot.chat.views import PlayerLine, TableView
+
+    lines = [PlayerLine(0, "a", "Ana", 5), PlayerLine(1, "b", "Ben", 4, is_turn=True),
+             PlayerLine(2, "c", "Cat", 3, is_next=True)]
+    view = TableView("playing", "official", "Official", 1, lines, order=[1, 2, 0], turn=1, next_seat=2)
+    console = Console(width=60, record=True)
+    console.print(players_table(view, "en", "a"))
+    text = console.export_text()
+    assert text.index("Ben") < text.index("Cat") < text.index("Ana")
+    assert "▶ Ben" in " ".join(text.split()) and "⏭ Cat" in " ".join(text.split())
