@@ -14,13 +14,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 
 from unobot.cards import Card
 from unobot.chat import actions as a
 from unobot.chat.i18n import LANGUAGE_NAMES, N_, gettext_for, ngettext_for
+from unobot.chat.option_values import number_steps, option_spec, resolved_options
 from unobot.chat.render import COLOR_EMOJI, card_name
 from unobot.chat.rules_text import switchable_rules
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
@@ -32,7 +32,7 @@ from unobot.chat.views import (
     variant_title,
 )
 from unobot.registry import available_rules
-from unobot.rule import OptionSpec, Rule, option_specs
+from unobot.rule import OptionSpec, option_specs
 
 from . import ids
 
@@ -431,15 +431,6 @@ def rules_components(settings: dict[str, object], enabled: set[str], lang: str, 
     return paged(Panel(selects=selects, page_id=lambda p: ids.setting(ids.RULES, "p", scope, p)), page)
 
 
-def resolved_options(settings: dict[str, object]) -> dict[str, dict[str, Any]]:
-    """Each rule's options as the chat's settings make them (variant and overrides)."""
-    from unobot.variants import VariantError, resolve
-
-    try:
-        resolved = resolve(str(settings["variant"]), settings.get("rules") or None)  # type: ignore[arg-type]
-    except VariantError:
-        return {}
-    return {name: dict(value or {}) for name, value in resolved.rules.items() if isinstance(value, dict)}
 
 
 def shown_value(value: object, lang: str) -> str:
@@ -451,19 +442,8 @@ def shown_value(value: object, lang: str) -> str:
     return str(value)
 
 
-def number_steps(spec: OptionSpec) -> list[int]:
-    """The steps a number option moves by, as Telegram offers them (1, or 1 and a tenth of its span)."""
-    span = (spec.max - spec.min) if spec.max is not None and spec.min is not None else 100.0
-    if span <= 30:
-        return [1]
-    big = 10 ** max(1, int(math.log10(span)) - 2)
-    return [max(1, big // 10), big] if big >= 100 else [1, big]
 
 
-def option_spec(rule: str, option: str) -> tuple[type[Rule], OptionSpec] | None:
-    cls = available_rules().get(rule)
-    spec = next((s for s in option_specs(cls) if s.name == option), None) if cls is not None else None
-    return (cls, spec) if cls is not None and spec is not None else None
 
 
 def option_panel(settings: dict[str, object], rule: str, option: str, lang: str, scope: str,

@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
+from unobot.chat.option_values import decode_value
 from unobot.chat.render import error_text
 from unobot.chat.table import LOBBY
 from unobot.registry import available_rules
@@ -67,7 +68,7 @@ def _option_command(data: str) -> c.Command | None:
     index = parse_int(parts[1], 0, len(specs) - 1) if specs else None
     if cls is None or index is None:
         return None
-    ok, value = keyboards.decode_value(specs[index], parts[2])
+    ok, value = decode_value(specs[index], parts[2])
     return c.SetRule(rule=cls.name, option=specs[index].name, value=value) if ok else None
 
 

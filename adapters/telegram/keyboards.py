@@ -10,7 +10,6 @@ refused by the service when the table has moved on.
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -18,13 +17,14 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for
+from unobot.chat.option_values import encode_value, number_steps, option_rules
 from unobot.chat.rules_text import switchable_rules
 from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
 from unobot.registry import available_rules
-from unobot.rule import OptionSpec, Rule, option_specs
+from unobot.rule import Rule, option_specs
 from unobot.variants import VariantError, load_variant, variant_names
 
-from .guard import clip, parse_int
+from .guard import clip
 
 JOIN = "g:join"
 START = "g:start"
@@ -174,43 +174,12 @@ def rule_by_key(key: str) -> type[Rule] | None:
     return None
 
 
-def option_rules(enabled: set[str]) -> list[type[Rule]]:
-    """The enabled rules that have options, in name order."""
-    rules = available_rules()
-    return [rules[name] for name in sorted(enabled) if name in rules and option_specs(rules[name])]
 
 
-def encode_value(spec: OptionSpec, value: Any) -> str:
-    choices = spec.choices
-    if spec.type is bool:
-        return "1" if value else "0"
-    if choices is not None:
-        return str(choices.index(value)) if value in choices else ""
-    return str(int(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
 
 
-def decode_value(spec: OptionSpec, text: str) -> tuple[bool, Any]:
-    """(True, value) for a value the option takes; (False, None) otherwise."""
-    choices = spec.choices
-    if spec.type is bool:
-        return (True, text == "1") if text in ("0", "1") else (False, None)
-    if choices is not None:
-        index = parse_int(text, 0, len(choices) - 1)
-        return (True, choices[index]) if index is not None else (False, None)
-    if spec.type in (int, float):
-        lo = int(spec.min) if spec.min is not None else -(10 ** 9)
-        hi = int(spec.max) if spec.max is not None else 10 ** 9
-        number = parse_int(text, lo, hi)
-        return (True, spec.type(number)) if number is not None else (False, None)
-    return False, None
 
 
-def number_steps(spec: OptionSpec) -> list[int]:
-    span = (spec.max - spec.min) if spec.max is not None and spec.min is not None else 100.0
-    if span <= 30:
-        return [1]
-    big = 10 ** max(1, int(math.log10(span)) - 2)
-    return [max(1, big // 10), big] if big >= 100 else [1, big]
 
 
 def options_keyboard(cls: type[Rule], values: dict[str, Any], lang: str) -> InlineKeyboardMarkup:

@@ -31,3 +31,18 @@ def test_every_option_reads_as_words_in_spanish() -> None:
 def test_values_in_words() -> None:
     assert value_words(True, "es") == "sí" and value_words(False, "en") == "no"
     assert value_words(7, "en") == "7" and value_words(2.0, "en") == "2"
+
+
+def test_option_values_travel_and_come_back() -> None:
+    """What a settings button carries reads back as the value, and nothing else is taken."""
+    from unobot.chat.option_values import decode_value, encode_value, number_steps, option_spec
+
+    found = option_spec("deck", "hand_size")
+    assert found is not None
+    _cls, spec = found
+    assert decode_value(spec, encode_value(spec, 9)) == (True, 9)
+    assert decode_value(spec, "31") == (False, None) and decode_value(spec, "²") == (False, None)
+    assert number_steps(spec) == [1]
+    toggle = option_spec("stacking", "optional")
+    assert toggle is not None and decode_value(toggle[1], encode_value(toggle[1], False)) == (True, False)
+    assert option_spec("deck", "nonsense") is None and option_spec("nonsense", "x") is None

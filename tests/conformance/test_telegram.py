@@ -33,6 +33,7 @@ from tests.telegram.driver import BotProcess, TableDriver
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import actions
 from unobot.chat import commands as c
+from unobot.chat.option_values import encode_value
 from unobot.chat.table import Table
 from unobot.registry import available_rules
 from unobot.rule import option_specs
@@ -148,7 +149,7 @@ async def test_telegram_sets_an_option_of_each_kind(telegram: tuple[BotAPIServer
     index, spec = next((i, s) for i, s in enumerate(option_specs(cls)) if s.name == option)
     prefix = f"{keyboards.SET_OPTION}{keyboards.rule_key(rule)}:{index}:"
     if spec.type is bool:
-        data = prefix + keyboards.encode_value(spec, value)
+        data = prefix + encode_value(spec, value)
     elif spec.choices is not None:
         data = prefix + str(spec.choices.index(value))
     else:

@@ -107,9 +107,12 @@ async def test_every_house_rule_is_reachable_from_rules_by_paging(server: Discor
     pages = await all_pages(driver, boss, shown.message, "r|p|channel|")
     assert len(pages) >= 2
     every = {cid.partition("=")[2] for p in pages for cid in entries(p, "r|t|")}
+    from unobot.chat.rules_text import switchable_rules
     from unobot.registry import available_rules
 
-    assert every == {r.name for r in available_rules().values() if not r.base}
+    # every house rule, and the shared rules a house rule needs off (challenge, for no-bluffing)
+    assert every == {r.name for r in switchable_rules()}
+    assert {r.name for r in available_rules().values() if not r.base} <= every and "challenge" in every
     last = pages[-1]
     for rule in ("teams", "value-stacking"):
         select = next(cid for cid in entries(last, "r|t|") if cid.endswith("=" + rule)).partition("=")[0]
