@@ -40,21 +40,21 @@ from discord import app_commands
 
 from unobot.chat import actions as a
 from unobot.chat import commands as c
-from unobot.chat.i18n import gettext_for, known
-from unobot.chat.render import describe_private, error_text, store_error_code
+from unobot.chat.i18n import gettext_for
+from unobot.chat.render import describe_private, error_text
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.table import FINISHED, PLAYING, Table
 from unobot.chat.views import rule_facts
 from unobot.chat.wake import CONT, LOBBY_EXPIRY, SYSTEM, Pacing, Wake, wake_plan
-from unobot.store import StoreDataError, StoreError, StoreUnavailable
+from unobot.store import StoreError
 
 from . import ids, render
-from .commands import Translator, uno_group
+from .commands import Translator, settings_press, uno_group
+from .place import DiscordChatService, channel_of, chat_id, chat_of, lang_of, person_of
+from .reply import EPHEMERAL, UPDATE, Reply, outage_text
 
 log = logging.getLogger(__name__)
 
-CHAT_PREFIX = "dc_"
-GUILD_PREFIX = "dcg_"
 #: Outcome codes that say "the store could not serve now": a job tries again.
 STORE_DOWN = ("store_unavailable", "store_refusing")
 #: Commands of the lobby and between rounds: sent without a version (any
@@ -63,56 +63,6 @@ STORE_DOWN = ("store_unavailable", "store_refusing")
 TABLE_COMMANDS = (c.Join, c.Leave, c.Start, c.AddAI, c.NextRound)
 
 __all__ = ["SYSTEM", "DiscordChatService", "Options", "UnoBot", "chat_id"]
-
-
-def chat_id(guild_id: int | None, channel_id: int) -> str:
-    """A channel's chat id: `dc_<guild>_<channel>` (the guild's settings are its defaults)."""
-    return f"{CHAT_PREFIX}{guild_id or 0}_{channel_id}"
-
-
-def chat_of(interaction: discord.Interaction[Any]) -> str:
-    assert interaction.channel_id is not None
-    return chat_id(interaction.guild_id, interaction.channel_id)
-
-
-def _parts(chat: str) -> tuple[int, int] | None:
-    rest = chat[len(CHAT_PREFIX):].split("_") if chat.startswith(CHAT_PREFIX) else []
-    if len(rest) != 2 or not all(p.isascii() and p.isdecimal() for p in rest):
-        return None
-    return int(rest[0]), int(rest[1])
-
-
-def channel_of(chat: str) -> int | None:
-    parts = _parts(chat)
-    return parts[1] if parts else None
-
-
-def guild_chat(guild_id: int) -> str:
-    """Where a guild's own settings are kept (the defaults of its channels)."""
-    return f"{GUILD_PREFIX}{guild_id}"
-
-
-def guild_of(chat: str) -> str | None:
-    parts = _parts(chat)
-    return guild_chat(parts[0]) if parts and parts[0] else None
-
-
-class DiscordChatService(ChatService):
-    """The chat service with Discord's two levels of settings: a channel's
-    own settings, over its guild's (set with `/uno rules scope:server`), over
-    the bot's defaults. A setting a channel changes is its own from then on."""
-
-    async def settings(self, chat_id: str) -> dict[str, Any]:
-        merged = await super().settings(chat_id)
-        guild = guild_of(chat_id)
-        if guild is None:
-            return merged
-        own = await self.store.get_chat_settings(chat_id)
-        inherited = await self.store.get_chat_settings(guild)
-        for key, value in inherited.items():
-            if key not in own and value not in (None, ""):
-                merged[key] = value
-        return merged
 
 
 @dataclass(frozen=True)
@@ -139,112 +89,6 @@ class Options:
     clock_poll: float = 1.0
     #: Seconds before a job that met a store outage is tried again.
     retry_after: float = 1.0
-
-
-def person_of(interaction: discord.Interaction[Any]) -> c.Person:
-    user = interaction.user
-    perms = interaction.permissions
-    return c.Person(str(user.id), user.display_name, lang=str(interaction.locale),
-                    is_admin=bool(perms.manage_guild or perms.administrator))
-
-
-def lang_of(interaction: discord.Interaction[Any], fallback: str) -> str:
-    return known(str(interaction.locale)) or fallback
-
-
-# -- answering an interaction in time -------------------------------------------------------
-
-UPDATE, EPHEMERAL, PUBLIC = "update", "ephemeral", "public"
-
-
-class Reply:
-    """Answers one interaction within Discord's 3 seconds.
-
-    Why: the answer usually needs the store, which may be slow (a paused
-    Redis, a failover); Discord fails the press ("This interaction failed")
-    when nothing is answered in 3 s. So a timer defers at `after` seconds
-    unless the answer went out first, and the answer then edits the
-    deferred response. `mode` says what the answer is: an update of the
-    pressed message, a new ephemeral message, or a new public one."""
-
-    def __init__(self, it: discord.Interaction[Any], mode: str, after: float) -> None:
-        self.it = it
-        self.mode = mode
-        self._lock = asyncio.Lock()
-        self._deferred = False
-        loop = asyncio.get_running_loop()
-        self._deferring: asyncio.Task[None] | None = None
-        # A timer, not a sleeping task: once it fires, the deferral runs to its
-        # end (cancelling it midway would leave Discord answered and us unaware).
-        self._timer: asyncio.TimerHandle | None = loop.call_later(after, self._fire)
-
-    def _fire(self) -> None:
-        self._timer = None
-        self._deferring = asyncio.get_running_loop().create_task(self.defer())
-
-    async def defer(self) -> None:
-        async with self._lock:
-            if self.it.response.is_done():
-                return
-            with contextlib.suppress(discord.HTTPException):
-                if self.mode == UPDATE:
-                    await self.it.response.defer()
-                else:
-                    await self.it.response.defer(ephemeral=self.mode == EPHEMERAL, thinking=True)
-                self._deferred = True
-
-    def close(self) -> None:
-        """No deferral from now on (the answer is going out, or went)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    async def show(self, shown: render.Shown) -> int | None:
-        """The answer itself; returns the id of the message it is on."""
-        self.close()
-        async with self._lock:
-            r = self.it.response
-            if not r.is_done():
-                if self.mode == UPDATE:
-                    await r.edit_message(content=shown.content, view=shown.view)
-                    return self.it.message.id if self.it.message else None
-                answer = await r.send_message(shown.content, view=shown.components, ephemeral=self.mode == EPHEMERAL)
-                mid = answer.message_id if answer is not None else None
-                return mid if mid is not None else (await self.it.original_response()).id
-            msg = await self.it.edit_original_response(content=shown.content, view=shown.view)
-            return msg.id
-
-    async def tell(self, text: str) -> None:
-        """A note only the member sees (a refusal), whatever the mode."""
-        self.close()
-        async with self._lock:
-            r = self.it.response
-            if not r.is_done():
-                await r.send_message(text, ephemeral=True)
-            elif self.mode == EPHEMERAL and self._deferred:
-                await self.it.edit_original_response(content=text, view=None)
-            else:
-                await self.it.followup.send(text, ephemeral=True)
-
-    async def ack(self) -> None:
-        """Nothing to say (the status message shows it): acknowledge the press."""
-        self.close()
-        async with self._lock:
-            r = self.it.response
-            if not r.is_done():
-                await r.defer()
-            elif self.mode == EPHEMERAL and self._deferred:
-                await self.it.edit_original_response(content="✓")
-
-
-def outage_text(exc: BaseException, lang: str) -> str:
-    """What a member is told when the store failed them (as Telegram says it)."""
-    if isinstance(exc, StoreUnavailable):
-        return "⚠️ " + error_text(store_error_code(exc), lang)
-    if isinstance(exc, StoreDataError):
-        return "⚠️ " + error_text("store_data", lang)
-    _ = gettext_for(lang)
-    return "⚠️ " + _("Something went wrong. Please try again.")
 
 
 # -- the status message, paced -------------------------------------------------------------------
@@ -386,8 +230,6 @@ class UnoBot(discord.Client):
             try:
                 setting = ids.parse_setting(custom_id)
                 if setting is not None:
-                    from .commands import settings_press
-
                     await settings_press(self, interaction, reply, setting, values, modal_value(data))
                     return
                 press = ids.parse(custom_id, values)

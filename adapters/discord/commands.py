@@ -35,13 +35,16 @@ from unobot.chat import commands as c
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
 from unobot.chat.render import error_text
+from unobot.store import StoreError
 
 from . import ids, render
+from .place import chat_of, lang_of, person_of, settings_chat
+from .reply import Reply, outage_text
 
 if TYPE_CHECKING:
     from unobot.chat.outcome import Outcome
 
-    from .bot import Reply, UnoBot
+    from .bot import UnoBot  # the client's type only: the client imports this module
 
 
 def _d(text: str) -> app_commands.locale_str:
@@ -71,15 +74,6 @@ LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), val
 log = logging.getLogger(__name__)
 
 SCOPE = N_("This channel, or the whole server (its channels' default)")
-
-
-def settings_chat(it: discord.Interaction[Any], scope: str) -> str:
-    """The chat whose settings a command changes: the channel, or its server."""
-    from .bot import chat_of, guild_chat
-
-    if scope == "server" and it.guild_id is not None:
-        return guild_chat(it.guild_id)
-    return chat_of(it)
 
 
 def uno_group(bot: UnoBot) -> app_commands.Group:
@@ -184,10 +178,6 @@ async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
                   run: Callable[[Reply], Awaitable[None]]) -> None:
     """Run a slash command with an answer due within 3 s (deferred if the store
     is slow) and any failure answered to the member, never raised."""
-    from unobot.store import StoreError
-
-    from .bot import Reply, outage_text
-
     reply = Reply(it, mode, bot.options.defer_after)
     async with bot.busy():
         try:
@@ -210,8 +200,6 @@ def refused(out: Outcome, lang: str) -> str:
 
 
 async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, variant: str | None) -> None:
-    from .bot import chat_of, lang_of, person_of
-
     chat = chat_of(it)
     out = await bot.service.handle(chat, person_of(it), c.NewGame(variant=variant))
     if not out.ok or out.table is None:
@@ -238,8 +226,6 @@ PUBLIC_ANSWERS = (c.Stop, c.Kick, c.Skip)
 async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command) -> None:
     """/uno ai, kick, skip, leave, stop: the service decides; a refusal is
     answered to the member alone and changes nothing."""
-    from .bot import chat_of, lang_of, person_of
-
     chat = chat_of(it)
     before = await bot.service.table(chat)
     out = await bot.service.handle(chat, person_of(it), cmd)
@@ -255,8 +241,6 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply,
 
 
 async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command, scope: str) -> None:
-    from .bot import chat_of, lang_of, person_of
-
     chat = settings_chat(it, scope)
     out = await bot.service.handle(chat, person_of(it), cmd)
     lang = lang_of(it, bot.service.defaults.lang)
@@ -287,8 +271,6 @@ def refusal_text(out: Outcome, lang: str) -> str:
 
 async def rules_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, page: int = 0,
                         note: str = "") -> render.Shown:
-    from .bot import lang_of, person_of
-
     settings = await bot.service.settings(settings_chat(it, scope))
     lang = lang_of(it, str(settings["lang"]))  # a private answer: the reader's language
     text, enabled = render.rules_text(settings, lang)
@@ -305,8 +287,6 @@ async def show_rules(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, sc
 
 async def show_variants(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str, page: int = 0,
                         note: str = "") -> None:
-    from .bot import lang_of
-
     settings = await bot.service.settings(settings_chat(it, scope))
     lang = lang_of(it, str(settings["lang"]))
     _ = gettext_for(lang)
@@ -328,8 +308,6 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
                          values: list[str] | None, typed: str | None) -> None:
     """A press on a /uno rules or /uno variant message: page, switch a rule,
     open an option, set its value (a button, or a number typed in a modal)."""
-    from .bot import lang_of, person_of
-
     chat = settings_chat(it, press.scope)
     person = person_of(it)
     if press.kind == ids.RULES and press.verb == "m" and typed is None:
@@ -361,7 +339,7 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
         lang = str((out.settings or {}).get("lang") or bot.lang(it))
         _ = gettext_for(lang)
         await show_variants(bot, it, reply, press.scope, press.page, note=_("Saved. It applies from the next game."))
-        await lobby_follows(bot, chat_of_it(it))
+        await lobby_follows(bot, chat_of(it))
         return
     if press.verb in ("p", "b"):
         await reply.show(await rules_message(bot, it, press.scope, press.page))
@@ -378,7 +356,7 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
             await reply.tell(refused(out, lang_of(it, str(settings["lang"]))))
             return
         await reply.show(await rules_message(bot, it, press.scope, press.page))
-        await lobby_follows(bot, chat_of_it(it))
+        await lobby_follows(bot, chat_of(it))
         return
     # An option: open it ("o", "q"), or set it ("v", and a modal's "m" submit).
     if press.verb == "o":
@@ -416,18 +394,10 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
         reply.mode = "ephemeral"
     await reply.show(shown)
     if note:
-        await lobby_follows(bot, chat_of_it(it))
-
-
-def chat_of_it(it: discord.Interaction[Any]) -> str:
-    from .bot import chat_of
-
-    return chat_of(it)
+        await lobby_follows(bot, chat_of(it))
 
 
 async def show_stats(bot: UnoBot, it: discord.Interaction[Any], reply: Reply) -> None:
-    from .bot import chat_of, lang_of
-
     chat = chat_of(it)
     lang = lang_of(it, await bot.service.language(chat))
     _ = gettext_for(lang)
@@ -449,8 +419,6 @@ async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, 
                        period: str = "all") -> None:
     """Players' records (core/chat/records_text.py): the first line is the title."""
     from unobot.chat import records_text
-
-    from .bot import chat_of, lang_of, person_of
 
     chat = chat_of(it)
     lang = lang_of(it, await bot.service.language(chat))
@@ -474,8 +442,6 @@ async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, 
 
 async def show_help(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, group: app_commands.Group) -> None:
     """How to play and every /uno subcommand, in the member's language (only they see it)."""
-    from .bot import chat_of, lang_of
-
     lang = lang_of(it, await bot.service.language(chat_of(it)))
     commands = [(cmd.name, cmd.description) for cmd in group.commands]
     await reply.show(render.Shown(render.help_text(commands, lang), None))

@@ -1,0 +1,112 @@
+"""Answering one Discord interaction within its 3 seconds, and saying what
+went wrong when the store failed.
+
+Why a module of its own: the slash commands (`commands.py`) and the presses
+(`bot.py`) answer the same way, and the commands must not import the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import discord
+
+from unobot.chat.i18n import gettext_for
+from unobot.chat.render import error_text, store_error_code
+from unobot.store import StoreDataError, StoreUnavailable
+
+from . import render
+
+UPDATE, EPHEMERAL, PUBLIC = "update", "ephemeral", "public"
+
+
+class Reply:
+    """Answers one interaction within Discord's 3 seconds.
+
+    Why: the answer usually needs the store, which may be slow (a paused
+    Redis, a failover); Discord fails the press ("This interaction failed")
+    when nothing is answered in 3 s. So a timer defers at `after` seconds
+    unless the answer went out first, and the answer then edits the
+    deferred response. `mode` says what the answer is: an update of the
+    pressed message, a new ephemeral message, or a new public one."""
+
+    def __init__(self, it: discord.Interaction[Any], mode: str, after: float) -> None:
+        self.it = it
+        self.mode = mode
+        self._lock = asyncio.Lock()
+        self._deferred = False
+        loop = asyncio.get_running_loop()
+        self._deferring: asyncio.Task[None] | None = None
+        # A timer, not a sleeping task: once it fires, the deferral runs to its
+        # end (cancelling it midway would leave Discord answered and us unaware).
+        self._timer: asyncio.TimerHandle | None = loop.call_later(after, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._deferring = asyncio.get_running_loop().create_task(self.defer())
+
+    async def defer(self) -> None:
+        async with self._lock:
+            if self.it.response.is_done():
+                return
+            with contextlib.suppress(discord.HTTPException):
+                if self.mode == UPDATE:
+                    await self.it.response.defer()
+                else:
+                    await self.it.response.defer(ephemeral=self.mode == EPHEMERAL, thinking=True)
+                self._deferred = True
+
+    def close(self) -> None:
+        """No deferral from now on (the answer is going out, or went)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    async def show(self, shown: render.Shown) -> int | None:
+        """The answer itself; returns the id of the message it is on."""
+        self.close()
+        async with self._lock:
+            r = self.it.response
+            if not r.is_done():
+                if self.mode == UPDATE:
+                    await r.edit_message(content=shown.content, view=shown.view)
+                    return self.it.message.id if self.it.message else None
+                answer = await r.send_message(shown.content, view=shown.components, ephemeral=self.mode == EPHEMERAL)
+                mid = answer.message_id if answer is not None else None
+                return mid if mid is not None else (await self.it.original_response()).id
+            msg = await self.it.edit_original_response(content=shown.content, view=shown.view)
+            return msg.id
+
+    async def tell(self, text: str) -> None:
+        """A note only the member sees (a refusal), whatever the mode."""
+        self.close()
+        async with self._lock:
+            r = self.it.response
+            if not r.is_done():
+                await r.send_message(text, ephemeral=True)
+            elif self.mode == EPHEMERAL and self._deferred:
+                await self.it.edit_original_response(content=text, view=None)
+            else:
+                await self.it.followup.send(text, ephemeral=True)
+
+    async def ack(self) -> None:
+        """Nothing to say (the status message shows it): acknowledge the press."""
+        self.close()
+        async with self._lock:
+            r = self.it.response
+            if not r.is_done():
+                await r.defer()
+            elif self.mode == EPHEMERAL and self._deferred:
+                await self.it.edit_original_response(content="✓")
+
+
+def outage_text(exc: BaseException, lang: str) -> str:
+    """What a member is told when the store failed them (as Telegram says it)."""
+    if isinstance(exc, StoreUnavailable):
+        return "⚠️ " + error_text(store_error_code(exc), lang)
+    if isinstance(exc, StoreDataError):
+        return "⚠️ " + error_text("store_data", lang)
+    _ = gettext_for(lang)
+    return "⚠️ " + _("Something went wrong. Please try again.")
