@@ -18,10 +18,9 @@ Every interaction is answered within Discord's 3 seconds however slow the
 store is (`Reply` defers at `Options.defer_after` if the answer is not
 ready), and a store outage is answered with the service's outage text.
 
-Jobs are exactly the core's `wake_plan` (turn timer, AI pause, a rule's
-round clock, lobby expiry) on the service's clock, replaced after every
-outcome; each carries the version it was planned on, so a late or doubled
-job is refused as stale. A process that starts plans the stored games' jobs.
+Timers are core's `Waker` (turn timer, AI pause, a rule's round clock,
+lobby expiry, retries through an outage, re-planning at start-up) on
+core's asyncio timers; this module only shows what a wake changed.
 """
 
 from __future__ import annotations
@@ -43,9 +42,9 @@ from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import describe_private, error_text
 from unobot.chat.service import ChatService, Outcome
-from unobot.chat.table import FINISHED, PLAYING, Table
-from unobot.chat.views import rule_facts
-from unobot.chat.wake import CONT, LOBBY_EXPIRY, SYSTEM, Pacing, Wake, wake_plan
+from unobot.chat.table import FINISHED, Table
+from unobot.chat.wake import SYSTEM, Pacing
+from unobot.chat.waker import STORE_DOWN, AsyncioTimers, WakeData, Waker
 from unobot.store import StoreError
 
 from . import ids, render
@@ -55,8 +54,6 @@ from .reply import EPHEMERAL, UPDATE, Reply, outage_text
 
 log = logging.getLogger(__name__)
 
-#: Outcome codes that say "the store could not serve now": a job tries again.
-STORE_DOWN = ("store_unavailable", "store_refusing")
 #: Commands of the lobby and between rounds: sent without a version (any
 #: member, any time; the service judges by the phase), so two members who
 #: press Join at once both join.
@@ -151,12 +148,14 @@ class UnoBot(discord.Client):
                          shard_id=shard_id, shard_count=shard_count)
         self.service = service
         self.options = options or Options()
-        self.pacing = Pacing(self.options.continue_delay, self.options.timer_grace, self.options.lobby_seconds)
+        o = self.options
+        self.timers = AsyncioTimers(service.clock, self._ring, poll=o.clock_poll)
+        self.waker = Waker(service, self.timers, Pacing(o.continue_delay, o.timer_grace, o.lobby_seconds),
+                           retry_after=o.retry_after)
         self.tree: app_commands.CommandTree[UnoBot] = app_commands.CommandTree(self)
         self.tree.add_command(uno_group(self))
         self._busy = 0
         self._tasks: set[asyncio.Task[None]] = set()
-        self._jobs: dict[str, dict[str, asyncio.Task[None]]] = {}
         self.pacer = StatusPacer(self)
 
     # -- life -------------------------------------------------------------------------
@@ -168,9 +167,7 @@ class UnoBot(discord.Client):
             self.spawn(self.replan_all())
 
     async def close(self) -> None:
-        for jobs in self._jobs.values():
-            for task in jobs.values():
-                task.cancel()
+        self.timers.close()
         for task in list(self._tasks):
             task.cancel()
         self.pacer.close()
@@ -202,7 +199,7 @@ class UnoBot(discord.Client):
 
         def quiet() -> bool:
             return self._busy == 0 and not any(not t.done() for t in self._tasks) and \
-                not (status and self.pacer.pending)
+                not self.timers.busy() and not (status and self.pacer.pending)
 
         while True:
             await asyncio.sleep(0)
@@ -270,7 +267,7 @@ class UnoBot(discord.Client):
             return
         if press.verb in (ids.HAND, ids.REFRESH, ids.PAGE):
             await reply.show(self.panel(table, person, lang, page=press.page))
-            self.ensure_jobs(chat, table)
+            self.waker.ensure(chat, table)
             return
         if press.verb == ids.NEEDS:
             found = render.find(table, person.id, lang, press.arg, now=self.now(), is_admin=person.is_admin)
@@ -329,17 +326,17 @@ class UnoBot(discord.Client):
             return
         table = out.table
         if table is None:
-            self.cancel_jobs(chat)
+            self.waker.cancel(chat)
             if before is not None:  # a lobby whose last player left
                 before.seats.clear()
                 self.pacer.show(chat, before, render.status(before, final=True))
             return
         if table.phase == FINISHED and line:
-            self.cancel_jobs(chat)
+            self.waker.cancel(chat)
             self.pacer.show(chat, table, render.stopped(table, line))
             return
         self.pacer.show(chat, table)
-        self.plan(chat, table, paused=out.paused)
+        self.waker.after(chat, table, out)
 
     async def refresh(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
         """Show `table` on the channel's status message (paced)."""
@@ -369,75 +366,18 @@ class UnoBot(discord.Client):
         with contextlib.suppress(StoreError):
             await self.service.set_adapter_data(chat, {"status": msg.id}, seed=table.seed)
 
-    # -- jobs: the core's wake plan ------------------------------------------------------------
-    def plan(self, chat: str, table: Table, *, paused: bool = False, resume: bool = False,
-             not_before: float = 0.0) -> None:
-        """Replace the table's jobs with exactly what `wake_plan` says."""
-        self.cancel_jobs(chat)
-        plan = wake_plan(table, self.now(), self.pacing, paused=paused, resume=resume, not_before=not_before)
-        jobs = self._jobs.setdefault(chat, {})
-        for wake in plan:
-            coro = self._wake(chat, wake)
-            loop = asyncio.get_running_loop()
-            jobs[wake.kind] = self.spawn(coro) if wake.kind == CONT else loop.create_task(coro)
-
-    def ensure_jobs(self, chat: str, table: Table) -> None:
-        """Plan what a table needs if this process planned nothing for it (a
-        game another process or an earlier run served)."""
-        if any(not t.done() for t in self._jobs.get(chat, {}).values()):
-            return
-        self.plan(chat, table, resume=True)
-
-    def cancel_jobs(self, chat: str) -> None:
-        for task in self._jobs.pop(chat, {}).values():
-            if task is not asyncio.current_task():
-                task.cancel()
-
-    async def _wake(self, chat: str, wake: Wake) -> None:
-        while (left := wake.when - self.now()) > 0:
-            await asyncio.sleep(min(left, self.options.clock_poll))
+    # -- timers: core's waker -------------------------------------------------------------
+    async def _ring(self, kind: str, chat: str, data: WakeData) -> None:
         async with self.busy():
-            try:
-                out = await self.service.handle(chat, SYSTEM, wake.command)
-            except StoreError as exc:
-                log.warning("chat %s: %s job failed: %s", chat, wake.kind, exc)
-                out = Outcome(ok=False, code="store_unavailable")
-            jobs = self._jobs.get(chat, {})
-            if jobs.get(wake.kind) is asyncio.current_task():
-                del jobs[wake.kind]
-            if out.code in STORE_DOWN:  # nothing was done: the same wake, a little later
-                again = Wake(wake.kind, self.now() + self.options.retry_after, wake.command)
-                jobs[wake.kind] = asyncio.get_running_loop().create_task(self._wake(chat, again))
-                return
-            if not out.ok or not out.changed:
-                return
-            line = ""
-            if wake.kind == LOBBY_EXPIRY and out.table is not None:
-                _ = gettext_for(out.table.lang)
-                line = _("Nobody started the game in time; the lobby is closed.")
-            self.after(chat, out, line=line)
+            fired = await self.waker.fire(kind, chat, data)
+            if fired.changed and fired.outcome is not None:
+                self.after(chat, fired.outcome, line=fired.line)
 
     async def replan_all(self) -> None:
-        """Once at start-up: the stored tables get their jobs; the player on
-        turn gets a whole turn from now (nobody could move while no bot ran)."""
-        planned = 0
-        try:
-            async for chat in self.service.store.bound_chats():
-                if channel_of(chat) is None:
-                    continue
-                try:
-                    table = await self.service.table(chat)
-                except (StoreError, ValueError) as exc:
-                    log.warning("chat %s: jobs not re-planned: %s", chat, exc)
-                    continue
-                if table is None:
-                    continue
-                seconds = rule_facts(table)[0] if table.phase == PLAYING else 0
-                self.plan(chat, table, resume=True, not_before=float(seconds or 0))
-                planned += 1
-        except StoreError as exc:
-            log.warning("start-up re-planning stopped: %s", exc)
-        log.info("re-planned the jobs of %d tables", planned)
+        """Once at start-up: the stored tables of this bot's channels get their timers."""
+        async for _chat, _table in self.waker.replan(self.service.store.bound_chats(),
+                                                     lambda chat: chat if channel_of(chat) else None):
+            pass
 
 
 def modal_value(data: dict[str, Any]) -> str | None:

@@ -207,14 +207,14 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, vari
         await reply.tell(refused(out, lang))
         return
     table = out.table
-    bot.cancel_jobs(chat)
+    bot.waker.cancel(chat)
     bot.pacer.reset(chat)
     mid = await reply.show(render.status(table))
     if mid is not None:
         await bot.service.set_adapter_data(chat, {"status": mid}, seed=table.seed)
     fresh = await bot.service.table(chat)
     if fresh is not None:
-        bot.plan(chat, fresh)
+        bot.waker.after(chat, fresh)
 
 
 #: Commands that act on someone else (the whole table, another player, the

@@ -29,6 +29,8 @@ from unobot.adapters.startup import settle_gc, store_persistence
 from unobot.chat.i18n import LANGUAGES, gettext_for
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.table import Table
+from unobot.chat.wake import Pacing
+from unobot.chat.waker import Waker
 from unobot.store import Store, StoreError
 
 from . import handlers, jobs, stickers
@@ -153,6 +155,9 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
     if make_scheduler is not None:
         # The jobs keep the service's time: a timer is due when the service agrees it ran out.
         rt.scheduler = make_scheduler(app, service.clock, jobs.CALLBACKS)
+        options = setup["options"]
+        rt.waker = Waker(service, rt.scheduler, Pacing(options.continue_delay, options.timer_grace,
+                                                       options.lobby_seconds), retry_after=options.store_retry)
     if rt.scheduler is not None and setup["options"].replan_at_start:
         rt.scheduler.plan("replan", 0, rt.scheduler.now(), {"chat": 0})
 

@@ -43,7 +43,7 @@ from unobot.chat.service import Outcome
 from unobot.chat.table import LOBBY
 from unobot.variants import VariantError, load_variant, variant_names
 
-from . import buttons, inline_handlers, inline_results, migrate, planning, publish, users
+from . import buttons, inline_handlers, inline_results, migrate, publish, users
 from .bot import MAX_TEXT, uno_bot
 from .guard import (
     admit,
@@ -177,7 +177,8 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
             log.warning("chat %s: lobby not posted: %s", chat_id, exc)
             await rt.service.handle(str(chat_id), SYSTEM, c.Stop())
             return
-        planning.schedule_lobby(context, chat_id, table)
+        if rt.waker is not None:
+            rt.waker.after(chat_id, table)  # the lobby's expiry
         # The chat's title: a player in two games picks one by it.
         await publish.adopt(context, chat_id, table, message.message_id, status,
                             extra={"title": display_name(chat_title, "")} if chat_title else None)

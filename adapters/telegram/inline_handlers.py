@@ -26,7 +26,7 @@ from unobot.chat.i18n import gettext_for, known, normalize
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.state import StateFormatError
 
-from . import inline_results, planning, publish, users
+from . import inline_results, publish, users
 from .bot import uno_bot
 from .guard import display_name, person_of, telegram_id
 from .keyboards import GAME_REF, play_keyboard
@@ -204,7 +204,9 @@ async def on_inline_query(update: Update, context: Context) -> None:
                                       _("My cards are in the group where the game is."), lang, "place")
         await answer(context, query.id, results)
         return
-    planning.ensure_jobs(context, chat_id, table)
+    waker = runtime(context).waker
+    if waker is not None:
+        waker.ensure(chat_id, table)
     results = inline_results.matching(inline_results.hand_results(table, uid, lang, runtime(context).stickers), text)
     head = inline_results.header(table, uid, lang)
     if not results:

@@ -2,9 +2,9 @@
 round clock rang, a lobby expired, a chat move to retry, the re-planning at
 start-up.
 
-They are planned by kind (`planning.py`, from core's wake plan), at points of
-the chat service's clock; `CALLBACKS` is what each kind runs (installed by
-`app.py`).
+What a table needs and when is core's (`unobot.chat.waker.Waker`, keeping
+`wake_plan` on the `Scheduler`'s JobQueue jobs, at points of the chat
+service's clock); `CALLBACKS` is what each kind runs (installed by `app.py`).
 """
 
 from __future__ import annotations
@@ -14,19 +14,13 @@ from typing import Any
 
 from telegram.ext import ContextTypes
 
-from unobot.chat import commands as c
-from unobot.chat.i18n import gettext_for
-from unobot.chat.table import LOBBY
-from unobot.store import StoreError, StoreUnavailable
+from unobot.chat.wake import KINDS
 
 from . import migrate, publish, stickers
-from .planning import ensure_jobs, retry, schedule, schedule_lobby, turn_seconds
-from .runtime import SYSTEM, runtime, telegram_chat
+from .runtime import runtime, telegram_chat
 from .scheduler import Callback
 
 log = logging.getLogger(__name__)
-
-STORE_DOWN = "store_unavailable"
 
 
 def _data(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
@@ -35,56 +29,23 @@ def _data(context: ContextTypes.DEFAULT_TYPE) -> dict[str, Any]:
     return job.data
 
 
-async def continue_job(context: ContextTypes.DEFAULT_TYPE, kind: str = "cont") -> None:
-    """AI seats waited long enough for people to jump in, catch or say UNO."""
-    data = _data(context)
-    rt = runtime(context)
-    outcome = await rt.service.handle(str(data["chat"]), SYSTEM, c.Continue(version=data["version"]))
-    if outcome.ok and outcome.changed:
-        await publish.after(context, data["chat"], outcome)
-    elif outcome.code == STORE_DOWN:
-        retry(context, kind)
+def wake_job(kind: str) -> Callback:
+    """The job of one kind of core's wake plan: the waker sends the table its
+    command (retrying through an outage); what changed is shown here."""
 
+    async def run(context: ContextTypes.DEFAULT_TYPE) -> None:
+        data = _data(context)
+        rt = runtime(context)
+        assert rt.waker is not None
+        fired = await rt.waker.fire(kind, data["chat"], data)
+        if not fired.changed or fired.outcome is None or fired.outcome.table is None:
+            return
+        if fired.line:
+            await publish.show_stopped(context, data["chat"], fired.outcome.table, fired.line)
+        else:
+            await publish.after(context, data["chat"], fired.outcome)
 
-async def clock_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A rule's round clock (blitz's `round_seconds`) ran out: `Continue` rings it."""
-    await continue_job(context, "clock")
-
-
-async def timer_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The turn timer ran out: the service draws and passes for the player."""
-    data = _data(context)
-    rt = runtime(context)
-    outcome = await rt.service.handle(str(data["chat"]), SYSTEM,
-                                      c.Skip(auto=True, version=data["version"]))
-    if outcome.ok and outcome.changed:
-        await publish.after(context, data["chat"], outcome)
-    elif outcome.code == STORE_DOWN:
-        retry(context, "timer")
-    elif outcome.ok and outcome.table is not None and outcome.table.version == data["version"]:
-        schedule(context, data["chat"], outcome.table)  # a clock a little behind: try again
-
-
-async def lobby_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Nobody started the lobby in time: close it."""
-    data = _data(context)
-    rt = runtime(context)
-    chat = str(data["chat"])
-    try:
-        table = await rt.service.table(chat)
-    except StoreUnavailable:
-        retry(context, "lobby")
-        return
-    # Only the lobby this job was planned for, and only while it is a lobby.
-    if table is None or table.phase != LOBBY or table.seed != data["seed"]:
-        return
-    outcome = await rt.service.handle(chat, SYSTEM, c.Stop())
-    if outcome.code == STORE_DOWN:
-        retry(context, "lobby")
-    elif outcome.ok and outcome.table is not None:
-        _ = gettext_for(outcome.table.lang)
-        await publish.show_stopped(context, data["chat"], outcome.table,
-                                   _("Nobody started the game in time; the lobby is closed."))
+    return run
 
 
 async def move_job(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -94,44 +55,21 @@ async def move_job(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def replan_all(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Once at start-up: plan the timers, AI pauses and lobby expiries of the
-    games already running, so a restart leaves no game waiting for a clock
-    nobody keeps. A table that cannot be read now is left to `ensure_jobs`."""
+    """Once at start-up: the running games' timers (core's `Waker.replan`),
+    and every running game's status message brought up to date (a bot that
+    died right after a move may never have shown it; queued, paced by each
+    group's budget; an unchanged one costs a "not modified" answer)."""
     rt = runtime(context)
-    planned = 0
-    try:
-        async for chat in rt.store.bound_chats():
-            if not telegram_chat(chat):
-                continue
-            try:
-                table = await rt.service.table(chat)
-            except (StoreError, ValueError) as exc:
-                log.warning("chat %s: jobs not re-planned: %s", chat, exc)
-                continue
-            if table is None:
-                continue
-            if table.phase == LOBBY:
-                schedule_lobby(context, int(chat), table)
-            else:
-                # Nobody could move while no bot ran: the player on turn gets a
-                # whole turn from now, not a timeout for the downtime.
-                ensure_jobs(context, int(chat), table, not_before=turn_seconds(table))
-            # A bot that died right after a move may never have shown it: bring
-            # every running game's status message up to date now (queued, paced by
-            # each group's budget; an unchanged one costs a "not modified" answer).
-            await publish.show(context, int(chat), table)
-            planned += 1
-    except StoreError as exc:
-        log.warning("start-up re-planning stopped: %s", exc)
-    log.info("re-planned the jobs of %d running games", planned)
+    if rt.waker is None:
+        return
+    async for place, table in rt.waker.replan(rt.store.bound_chats(), lambda chat: int(chat) if telegram_chat(chat)
+                                               else None):
+        await publish.show(context, place, table)
 
 
 #: What each kind of planned job runs.
 CALLBACKS: dict[str, Callback] = {
-    "cont": continue_job,
-    "timer": timer_job,
-    "clock": clock_job,
-    "lobby": lobby_job,
+    **{kind: wake_job(kind) for kind in KINDS},
     "move": move_job,
     "replan": replan_all,
 }

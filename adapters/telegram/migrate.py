@@ -20,10 +20,9 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from unobot.chat.i18n import gettext_for
-from unobot.chat.table import LOBBY
 from unobot.store import StoreError
 
-from . import inline_handlers, planning, publish
+from . import inline_handlers, publish
 from .guard import is_user_id
 from .runtime import runtime
 from .status import render, send
@@ -50,12 +49,13 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
     in the new chat. A store outage is retried by a job."""
     rt = runtime(context)
     async with rt.moving.setdefault(old, asyncio.Lock()):  # both announcements at once: one after the other
-        planning.cancel(context, old)
+        if rt.waker is not None:
+            rt.waker.cancel(old)
         try:
             table = await rt.service.move_chat(str(old), str(new))
         except StoreError as exc:
-            scheduler = planning.scheduler(context)
-            if tries < planning.RETRIES and scheduler is not None:
+            scheduler = rt.scheduler
+            if rt.waker is not None and tries < rt.waker.retries and scheduler is not None:
                 log.warning("chat %s -> %s: move failed, trying again: %s", old, new, exc)
                 scheduler.plan("move", old, scheduler.now() + rt.options.store_retry,
                                {"chat": old, "new": new, "tries": tries + 1})
@@ -77,7 +77,5 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
             log.warning("chat %s: status not posted after the upgrade: %s", new, exc)
             return
         current = await publish.adopt(context, new, table, sent.message_id, status) or table
-        if current.phase == LOBBY:
-            planning.schedule_lobby(context, new, current)
-        else:
-            planning.ensure_jobs(context, new, current)
+        if rt.waker is not None:
+            rt.waker.ensure(new, current)

@@ -20,7 +20,7 @@ from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.chat.views import round_headline
 from unobot.store import StoreUnavailable
 
-from . import planning, users
+from . import users
 from .guard import is_user_id
 from .limiter import NORMAL, GroupLimiter, priority
 from .runtime import Runtime, runtime
@@ -34,7 +34,9 @@ async def after(context: Any, chat_id: int, outcome: Outcome, *, note: str | Non
     table = outcome.table
     if table is None:
         return
-    planning.schedule(context, chat_id, table, outcome)
+    waker = runtime(context).waker
+    if waker is not None:
+        waker.after(chat_id, table, outcome)
     notes = list(outcome.notices)
     if note:
         notes.append(note)
@@ -126,7 +128,9 @@ async def adopt(context: Any, chat_id: int, table: Table, message_id: int, statu
 
 async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> None:
     """The game is gone (stopped, or the lobby expired): say so, drop the buttons."""
-    planning.cancel(context, chat_id)
+    waker = runtime(context).waker
+    if waker is not None:
+        waker.cancel(chat_id)
     message_id = table.adapter.get("status")
     if not message_id:
         return

@@ -16,6 +16,7 @@ from typing import Any
 from unobot.adapters.startup import Persistence
 from unobot.chat.commands import Person
 from unobot.chat.service import ChatService
+from unobot.chat.waker import Waker
 from unobot.store import Store
 
 from .admins import AdminCache
@@ -72,6 +73,8 @@ class Runtime:
     persistence: Persistence | None = None
     #: Plans the bot's own jobs on the service's clock (None: no job queue).
     scheduler: Scheduler | None = None
+    #: Core's keeper of each table's wake plan, on `scheduler` (None without one).
+    waker: Waker | None = None
     #: The card stickers, once made or read from the store (None: the hand as text).
     stickers: StickerMap | None = None
     #: user id -> (expiry, chats of their recent games): saves a store read

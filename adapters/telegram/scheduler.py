@@ -1,9 +1,10 @@
 """The scheduler of the bot's own jobs: one-shot jobs by name, due at a
 point of a clock (the chat service's), run by python-telegram-bot's JobQueue.
 
-Tests subclass it (`tests/telegram/clock.py`) to keep the queue themselves
-and run what is due when they move a fake clock; what is planned when is
-decided in `planning.py`, the same for both.
+It is the `Timers` core's `Waker` keeps a table's wake plan on: what is
+planned when is decided there, the same for every front-end. Tests
+subclass it (`tests/telegram/clock.py`) to keep the queue themselves and run
+what is due when they move a fake clock.
 """
 
 from __future__ import annotations
@@ -44,10 +45,10 @@ class Scheduler:
         """Run the `kind` callback for `chat_id` at `at` (on the clock), with `data`."""
         name = f"{kind}:{chat_id}"
         self._stop(self.planned.pop(name, None))
-        self.planned[name] = self._start(self._runner(kind), at, data, name, chat_id)
+        self.planned[name] = self._start(self._runner(kind), at, {**data, "chat": chat_id}, name, chat_id)
 
     def cancel(self, chat_id: int, *kinds: str) -> None:
-        for kind in kinds or ("cont", "timer", "lobby"):
+        for kind in kinds or ("cont", "timer", "clock", "lobby"):
             self._stop(self.planned.pop(f"{kind}:{chat_id}", None))
 
     def has(self, kind: str, chat_id: int) -> bool:

@@ -21,10 +21,10 @@ Live updates: after a move made here, every page on that table gets its
 state at once. Moves made elsewhere (inline mode in the same Telegram
 group, another process) are seen by a watcher that reads the chat's table
 version from the store every `poll` seconds while pages are open on it.
-The wakes a table needs (AI pauses, turn timers, lobby expiry) are
-planned from core's `wake_plan` after each move; a wake that fires on a
-table that moved on is refused as stale, so two processes planning the
-same wake cannot double a move.
+The wakes a table needs (AI pauses, turn timers, lobby expiry) are kept
+by core's `Waker` on core's asyncio timers, as on Discord; a wake that
+fires on a table that moved on is refused as stale, so two processes
+planning the same wake cannot double a move.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ from unobot.chat.outcome import Outcome
 from unobot.chat.render import error_text
 from unobot.chat.service import ChatService
 from unobot.chat.table import FINISHED, Table
-from unobot.chat.wake import SYSTEM, Pacing, Wake, wake_plan
+from unobot.chat.wake import Pacing
+from unobot.chat.waker import AsyncioTimers, WakeData, Waker
 
 from . import links, state
 from .texts import page_texts, refusal
@@ -110,7 +111,8 @@ class WebTable:
         self.on_outcome = on_outcome
         self.pages: dict[str, set[Page]] = {}
         self.watchers: dict[str, asyncio.Task[None]] = {}
-        self.wakes: dict[str, list[asyncio.TimerHandle]] = {}
+        self.timers = AsyncioTimers(service.clock, self._ring, poll=0.25)
+        self.waker = Waker(service, self.timers, self.config.pacing)
         self.planned: set[str] = set()
         #: A chat's moves made here and its watcher's reads take turns: a watcher
         #: never shows "no game" between a match's last move and its result.
@@ -290,7 +292,7 @@ class WebTable:
             await self._push(page, table)
             if chat not in self.planned and table is not None:
                 self.planned.add(chat)
-                self._plan(chat, table, resume=True)
+                self.waker.ensure(chat, table)
         elif kind == "act":
             await self._act(page, table, data)
 
@@ -346,7 +348,7 @@ class WebTable:
         await self._broadcast(chat, table)
         if table is not None:
             self.planned.add(chat)
-            self._plan(chat, table, paused=out.paused)
+            self.waker.after(chat, table, out)
         if self.on_outcome is not None and out.changed:
             try:
                 await self.on_outcome(chat, out)
@@ -445,31 +447,14 @@ class WebTable:
         return table if table.phase == FINISHED else None
 
     # -- wakes ---------------------------------------------------------------------------
-    def _plan(self, chat: str, table: Table, *, paused: bool = False, resume: bool = False) -> None:
-        for handle in self.wakes.pop(chat, []):
-            handle.cancel()
-        now = self.service.clock()
-        plan = wake_plan(table, now, self.config.pacing, paused=paused, resume=resume)
-        loop = asyncio.get_running_loop()
-        self.wakes[chat] = [loop.call_later(max(0.0, w.when - now), self._fire, chat, w) for w in plan]
-
-    def _fire(self, chat: str, wake: Wake) -> None:
-        asyncio.ensure_future(self._wake(chat, wake))
-
-    async def _wake(self, chat: str, wake: Wake) -> None:
+    async def _ring(self, kind: str, chat: str, data: WakeData) -> None:
         async with self.lock(chat):
-            try:
-                out = await self.service.handle(chat, SYSTEM, wake.command)
-            except Exception:
-                log.exception("chat %s: the %s wake failed", chat, wake.kind)
-                return
-            if out.ok and out.changed:
-                await self._publish(chat, out)
+            fired = await self.waker.fire(kind, chat, data)
+            if fired.changed and fired.outcome is not None:
+                await self._publish(chat, fired.outcome)
 
     async def _shutdown(self, app: web.Application) -> None:
-        for handles in self.wakes.values():
-            for handle in handles:
-                handle.cancel()
+        self.timers.close()
         for task in self.watchers.values():
             task.cancel()
         for pages in list(self.pages.values()):

@@ -13,7 +13,7 @@ from tests.support.redis_server import RedisServer
 from tests.telegram.driver import FAST, BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
 from tests.telegram.test_timer import timed_game
-from unobot.adapters.telegram import keyboards, planning
+from unobot.adapters.telegram import keyboards
 from unobot.adapters.telegram.status import Status, StatusEditor
 
 
@@ -45,7 +45,7 @@ async def test_skip_a_player_whose_time_ran_out(server: BotAPIServer, bot: BotPr
     group, ann, ben = await timed_game(server, bot, 1)
     chat = str(group["id"])
     assert bot.service is not None
-    planning.cancel(bot.app, group["id"])
+    bot.scheduler.cancel(group["id"])
     table = await bot.service.table(chat)
     assert table is not None
     early = server.send_command(group, ben, "/skip")
@@ -60,7 +60,7 @@ async def test_skip_a_player_whose_time_ran_out(server: BotAPIServer, bot: BotPr
     after = await bot.service.table(chat)
     assert after is not None and after.version > table.version
     assert "timed_out" in [r[0] for r in after.recent]
-    planning.cancel(bot.app, group["id"])
+    bot.scheduler.cancel(group["id"])
 
 
 async def test_private_game_against_ai(server: BotAPIServer, bot: BotProcess) -> None:
@@ -192,10 +192,10 @@ async def test_starting_the_game_cancels_the_lobby_expiry(server: BotAPIServer, 
     """Left planned, the lobby's expiry job would sit in memory for the whole lobby time, one per game."""
     driver = await open_table(server, bot)
     await driver.command(driver.players[0], "/new")
-    assert planning.has_job(bot.app, "lobby", int(driver.chat))
+    assert bot.scheduler.has("lobby", int(driver.chat))
     await driver.press(driver.players[1], keyboards.JOIN)
     await driver.press(driver.players[0], keyboards.START)
     table = await driver.table()
     assert table is not None and table.game is not None
-    assert not planning.has_job(bot.app, "lobby", int(driver.chat))
-    planning.cancel(bot.app, int(driver.chat))
+    assert not bot.scheduler.has("lobby", int(driver.chat))
+    bot.scheduler.cancel(int(driver.chat))

@@ -17,7 +17,7 @@ from tests.support.redis_server import RedisServer
 from tests.telegram.clock import FakeClock
 from tests.telegram.driver import FAST, JSON, BotProcess, bot_messages
 from tests.telegram.test_game import short_games
-from unobot.adapters.telegram import keyboards, planning
+from unobot.adapters.telegram import keyboards
 
 
 async def timed_game(server: BotAPIServer, bot: BotProcess, seconds: int,
@@ -84,12 +84,12 @@ async def test_stale_timer_never_acts(server: BotAPIServer, bot: BotProcess) -> 
     assert bot.service is not None
     table = await bot.service.table(chat)
     assert table is not None
-    planning.cancel(bot.app, group["id"])
+    bot.scheduler.cancel(group["id"])
     bot.scheduler.plan("timer", group["id"], bot.scheduler.now() + 1.2,
                        {"chat": group["id"], "version": table.version - 1})
     assert await bot.advance(1.3) == 1  # it ran...
     assert bot.scheduler.ran[-1][0] == f"timer:{group['id']}"
-    planning.cancel(bot.app, group["id"])
+    bot.scheduler.cancel(group["id"])
     after = await bot.service.table(chat)
     assert after is not None and after.version == table.version  # ...and changed nothing
 
@@ -240,11 +240,11 @@ async def test_a_rules_round_clock_rings_on_time(server: BotAPIServer, bot: BotP
     assert table is not None and table.game is not None and table.round_started
     due = bot.scheduler.due_at("clock", group["id"])
     assert due == pytest.approx(table.round_started + 5 * 60)
-    assert not planning.has_job(bot.app, "timer", group["id"])
+    assert not bot.scheduler.has("timer", group["id"])
     await bot.advance(due - bot.clock.now - 0.5)  # type: ignore[union-attr]
     still = await bot.service.table(chat)
     assert still is not None and still.phase not in (BETWEEN_ROUNDS, FINISHED)
     await bot.advance(1.0)
     rung = await bot.service.table(chat)
     assert rung is None or rung.phase in (BETWEEN_ROUNDS, FINISHED)
-    assert not planning.has_job(bot.app, "clock", group["id"])
+    assert not bot.scheduler.has("clock", group["id"])
