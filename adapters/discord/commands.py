@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from unobot.chat import answers
 from unobot.chat import commands as c
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
@@ -114,7 +115,7 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
 
     @group.command(name="stats", description=_d(N_("Statistics of this chat and yours")))
     async def stats(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_stats(bot, it, r))
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "stats"))
 
     @group.command(name="top", description=_d(N_("Standings: /top, /top week, /top month")))
     @app_commands.choices(period=PERIOD_CHOICES)
@@ -397,44 +398,12 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
         await lobby_follows(bot, chat_of(it))
 
 
-async def show_stats(bot: UnoBot, it: discord.Interaction[Any], reply: Reply) -> None:
-    chat = chat_of(it)
-    lang = lang_of(it, await bot.service.language(chat))
-    _ = gettext_for(lang)
-    here = await bot.service.stats("chat", chat)
-    mine = await bot.service.stats("user", str(it.user.id))
-    lines = [
-        "**" + render.esc(_("Statistics")) + "**",
-        render.esc(_("This chat: {matches} matches finished, {rounds} rounds played.").format(
-            matches=here.get("matches", 0), rounds=here.get("rounds", 0))),
-        render.esc(_("{player}: {won} of {rounds} rounds won, {points} points; {mwon} of {matches} matches won.")
-                   .format(player=it.user.display_name, won=mine.get("rounds_won", 0), rounds=mine.get("rounds", 0),
-                           points=mine.get("points", 0), mwon=mine.get("matches_won", 0),
-                           matches=mine.get("matches", 0))),
-    ]
-    await reply.show(render.Shown("\n".join(lines), None))
-
-
 async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, what: str,
-                       period: str = "all") -> None:
-    """Players' records (core/chat/records_text.py): the first line is the title."""
-    from unobot.chat import records_text
-
+                       period: str | None = None) -> None:
+    """Statistics and players' records: core's answer (`unobot.chat.answers`), its title in bold."""
     chat = chat_of(it)
     lang = lang_of(it, await bot.service.language(chat))
-    store, me = bot.service.store, str(it.user.id)
-    if what == "top":
-        found = records_text.period_of(period)
-        lines = records_text.bad_period(lang) * 2 if found is None else \
-            await records_text.top_lines(store, chat, found, lang)
-    elif what == "me":
-        lines = await records_text.me_lines(store, me, it.user.display_name, lang, chat)
-    elif what == "last":
-        lines = await records_text.last_lines(store, chat, lang)
-    elif what == "forgetme":
-        lines = await records_text.forget_lines(store, me, lang)
-    else:
-        lines = await records_text.reset_lines(store, chat, person_of(it).is_admin, lang)
+    lines = await answers.reading_lines(bot.service.store, what, chat, person_of(it), lang, period)
     text = "\n".join(["**" + render.esc(lines[0]) + "**", *map(render.esc, lines[1:])]) if len(lines) > 1 \
         else render.esc(lines[0])
     await reply.show(render.Shown(text, None))

@@ -34,8 +34,8 @@ from telegram.ext import (
 )
 
 from unobot.ai import DEFAULT_LEVEL, known_level
+from unobot.chat import answers
 from unobot.chat import commands as c
-from unobot.chat import records_text
 from unobot.chat.commands import Person
 from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
 from unobot.chat.render import error_text
@@ -431,71 +431,20 @@ async def cmd_timer(update: Update, context: Context) -> None:
 
 # -- the rest ------------------------------------------------------------------------------
 
-async def cmd_stats(update: Update, context: Context) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    assert chat is not None and user is not None
-    rt = runtime(context)
-    lang = await chat_lang(context, chat.id)
-    _ = gettext_for(lang)
-    chat_stats = await rt.store.get_stats("chat", str(chat.id))
-    mine = await rt.store.get_stats("user", str(user.id))
-    lines = [
-        "<b>" + esc(_("Statistics")) + "</b>",
-        esc(_("This chat: {matches} matches finished, {rounds} rounds played.").format(
-            matches=chat_stats.get("matches", 0), rounds=chat_stats.get("rounds", 0))),
-        esc(_("{player}: {won} of {rounds} rounds won, {points} points; {mwon} of {matches} matches won.").format(
-            player=display_name(user.full_name, str(user.id)), won=mine.get("rounds_won", 0), rounds=mine.get("rounds", 0),
-            points=mine.get("points", 0), mwon=mine.get("matches_won", 0), matches=mine.get("matches", 0))),
-    ]
-    await reply(update, "\n".join(lines), html_text=True)
+def reading(what: str) -> Any:
+    """/stats, /top [period], /me, /last, /forgetme, /resetstats: core's answer
+    (`unobot.chat.answers`), its title in bold."""
 
+    async def command(update: Update, context: Context) -> None:
+        chat = update.effective_chat
+        assert chat is not None
+        person = await actor(update, context, admin=what == "reset")
+        lines = await answers.reading_lines(runtime(context).store, what, str(chat.id), person,
+                                            await chat_lang(context, chat.id), context.args[0] if context.args else None)
+        text = "\n".join(["<b>" + esc(lines[0]) + "</b>", *map(esc, lines[1:])]) if len(lines) > 1 else esc(lines[0])
+        await reply(update, text, html_text=True)
 
-async def _records_reply(update: Update, lines: list[str]) -> None:
-    """Players' records (core/chat/records_text.py): the first line is the title."""
-    await reply(update, "\n".join(["<b>" + esc(lines[0]) + "</b>", *map(esc, lines[1:])]), html_text=True)
-
-
-async def cmd_top(update: Update, context: Context) -> None:
-    chat = update.effective_chat
-    assert chat is not None
-    lang = await chat_lang(context, chat.id)
-    period = records_text.period_of(context.args[0] if context.args else None)
-    if period is None:
-        await reply(update, records_text.bad_period(lang)[0])
-        return
-    await _records_reply(update, await records_text.top_lines(runtime(context).store, str(chat.id), period, lang))
-
-
-async def cmd_me(update: Update, context: Context) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    assert chat is not None and user is not None
-    lang = await chat_lang(context, chat.id)
-    name = display_name(user.full_name, str(user.id))
-    await _records_reply(update, await records_text.me_lines(runtime(context).store, str(user.id), name, lang,
-                                                             str(chat.id)))
-
-
-async def cmd_last(update: Update, context: Context) -> None:
-    chat = update.effective_chat
-    assert chat is not None
-    lang = await chat_lang(context, chat.id)
-    await _records_reply(update, await records_text.last_lines(runtime(context).store, str(chat.id), lang))
-
-
-async def cmd_forgetme(update: Update, context: Context) -> None:
-    chat, user = update.effective_chat, update.effective_user
-    assert chat is not None and user is not None
-    lang = await chat_lang(context, chat.id)
-    await reply(update, (await records_text.forget_lines(runtime(context).store, str(user.id), lang))[0])
-
-
-async def cmd_resetstats(update: Update, context: Context) -> None:
-    chat = update.effective_chat
-    assert chat is not None
-    lang = await chat_lang(context, chat.id)
-    person = await actor(update, context, admin=True)
-    await reply(update, (await records_text.reset_lines(runtime(context).store, str(chat.id),
-                                                        person.is_admin, lang))[0])
+    return command
 
 
 async def cmd_notify(update: Update, context: Context) -> None:
@@ -585,8 +534,8 @@ async def _report(update: object, context: Context) -> None:
 COMMAND_HANDLERS: dict[str, Any] = {
     "new": cmd_new, "join": cmd_join, "leave": cmd_leave, "start": cmd_start, "stop": cmd_stop,
     "kick": cmd_kick, "skip": cmd_skip, "ai": cmd_ai, "rules": cmd_rules, "variant": cmd_variant,
-    "timer": cmd_timer, "language": cmd_language, "stats": cmd_stats, "notify": cmd_notify,
-    "top": cmd_top, "me": cmd_me, "last": cmd_last, "forgetme": cmd_forgetme, "resetstats": cmd_resetstats,
+    "timer": cmd_timer, "language": cmd_language, "notify": cmd_notify,
+    **{("resetstats" if what == "reset" else what): reading(what) for what in answers.READING},
     "help": cmd_help,
 }
 

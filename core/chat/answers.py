@@ -1,0 +1,58 @@
+"""What the reading commands answer: statistics and players' records
+(`/stats`, `/top [period]`, `/me`, `/last`, `/forgetme`, the standings
+reset), as plain lines in the reader's language.
+
+Why in core: Telegram and Discord each worked out which store call a
+command makes, what an unknown period says and how the statistics read,
+and each adapter had a function per command. Now a front-end names the
+command (`READING`) and renders the lines: the first is the title (bold,
+where the platform has it); a single line is a note (a refusal or a
+confirmation) with no title.
+"""
+
+from __future__ import annotations
+
+from ..store import Store
+from . import records_text
+from .commands import Person
+from .i18n import gettext_for
+
+#: The reading commands, by the name both platforms give them.
+READING = ("stats", "top", "me", "last", "forgetme", "reset")
+
+
+async def stats_lines(store: Store, chat_id: str, person: Person, lang: str) -> list[str]:
+    """The chat's counters and the person's own."""
+    _ = gettext_for(lang)
+    here = await store.get_stats("chat", chat_id)
+    mine = await store.get_stats("user", person.id)
+    return [
+        _("Statistics"),
+        _("This chat: {matches} matches finished, {rounds} rounds played.").format(
+            matches=here.get("matches", 0), rounds=here.get("rounds", 0)),
+        _("{player}: {won} of {rounds} rounds won, {points} points; {mwon} of {matches} matches won.").format(
+            player=person.name, won=mine.get("rounds_won", 0), rounds=mine.get("rounds", 0),
+            points=mine.get("points", 0), mwon=mine.get("matches_won", 0), matches=mine.get("matches", 0)),
+    ]
+
+
+async def reading_lines(store: Store, what: str, chat_id: str, person: Person, lang: str,
+                        arg: str | None = None) -> list[str]:
+    """The answer to one reading command (`what` in `READING`); `arg` is what
+    followed it (a period for `top`). The reset asks `person.is_admin`."""
+    if what == "stats":
+        return await stats_lines(store, chat_id, person, lang)
+    if what == "top":
+        period = records_text.period_of(arg)
+        if period is None:
+            return records_text.bad_period(lang)
+        return await records_text.top_lines(store, chat_id, period, lang)
+    if what == "me":
+        return await records_text.me_lines(store, person.id, person.name, lang, chat_id)
+    if what == "last":
+        return await records_text.last_lines(store, chat_id, lang)
+    if what == "forgetme":
+        return await records_text.forget_lines(store, person.id, lang)
+    if what == "reset":
+        return await records_text.reset_lines(store, chat_id, person.is_admin, lang)
+    raise ValueError(f"not a reading command: {what!r}")
