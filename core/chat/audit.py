@@ -23,6 +23,7 @@ from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay, replay_events, r
 from ..state import StateFormatError
 from ..store import Store, acknowledgement_problem
 from .i18n import gettext_for
+from .records_text import stopped_line
 from .render import describe_event
 from .table import Table
 
@@ -169,4 +170,6 @@ def narrate(record: dict[str, Any], lang: str | None = None) -> list[str]:
     winner = int(record.get("winner", -1))
     if 0 <= winner < len(names):
         lines.append(_("{player} won the match.").format(player=names[winner]))
+    elif record.get("stopped"):
+        lines.append(stopped_line(record, language))
     return lines

@@ -105,8 +105,15 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
             return service.fail("game_running", lang, found[1])
         if found and found[1].phase == FINISHED:  # a process that ended it stopped before keeping it
             await records.finish(service.store, found[0], found[1], [], [])  # (a no-op if it did)
-        game_id, version = await service.store.create_game(
-            chat_id, table.encode(), replace=True, log=[f"new {person.id}"])
+        # Only the game judged abandoned is put away: another process may have
+        # opened (and started) a new one since, which must not be replaced.
+        if found is not None:
+            await service.store.unbind_chat(chat_id, found[0])
+        try:
+            game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
+        except ChatBusy:
+            now_bound = await service.load(chat_id)
+            return service.fail("game_running", lang, now_bound[1] if now_bound else None)
     table.store_version = version
     service.forget(chat_id)
     _ = gettext_for(lang)

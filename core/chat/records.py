@@ -32,6 +32,7 @@ from typing import Any
 
 from ..events import MATCH_WON, Event
 from ..service import DEAL
+from ..state import ROUND_OVER
 from ..store import Standing, Store, StoreUnavailable
 from .table import Table
 
@@ -112,11 +113,18 @@ def _match_winner(table: Table, events: Sequence[Event]) -> int:
 
 
 def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[Event],
-          moments: Sequence[str], when: float, stopped: bool = False) -> dict[str, Any]:
-    """The record kept of a finished game: its log and a summary."""
+          moments: Sequence[str], when: float, played: Played | None = None,
+          stopped: bool = False) -> dict[str, Any]:
+    """The record kept of a finished game: its log and a summary.
+
+    ``played``: the match was ended by the chat (see :class:`Played`), read
+    before that end; ``stopped``: it ended with no winner (an admin's stop).
+    """
     game = table.game
     scores = list(game.scores) if game is not None else [0] * len(table.seats)
     winner = -1 if stopped else _match_winner(table, events)
+    if played is None:
+        played = Played(game.round, game.to_dict()) if game is not None else Played(0, None)
     return {
         "game_id": game_id,
         "chat": table.chat_id,
@@ -124,31 +132,60 @@ def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[E
         "variant": table.variant,
         "lang": table.lang,
         "stopped": stopped,
-        "rounds": game.round if game is not None else 0,
+        "rounds": played.rounds,
         "moves": game.moves if game is not None else 0,
         "winner": winner,
         "players": [{"id": s.id, "name": s.name, "ai": s.is_ai,
                      "score": scores[i] if i < len(scores) else 0} for i, s in enumerate(table.seats)],
         "moments": list(moments)[-8:],
         "log": list(entries),
-        # the game as it ended: what `unobot audit` checks the log's replay against
-        "state": game.to_dict() if game is not None else None,
+        # the game the log replays to: what `unobot audit` checks the replay against
+        "state": played.state,
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What a match had played when the chat ended it (a stop, or the last
+    of the rounds it was to last), read before that end: the rounds it
+    finished and the game its log replays to.
+
+    Why: the rounds played are real (their scores stand, a player may
+    dispute one), so a match stopped after at least one finished round is
+    kept and counted; and the stop itself is no move in the log, so the
+    replay ends where the last move left the game, not where the stop put
+    it (the match over).
+    """
+
+    rounds: int
+    state: dict[str, Any] | None
+
+
+def played(table: Table) -> Played:
+    """The rounds the chat's match finished so far, and its game as the log leaves it."""
+    game = table.game
+    if game is None:
+        return Played(0, None)
+    return Played(game.round if game.phase == ROUND_OVER else game.round - 1, game.to_dict())
+
+
 async def finish(store: Store, game_id: str, table: Table, events: Sequence[Event],
-                 moments: Sequence[str], *, when: float | None = None) -> bool:
+                 moments: Sequence[str], *, when: float | None = None,
+                 played: Played | None = None, stopped: bool = False) -> bool:
     """Archive a match that just ended and count it in the chat's standings (once).
 
-    Best effort like the other counters: a store that is down loses the
-    record, never a move. True when this call counted the match.
+    ``played``: the chat ended the match (see :class:`Played`); ``stopped``:
+    with no winner (an admin's stop after rounds were played), counted as a
+    game with its points, nobody's win, no rating change. Best effort like
+    the other counters: a store that is down loses the record, never a
+    move. True when this call counted the match.
     """
     now = time.time() if when is None else when
     if table.game is None:
         return False
     try:
         entries = await store.read_log(game_id)
-        record = build(table, game_id, entries, events, moments, now)
+        record = build(table, game_id, entries, events, moments, now, played, stopped)
         return await store.archive_game(table.chat_id, game_id, record,
                                         await _standings(store, table, record, now))
     except StoreUnavailable:
@@ -168,7 +205,8 @@ async def _standings(store: Store, table: Table, record: dict[str, Any], now: fl
         ranks[seat] = ranks[order[place - 1]] if same else place + 1
     everyone = await store.standings(table.chat_id, "all")
     before = [everyone.get(p["id"], {}).get("rating", "") for p in players]
-    after = rate(ranks, before) if len(players) > 1 else before
+    rated = len(players) > 1 and not record["stopped"]  # a stopped match has no result to rate
+    after = rate(ranks, before) if rated else [""] * len(players)  # "": the rating stays as it is
     out: list[Standing] = []
     for period in PERIODS:
         key = period_key(period, now)

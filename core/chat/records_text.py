@@ -60,6 +60,12 @@ async def me_lines(store: Store, person_id: str, name: str, lang: str, here: str
     return lines
 
 
+def stopped_line(record: dict[str, Any], lang: str) -> str:
+    """What a match stopped before it had a winner is remembered as (``/last``, ``unobot replay``)."""
+    _ = gettext_for(lang)
+    return _("The match was stopped with no winner (rounds played: {n}).").format(n=record.get("rounds", 0))
+
+
 def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
     """A kept game's summary: who won, the scores, the last moments."""
     _ = gettext_for(lang)
@@ -69,6 +75,8 @@ def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
     if 0 <= winner < len(players):
         lines.append(_("{player} won after {rounds} rounds and {moves} moves.").format(
             player=players[winner]["name"], rounds=record.get("rounds", 0), moves=record.get("moves", 0)))
+    elif record.get("stopped"):
+        lines.append(stopped_line(record, lang))
     for p in sorted(players, key=lambda p: -int(p.get("score", 0))):
         lines.append(_("{player}: {n} points").format(player=p["name"], n=p.get("score", 0)))
     lines += [str(m) for m in record.get("moments", [])[-4:]]

@@ -274,15 +274,17 @@ class ChatService:
         if cmd.version is not None and cmd.version != table.version:
             return self.fail("stale", table.lang, table)
         after_rounds = isinstance(cmd, c.StopAfterRounds)
+        played = records.played(table)  # what the log replays to, before the stop ends the match
         events = play.end_match_stopped(table, "rounds" if after_rounds else "stopped")  # the rules' match_end
-        if after_rounds:  # a match that ended after its rounds counts (before its log goes)
-            await records.finish(self.store, game_id, table, events, play.describe_all(table, events))
-        await self.store.delete_game(game_id)
-        self.forget(chat_id)
-        table.phase = FINISHED
         _ = gettext_for(table.lang)
         notices = [] if after_rounds else \
             [_("The game was stopped by {player}.").format(player=person.name)]
+        if after_rounds or played.rounds:  # rounds were played: kept and counted (before the log goes)
+            await records.finish(self.store, game_id, table, events, notices + play.describe_all(table, events),
+                                 played=played, stopped=not after_rounds)
+        await self.store.delete_game(game_id)
+        self.forget(chat_id)
+        table.phase = FINISHED
         return Outcome(ok=True, changed=True, table=table, events=events,
                        notices=notices + play.describe_all(table, events))
 
