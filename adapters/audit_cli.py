@@ -20,10 +20,12 @@ from typing import Any
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("replay", help="print a chat's game move by move, replayed from its log")
-    p.add_argument("chat", metavar="CHAT", help="the chat's id (a Telegram group's is negative)")
+    p.add_argument("chat", metavar="CHAT", nargs="?",
+                   help="the chat's id (a Telegram group's is negative); none with --last: every chat's")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--game", metavar="N", help="a kept finished game: N-th newest (1 = last) or its id")
-    which.add_argument("--last", action="store_true", help="the chat's last finished game")
+    which.add_argument("--last", action="store_true",
+                       help="the chat's last finished game (no CHAT: each chat's, the latest first)")
     p.add_argument("--lang", metavar="LANG", help="language of a finished game's moves (default: the chat's)")
     p.add_argument("--store", metavar="URL", help="redis://... or redis+cluster://... (default: the configured store)")
     p.set_defaults(func=cmd_replay)
@@ -98,10 +100,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from unobot.chat.audit import replay_lines
     from unobot.service import ReplayError
 
+    if args.chat is None and not args.last:
+        print("error: name a chat (or --last alone for every chat's last finished game)", file=sys.stderr)
+        return 2
+
     async def run() -> int:
         store = await _open(args.store)
         try:
-            if args.last or args.game:
+            if args.chat is None:  # --last alone: the last kept game of every chat
+                from unobot.chat.audit import last_of_every_chat, narrate
+
+                kept = await _through(functools.partial(last_of_every_chat, store))
+                if not kept:
+                    print("no finished game kept in any chat", file=sys.stderr)
+                    return 2
+                blocks = [[f"game {r['game_id']}", *narrate(r, args.lang)] for r in kept]
+                lines = [line for block in blocks for line in ([""] if block is not blocks[0] else []) + block]
+            elif args.last or args.game:
                 from unobot.chat.audit import find_archived, narrate
 
                 record = await _through(functools.partial(find_archived, store, args.chat,

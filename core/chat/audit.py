@@ -125,6 +125,14 @@ async def archived_records(store: Store) -> AsyncIterator[dict[str, Any]]:
             yield record
 
 
+async def last_of_every_chat(store: Store) -> list[dict[str, Any]]:
+    """Each chat's last kept finished game, the latest ended first (``unobot replay --last``)."""
+    kept: list[dict[str, Any]] = []
+    async for chat in store.archive_chats():
+        kept += await store.archived(chat, 1)
+    return sorted(kept, key=lambda r: -float(r.get("ended") or 0))
+
+
 async def find_archived(store: Store, chat_id: str, game: str | None = None) -> dict[str, Any] | None:
     """A kept game of a chat: ``game`` None is the last one; a number N the
     N-th newest (1 = the last); else a game id or its part after ``#``."""
