@@ -40,7 +40,7 @@ from discord import app_commands
 from unobot.chat import actions as a
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
-from unobot.chat.render import describe_private, error_text
+from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.table import FINISHED, Table
 from unobot.chat.wake import SYSTEM, Pacing
@@ -284,15 +284,12 @@ class UnoBot(discord.Client):
             cmd = dataclasses.replace(cmd, version=None)
         out = await self.service.handle(chat, person, cmd)
         if not out.ok:
-            text = "⚠️ " + (out.reason.text(lang) if out.reason is not None
-                            else error_text(out.code or "bad_move", lang))
+            text = "⚠️ " + out.refusal(lang)
             after = out.table or (None if out.code in STORE_DOWN else await self.service.table(chat))
             await self.answer(reply, on_ephemeral, after or table, person, lang, text,
                               keep=out.code in STORE_DOWN)
             return
-        notes: list[str] = []
-        seat = (out.table or table).seat_of(person.id)
-        notes += [line for e in out.events if e.cards and e.player == seat and (line := describe_private(e, lang))]
+        notes = out.private_for(person.id, lang)
         if on_ephemeral:
             after = out.table if out.table is not None else await self.service.table(chat)
             if after is None:

@@ -14,7 +14,6 @@ from typing import Any
 
 from telegram.error import Forbidden, TelegramError
 
-from unobot.chat.render import describe_private
 from unobot.chat.service import Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.chat.views import round_headline
@@ -188,12 +187,7 @@ def private_lines(context: Any, outcome: Outcome) -> dict[str, list[str]]:
         return out
     for person_id in outcome.private:
         lang = rt.user_langs.get(person_id)
-        if not lang or lang == table.lang:
-            continue
-        seats = {i for i, seat in enumerate(table.seats) if seat.id == person_id}
-        lines = [line for e in outcome.events if e.cards and e.player in seats
-                 if (line := describe_private(e, lang))]
-        if lines:
+        if lang and lang != table.lang and (lines := outcome.private_for(person_id, lang)):
             out[person_id] = lines
     return out
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..events import MATCH_WON, ROUND_WON, Event
 from .i18n import Msg
+from .render import describe_private, error_text
 from .table import Table
 
 MAX_PLAYERS = 10
@@ -41,6 +42,21 @@ class Outcome:
     settings: dict[str, Any] | None = None
     #: AI seats wait: a person may jump in, catch or say UNO (send Continue).
     paused: bool = False
+
+    def refusal(self, lang: str) -> str:
+        """A refused command's answer in the reader's language: its reason
+        (which rules clash) when it has one, else its code's text."""
+        if self.reason is not None:
+            return self.reason.text(lang)
+        return error_text(self.code or "bad_move", lang)
+
+    def private_for(self, person_id: str, lang: str) -> list[str]:
+        """What only `person_id` may read of this outcome (the cards they
+        drew), in `lang`: a front-end that knows a player's own language
+        says it in theirs, not the chat's (`private` is in the chat's)."""
+        table = self.table
+        seats = {i for i, seat in enumerate(table.seats) if seat.id == person_id} if table is not None else set()
+        return [line for e in self.events if e.cards and e.player in seats if (line := describe_private(e, lang))]
 
     @property
     def round_over(self) -> bool:
