@@ -8,7 +8,7 @@ model's menu; this module only decides which message shows what:
 
 * the status message (one per game, public) is the answer to `/uno new`
   and is edited as the game goes, paced to Discord's per-channel budget
-  (`StatusPacer`: one edit in flight per channel, the newest state next);
+  (core's `Pacer`: one edit in flight per channel, the newest state next);
   its id is kept in the table's adapter data, so any process edits it;
 * "My cards" answers with an ephemeral panel only the member sees: their
   hand and every action of their menu (`render.panel`); a press on it is
@@ -40,6 +40,7 @@ from discord import app_commands
 from unobot.chat import actions as a
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
+from unobot.chat.pacer import Pacer
 from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.table import FINISHED, Table
@@ -88,57 +89,6 @@ class Options:
     retry_after: float = 1.0
 
 
-# -- the status message, paced -------------------------------------------------------------------
-
-class StatusPacer:
-    """Edits of each channel's status message, paced: one in flight per
-    channel, at most one per `interval`, the newest state sent next ("latest
-    state wins": states that came in between are never sent)."""
-
-    def __init__(self, bot: UnoBot) -> None:
-        self.bot = bot
-        self._want: dict[str, tuple[Table, render.Shown]] = {}
-        self._workers: dict[str, asyncio.Task[None]] = {}
-        self._shown: dict[str, int] = {}
-        self._sending = 0
-
-    def reset(self, chat: str) -> None:
-        """A new game in the channel: its versions start again."""
-        self._shown.pop(chat, None)
-        self._want.pop(chat, None)
-
-    @property
-    def pending(self) -> bool:
-        return bool(self._want) or self._sending > 0
-
-    def show(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
-        if table.version < self._shown.get(chat, 0):
-            return
-        self._shown[chat] = table.version
-        self._want[chat] = (table, shown or render.status(table))
-        worker = self._workers.get(chat)
-        if worker is None or worker.done():
-            self._workers[chat] = asyncio.get_running_loop().create_task(self._work(chat))
-
-    async def _work(self, chat: str) -> None:
-        try:
-            while chat in self._want:
-                table, shown = self._want.pop(chat)
-                self._sending += 1
-                try:
-                    await self.bot.edit_status(chat, table, shown)
-                finally:
-                    self._sending -= 1
-                await asyncio.sleep(self.bot.options.status_interval)
-        finally:
-            if self._workers.get(chat) is asyncio.current_task():
-                del self._workers[chat]
-
-    def close(self) -> None:
-        for task in self._workers.values():
-            task.cancel()
-
-
 class UnoBot(discord.Client):
     def __init__(self, service: ChatService, *, options: Options | None = None,
                  shard_id: int | None = None, shard_count: int | None = None) -> None:
@@ -156,7 +106,8 @@ class UnoBot(discord.Client):
         self.tree.add_command(uno_group(self))
         self._busy = 0
         self._tasks: set[asyncio.Task[None]] = set()
-        self.pacer = StatusPacer(self)
+        #: The status message's edits, paced to the channel's budget (core's `Pacer`).
+        self.pacer: Pacer[tuple[Table, render.Shown]] = Pacer(self._send_status, self.options.status_interval)
 
     # -- life -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -326,18 +277,24 @@ class UnoBot(discord.Client):
             self.waker.cancel(chat)
             if before is not None:  # a lobby whose last player left
                 before.seats.clear()
-                self.pacer.show(chat, before, render.status(before, final=True))
+                self.show_status(chat, before, render.status(before, final=True))
             return
         if table.phase == FINISHED and line:
             self.waker.cancel(chat)
-            self.pacer.show(chat, table, render.stopped(table, line))
+            self.show_status(chat, table, render.stopped(table, line))
             return
-        self.pacer.show(chat, table)
+        self.show_status(chat, table)
         self.waker.after(chat, table, out)
 
     async def refresh(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
         """Show `table` on the channel's status message (paced)."""
-        self.pacer.show(chat, table, shown)
+        self.show_status(chat, table, shown)
+
+    def show_status(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
+        self.pacer.show(chat, table.version, (table, shown or render.status(table)))
+
+    async def _send_status(self, chat: str, state: tuple[Table, render.Shown]) -> None:
+        await self.edit_status(chat, *state)
 
     async def edit_status(self, chat: str, table: Table, shown: render.Shown) -> None:
         """Edit the game's status message (a deleted one is posted again)."""
