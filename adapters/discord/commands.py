@@ -33,6 +33,7 @@ from discord import app_commands
 
 from unobot.chat import answers
 from unobot.chat import commands as c
+from unobot.chat import settings_menu as sm
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
 from unobot.chat.render import error_text
@@ -249,9 +250,10 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: 
         await reply.tell(refused(out, lang))
         return
     settings = out.settings or await bot.service.settings(chat)
-    text, _enabled = render.rules_text(settings, str(settings["lang"]))
-    _ = gettext_for(str(settings["lang"]))
-    await reply.show(render.Shown(text + "\n" + render.esc(_("Saved. It applies from the next game.")), None))
+    m = render.settings_menu(settings, str(settings["lang"]))
+    _ = gettext_for(m.lang)
+    await reply.show(render.Shown(render.rules_text(m) + "\n" + render.esc(_("Saved. It applies from the next game.")),
+                                  None))
     await lobby_follows(bot, chat_of(it))
 
 
@@ -270,29 +272,31 @@ def refusal_text(out: Outcome, lang: str) -> str:
     return error_text(out.code or "bad_move", lang)
 
 
-async def rules_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, page: int = 0,
-                        note: str = "") -> render.Shown:
+async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, show: sm.Show | None = None,
+                           note: str = "") -> render.Shown:
+    """The settings message a member reads, in their language: the rules (a
+    page; the components only for admins), the variants, or one option."""
     settings = await bot.service.settings(settings_chat(it, scope))
-    lang = lang_of(it, str(settings["lang"]))  # a private answer: the reader's language
-    text, enabled = render.rules_text(settings, lang)
-    if note:
-        text = render.esc(note) + "\n" + text
-        text = text if len(text) <= render.MAX_RULES_TEXT else text[:render.MAX_RULES_TEXT - 1] + "…"
-    view = render.rules_components(settings, enabled, lang, scope, page) if person_of(it).is_admin else None
-    return render.Shown(text, view)
+    m = render.settings_menu(settings, lang_of(it, str(settings["lang"])))  # a private answer: the reader's
+    show = show or sm.Show(sm.RULES)
+    if show.view in (sm.OPTION, sm.TYPE):
+        shown = render.option_panel(m, show.rule, show.option, scope, show.page, note)
+        if shown is not None:
+            return shown
+    if show.view == sm.VARIANTS:
+        _ = gettext_for(m.lang)
+        text = (render.esc(note) + "\n" if note else "") + "**" + render.esc(_("The rules variant")) + "**"
+        return render.Shown(text, render.variants_components(m, scope, show.page))
+    view = render.rules_components(m, scope, show.page) if person_of(it).is_admin else None
+    return render.Shown(render.rules_text(m, note), view)
 
 
 async def show_rules(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str) -> None:
-    await reply.show(await rules_message(bot, it, scope))
+    await reply.show(await settings_message(bot, it, scope))
 
 
-async def show_variants(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str, page: int = 0,
-                        note: str = "") -> None:
-    settings = await bot.service.settings(settings_chat(it, scope))
-    lang = lang_of(it, str(settings["lang"]))
-    _ = gettext_for(lang)
-    text = (render.esc(note) + "\n" if note else "") + "**" + render.esc(_("The rules variant")) + "**"
-    await reply.show(render.Shown(text, render.variants_components(str(settings["variant"]), lang, scope, page)))
+async def show_variants(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str) -> None:
+    await reply.show(await settings_message(bot, it, scope, sm.Show(sm.VARIANTS)))
 
 
 class NumberModal(discord.ui.Modal):
@@ -307,93 +311,32 @@ class NumberModal(discord.ui.Modal):
 
 async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, press: ids.Setting,
                          values: list[str] | None, typed: str | None) -> None:
-    """A press on a /uno rules or /uno variant message: page, switch a rule,
-    open an option, set its value (a button, or a number typed in a modal)."""
-    chat = settings_chat(it, press.scope)
-    person = person_of(it)
-    if press.kind == ids.RULES and press.verb == "m" and typed is None:
-        # Open the box to type in: a modal must be the first answer, so no store before it.
-        rule, option = press.args
-        found = render.option_spec(rule, option)
-        if found is None:
-            await reply.tell("⚠️ " + error_text("bad_option", bot.lang(it)))
-            return
-        cls, spec = found
-        lang = bot.lang(it)
+    """A press on a /uno rules or /uno variant message: core's settings menu
+    says what it means (a page, a command, the box to type a number in)."""
+    code = press.press if press.select is None else (values[0] if values and len(values) == 1 else "")
+    decoded = sm.decode(code, typed, lang=bot.lang(it), size=render.SETTINGS_PAGE)
+    if isinstance(decoded, sm.Refused):
+        await reply.tell("⚠️ " + decoded.text)
+        return
+    show = decoded.show
+    if show.view == sm.TYPE:  # a modal must be the first answer, so no store before it
+        title, label, takes = sm.prompt(show.rule, show.option, bot.lang(it)) or ("", "", "")
         reply.close()
-        modal = NumberModal(cls.label(lang), ids.setting(ids.RULES, "m", press.scope, rule, option),
-                            cls.option_title(option, lang), spec.describe(lang))
+        modal = NumberModal(title, ids.setting(press.scope, code), label, takes)
         modal.stop()  # a layout only: its submit comes back through on_interaction
         await it.response.send_modal(modal)
         return
-    if press.kind == ids.VARIANTS:
-        if press.verb == "p":
-            await show_variants(bot, it, reply, press.scope, press.page)
-            return
-        if not values or len(values) != 1:
-            await reply.tell("⚠️ " + error_text("unknown_variant", bot.lang(it)))
-            return
-        out = await bot.service.handle(chat, person, c.SetVariant(values[0]))
+    note = ""
+    if decoded.command is not None:
+        out = await bot.service.handle(settings_chat(it, press.scope), person_of(it), decoded.command)
         if not out.ok:
             await reply.tell(refused(out, bot.lang(it)))
             return
-        lang = str((out.settings or {}).get("lang") or bot.lang(it))
-        _ = gettext_for(lang)
-        await show_variants(bot, it, reply, press.scope, press.page, note=_("Saved. It applies from the next game."))
-        await lobby_follows(bot, chat_of(it))
-        return
-    if press.verb in ("p", "b"):
-        await reply.show(await rules_message(bot, it, press.scope, press.page))
-        return
-    if press.verb == "t":
-        if not values or len(values) != 1:
-            await reply.tell("⚠️ " + error_text("unknown_rule", bot.lang(it)))
-            return
-        settings = await bot.service.settings(chat)
-        _text, enabled = render.rules_text(settings, str(settings["lang"]))
-        rule = values[0]
-        out = await bot.service.handle(chat, person, c.SetRule(rule, enabled=rule not in enabled))
-        if not out.ok:
-            await reply.tell(refused(out, lang_of(it, str(settings["lang"]))))
-            return
-        await reply.show(await rules_message(bot, it, press.scope, press.page))
-        await lobby_follows(bot, chat_of(it))
-        return
-    # An option: open it ("o", "q"), or set it ("v", and a modal's "m" submit).
-    if press.verb == "o":
-        rule, _sep, option = (values[0] if values and len(values) == 1 else "").partition(":")
-        page = 0
-    elif press.verb == "q":
-        rule, option, number = press.args
-        page = int(number) if number.isascii() and number.isdecimal() else 0
-    else:
-        rule, option = press.args[0], press.args[1]
-        page = 0
-    found = render.option_spec(rule, option)
-    settings = await bot.service.settings(chat)
-    lang = lang_of(it, str(settings["lang"]))  # the reader's language
-    if found is None:
-        await reply.tell("⚠️ " + error_text("bad_option", lang))
-        return
-    note = ""
-    if press.verb in ("v", "m"):
-        ok, value = render.option_code_value(found[1], press.args[2]) if press.verb == "v" else \
-            render.number_value(found[1], typed or "")
-        if not ok:
-            await reply.tell("⚠️ " + error_text("bad_option", lang_of(it, lang)))
-            return
-        out = await bot.service.handle(chat, person, c.SetRule(rule, option=option, value=value))
-        if not out.ok:
-            await reply.tell(refused(out, lang_of(it, lang)))
-            return
-        settings = out.settings or await bot.service.settings(chat)
-        _ = gettext_for(lang)
+        _ = gettext_for(bot.lang(it))
         note = _("Saved. It applies from the next game.")
-    shown = render.option_panel(settings, rule, option, lang, press.scope, page, note=note)
-    assert shown is not None
-    if press.verb == "m" and (it.message is None or not it.message.flags.ephemeral):
+    if typed is not None and (it.message is None or not it.message.flags.ephemeral):
         reply.mode = "ephemeral"
-    await reply.show(shown)
+    await reply.show(await settings_message(bot, it, press.scope, show, note))
     if note:
         await lobby_follows(bot, chat_of(it))
 

@@ -12,15 +12,13 @@ become is the model's; this module only packs and unpacks text:
     u|s|17|0  + value "pW"      the card select (page 0); its values are action ids
     u|pg|17|2                   page 2 of the panel   u|r|17  show it again
 
-and for the settings message of `/uno rules` (scope: channel or server):
+and for the settings messages of `/uno rules` and `/uno variant` (scope:
+channel or server), the press ids of core's settings menu
+(`unobot.chat.settings_menu`) behind `s|<scope>|`:
 
-    r|t|channel|0 + value rule  switch a house rule on/off (select, page 0)
-    r|o|channel|0 + value r:o   open option `o` of rule `r`
-    r|p|channel|1               page 1 of the rules   r|b|channel  back to the rules
-    r|v|channel|rule|opt|n10    set an option: n<number>, b1/b0, i<index of a choice>
-    r|q|channel|rule|opt|1      page 1 of an option's values
-    r|m|channel|rule|opt        type a number (a modal; its submit comes back with this id)
-    v|s|channel|0 + value name  choose a variant (select, page 0)   v|p|channel|1  page 1
+    s|channel|pr:1              a button: page 1 of the rules (any press id of the menu)
+    s|channel|#0 + value on:x   a select: its picked option's value is the press id
+    s|channel|t:<key>:<i>       type a number (a modal; its submit comes back with this id)
 
 Nothing in an id is trusted: the person is the one Discord says pressed it,
 `unobot.chat.actions.decode` rebuilds the command, the service judges it,
@@ -124,42 +122,37 @@ def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
 
 # -- settings ---------------------------------------------------------------------------
 
-RULES, VARIANTS = "r", "v"
+SETTINGS = "s"
 SCOPES = ("channel", "server")
 
 
 @dataclass(frozen=True)
 class Setting:
-    """A press on a settings component: `r|t|channel|0`, `r|v|server|rule|opt|n5`, ..."""
+    """A press on a settings component: its scope and the settings menu's
+    press id (`unobot.chat.settings_menu`), or `select`, the select it came
+    from (its picked value is the press id)."""
 
-    kind: str
-    verb: str
     scope: str
-    args: tuple[str, ...] = ()
-
-    @property
-    def page(self) -> int:
-        return (_int(self.args[0]) or 0) if self.args else 0
+    press: str = ""
+    select: int | None = None
 
 
-def setting(kind: str, verb: str, scope: str, *args: object) -> str:
-    return SEP.join((kind, verb, scope, *(str(a) for a in args)))
+def setting(scope: str, press: str) -> str:
+    """A settings button (or the modal of a `t:` press): `s|channel|on:stacking`."""
+    return SEP.join((SETTINGS, scope, press))
 
 
-#: How many arguments each settings verb takes (besides the scope).
-_SETTING_ARGS = {(RULES, "t"): 1, (RULES, "o"): 1, (RULES, "p"): 1, (RULES, "b"): 0, (RULES, "v"): 3,
-                 (RULES, "m"): 2, (RULES, "q"): 3, (VARIANTS, "s"): 1, (VARIANTS, "p"): 1}
+def setting_select(scope: str, number: int) -> str:
+    """A settings select: `s|channel|#0`; its options' values are press ids."""
+    return SEP.join((SETTINGS, scope, f"#{number}"))
 
 
 def parse_setting(custom_id: str) -> Setting | None:
-    if not fits(custom_id):
+    """A settings press, or None for anything else; what the press id means is the menu's to judge."""
+    parts = custom_id.split(SEP, 2) if fits(custom_id) and custom_id.isascii() else []
+    if len(parts) != 3 or parts[0] != SETTINGS or parts[1] not in SCOPES or not parts[2]:
         return None
-    parts = custom_id.split(SEP)
-    if len(parts) < 3 or parts[2] not in SCOPES:
-        return None
-    kind, verb, scope, args = parts[0], parts[1], parts[2], tuple(parts[3:])
-    if _SETTING_ARGS.get((kind, verb)) != len(args) or not all(args):
-        return None
-    if verb in ("t", "o", "p", "s") and _int(args[0]) is None:
-        return None
-    return Setting(kind, verb, scope, args)
+    if parts[2].startswith("#"):
+        number = _int(parts[2][1:])
+        return Setting(parts[1], select=number) if number is not None else None
+    return Setting(parts[1], parts[2])

@@ -14,25 +14,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
 from unobot.cards import Card
 from unobot.chat import actions as a
-from unobot.chat.i18n import LANGUAGE_NAMES, N_, gettext_for, ngettext_for
-from unobot.chat.option_values import number_steps, option_spec, resolved_options
+from unobot.chat.i18n import N_, gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_name
-from unobot.chat.rules_text import switchable_rules
+from unobot.chat.settings_menu import Entry, SettingsMenu
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
-from unobot.chat.views import (
-    round_headline,
-    rules_summary,
-    status_lines,
-    table_view,
-    variant_title,
-)
-from unobot.registry import available_rules
-from unobot.rule import OptionSpec, option_specs
+from unobot.chat.views import round_headline, status_lines, table_view
 
 from . import ids
 
@@ -350,177 +342,95 @@ def help_text(commands: Sequence[tuple[str, str]], lang: str) -> str:
     return "\n".join(lines)
 
 
-# -- rules and settings -----------------------------------------------------------------------
+# -- rules and settings: core's settings menu, drawn ------------------------------------------
 
-def rules_text(settings: dict[str, object], lang: str) -> tuple[str, set[str]]:
-    """The channel's variant, house rules, timer and language."""
-    _ = gettext_for(lang)
-    summary = rules_summary(dict(settings), lang)
-    title, house, timer, enabled = summary.title, summary.house, summary.timer, summary.enabled
-    lines = [
-        "**" + esc(_("Rules in this chat")) + "**",
-        esc(_("Variant: {variant}").format(variant=title)),
-        esc(_("House rules on: {rules}").format(rules=", ".join(house) or _("none"))),
-        esc(_("Turn timer: {n} seconds").format(n=timer) if timer else _("Turn timer: off")),
-        esc(_("Language: {language}").format(language=LANGUAGE_NAMES.get(lang, lang))),
-    ]
-    lines += option_lines(settings, enabled, lang)
-    text = "\n".join(lines)
-    return (text if len(text) <= MAX_RULES_TEXT else text[:MAX_RULES_TEXT - 1] + "…"), enabled
-
-
+#: A select's 25 options a page; an option's choices in four rows of five buttons.
+SETTINGS_PAGE, CHOICES_PAGE = MAX_OPTIONS, (ROWS - 1) * ROW
 #: A message's content is at most 2,000 characters.
 MAX_RULES_TEXT = 2000
 
 
-def option_lines(settings: dict[str, object], enabled: set[str], lang: str) -> list[str]:
-    """Every option of the rules on, with its value and its help in the
-    reader's language (through the rule's own catalogue: `Rule.option_help`)."""
-    from unobot.rule import option_specs
-    from unobot.variants import VariantError, resolve
+def settings_menu(settings: dict[str, Any], lang: str) -> SettingsMenu:
+    """Core's settings menu with Discord's page sizes."""
+    return SettingsMenu(settings, lang, SETTINGS_PAGE, CHOICES_PAGE)
 
-    _ = gettext_for(lang)
-    try:
-        resolved = resolve(str(settings["variant"]), settings.get("rules") or None)  # type: ignore[arg-type]
-    except VariantError:
+
+def rules_text(m: SettingsMenu, note: str = "") -> str:
+    """The settings in words, then every option of the rules on with its value and help."""
+    _ = gettext_for(m.lang)
+    lines = [esc(note)] if note else []
+    lines += ["**" + esc(_("Rules in this chat")) + "**", *map(esc, m.summary_lines())]
+    for i, panels in enumerate(m.option_panels()):
+        if i == 0:
+            lines += ["", "**" + esc(_("Options")) + "**"]
+        parts = [f"`{p.option}` {esc(p.value_text)}" + (f" ({esc(p.help)})" if p.help else "") for p in panels]
+        lines.append(f"{esc(panels[0].rule_label)}: " + "; ".join(parts))
+    return clip("\n".join(lines), MAX_RULES_TEXT)
+
+
+def entry_option(entry: Entry, label: str) -> discord.SelectOption:
+    return discord.SelectOption(label=clip(label, 100), value=entry.id, description=clip(entry.hint, 100) or None)
+
+
+def nav(scope: str, here: str, number: int, count: int, prev: str | None, nxt: str | None
+        ) -> list[discord.ui.Item[discord.ui.View]]:
+    """◀ n/N ▶ for a list of more than one page (`here`: this page's press id;
+    a disabled end gets an id of its own, since a message's ids are unique)."""
+    if count <= 1:
         return []
-    rules = available_rules()
-    out: list[str] = []
-    for name in sorted(enabled, key=lambda n: (rules[n].base, n) if n in rules else (True, n)):
-        cls = rules.get(name)
-        specs = option_specs(cls) if cls is not None else []
-        if cls is None or not specs:
-            continue
-        if not out:
-            out += ["", "**" + esc(_("Options")) + "**"]
-        values = dict(resolved.rules.get(name) or {})
-        parts = []
-        for spec in specs:
-            value = values.get(spec.name, spec.default)
-            shown = (_("on") if value else _("off")) if spec.type is bool else str(value)
-            help_text = cls.option_help(spec.name, lang)
-            parts.append(f"`{spec.name}` {esc(shown)}" + (f" ({esc(help_text)})" if help_text else ""))
-        out.append(f"{esc(cls.label(lang))}: " + "; ".join(parts))
-    return out
+    return [button("◀", ids.setting(scope, prev or here + "|l"), disabled=prev is None),
+            button(f"{number + 1}/{count}", ids.setting(scope, here + "|i"), disabled=True),
+            button("▶", ids.setting(scope, nxt or here + "|r"), disabled=nxt is None)]
 
 
-def rules_components(settings: dict[str, object], enabled: set[str], lang: str, scope: str = "channel",
-                     page: int = 0) -> discord.ui.View | None:
-    """Every switchable rule in a select (on or off), and every option of the
-    rules on in a second select; both page at 25 (27+ house rules exist)."""
-    _ = gettext_for(lang)
-    rules = switchable_rules()  # every house rule, and the shared rules one conflicts with
-    toggles = [discord.SelectOption(label=clip(("✅ " if cls.name in enabled else "⬜ ") + cls.label(lang), 100),
-                                    value=cls.name, description=cls.name) for cls in rules]
-    values = resolved_options(settings)
-    opts = []
-    for name in sorted(enabled):
-        rule = available_rules().get(name)
-        if rule is None:
-            continue
-        for spec in option_specs(rule):
-            value = values.get(name, {}).get(spec.name, spec.default)
-            title = f"{rule.label(lang)}: {rule.option_title(spec.name, lang)} = {shown_value(value, lang)}"
-            opts.append(discord.SelectOption(label=clip(title, 100), value=f"{name}:{spec.name}",
-                                             description=clip(rule.option_help(spec.name, lang), 100) or None))
-    if not toggles:
-        return None
-    selects = [Select(lambda p: ids.setting(ids.RULES, "t", scope, p), _("Turn a house rule on or off"), toggles)]
-    if opts:
-        selects.append(Select(lambda p: ids.setting(ids.RULES, "o", scope, p), _("Change an option"), opts))
-    return paged(Panel(selects=selects, page_id=lambda p: ids.setting(ids.RULES, "p", scope, p)), page)
+def rules_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.View | None:
+    """A page of the switchable rules (on or off) in a select, and of the
+    options of the rules on in a second; both page at 25 (27+ house rules exist)."""
+    _ = gettext_for(m.lang)
+    view = m.rules(page)
+    rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = []
+    for n, (entries, placeholder, mark) in enumerate(((view.switches, _("Turn a house rule on or off"), True),
+                                                      (view.options, _("Change an option"), False))):
+        if entries:
+            options = [entry_option(e, e.marked("✅ ", "⬜ ") if mark else e.label) for e in entries]
+            rows.append([discord.ui.Select(custom_id=ids.setting_select(scope, n), placeholder=placeholder,
+                                           options=options)])
+    rows.append(nav(scope, f"pr:{view.number}", view.number, view.count, view.prev, view.next))
+    return layout(*rows)
 
 
-
-
-def shown_value(value: object, lang: str) -> str:
-    _ = gettext_for(lang)
-    if isinstance(value, bool):
-        return _("on") if value else _("off")
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-
-
-
-
-def option_panel(settings: dict[str, object], rule: str, option: str, lang: str, scope: str,
-                 page: int = 0, note: str = "") -> Shown | None:
+def option_panel(m: SettingsMenu, rule: str, option: str, scope: str, page: int = 0,
+                 note: str = "") -> Shown | None:
     """One option of a rule: its help in the reader's language, what it
     takes, its value, and how to change it: on/off, its allowed values, or
     steps within its bounds and a box to type a number; then back."""
-    found = option_spec(rule, option)
-    if found is None:
+    p = m.find_option(rule, option, page)
+    if p is None:
         return None
-    cls, spec = found
-    _ = gettext_for(lang)
-    value = resolved_options(settings).get(rule, {}).get(option, spec.default)
+    _ = gettext_for(m.lang)
     lines = [esc(note)] if note else []
-    lines += [f"**{esc(cls.label(lang))} · {esc(cls.option_title(option, lang))}**"]
-    help_text = cls.option_help(option, lang)
-    if help_text:
-        lines.append(esc(help_text))
-    lines.append(esc(spec.describe(lang)))
-    lines.append(esc(_("Now: {value}").format(value=shown_value(value, lang))))
-
-    def set_id(code: str) -> str:
-        return ids.setting(ids.RULES, "v", scope, rule, option, code)
-
-    buttons: list[discord.ui.Button[discord.ui.View]] = []
-    fixed = [button(_("⬅ All rules"), ids.setting(ids.RULES, "b", scope))]
-    if spec.type is bool:
-        buttons = [button(("✅ " if value else "") + _("on"), set_id("b1"), discord.ButtonStyle.success),
-                   button(("✅ " if not value else "") + _("off"), set_id("b0"))]
-    elif spec.choices is not None:
-        buttons = [button(("🔘 " if choice == value else "") + str(choice), set_id(f"i{index}"))
-                   for index, choice in enumerate(spec.choices)]
-    elif spec.type in (int, float) and isinstance(value, (int, float)):
-        lo = spec.min if spec.min is not None else -(10 ** 9)
-        hi = spec.max if spec.max is not None else 10 ** 9
-        steps = number_steps(spec)
-        buttons = [button(f"−{s}", set_id(f"n{int(value - s)}")) for s in reversed(steps) if value - s >= lo]
-        buttons += [button(f"+{s}", set_id(f"n{int(value + s)}")) for s in steps if value + s <= hi]
-        fixed.insert(0, button("✏️ " + _("Type a number"), ids.setting(ids.RULES, "m", scope, rule, option),
-                               discord.ButtonStyle.primary))
-    view = paged(Panel(buttons=buttons, fixed=fixed,
-                       page_id=lambda p: ids.setting(ids.RULES, "q", scope, rule, option) + f"|{p}"), page)
-    return Shown("\n".join(lines), view)
+    lines += [f"**{esc(p.rule_label)} · {esc(p.title)}**", *([esc(p.help)] if p.help else []), esc(p.takes),
+              esc(_("Now: {value}").format(value=p.value_text))]
+    mark = "✅ " if p.is_switch else "🔘 "
+    buttons = [button((mark if e.on else "") + e.label, ids.setting(scope, e.id),
+                      discord.ButtonStyle.success if p.is_switch and e.id.endswith(":1") else
+                      discord.ButtonStyle.secondary) for e in p.choices.entries]
+    buttons += [button(e.label, ids.setting(scope, e.id)) for e in p.steps]
+    bottom = nav(scope, f"{p.id}:{p.choices.number}", p.choices.number, p.choices.count, p.choices.prev,
+                 p.choices.next)
+    if p.typed is not None:
+        bottom.append(button("✏️ " + _("Type a number"), ids.setting(scope, p.typed), discord.ButtonStyle.primary))
+    bottom.append(button(_("⬅ All rules"), ids.setting(scope, "back")))
+    return Shown("\n".join(lines), layout(*[buttons[i:i + ROW] for i in range(0, len(buttons), ROW)], bottom))
 
 
-def option_code_value(spec: OptionSpec, code: str) -> tuple[bool, object]:
-    """The value a settings button's code names (`b1`, `i2`, `n10`): (ok, value)."""
-    kind, rest = code[:1], code[1:]
-    if kind == "b" and rest in ("0", "1") and spec.type is bool:
-        return True, rest == "1"
-    if kind == "i" and spec.choices is not None and rest.isascii() and rest.isdecimal() \
-            and int(rest) < len(spec.choices):
-        return True, spec.choices[int(rest)]
-    if kind == "n":
-        return number_value(spec, rest)
-    return False, None
-
-
-def number_value(spec: OptionSpec, text: str) -> tuple[bool, object]:
-    """A typed or coded number for a number option: (ok, value); bounds are the service's to judge."""
-    text = text.strip()
-    try:
-        number: float = int(text) if spec.type is int else float(text)
-    except ValueError:
-        return False, None
-    return True, number
-
-
-def variants_components(current: str, lang: str, scope: str, page: int = 0) -> discord.ui.View | None:
-    """Every variant in a select, paged at 25."""
-    from unobot.variants import variant_names
-
-    _ = gettext_for(lang)
-    options = [discord.SelectOption(label=clip(("✅ " if name == current else "") + variant_title(name, lang), 100),
-                                    value=name, description=name) for name in variant_names()]
+def variants_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.View | None:
+    """A page of every variant in a select (25 a page), the channel's marked."""
+    _ = gettext_for(m.lang)
+    view = m.variants(page)
+    options = [entry_option(e, e.marked("✅ ", "")) for e in view.entries]
     if not options:
         return None
-    return paged(Panel(selects=[Select(lambda p: ids.setting(ids.VARIANTS, "s", scope, p), _("The rules variant"),
-                                       options)],
-                       page_id=lambda p: ids.setting(ids.VARIANTS, "p", scope, p)), page)
+    select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+        custom_id=ids.setting_select(scope, 2), placeholder=_("The rules variant"), options=options)
+    return layout([select], nav(scope, f"pv:{view.number}", view.number, view.count, view.prev, view.next))

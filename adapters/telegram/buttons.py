@@ -17,31 +17,33 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from unobot.chat import commands as c
+from unobot.chat import settings_menu as sm
 from unobot.chat.i18n import gettext_for
-from unobot.chat.option_values import decode_value
 from unobot.chat.render import error_text
 from unobot.chat.table import LOBBY
-from unobot.registry import available_rules
-from unobot.rule import Rule, option_specs
 
 from . import inline_handlers, keyboards, publish
 from .bot import uno_bot
-from .guard import parse_int, person_of, where
+from .guard import person_of, where
 from .notices import failure_text
 from .runtime import runtime
 from .status import Status
-from .texts import options_text, rule_values, rules_text
+from .texts import options_text, rules_text
 
 log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 
 
-async def rules_view(context: Context, chat_id: int) -> tuple[str, InlineKeyboardMarkup]:
+async def rules_view(context: Context, chat_id: int, show: sm.Show | None = None) -> tuple[str, InlineKeyboardMarkup]:
+    """The /rules message: the rules (a page of them), or one rule's options."""
     settings = await runtime(context).service.settings(str(chat_id))
-    lang = settings["lang"]
-    text, enabled = rules_text(settings, lang)
-    return text, keyboards.rules_keyboard(settings["variant"], enabled, int(settings.get("timer") or 0), lang)
+    m = keyboards.menu(settings, settings["lang"])
+    if show is not None and show.view in (sm.RULE, sm.OPTION):
+        return options_text(m, show.rule), keyboards.options_keyboard(m, show.rule)
+    page = show.page if show is not None and show.view == sm.RULES else 0
+    variants = show.page if show is not None and show.view == sm.VARIANTS else 0
+    return rules_text(m), keyboards.rules_keyboard(m, page, variants)
 
 
 async def refresh_lobby(context: Context, chat_id: int) -> None:
@@ -49,46 +51,6 @@ async def refresh_lobby(context: Context, chat_id: int) -> None:
     table = await runtime(context).service.table(str(chat_id))
     if table is not None and table.phase == LOBBY:
         await publish.show(context, chat_id, table)
-
-
-async def options_view(context: Context, chat_id: int, cls: type[Rule]) -> tuple[str, InlineKeyboardMarkup]:
-    settings = await runtime(context).service.settings(str(chat_id))
-    lang = settings["lang"]
-    values = rule_values(settings, cls.name)
-    return options_text(cls, values, lang), keyboards.options_keyboard(cls, values, lang)
-
-
-def _option_command(data: str) -> c.Command | None:
-    """``r:s:<rule key>:<option index>:<value>``, checked against the rule's options."""
-    parts = data[len(keyboards.SET_OPTION):].split(":")
-    if len(parts) != 3:
-        return None
-    cls = keyboards.rule_by_key(parts[0])
-    specs = option_specs(cls) if cls is not None else []
-    index = parse_int(parts[1], 0, len(specs) - 1) if specs else None
-    if cls is None or index is None:
-        return None
-    ok, value = decode_value(specs[index], parts[2])
-    return c.SetRule(rule=cls.name, option=specs[index].name, value=value) if ok else None
-
-
-def _settings_command(data: str) -> c.Command | None:
-    if data.startswith(keyboards.SET_OPTION):
-        return _option_command(data)
-    if data.startswith(keyboards.RULE_ON):
-        return c.SetRule(rule=keyboards.rule_named(data[len(keyboards.RULE_ON):]), enabled=True)
-    if data.startswith(keyboards.RULE_OFF):
-        return c.SetRule(rule=keyboards.rule_named(data[len(keyboards.RULE_OFF):]), enabled=False)
-    if data.startswith(keyboards.VARIANT):
-        return c.SetVariant(name=data[len(keyboards.VARIANT):])
-    if data.startswith(keyboards.TIMER):
-        seconds = parse_int(data[len(keyboards.TIMER):], 0)
-        return c.SetTimer(seconds=seconds) if seconds is not None else None
-    if data.startswith(keyboards.LANGUAGE):
-        return c.SetLanguage(lang=data[len(keyboards.LANGUAGE):])
-    if data == keyboards.RESET:
-        return c.ResetRules()
-    return None
 
 
 _GAME_COMMANDS: dict[str, Any] = {
@@ -148,26 +110,26 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
             _ = gettext_for(lang)
             return _("You joined."), False
         return None, False
-    if data.startswith(keyboards.OPTIONS) or data == keyboards.BACK:
-        return await _switch_view(update, context, data)
-    command = _settings_command(data)
-    if command is None:
+    if not data.startswith(keyboards.SETTINGS):
         return None, False
-    admin = await rt.admins.is_admin(context.bot, chat, user)
-    person = person_of(user, admin)
-    outcome = await rt.service.handle(str(chat.id), person, command)
+    # The settings keyboard is the admins': anyone else may look, not press.
+    lang = await rt.service.language(str(chat.id))
+    if not await rt.admins.is_admin(context.bot, chat, user):
+        return error_text("not_admin", lang), False
+    decoded = sm.decode(data[len(keyboards.SETTINGS):], lang=lang, size=keyboards.PAGE)
+    if isinstance(decoded, sm.Refused):
+        return decoded.text, False
+    if decoded.command is None:  # a view: a page, a rule's options, back
+        text, markup = await rules_view(context, chat.id, decoded.show)
+        _edit_view(context, chat.id, query.message, text, markup)
+        return None, False
+    outcome = await rt.service.handle(str(chat.id), person_of(user, True), decoded.command)
     if not outcome.ok:
         return outcome.error, outcome.code == "rule_conflict"
-    if isinstance(command, c.SetRule) and command.option is not None:
-        cls = available_rules().get(command.rule)
-        text, markup = await options_view(context, chat.id, cls) if cls is not None else await rules_view(
-            context, chat.id)
-    else:
-        text, markup = await rules_view(context, chat.id)
+    text, markup = await rules_view(context, chat.id, decoded.show)
     _edit_view(context, chat.id, query.message, text, markup)
     await refresh_lobby(context, where(update))  # settings are the chat's; the lobby shown is this topic's
-    lang = (outcome.settings or {}).get("lang", "en")
-    _ = gettext_for(lang)
+    _ = gettext_for((outcome.settings or {}).get("lang", "en"))
     return _("Saved. It applies from the next game."), False
 
 
@@ -185,23 +147,3 @@ def _edit_view(context: Context, chat_id: int, message: Any, text: str, markup: 
         return
     runtime(context).status.submit(uno_bot(context), chat_id, message.message_id, next(_views),
                                    Status(text, markup, html=True))
-
-
-async def _switch_view(update: Update, context: Context, data: str) -> tuple[str | None, bool]:
-    """Between the rules and one rule's options (admins only: it is their keyboard)."""
-    query, chat = update.callback_query, update.effective_chat
-    assert query is not None and chat is not None
-    rt = runtime(context)
-    lang = await rt.service.language(str(chat.id))
-    _ = gettext_for(lang)
-    if not await rt.admins.is_admin(context.bot, chat, query.from_user):
-        return error_text("not_admin", lang), False
-    if data == keyboards.BACK:
-        text, markup = await rules_view(context, chat.id)
-    else:
-        cls = keyboards.rule_by_key(data[len(keyboards.OPTIONS):])
-        if cls is None:
-            return error_text("unknown_rule", lang), False
-        text, markup = await options_view(context, chat.id, cls)
-    _edit_view(context, chat.id, query.message, text, markup)
-    return None, False

@@ -40,10 +40,11 @@ from unobot.chat.commands import Person
 from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
 from unobot.chat.render import error_text
 from unobot.chat.service import Outcome
+from unobot.chat.settings_menu import CHOSEN_MARK
 from unobot.chat.table import LOBBY
 from unobot.variants import VariantError, load_variant, variant_names
 
-from . import buttons, inline_handlers, inline_results, migrate, publish, users
+from . import buttons, inline_handlers, inline_results, keyboards, migrate, publish, users
 from .bot import MAX_TEXT, uno_bot
 from .guard import (
     admit,
@@ -371,15 +372,9 @@ async def cmd_variant(update: Update, context: Context) -> None:
     _ = gettext_for(lang)
     if not context.args:
         lines = ["<b>" + esc(_("Variants")) + "</b>"]
-        for name in variant_names():
-            try:
-                variant = load_variant(name)
-            except VariantError:
-                continue
-            mark = "🔘 " if name == settings["variant"] else "▫️ "
-            desc = variant.describe(lang)
-            lines.append(f"{mark}<code>{esc(name)}</code> · {esc(variant.label(lang))}"
-                         + (f"\n    <i>{esc(desc)}</i>" if desc else ""))
+        for e in keyboards.menu(settings, lang).variant_entries():  # every variant, the chat's marked
+            lines.append(f"{e.marked(CHOSEN_MARK)}<code>{esc(e.name)}</code> · {esc(e.label)}"
+                         + (f"\n    <i>{esc(e.hint)}</i>" if e.hint != e.name else ""))
         lines.append("")
         lines.append(esc(_("Choose one with /variant NAME (admins).")))
         await reply(update, "\n".join(lines), html_text=True)

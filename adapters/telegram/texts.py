@@ -6,14 +6,9 @@ All in English in the source and translated through the gettext catalogues.
 from __future__ import annotations
 
 import html
-from typing import Any
 
-from unobot.chat.i18n import LANGUAGE_NAMES, N_, gettext_for
-from unobot.chat.views import rules_summary
-from unobot.rule import Rule, option_specs
-from unobot.variants import VariantError, resolve
-
-from .keyboards import toggle_rules
+from unobot.chat.i18n import N_, gettext_for
+from unobot.chat.settings_menu import SettingsMenu
 
 #: The command menu (setMyCommands), in the order shown.
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -70,50 +65,24 @@ def welcome_text(lang: str, name: str, bot_username: str) -> str:
     ])
 
 
-def rules_text(settings: dict[str, Any], lang: str) -> tuple[str, set[str]]:
-    """The chat's variant and house rules, and the names of the rules that are on."""
-    _ = gettext_for(lang)
-    summary = rules_summary(settings, lang)
-    title, house, enabled = summary.title, summary.house, summary.enabled
-    off = [cls.label(lang) for cls in toggle_rules(enabled) if cls.base and cls.name not in enabled]
-    timer = int(settings.get("timer") or 0)
-    lines = [
-        "<b>" + esc(_("Rules in this chat")) + "</b>",
-        esc(_("Variant: {variant}").format(variant=title)),
-        esc(_("House rules on: {rules}").format(rules=", ".join(house) or _("none"))),
-    ]
-    if off:
-        lines.append(esc(_("Shared rules off: {rules}").format(rules=", ".join(off))))
-    lines.append(esc(_("Turn timer: {n} seconds").format(n=timer) if timer else _("Turn timer: off")))
-    lines.append(esc(_("Language: {language}").format(language=LANGUAGE_NAMES.get(lang, lang))))
-    lines.append("")
-    lines.append(esc(_("Chat admins change these with the buttons; a change applies from the next game.")))
-    return "\n".join(lines), enabled
+FOOTNOTE = N_("Chat admins change these with the buttons; a change applies from the next game.")
 
 
-def rule_values(settings: dict[str, Any], rule: str) -> dict[str, Any]:
-    """The options a rule has in this chat (the variant's, with the chat's changes)."""
-    try:
-        resolved = resolve(settings["variant"], settings.get("rules") or None)
-    except VariantError:
-        return {}
-    return dict(resolved.rules.get(rule) or {})
+def rules_text(m: SettingsMenu) -> str:
+    """The chat's settings in words (core's settings menu), under a title."""
+    _ = gettext_for(m.lang)
+    lines = ["<b>" + esc(_("Rules in this chat")) + "</b>", *map(esc, m.summary_lines())]
+    return "\n".join([*lines, "", esc(_(FOOTNOTE))])
 
 
-def options_text(cls: type[Rule], values: dict[str, Any], lang: str) -> str:
-    """A rule's options, each with its value and what it does."""
-    _ = gettext_for(lang)
-    lines = ["<b>" + esc(_("Options of {rule}").format(rule=cls.label(lang))) + "</b>"]
-    for spec in option_specs(cls):
-        value = values.get(spec.name, spec.default)
-        shown = (_("on") if value else _("off")) if spec.type is bool else str(value)
-        title = cls.option_title(spec.name, lang)
-        line = f"• <code>{esc(spec.name)}</code>" + (f" ({esc(title)})" if title != spec.name else "") \
-            + f": <b>{esc(shown)}</b>"
-        help_text = cls.option_help(spec.name, lang)  # through the rule's catalogue, in the chat's language
-        if help_text:
-            line += " · " + esc(help_text)
-        lines.append(line)
-    lines.append("")
-    lines.append(esc(_("Chat admins change these with the buttons; a change applies from the next game.")))
-    return "\n".join(lines)
+def options_text(m: SettingsMenu, rule: str) -> str:
+    """A rule's options, each with its value and what it does (through the rule's catalogue)."""
+    _ = gettext_for(m.lang)
+    panels = m.rule_panel(rule)
+    title = panels[0].rule_label if panels else rule
+    lines = ["<b>" + esc(_("Options of {rule}").format(rule=title)) + "</b>"]
+    for p in panels:
+        line = f"• <code>{esc(p.option)}</code>" + (f" ({esc(p.title)})" if p.title != p.option else "") \
+            + f": <b>{esc(p.value_text)}</b>"
+        lines.append(line + (" · " + esc(p.help) if p.help else ""))
+    return "\n".join([*lines, "", esc(_(FOOTNOTE))])

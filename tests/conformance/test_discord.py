@@ -33,6 +33,8 @@ from tests.discord_api import DiscordAPIServer, Member
 from tests.support.redis_server import RedisServer
 from unobot.chat import actions
 from unobot.chat import commands as c
+from unobot.chat.option_values import encode_value
+from unobot.chat.settings_menu import key_of, rule_ref
 from unobot.chat.table import Table
 from unobot.registry import available_rules
 from unobot.rule import option_specs
@@ -123,12 +125,12 @@ async def _switch(driver: TableDriver, admin: Member, rule: str) -> None:
     message = shown.message
     for _page in range(1, 6):
         assert message is not None and message.components, "no rules to switch"
-        entry = next((cid for _, cid in message.custom_ids() if cid.startswith("r|t|") and cid.endswith("=" + rule)),
-                     None)
+        entry = next((cid for _, cid in message.custom_ids() if cid.startswith("s|channel|#0=")
+                      and cid.partition("=")[2].partition(":")[2] == rule_ref(rule)), None)
         if entry is not None:
             await driver.pick(admin, message, entry)
             return
-        turn = next((cid for _, cid in message.custom_ids() if cid == f"r|p|channel|{_page}"), None)
+        turn = next((cid for _, cid in message.custom_ids() if cid == f"s|channel|pr:{_page}"), None)
         assert turn is not None, f"{rule} is not on any page of /uno rules"
         message = (await driver.press(admin, message, turn)).message
     raise AssertionError(f"{rule} not found")
@@ -157,19 +159,14 @@ async def test_discord_sets_an_option_of_each_kind(discord: World, rule: str, op
     await _switch(driver, admin, rule)
     shown = await driver.slash(admin, "rules")
     assert shown.message is not None
+    index, spec = next((i, s) for i, s in enumerate(option_specs(available_rules()[rule])) if s.name == option)
+    key = f"{key_of(rule)}:{index}"
     opener = next((cid for _, cid in shown.message.custom_ids()
-                   if cid.startswith("r|o|") and cid.endswith(f"={rule}:{option}")), None)
+                   if cid.startswith("s|channel|#1=") and cid.endswith(f"=o:{key}")), None)
     assert opener is not None, shown.message.custom_ids()
     sent = await driver.pick(admin, shown.message, opener)
     assert sent.message is not None
-    spec = next(s for s in option_specs(available_rules()[rule]) if s.name == option)
-    if spec.type is bool:
-        code = "b1" if value else "b0"
-    elif spec.choices is not None:
-        code = f"i{spec.choices.index(value)}"
-    else:
-        code = f"n{value}"
-    setter = f"r|v|channel|{rule}|{option}|{code}"
+    setter = f"s|channel|s:{key}:{encode_value(spec, value)}"
     assert setter in [cid for _, cid in sent.message.custom_ids()], sent.message.custom_ids()
     await driver.press(admin, sent.message, setter)
     got = (await driver.service.settings(driver.chat)).get("rules") or {}

@@ -34,6 +34,7 @@ from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import actions
 from unobot.chat import commands as c
 from unobot.chat.option_values import encode_value
+from unobot.chat.settings_menu import key_of, rule_ref
 from unobot.chat.table import Table
 from unobot.registry import available_rules
 from unobot.rule import option_specs
@@ -128,8 +129,8 @@ async def test_telegram_turns_each_house_rule_on(telegram: tuple[BotAPIServer, B
     # A shared rule it conflicts with (challenge, for no-bluffing) is switched off first.
     off = [other for other in available_rules()[rule].conflicts if available_rules()[other].base]
     for other in off:
-        await driver.press(admin, keyboards.RULE_OFF + keyboards.rule_ref(other))
-    await driver.press(admin, keyboards.RULE_ON + keyboards.rule_ref(rule))
+        await driver.press(admin, keyboards.RULE_OFF + rule_ref(other))
+    await driver.press(admin, keyboards.RULE_ON + rule_ref(rule))
     assert bot.service is not None
     got = (await bot.service.settings(driver.chat)).get("rules") or {}
     assert got == await rules_after([*(c.SetRule(rule=other, enabled=False) for other in off),
@@ -143,11 +144,11 @@ async def test_telegram_sets_an_option_of_each_kind(telegram: tuple[BotAPIServer
     """A bool switch, a number's step, a Literal's choice: the same rules as the model's SetRule."""
     server, bot = telegram
     driver, admin = await _admin_group(server, bot, f"{rule}.{option}")
-    await driver.press(admin, keyboards.RULE_ON + keyboards.rule_ref(rule))
-    await driver.press(admin, keyboards.OPTIONS + keyboards.rule_key(rule))
+    await driver.press(admin, keyboards.RULE_ON + rule_ref(rule))
+    await driver.press(admin, keyboards.OPTIONS + key_of(rule))
     cls = available_rules()[rule]
     index, spec = next((i, s) for i, s in enumerate(option_specs(cls)) if s.name == option)
-    prefix = f"{keyboards.SET_OPTION}{keyboards.rule_key(rule)}:{index}:"
+    prefix = f"{keyboards.SET_OPTION}{key_of(rule)}:{index}:"
     if spec.type is bool:
         data = prefix + encode_value(spec, value)
     elif spec.choices is not None:

@@ -49,6 +49,30 @@ def entries(message: Message, prefix: str) -> list[str]:
     return [cid for _, cid in message.custom_ids() if cid.startswith(prefix)]
 
 
+#: The rules' switch select's entries (`id=on:<rule>` or `id=off:<rule>`).
+SWITCHES = "s|channel|#0="
+
+
+def switched(cid: str) -> str:
+    """The rule a switch select's entry names."""
+    return cid.partition("=")[2].partition(":")[2]
+
+
+def option_key(rule: str, option: str) -> str:
+    """`<rule key>:<option index>`, as core's settings menu names an option."""
+    from unobot.chat.settings_menu import key_of
+    from unobot.registry import available_rules
+    from unobot.rule import option_specs
+
+    names = [s.name for s in option_specs(available_rules()[rule])]
+    return f"{key_of(rule)}:{names.index(option)}"
+
+
+def setter(rule: str, option: str, value: str) -> str:
+    """The button that sets `option` of `rule` to `value` (as `option_values.encode_value` writes it)."""
+    return f"s|channel|s:{option_key(rule, option)}:{value}"
+
+
 async def all_pages(driver: TableDriver, member: Member, message: Message, page_prefix: str) -> list[Message]:
     """The message's pages, following ▶ (a page's contents are its versions)."""
     seen = [dataclasses.replace(message)]
@@ -102,11 +126,11 @@ async def test_every_house_rule_is_reachable_from_rules_by_paging(server: Discor
     driver = TableDriver(server, bot, guild.channels[0], [boss])
     shown = await driver.slash(boss, "rules")
     assert shown.message is not None
-    first = [cid.partition("=")[2] for cid in entries(shown.message, "r|t|channel|0=")]
+    first = [switched(cid) for cid in entries(shown.message, SWITCHES)]
     assert len(first) == 25 and "teams" not in first and "value-stacking" not in first
-    pages = await all_pages(driver, boss, shown.message, "r|p|channel|")
+    pages = await all_pages(driver, boss, shown.message, "s|channel|pr:")
     assert len(pages) >= 2
-    every = {cid.partition("=")[2] for p in pages for cid in entries(p, "r|t|")}
+    every = {switched(cid) for p in pages for cid in entries(p, SWITCHES)}
     from unobot.chat.rules_text import switchable_rules
     from unobot.registry import available_rules
 
@@ -115,8 +139,8 @@ async def test_every_house_rule_is_reachable_from_rules_by_paging(server: Discor
     assert {r.name for r in available_rules().values() if not r.base} <= every and "challenge" in every
     last = pages[-1]
     for rule in ("teams", "value-stacking"):
-        select = next(cid for cid in entries(last, "r|t|") if cid.endswith("=" + rule)).partition("=")[0]
-        sent = await driver.press(boss, last, select, [rule])
+        select = next(cid for cid in entries(last, SWITCHES) if cid.endswith("=on:" + rule)).partition("=")[0]
+        sent = await driver.press(boss, last, select, ["on:" + rule])
         assert sent.message is not None and "⚠️" not in sent.message.content, sent.message.content
         assert sent.message.id == last.id  # the same message, on the same page
         assert rule in (await driver.service.settings(driver.chat))["rules"]
@@ -126,8 +150,9 @@ async def test_every_house_rule_is_reachable_from_rules_by_paging(server: Discor
 async def open_option(driver: TableDriver, member: Member, rule: str, option: str) -> Message:
     shown = await driver.slash(member, "rules")
     assert shown.message is not None
-    for page in await all_pages(driver, member, shown.message, "r|p|channel|"):
-        entry = next((cid for cid in entries(page, "r|o|") if cid.endswith(f"={rule}:{option}")), None)
+    for page in await all_pages(driver, member, shown.message, "s|channel|pr:"):
+        entry = next((cid for cid in entries(page, "s|channel|#1=") if cid.endswith("=o:" + option_key(rule, option))),
+                     None)
         if entry is not None:
             sent = await driver.pick(member, shown.message, entry)
             assert sent.message is not None and sent.message.id == shown.message.id
@@ -150,7 +175,8 @@ async def test_an_option_of_each_kind_is_set_from_discord(server: DiscordAPIServ
     # A switch (bool), with its help in the member's language.
     panel = await open_option(driver, boss, "stacking", "draw_four_on_draw_four")
     assert "a Wild Draw Four goes on a Wild Draw Four" in panel.content, panel.content
-    on = next(cid for cid in entries(panel, "r|v|") if cid.endswith("|b1"))
+    on = setter("stacking", "draw_four_on_draw_four", "1")
+    assert on in entries(panel, on)
     sent = await driver.press(boss, panel, on)
     assert sent.message is not None and "⚠️" not in sent.message.content
     assert await option_value(driver, "stacking", "draw_four_on_draw_four") is True
@@ -161,7 +187,7 @@ async def test_an_option_of_each_kind_is_set_from_discord(server: DiscordAPIServ
     sent = await driver.press(jefa, panel, plus)
     assert await option_value(driver, "deck", "hand_size") == 8
     assert sent.message is not None
-    typed = next(cid for cid in entries(sent.message, "r|m|"))
+    typed = next(cid for cid in entries(sent.message, "s|channel|t:"))
     opened = await driver.press(jefa, sent.message, typed)
     assert opened.callbacks[0]["type"] == 9 and opened.callbacks[0]["data"]["custom_id"] == typed
     done = await driver.settle(await server.modal_submit(jefa, sent.message, typed, {"value": "5"}))
@@ -172,13 +198,14 @@ async def test_an_option_of_each_kind_is_set_from_discord(server: DiscordAPIServ
     assert await option_value(driver, "deck", "hand_size") == 5
     # One of a few values (a Literal).
     panel = await open_option(driver, boss, "starter", "reverse_first")
-    other = next(cid for cid in entries(panel, "r|v|") if cid.endswith("|i1"))
+    other = setter("starter", "reverse_first", "1")
+    assert other in entries(panel, other)
     sent = await driver.press(boss, panel, other)
     assert sent.message is not None and "⚠️" not in sent.message.content
     assert await option_value(driver, "starter", "reverse_first") == "other_side"
     # A member without Manage Server cannot, even with a forged press.
     ann = server.member("Ann")
-    forged = await driver.press(ann, panel, other.replace("|i1", "|i0"))
+    forged = await driver.press(ann, panel, setter("starter", "reverse_first", "0"))
     assert forged.message is not None and "⚠️" in forged.message.content
     assert await option_value(driver, "starter", "reverse_first") == "other_side"
 

@@ -66,7 +66,7 @@ def test_ids_are_a_thin_codec() -> None:
     assert ids.parse(ids.page(17, 3)) == ids.Press("pg", 17, page=3)
     for bad in ("u|a|x|pR5", "u|a|17", "u|s|17|0", "u|pg|17|²", "u|a|17|pR5|9", "x|a|1|d", "u|a|1|" + "d" * 99):
         assert ids.parse(bad, None) is None, bad
-    assert ids.parse_setting("r|v|channel|deck|hand_size|n5") == ids.Setting("r", "v", "channel",
-                                                                             ("deck", "hand_size", "n5"))
-    assert ids.parse_setting("r|v|galaxy|deck|hand_size|n5") is None
-    assert ids.parse_setting("r|t|channel|x") is None
+    assert ids.parse_setting("s|channel|s:7d340494:0:5") == ids.Setting("channel", "s:7d340494:0:5")
+    assert ids.parse_setting(ids.setting_select("server", 1)) == ids.Setting("server", select=1)
+    for bad in ("s|galaxy|on:stacking", "s|channel|#x", "s|channel|", "r|t|channel|0", "s|channel|é"):
+        assert ids.parse_setting(bad) is None, bad

@@ -29,10 +29,10 @@ async def test_rules_per_server_and_channel(server: DiscordAPIServer, bot: BotPr
     # The admin turns stacking on for the whole server: both channels get it.
     shown = await one.slash(boss, "rules", scope="server")
     assert shown.message is not None and shown.message.components
-    forged = await one.press(ann, shown.message, "r|t|server|0", ["stacking"])
+    forged = await one.press(ann, shown.message, "s|server|#0", ["on:stacking"])
     assert forged.message is not None and forged.message.ephemeral and "⚠️" in forged.message.content
     assert "stacking" not in (await one.service.settings(one.chat))["rules"]
-    await one.press(boss, shown.message, "r|t|server|0", ["stacking"])
+    await one.press(boss, shown.message, "s|server|#0", ["on:stacking"])
     assert "stacking" in (await one.service.settings(one.chat))["rules"]
     assert "stacking" in (await two.service.settings(two.chat))["rules"]
     # A channel's own choice wins over the server's, in that channel only.
@@ -105,9 +105,9 @@ async def test_a_rule_that_clashes_is_refused_in_the_members_language(server: Di
     ):
         shown = await driver.slash(member, "rules")
         assert shown.message is not None and shown.message.components
-        select = next(cid for _, cid in shown.message.custom_ids() if cid.startswith("r|t|"))
+        select = next(cid for _, cid in shown.message.custom_ids() if cid.startswith("s|channel|#0="))
         select = select.partition("=")[0]  # the select's id (an option's entry is `id=value`)
-        sent = await driver.press(member, shown.message, select, ["no-bluffing"])
+        sent = await driver.press(member, shown.message, select, ["on:no-bluffing"])
         assert sent.message is not None and sent.message.ephemeral and sent.message.viewer == member.id
         assert sent.message.content == text
         assert "no-bluffing" not in (await driver.service.settings(driver.chat))["rules"]

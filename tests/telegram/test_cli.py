@@ -192,11 +192,11 @@ def test_command_menus_use_two_letter_language_codes() -> None:
 
 def test_the_rules_keyboard_keeps_telegrams_limits_with_every_language() -> None:
     """At most 8 buttons a row and 100 in all, callback data up to 64 bytes, whatever the languages shipped."""
-    from unobot.adapters.telegram.keyboards import rules_keyboard
+    from unobot.adapters.telegram.keyboards import menu, rules_keyboard
     from unobot.chat.i18n import LANGUAGES
 
     for lang in LANGUAGES:
-        markup = rules_keyboard("official", set(), 0, lang)
+        markup = rules_keyboard(menu({"variant": "crazy", "rules": {}, "timer": 0, "lang": lang}, lang))
         rows = markup.inline_keyboard
         assert all(len(row) <= 8 for row in rows) and sum(map(len, rows)) <= 100
         assert all(len((b.callback_data or "").encode()) <= 64 for row in rows for b in row)

@@ -15,6 +15,7 @@ from unobot import Event, GameState, Move, Rule, hookimpl
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
+from unobot.chat.settings_menu import key_of, rule_ref
 from unobot.chat.table import Table
 
 ADMIN = Person("setup", "Setup", None, True)
@@ -48,10 +49,10 @@ async def test_a_plugin_rule_is_set_from_rules_and_speaks_the_chats_language(
     # The admin turns the plugin's rules on from /rules, and raises an option.
     await driver.command(ana, "/rules")
     for rule in ("skip-everyone", "knock"):
-        await driver.press(ana, keyboards.RULE_ON + keyboards.rule_ref(rule))
+        await driver.press(ana, keyboards.RULE_ON + rule_ref(rule))
     settings = await bot.service.settings(driver.chat)
     assert settings["rules"] == {"skip-everyone": {}, "knock": {}}
-    await driver.press(ana, keyboards.OPTIONS + keyboards.rule_key("skip-everyone"))
+    await driver.press(ana, keyboards.OPTIONS + key_of("skip-everyone"))
     options = driver.message_with(keyboards.BACK)
     assert options is not None and "per_colour" in options["text"]
     plus = next(b["callback_data"] for b in server.buttons(group, options["message_id"])

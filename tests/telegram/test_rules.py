@@ -8,6 +8,7 @@ from unobot import engine
 from unobot.adapters.telegram import keyboards
 from unobot.chat import commands as c
 from unobot.chat.render import error_text
+from unobot.chat.settings_menu import key_of
 
 JSON = dict
 
@@ -147,9 +148,9 @@ async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: Bot
     chat = str(group["id"])
     assert bot.service is not None
     await bot.settle(server.send_command(group, ann, "/rules"))
-    deck = keyboards.OPTIONS + keyboards.rule_key("deck")
+    deck = keyboards.OPTIONS + key_of("deck")
     data = [b["callback_data"] for b in server.buttons(group, rules_message(server, group)["message_id"])]
-    assert deck in data and keyboards.OPTIONS + keyboards.rule_key("starter") in data
+    assert deck in data and keyboards.OPTIONS + key_of("starter") in data
     # A member cannot open the options; the admin can.
     assert (await press(server, bot, group, ben, deck))["text"] == error_text("not_admin", "en")
     await press(server, bot, group, ann, deck)
@@ -163,7 +164,7 @@ async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: Bot
     assert "hand_size</code>: <b>8" in str(server.calls_to("editMessageText")[-1]["text"]) or \
         "hand_size: 8" in rules_message(server, group)["text"]
     # A forged value out of bounds, or a key that is no rule, changes nothing.
-    key = keyboards.rule_key("deck")
+    key = key_of("deck")
     for forged in (f"{keyboards.SET_OPTION}{key}:0:31", f"{keyboards.SET_OPTION}{key}:0:²",
                    f"{keyboards.SET_OPTION}{key}:9:1", f"{keyboards.SET_OPTION}ffffffff:0:1", keyboards.OPTIONS + "zz"):
         message = rules_message(server, group)
@@ -173,7 +174,7 @@ async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: Bot
     assert (await bot.service.settings(chat))["rules"] == {"deck": {"hand_size": 8}}
     # A switch and a choice of the starter rule.
     await press(server, bot, group, ann, keyboards.BACK)
-    await press(server, bot, group, ann, keyboards.OPTIONS + keyboards.rule_key("starter"))
+    await press(server, bot, group, ann, keyboards.OPTIONS + key_of("starter"))
     buttons = server.buttons(group, rules_message(server, group)["message_id"])
     other_side = next(b["callback_data"] for b in buttons if "other_side" in b["text"])
     redeal = next(b["callback_data"] for b in buttons if "redeal_wild_draw_four" in b["text"])
@@ -185,12 +186,3 @@ async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: Bot
     await bot.settle(server.send_command(group, ann, "/new"))
     table = await bot.service.table(chat)
     assert table is not None and table.overrides["deck"] == {"hand_size": 8}
-
-
-def test_long_rule_names_fit_in_callback_data() -> None:
-    assert keyboards.rule_ref("stacking") == "stacking"
-    long = "a-house-rule-with-a-name-far-too-long-for-telegram-callback-data"
-    ref = keyboards.rule_ref(long)
-    assert ref.startswith("#") and len((keyboards.RULE_OFF + ref).encode()) <= 64
-    assert keyboards.rule_named("#" + keyboards.rule_key("stacking")) == "stacking"
-    assert keyboards.rule_named("#ffffffff") == "#ffffffff"  # unknown: the service refuses it

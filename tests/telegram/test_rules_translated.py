@@ -11,6 +11,7 @@ from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess
 from tests.telegram.test_rules import press, rules_message
 from unobot.adapters.telegram import keyboards
+from unobot.chat.settings_menu import rule_by_key, rule_ref
 from unobot.rule import option_specs
 
 
@@ -32,7 +33,7 @@ async def test_a_spanish_chat_reads_every_option_help_in_spanish(server: BotAPIS
         with_options = [d for d in data if d.startswith(keyboards.OPTIONS)]
         assert len(with_options) >= 5
         for button in with_options:
-            cls = keyboards.rule_by_key(button[len(keyboards.OPTIONS):])
+            cls = rule_by_key(button[len(keyboards.OPTIONS):])
             assert cls is not None
             await press(server, bot, group, ana, button)
             text = html.unescape(rules_message(server, group)["text"])
@@ -58,7 +59,7 @@ async def test_a_stopped_match_shows_the_rules_report_in_spanish(server: BotAPIS
     assert bot.service is not None
     await bot.settle(server.send_command(group, ana, "/rules"))
     await press(server, bot, group, ana, keyboards.LANGUAGE + "es")
-    await press(server, bot, group, ana, keyboards.RULE_ON + keyboards.rule_ref("match-report"))
+    await press(server, bot, group, ana, keyboards.RULE_ON + rule_ref("match-report"))
     assert "match-report" in (await bot.service.settings(chat))["rules"]
     await bot.settle(server.send_command(group, ana, "/new"))
     await bot.settle(server.send_command(group, ben, "/join"))
