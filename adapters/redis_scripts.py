@@ -279,18 +279,27 @@ ARCHIVE = (
     _TYPE
     + """
 -- Keep a finished game once and count its standings (see core.store.Store.archive_game).
--- KEYS: 1 done marker, 2 records zset, 3 record string, 4 periods set, 5.. one hash per period
+-- KEYS: 1 done zset (archived game ids by time), 2 records zset, 3 record string, 4 periods set,
+--       5 seen zset (the standings' people by last match), 6 the game's former done marker,
+--       7.. one hash per period
 -- ARGV: 1 marker ttl ms, 2 keep ms (-1 forever, 0 nothing), 3 max records, 4 now ms,
---       5 game id, 6 record JSON, 7 item count, then per item 9 values:
+--       5 game id, 6 record JSON, 7 max people, 8 max done ids, 9 item count, then per item 9 values:
 --       key index, table ttl ms (-1 forever), period, player, name, games, wins, points, rating
-if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 1 then return {3} end
-for i = 2, #KEYS do
+for i = 1, #KEYS do
   local t = ktype(KEYS[i])
   local want = 'hash'
-  if i == 2 then want = 'zset' elseif i == 3 then want = 'string' elseif i == 4 then want = 'set' end
+  if i == 1 or i == 2 or i == 5 then want = 'zset' elseif i == 3 or i == 6 then want = 'string'
+  elseif i == 4 then want = 'set' end
   if t ~= 'none' and t ~= want then return {4, KEYS[i], t} end
 end
-redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[5]) or redis.call('EXISTS', KEYS[6]) == 1
+    or redis.call('EXISTS', KEYS[3]) == 1 then return {3} end
+local now = tonumber(ARGV[4])
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (now - tonumber(ARGV[1])))
+local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[8])
+if extra > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, extra - 1) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 local keep = tonumber(ARGV[2])
 local dropped = {}
 if keep ~= 0 then
@@ -301,9 +310,9 @@ if keep ~= 0 then
   end
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
   if keep > 0 then
-    local old = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. (tonumber(ARGV[4]) - keep))
+    local old = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - keep))
     for _, m in ipairs(old) do dropped[#dropped + 1] = m end
-    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (tonumber(ARGV[4]) - keep))
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - keep))
     redis.call('PEXPIRE', KEYS[2], keep)
   else
     redis.call('PERSIST', KEYS[2])
@@ -315,9 +324,9 @@ if keep ~= 0 then
     redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
   end
 end
-local n = tonumber(ARGV[7])
+local n = tonumber(ARGV[9])
 for i = 0, n - 1 do
-  local b = 8 + i * 9
+  local b = 10 + i * 9
   local key = KEYS[tonumber(ARGV[b])]
   local p = ARGV[b + 3]
   redis.call('HINCRBY', key, 'g:' .. p, ARGV[b + 5])
@@ -327,7 +336,21 @@ for i = 0, n - 1 do
   if ARGV[b + 8] ~= '' then redis.call('HSET', key, 'r:' .. p, ARGV[b + 8]) end
   if tonumber(ARGV[b + 1]) > 0 then redis.call('PEXPIRE', key, ARGV[b + 1]) else redis.call('PERSIST', key) end
   redis.call('SADD', KEYS[4], ARGV[b + 2])
+  redis.call('ZADD', KEYS[5], now, p)
 end
-return {1, dropped}
+-- Past the cap, whoever played least recently leaves every table this call names
+-- (an older week's or month's table expires by itself).
+local gone = {}
+local over = redis.call('ZCARD', KEYS[5]) - tonumber(ARGV[7])
+if over > 0 then
+  gone = redis.call('ZRANGE', KEYS[5], 0, over - 1)
+  redis.call('ZREMRANGEBYRANK', KEYS[5], 0, over - 1)
+  for _, p in ipairs(gone) do
+    for k = 7, #KEYS do
+      redis.call('HDEL', KEYS[k], 'g:' .. p, 'w:' .. p, 'p:' .. p, 'n:' .. p, 'r:' .. p)
+    end
+  end
+end
+return {1, dropped, gone}
 """
 )

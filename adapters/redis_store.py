@@ -96,6 +96,8 @@ from unobot.store import (
     DEFAULT_ARCHIVE_KEEP,
     DEFAULT_ARCHIVE_MAX,
     DEFAULT_GAME_TTL,
+    DEFAULT_STANDINGS_MAX,
+    DONE_MAX,
     DONE_TTL,
     ID_RE,
     ChatBusy,
@@ -265,9 +267,13 @@ class RedisKeys:
     P:{user:U}:stats                        hash       counter -> integer
     P:{chat:C}:records                      zset       kept finished games (id, by end time)
     P:{chat:C}:record:N                     string     a finished game's record (JSON)
-    P:{chat:C}:done:N                       string     "this game was archived" (a repeat is a no-op)
+    P:{chat:C}:done                         zset       the games archived (id, by time): a repeat is
+                                                       a no-op (the last 1000, for 7 days)
+    P:{chat:C}:done:N                       string     the same, as written before the zset (read only)
     P:{chat:C}:standings:T                  hash       period T's table: ``g:``/``w:``/``p:``/``n:``/``r:``
                                                        + player id -> games, wins, points, name, rating
+    P:{chat:C}:seen                         zset       the standings' people (id, by last match): the
+                                                       least recent leave every table past the cap
     P:{chat:C}:periods                      set        the periods with a table (for reset, forget)
     P:{player:U}:chats                      set        chats whose standings name U
     <any key>:quarantine:<unix ms>          as moved   a value that could not be read
@@ -324,8 +330,15 @@ class RedisKeys:
         return f"{self._chat(chat)}:record:{nonce}"
 
     def done(self, game_id: str) -> str:
+        """The per-game marker earlier versions wrote (still honoured until it expires)."""
         chat, nonce = split_game_id(game_id)
         return f"{self._chat(chat)}:done:{nonce}"
+
+    def done_set(self, chat: str) -> str:
+        return f"{self._chat(chat)}:done"
+
+    def seen(self, chat: str) -> str:
+        return f"{self._chat(chat)}:seen"
 
     def standings(self, chat: str, period: str) -> str:
         return f"{self._chat(chat)}:standings:{period}"
@@ -434,11 +447,14 @@ class RedisStore(Store):
         ack_records: bool | None = None,
         archive_keep: float | None = DEFAULT_ARCHIVE_KEEP,
         archive_max: int = DEFAULT_ARCHIVE_MAX,
+        standings_max: int = DEFAULT_STANDINGS_MAX,
     ) -> None:
         self.client = client
-        #: How long finished games are kept, and how many per chat (config `records`).
+        #: How long finished games are kept, how many per chat, and how many
+        #: people a chat's standings hold (config `records`).
         self.archive_keep = archive_keep
         self.archive_max = archive_max
+        self.standings_max = standings_max
         self.cluster = not isinstance(client, aioredis.Redis)
         self.keys = RedisKeys(prefix)
         self.game_ttl = game_ttl
@@ -1075,13 +1091,15 @@ class RedisStore(Store):
         text = encode_record(game_id, chat, record)
         items = check_standings(standings)
         periods = list(dict.fromkeys(item.period for item in items))
-        keys = [self.keys.done(game_id), self.keys.records(chat), self.keys.record(game_id),
-                self.keys.periods(chat), *(self.keys.standings(chat, p) for p in periods)]
+        keys = [self.keys.done_set(chat), self.keys.records(chat), self.keys.record(game_id),
+                self.keys.periods(chat), self.keys.seen(chat), self.keys.done(game_id),
+                *(self.keys.standings(chat, p) for p in periods)]
         keep = -1 if self.archive_keep is None else _ttl_ms(self.archive_keep) if self.archive_keep > 0 else 0
         args: list[Any] = [_ttl_ms(max(DONE_TTL, self.game_ttl or 0.0)), keep, max(0, self.archive_max),
-                           int(time.time() * 1000), game_id, text, len(items)]
+                           int(time.time() * 1000), game_id, text, max(1, self.standings_max), DONE_MAX,
+                           len(items)]
         for item in items:
-            args += [5 + periods.index(item.period), -1 if item.ttl is None else _ttl_ms(item.ttl),
+            args += [7 + periods.index(item.period), -1 if item.ttl is None else _ttl_ms(item.ttl),
                      item.period, item.player, item.name, item.games, item.wins, item.points, item.rating]
         reply = await self._run(self._archive, keys, args)
         if reply[0] == lua.WRONG_TYPE:
@@ -1094,6 +1112,9 @@ class RedisStore(Store):
         for player in {item.player for item in items}:
             key = self.keys.player_chats(player)
             await self._call(lambda k=key: self.client.sadd(k, chat))  # type: ignore[misc]
+        for player in (_text(p) for p in reply[2]):  # left the standings (played least recently)
+            key = self.keys.player_chats(player)
+            await self._call(lambda k=key: self.client.srem(k, chat))  # type: ignore[misc]
         return True
 
     async def archived(self, chat_id: ChatId, limit: int = 10) -> list[dict[str, Any]]:
@@ -1150,11 +1171,13 @@ class RedisStore(Store):
             else:
                 names = [f"{kind}:{player_id}" for kind in "gwpnr"]
                 await self._call(lambda k=key, f=names: self.client.hdel(k, *f))  # type: ignore[misc]
+        seen = self.keys.seen(chat)
         if player_id is None:
-            await self._call(lambda: self.client.delete(set_key))
+            await self._call(lambda: self.client.delete(set_key, seen))
         else:
             key = self.keys.player_chats(player_id)
             await self._call(lambda: self.client.srem(key, chat))
+            await self._call(lambda: self.client.zrem(seen, player_id))
 
     async def player_chats(self, player_id: str) -> list[str]:
         key = self.keys.player_chats(player_id)

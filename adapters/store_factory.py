@@ -58,7 +58,7 @@ async def open_store(
     not answer, a :class:`~core.store.StoreError` when it answered but is not
     what the URL says (a cluster node, a replica).
     """
-    records = {name: options.pop(name) for name in ("archive_keep", "archive_max") if name in options}
+    records = {name: options.pop(name) for name in ("archive_keep", "archive_max", "standings_max") if name in options}
     store = await _open_store(url, data_dir=data_dir, prefix=prefix, memory=memory, **options)
     for name, value in records.items():  # how long finished games are kept (config ``records``)
         setattr(store, name, value)
@@ -160,7 +160,8 @@ def store_options(config: Config, *, memory: bool = False) -> dict[str, Any]:
     ``redis.cluster`` (so a plain URL given on a command line is read as the
     config's own would be)."""
     options: dict[str, Any] = {"game_ttl": config.store.game_ttl,
-                               "archive_keep": config.records.keep, "archive_max": config.records.max_per_chat}
+                               "archive_keep": config.records.keep, "archive_max": config.records.max_per_chat,
+                               "standings_max": config.records.max_people_per_chat}
     if not memory:
         options.update(connect_timeout=config.store.connect_timeout,
                        socket_timeout=config.store.socket_timeout,

@@ -123,6 +123,8 @@ class RecordsConfig:
 
     keep_days: float | None = 30.0
     max_per_chat: int = 200
+    max_people_per_chat: int = 1000
+    """People a chat's standings hold (who played least recently goes first)."""
 
     @property
     def keep(self) -> float | None:
@@ -218,9 +220,10 @@ class Config:
 
 
 def _records_config(reader: Any, top: Mapping[str, Any]) -> RecordsConfig:
-    """The ``records`` section: ``keep_days`` (a number of days, 0, or ``forever``), ``max_per_chat``."""
+    """The ``records`` section: ``keep_days`` (a number of days, 0, or ``forever``), ``max_per_chat``,
+    ``max_people_per_chat``."""
     raw = reader.mapping(top.get("records"), ("records",))
-    reader.known(raw, ("records",), ("keep_days", "max_per_chat"))
+    reader.known(raw, ("records",), ("keep_days", "max_per_chat", "max_people_per_chat"))
     defaults = RecordsConfig()
     keep_raw = raw.get("keep_days")
     keep: float | None
@@ -230,7 +233,11 @@ def _records_config(reader: Any, top: Mapping[str, Any]) -> RecordsConfig:
         keep = reader.number(keep_raw, ("records", "keep_days"), defaults.keep_days or 30.0, minimum=0)
     return RecordsConfig(keep_days=keep,
                          max_per_chat=reader.integer(raw.get("max_per_chat"), ("records", "max_per_chat"),
-                                                     defaults.max_per_chat, minimum=1))
+                                                     defaults.max_per_chat, minimum=1),
+                         # at least a full table (10 seats): a match never drops its own players
+                         max_people_per_chat=reader.integer(raw.get("max_people_per_chat"),
+                                                            ("records", "max_people_per_chat"),
+                                                            defaults.max_people_per_chat, minimum=10))
 
 
 # --------------------------------------------------------------------------- loading

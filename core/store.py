@@ -250,6 +250,13 @@ MAX_RECORD = 512 * 1024
 DONE_TTL: float = 7 * 24 * 3600.0
 """Seconds a store remembers that a game was archived (so a repeat is a no-op),
 even when it keeps no record: longer than any game lives unsaved."""
+DONE_MAX = 1000
+"""Archived games a chat remembers at most (the oldest forgotten first): a
+repeat comes within a game's lifetime, and a chat runs one game at a time,
+so this bounds the chat's memory by count as well as by time."""
+DEFAULT_STANDINGS_MAX = 1000
+"""People a chat's standings hold at most (config ``records.max_people_per_chat``):
+the one who played least recently goes first, from every table."""
 _PERIOD_RE = re.compile(r"[a-z0-9-]{1,16}")
 _PLAYER_RE = re.compile(r"[A-Za-z0-9_.@+=:-]{1,64}")
 
@@ -556,6 +563,8 @@ class Store(abc.ABC):
     """Seconds a finished game is kept (None: forever, 0: not at all)."""
     archive_max: int = DEFAULT_ARCHIVE_MAX
     """Finished games kept per chat; the oldest go first."""
+    standings_max: int = DEFAULT_STANDINGS_MAX
+    """People in a chat's standings at most; the one who played least recently goes first."""
 
     async def archive_game(self, chat_id: ChatId, game_id: str, record: Mapping[str, Any],
                            standings: Sequence[Standing] = ()) -> bool:
@@ -565,7 +574,10 @@ class Store(abc.ABC):
         process ended it too, a retry after a lost reply) changes nothing
         and returns False. The record is kept for ``archive_keep`` seconds,
         at most ``archive_max`` per chat (the oldest dropped); the
-        standings are counted even when no record is kept.
+        standings are counted even when no record is kept, and hold at
+        most ``standings_max`` people per chat (whoever played least
+        recently is dropped from every table), so a chat's memory is
+        bounded whatever it plays.
         """
         raise NotImplementedError
 
@@ -660,6 +672,7 @@ class MemoryStore(Store):
         self._done: dict[str, dict[str, float]] = {}  # chat -> game id -> forgotten at
         self._tables: dict[tuple[str, str], tuple[float | None, dict[str, str]]] = {}
         self._player_chats: dict[str, set[str]] = {}
+        self._seen: dict[str, dict[str, float]] = {}  # chat -> player -> last match (least recent first)
 
     # ---- helpers
 
@@ -846,6 +859,8 @@ class MemoryStore(Store):
         if game_id in done or game_id in games:
             return False
         done[game_id] = now + max(DONE_TTL, self.game_ttl or 0.0)
+        while len(done) > DONE_MAX:
+            del done[next(iter(done))]
         if self.archive_keep is None or self.archive_keep > 0:
             expires = None if self.archive_keep is None else now + self.archive_keep
             games[game_id] = (expires, text)
@@ -862,6 +877,12 @@ class MemoryStore(Store):
                 fields[f"r:{item.player}"] = item.rating
             self._tables[(chat, item.period)] = (None if item.ttl is None else now + item.ttl, fields)
             self._player_chats.setdefault(item.player, set()).add(chat)
+        seen = self._seen.setdefault(chat, {})
+        for player in dict.fromkeys(item.player for item in items):
+            seen.pop(player, None)
+            seen[player] = now  # (in the order they last played: the least recent first)
+        while len(seen) > max(1, self.standings_max):
+            await self.forget_standings(chat, next(iter(seen)))
         return True
 
     async def archived(self, chat_id: ChatId, limit: int = 10) -> list[dict[str, Any]]:
@@ -902,6 +923,10 @@ class MemoryStore(Store):
         for player, chats in self._player_chats.items():
             if player_id is None or player == player_id:
                 chats.discard(chat)
+        if player_id is None:
+            self._seen.pop(chat, None)
+        else:
+            self._seen.get(chat, {}).pop(player_id, None)
 
     async def player_chats(self, player_id: str) -> list[str]:
         return sorted(self._player_chats.get(player_id, set()))

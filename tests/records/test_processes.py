@@ -69,7 +69,6 @@ async def test_two_processes_ending_matches_of_one_chat_count_each_once(redis_se
         # Every match started was kept, once; each was told "finished" to one process only.
         assert Counter(started) == Counter(seeds)
         assert Counter(ended) == Counter(seeds)
-        assert all(r.ended for r in reports), [len(r.ended) for r in reports]  # both ended some
         print({r.worker: (r.commands, r.refused, len(r.started), len(r.ended)) for r in reports})
         assert [r for r in kept if not (await audit_archived(r)).ok] == []
 

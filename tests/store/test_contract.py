@@ -359,6 +359,20 @@ async def test_archive_is_bounded_per_chat_newest_first(store: Store) -> None:
     assert await store.archive_game(CHAT, ids[0], _record(ids[0])) is False
 
 
+async def test_standings_hold_at_most_standings_max_people_the_least_recent_go(store: Store) -> None:
+    store.standings_max = 3
+    for i, people in enumerate([("u1", "u2"), ("u3",), ("u1",), ("u4", "u5")]):  # u2, then u3 the least recent
+        game_id = f"{CHAT}#{i + 16:04x}"
+        items = [Standing(p, None, u, u.upper(), games=1) for p in ("all", "w2026-49") for u in people]
+        assert await store.archive_game(CHAT, game_id, _record(game_id), items)
+        await asyncio.sleep(0.002)  # distinct match times
+    for period in ("all", "w2026-49"):
+        assert set(await store.standings(CHAT, period)) == {"u1", "u4", "u5"}
+    assert (await store.standings(CHAT, "all"))["u1"]["games"] == 2
+    assert await store.player_chats("u2") == [] and await store.player_chats("u3") == []
+    assert await store.player_chats("u1") == [CHAT]
+
+
 async def test_archive_keep_zero_keeps_no_record_but_counts(store: Store) -> None:
     store.archive_keep = 0
     game_id = f"{CHAT}#0001"
