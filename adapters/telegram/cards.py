@@ -1,28 +1,30 @@
-"""Cards as pictures: every card kind drawn with Pillow, for stickers and for looking at.
+"""Cards as pictures: which cards need one, and `unobot cards` that writes them.
 
-Why drawn and not shipped as image files: plugins add card kinds, and each
-needs its picture too; a card is a coloured rounded rectangle with its
-kind's symbol (`CardKind.symbol`: ⊘, ⇄, +2; else its rank) large in the middle and, for colour-blind players, the colour's letter
-(R, Y, G, B) in two corners. Wilds are black with the four colours around
-the rank. `dim=True` greys a card out (a card not playable now).
+The drawing is `adapters/card_art.py`, shared with the web table: symbols
+for the action cards (⊘ skip, ⇄ reverse, a stack of cards under +2 / +4),
+the face small in two corners with the colour's colour-blind mark (▲ red,
+● yellow, ✚ green, ◆ blue) under it, no letter of any language. This module
+says which cards are drawn (`card_kinds`: every card of every variant's
+deck, and every registered kind) and draws them for Telegram
+(`render_card`: a 512x512 sticker, the card in the middle).
 
 `unobot cards --out DIR` writes one PNG per card kind (512x512, a
-sticker's size) so they can be looked at. Pillow is optional: `pip install
-unobot[cards]`.
+sticker's size) so they can be looked at; `--sheets DIR` writes one
+contact sheet per variant (`docs/cards/<variant>.png`). Pillow is
+optional for the bot: `pip install unobot[cards]`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from unobot.cards import COLORS, KINDS, Card, load_installed_rules, official_deck
-from unobot.chat.render import card_symbol
 
 SIZE = 512
-FILL = {"R": (214, 40, 40), "Y": (240, 196, 25), "G": (52, 160, 72), "B": (30, 100, 200), None: (25, 25, 25)}
 
 
 #: Players counts the decks are built for (a rule may build a bigger deck for more players).
@@ -63,83 +65,59 @@ def card_kinds() -> list[Card]:
     return list(seen.values())
 
 
-def _font(size: int) -> Any:
-    from PIL import ImageFont  # type: ignore[import-not-found,unused-ignore]  # optional (unobot[cards])
-
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1: one small bitmap font
-        return ImageFont.load_default()
-
-
-#: Fonts with the symbols card kinds declare (⊘ ⇄ ⇊ ◎ ...), tried in order;
-#: Pillow's own font has none of them. DejaVu ships with most Linux systems.
-SYMBOL_FONTS = ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-                "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf", "/Library/Fonts/Arial Unicode.ttf",
-                "C:/Windows/Fonts/seguisym.ttf")
-
-
-def _symbol_font(size: int, text: str) -> Any | None:
-    """A font that draws every character of `text`, or None."""
-    from PIL import ImageFont  # type: ignore[import-not-found,unused-ignore]
-
-    for name in SYMBOL_FONTS:
-        try:
-            font = ImageFont.truetype(name, size)
-        except OSError:
-            continue
-        missing = font.getmask("\U000f0000").getbbox()  # a private-use character: the "no glyph" box
-        if all(font.getmask(ch).getbbox() != missing for ch in text if not ch.isascii()):
-            return font
-    return None
-
-
-def face(card: Card) -> tuple[str, Any]:
-    """What the card's picture shows in the middle and in what font: its kind's
-    symbol (`⊘`, `⇄+4`) where a font can draw it, else its code's rank
-    (`S`, `R+4`), as before kinds declared symbols."""
-    symbol = card_symbol(card)
-    rank = card.rank or "W"
-    for text in (symbol, rank) if symbol != rank else (rank,):
-        size = {1: 190, 2: 150, 3: 110}.get(len(text), 90)
-        if text.isascii():
-            return text, _font(size)
-        font = _symbol_font(size, text)
-        if font is not None:
-            return text, font
-    return rank, _font({1: 190, 2: 150, 3: 110}.get(len(rank), 90))
-
-
 def render_card(card: Card, *, dim: bool = False) -> Any:
-    """The card's picture: a 512x512 RGBA image (transparent around the card)."""
-    from PIL import Image, ImageDraw, ImageEnhance  # type: ignore[import-not-found,unused-ignore]
+    """The card's sticker: a 512x512 RGBA image (transparent around the card)."""
+    from unobot.adapters.card_art import sticker_image
 
-    image = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    left, top, right, bottom = 96, 16, SIZE - 96, SIZE - 16
-    draw.rounded_rectangle((left - 8, top - 8 + 8, right + 8, bottom), radius=40, fill=(255, 255, 255, 255))
-    draw.rounded_rectangle((left, top + 8, right, bottom - 8), radius=32, fill=FILL[card.color] + (255,))
-    if card.color is None:  # a wild: the four colours in the corners of the oval
-        box = (left + 30, top + 90, right - 30, bottom - 90)
-        for i, color in enumerate(COLORS):
-            draw.pieslice(box, 90 * i - 90, 90 * i, fill=FILL[color] + (255,))
-    else:
-        draw.ellipse((left + 30, top + 90, right - 30, bottom - 90), fill=(255, 255, 255, 255))
-    rank, font = face(card)
-    ink = (255, 255, 255, 255) if card.color is None else FILL[card.color] + (255,)
-    draw.text((SIZE // 2, SIZE // 2), rank, font=font, anchor="mm", fill=ink,
-              stroke_width=6, stroke_fill=(0, 0, 0, 255))
-    small = _font(52)
-    letter = card.color or "W"
-    for x, y in ((left + 40, top + 50), (right - 40, bottom - 50)):
-        draw.text((x, y), letter, font=small, anchor="mm", fill=(255, 255, 255, 255),
-                  stroke_width=3, stroke_fill=(0, 0, 0, 255))
-    if dim:
-        alpha = image.getchannel("A")
-        grey = ImageEnhance.Brightness(ImageEnhance.Color(image.convert("RGB")).enhance(0.15)).enhance(0.7)
-        image = grey.convert("RGBA")
-        image.putalpha(alpha)
-    return image
+    return sticker_image(card, dim=dim)
+
+
+def _deck(rules: Any, players: int) -> list[Card]:
+    """A round's deck for `players` under `rules`: `build_deck` and every `more_cards`."""
+    cards = list(rules.build_deck(players))
+    for extra in rules.more_cards(players):
+        cards += extra
+    return cards
+
+
+def variant_decks() -> dict[str, Counter[str]]:
+    """Each shipped variant's cards (those of `variants/`, not a plugin's) and how
+    many of each a 4-player deck holds (with the cards a rule adds only to its
+    deck; a card only a bigger or smaller deck holds counts 0)."""
+    from unobot.variants import VARIANTS_DIR, VariantError, rules_for
+
+    decks: dict[str, Counter[str]] = {}
+    for name in sorted(path.stem for path in VARIANTS_DIR.glob("*.yaml")):
+        try:
+            rules = rules_for(name)
+        except (VariantError, OSError, UnicodeDecodeError):
+            continue
+        counts = Counter(card.text for card in _deck(rules, 4))
+        for players in DECK_PLAYERS:
+            for card in _deck(rules, players):
+                counts.setdefault(card.text, 0)  # only in a bigger (or smaller) deck
+        decks[name] = counts
+    return decks
+
+
+def write_sheets(out: Path) -> list[Path]:
+    """One contact sheet per shipped variant: every card of its deck, with how many
+    it holds (kept in docs/cards; a palette PNG: a tenth of the size, no visible loss)."""
+    from unobot.adapters.card_art import contact_sheet
+    from unobot.cards import parse_card, sort_key
+    from unobot.variants import load_variant
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, counts in variant_decks().items():
+        cards = sorted((parse_card(text) for text in counts), key=sort_key)
+        captions = [f"{card.text} ×{counts[card.text]}" if counts[card.text] else f"{card.text} (more players)"
+                    for card in cards]
+        title = f"{name}: {load_variant(name).label('en')} ({len(cards)} cards, {sum(counts.values())} in a 4-player deck)"
+        path = out / f"{name}.png"
+        contact_sheet(cards, captions, title).quantize(256).save(path, optimize=True)
+        written.append(path)
+    return written
 
 
 def write_cards(out: Path, *, dim: bool = False) -> list[Path]:
@@ -156,8 +134,9 @@ def write_cards(out: Path, *, dim: bool = False) -> list[Path]:
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("cards", help="write a picture of every card kind (PNG, 512x512)",
                               description="Write a picture of every card kind, plugin cards included.")
-    p.add_argument("--out", metavar="DIR", required=True, help="folder to write the PNG files to")
+    p.add_argument("--out", metavar="DIR", help="folder to write the PNG files to")
     p.add_argument("--dim", action="store_true", help="also write the greyed-out versions")
+    p.add_argument("--sheets", metavar="DIR", help="write a contact sheet per variant (docs/cards)")
     p.set_defaults(func=run)
 
 
@@ -167,8 +146,16 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print("error: drawing cards needs Pillow: pip install 'unobot[cards]'", file=sys.stderr)
         return 2
-    written = write_cards(Path(args.out))
-    if args.dim:
-        written += write_cards(Path(args.out), dim=True)
-    print(f"{len(written)} card pictures in {args.out}")
+    if not args.out and not args.sheets:
+        print("error: say where: --out DIR (a picture per card) and/or --sheets DIR (a sheet per variant)",
+              file=sys.stderr)
+        return 2
+    if args.out:
+        written = write_cards(Path(args.out))
+        if args.dim:
+            written += write_cards(Path(args.out), dim=True)
+        print(f"{len(written)} card pictures in {args.out}")
+    if args.sheets:
+        sheets = write_sheets(Path(args.sheets))
+        print(f"{len(sheets)} contact sheets in {args.sheets}")
     return 0

@@ -484,12 +484,12 @@ def clean_name(raw: Any) -> str | None:
 
 
 def render_png(card: Any) -> bytes:
-    """The card's picture as a page shows it: the sticker art, cut to the card, 176x248."""
+    """The card's picture as a page shows it: the stickers' art (`adapters/card_art.py`), 176x248."""
     import io
 
-    from unobot.adapters.telegram.cards import render_card
+    from unobot.adapters.card_art import card_image
 
-    image = render_card(card).crop((80, 8, 432, 504)).resize((176, 248))
+    image = card_image(card, 248)
     buf = io.BytesIO()
     image.save(buf, format="PNG", optimize=True)
     return buf.getvalue()
