@@ -39,6 +39,10 @@ from typing import Any
 from unobot.cards import COLORS, Card
 from unobot.chat.render import card_symbol
 
+#: The drawing's version: part of the sticker sets' titles and of what the store
+#: remembers of them (adapters/telegram/stickers.py), so sets drawn by an older
+#: version are made again. Change it whenever the pictures change.
+ART_VERSION = "2"
 #: A card's width over its height (a playing card's 63 x 88 mm).
 ASPECT = 0.71
 #: A Telegram sticker: one side exactly 512 px (PNG or WEBP, at most 512 KB).

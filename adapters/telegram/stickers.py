@@ -19,7 +19,7 @@ first `createNewStickerSet` wins, the others are told the name is taken, and
 that means "another process is making it": they try again a little later and
 adopt the set once it is complete (or read the ids it saved in the store).
 Which card list a set was made for is in its title (a digest of the card
-texts), so a set that is still being filled (fewer stickers than cards, the
+texts and of the drawing's `card_art.ART_VERSION`: new art makes new sets), so a set that is still being filled (fewer stickers than cards, the
 right title) is waited for, never deleted; only a set for other cards, or
 one that stopped growing for a minute (its maker died half-way), is made again.
 
@@ -142,9 +142,11 @@ async def _build(bot: Any, owner: int, name: str, title: str, cards: list[Any], 
 
 async def load(store: Any, cards: list[str]) -> StickerMap | None:
     """The file ids remembered in the store, if they are for these card kinds."""
+    from unobot.adapters.card_art import ART_VERSION
+
     record = await store.get_chat_settings(STORE_KEY)
     bright, dim = record.get("bright"), record.get("dim")
-    if record.get("cards") != cards or not isinstance(bright, list) or not isinstance(dim, list) \
+    if record.get("cards") != cards or record.get("art") != ART_VERSION or not isinstance(bright, list) or not isinstance(dim, list) \
             or len(bright) != len(cards) or len(dim) != len(cards):
         return None
     return StickerMap(dict(zip(cards, bright, strict=True)), dict(zip(cards, dim, strict=True)))
@@ -170,12 +172,14 @@ async def ensure(bot: Any, store: Any, owner: int, bot_username: str) -> Sticker
             log.warning("card stickers are off: drawing them needs Pillow (pip install 'unobot[cards]')")
             return None
         bright_name, dim_name = set_names(bot_username)
-        tag = digest(texts)
+        from unobot.adapters.card_art import ART_VERSION
+
+        tag = digest([*texts, f"art {ART_VERSION}"])
         bright = await _build(bot, owner, bright_name, f"UNO cards · {tag}", kinds, dim=False)
         dim = await _build(bot, owner, dim_name, f"UNO cards, not playable · {tag}", kinds, dim=True)
         if len(bright) != len(texts) or len(dim) != len(texts):
             raise NotReady(f"the sets hold {len(bright)} and {len(dim)} stickers for {len(texts)} cards")
-        await store.update_chat_settings(STORE_KEY, {"cards": texts, "bright": bright, "dim": dim})
+        await store.update_chat_settings(STORE_KEY, {"cards": texts, "art": ART_VERSION, "bright": bright, "dim": dim})
         return StickerMap(dict(zip(texts, bright, strict=True)), dict(zip(texts, dim, strict=True)))
     except (TelegramError, StoreError) as exc:
         raise NotReady(str(exc)) from exc

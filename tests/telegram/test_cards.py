@@ -246,3 +246,28 @@ async def test_the_sticker_sets_are_made_after_a_failure_without_a_restart(
         assert len([c for c in server.calls if c.method == "createNewStickerSet"]) == 3  # failed, bright, grey
     finally:
         await bot.stop()
+
+
+async def test_new_card_art_makes_the_sticker_sets_again(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sets drawn by an older version of the art (`card_art.ART_VERSION`) are not
+    adopted from the store nor by their title: the next start draws them again."""
+    from unobot.adapters import card_art
+
+    owner = server.user(1, "Ann")
+    options = replace(FAST, sticker_owner=owner["id"])
+    bot = await BotProcess(server, redis_server.url, prefix, options=options).start()
+    try:
+        first = (await stickers_ready(bot)).stickers
+    finally:
+        await bot.stop()
+    monkeypatch.setattr(card_art, "ART_VERSION", "next")
+    mark = server.mark()
+    again = await BotProcess(server, redis_server.url, prefix, options=options).start()
+    try:
+        now = (await stickers_ready(again)).stickers
+        made = [c.params["name"].lower() for c in server.calls[mark:] if c.method == "createNewStickerSet"]
+        assert sorted(made) == sorted(n.lower() for n in set_names(server.bot_user["username"]))
+        assert set(now.bright.values()).isdisjoint(first.bright.values())
+    finally:
+        await again.stop()
