@@ -13,11 +13,13 @@ second half of the run (the first half warms caches up to their caps: a
 bounded cache grows, then stays). Issue 25 measured about 29 MB per 1,000
 games that did not level off; a bot whose caches are bounded levels off.
 
-    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch] [--old-caps]
+    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch] [--old-caps] [--trace N]
 
 `--old-caps` puts back the caps before issue 25 (20,000 entries in each of
 the runtime's caches, the "My cards" keyboards and their wire forms cached
-without a bound), for the "before" figure.
+without a bound), for the "before" figure. `--trace N` runs tracemalloc
+(slower: use it to find what grows, not for the figures) and prints the N
+source lines whose allocations grew most between the first batch and the last.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import logging
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
@@ -50,7 +53,7 @@ def rss_mb() -> float:
     return float(psutil.Process().memory_info().rss) / 2**20
 
 
-async def soak(games: int, parallel: int, batch: int) -> list[tuple[int, float]]:
+async def soak(games: int, parallel: int, batch: int, trace: int = 0) -> list[tuple[int, float]]:
     logging.basicConfig(level=logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
         redis = RedisServer(Path(tmp) / "redis").start()
@@ -59,6 +62,7 @@ async def soak(games: int, parallel: int, batch: int) -> list[tuple[int, float]]
                 bot = await BotProcess(server, redis.url, "soak", seed=11, real_time=True).start()
                 assert bot.service is not None
                 points: list[tuple[int, float]] = []
+                first: tracemalloc.Snapshot | None = None
                 played = 0
                 g = 0
                 started = time.perf_counter()
@@ -93,12 +97,32 @@ async def soak(games: int, parallel: int, batch: int) -> list[tuple[int, float]]
                     server.forget()
                     gc.collect()
                     points.append((played, rss_mb()))
+                    if trace:
+                        snapshot = tracemalloc.take_snapshot().filter_traces(TRACE_FILTERS)
+                        if first is None:
+                            first = snapshot
+                        else:
+                            print_growth(first, snapshot, trace)
                     print(f"{played:6d} games  RSS {points[-1][1]:7.1f} MB  ({time.perf_counter() - started:5.0f} s)",
                           flush=True)
                 await bot.stop()
                 return points
         finally:
             redis.stop()
+
+
+TRACE_FILTERS = (tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>"))
+
+
+def print_growth(first: tracemalloc.Snapshot, now: tracemalloc.Snapshot, top: int) -> None:
+    """The source lines whose live allocations grew most since the first batch."""
+    stats = now.compare_to(first, "lineno")
+    total = sum(s.size_diff for s in stats)
+    print(f"  traced growth since the first batch: {total / 2**20:+.2f} MB", flush=True)
+    for stat in stats[:top]:
+        frame = stat.traceback[0]
+        print(f"    {stat.size_diff / 2**10:+9.1f} KiB {stat.count_diff:+7d} blocks  {frame.filename}:{frame.lineno}",
+              flush=True)
 
 
 def slope(points: list[tuple[int, float]]) -> float:
@@ -140,10 +164,14 @@ def main() -> None:
     parser.add_argument("parallel", nargs="?", type=int, default=8)
     parser.add_argument("batch", nargs="?", type=int, default=200)
     parser.add_argument("--old-caps", action="store_true", help="the caches' caps before issue 25")
+    parser.add_argument("--trace", type=int, default=0, metavar="N",
+                        help="run tracemalloc and print the N lines whose allocations grew most")
     args = parser.parse_args()
     if args.old_caps:
         old_caps()
-    points = asyncio.run(soak(args.games, args.parallel, args.batch))
+    if args.trace:
+        tracemalloc.start(1)
+    points = asyncio.run(soak(args.games, args.parallel, args.batch, args.trace))
     first, last = points[0], points[-1]
     print(f"RSS {first[1]:.1f} MB after {first[0]} games, {last[1]:.1f} MB after {last[0]}; "
           f"growth over the second half: {slope(points):.1f} MB per 1,000 games (least squares), "
