@@ -87,7 +87,7 @@ def _png(card: Any, dim: bool) -> bytes:
     from .cards import render_card
 
     out = io.BytesIO()
-    render_card(card, dim=dim).save(out, format="PNG", optimize=True)
+    render_card(card, dim=dim).save(out, format="PNG")  # (optimize=True: 6 times slower, 10% smaller)
     return out.getvalue()
 
 
