@@ -7,6 +7,7 @@ from __future__ import annotations
 from tests.discord.driver import BotProcess, TableDriver
 from tests.discord.test_game import lobby_and_start, short_games, three
 from tests.discord_api import DiscordAPIServer, Sent
+from unobot.chat.table import BETWEEN_ROUNDS
 
 
 def text(sent: Sent, member_id: int) -> str:
@@ -36,7 +37,9 @@ async def test_records_commands_after_a_whole_match(server: DiscordAPIServer, bo
     spanish = text(await driver.slash(bruno, "top", period="week"), bruno.id)
     assert spanish.startswith("**Clasificación: esta semana**") and spanish.count("ganadas de 1") == 3
     me = text(await driver.slash(bruno, "me"), bruno.id)
-    assert "Bruno" in me and "Este chat" in me
+    assert me.startswith("**Historial de Bruno**") and "Este chat: " in me and "ganadas de 1" in me, me
+    mine = text(await driver.slash(ann, "me"), ann.id)
+    assert mine.startswith("**Ann's record**") and "This chat: " in mine and "won of 1" in mine, mine
     last = text(await driver.slash(cleo, "last"), cleo.id)
     assert f"{winner} won after" in last
     assert "ganó tras" in text(await driver.slash(bruno, "last"), bruno.id)
@@ -47,7 +50,43 @@ async def test_records_commands_after_a_whole_match(server: DiscordAPIServer, bo
     after = text(await driver.slash(ann, "top"), ann.id)
     assert "Bruno" not in after and after.count("won of 1") == 2
     assert "Bruno" not in text(await driver.slash(ann, "last"), ann.id)
+    assert "Todavía no has terminado ninguna partida." in text(await driver.slash(bruno, "me"), bruno.id)
+    # The same in English: Cleo's lines go, Ann's stay.
+    gone = text(await driver.slash(cleo, "forgetme"), cleo.id)
+    assert gone == "Your records are removed, and your name is gone from the kept games.", gone
+    assert "You have not finished a match yet." in text(await driver.slash(cleo, "me"), cleo.id)
+    after = text(await driver.slash(ann, "top"), ann.id)
+    assert "Cleo" not in after and after.count("won of 1") == 1 and "Ann" in after
     assert "reset" in text(await driver.slash(boss, "reset"), boss.id)
     assert "No finished match is counted here yet." in text(await driver.slash(ann, "top"), ann.id)
     shown = [m.content for m in server.channel_messages(driver.channel)]
     assert not [t for t in shown if "Standings" in t or "record" in t]  # nothing said in the channel
+
+
+async def test_a_match_stopped_after_a_round_is_the_last_match_with_no_winner(
+        server: DiscordAPIServer, bot: BotProcess) -> None:
+    """/uno stop after a finished round: /uno last tells the stopped match,
+    each member in their language, and /uno top counts it with nobody's win."""
+    guild = next(iter(server.guilds.values()))
+    ann, bruno, cleo = three(server)
+    driver = TableDriver(server, bot, guild.channels[0], [ann, bruno, cleo])
+    await short_games(driver, scoring="target=5000")
+    await lobby_and_start(driver)
+    for _ in range(400):
+        table = await driver.table()
+        assert table is not None
+        if table.phase == BETWEEN_ROUNDS:
+            break
+        assert table.game is not None
+        member = driver.member_of(table.seats[table.game.turn].id)
+        assert member is not None
+        await driver.turn(member)
+    else:
+        raise AssertionError("the first round did not end")
+    await driver.slash(ann, "stop")
+    assert await driver.table() is None
+    last = text(await driver.slash(cleo, "last"), cleo.id)
+    assert "The match was stopped with no winner (rounds played: 1)." in last and "won after" not in last, last
+    spanish = text(await driver.slash(bruno, "last"), bruno.id)
+    assert "La partida se detuvo sin ganador (rondas jugadas: 1)." in spanish, spanish
+    assert text(await driver.slash(ann, "top"), ann.id).count("0 won of 1") == 3

@@ -9,6 +9,7 @@ import pytest
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
+from unobot.chat.table import BETWEEN_ROUNDS
 
 
 async def said(server: BotAPIServer, bot: BotProcess, group: dict[str, object], user: dict[str, object],
@@ -53,8 +54,34 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     assert "Bob" in await said(server, bot, group, bob, "/top")
     gone = await said(server, bot, group, bob, "/forgetme")
     assert ("removed" if lang == "en" else "borrados") in gone
+    nothing_yet = {"en": "You have not finished a match yet.", "es": "Todavía no has terminado ninguna partida."}
+    assert nothing_yet[lang] in await said(server, bot, group, bob, "/me")
     after = await said(server, bot, group, alice, "/top")
     assert "Bob" not in after and "Alice" in after
     assert "Bob" not in await said(server, bot, group, alice, "/last")
     assert ("reset" if lang == "en" else "reiniciada") in await said(server, bot, group, alice, "/resetstats")
     assert "Alice" not in await said(server, bot, group, alice, "/top")
+
+
+async def test_a_match_stopped_after_a_round_is_the_last_match_with_no_winner(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    """/stop after a finished round: the rounds played are real, so /last
+    tells the stopped match (no winner) and /top counts it, nobody's win."""
+    driver = await open_table(server, bot)
+    group = driver.group
+    alice, bob, _carol = driver.players
+    await short_games(bot, driver.chat, scoring="target=5000")
+    await lobby_and_start(driver)
+    for _ in range(400):
+        table = await driver.table()
+        assert table is not None
+        if table.phase == BETWEEN_ROUNDS:
+            break
+        assert await driver.step()
+    else:
+        raise AssertionError("the first round did not end")
+    await bot.settle(server.send_command(group, alice, "/stop"))
+    last = await said(server, bot, group, bob, "/last")
+    assert "The match was stopped with no winner (rounds played: 1)." in last and "won after" not in last, last
+    top = await said(server, bot, group, bob, "/top")
+    assert top.count("0 won of 1") == 3, top
