@@ -80,8 +80,8 @@ def command_word(word: str, lang: str) -> str | None:
         for name, aliases in ALIASES[language].items():
             if low in aliases:
                 return name
-    for name in (HELP, QUIT, TABLE, LOG, RULES):
-        if low == fold(_(WORDS[name])):
+    for name in (HELP, QUIT, TABLE, LOG, RULES):  # the words and short forms the help shows in `lang`
+        if low == fold(_(WORDS[name])) or (name in SHORT and low == fold(_(SHORT[name]))):
             return name
     return grammar.command_word(word, lang)
 

@@ -34,7 +34,7 @@ from telegram.ext import (
 )
 
 from unobot.ai import DEFAULT_LEVEL, known_level
-from unobot.chat import answers
+from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
@@ -412,8 +412,8 @@ async def cmd_timer(update: Update, context: Context) -> None:
     assert chat is not None
     lang = await chat_lang(context, chat.id)
     _ = gettext_for(lang)
-    word = context.args[0].lower() if context.args else ""
-    seconds = 0 if word in ("off", "no") else parse_int(word, 0)
+    word = context.args[0] if context.args else ""
+    seconds = 0 if typed.is_off(word) else parse_int(word, 0)
     if seconds is None:
         await reply(update, _("Say how many seconds a turn may take, or off: /timer 60"))
         return
@@ -435,7 +435,7 @@ def reading(what: str) -> Any:
         assert chat is not None
         person = await actor(update, context, admin=what == "reset")
         lines = await answers.reading_lines(runtime(context).store, what, str(chat.id), person,
-                                            await chat_lang(context, chat.id), context.args[0] if context.args else None)
+                                            await chat_lang(context, chat.id), " ".join(context.args or ()) or None)
         text = "\n".join(["<b>" + esc(lines[0]) + "</b>", *map(esc, lines[1:])]) if len(lines) > 1 else esc(lines[0])
         await reply(update, text, html_text=True)
 

@@ -207,7 +207,8 @@ async def on_inline_query(update: Update, context: Context) -> None:
     waker = runtime(context).waker
     if waker is not None:
         waker.ensure(chat_id, table)
-    results = inline_results.matching(inline_results.hand_results(table, uid, lang, runtime(context).stickers), text)
+    results = inline_results.matching(inline_results.hand_results(table, uid, lang, runtime(context).stickers), text,
+                                      lang)
     head = inline_results.header(table, uid, lang)
     if not results:
         results = inline_results.info_results(table.chat_id, table.version, uid, head, inline_results.header(table, uid),

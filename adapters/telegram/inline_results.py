@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from telegram import InlineQueryResultsButton
 
-from unobot.chat import actions
+from unobot.chat import actions, grammar
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import COLOR_EMOJI, card_label
@@ -174,14 +174,36 @@ def game_picker(tables: list[Table], user: str, lang: str) -> list[Article]:
     return out
 
 
-def matching(results: list[Article], text: str) -> list[Article]:
+def matching(results: list[Article], text: str, lang: str | None = None) -> list[Article]:
     """Results whose title contains what the player typed after @bot ("r5",
-    "green"); all of them when nothing is typed or nothing matches."""
+    "green"), else the cards the text names in the grammar of typed play
+    (core/chat/grammar.py: `5 rouge`, `j7`, `Farbwahl Zieh Vier grün`, in
+    any language, the player's own first); all of them when nothing is
+    typed or nothing matches."""
     words = text.lower().split()
     if not words:
         return results
     found = [r for r in results if all(w in r.title.lower() for w in words)]
-    return found or results
+    return found or _named(results, text.split(), lang) or results
+
+
+def _named(results: list[Article], words: list[str], lang: str | None) -> list[Article]:
+    """The results for the cards `words` name (a wild with the colour named after it, if one is)."""
+    wanted: dict[str, set[str | None]] = {}
+    for card, used in grammar.card_readings(words, lang):
+        rest = words[used:]
+        color = grammar.color_word(" ".join(rest), lang=lang) if rest and card.is_wild else None
+        wanted.setdefault(card.text, set()).add(color)
+    out = []
+    for result in results:
+        choice = decode(result.id)
+        if choice is None or not choice.code.startswith(("p", UNPLAYABLE)):
+            continue
+        code, _dot, color = choice.code[1:].rstrip("!").split("@")[0].partition(".")
+        colors = wanted.get(code)
+        if colors is not None and (None in colors or color in colors):
+            out.append(result)
+    return out
 
 
 def header(table: Table, user: str, lang: str | None = None) -> str:

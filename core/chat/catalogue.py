@@ -17,7 +17,8 @@ from pathlib import Path
 from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 SOURCES = ("core", "adapters", "plugins")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2), "NP_": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2), "NP_": (1, 2), "NC_": ((1, "c"), 2),
+            "pgettext": ((1, "c"), 2)}
 
 
 def extract() -> None:
@@ -68,10 +69,11 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
 
     template = Catalog(project=project, domain=domain)
     for source, label in sources:
-        for filename, lineno, text, comments, _ctx in extract_from_dir(
+        for filename, lineno, text, comments, context in extract_from_dir(
             source, method_map=[("**.py", "python")], keywords=KEYWORDS,
         ):
-            template.add(text, locations=[(f"{label}/{filename}", lineno)], auto_comments=comments)
+            template.add(text, locations=[(f"{label}/{filename}", lineno)], auto_comments=comments,
+                         context=context)
     seeds: dict[str, dict[str, str]] = {}
     for text, where, known_texts in extra or ():
         template.add(text, locations=[(where, 0)])  # no line: a data file's entry

@@ -38,10 +38,9 @@ front-end's business: it reads them before calling `parse`.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from ..cards import (
@@ -59,9 +58,11 @@ from ..cards import (
 )
 from ..cards import sort_key as _sort_key
 from . import commands as c
+from . import typed
 from .commands import parse_int
-from .i18n import LANGUAGES, N_, gettext_for
+from .i18n import LANGUAGES, N_, gettext_for, normalize
 from .render import card_name, error_text, kind_name, kind_text
+from .typed import fold
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -70,31 +71,21 @@ if TYPE_CHECKING:
 DRAW, DRAW_PLAY, PASS, UNO, CATCH, CHALLENGE, PLAY, COLOR = (
     "draw", "drawplay", "pass", "uno", "catch", "challenge", "play", "color")
 
-#: Game command words and their short forms, per language. Every language's
-#: words are read in every language (a word typed in English is never refused).
-ALIASES: dict[str, dict[str, tuple[str, ...]]] = {
-    "en": {
-        DRAW_PLAY: ("dp",),
-        DRAW: ("draw", "d"),
-        PASS: ("pass", "p"),
-        UNO: ("uno", "u"),
-        CATCH: ("catch", "c"),
-        CHALLENGE: ("challenge", "ch"),
-        PLAY: ("play",),
-        COLOR: ("color", "colour"),
-    },
-    "es": {
-        DRAW_PLAY: ("rj",),
-        DRAW: ("robar", "r"),
-        PASS: ("pasar",),
-        CATCH: ("atrapar", "at"),
-        CHALLENGE: ("desafiar", "de"),
-        PLAY: ("jugar",),
-        COLOR: ("color",),
-    },
+#: English spellings read beyond the words and short forms below (English is
+#: read in every language: a word typed in English is never refused).
+ALIASES: dict[str, tuple[str, ...]] = {
+    DRAW_PLAY: ("dp",),
+    DRAW: ("draw", "d"),
+    PASS: ("pass", "p"),
+    UNO: ("uno", "u"),
+    CATCH: ("catch", "c"),
+    CHALLENGE: ("challenge", "ch"),
+    PLAY: ("play",),
+    COLOR: ("color", "colour"),
 }
 
-#: The command words as help texts show them, translatable.
+#: The command words as help texts show them, translatable: what a player
+#: types in their language (`robar`, `ziehen`, `взять`).
 WORDS: dict[str, str] = {
     DRAW: N_("draw"),
     PASS: N_("pass"),
@@ -102,10 +93,11 @@ WORDS: dict[str, str] = {
     CATCH: N_("catch"),
     CHALLENGE: N_("challenge"),
     PLAY: N_("play"),
+    COLOR: N_("colour"),
 }
 
-#: Short forms as help texts show them (translated: `d` is `r` in Spanish).
-SHORT: dict[str, str] = {DRAW: N_("d"), PASS: "p", UNO: "u", CATCH: N_("c"), CHALLENGE: N_("ch"),
+#: Short forms as help texts show them, translatable (`d` is `r` in Spanish), and read as typed.
+SHORT: dict[str, str] = {DRAW: N_("d"), PASS: N_("p"), UNO: "u", CATCH: N_("c"), CHALLENGE: N_("ch"),
                          DRAW_PLAY: N_("dp")}
 
 
@@ -130,42 +122,45 @@ class Refusal:
 Parsed = c.Command | Ambiguous | Refusal
 
 
-def fold(word: str) -> str:
-    """Lower case, accents off: `Comodín` -> `comodin`."""
-    decomposed = unicodedata.normalize("NFD", word.strip().lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+def color_word(word: str, letters: bool = True, lang: str | None = None) -> str | None:
+    """The colour a typed word names: `red`, `Rojo`, `rot`, `yel`, `ama` (three
+    letters or more of a name), and with `letters` the short forms `r`, `y`,
+    `a`, `az`, `j`: every language's, the reader's first (core/chat/typed.py)."""
+    return typed.color_of(word, lang, letters)
 
 
-#: Colour words: full names in both languages (both genders), and their letters.
-_COLOR_FULL = {"red": "R", "yellow": "Y", "green": "G", "blue": "B",
-               "rojo": "R", "amarillo": "Y", "verde": "G", "azul": "B",
-               "roja": "R", "amarilla": "Y"}
-_COLOR_LETTERS = {"r": "R", "y": "Y", "g": "G", "b": "B", "a": "Y", "v": "G", "az": "B"}
+def _resolved(maps: Iterable[dict[str, str]]) -> dict[str, str]:
+    """Maps merged so that the earlier ones win (the reader's language first)."""
+    out: dict[str, str] = {}
+    for each in maps:
+        for text, color in each.items():
+            out.setdefault(text, color)
+    return out
 
 
-def color_word(word: str, letters: bool = True) -> str | None:
-    """The colour a typed word names: `red`, `Rojo`, `yel`, `ama` (three letters
-    or more of a name), and with `letters` the initials `r`, `y`, `a`, `az`."""
-    w = fold(word)
-    if w in _COLOR_FULL:
-        return _COLOR_FULL[w]
-    if letters and w in _COLOR_LETTERS:
-        return _COLOR_LETTERS[w]
-    if len(w) >= 3:
-        found = {color for name, color in _COLOR_FULL.items() if name.startswith(w)}
-        if len(found) == 1:
-            return found.pop()
-    return None
+def _color_texts(lang: str | None) -> dict[str, str]:
+    """Every way a colour may be written in a phrase, for a reader: every
+    language's names, the reader's language first, and the starts of three
+    letters or more that name one colour in the reader's language or in
+    English (`yel`, `gel`; not every language's: the phrases would be many
+    times more, for words nobody types in a language they do not read)."""
+    maps = []
+    reader = typed.in_order(lang)
+    for language in reader:
+        names = typed.color_names(language)
+        colors = dict(names)
+        for name, color in names.items() if language in reader[:2] else ():
+            for n in range(3, len(name)):
+                if {c for other, c in names.items() if other.startswith(name[:n])} == {color}:
+                    colors.setdefault(name[:n], color)
+        maps.append(colors)
+    return _resolved(maps)
 
 
-def _color_texts() -> dict[str, str]:
-    """Every way a colour may be written in a phrase: names and their starts."""
-    colors = dict(_COLOR_FULL)
-    for name, color in _COLOR_FULL.items():
-        for n in range(3, len(name)):
-            if color_word(name[:n], letters=False) == color:
-                colors[name[:n]] = color
-    return colors
+def _color_letters(lang: str | None) -> dict[str, str]:
+    """Every language's short colour forms (`r`, `az`, `j`), the reader's first: `g` is green in
+    English and yellow (giallo) in Italian."""
+    return _resolved(typed.color_letters(language) for language in typed.in_order(lang))
 
 
 #: Words for unobot's own kinds beyond their declared names: the spellings
@@ -177,28 +172,31 @@ _MORE_WORDS: dict[tuple[bool, str], tuple[str, ...]] = {
     (True, ""): ("cambio de color",),
     (True, "+4"): ("wild draw 4", "comodin roba 4"),
 }
-#: Compact forms: a colour letter (English or Spanish) and a rank: y7, az+2, gs, br, ac, rsa, r⊘.
-_COMPACT = re.compile(r"^(az|[rygbav])(.+)$")
+#: Compact forms are a short colour form and a rank: y7, az+2, gs, br, ac, rsa, r⊘.
 _COMPACT_RANK = {"c": REVERSE}  # Spanish: C for cambio de sentido
 
 
 class _Phrases:
     """Folded phrases -> the cards they name, built from every declared kind
-    (rebuilt when a plugin declares a new one)."""
+    for a reader's language (their colour words first), rebuilt when a
+    plugin declares a new kind."""
 
     def __init__(self) -> None:
         self.key: tuple[object, ...] = ()
-        self.phrases: dict[str, set[Card]] = {}
+        self.phrases: dict[str, dict[str, set[Card]]] = {}
         self.longest = 1
 
-    def get(self) -> dict[str, set[Card]]:
+    def get(self, lang: str | None = None) -> dict[str, set[Card]]:
         kinds = all_kinds()
         key = tuple(id(k) for k in kinds)
         if key != self.key:
-            self.phrases = _build(kinds)
-            self.longest = max(len(p.split()) for p in self.phrases)
+            self.phrases = {}
             self.key = key
-        return self.phrases
+        reader = normalize(lang)
+        if reader not in self.phrases:
+            self.phrases[reader] = _build(kinds, reader)
+            self.longest = max(self.longest, *(len(p.split()) for p in self.phrases[reader]))
+        return self.phrases[reader]
 
 
 def _rank_words(card: Card) -> set[str]:
@@ -217,14 +215,16 @@ def _rank_words(card: Card) -> set[str]:
     return {w for w in words if w}
 
 
-def _build(kinds: Iterable[CardKind]) -> dict[str, set[Card]]:
+def _build(kinds: Iterable[CardKind], lang: str) -> dict[str, set[Card]]:
     phrases: dict[str, set[Card]] = {}
 
     def add(text: str, card: Card) -> None:
         phrases.setdefault(" ".join(fold(text).split()), set()).add(card)
 
-    colors = _color_texts()
-    letters = {letter: color for letter, color in _COLOR_LETTERS.items()}
+    colors = _color_texts(lang)
+    letters = _color_letters(lang)
+    # a wild named with its head: `w +4`, `wild +4`, `comodin +4`, `joker +4` (every language's Wild)
+    heads = {"w", *(fold(card_name(Card.get(None, ""), language)) for language in LANGUAGES)}
     for kind in kinds:
         kind_cards = [Card.get(None, kind.rank)] if kind.wild else [Card.get(col, kind.rank) for col in COLORS]
         for card in kind_cards:
@@ -237,8 +237,9 @@ def _build(kinds: Iterable[CardKind]) -> dict[str, set[Card]]:
                     add(word, card)
                     if " " not in word:
                         add(f"w{word}", card)
-                    for head in ("w", "wild", "comodin"):
-                        add(f"{head} {word}", card)
+                    for head in heads:
+                        if head != word:
+                            add(f"{head} {word}", card)
                 continue
             assert card.color is not None
             for word in words:
@@ -270,11 +271,11 @@ def _reading_order(card: Card) -> tuple[bool, tuple[int, int, str]]:
     return (card not in _OFFICIAL, _sort_key(card))
 
 
-def card_readings(words: Sequence[str]) -> list[tuple[Card, int]]:
+def card_readings(words: Sequence[str], lang: str | None = None) -> list[tuple[Card, int]]:
     """Every card the first words may name and how many words each took,
     longest first (`+4 azul`: the Blue +4 with two words, the Wild Draw Four
-    with one)."""
-    phrases = _PHRASES.get()
+    with one), colour words read as `lang`'s reader reads them."""
+    phrases = _PHRASES.get(lang)
     folded = [fold(w) for w in words]
     found: list[tuple[Card, int]] = []
     for k in range(min(_PHRASES.longest, len(words)), 0, -1):
@@ -282,29 +283,29 @@ def card_readings(words: Sequence[str]) -> list[tuple[Card, int]]:
         if cards:
             found += [(card, k) for card in sorted(cards, key=_reading_order)]
     if not found and words:
-        card = card_word(words[0])
+        card = card_word(words[0], lang)
         if card is not None:
             found.append((card, 1))
     return found
 
 
-def card_word(word: str) -> Card | None:
+def card_word(word: str, lang: str | None = None) -> Card | None:
     """A card named by one word that no declared kind's phrase covers: the
     Spanish reverse (`AzC`), or a code `parse_card` reads (`W+8`, a draw rank
     declared nowhere)."""
     w = fold(word)
-    m = _COMPACT.match(w)
-    if m and m.group(2) in _COMPACT_RANK:
-        return Card.get(_COLOR_LETTERS[m.group(1)], _COMPACT_RANK[m.group(2)])
+    for letter, color in _color_letters(lang).items():
+        if w.startswith(letter) and w[len(letter):] in _COMPACT_RANK:
+            return Card.get(color, _COMPACT_RANK[w[len(letter):]])
     try:
         return parse_card(word)
     except CardError:
         return None
 
 
-def read_card(words: Sequence[str]) -> tuple[Card, int] | None:
+def read_card(words: Sequence[str], lang: str | None = None) -> tuple[Card, int] | None:
     """The card the first words name and how many words it took (longest reading)."""
-    found = card_readings(words)
+    found = card_readings(words, lang)
     return found[0] if found else None
 
 
@@ -315,18 +316,28 @@ def hand_number(word: str) -> int | None:
 
 
 def command_word(word: str, lang: str | None = None) -> str | None:
-    """The game command a typed word names, in any language the bot speaks."""
+    """The game command a typed word names: a word or short form of the
+    reader's language, else of English, else of any language the bot speaks
+    (`p` is pass in English, whatever another language makes of it)."""
     low = fold(word)
-    for language in LANGUAGES:
-        for name, aliases in ALIASES.get(language, {}).items():
-            if low in aliases:
-                return name
-    if lang is not None:
-        _ = gettext_for(lang)
-        for name, word_ in WORDS.items():
-            if low == fold(_(word_)):
-                return name
+    for language in typed.in_order(lang):
+        name = _command_words(language).get(low)
+        if name is not None:
+            return name
     return None
+
+
+@cache
+def _command_words(lang: str) -> dict[str, str]:
+    """Folded command words and short forms of one language -> the command."""
+    _ = gettext_for(lang)
+    words: dict[str, str] = {}
+    if lang == "en":
+        words.update({alias: name for name, aliases in ALIASES.items() for alias in aliases})
+    for table in (WORDS, SHORT):
+        for name, text in table.items():
+            words.setdefault(fold(_(text)), name)
+    return words
 
 
 def _plugin_kind(word: str) -> bool:
@@ -382,7 +393,7 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
         return c.PluginMove(text=line.strip())
     if name == COLOR:
         # Naming the colour of a Wild starter: `color green`, `color verde`, `color g`.
-        named = color_word(rest[0]) if len(rest) == 1 else None
+        named = color_word(" ".join(rest), lang=lang) if rest else None
         if named is None:
             return Refusal(_("Name a colour: red, yellow, green or blue."), "bad_color")
         return c.NameColor(color=COLOR_NAMES[named])
@@ -394,7 +405,7 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
         if not rest:
             return Refusal(_("Say which card: play 3, play R5, play Red 5, play W+4 green."))
         return _play(rest, hand, lang, deck)
-    if hand_number(words[0]) is not None or card_readings(words):
+    if hand_number(words[0]) is not None or card_readings(words, lang):
         return _play(words, hand, lang, deck)
     return Refusal(_("Unknown command {word!r}. Type help to see the commands.").format(word=words[0]))
 
@@ -417,7 +428,7 @@ def _play(words: list[str], hand: Sequence[Card], lang: str | None, deck: Collec
     n = hand_number(words[0])
     if n is not None:
         return _by_number(n, words, hand, lang, deck, uno)
-    readings = [_finish(card, words[used:], lang, uno) for card, used in card_readings(words)]
+    readings = [_finish(card, words[used:], lang, uno) for card, used in card_readings(words, lang)]
     if not readings:
         return Refusal(error_text("bad_card", lang), "bad_card")
     return _choose(readings, hand, deck)
@@ -449,7 +460,7 @@ def _by_number(n: int, words: list[str], hand: Sequence[Card], lang: str | None,
     index_card = hand[n - 1] if 1 <= n <= len(hand) else None
     if len(words) > 1 and hand_number(words[1]) is not None:
         return Refusal(_("One card at a time: its number (3) or its name (Red 5, R5)."))
-    named = [(card, used) for card, used in card_readings(words) if used > 1]
+    named = [(card, used) for card, used in card_readings(words, lang) if used > 1]
     if named:  # `5 amarillo`: card 5 in yellow, or the Yellow 5?
         as_cards = [_finish(card, words[used:], lang, uno) for card, used in named]
         held = [r for r in as_cards if r.card in hand]
@@ -472,18 +483,35 @@ def _by_number(n: int, words: list[str], hand: Sequence[Card], lang: str | None,
     return _finish(index_card, words[1:], lang, uno).command()
 
 
+def _full_color(words: Sequence[str], lang: str | None) -> bool:
+    """Do these words make a colour's whole name in some language (`xanh lá`)?"""
+    text = fold(" ".join(words))
+    return any(text in typed.color_names(language) for language in typed.in_order(lang))
+
+
 def _finish(card: Card, rest: Sequence[str], lang: str | None, uno: bool) -> _Reading:
-    """What follows the card: a colour, `uno`, a player's name."""
+    """What follows the card: a colour (one word, or more: `xanh lá cây`), `uno`, a player's name."""
     color: str | None = None
     target: list[str] = []
-    for word in rest:
+    words = list(rest)
+    i = 0
+    while i < len(words):
+        word = words[i]
+        named = None
+        if color is None and not target:
+            longer = next((n for n in (3, 2) if i + n <= len(words) and _full_color(words[i:i + n], lang)), 0)
+            if longer:
+                named, i = color_word(" ".join(words[i:i + longer]), lang=lang), i + longer - 1
+            elif card.is_wild:
+                named = color_word(word, lang=lang)
+            elif len(word) > 1:
+                named = color_word(word, letters=False, lang=lang)  # a colour on a coloured card: the engine says why not
         if command_word(word, lang) == UNO:
             uno = True
-        elif color is None and not target and card.is_wild and color_word(word):
-            color = color_word(word)
-        elif color is None and not target and len(word) > 1 and color_word(word, letters=False):
-            color = color_word(word)  # a colour on a coloured card: the engine says why not
+        elif named is not None:
+            color = named
         else:
             target.append(word)
+        i += 1
     return _Reading(card, color, " ".join(target) or None, uno)
 

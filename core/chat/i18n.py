@@ -53,6 +53,13 @@ def N_(message: str) -> str:
     return message
 
 
+def NC_(context: str, message: str) -> str:
+    """Mark a text with a context (`NC_("typed", "r")`: the letter a person
+    types for red, not the `r` of another text) for translation later; read
+    it with `pgettext_for(lang)(context, message)`."""
+    return message
+
+
 def NP_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a text with a plural form (chosen later by a number) for translation."""
     return (singular, plural)
@@ -112,6 +119,11 @@ def translations(lang: str) -> gettext.NullTranslations:
 def gettext_for(lang: str | None) -> Callable[[str], str]:
     """The `_` function for a language."""
     return translations(normalize(lang)).gettext
+
+
+def pgettext_for(lang: str | None) -> Callable[[str, str], str]:
+    """The `pgettext` function (a text with a context) for a language."""
+    return translations(normalize(lang)).pgettext
 
 
 def ngettext_for(lang: str | None) -> Callable[[str, str, int], str]:

@@ -11,19 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..store import Store
-from . import records
+from . import records, typed
 from .i18n import N_, gettext_for
 
 PERIOD_TITLES = {"week": N_("Standings: this week"), "month": N_("Standings: this month"),
                  "all": N_("Standings: all time")}
-PERIOD_WORDS = {"week": "week", "semana": "week", "month": "month", "mes": "month",
-                "all": "all", "todo": "all", "": "all"}
-"""The words ``/top`` takes for a period (English and Spanish), none: all time."""
 
 
 def period_of(word: str | None) -> str | None:
-    """The period a word names (``week``, ``mes``...), or None for a word that names none."""
-    return PERIOD_WORDS.get((word or "").strip().lower())
+    """The period a typed word names in any language (``week``, ``mes``,
+    ``Woche``: the catalogues' `typed` entries, core/chat/typed.py), "all"
+    for none typed, None for a word that names none."""
+    return typed.period_of(word)
 
 
 def bad_period(lang: str) -> list[str]:

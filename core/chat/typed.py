@@ -1,0 +1,121 @@
+"""The words people type, in every language, read from the catalogues.
+
+Why from the catalogues and not from tables in code: a language arrives as
+a catalogue, and whoever translates it knows what its players type for
+red (`rot`, `rouge`, `красный` and `красная`), for its initial (`r`, `j`
+for jaune, `к`), for a week after `/top` (`Woche`, `semaine`) and for a
+turn timer switched off (`aus`). A new language gets every typed word by
+translating these entries; nothing here names a language.
+
+Each entry is marked with the context ``typed`` (the `r` a person types
+for red is not the `r` of another text), and its translation lists every
+form a player may type, separated by commas (`rojo, roja`): a form may be
+more than one word (`tất cả`). English is the source text, so the English
+forms are the msgids.
+
+A word is read in the reader's language first, then in English, then in
+every other language, the first that knows it: `g` is green to an English
+reader and giallo (yellow) to an Italian one; `rot` is red to anyone.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+from .i18n import LANGUAGES, NC_, gettext_for, normalize, pgettext_for
+
+TYPED = "typed"
+
+#: Every form of each colour word a player types beyond its shown names
+#: ("red" and "Red" are read through their own translations): both genders,
+#: spellings without accents are read anyway.
+COLOR_FORMS: dict[str, str] = {
+    "R": NC_("typed", "red"), "Y": NC_("typed", "yellow"), "G": NC_("typed", "green"), "B": NC_("typed", "blue"),
+}
+#: The short forms of each colour (its initial, or two letters where two
+#: colours share one): typed before a rank (`r5`, `az+2`) or after a wild (`W+4 g`).
+COLOR_SHORT: dict[str, str] = {
+    "R": NC_("typed", "r"), "Y": NC_("typed", "y"), "G": NC_("typed", "g"), "B": NC_("typed", "b"),
+}
+#: What `/top` takes for each period (none at all: all time).
+PERIODS: dict[str, str] = {"week": NC_("typed", "week"), "month": NC_("typed", "month"), "all": NC_("typed", "all")}
+#: A setting switched off (`/timer off`).
+OFF = NC_("typed", "off")
+
+
+def fold(word: str) -> str:
+    """Lower case, accents off: `Comodín` -> `comodin`."""
+    decomposed = unicodedata.normalize("NFD", word.strip().lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def in_order(lang: str | None) -> tuple[str, ...]:
+    """The languages a typed word is looked up in: the reader's, English, then the rest."""
+    first = normalize(lang)
+    return tuple(dict.fromkeys((first, "en", *LANGUAGES)))
+
+
+@cache
+def forms(lang: str, message: str) -> tuple[str, ...]:
+    """The folded forms an entry's translation lists in `lang` (the English ones when untranslated)."""
+    text = pgettext_for(lang)(TYPED, message)
+    return tuple(dict.fromkeys(f for f in (" ".join(fold(part).split()) for part in text.split(",")) if f))
+
+
+@cache
+def color_names(lang: str) -> dict[str, str]:
+    """Folded colour words of `lang` -> colour letter: the names shown and the typed forms."""
+    from .render import COLOR_TITLES, COLOR_WORDS
+
+    _ = gettext_for(lang)
+    names: dict[str, str] = {}
+    for color in COLOR_FORMS:
+        for word in (_(COLOR_WORDS[color]), _(COLOR_TITLES[color]), *forms(lang, COLOR_FORMS[color])):
+            names.setdefault(fold(word), color)
+    return names
+
+
+@cache
+def color_letters(lang: str) -> dict[str, str]:
+    """Folded short colour forms of `lang` -> colour letter."""
+    return {form: color for color, message in COLOR_SHORT.items() for form in forms(lang, message)}
+
+
+def color_of(word: str, lang: str | None = None, letters: bool = True) -> str | None:
+    """The colour a typed word names (`rot`, `Rouge`, `gel`: three letters
+    or more of one name; with `letters` the short forms `r`, `j`, `az`), in
+    the reader's language first (see the module's docstring)."""
+    w = fold(word)
+    if not w:
+        return None
+    for language in in_order(lang):
+        names = color_names(language)
+        if w in names:
+            return names[w]
+        if letters and w in color_letters(language):
+            return color_letters(language)[w]
+        if len(w) >= 3:
+            found = {color for name, color in names.items() if name.startswith(w)}
+            if len(found) == 1:
+                return found.pop()
+    return None
+
+
+def period_of(text: str | None) -> str | None:
+    """The `/top` period a typed text names (`week`, `Woche`, `mes`), "all"
+    for nothing typed, None for a text that names none."""
+    w = " ".join(fold(text or "").split())
+    if not w:
+        return "all"
+    for language in in_order(None):
+        for period, message in PERIODS.items():
+            if w in forms(language, message):
+                return period
+    return None
+
+
+def is_off(word: str) -> bool:
+    """Does a typed word switch a setting off (`off`, `aus`, `desactivado`)?"""
+    w = " ".join(fold(word).split())
+    return any(w in forms(language, OFF) for language in in_order(None))
