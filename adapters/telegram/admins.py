@@ -4,7 +4,8 @@ Why a cache at all: admin checks guard /stop, /kick, rule changes and
 friends, and each check is a `getChatMember` round trip. Why only a minute:
 admins change, and a demoted admin must lose their powers soon. The cache
 is per process and holds nothing a game needs, so several bot processes
-need not share it.
+need not share it. What expired leaves it whenever it is written, so it
+holds the checks of the last minute (at most `size`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class AdminCache:
         admin = member.status in ADMIN_STATUSES
         self._cache[key] = (now + self.ttl, admin)
         self._cache.move_to_end(key)
-        while len(self._cache) > self.size:
+        # Oldest first, all with one lifetime: what expired is at the front.
+        while self._cache and (len(self._cache) > self.size or next(iter(self._cache.values()))[0] < now):
             self._cache.popitem(last=False)
         return admin

@@ -33,6 +33,9 @@ KEY = "unobot"
 #: far fewer chats than this within that time, so a larger cap only held
 #: stale entries: with 20,000 each, memory grew for the first 20,000 chats a
 #: process met (issue 25's soak: ~29 MB per 1,000 games, not levelling off).
+#: The caches with an expiry also drop what expired whenever they are written
+#: (`_bound`), so they hold what is fresh: the chats and people of the last
+#: minute, whatever the cap.
 CACHE_SIZE = 4096
 
 #: Who the bot's own jobs act as (timers, AI pacing, lobby expiry).
@@ -132,9 +135,19 @@ class Runtime:
 
 def _bound(cache: dict[str, Any]) -> None:
     """Keep a cache within `CACHE_SIZE`: the oldest entries go first (dicts keep
-    insertion order; an entry written again is moved to the end by its writer)."""
-    while len(cache) >= CACHE_SIZE:
-        del cache[next(iter(cache))]
+    insertion order; an entry written again is moved to the end by its writer).
+    In a cache of (expiry, value) entries, the expired ones at the front go
+    too: written in order with one lifetime, the oldest expire first, so the
+    cache holds only what is fresh (an entry written with a longer lifetime
+    only stops the sweep early: nothing fresh is ever dropped by it)."""
+    now = time.monotonic()
+    while cache:
+        first = next(iter(cache))
+        entry = cache[first]
+        if len(cache) >= CACHE_SIZE or (isinstance(entry, tuple) and entry[0] < now):
+            del cache[first]
+        else:
+            break
 
 
 def telegram_chat(chat: str) -> bool:

@@ -1,0 +1,42 @@
+"""The Telegram process's caches hold what is fresh, not everything ever seen
+(issue 25's flat memory): an expired entry leaves when its cache is written."""
+
+from __future__ import annotations
+
+import asyncio
+
+from telegram import Chat, User
+
+from tests.botapi import BotAPIServer
+from tests.telegram.driver import BotProcess
+from unobot.adapters.telegram.admins import AdminCache
+from unobot.adapters.telegram.runtime import KEY
+
+
+async def test_the_runtime_caches_drop_what_expired(bot: BotProcess) -> None:
+    rt = bot.app.bot_data[KEY]
+    for i in range(50):
+        rt.cache_private(f"old{i}", True, ttl=0.05)
+        rt.cache_game(f"-100{i}", f"-100{i}#1", ttl=0.05)
+        rt.cache_chats(f"old{i}", [f"-100{i}"], ttl=0.05)
+    await asyncio.sleep(0.1)
+    rt.cache_private("new", False)
+    rt.cache_game("-2", "-2#1")
+    rt.cache_chats("new", ["-2"])
+    assert list(rt.private_ok) == ["new"] and rt.cached_private("new") is False
+    assert list(rt.game_ids) == ["-2"] and rt.cached_game("-2") == "-2#1"
+    assert list(rt.game_chats) == ["new"] and rt.cached_chats("new") == ["-2"]
+    rt.cache_private("later", True)  # fresh entries stay
+    assert list(rt.private_ok) == ["new", "later"]
+
+
+async def test_the_admin_cache_keeps_the_last_minute_only(server: BotAPIServer, bot: BotProcess) -> None:
+    group = server.group(title="Admins")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(group, ann, "administrator")
+    chat = Chat(group["id"], group["type"])
+    cache = AdminCache(ttl=0.05)
+    assert await cache.is_admin(bot.app.bot, chat, User(ann["id"], "Ann", False))
+    await asyncio.sleep(0.1)
+    assert not await cache.is_admin(bot.app.bot, chat, User(ben["id"], "Ben", False))
+    assert list(cache._cache) == [(group["id"], ben["id"])]  # Ann's expired check went
