@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -118,6 +119,101 @@ async def test_a_webhook_process_killed_before_its_handler_saved_loses_nothing(
         await until(answered, 10, "B never answered the /join")
         statuses = [status for uid, status in server.webhook_deliveries if uid == join["update_id"]]
         assert statuses[-1] == 200 and statuses.count(200) == 1 and statuses[0] != 200, statuses
+    finally:
+        await client.execute_command("CLIENT", "UNPAUSE")
+        await client.aclose()
+        first.stop()
+        second.stop()
+        await reader.close()
+
+
+async def test_a_webhook_process_killed_right_after_receiving_a_move_loses_nothing(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """As above, with a card played from the hand (the pick's updates) instead of
+    a /join: process A receives the move while Redis takes no writes and is
+    killed before its handler could save; the Bot API server sends the pick
+    again, process B applies it, once."""
+    reader = StoreReader(RedisStore.from_url(redis_server.url, prefix=prefix))
+    client = aioredis.from_url(redis_server.url)
+    first = CliBot(server, redis_server.url, prefix, tmp_path / "a", port=free_port()).start()
+    second = CliBot(server, redis_server.url, prefix, tmp_path / "b", port=free_port())
+    try:
+        await first.ready()
+        group = server.group(title="Kill a move")
+        chat = str(group["id"])
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        server.send_command(group, ann, "/new")
+        server.send_command(group, ben, "/join")
+
+        async def table() -> Any:
+            return await reader.service.table(chat)
+
+        async def seated() -> bool:
+            found = await table()
+            return found is not None and len(found.seats) == 2
+
+        await until(seated, 20, "A never seated both")
+        lobby = await table()
+        server.press_button(group, ann, int(lobby.adapter["status"]), "g:start")
+
+        async def started() -> bool:
+            found = await table()
+            return found is not None and found.game is not None
+
+        await until(started, 20, "A never started the game")
+        before = await table()
+        user = next(p for p in (ann, ben) if str(p["id"]) == before.seats[before.game.turn].id)
+        query = server.inline_query(user, f"#{chat} ")
+        query_id = query["inline_query"]["id"]
+
+        async def offered() -> bool:
+            return query_id in server.inline_answers
+
+        await until(offered, 20, "A never offered the hand")
+        results = server.inline_answers[query_id]["results"]
+        pick = next(r["id"] for r in results if ":p" in r["id"] or r["id"].endswith(":d"))
+        await client.execute_command("CLIENT", "PAUSE", "30000", "WRITE")
+        message, chosen = server.pick_inline_result(group, user, pick)
+        assert chosen is not None
+        picked = {message["update_id"], chosen["update_id"]}
+
+        async def posting() -> bool:
+            return server.webhook_posting in picked
+
+        await until(posting, 10, "the pick was never posted to A")
+        await asyncio.sleep(0.5)  # A has read it and its handler waits to save
+        assert first.process is not None
+        first.process.kill()
+        first.process.wait()
+        await client.execute_command("CLIENT", "UNPAUSE")
+        same = await table()
+        assert same.version == before.version, "A saved the move: the test did not stop it in time"
+        # The move is the chosen result (the message the pick posts is answered at once):
+        # A never said 200 for it, so it is Telegram's to send again.
+        assert (chosen["update_id"], 200) not in server.webhook_deliveries
+        second.start()
+        await second.ready()
+
+        async def moved() -> bool:
+            found = await table()
+            return found is not None and found.version > before.version
+
+        await until(moved, 20, "the move A never handled was lost")
+
+        async def answered() -> bool:
+            return all((uid, 200) in server.webhook_deliveries for uid in picked)
+
+        await until(answered, 10, "B never answered the pick")
+        after = await table()
+        player = after.seat_of(str(user["id"]))
+        assert after.game is not None and player is not None
+        # One move: the card left the hand, or one card came in (a draw), not two moves.
+        assert abs(len(after.game.hands[player]) - len(before.game.hands[player])) == 1
+        for uid in picked:
+            statuses = [status for u, status in server.webhook_deliveries if u == uid]
+            assert statuses.count(200) == 1, (uid, statuses)
+        statuses = [status for u, status in server.webhook_deliveries if u == chosen["update_id"]]
+        assert statuses[0] != 200 and statuses[-1] == 200, statuses  # A died on it, B answered it
     finally:
         await client.execute_command("CLIENT", "UNPAUSE")
         await client.aclose()
