@@ -20,15 +20,15 @@ import discord
 
 from unobot.cards import Card
 from unobot.chat import actions as a
-from unobot.chat.i18n import N_, gettext_for, ngettext_for
+from unobot.chat.i18n import N_, gettext_for
 from unobot.chat.render import COLOR_EMOJI, card_name
 from unobot.chat.settings_menu import Entry, SettingsMenu
+from unobot.chat.status_text import status_text
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
-from unobot.chat.views import round_headline, status_lines, table_view
+from unobot.chat.views import status_lines, table_view
 
 from . import ids
 
-RECENT_LINES = 5
 #: Discord's limits: options in a select, buttons in a row, rows in a message.
 MAX_OPTIONS, ROW, ROWS = 25, 5, 5
 
@@ -152,45 +152,10 @@ def paged(panel: Panel, page: int) -> discord.ui.View | None:
 # -- the status message ---------------------------------------------------------------
 
 def status(table: Table, *, final: bool = False, line: str = "") -> Shown:
-    """The table's public status: never a card in anybody's hand."""
-    lang = table.lang
-    _ = gettext_for(lang)
-    ngettext = ngettext_for(lang)
-    view = table_view(table, lang)
-    lines = status_lines(view, lang)
-    title = lines[0]
-    if table.game is not None and view.round > 1:
-        title += " · " + _("round {n}").format(n=view.round)
-    out = [f"**{esc(title)}**"]
-    headline = round_headline(table)
-    if headline:
-        out.insert(0, esc(headline))
-    if table.phase == LOBBY and not table.seats:
-        out.append(esc(_("The lobby is closed.")))
-        final = True
-    if line:
-        out.append(esc(line))
-    for i, line in enumerate(lines[1:]):
-        if i == 0 and view.top is not None and table.phase != LOBBY:
-            out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} {esc(line)}")
-        else:
-            out.append(esc(line))
-    if table.phase == LOBBY and table.seats:
-        out.append(esc(_("Press Join to play; the creator presses Start. /rules shows the rules.")))
-        if view.target:
-            out.append("🏁 " + esc(_("First to {n} points wins the match.").format(n=view.target)))
-    if view.turn_seconds and table.phase in (LOBBY, PLAYING):
-        out.append("⏱ " + ngettext("{n} second per turn", "{n} seconds per turn",
-                                   view.turn_seconds).format(n=view.turn_seconds))
-    recent = view.recent[-RECENT_LINES:] if table.phase != LOBBY else []
-    if recent:
-        out.append("")
-        out.extend(f"· {esc(line)}" for line in recent)
-    if table.phase == PLAYING:
-        out.append("")
-        out.append(esc(_("Press “My cards” to see your hand and play.")))
-    components = None if final or table.phase == FINISHED else status_components(table)
-    return Shown("\n".join(out), components)
+    """The table's public status (core's `status_text`): never a card in anybody's hand."""
+    st = status_text(table, line=line, headline=True, final=final)
+    out = ([esc(st.headline)] if st.headline else []) + [f"**{esc(st.title)}**", *map(esc, st.lines)]
+    return Shown("\n".join(out), None if st.final else status_components(table))
 
 
 def status_components(table: Table) -> discord.ui.View | None:
@@ -221,8 +186,7 @@ def public_actions(table: Table) -> list[a.Action]:
 
 
 def stopped(table: Table, line: str) -> Shown:
-    title = status_lines(table_view(table, table.lang), table.lang)[0]
-    return Shown(f"**{esc(title)}**\n{esc(line)}", None)
+    return Shown(f"**{esc(status_text(table).title)}**\n{esc(line)}", None)
 
 
 # -- a member's panel (ephemeral): the table model's menu --------------------------------------

@@ -16,7 +16,6 @@ from telegram.error import Forbidden, TelegramError
 
 from unobot.chat.service import Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
-from unobot.chat.views import round_headline
 from unobot.store import StoreUnavailable
 
 from . import users
@@ -160,7 +159,7 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     if old:  # the old message keeps the standings, without the moves shown below
         rt.status.submit(context.bot, chat_id, rt.status.moved(chat_id, int(old)), table.version,
                          render(table, final=True, recent=False))
-    status = render(table, notes=notes, headline=round_headline(table))
+    status = render(table, notes=notes, headline=True)
     try:
         with priority(NORMAL, prepaid=take_token_now(context.bot, chat_id)):
             message = await send(context.bot, chat_id, status)

@@ -28,10 +28,8 @@ from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
-from unobot.chat.i18n import gettext_for, ngettext_for
-from unobot.chat.render import COLOR_EMOJI
-from unobot.chat.table import FINISHED, LOBBY, PLAYING, Table
-from unobot.chat.views import status_lines, table_view
+from unobot.chat.status_text import status_text
+from unobot.chat.table import Table
 
 from .bot import MAX_TEXT, UnoBot
 from .guard import clip16
@@ -41,7 +39,6 @@ from .transport import Superseded
 
 log = logging.getLogger(__name__)
 
-RECENT_LINES = 4
 
 
 def is_gone(exc: BaseException) -> bool:
@@ -82,59 +79,19 @@ class Status(NamedTuple):
         return self.text, -1 if self.html else self.bold, self.markup
 
 
-def render(table: Table, *, notes: list[str] | None = None, headline: str | None = None,
+def render(table: Table, *, notes: list[str] | None = None, headline: bool = False,
            final: bool = False, recent: bool = True) -> Status:
-    """The status message of a table (public facts only) and its buttons."""
-    lang = table.lang
-    _ = gettext_for(lang)
-    view = table_view(table, lang)
-    seconds = view.turn_seconds
-    lines = status_lines(view, lang)
-    out: list[str] = []
-    if headline:
-        out.append(headline)
-    title = lines[0]
-    if table.game is not None and view.round > 1:
-        title += " · " + _("round {n}").format(n=view.round)
-    out.append(title)
-    bold = len("\n".join(out))
-    if table.phase == LOBBY and not table.seats:
-        out.append(_("The lobby is closed."))
-        final = True
-    else:
-        for i, line in enumerate(lines[1:]):
-            if i == 0 and view.top is not None and table.phase != LOBBY:
-                out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} {line}")
-            else:
-                out.append(line)
-    if table.phase == LOBBY and table.seats:
-        out.append(_("Press Join to play; the creator presses Start. /rules shows the rules."))
-    ngettext = ngettext_for(lang)
-    if table.phase == LOBBY and view.target:
-        out.append("🏁 " + _("First to {n} points wins the match.").format(n=view.target))
-    if seconds and table.phase in (LOBBY, PLAYING):
-        out.append("⏱ " + ngettext("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds))
-    lines_recent = view.recent[-RECENT_LINES:] if recent and table.phase != LOBBY else []
-    if lines_recent:
-        out.append("")
-        out.extend(f"· {line}" for line in lines_recent)
-    shown = set(view.recent)
-    extra = [n for n in notes or [] if n not in shown]
-    if extra:
-        out.append("")
-        out.extend(extra[-3:])
-    if table.phase == PLAYING:
-        out.append("")
-        out.append(_("Press “My cards” to see your hand and play."))
-    markup = None if final or table.phase == FINISHED else table_keyboard(table.phase, lang, table.chat_id)
-    return Status(clip16("\n".join(out), MAX_TEXT), markup, min(bold, MAX_TEXT - 1))
+    """The status message of a table (core's `status_text`: public facts only) and its buttons."""
+    st = status_text(table, notes=notes or (), headline=headline, recent=recent, final=final)
+    head = "\n".join(x for x in (st.headline, st.title) if x)
+    markup = None if st.final else table_keyboard(table.phase, table.lang, table.chat_id)
+    return Status(clip16("\n".join([head, *st.lines]), MAX_TEXT), markup, min(len(head), MAX_TEXT - 1))
 
 
 def stopped(table: Table, line: str) -> Status:
     """The status of a game that is gone (stopped, lobby expired): title and why."""
-    title = render(table, final=True)
-    head = title.text[:title.bold]
-    return Status(clip16(f"{head}\n{line}", MAX_TEXT), None, title.bold)
+    head = status_text(table).title
+    return Status(clip16(f"{head}\n{line}", MAX_TEXT), None, min(len(head), MAX_TEXT - 1))
 
 
 async def send(bot: Bot, chat_id: int, status: Status) -> Message:

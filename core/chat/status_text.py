@@ -1,0 +1,76 @@
+"""A table's public status message as plain text: what every front-end's
+status says, block by block, in the table's language.
+
+Why in core: Telegram's status message and Discord's were two copies of the
+same assembly (the title with its round, the top card with its colour
+mark, the lobby's instructions, the target, the turn timer, the last moves,
+"press My cards"), and they had drifted (Discord showed five last moves,
+Telegram four). A front-end now only marks it up: `title` bold, each line
+escaped its own way; an empty line separates blocks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .i18n import gettext_for, ngettext_for
+from .render import COLOR_EMOJI
+from .table import FINISHED, LOBBY, PLAYING, Table
+from .views import round_headline, status_lines, table_view
+
+#: How many of the last moves a status shows.
+RECENT_LINES = 5
+
+
+@dataclass(frozen=True)
+class StatusText:
+    """A status message's parts, unmarked."""
+
+    #: Who won the round or match that just ended (above the title), if asked for.
+    headline: str | None
+    title: str
+    lines: list[str] = field(default_factory=list)
+    #: Nothing can be pressed any more (the game is over, the lobby closed).
+    final: bool = False
+
+
+def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", headline: bool = False,
+                recent: bool = True, final: bool = False) -> StatusText:
+    """The table's status (public facts only: never a card in anybody's hand).
+    `notes`: lines an outcome adds (shown unless a last move says them
+    already); `line`: why the game is gone, right under the title;
+    `headline`: the round's result above the title; `recent`: the last moves."""
+    lang = table.lang
+    _ = gettext_for(lang)
+    view = table_view(table, lang)
+    facts = status_lines(view, lang)
+    title = facts[0]
+    if table.game is not None and view.round > 1:
+        title += " · " + _("round {n}").format(n=view.round)
+    out: list[str] = [line] if line else []
+    if table.phase == LOBBY and not table.seats:
+        out.append(_("The lobby is closed."))
+        final = True
+    else:
+        for i, fact in enumerate(facts[1:]):
+            first = i == 0 and view.top is not None and table.phase != LOBBY
+            out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} {fact}" if first else fact)
+    if table.phase == LOBBY and table.seats:
+        out.append(_("Press Join to play; the creator presses Start. /rules shows the rules."))
+        if view.target:
+            out.append("🏁 " + _("First to {n} points wins the match.").format(n=view.target))
+    seconds = view.turn_seconds
+    if seconds and table.phase in (LOBBY, PLAYING):
+        out.append("⏱ " + ngettext_for(lang)("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds))
+    last = view.recent[-RECENT_LINES:] if recent and table.phase != LOBBY else []
+    if last:
+        out += ["", *(f"· {move}" for move in last)]
+    said = set(view.recent)
+    extra = [n for n in notes if n not in said]
+    if extra:
+        out += ["", *extra[-3:]]
+    if table.phase == PLAYING:
+        out += ["", _("Press “My cards” to see your hand and play.")]
+    return StatusText(round_headline(table) if headline else None, title, out,
+                      final or table.phase == FINISHED)
