@@ -62,7 +62,8 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
             out.append("🏁 " + _("First to {n} points wins the match.").format(n=view.target))
     seconds = view.turn_seconds
     if seconds and table.phase in (LOBBY, PLAYING):
-        out.append("⏱ " + ngettext_for(lang)("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds))
+        ngettext = ngettext_for(lang)
+        out.append("⏱ " + ngettext("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds))
     last = view.recent[-RECENT_LINES:] if recent and table.phase != LOBBY else []
     if last:
         out += ["", *(f"· {move}" for move in last)]
