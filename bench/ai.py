@@ -96,7 +96,7 @@ def play_rlcard(ours: Maker, players: int, games: int, seconds: float, seed: int
     import numpy as np
     from rlcard.games.uno.game import UnoGame
     from rlcard.models.uno_rule_models import UNORuleAgentV1
-    from rlcard_rule import mirror, to_action
+    from rlcard_rule import _COLOUR, mirror, public_move, to_action
 
     agent = UNORuleAgentV1()
     won = played = 0
@@ -105,6 +105,7 @@ def play_rlcard(ours: Maker, players: int, games: int, seconds: float, seed: int
     while played < games and time.perf_counter() < end:
         for seat in range(players):
             me = ours()
+            watch = getattr(me, "observe", None)
             game = UnoGame(num_players=players)
             game.np_random = np.random.RandomState(seed * 100_003 + deal)
             np.random.seed((seed * 7 + deal) % 2**32)
@@ -119,7 +120,16 @@ def play_rlcard(ours: Maker, players: int, games: int, seconds: float, seed: int
                 else:
                     raw = game.get_state(pid)
                     action = agent.step({"raw_legal_actions": raw["legal_actions"], "raw_obs": raw})
+                    if watch is not None:
+                        shown = public_move(game, pid, action)  # what the seat saw them do
+                before = game.round.target.color
+                pile = len(game.round.played_cards)
+                mover = pid
                 _, pid = game.step(action)
+                if watch is not None and mover != seat and not game.is_over():
+                    view, _ = mirror(game, seat, seed * 100_003 + deal)
+                    for move in shown(game, pile):
+                        watch(view, move, [], _COLOUR.get(before), 0)
             played += 1
             won += game.is_over() and game.round.winner == [seat]
         deal += 1

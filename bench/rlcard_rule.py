@@ -151,3 +151,25 @@ def mirror(game: Any, seat: int, seed: int) -> tuple[GameState, list[Move]]:
         card = to_card(action)
         moves.append(play_move(seat, card, _COLOUR[colour] if card.is_wild else None))
     return state, moves
+
+
+def public_move(game: Any, pid: int, action: str) -> Any:
+    """What the other seats see of `pid`'s `action` in RLCard's game, as
+    unobot moves, once the step is made: a play, or a draw (and, when the
+    drawn card fitted, RLCard plays it at once: that play too). Returned as
+    a function of the game after the step and the played-cards count
+    before it, so a level can `observe` it like any public move."""
+
+    def moves(after: Any, played_before: int) -> list[Move]:
+        if action != "draw":
+            colour, _ = action.split("-", 1)
+            card = to_card(action)
+            return [play_move(pid, card, _COLOUR[colour] if card.is_wild else None)]
+        out = [simple_move(DRAW, pid)]
+        pile = after.round.played_cards
+        if len(pile) > played_before:  # the drawn card fitted and was played
+            card = to_card(pile[-1].str)
+            out.append(play_move(pid, card, _COLOUR.get(pile[-1].color) if card.is_wild else None))
+        return out
+
+    return moves

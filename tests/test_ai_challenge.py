@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from unobot.ai import Expert, Level, new_player
+from unobot.ai import Level, Searching, new_player
 from unobot.events import Event
 from unobot.moves import CHALLENGE, PLAY, Move
 from unobot.simulate import simulate
@@ -61,7 +61,13 @@ class Counted:
 
 
 def play(level: str, opponent: object, matches: int) -> Counted:
-    me = Counted(Expert(rollouts=6) if level == "expert" else new_player(level))
+    """`matches` two-player matches from each seat. The searches play with
+    a few rollouts a move (the challenge is decided by the same code at any
+    budget: core/ai/heuristics.py's `should_challenge`, before any search)."""
+    player = new_player(level)
+    if isinstance(player, Searching):
+        player.rollouts, player.seconds = 6, None
+    me = Counted(player)
     simulate("official", 2, matches, 31, [me, opponent], check=False, match=True)  # type: ignore[list-item]
     simulate("official", 2, matches, 32, [opponent, me], check=False, match=True)  # type: ignore[list-item]
     return me

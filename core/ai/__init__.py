@@ -26,8 +26,8 @@ from collections.abc import Callable
 
 from ..moves import Move
 from ..state import GameState
-from .heuristics import Easy, Hard, Level, Normal
-from .search import Expert, default_seconds, rollouts_per_second
+from .heuristics import Counting, Easy, Level, Normal
+from .search import Expert, Hard, Searching, default_seconds, rollouts_per_second
 
 Policy = Callable[[GameState, int, list[Move], random.Random], Move]
 
@@ -74,7 +74,7 @@ def best_play(state: GameState, player: int, plays: list[Move]) -> Move:
 
 
 __all__ = [
-    "ALIASES", "DEFAULT_LEVEL", "LEVELS", "POLICIES", "Easy", "Expert", "Hard", "Level", "Normal",
-    "Policy", "best_play", "default_seconds", "known_level", "level_name", "new_player",
+    "ALIASES", "Counting", "DEFAULT_LEVEL", "LEVELS", "POLICIES", "Easy", "Expert", "Hard", "Level", "Normal",
+    "Policy", "Searching", "best_play", "default_seconds", "known_level", "level_name", "new_player",
     "rollouts_per_second",
 ]

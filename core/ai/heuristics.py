@@ -27,6 +27,8 @@ import random
 from collections import Counter
 
 from ..cards import COLORS, REVERSE, SKIP, Card
+from ..engine import apply
+from ..errors import MoveError
 from ..events import Event
 from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
 from ..state import GameState
@@ -99,6 +101,9 @@ class Level:
     def __init__(self, memory: TableMemory | None = None) -> None:
         self.memory = memory if memory is not None else TableMemory()
         self._pool_cache: tuple[tuple[int, int, int], Counter[Card]] | None = None
+        #: the plugin moves without cards already weighed (`free_move`), by round
+        self._free: set[tuple[str, int]] = set()
+        self._free_round = (-1, -1)
 
     def observe(self, state: GameState, move: Move, events: list[Event], colour_before: str | None,
                 pending_before: int) -> None:
@@ -119,15 +124,54 @@ class Level:
         challenge = next((m for m in moves if m.kind == CHALLENGE), None)
         if challenge is not None and self.should_challenge(state, player):
             return challenge
+        free = self.free_move(state, player, moves)
+        if free is not None:
+            return free
         plays = [m for m in moves if is_play(m)]
         if plays:
-            return self.pick_play(state, player, plays, rnd)
+            keep = self.keep_drawn(state, player, plays, moves)
+            return keep if keep is not None else self.pick_play(state, player, plays, rnd)
         for kind in (DRAW, PASS):
             found = next((m for m in moves if m.kind == kind), None)
             if found is not None:
                 return found
         others = [m for m in moves if m.kind not in (UNO, CATCH, CHALLENGE)]
         return (others or moves)[0]
+
+    def keep_drawn(self, state: GameState, player: int, plays: list[Move], moves: list[Move]) -> Move | None:
+        """Pass on a drawn wild while nobody is close to going out: a wild
+        kept is the answer to any colour later (measured with bench/ai.py: a
+        little better than playing it at once)."""
+        if state.drawn is None or state.turn != player or not all(
+                m.card is not None and m.card.is_wild for m in plays):
+            return None
+        found = next((m for m in moves if m.kind == PASS), None)
+        if found is None:
+            return None
+        others = [len(state.hands[s]) for s in state.active() if s != player]
+        return found if others and min(others) > 3 else None
+
+    def free_move(self, state: GameState, player: int, moves: list[Move]) -> Move | None:
+        """A plugin's move without cards (a knock, a call) that costs nothing:
+        tried on a copy, it leaves this seat to move with no more cards. Made
+        once a round for each kind, so a move always offered cannot loop."""
+        hand = len(state.hands[player])
+        for m in moves:
+            if m.kind in KINDS or m.card is not None or player != state.turn:
+                continue
+            now = (state.seed, state.round)
+            if self._free_round != now:
+                self._free_round, self._free = now, set()
+            if (m.kind, player) in self._free:
+                continue
+            self._free.add((m.kind, player))
+            try:
+                after, _ = apply(state, m)
+            except MoveError:
+                continue
+            if after.phase == state.phase and after.turn == player and len(after.hands[player]) <= hand:
+                return m
+        return None
 
     def talk(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move | None:
         """Name a Wild starter's colour, catch who forgot UNO, say UNO with
@@ -271,7 +315,9 @@ class Normal(Level):
     name = "normal"
 
 
-class Hard(Level):
+class Counting(Level):
+    """`hard`'s knowledge without its search (core/ai/search.py adds it)."""
+
     name = "hard"
     counts_cards = True
     learns_bluffs = True

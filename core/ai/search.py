@@ -29,7 +29,7 @@ from ..engine import apply, legal_moves
 from ..errors import MoveError
 from ..moves import CATCH, CHALLENGE, DRAW, PASS, UNO, Move
 from ..state import PLAYING, GameState
-from .heuristics import Hard, best_colour, cards_of, is_play, system_kinds
+from .heuristics import Counting, best_colour, cards_of, is_play, system_kinds
 from .knowledge import TableMemory, unseen
 
 #: Plies a rollout plays before it is scored by the hands' sizes.
@@ -41,6 +41,12 @@ CANDIDATES = 3
 #: The most players still in the round for which `expert` searches; with
 #: more it plays as `hard`.
 SEARCH_PLAYERS = 2
+#: The fewest worlds before a timed search may stop early (`settled`), and
+#: how sure it must be.
+SETTLE = 24
+SURE = 2.5
+#: `hard`'s search: this many rollouts a move, over the same worlds.
+HARD_ROLLOUTS = 48
 #: The prior's weight, in rollouts, and the lead it gives `hard`'s choice.
 PRIOR = 6
 LEAD = 0.05
@@ -63,7 +69,12 @@ def default_seconds() -> float:
 _BUDGET: dict[str, float] = {}
 
 
-class Expert(Hard):
+class Searching(Counting):
+    """`hard`'s counting, and a search over the hidden hands for the play
+    (the candidates: `hard`'s best few). `seconds` is a time per move,
+    `rollouts` a count (the same answer every run: for `hard`, tests and
+    benchmarks)."""
+
     name = "expert"
 
     def __init__(self, memory: TableMemory | None = None, seconds: float | None = None,
@@ -75,19 +86,17 @@ class Expert(Hard):
         self.made = 0
         self.spent = 0.0
 
-    def budget(self, seconds: float | None) -> Expert:
-        """The same player with another time per move (the chat's turn timer caps it)."""
-        other = Expert(self.memory, seconds, self.rollouts)
-        return other
-
     def choose(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move:
         system = system_kinds(state)
         if system:
             moves = [m for m in moves if m.kind not in system] or moves
         if player != state.turn or any(m.kind in (UNO, CATCH, CHALLENGE) for m in moves):
             return super().choose(state, player, moves, rnd)
+        free = self.free_move(state, player, moves)
+        if free is not None:
+            return free
         plays = [m for m in moves if is_play(m)]
-        if len(plays) < 2:
+        if len(plays) < 2 or self.keep_drawn(state, player, plays, moves) is not None:
             return super().choose(state, player, moves, rnd)
         scored = sorted(self.score_plays(state, player, plays), key=lambda p: -p[0])
         if scored[0][0] >= 1000.0:
@@ -97,58 +106,77 @@ class Expert(Hard):
             return scored[0][1]
         if len(state.active()) > SEARCH_PLAYERS:
             # Measured (bench/ai.py): with four players a rollout's outcome
-            # is mostly the others' luck, and at this budget the search only
-            # overturned `hard`'s good choices (26% against its 30%, even
-            # searching only once a hand was down to four cards).
+            # is mostly the others' luck, and the search did not beat the
+            # counting's choice (24.8% and, playing every rollout to the end,
+            # 27.0% against its 27%, 400 games each).
             return scored[0][1]
         return self.search(state, player, candidates, rnd)
 
     def search(self, state: GameState, player: int, candidates: list[Move], rnd: random.Random) -> Move:
+        """Weigh the candidates over the same worlds: each world (a deal of
+        the unseen cards and the rollout's dice) is played out once from
+        every candidate, so the candidates' difference is measured, not the
+        luck of their deals (common random numbers: far fewer rollouts for
+        the same confidence than a deal of its own for each)."""
         seconds = self.seconds if self.seconds is not None else default_seconds()
         limit = self.rollouts
         start = time.perf_counter()
         deadline = start + seconds
         n = len(candidates)
-        # A prior worth PRIOR rollouts: `hard`'s first choice a little ahead,
+        # A prior worth PRIOR worlds: `hard`'s first choice a little ahead,
         # so that a few noisy rollouts do not overturn good sense.
         base = 1.0 / max(2, len(state.active()))
         wins = [PRIOR * (base + (LEAD if k == 0 else 0.0)) for k in range(n)]
-        tries = [0] * n
-        weight = [float(PRIOR)] * n
         pool = sorted(unseen(state, player).elements(), key=_card_order)
         local = random.Random(rnd.random())
-        made = 0
+        made = worlds = 0
+        timed = limit is None or self.seconds is not None
+        results: list[list[float]] = [[] for _ in range(n)]
         while True:
             if limit is not None and made >= limit:
                 break
-            if (limit is None or self.seconds is not None) and made >= n and time.perf_counter() >= deadline:
+            if timed and worlds and time.perf_counter() >= deadline:
                 break
-            if made < n:
-                i = made
-            else:
-                log = math.log(made)
-                i = max(range(n), key=lambda k: wins[k] / weight[k] + 0.7 * math.sqrt(log / tries[k]))
+            if timed and worlds >= SETTLE and not worlds % 8 and settled(results, wins):
+                break
             world = self.deal(state, player, pool, local)
-            wins[i] += rollout(world, player, candidates[i], local)
-            tries[i] += 1
-            weight[i] += 1.0
-            made += 1
+            dice = local.getstate()
+            for i in range(n):
+                local.setstate(dice)
+                got = rollout(world.clone() if i < n - 1 else world, player, candidates[i], local)
+                wins[i] += got
+                results[i].append(got)
+            made += n
+            worlds += 1
         self.made += made
         self.spent += time.perf_counter() - start
-        best = max(range(n), key=lambda k: (wins[k] / weight[k], -k))
+        best = max(range(n), key=lambda k: (wins[k], -k))
         return candidates[best]
 
     def deal(self, state: GameState, player: int, pool: list[Card], rnd: random.Random) -> GameState:
         """One world consistent with what `player` saw: the unseen cards
         dealt to the others by their counts (keeping from each the colours it
-        was seen to lack, while it can), the rest to the draw pile."""
+        was seen to lack, while it can), the rest to the draw pile. The
+        world's shuffles get a seed of their own: the real game's would say
+        in what order the discard pile comes back."""
         world = state.clone()
+        world.seed = int(rnd.random() * 2**31)
         cards = pool[:]
-        rnd.shuffle(cards)
+        pick = rnd.random
+        for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates on random(): a third of shuffle()'s cost
+            j = int(pick() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
         seats = [s for s in range(len(state.hands)) if s != player]
         need = {s: len(state.hands[s]) for s in seats}
         hands: dict[int, list[Card]] = {s: [] for s in seats}
         lacks = {s: self.memory.lacking(s) for s in seats}
+        if not any(lacks.values()):
+            at = 0
+            for s in seats:
+                world.hands[s] = cards[at:at + need[s]]
+                at += need[s]
+            world.draw_pile = cards[at:]
+            return world
         rest: list[Card] = []
         for card in cards:
             colour = card.color
@@ -166,6 +194,48 @@ class Expert(Hard):
             world.hands[s] = hands[s]
         world.draw_pile = rest
         return world
+
+
+class Hard(Searching):
+    """`hard`: the counting, and a small fixed search (`HARD_ROLLOUTS`)
+    over the hands the counting allows: cheap (some milliseconds a move)
+    and the same answer every time for the same position and dice."""
+
+    name = "hard"
+
+    def __init__(self, memory: TableMemory | None = None) -> None:
+        super().__init__(memory, rollouts=HARD_ROLLOUTS)
+
+
+class Expert(Searching):
+    """`expert`: the search under a time per move (`game.ai_seconds`)."""
+
+    name = "expert"
+
+    def budget(self, seconds: float | None) -> Expert:
+        """The same player with another time per move (the chat's turn timer caps it)."""
+        return Expert(self.memory, seconds, self.rollouts)
+
+
+def settled(results: list[list[float]], wins: list[float]) -> bool:
+    """Whether the search may stop before its time: the leader is ahead of
+    every other candidate by more than `SURE` standard errors of their
+    paired differences (the same worlds), or no world told them apart.
+    Time is what a person waits for; a clear answer needs no more of it."""
+    best = max(range(len(wins)), key=lambda k: (wins[k], -k))
+    lead = results[best]
+    worlds = len(lead)
+    for k, other in enumerate(results):
+        if k == best:
+            continue
+        diffs = [a - b for a, b in zip(lead, other)]
+        mean = sum(diffs) / worlds
+        var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+        if var == 0.0 and mean == 0.0:
+            continue  # the same in every world: either will do
+        if mean <= SURE * math.sqrt(var / worlds):
+            return False
+    return True
 
 
 def _card_order(card: Card) -> str:
@@ -270,4 +340,4 @@ def rollouts_per_second(variant: str = "official", players: int = 2, seconds: fl
     return expert.made / expert.spent if expert.spent else 0.0
 
 
-__all__ = ["Expert", "rollout", "quick", "default_seconds", "rollouts_per_second"]
+__all__ = ["Expert", "Hard", "Searching", "rollout", "quick", "default_seconds", "rollouts_per_second"]
