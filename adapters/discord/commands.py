@@ -36,7 +36,6 @@ from unobot.chat import commands as c
 from unobot.chat import settings_menu as sm
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
-from unobot.chat.render import error_text
 from unobot.store import StoreError
 
 from . import ids, render
@@ -198,7 +197,7 @@ async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
 
 
 def refused(out: Outcome, lang: str) -> str:
-    return "⚠️ " + refusal_text(out, lang)
+    return "⚠️ " + out.refusal(lang)
 
 
 async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, variant: str | None) -> None:
@@ -262,14 +261,6 @@ async def lobby_follows(bot: UnoBot, chat: str) -> None:
     table = await bot.service.table(chat)
     if table is not None and table.phase == "lobby":
         await bot.refresh(chat, table)
-
-
-def refusal_text(out: Outcome, lang: str) -> str:
-    """A refused command's answer in the member's language: its reason (which
-    rules clash) when it has one, else its code's text."""
-    if out.reason is not None:
-        return out.reason.text(lang)
-    return error_text(out.code or "bad_move", lang)
 
 
 async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, show: sm.Show | None = None,
