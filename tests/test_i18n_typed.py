@@ -113,6 +113,18 @@ def test_a_timer_is_switched_off_in_every_language(lang: str) -> None:
     assert not typed.is_off("60")
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_ai_level_is_named_in_every_language(lang: str) -> None:
+    """`/ai 2 schwer`: each level's name as the language shows it is that level."""
+    from unobot.chat.actions import LEVEL_NAMES
+
+    _ = gettext_for(lang)
+    for level in ("easy", "normal", "hard", "expert"):
+        assert typed.level_of(_(LEVEL_NAMES[level])) == level, (lang, level, _(LEVEL_NAMES[level]))
+        assert typed.level_of(level) == level
+    assert typed.level_of("impossible") is None
+
+
 def test_the_reader_s_language_comes_first() -> None:
     """`v` is verde (green) to a Spanish reader and vàng (yellow) to a
     Vietnamese one; `rot` is red to anyone."""

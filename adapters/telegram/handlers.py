@@ -324,8 +324,9 @@ async def cmd_ai(update: Update, context: Context) -> None:
             count = int(context.args[0])
         except ValueError:
             count = 0
-    level = context.args[1].lower() if context.args and len(context.args) > 1 else DEFAULT_LEVEL
-    if not 1 <= count <= 9 or not known_level(level):
+    # the level in any language (`/ai 2 schwer`; `bình thường` is two words)
+    level = typed.level_of(" ".join(context.args[1:])) if context.args and len(context.args) > 1 else DEFAULT_LEVEL
+    if not 1 <= count <= 9 or level is None or not known_level(level):
         chat = update.effective_chat
         assert chat is not None
         _ = gettext_for(await chat_lang(context, chat.id))

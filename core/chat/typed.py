@@ -115,6 +115,25 @@ def period_of(text: str | None) -> str | None:
     return None
 
 
+def level_of(text: str | None) -> str | None:
+    """The AI level a typed text names: its English name (or an old alias,
+    which the AI reads itself), else a level's name as shown in any language
+    (`schwer`, `difícil`, `bình thường`); None for none."""
+    from .actions import LEVEL_NAMES
+
+    w = " ".join(fold(text or "").split())
+    if not w:
+        return None
+    if w in LEVEL_NAMES:
+        return w
+    for language in in_order(None):
+        _ = gettext_for(language)
+        for level, name in LEVEL_NAMES.items():
+            if w == " ".join(fold(_(name)).split()):
+                return level
+    return None
+
+
 def is_off(word: str) -> bool:
     """Does a typed word switch a setting off (`off`, `aus`, `desactivado`)?"""
     w = " ".join(fold(word).split())

@@ -28,6 +28,7 @@ from tests.telegram.driver import BotProcess, TableDriver, plain
 from tests.telegram.test_game import short_games
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import typed
+from unobot.chat.actions import LEVEL_NAMES
 from unobot.chat.i18n import LANGUAGES, gettext_for
 from unobot.chat.render import card_name
 
@@ -129,7 +130,9 @@ async def play_in(server: BotAPIServer, bot: BotProcess, lang: str) -> list[str]
     await driver.command(alice, "/language", lang)
     await driver.command(alice, "/new")
     await driver.press(bob, keyboards.JOIN)
-    await driver.command(alice, "/ai")
+    await driver.command(alice, "/ai", "1 " + gettext_for(lang)(LEVEL_NAMES["easy"]))  # the level in the chat's words
+    table = await driver.table()
+    assert table is not None and [s.level for s in table.seats] == [None, None, "easy"], lang
     await driver.press(alice, keyboards.START)
     await typed_search(server, driver, lang)
     await driver.play()
