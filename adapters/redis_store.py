@@ -92,6 +92,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from unobot import store_envelope as envelope
 from unobot.adapters import redis_scripts as lua
+from unobot.adapters.redis_changes import RedisFeed
 from unobot.store import (
     DEFAULT_ARCHIVE_KEEP,
     DEFAULT_ARCHIVE_MAX,
@@ -483,6 +484,8 @@ class RedisStore(Store):
         self._incr_stats = client.register_script(lua.INCR_STATS)
         self._confirm = client.register_script(lua.CONFIRM)
         self._archive = client.register_script(lua.ARCHIVE)
+        #: Every saved change of a chat's game, told to every process (``changes()``).
+        self._feed = RedisFeed(client, f"{prefix}:changes")
 
     @classmethod
     def from_url(
@@ -861,6 +864,7 @@ class RedisStore(Store):
             code = reply[0]
             if code == lua.OK:
                 receipt = self._receipt(game_id, 1, reply)
+                self._feed.announce(chat, game_id, 1)
                 if short is not None:
                     raise StoreUnconfirmed(f"game {game_id} created, not confirmed: {short}",
                                            receipt)
@@ -906,6 +910,7 @@ class RedisStore(Store):
         code = reply[0]
         if code == lua.OK:
             receipt = self._receipt(game_id, expected_version + 1, reply)
+            self._feed.announce(self.keys.game(game_id).chat, game_id, receipt.version)
             if short is not None:
                 raise StoreUnconfirmed(f"game {game_id}: version {receipt.version} saved, not "
                                        f"confirmed: {short}", receipt)
@@ -931,6 +936,8 @@ class RedisStore(Store):
         names = self.keys.game(game_id)
         keys = [names.state, names.log, names.binding, names.digest]
         reply = await self._run(self._delete, keys, [game_id])
+        if reply[0] == lua.OK:
+            self._feed.announce(names.chat, game_id, 0)
         if self.ack_records:  # the record goes with its game (each key in a slot of its own)
             self._acks_due.pop(game_id, None)
             for key in self.keys.acks(game_id):
@@ -980,16 +987,25 @@ class RedisStore(Store):
             raise GameNotFound(game_id)
         if reply[0] == lua.WRONG_TYPE:
             raise await self._wrong_type_reply(reply)
+        self._feed.announce(chat, game_id, -1)  # bound again: its version is not known here
 
     async def unbind_chat(self, chat_id: ChatId, game_id: str | None = None) -> bool:
         chat = norm_id(chat_id)
         key = self.keys.binding(chat)
         if game_id is None:
-            return bool(await self._call(lambda: self.client.delete(key)))
-        reply = await self._run(self._unbind_if, [key], [game_id])
-        if reply[0] == lua.WRONG_TYPE:
-            raise await self._wrong_type_reply(reply)
-        return bool(reply[0] == lua.OK)
+            gone = bool(await self._call(lambda: self.client.delete(key)))
+        else:
+            reply = await self._run(self._unbind_if, [key], [game_id])
+            if reply[0] == lua.WRONG_TYPE:
+                raise await self._wrong_type_reply(reply)
+            gone = bool(reply[0] == lua.OK)
+        if gone:
+            self._feed.announce(chat, game_id or "", 0)
+        return gone
+
+    def changes(self) -> RedisFeed:
+        """Every process's changes on this server and prefix (Redis pub/sub)."""
+        return self._feed
 
 
     async def bound_chats(self) -> AsyncIterator[str]:
@@ -1253,6 +1269,7 @@ class RedisStore(Store):
         try:
             with contextlib.suppress(asyncio.TimeoutError, StoreError):
                 await asyncio.wait_for(self.flush_acknowledgements(), 2.0)
+            await self._feed.close()
             # (not `shutdown`: on a redis-py client that is the SHUTDOWN command)
             really = getattr(self.client, "close_connections", None)
             await (really() if really is not None else self.client.aclose())

@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal, Self
 
+from .changes import ChangeFeed, LocalFeed
+
 ChatId = str | int
 UserId = str | int
 StatsScope = Literal["chat", "user"]
@@ -614,6 +616,15 @@ class Store(abc.ABC):
         """Drop the index :meth:`player_chats` reads."""
         raise NotImplementedError
 
+    # ---- changes
+
+    def changes(self) -> ChangeFeed | None:
+        """Where this store tells every saved change of a chat's game, to
+        this process or to all that share it (``core/changes.py``); None for a
+        store that cannot tell (its followers then look at the store now and
+        then instead)."""
+        return None
+
     # ---- lifecycle
 
     async def ping(self) -> None:  # noqa: B027 - a no-op default is the point
@@ -673,6 +684,7 @@ class MemoryStore(Store):
         self._tables: dict[tuple[str, str], tuple[float | None, dict[str, str]]] = {}
         self._player_chats: dict[str, set[str]] = {}
         self._seen: dict[str, dict[str, float]] = {}  # chat -> player -> last match (least recent first)
+        self._feed = LocalFeed()
 
     # ---- helpers
 
@@ -715,6 +727,7 @@ class MemoryStore(Store):
             game_id = new_game_id(chat)
         self._games[game_id] = _MemGame(chat, 1, bytes(state), self._expiry(), entries)
         self._bindings[chat] = game_id
+        self._feed.announce(chat, game_id, 1)
         return game_id, 1
 
     async def save_game(
@@ -737,6 +750,7 @@ class MemoryStore(Store):
         game.state = bytes(state)
         game.log.extend(entries)
         game.expires_at = self._expiry()
+        self._feed.announce(game.chat_id, game_id, game.version)
         return game.version
 
     async def delete_game(self, game_id: str) -> bool:
@@ -746,6 +760,7 @@ class MemoryStore(Store):
         del self._games[game_id]
         if self._bindings.get(game.chat_id) == game_id:
             del self._bindings[game.chat_id]
+        self._feed.announce(game.chat_id, game_id, 0)
         return True
 
     async def read_log(self, game_id: str, start: int = 0, stop: int | None = None) -> list[str]:
@@ -771,9 +786,11 @@ class MemoryStore(Store):
         chat = norm_id(chat_id)
         if split_game_id(game_id)[0] != chat:
             raise ValueError(f"game {game_id} does not belong to chat {chat}")
-        if self._game(game_id) is None:
+        game = self._game(game_id)
+        if game is None:
             raise GameNotFound(game_id)
         self._bindings[chat] = game_id
+        self._feed.announce(chat, game_id, game.version)
 
     async def unbind_chat(self, chat_id: ChatId, game_id: str | None = None) -> bool:
         chat = norm_id(chat_id)
@@ -781,7 +798,16 @@ class MemoryStore(Store):
         if current is None or (game_id is not None and current != game_id):
             return False
         del self._bindings[chat]
+        self._feed.announce(chat, current, 0)
         return True
+
+    def changes(self) -> ChangeFeed:
+        """This process's changes (nothing else shares a memory store)."""
+        return self._feed
+
+    async def close(self) -> None:
+        """Nothing to release; whoever follows its changes stops."""
+        self._feed.close()
 
     async def bound_chats(self) -> AsyncIterator[str]:
         for chat, game_id in list(self._bindings.items()):

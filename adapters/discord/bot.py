@@ -48,7 +48,7 @@ from unobot.chat.wake import SYSTEM, Pacing
 from unobot.chat.waker import STORE_DOWN, AsyncioTimers, WakeData, Waker
 from unobot.store import StoreError
 
-from . import ids, render
+from . import ids, remote, render
 from .commands import Translator, settings_press, uno_group
 from .place import DiscordChatService, channel_of, chat_id, chat_of, lang_of, person_of
 from .reply import EPHEMERAL, UPDATE, Reply, outage_text
@@ -116,8 +116,10 @@ class UnoBot(discord.Client):
             await self.tree.sync()
         if self.options.replan_at_start:
             self.spawn(self.replan_all())
+        remote.start(self)  # moves other processes save show here at once
 
     async def close(self) -> None:
+        await remote.stop(self)
         self.timers.close()
         for task in list(self._tasks):
             task.cancel()

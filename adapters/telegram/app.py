@@ -33,7 +33,7 @@ from unobot.chat.wake import Pacing
 from unobot.chat.waker import Waker
 from unobot.store import Store, StoreError
 
-from . import handlers, jobs, stickers
+from . import handlers, jobs, remote, stickers
 from .bot import UnoBot
 from .guard import chat_of, telegram_id
 from .limiter import GroupLimiter
@@ -113,6 +113,7 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """
     setup = app.bot_data["unobot.setup"]
     await _open_runtime(app, setup)
+    remote.start(app)  # moves other processes save show here at once
     if setup["set_commands"]:
         setup["menu"] = asyncio.ensure_future(register_commands(app, app.bot_data[KEY].store))
     if app.job_queue is not None and setup["options"].sticker_owner:
@@ -198,6 +199,7 @@ async def count_games(store: Store) -> int:
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    await remote.stop(app)
     menu = app.bot_data["unobot.setup"].get("menu")
     if menu is not None and not menu.done():  # a bot stopped right after starting: its menu still goes out
         try:

@@ -19,8 +19,12 @@ changed), `player` (the token of a seat just picked a name for) and
 
 Live updates: after a move made here, every page on that table gets its
 state at once. Moves made elsewhere (inline mode in the same Telegram
-group, another process) are seen by a watcher that reads the chat's table
-version from the store every `poll` seconds while pages are open on it.
+group, another process) come from the store's change feed
+(`core/changes.py`: Redis pub/sub between processes): the pages of that
+chat are sent the table as it is now, and its wakes are planned again. A
+watcher also reads the chat's table version every `poll` seconds while
+pages are open on it (every `FEED_POLL` seconds when the store has a feed:
+a safety net for a change whose message was lost).
 The wakes a table needs (AI pauses, turn timers, lobby expiry) are kept
 by core's `Waker` on core's asyncio timers, as on Discord; a wake that
 fires on a table that moved on is refused as stale, so two processes
@@ -43,6 +47,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from unobot.cards import CardError, parse_card
+from unobot.changes import Change, start_following, stop_following
 from unobot.chat import commands as c
 from unobot.chat.actions import decode
 from unobot.chat.i18n import known, normalize
@@ -54,7 +59,7 @@ from unobot.chat.wake import Pacing
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker
 
 from . import links, state
-from .texts import page_texts, refusal
+from .texts import direction, page_texts, refusal
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +68,8 @@ BROWSER_PREFIX = "web."
 #: A player token made for a browser-only table lasts this long.
 BROWSER_SEAT_SECONDS = 7 * 24 * 3600.0
 MAX_MESSAGE = 16 * 1024
+#: Seconds between a watcher's looks when the store tells its changes.
+FEED_POLL = 5.0
 
 OutcomeHook = Callable[[str, Outcome], Awaitable[None]]
 
@@ -120,6 +127,13 @@ class WebTable:
         #: The game id each watched chat had last (its end is shown from it).
         self.games: dict[str, str] = {}
         self.cards: dict[str, bytes] = {}
+        #: The version each chat's wakes were planned on (a newer one, saved
+        #: elsewhere, gets its wakes planned again).
+        self.plan_versions: dict[str, int] = {}
+        #: Following the store's change feed (started with the first page).
+        self.following: asyncio.Task[None] | None = None
+        self.looking: dict[str, asyncio.Task[None]] = {}
+        self.look_again: set[str] = set()
         #: State payloads each person's pages were sent, with every hand at the
         #: time (keep_payloads, tests only): person -> [{payload, seat, hands}].
         self.sent: dict[str, list[dict[str, Any]]] = {}
@@ -273,7 +287,8 @@ class WebTable:
             return
         if isinstance(who, str):
             if who == "need_name":
-                await self._send(page, {"type": "need_name", "texts": page_texts(lang), "lang": lang})
+                await self._send(page, {"type": "need_name", "texts": page_texts(lang), "lang": lang,
+                                        "dir": direction(lang)})
             else:
                 await self._refuse(page, who, lang, texts=True)
             return
@@ -288,10 +303,11 @@ class WebTable:
         if kind == "hello":
             page.sent = -2
             await self._send(page, {"type": "hello", "texts": page_texts(page.lang), "lang": page.lang,
-                                    "name": who.name})
+                                    "dir": direction(page.lang), "name": who.name})
             await self._push(page, table)
             if chat not in self.planned and table is not None:
                 self.planned.add(chat)
+                self.plan_versions[chat] = table.version
                 self.waker.ensure(chat, table)
         elif kind == "act":
             await self._act(page, table, data)
@@ -348,6 +364,7 @@ class WebTable:
         await self._broadcast(chat, table)
         if table is not None:
             self.planned.add(chat)
+            self.plan_versions[chat] = table.version
             self.waker.after(chat, table, out)
         if self.on_outcome is not None and out.changed:
             try:
@@ -389,6 +406,7 @@ class WebTable:
         data: dict[str, Any] = {"type": "refused", "code": code, "text": refusal(code, lang)}
         if texts:
             data["texts"] = page_texts(lang)
+            data["dir"] = direction(lang)
         await self._send(page, data)
 
     # -- pages and watchers --------------------------------------------------------------
@@ -398,6 +416,8 @@ class WebTable:
         for pages in self.pages.values():
             pages.discard(page)
         self.pages.setdefault(chat, set()).add(page)
+        if self.following is None:
+            self.following = start_following(self.service.store.changes(), self._changed, others_only=False)
         if chat not in self.watchers or self.watchers[chat].done():
             self.watchers[chat] = asyncio.ensure_future(self._watch(chat))
 
@@ -410,12 +430,36 @@ class WebTable:
     async def _watch(self, chat: str) -> None:
         """While pages are open on `chat`: show moves made elsewhere (inline mode, another process)."""
         while self.pages.get(chat):
-            await asyncio.sleep(self.config.poll)
+            await asyncio.sleep(self.config.poll if self.following is None else max(self.config.poll, FEED_POLL))
             async with self.lock(chat):
                 await self._look(chat)
         self.watchers.pop(chat, None)
         if not self.lock(chat).locked():
             self.locks.pop(chat, None)
+
+    async def _changed(self, change: Change) -> None:
+        """The store says a chat's game changed (here or in another process): a
+        look at each chat concerned that has pages open (one at a time per chat;
+        changes that come meanwhile make one more look)."""
+        for chat in list(self.pages) if change.resync else [change.chat_id]:
+            if not self.pages.get(chat):
+                continue
+            running = self.looking.get(chat)
+            if running is not None and not running.done():
+                self.look_again.add(chat)
+                continue
+            self.looking[chat] = asyncio.ensure_future(self._look_soon(chat))
+
+    async def _look_soon(self, chat: str) -> None:
+        try:
+            while True:
+                self.look_again.discard(chat)
+                async with self.lock(chat):
+                    await self._look(chat)
+                if chat not in self.look_again:
+                    return
+        finally:
+            self.looking.pop(chat, None)
 
     async def _look(self, chat: str) -> None:
         """One look at the store for the watcher: show a newer table (or its end)."""
@@ -433,6 +477,10 @@ class WebTable:
             return
         if table is not None and seen != {table.version}:
             await self._broadcast(chat, table)
+        if table is not None and chat in self.planned and self.plan_versions.get(chat) != table.version:
+            self.plan_versions[chat] = table.version  # moved elsewhere: what it needs now
+            self.waker.cancel(chat)
+            self.waker.ensure(chat, table)
 
     async def _ended(self, chat: str) -> Table | None:
         """The chat's last game, if it ended as a finished match (shown: who won);
@@ -457,6 +505,10 @@ class WebTable:
         self.timers.close()
         for task in self.watchers.values():
             task.cancel()
+        for task in list(self.looking.values()):
+            task.cancel()
+        await stop_following(self.following)
+        self.following = None
         for pages in list(self.pages.values()):
             for page in list(pages):
                 await page.ws.close()
