@@ -91,16 +91,21 @@ def run(args: argparse.Namespace) -> int:
                                                        timer=game.turn_seconds, lobby_minutes=game.lobby_minutes))
         bot = UnoBot(service, options=Options(sync_commands=not args.no_sync, lobby_seconds=game.lobby_minutes * 60.0),
                      shard_id=args.shard, shard_count=args.shards)
+        from unobot.adapters.web.cli import attach_discord
+
+        web = await attach_discord(bot, config)  # the web table and /uno table, when configured
         try:
             async with bot:
                 await bot.start(token)
         finally:
+            if web is not None:
+                await web.cleanup()
             await store.close()
 
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(main())
-    except (StoreError, discord.LoginFailure, OSError) as exc:
+    except (StoreError, discord.LoginFailure, OSError, RuntimeError) as exc:
         print(f"error: {startup_reason(exc)}", file=sys.stderr)
         return 1
     return 0

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 from unobot.changes import Change, start_following, stop_following
 from unobot.store import StoreError
 
+from .place import channel_of
+
 if TYPE_CHECKING:
     from .bot import UnoBot
 
@@ -44,8 +46,6 @@ async def stop(bot: UnoBot) -> None:
 
 
 async def on_change(bot: UnoBot, change: Change) -> None:
-    from .bot import channel_of
-
     if change.resync or channel_of(change.chat_id) is None:
         return
     chat = change.chat_id

@@ -50,7 +50,7 @@ def web_config(config: Config, *, public_url: str | None = None, listen: str | N
 
     w = config.web
     url = public_url or w.public_url or f"http://{listen or w.listen}:{port or w.port}"
-    return WebConfig(secret=server_secret(w.secret, config.telegram.token), bot_token=config.telegram.token,
+    return WebConfig(secret=server_secret(w.secret, signing_token(config)), bot_token=config.telegram.token,
                      init_data_age=w.init_data_minutes * 60.0, public_url=url,
                      browser_tables=w.browser_tables, default_variant=config.game.default_variant,
                      pacing=Pacing(lobby_seconds=config.game.lobby_minutes * 60.0))
@@ -192,8 +192,56 @@ def player_link(config: Config, chat: str, person: str, name: str, *, game: int 
 
     from .links import player_token, server_secret
 
-    secret = server_secret(config.web.secret, config.telegram.token)
+    secret = server_secret(config.web.secret, signing_token(config))
     base = config.web.public_url or f"http://{config.web.listen}:{config.web.port}"
     scope = chat if game is None else f"{chat}#{game}"
     token = player_token(secret, scope, person, name, time.time() + hours * 3600.0, lang)
     return f"{base.rstrip('/')}/?p={token}"
+
+
+def signing_token(config: Config) -> str | None:
+    """The bot token the links' secret is derived from when `web.secret` is not
+    set: Telegram's, else Discord's (every process of one bot derives the same)."""
+    return config.telegram.token or config.discord.token
+
+
+def discord_links(config: Config) -> bool:
+    """`unobot discord` offers `/uno table`: the web table is served in the bot's
+    process, or elsewhere at `web.public_url` with a configured `web.secret`
+    (a derived one would differ from the other process's without a Telegram token)."""
+    w = config.web
+    return w.enabled or bool(w.public_url and w.secret)
+
+
+async def attach_discord(bot: Any, config: Config) -> Any:
+    """`unobot discord` with the web table: with `web.enabled` the server starts
+    on the bot's loop with the bot's ChatService, and a move made on a page of
+    a channel's game is shown there as the bot's own (`UnoBot.after`: status
+    message, jobs); `/uno table` is added (the member's own link). Returns the
+    server's runner (None when it is served elsewhere). Call before the bot
+    logs in (the command is synced with the tree)."""
+    from unobot.adapters.discord import table_link
+    from unobot.adapters.discord.place import CHAT_PREFIX
+
+    if not discord_links(config):
+        return None
+    runner = None
+    if config.web.enabled:
+        async def on_outcome(chat: str, out: Any) -> None:
+            if chat.startswith(CHAT_PREFIX):
+                bot.after(chat, out)
+
+        try:
+            web_table, runner = await start_inside(bot.service, config, on_outcome=on_outcome)
+        except OSError as exc:
+            raise RuntimeError(f"the web table cannot listen on {config.web.listen}:{config.web.port}: "
+                               f"{exc}") from exc
+
+        def make(chat: str, person: str, name: str, game: int, lang: str) -> str:
+            return web_table.player_link(chat, person, name, game=game, lang=lang,
+                                         seconds=table_link.HOURS * 3600.0)
+    else:
+        def make(chat: str, person: str, name: str, game: int, lang: str) -> str:
+            return player_link(config, chat, person, name, game=game, lang=lang, hours=table_link.HOURS)
+    table_link.install(bot, make)
+    return runner

@@ -494,6 +494,14 @@ class DiscordAPIServer:
                 raise ApiError(400, 50035, "Invalid Form Body: a select menu fills its row")
             for item in items:
                 cid = item.get("custom_id") or ""
+                if item.get("type") == 2 and item.get("style") == 5:  # a link button: a URL, no custom_id
+                    url = str(item.get("url") or "")
+                    if cid or not 0 < len(url) <= 512 or not url.startswith(("http://", "https://", "discord://")):
+                        raise ApiError(400, 50035, "Invalid Form Body: a link button has a url of 1 to 512 "
+                                                   "characters and no custom_id")
+                    if len(item.get("label") or "") > 80:
+                        raise ApiError(400, 50035, "Invalid Form Body: label over 80 characters")
+                    continue
                 if item.get("type") in (2, 3) and not (0 < len(cid) <= 100):
                     raise ApiError(400, 50035, "Invalid Form Body: custom_id must be 1 to 100 characters")
                 if item.get("type") == 2 and len(item.get("label") or "") > 80:
