@@ -8,7 +8,7 @@ looks its words up by key; it never holds a language of its own.
 
 from __future__ import annotations
 
-from unobot.chat.i18n import N_, gettext_for
+from unobot.chat.i18n import N_, RTL, gettext_for
 
 #: key -> English text (the msgid); the page shows `texts[key]`.
 PAGE = {
@@ -70,3 +70,10 @@ def page_texts(lang: str) -> dict[str, str]:
 
 def refusal(code: str, lang: str) -> str:
     return gettext_for(lang)(REFUSALS.get(code, REFUSALS["bad_action"]))
+
+
+def direction(lang: str) -> str:
+    """The page's writing direction in `lang` (`dir` of the html element):
+    Arabic is laid out right to left, mirrored by the page's CSS (logical
+    properties: the seats, the hand and the facts start at the right)."""
+    return "rtl" if lang.split("_")[0] in RTL else "ltr"

@@ -34,8 +34,12 @@
       if (texts[key]) el.textContent = texts[key];
     });
     if (texts.title) document.title = texts.title;
-    document.documentElement.lang = lang;
+    document.documentElement.lang = lang.replace("_", "-");
   }
+  // The writing direction the server says for the language (Arabic: right to left);
+  // until it answers, the browser's language's.
+  function setDir(dir) { document.documentElement.dir = dir === "rtl" ? "rtl" : "ltr"; }
+  setDir(/^(ar|he|fa|ur)\b/i.test(navigator.language || "") ? "rtl" : "ltr");
   function show(id) {
     ["landing", "name-step", "message", "table"].forEach(function (s) { $(s).hidden = s !== id; });
   }
@@ -88,8 +92,10 @@
     };
   }
   function receive(m) {
-    if (m.texts) { texts = m.texts; applyTexts(); }
+    if (m.texts) texts = m.texts;
     if (m.lang) lang = m.lang;
+    if (m.dir) setDir(m.dir);
+    if (m.texts) applyTexts();
     if (m.type === "state") { pending = m; if (!drawing) { drawing = true; requestAnimationFrame(drawPending); } }
     else if (m.type === "need_name") { show("name-step"); $("name").focus(); }
     else if (m.type === "player") {
