@@ -3,7 +3,7 @@ against the level below it, in one run (pip install rlcard==1.2.0, the
 `bench` extra).
 
     .venv/bin/python bench/ai.py [--games 400] [--seconds 120] [--players 2,4]
-                                 [--levels easy,normal,hard,expert] [--budget S] [--json]
+                                 [--levels easy,normal,hard,expert] [--budget S] [--jobs N] [--json]
 
 Three tables, each a win rate with its 95% interval (Wilson) and the games
 played:
@@ -18,7 +18,9 @@ level in each seat (the others RLCard's agent, or the lower level), so
 neither side gets the better hands. A cell stops at `--games` games or
 `--seconds` seconds, whichever comes first (so the run is bounded); the
 baseline is 1/players. `--budget` is `expert`'s seconds per move (default:
-config.yaml's `game.ai_seconds`).
+config.yaml's `game.ai_seconds`). `--jobs` plays that many cells at once,
+each in a process of its own (the printout keeps the tables' order); the
+run ends with each goal of issue #23 it measured, met or not.
 """
 
 from __future__ import annotations
@@ -143,6 +145,64 @@ def _cell(won: int, played: int, players: int) -> dict[str, Any]:
             "baseline": 1 / players}
 
 
+def run_cell(table: str, level: str, players: int, games: int, seconds: float, seed: int,
+             budget: float | None) -> dict[str, Any] | None:
+    """One cell of a table (a level, a player count), or None when the
+    ladder has no level below this one. `expert`'s rollouts a second (its
+    search's, over the whole cell) come with its cells."""
+    t0 = time.perf_counter()
+    made: list[Any] = []
+
+    def ours() -> Any:
+        player = level_maker(level, budget)()
+        if isinstance(player, Expert):
+            made.append(player)
+        return player
+
+    if table == "official":
+        cell = play_official(ours, rule_agent, players, games, seconds, seed)
+        against = "rlcard-rule"
+    elif table == "rlcard":
+        cell = play_rlcard(ours, players, games, seconds, seed)
+        against = "rlcard-rule"
+    else:
+        below = LEVELS[LEVELS.index(level) - 1] if LEVELS.index(level) else None
+        if below is None:
+            return None
+        cell = play_official(ours, level_maker(below, budget), players, games, seconds, seed)
+        against = below
+    spent = sum(p.spent for p in made)
+    cell.update(table=table, level=level, against=against, seconds=round(time.perf_counter() - t0, 1),
+                rollouts_per_second=round(sum(p.made for p in made) / spent) if spent else None)
+    return cell
+
+
+#: Issue #23's goals: (table, level, players) -> the least win rate.
+GOALS = {("official", "expert", 2): 0.62, ("official", "expert", 4): 0.32,
+         ("rlcard", "expert", 2): 0.58, ("rlcard", "expert", 4): 0.29,
+         ("official", "hard", 2): 0.58, ("official", "hard", 4): 0.29}
+
+
+def verdict(rows: list[dict[str, Any]]) -> list[str]:
+    """Each goal of issue #23 this run measured, met or not, on the
+    measured rate (its interval beside it)."""
+    out = []
+    for row in rows:
+        goal = GOALS.get((row["table"], row["level"], row["players"]))
+        if goal is not None:
+            what, met = f"at least {100 * goal:.0f}%", row["rate"] >= goal
+        elif row["against"] == "rlcard-rule":
+            goal = row["baseline"]
+            what, met = "not below baseline", row["rate"] >= goal
+        else:
+            goal = row["baseline"]
+            what, met = f"beats {row['against']}", row["rate"] > goal
+        out.append(f"{'met    ' if met else 'NOT MET'}  {row['table']:9} {row['level']:7} {row['players']}p "
+                   f"{what:19} {100 * row['rate']:5.1f}% [{100 * row['low']:4.1f}, {100 * row['high']:4.1f}]"
+                   f"{'' if row['low'] > goal or not met else '  (interval reaches below)'}")
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="most games per cell")
@@ -152,6 +212,7 @@ def main() -> int:
     parser.add_argument("--tables", default="official,rlcard,ladder")
     parser.add_argument("--budget", type=float, default=None, help="expert's seconds per move")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="cells played at once, in processes of their own")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
@@ -162,35 +223,40 @@ def main() -> int:
     levels = args.levels.split(",")
     counts = [int(p) for p in args.players.split(",")]
     tables = args.tables.split(",")
+    specs = [(table, level, players, args.games, args.seconds, args.seed, args.budget)
+             for table in tables for level in levels for players in counts]
     rows: list[dict[str, Any]] = []
-    for table in tables:
-        for level in levels:
-            for players in counts:
-                t0 = time.perf_counter()
-                ours = level_maker(level, args.budget)
-                if table == "official":
-                    cell = play_official(ours, rule_agent, players, args.games, args.seconds, args.seed)
-                    against = "rlcard-rule"
-                elif table == "rlcard":
-                    cell = play_rlcard(ours, players, args.games, args.seconds, args.seed)
-                    against = "rlcard-rule"
-                else:
-                    below = LEVELS[LEVELS.index(level) - 1] if LEVELS.index(level) else None
-                    if below is None:
-                        continue
-                    cell = play_official(ours, level_maker(below, args.budget), players, args.games,
-                                         args.seconds, args.seed)
-                    against = below
-                cell.update(table=table, level=level, against=against,
-                            seconds=round(time.perf_counter() - t0, 1))
-                rows.append(cell)
-                if not args.json:
-                    print(f"{table:9} {level:7} vs {against:12} {players}p  "
-                          f"{100 * cell['rate']:5.1f}% [{100 * cell['low']:4.1f}, {100 * cell['high']:4.1f}]"
-                          f"  n={cell['games']:<5} baseline {100 * cell['baseline']:.0f}%"
-                          f"  ({cell['seconds']} s)", flush=True)
+
+    def show(cell: dict[str, Any] | None) -> None:
+        if cell is None:
+            return
+        rows.append(cell)
+        if not args.json:
+            speed = f"  {cell['rollouts_per_second']} rollouts/s" if cell["rollouts_per_second"] else ""
+            print(f"{cell['table']:9} {cell['level']:7} vs {cell['against']:12} {cell['players']}p  "
+                  f"{100 * cell['rate']:5.1f}% [{100 * cell['low']:4.1f}, {100 * cell['high']:4.1f}]"
+                  f"  n={cell['games']:<5} baseline {100 * cell['baseline']:.0f}%"
+                  f"  ({cell['seconds']} s){speed}", flush=True)
+
+    if args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        # The longest cells first (expert's search, then hard's), so the run
+        # ends soon after its longest cell; printed in the tables' order.
+        cost = {"expert": 0, "hard": 1}
+        order = sorted(range(len(specs)), key=lambda i: (cost.get(specs[i][1], 2), specs[i][2], i))
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {i: pool.submit(run_cell, *specs[i]) for i in order}
+            for i in range(len(specs)):
+                show(futures[i].result())
+    else:
+        for spec in specs:
+            show(run_cell(*spec))
     if args.json:
         print(json.dumps(rows))
+    else:
+        print("\nissue #23's goals, on this run:")
+        print("\n".join(verdict(rows)))
     return 0
 
 

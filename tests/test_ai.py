@@ -50,16 +50,6 @@ def test_easy_beats_uniform_random() -> None:
     assert (first.wins[0] + second.wins[1]) / 400 > 0.8
 
 
-def test_expert_beats_easy() -> None:
-    """A small count of rollouts, so the result is the same each run; the
-    margins of `hard` and `expert` at their real budgets need bench/ai.py's
-    game counts (`ladder`)."""
-    expert, easy = Expert(rollouts=48), new_player("easy")
-    first = simulate("official", 2, 100, 21, [expert, easy], check=False)
-    second = simulate("official", 2, 100, 22, [easy, expert], check=False)
-    assert (first.wins[0] + second.wins[1]) / 200 > 0.52
-
-
 @pytest.mark.parametrize("variant", sorted(variant_names()))
 def test_every_level_plays_a_whole_match_clean(variant: str) -> None:
     """A match of the variant with a seat of each level (and out-of-turn
