@@ -488,7 +488,7 @@ class ConsoleApp:
             n = parse_int(word)
             if n is not None and 1 <= n <= len(colors):
                 return colors[n - 1]
-            color = color_word(word)
+            color = color_word(word, lang=self.lang)  # the player's own words first (`v` is vàng to a Vietnamese player)
             if color in colors:
                 return color
             self._quit_if_asked(word)

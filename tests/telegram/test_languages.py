@@ -1,5 +1,6 @@
 """Every language on Telegram, played: in each locale but English a whole game
-in a group (two people and an AI player, a small hand), with the commands
+in a group (two people and an AI player, a small hand; then a No Mercy
+game), with the commands
 people use around it (/help, /rules, /stats, /top, /me, /last, /language,
 /timer, /variant) and each person's private chat with the bot, shows no
 English word; and a card typed in that language after the bot's name finds
@@ -45,10 +46,11 @@ ENGLISH = ("played", "drew", "wins", "round", "rounds", "match", "points", "Top 
            "game", "Green", "Blue", "Red", "Yellow", "red", "green", "blue", "yellow", "Challenge", "bluff",
            "seconds", "House rules", "none", "Choose", "admins", "week", "month", "off", "How to play",
            "Leave", "the", "and", "your", "with", "of", "is", "to", "you", "You", "first", "Scoring",
-           "Deck", "deal", "timer", "Stop", "Start the game", "all time", "last")
+           "Deck", "deal", "timer", "Stop", "Start the game", "all time", "last", "Everyone", "Discard",
+           "Roulette", "takes", "hand", "plays again", "skips", "Draw Six", "Round", "stack")
 #: English words that are also words of a language, as its glossary has them (allowed there).
 SAME: dict[str, set[str]] = {
-    "fr": {"points", "Scores", "bluff"}, "it": {"bluff", "timer"}, "ca": {"Variant"}, "pl": {"to", "Stop"},
+    "fr": {"points", "Scores", "bluff", "Roulette"}, "it": {"bluff", "timer", "Roulette"}, "ca": {"Variant"}, "pl": {"to", "Stop"},
     **{lang: {"AI"} for lang in ("hi", "id", "vi", "zh_CN", "zh_TW")},
 }
 
@@ -117,12 +119,14 @@ async def typed_search(server: BotAPIServer, driver: TableDriver, lang: str) -> 
 
 
 async def play_in(server: BotAPIServer, bot: BotProcess, lang: str) -> list[str]:
-    """A short game in `lang` with the commands around it; every text the bot sent meanwhile."""
+    """Two short games in `lang` (the official rules with an AI player, then
+    No Mercy) with the commands around them; every text the bot sent meanwhile."""
     group = server.group(title="UNO")
     alice = server.user(101, "Alice", "alice", language_code=lang)
     bob = server.user(102, "Bob", "bob", language_code=lang)
     server.set_status(group, alice, "creator")
-    driver = TableDriver(server, bot, group, [alice, bob], seed=1)
+    # Privacy is test_game's (its check reads "Green Skip Everyone" as naming a held Green Skip).
+    driver = TableDriver(server, bot, group, [alice, bob], seed=1, check_privacy=False)
     await short_games(bot, driver.chat, scoring="target=0")
     mark = len(server.calls)
     for person in (alice, bob):  # each may be written to privately (their drawn cards, the next game)
@@ -135,6 +139,10 @@ async def play_in(server: BotAPIServer, bot: BotProcess, lang: str) -> list[str]
     assert table is not None and [s.level for s in table.seats] == [None, None, "easy"], lang
     await driver.press(alice, keyboards.START)
     await typed_search(server, driver, lang)
+    await driver.play()
+    await driver.command(alice, "/new", "no-mercy")  # a second, short game: the No Mercy cards and rules
+    await driver.press(bob, keyboards.JOIN)
+    await driver.press(alice, keyboards.START)
     await driver.play()
     week, off = typed.forms(lang, typed.PERIODS["week"])[0], typed.forms(lang, typed.OFF)[0]
     for command, args in (("/help", ""), ("/rules", ""), ("/stats", ""), ("/top", ""), ("/top", week), ("/me", ""),
