@@ -43,15 +43,15 @@ def test_every_marked_string_is_in_the_catalogue() -> None:
     from babel.messages.extract import extract_from_dir
 
     root = Path(__file__).resolve().parent.parent
-    known = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog("es") if m.id}
+    known = {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in catalog("es") if m.id}
     absent = []
     for source in ("core", "adapters", "plugins"):
-        for _f, _l, message, _c, _ctx in extract_from_dir(
+        for _f, _l, message, _c, context in extract_from_dir(
             root / source, method_map=[("**.py", "python")],
-            keywords={"_": None, "N_": None, "ngettext": (1, 2)},
+            keywords={"_": None, "N_": None, "ngettext": (1, 2), "NC_": ((1, "c"), 2)},
         ):
             text = message if isinstance(message, str) else message[0]
-            if text not in known:
+            if (text, context) not in known:
                 absent.append(text)
     assert not absent, f"run `python -m unobot.chat.catalogue extract`: not in the catalogue: {absent[:5]}"
 
@@ -122,8 +122,10 @@ msgstr[1] "{n} карты"
     assert report.missing == ["Pass"] and report.fuzzy == ["Draw"]
     assert report.plurals == ["{n} card"]  # Russian has three forms (and more in CLDR's count)
     assert "ru has" in report.header and not report.ok
-    merged = check_po(po, "ru", template={"{player} drew a card.", "Pass", "A text added since"})
+    merged = check_po(po, "ru", template={("{player} drew a card.", None), ("Pass", None), ("A text added since", None),
+                                          ("Pass", "typed")})
     assert "A text added since" in merged.missing  # never merged in: missing all the same
+    assert "typed|Pass" in merged.missing  # an entry with a context is its own entry
 
 
 def test_platform_language_codes_find_their_catalogue() -> None:

@@ -64,19 +64,29 @@ def expected_plurals(lang: str) -> int:
     return int(get_plural(lang).num_plurals)
 
 
-def check_po(path: Path, lang: str, template: set[str] | None = None) -> Report:
-    """One catalogue; with `template` (the .pot's msgids), an entry the
-    catalogue lacks altogether counts as missing too (a catalogue not merged
-    since texts were added would otherwise pass)."""
+def _key(message: Any) -> tuple[str, str | None]:
+    """An entry's identity: its msgid with its context (`typed` `r` is not the plain `r`)."""
+    ident = message.id if isinstance(message.id, str) else message.id[0]
+    return ident, message.context
+
+
+def _shown(key: tuple[str, str | None]) -> str:
+    return key[0] if key[1] is None else f"{key[1]}|{key[0]}"
+
+
+def check_po(path: Path, lang: str, template: set[tuple[str, str | None]] | None = None) -> Report:
+    """One catalogue; with `template` (the .pot's msgids and their
+    contexts), an entry the catalogue lacks altogether counts as missing too
+    (a catalogue not merged since texts were added would otherwise pass)."""
     from babel.messages.pofile import read_po
 
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang)
     report = Report(lang, path)
     if template is not None:
-        have = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
-        absent = sorted(template - have)
-        report.missing.extend(absent)
+        have = {_key(m) for m in catalog if m.id}
+        absent = sorted(template - have, key=_shown)
+        report.missing.extend(_shown(k) for k in absent)
         report.total += len(absent)
     want = expected_plurals(lang)
     if catalog.num_plurals != want:
@@ -116,8 +126,8 @@ def check_folder(locale_dir: Path, domain: str) -> list[Report]:
     return [check_po(p, p.parent.parent.name, template) for p in found]
 
 
-def _msgids(pot: Path) -> set[str]:
+def _msgids(pot: Path) -> set[tuple[str, str | None]]:
     from babel.messages.pofile import read_po
 
     with pot.open("rb") as f:
-        return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
+        return {_key(m) for m in read_po(f) if m.id}
