@@ -111,6 +111,8 @@ def _add_options(parser: argparse.ArgumentParser, lang: str) -> None:
     p.add_argument("--delay", type=number, metavar="SECONDS",
                    help=_("pause between the other players' moves (default 0.4; 0 for no pause)"))
     p.add_argument("--name", help=_("your name at the table (default: your login name)"))
+    p.add_argument("--web", action="store_true",
+                   help=_("also show your table in a browser: serve it (web.listen, web.port) and print your link"))
 
 
 def _number(kind: type, lang: str) -> Any:
@@ -255,8 +257,10 @@ def run(args: argparse.Namespace) -> int:
         lang=lang, rounds=args.rounds, resume=args.resume, auto=args.auto,
         delay=args.delay if args.delay is not None else DEFAULT_DELAY, explicit_lang=args.lang is not None,
         name=args.name or user.capitalize(), user=user, persistent=url != MEMORY)
+    if args.web and url == MEMORY:
+        return fail(_("--web needs the Redis store (the embedded one, or --store URL), not --store memory."))
     try:
-        return asyncio.run(_main(options, config, url, str(data_dir(args.data_dir, config))))
+        return asyncio.run(_main(options, config, url, str(data_dir(args.data_dir, config)), web=args.web))
     except KeyboardInterrupt:  # between two moves: every move is saved already
         return 130
     except StoreError as exc:
@@ -269,7 +273,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
-async def _main(options: Options, config: Config, url: str | None, data_dir: str) -> int:
+async def _main(options: Options, config: Config, url: str | None, data_dir: str, *, web: bool = False) -> int:
+    import asyncio
     import signal
 
     from rich.console import Console
@@ -290,7 +295,41 @@ async def _main(options: Options, config: Config, url: str | None, data_dir: str
         raise
     except Exception as exc:  # the embedded server would not start, a bad URL, ...
         raise StoreError(str(exc)) from exc
+    console = Console(highlight=False)
+    served = None
     try:
-        return await ConsoleApp(make_service(store, options), options, Console(highlight=False)).run()
+        if web:
+            served = await _serve_web(console, options, config, store, url)
+            if served is None:
+                return 1
+        return await ConsoleApp(make_service(store, options), options, console).run()
     finally:
+        if served is not None:
+            await asyncio.to_thread(served.stop)
         await store.close()
+
+
+async def _serve_web(console: Any, options: Options, config: Config, store: Any, url: str | None) -> Any:
+    """`--web`: the console's table served in a browser too (`web_table.py`);
+    its link printed. None (and a line why) when it cannot be served."""
+    import asyncio
+
+    from rich.text import Text
+
+    from .web_table import serve
+
+    _ = gettext_for(options.lang)
+    server = getattr(store, "server", None)
+    redis_url = server.url if server is not None else url
+    try:
+        served = await asyncio.to_thread(serve, config, str(redis_url), config.store.prefix, options.chat_id,
+                                         options.person_id, options.name, options.lang)
+    except OSError as exc:
+        console.print(Text.assemble((_("error:") + " ", "bold red"),
+                                    _("the web table cannot listen on {address}: {error}").format(
+                                        address=f"{config.web.listen}:{config.web.port}", error=exc)))
+        return None
+    # soft_wrap: a link cut over two lines would not open
+    console.print(Text(_("🌐 Your table in a browser (your seat only): {link}").format(link=served.link),
+                       style="bold"), soft_wrap=True)
+    return served
