@@ -48,6 +48,8 @@ ENGLISH = ("played", "drew", "wins", "round", "rounds", "match", "points", "Top 
            "Leave", "the", "and", "your", "with", "of", "is", "to", "you", "You", "first", "Scoring",
            "Deck", "deal", "timer", "Stop", "Start the game", "all time", "last", "Everyone", "Discard",
            "Roulette", "takes", "hand", "plays again", "skips", "Draw Six", "Round", "stack")
+#: The `language_code` Telegram's apps send for a catalogue whose name is not one.
+TELEGRAM_CODES = {"pt_BR": "pt-br", "zh_CN": "zh-hans", "zh_TW": "zh-hant"}
 #: English words that are also words of a language, as its glossary has them (allowed there).
 SAME: dict[str, set[str]] = {
     "fr": {"points", "Scores", "bluff", "Roulette"}, "it": {"bluff", "timer", "Roulette"}, "ca": {"Variant"}, "pl": {"to", "Stop"},
@@ -122,8 +124,9 @@ async def play_in(server: BotAPIServer, bot: BotProcess, lang: str) -> list[str]
     """Two short games in `lang` (the official rules with an AI player, then
     No Mercy) with the commands around them; every text the bot sent meanwhile."""
     group = server.group(title="UNO")
-    alice = server.user(101, "Alice", "alice", language_code=lang)
-    bob = server.user(102, "Bob", "bob", language_code=lang)
+    code = TELEGRAM_CODES.get(lang, lang)  # as Telegram's apps send it
+    alice = server.user(101, "Alice", "alice", language_code=code)
+    bob = server.user(102, "Bob", "bob", language_code=code)
     server.set_status(group, alice, "creator")
     # Privacy is test_game's (its check reads "Green Skip Everyone" as naming a held Green Skip).
     driver = TableDriver(server, bot, group, [alice, bob], seed=1, check_privacy=False)
