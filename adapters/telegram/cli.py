@@ -139,6 +139,10 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         from unobot.adapters.web.cli import attach_telegram
 
         attach_telegram(app, config)
+    elif config.web.telegram_app:  # served by a separate `unobot web`: only the button here
+        from unobot.adapters.web.cli import attach_telegram_link
+
+        attach_telegram_link(app, config)
     updates = ["message", "callback_query", "inline_query", "chosen_inline_result"]
     broken: list[str] = []
 

@@ -151,6 +151,33 @@ def attach_telegram(app: Any, config: Config) -> None:
     app.post_shutdown = post_shutdown
 
 
+def attach_telegram_link(app: Any, config: Config) -> None:
+    """`unobot telegram` without `web.enabled` but with `web.telegram_app`: the
+    page is served by a separate `unobot web` on the same store, and the
+    status message still gets "Open the table". The token is signed with the
+    secret every process of the bot derives alike (`web.secret`, else the
+    bot token), so the other process opens it."""
+    from unobot.adapters.telegram import keyboards
+
+    from . import links
+
+    first_init = app.post_init
+    secret = links.server_secret(config.web.secret, signing_token(config))
+    short = config.web.telegram_app
+
+    async def post_init(application: Any) -> None:
+        if first_init is not None:
+            await first_init(application)
+        username = application.bot.username
+
+        def link(chat: str) -> str:
+            return f"https://t.me/{username}/{short}?startapp={links.table_token(secret, chat)}"
+
+        keyboards.WEB_TABLE = link
+
+    app.post_init = post_init
+
+
 async def serve_with_bot(application: Any, config: Config) -> tuple[WebTable, Any]:
     """Start the web table on a started Telegram Application's service (its
     post_init done): pages' moves are published to their group as the bot's

@@ -32,6 +32,25 @@ from unobot.adapters.web import links
 PROMPT = 2.0
 
 
+class LinkedBot(CliBot):
+    """`unobot telegram` with `web.telegram_app` but without `web.enabled`: the
+    page is served elsewhere, the status message still links to it."""
+
+    def start(self) -> CliBot:
+        original = Path.write_text
+
+        def write(path: Path, text: str, *a: Any, **k: Any) -> int:
+            if path.name == "config.yaml":
+                text += "web:\n  telegram_app: table\n"
+            return original(path, text, *a, **k)
+
+        Path.write_text = write  # type: ignore[method-assign]
+        try:
+            return super().start()
+        finally:
+            Path.write_text = original  # type: ignore[method-assign]
+
+
 class WebProcess:
     """`unobot web` on the bot's Redis and key prefix, with the bot's token."""
 
@@ -88,7 +107,7 @@ class Page:
 async def test_a_move_on_a_separate_web_process_reaches_the_group_promptly(
         redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
     async with BotAPIServer() as server:
-        bot = CliBot(server, redis_server.url, prefix, tmp_path / "bot", port=free_port())
+        bot = LinkedBot(server, redis_server.url, prefix, tmp_path / "bot", port=free_port())
         bot.start()
         web = WebProcess(server, redis_server.url, prefix, tmp_path / "web")
         try:
@@ -99,7 +118,13 @@ async def test_a_move_on_a_separate_web_process_reaches_the_group_promptly(
             ann = server.user(1, "Ann")
             server.send_command(group, ann, "/new")
             await server.wait_for("sendMessage", lambda p: str(p.get("chat_id")) == str(chat), timeout=20)
-            token = links.table_token(links.server_secret(None, server.token), str(chat))
+            # The status message's "Open the table": a token the other process opens.
+            status = await server.wait_for("sendMessage", lambda p: str(p.get("chat_id")) == str(chat), after=0)
+            urls = [b.get("url", "") for row in status.params["reply_markup"]["inline_keyboard"] for b in row]
+            url = next(u for u in urls if u.startswith("https://t.me/"))
+            token = url.split("startapp=")[1]
+            assert url.startswith(f"https://t.me/{server.bot_user['username']}/table?startapp=")
+            assert links.read_table_token(links.server_secret(None, server.token), token) == str(chat)
             data = init_data(1, "Ann", token=server.token, start=token)
             delays: list[float] = []
             async with aiohttp.ClientSession() as http, http.ws_connect(f"{web.url}/ws") as ws:
