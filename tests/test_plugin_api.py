@@ -202,6 +202,7 @@ async def test_the_chat_tells_match_end_when_it_stops_the_match(command: c.Comma
 def test_option_help_is_translated_for_built_in_and_plugin_rules() -> None:
     from unobot.adapters.console.render import rules_text as console_rules
     from unobot.adapters.discord.render import rules_text as discord_rules
+    from unobot.chat.settings_menu import SettingsMenu
     from unobot.registry import available_rules
     from unobot.rule import option_specs
 
@@ -216,7 +217,7 @@ def test_option_help_is_translated_for_built_in_and_plugin_rules() -> None:
     assert "cartas que dejan a un jugador fuera de la mano" in shown
     assert "Cartas por 7: 2" in shown  # an option with a title is shown by its title
     assert "cards that knock" not in shown
-    text, _on = discord_rules({"variant": "crazy", "rules": {}, "lang": "es", "timer": 0}, "es")
+    text = discord_rules(SettingsMenu({"variant": "crazy", "rules": {}, "lang": "es", "timer": 0}, "es"))
     assert "por cuánto se multiplican los puntos de la mano" in text and "what round points" not in text
     assert len(text) <= 2000
 

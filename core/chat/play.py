@@ -244,20 +244,30 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
     catch someone, say UNO before being caught), the AI waits: the
     outcome is `paused` and the adapter sends `Continue` after a moment.
     The first AI move after a Continue is not paused again.
+
+    AI seats whose turn it is not act out of turn too, once each between
+    two turns, when no person could act first: they jump in, and now and
+    then make a plugin's out-of-turn move (`_ai_out_of_turn`).
     """
     entries: list[str] = []
+    acted: set[int] = set()
     for _i in range(3000):
         game = table.game
         if game is None or table.phase != PLAYING:
             break
         seat = game.turn
         info = table.seats[seat]
+        if pause and _person_may_act(table):
+            if info.is_ai:
+                out.paused = True
+            break  # a person may act first; AI seats act after the pause
+        if moved := _ai_out_of_turn(table, out, now, acted):
+            entries.append(moved)
+            continue
         if not info.is_ai:
             break
-        if pause and _person_may_act(table):
-            out.paused = True
-            break
         pause = True
+        acted.clear()
         moves = engine.legal_moves(game, seat)
         if not moves:
             break
@@ -270,6 +280,43 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
         _after_moves(table, events, out, now)
         entries.append(f"{seat} {move.text}")
     return entries
+
+
+#: One chance in this many that an AI seat makes a plugin's out-of-turn move
+#: when it may (a move a rule offers at every moment, such as a cheer, would
+#: otherwise follow every move of the game).
+PLUGIN_OUT_OF_TURN_ODDS = 8
+
+
+def _ai_out_of_turn(table: Table, out: Outcome, now: float, acted: set[int]) -> str:
+    """One AI seat whose turn it is not makes a move it may make now, if any
+    (the log entry of it; "" when none moved): a jump-in, or now and then a
+    plugin's out-of-turn move (`PLUGIN_OUT_OF_TURN_ODDS`); its policy picks.
+    Catching and UNO are left to the AI's own turn, where its policy
+    weighs them with its play (and a person gets the pause to act first)."""
+    game = table.game
+    assert game is not None
+    n = len(table.seats)
+    for k in range(1, n):
+        seat = (game.turn + k) % n
+        info = table.seats[seat]
+        if not info.is_ai or seat in game.out or seat in acted:
+            continue
+        acted.add(seat)
+        rnd = random.Random(f"{table.seed}/{game.round}/{game.moves}/{seat}")
+        moves = [m for m in engine.legal_moves(game, seat)
+                 if m.kind == PLAY or (m.kind not in (UNO, CATCH, CHALLENGE)
+                                       and rnd.randrange(PLUGIN_OUT_OF_TURN_ODDS) == 0)]
+        if not moves:
+            continue
+        player = _ai_player(table, info.level)
+        move = player(game, seat, moves, rnd)
+        colour, pending = game.color, game.pending
+        table.game, events = engine.apply(game, move, inplace=True)
+        player.observe(table.game, move, events, colour, pending)
+        _after_moves(table, events, out, now)
+        return f"{seat} {move.text}"
+    return ""
 
 
 def _ai_player(table: Table, level: str | None) -> Level:

@@ -87,7 +87,7 @@ def _no_english(out: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_party_pauses_for_a_jump_in(lang: str) -> None:
     _ = gettext_for(lang)
-    child = spawn("--store", "memory", "--seed", "1", "--variant", "party", "--players", "3", *GAME[:-1], lang)
+    child = spawn("--store", "memory", "--seed", "2", "--variant", "party", "--players", "3", *GAME[:-1], lang)
     player = Player(child, lang=lang)
     out = player.play()
     child.close()
