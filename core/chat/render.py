@@ -18,17 +18,14 @@ COLOR_WORDS = {"R": N_("red"), "G": N_("green"), "B": N_("blue"), "Y": N_("yello
 COLOR_TITLES = {"R": N_("Red"), "G": N_("Green"), "B": N_("Blue"), "Y": N_("Yellow")}
 COLOR_EMOJI = {"R": "🟥", "G": "🟩", "B": "🟦", "Y": "🟨", None: "⬛"}
 
-#: English (and Spanish) colour words a person may type; Babel keeps the
-#: translations, this maps typed words back to colour letters.
-_COLOR_INPUT = {
-    "red": "R", "green": "G", "blue": "B", "yellow": "Y",
-    "rojo": "R", "verde": "G", "azul": "B", "amarillo": "Y",
-    "r": "R", "g": "G", "b": "B", "y": "Y", "v": "G", "a": "Y",
-}
 
 
 def color_from_text(word: str) -> str | None:
-    return _COLOR_INPUT.get(word.strip().lower())
+    """The colour letter a command's colour names (`red`, `R`, or a colour
+    word of any language: the catalogues' typed words, core/chat/typed.py)."""
+    from .typed import color_of
+
+    return color_of(word)
 
 
 def color_name(color: str | None, lang: str | None) -> str:
