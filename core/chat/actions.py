@@ -41,6 +41,7 @@ from .i18n import N_, gettext_for, ngettext_for
 from .outcome import MAX_PLAYERS
 from .render import COLOR_EMOJI, card_label, card_name, color_name, plugin_move_title
 from .table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
+from .typed import LEVEL_NAMES as LEVEL_NAMES  # where front-ends have looked for it
 from .views import HandCard, HandView, hand_view
 
 # Action kinds: the move kinds (play, draw, pass, uno, catch, challenge, color),
@@ -421,8 +422,6 @@ class _Builder:
                         finishing=finishing)
 
 
-LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"), "expert": N_("expert"),
-               "random": N_("random"), "basic": N_("basic"), "strong": N_("strong")}
 
 
 def command_of(table: Table, m: Move, *, uno: bool = False) -> c.Command:

@@ -12,10 +12,9 @@ from ..cards import Card, CardKind, kind_of
 from ..errors import CODES
 from ..events import Event
 from .i18n import LANGUAGES, N_, gettext_for, ngettext_for, normalize
+from .typed import COLOR_TITLES, COLOR_WORDS, color_of
 from .unconfirmed import NOT_CONFIRMED
 
-COLOR_WORDS = {"R": N_("red"), "G": N_("green"), "B": N_("blue"), "Y": N_("yellow")}
-COLOR_TITLES = {"R": N_("Red"), "G": N_("Green"), "B": N_("Blue"), "Y": N_("Yellow")}
 COLOR_EMOJI = {"R": "🟥", "G": "🟩", "B": "🟦", "Y": "🟨", None: "⬛"}
 
 
@@ -23,8 +22,6 @@ COLOR_EMOJI = {"R": "🟥", "G": "🟩", "B": "🟦", "Y": "🟨", None: "⬛"}
 def color_from_text(word: str) -> str | None:
     """The colour letter a command's colour names (`red`, `R`, or a colour
     word of any language: the catalogues' typed words, core/chat/typed.py)."""
-    from .typed import color_of
-
     return color_of(word)
 
 

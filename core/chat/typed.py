@@ -23,9 +23,18 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from .i18n import LANGUAGES, NC_, gettext_for, normalize, pgettext_for
+from .i18n import LANGUAGES, N_, NC_, gettext_for, normalize, pgettext_for
 
 TYPED = "typed"
+
+#: The colours' names as texts show them (`red`, `Red`; render.py shows
+#: them): read when typed too. Here, so that reading them needs nothing of
+#: the renderer.
+COLOR_WORDS = {"R": N_("red"), "G": N_("green"), "B": N_("blue"), "Y": N_("yellow")}
+COLOR_TITLES = {"R": N_("Red"), "G": N_("Green"), "B": N_("Blue"), "Y": N_("Yellow")}
+#: The AI levels' names as a menu shows them (`leicht`, `difícil`), read when typed after `/ai 2`.
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"), "expert": N_("expert"),
+               "random": N_("random"), "basic": N_("basic"), "strong": N_("strong")}
 
 #: Every form of each colour word a player types beyond its shown names
 #: ("red" and "Red" are read through their own translations): both genders,
@@ -66,8 +75,6 @@ def forms(lang: str, message: str) -> tuple[str, ...]:
 @cache
 def color_names(lang: str) -> dict[str, str]:
     """Folded colour words of `lang` -> colour letter: the names shown and the typed forms."""
-    from .render import COLOR_TITLES, COLOR_WORDS
-
     _ = gettext_for(lang)
     names: dict[str, str] = {}
     for color in COLOR_FORMS:
@@ -119,8 +126,6 @@ def level_of(text: str | None) -> str | None:
     """The AI level a typed text names: its English name (or an old alias,
     which the AI reads itself), else a level's name as shown in any language
     (`schwer`, `difícil`, `bình thường`); None for none."""
-    from .actions import LEVEL_NAMES
-
     w = " ".join(fold(text or "").split())
     if not w:
         return None
