@@ -37,6 +37,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from unobot.changes import stop_following
 from unobot.chat import actions as a
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
@@ -45,10 +46,10 @@ from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.table import FINISHED, Table
 from unobot.chat.wake import SYSTEM, Pacing
-from unobot.chat.waker import STORE_DOWN, AsyncioTimers, WakeData, Waker
+from unobot.chat.waker import STORE_DOWN, AsyncioTimers, WakeData, Waker, follow_changes
 from unobot.store import StoreError
 
-from . import ids, remote, render
+from . import ids, render
 from .commands import Translator, settings_press, uno_group
 from .place import DiscordChatService, channel_of, chat_id, chat_of, lang_of, person_of
 from .reply import EPHEMERAL, UPDATE, Reply, outage_text
@@ -108,6 +109,7 @@ class UnoBot(discord.Client):
         self._tasks: set[asyncio.Task[None]] = set()
         #: The status message's edits, paced to the channel's budget (core's `Pacer`).
         self.pacer: Pacer[tuple[Table, render.Shown]] = Pacer(self._send_status, self.options.status_interval)
+        self._following: asyncio.Task[None] | None = None
 
     # -- life -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -116,10 +118,12 @@ class UnoBot(discord.Client):
             await self.tree.sync()
         if self.options.replan_at_start:
             self.spawn(self.replan_all())
-        remote.start(self)  # moves other processes save show here at once
+        # Moves other processes save (a separate `unobot web`, another shard) show here at once.
+        self._following = follow_changes(self.waker, self.service.store.changes(),
+                                         lambda chat: chat if channel_of(chat) else None, self.refresh)
 
     async def close(self) -> None:
-        await remote.stop(self)
+        await stop_following(self._following)
         self.timers.close()
         for task in list(self._tasks):
             task.cancel()

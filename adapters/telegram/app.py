@@ -21,19 +21,20 @@ from typing import Any, cast
 
 from telegram import BotCommand
 from telegram.error import TelegramError
-from telegram.ext import Application, BaseRateLimiter
+from telegram.ext import Application, BaseRateLimiter, CallbackContext
 
 from unobot.adapters import metrics
 from unobot.adapters.metrics import MeteredStore
 from unobot.adapters.startup import settle_gc, store_persistence
+from unobot.changes import stop_following
 from unobot.chat.i18n import LANGUAGES, gettext_for
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.table import Table
 from unobot.chat.wake import Pacing
-from unobot.chat.waker import Waker
+from unobot.chat.waker import Waker, follow_changes
 from unobot.store import Store, StoreError
 
-from . import handlers, jobs, remote, stickers
+from . import handlers, jobs, publish, stickers
 from .bot import UnoBot
 from .guard import chat_of, telegram_id
 from .limiter import GroupLimiter
@@ -47,6 +48,8 @@ from .transport import JsonRequest
 log = logging.getLogger(__name__)
 
 FRONTEND = "telegram"
+#: Where the application keeps its follower of the store's change feed (core's `follow_changes`).
+FOLLOWING = "unobot.following"
 
 StoreFactory = Callable[[], Awaitable[Store]]
 
@@ -113,7 +116,11 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """
     setup = app.bot_data["unobot.setup"]
     await _open_runtime(app, setup)
-    remote.start(app)  # moves other processes save show here at once
+    rt = app.bot_data[KEY]
+    if rt.waker is not None:  # moves other processes save (a separate `unobot web`) show here at once
+        app.bot_data[FOLLOWING] = follow_changes(
+            rt.waker, rt.store.changes(), telegram_id,
+            lambda place, table: publish.show(CallbackContext(app), place, table))
     if setup["set_commands"]:
         setup["menu"] = asyncio.ensure_future(register_commands(app, app.bot_data[KEY].store))
     if app.job_queue is not None and setup["options"].sticker_owner:
@@ -199,7 +206,7 @@ async def count_games(store: Store) -> int:
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    await remote.stop(app)
+    await stop_following(app.bot_data.pop(FOLLOWING, None))
     menu = app.bot_data["unobot.setup"].get("menu")
     if menu is not None and not menu.done():  # a bot stopped right after starting: its menu still goes out
         try:

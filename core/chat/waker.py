@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..changes import Change, ChangeFeed, start_following
 from ..store import StoreError
 from . import commands as c
 from .i18n import gettext_for
@@ -281,3 +282,34 @@ class AsyncioTimers:
         its ring runs to the end (the service call in it may be half done)."""
         if task is not None and task is not asyncio.current_task():
             task.cancel()
+
+
+def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[str], Any | None],
+                   show: Callable[[Any, Table], Awaitable[None]]) -> asyncio.Task[None] | None:
+    """Follow the store's change feed (`unobot.changes`): each change another
+    process made to a table of this front-end's (`place_of` says which, and
+    where) re-plans the table's timers on its new version (the AI seats
+    move, the turn timer is the new turn's) and hands it to `show`. A table
+    with no status message yet is not shown: the process that opened it is
+    posting it. None when the store has no feed."""
+
+    async def changed(change: Change) -> None:
+        if change.resync:  # some changes may be lost: each table catches up at its next move or timer
+            log.info("the change feed is back; tables changed meanwhile show at their next move")
+            return
+        place = place_of(change.chat_id)
+        if place is None:
+            return
+        try:
+            table = await waker.service.table(change.chat_id)
+        except (StoreError, ValueError) as exc:
+            log.warning("chat %s: a change made elsewhere not shown: %s", change.chat_id, exc)
+            return
+        waker.cancel(place)
+        if table is None:
+            return
+        waker.ensure(place, table)
+        if table.adapter.get("status"):
+            await show(place, table)
+
+    return start_following(feed, changed)
