@@ -221,3 +221,51 @@ async def test_a_page_of_another_process_reaches_the_channel(server: DiscordAPIS
     finally:
         await web.stop()
         await bot.stop()
+
+
+async def test_unobot_discord_serves_the_web_table(server: DiscordAPIServer, redis_server: RedisServer, prefix: str,
+                                                   tmp_path: Any) -> None:
+    """`unobot discord` as an operator runs it, with `web.enabled`: the page is
+    served by the bot's process and `/uno table` is registered with Discord."""
+    import os
+    import signal
+    import sys
+
+    from tests.discord.test_cli import ROOT
+
+    server.guild()
+    port = free_port()
+    config = tmp_path / "config.yaml"
+    config.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp_path}\n"
+                      f"web:\n  enabled: true\n  port: {port}\n  secret: {SECRET}\n")
+    env = {**os.environ, "DISCORD_BOT_TOKEN": server.token, "UNOBOT_DISCORD_API_URL": server.base_url,
+           "UNOBOT_DISCORD_GATEWAY_URL": server.gateway_url, "UNOBOT_REDIS_URL": redis_server.url,
+           "UNOBOT_CONFIG": str(config)}
+    log = (tmp_path / "discord.log").open("wb")
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "discord", cwd=ROOT, env=env,
+                                                   stdout=log, stderr=asyncio.subprocess.STDOUT)
+    try:
+        await asyncio.wait_for(server.identified.wait(), 30)
+
+        async def synced() -> bool:
+            return bool(server.commands)
+
+        await until(synced, 15, "the slash commands were never registered")
+        subs = [o["name"] for c in server.commands for o in c.get("options", [])]
+        assert "table" in subs, subs
+        async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/healthz") as r:
+            assert r.status == 200
+    finally:
+        # Ctrl-C once the bot is up (the gateway's first session settled: discord.py can lose
+        # a cancellation that comes while it is still connecting, with or without the web table)
+        await asyncio.sleep(1.0)
+        process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(process.wait(), 20)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+        log.close()
+    output = (tmp_path / "discord.log").read_text(errors="replace")
+    assert process.returncode == 0, output[-3000:]
+    assert "Traceback" not in output, output[-3000:]
