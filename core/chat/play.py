@@ -272,14 +272,21 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
         if not moves:
             break
         rnd = random.Random(f"{table.seed}/{game.round}/{game.moves}")
-        player = _ai_player(table, info.level)
-        move = player(game, seat, moves, rnd)
-        colour, pending = game.color, game.pending
-        table.game, events = engine.apply(game, move, inplace=True)
-        player.observe(table.game, move, events, colour, pending)
-        _after_moves(table, events, out, now)
-        entries.append(f"{seat} {move.text}")
+        entries.append(_ai_move(table, out, now, seat, moves, rnd))
     return entries
+
+
+def _ai_move(table: Table, out: Outcome, now: float, seat: int, moves: list[Move], rnd: random.Random) -> str:
+    """The AI seat's policy picks one of `moves`, and it is made; its log entry."""
+    game = table.game
+    assert game is not None
+    player = _ai_player(table, table.seats[seat].level)
+    move = player(game, seat, moves, rnd)
+    colour, pending = game.color, game.pending
+    table.game, events = engine.apply(game, move, inplace=True)
+    player.observe(table.game, move, events, colour, pending)
+    _after_moves(table, events, out, now)
+    return f"{seat} {move.text}"
 
 
 #: One chance in this many that an AI seat makes a plugin's out-of-turn move
@@ -307,15 +314,8 @@ def _ai_out_of_turn(table: Table, out: Outcome, now: float, acted: set[int]) -> 
         moves = [m for m in engine.legal_moves(game, seat)
                  if m.kind == PLAY or (m.kind not in (UNO, CATCH, CHALLENGE)
                                        and rnd.randrange(PLUGIN_OUT_OF_TURN_ODDS) == 0)]
-        if not moves:
-            continue
-        player = _ai_player(table, info.level)
-        move = player(game, seat, moves, rnd)
-        colour, pending = game.color, game.pending
-        table.game, events = engine.apply(game, move, inplace=True)
-        player.observe(table.game, move, events, colour, pending)
-        _after_moves(table, events, out, now)
-        return f"{seat} {move.text}"
+        if moves:
+            return _ai_move(table, out, now, seat, moves, rnd)
     return ""
 
 
