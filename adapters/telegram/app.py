@@ -89,6 +89,7 @@ def build_application(
                  request=JsonRequest(), get_updates_request=JsonRequest(connection_pool_size=1))
     app = (
         Application.builder()
+        .application_class(UnoApplication)
         .bot(bot)
         .concurrent_updates(concurrent_updates)
         .post_init(_post_init)
@@ -102,6 +103,23 @@ def build_application(
     }
     handlers.install(app)
     return app
+
+
+class UnoApplication(Application[Any, Any, Any, Any, Any, Any]):
+    """python-telegram-bot's Application, without its persistence book-keeping
+    when there is no persistence.
+
+    Why: PTB 22 marks the chat and the user of every update it handled for its
+    persistence (`_mark_for_persistence_update`), and only a persistence run
+    empties those two sets. unobot keeps games in its own store and gives PTB
+    no persistence, so the sets only grew: one entry for every chat and every
+    person the process ever met (found by the soak's tracemalloc, `bench/
+    telegram_soak.py --trace`). With no persistence there is nothing to mark.
+    `tests/telegram/test_ptb_private.py` pins the private method's shape."""
+
+    def _mark_for_persistence_update(self, *, update: object | None = None, job: Any = None) -> None:
+        if self.persistence is not None:
+            super()._mark_for_persistence_update(update=update, job=job)
 
 
 async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -8,7 +8,7 @@ import asyncio
 from telegram import Chat, User
 
 from tests.botapi import BotAPIServer
-from tests.telegram.driver import BotProcess
+from tests.telegram.driver import BotProcess, TableDriver
 from unobot.adapters.telegram.admins import AdminCache
 from unobot.adapters.telegram.runtime import KEY
 
@@ -40,3 +40,16 @@ async def test_the_admin_cache_keeps_the_last_minute_only(server: BotAPIServer, 
     await asyncio.sleep(0.1)
     assert not await cache.is_admin(bot.app.bot, chat, User(ben["id"], "Ben", False))
     assert list(cache._cache) == [(group["id"], ben["id"])]  # Ann's expired check went
+
+
+async def test_the_application_keeps_no_id_of_every_chat_and_person_it_met(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    """python-telegram-bot marked every update's chat and user for a persistence
+    unobot does not use, and kept them: one entry per chat and person, forever."""
+    for i in range(20):
+        group = server.group(title=f"Passing {i}")
+        person = server.user(100 + i, f"P{i}")
+        await TableDriver(server, bot, group, [person], check_privacy=False).command(person, "/help")
+    assert bot.app.persistence is None
+    assert not bot.app._chat_ids_to_be_updated_in_persistence
+    assert not bot.app._user_ids_to_be_updated_in_persistence

@@ -35,3 +35,18 @@ def test_the_private_post_exists_with_the_shape_used() -> None:
     assert list(params)[:3] == ["self", "endpoint", "data"]
     # ExtBot's own override is what routes the call through the rate limiter.
     assert "_do_post" in vars(ExtBot)
+
+
+def test_the_persistence_marking_unobot_turns_off_has_the_shape_overridden() -> None:
+    """`UnoApplication` overrides `Application._mark_for_persistence_update(*, update, job)`
+    (without a persistence its sets only grew): the override must still be what PTB calls."""
+    from telegram.ext import Application
+
+    from unobot.adapters.telegram.app import UnoApplication
+
+    mark = inspect.getattr_static(Application, "_mark_for_persistence_update")
+    params = inspect.signature(mark).parameters
+    assert list(params) == ["self", "update", "job"]
+    assert all(params[name].kind is inspect.Parameter.KEYWORD_ONLY for name in ("update", "job"))
+    assert "_mark_for_persistence_update" in vars(UnoApplication)
+    assert "_chat_ids_to_be_updated_in_persistence" in Application.__slots__
