@@ -19,6 +19,10 @@ and :func:`settle_gc` without a pause is a no-op.
 from __future__ import annotations
 
 import gc
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from unobot.config import Config
 
 _paused = False
 
@@ -114,3 +118,21 @@ def _first(answer: object, key: str) -> str:
             if isinstance(value, dict) and key in value:
                 return str(value[key])
     return ""
+
+
+def begin(verbose: bool, *, check_variant: bool = True) -> Config | None:
+    """A long-running command's first steps, the same for every front-end:
+    logging (every update with `verbose`), then the configuration; None,
+    with the reason on stderr, when it is broken (the command exits 2)."""
+    import logging
+    import sys
+
+    from unobot.config import ConfigError, load_config
+
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return load_config(check_variant=check_variant)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None

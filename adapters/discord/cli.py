@@ -11,7 +11,6 @@ UNOBOT_REDIS_URL. Several processes may serve one bot with `--shard I
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from typing import Any
 
@@ -51,14 +50,10 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import contextlib
 
-    from unobot.config import ConfigError, load_config
+    from unobot.adapters.startup import begin
 
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
-        config = load_config()
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    config = begin(args.verbose)
+    if config is None:
         return 2
     token = config.discord.token
     if not token:
@@ -87,8 +82,7 @@ def run(args: argparse.Namespace) -> int:
                                  prefix=config.store.prefix, memory=memory,
                                  **store_options(config, memory=memory))
         game = config.game
-        service = DiscordChatService(store, defaults=Defaults(variant=game.default_variant, lang=game.default_language,
-                                                       timer=game.turn_seconds, lobby_minutes=game.lobby_minutes))
+        service = DiscordChatService(store, defaults=Defaults.of(game))
         bot = UnoBot(service, options=Options(sync_commands=not args.no_sync, lobby_seconds=game.lobby_minutes * 60.0),
                      shard_id=args.shard, shard_count=args.shards)
         from unobot.adapters.web.cli import attach_discord

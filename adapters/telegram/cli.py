@@ -50,20 +50,16 @@ def run(args: argparse.Namespace) -> int:
     from unobot.adapters.startup import pause_gc
 
     pause_gc()  # nothing made while starting is garbage (app._post_init settles it)
-    from unobot.config import ConfigError, load_config
+    from unobot.adapters.startup import begin
 
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # The default variant is loaded once the bot takes updates (`_serve`): it
+    # loads every rule plugin, which no first update needs.
+    config = begin(args.verbose, check_variant=False)
+    if config is None:
+        return 2
     logging.getLogger("httpx").setLevel(logging.WARNING)
     # A failed start-up is said in one line below; PTB's own traceback of it is noise.
     logging.getLogger("telegram.ext").addFilter(_not_bootstrap)
-    try:
-        # The default variant is loaded once the bot takes updates (`_serve`): it
-        # loads every rule plugin, which no first update needs.
-        config = load_config(check_variant=False)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
     token = config.telegram.token
     if not token:
         print("error: no bot token: set TELEGRAM_BOT_TOKEN (from @BotFather) or telegram.token",
@@ -131,8 +127,7 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
 
     app = build_application(
         token, base_url=config.telegram.base_url, store_factory=store_factory,
-        defaults=Defaults(variant=game.default_variant, lang=game.default_language,
-                          timer=game.turn_seconds, lobby_minutes=game.lobby_minutes),
+        defaults=Defaults.of(game),
         options=Options(lobby_seconds=game.lobby_minutes * 60.0, sticker_owner=config.telegram.sticker_owner),
         on_ready=ready)
     if config.web.enabled:  # the web table in this process (adapters/web), on the bot's service

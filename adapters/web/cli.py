@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import signal
 import sys
 from typing import TYPE_CHECKING, Any
@@ -59,19 +58,15 @@ def web_config(config: Config, *, public_url: str | None = None, listen: str | N
 def run(args: argparse.Namespace) -> int:
     import asyncio  # here, not at the top: `unobot --help` loads this module and must stay light
 
+    from unobot.adapters.startup import begin
     from unobot.adapters.store_factory import open_store, store_options
     from unobot.chat.service import ChatService, Defaults
-    from unobot.config import ConfigError, load_config
     from unobot.store import StoreError
 
     from .server import WebTable, start
 
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
-        config = load_config()
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    config = begin(args.verbose)
+    if config is None:
         return 2
     listen, port = args.listen or config.web.listen, args.port or config.web.port
 
@@ -86,8 +81,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: the store cannot be opened: {exc}", file=sys.stderr)
             return 1
         game = config.game
-        service = ChatService(store, defaults=Defaults(variant=game.default_variant, lang=game.default_language,
-                                                       timer=game.turn_seconds, lobby_minutes=game.lobby_minutes))
+        service = ChatService(store, defaults=Defaults.of(game))
         table = WebTable(service, web_config(config, public_url=args.public_url, listen=listen, port=port))
         try:
             runner = await start(table, listen, port)

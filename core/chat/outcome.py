@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..config import GameConfig
 from ..events import MATCH_WON, ROUND_WON, Event
 from .i18n import Msg
 from .render import describe_private, error_text
@@ -73,3 +74,9 @@ class Defaults:
     lang: str = "en"
     timer: int = 0
     lobby_minutes: float = 30.0
+
+    @classmethod
+    def of(cls, game: GameConfig) -> Defaults:
+        """A chat's defaults as the operator's configuration (`game:`) sets them."""
+        return cls(variant=game.default_variant, lang=game.default_language, timer=game.turn_seconds,
+                   lobby_minutes=game.lobby_minutes)
