@@ -92,3 +92,21 @@ def test_a_store_that_fails_at_start_is_one_line(tmp_path: Path) -> None:
         code, lines = run_to_exit(tmp_path, replica.url)
     assert code == 1 and len(lines) == 1, lines
     assert lines[0].startswith("error: the store (Redis) refused: this Redis is a replica"), lines
+
+
+async def test_sigterm_closes_the_bot_cleanly(server: DiscordAPIServer, tmp_path: Path) -> None:
+    """systemd stops a service with SIGTERM: the bot closes (gateway, store) and exits 0,
+    also right after connecting."""
+    config = tmp_path / "config.yaml"
+    config.write_text(f"store:\n  data_dir: {tmp_path}\nredis:\n  url: memory\n")
+    env = {**os.environ, "DISCORD_BOT_TOKEN": server.token, "UNOBOT_DISCORD_API_URL": server.base_url,
+           "UNOBOT_DISCORD_GATEWAY_URL": server.gateway_url, "UNOBOT_CONFIG": str(config)}
+    env.pop("UNOBOT_REDIS_URL", None)
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "discord", "--no-sync",
+                                                   cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE,
+                                                   stderr=asyncio.subprocess.STDOUT)
+    await asyncio.wait_for(server.identified.wait(), 30)
+    process.send_signal(signal.SIGTERM)
+    output, _ = await asyncio.wait_for(process.communicate(), 20)
+    assert process.returncode == 0, output.decode()[-2000:]
+    assert "Traceback" not in output.decode()
