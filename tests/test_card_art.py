@@ -15,7 +15,7 @@ from PIL import Image  # a test dependency: the test extra installs Pillow
 
 from unobot.adapters import card_art
 from unobot.adapters.card_art import ASPECT, card_image, signs, sticker_image
-from unobot.adapters.telegram.cards import card_kinds, render_card, variant_decks
+from unobot.adapters.card_art import sticker_image as render_card
 from unobot.adapters.telegram.stickers import _png
 from unobot.cards import (
     COLORS,
@@ -26,6 +26,7 @@ from unobot.cards import (
     register_kind,
     unregister_kind,
 )
+from unobot.decks import card_kinds, variant_decks
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "cards"
 

@@ -2,7 +2,7 @@
 
 With `telegram.sticker_owner` set (a Telegram user id: sticker sets belong
 to a user), the first bot process that starts draws every card kind
-(`cards.render_card`) and creates two sets, bright and greyed, named
+(`card_art.sticker_image`) and creates two sets, bright and greyed, named
 ``unobot_cards_by_<bot>`` and ``unobot_grey_by_<bot>``; the sticker file ids
 go to the store, so every later start and every other process uses them at
 once. A set that exists already with the right number of stickers is
@@ -84,10 +84,10 @@ def digest(texts: list[str]) -> str:
 
 
 def _png(card: Any, dim: bool) -> bytes:
-    from .cards import render_card
+    from unobot.adapters.card_art import sticker_image
 
     out = io.BytesIO()
-    render_card(card, dim=dim).save(out, format="PNG")  # (optimize=True: 6 times slower, 10% smaller)
+    sticker_image(card, dim=dim).save(out, format="PNG")  # (optimize=True: 6 times slower, 10% smaller)
     return out.getvalue()
 
 
@@ -157,7 +157,7 @@ async def ensure(bot: Any, store: Any, owner: int, bot_username: str) -> Sticker
     None: not to be had in this process (Pillow is missing); raises NotReady
     when a later try may succeed."""
     try:
-        from .cards import card_kinds
+        from unobot.decks import card_kinds
     except ImportError:
         return None
     kinds = card_kinds()

@@ -18,11 +18,13 @@ from tests.support.privacy import mentions  # noqa: E402
 from tests.support.redis_server import RedisServer  # noqa: E402
 from tests.telegram.driver import FAST, JSON, BotProcess, TableDriver  # noqa: E402
 from tests.telegram.test_game import short_games  # noqa: E402
+from unobot.adapters.card_art import sticker_image as render_card  # noqa: E402
+from unobot.adapters.card_sheets import write_cards  # noqa: E402
 from unobot.adapters.telegram import inline_results, keyboards, stickers  # noqa: E402
-from unobot.adapters.telegram.cards import card_kinds, render_card, write_cards  # noqa: E402
 from unobot.adapters.telegram.runtime import KEY  # noqa: E402
 from unobot.adapters.telegram.stickers import set_names  # noqa: E402
 from unobot.cards import Card, parse_card  # noqa: E402
+from unobot.decks import card_kinds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
