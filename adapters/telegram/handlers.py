@@ -42,6 +42,7 @@ from unobot.chat.render import error_text
 from unobot.chat.service import Outcome
 from unobot.chat.settings_menu import CHOSEN_MARK
 from unobot.chat.table import LOBBY
+from unobot.chat.wake import SYSTEM
 from unobot.variants import VariantError, load_variant, variant_names
 
 from . import buttons, inline_handlers, inline_results, keyboards, migrate, publish, users
@@ -60,7 +61,7 @@ from .guard import (
 )
 from .notices import failure_text
 from .replies import ReplySender
-from .runtime import SYSTEM, runtime
+from .runtime import runtime
 from .status import render, send
 from .texts import esc, help_text, welcome_text
 

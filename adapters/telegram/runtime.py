@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unobot.adapters.startup import Persistence
-from unobot.chat.commands import Person
 from unobot.chat.service import ChatService
 from unobot.chat.waker import Waker
 from unobot.store import Store
@@ -37,9 +36,6 @@ KEY = "unobot"
 #: (`_bound`), so they hold what is fresh: the chats and people of the last
 #: minute, whatever the cap.
 CACHE_SIZE = 4096
-
-#: Who the bot's own jobs act as (timers, AI pacing, lobby expiry).
-SYSTEM = Person("0", "UNO", None, True)
 
 
 @dataclass(frozen=True)
