@@ -35,7 +35,8 @@ from unobot.chat import answers
 from unobot.chat import commands as c
 from unobot.chat import settings_menu as sm
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
-from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
+from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known, pgettext_for
+from unobot.chat.typed import PERIODS
 from unobot.store import StoreError
 
 from . import ids, render
@@ -54,7 +55,10 @@ def _d(text: str) -> app_commands.locale_str:
 
 
 class Translator(app_commands.Translator):
-    """Command descriptions in the member's client language, from the catalogue."""
+    """Command descriptions and the names of a choice (an AI level, a period
+    of the standings) in the member's client language, from the catalogue; a
+    text marked with a context (`locale_str(text, context="typed")`) is read
+    with it."""
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
@@ -62,9 +66,13 @@ class Translator(app_commands.Translator):
         if lang in (None, "en") or context.location not in (
                 app_commands.TranslationContextLocation.command_description,
                 app_commands.TranslationContextLocation.group_description,
-                app_commands.TranslationContextLocation.parameter_description):
+                app_commands.TranslationContextLocation.parameter_description,
+                app_commands.TranslationContextLocation.choice_name):
             return None
-        text = gettext_for(lang)(string.message)
+        marked = string.extras.get("context")
+        text = pgettext_for(lang)(marked, string.message) if marked else gettext_for(lang)(string.message)
+        if marked:  # typed words may list several forms ("周, 本周"): a choice shows the first
+            text = text.split(",")[0].strip() or string.message
         return text if text != string.message else None
 
 
@@ -171,8 +179,11 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
 
 
 PUBLIC_MODE, PRIVATE_MODE = "public", "ephemeral"
-LEVEL_CHOICES = [app_commands.Choice(name=LEVEL_NAMES.get(level, level), value=level) for level in ai_levels()]
-PERIOD_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("all", "month", "week")]
+#: The choices' names are the words a player types for them (translated by `Translator`).
+LEVEL_CHOICES = [app_commands.Choice(name=app_commands.locale_str(LEVEL_NAMES.get(level, level)), value=level)
+                 for level in ai_levels()]
+PERIOD_CHOICES = [app_commands.Choice(name=app_commands.locale_str(PERIODS[name], context="typed"), value=name)
+                  for name in ("all", "month", "week")]
 
 
 async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,

@@ -25,6 +25,16 @@ async def test_spanish_command_menu(server: DiscordAPIServer, bot: BotProcess) -
     assert uno["description_localizations"]["es-ES"] == "Jugar al UNO en este canal"
     new = next(o for o in uno["options"] if o["name"] == "new")
     assert new["description_localizations"]["es-ES"].startswith("Abr"), new
+    # A choice is named in the member's language too: the words they would type for it.
+    top = next(o for o in uno["options"] if o["name"] == "top")
+    periods = {c["value"]: c for c in top["options"][0]["choices"]}
+    assert periods["week"]["name"] == "week" and periods["week"]["name_localizations"]["es-ES"] == "semana"
+    assert periods["week"]["name_localizations"]["de"] == "woche", periods
+    assert periods["week"]["name_localizations"]["zh-CN"] == "周", periods  # the first of the words typed
+    ai = next(o for o in uno["options"] if o["name"] == "ai")
+    level = next(opt for opt in ai["options"] if opt["name"] == "level")
+    hard = next(c for c in level["choices"] if c["value"] == "hard")
+    assert hard["name_localizations"]["es-ES"] == "difícil", hard
 
 
 async def test_deleted_status_is_posted_again_and_leave(server: DiscordAPIServer, bot: BotProcess) -> None:
