@@ -138,6 +138,8 @@ class ConsoleApp:
         self._drawn = -1  # the table version whose screen is on show
         self._turn: tuple[int, float] = (-1, 0.0)  # (version, when its prompt first showed)
         self.log: deque[Text] = deque(maxlen=40)  # the last lines of moves, for `log`
+        #: Called with the table when a game starts or is resumed (`--web` prints its link).
+        self.on_game: Callable[[Table], None] | None = None
 
     def _set_lang(self, lang: str) -> None:
         self.lang = self.o.lang = lang
@@ -195,6 +197,8 @@ class ConsoleApp:
         view = table_view(table, self.lang)
         self.console.print(Text(_("Welcome back: your game of {variant}, round {n}.").format(
             variant=view.variant_title, n=view.round), style="bold"))
+        if self.on_game is not None:
+            self.on_game(table)
         last = render.recent(view, self.lang)
         if last is not None:
             self.console.print(last)
@@ -222,6 +226,8 @@ class ConsoleApp:
         if not start.ok:
             return await self._ok(start)
         self._intro()
+        if self.on_game is not None and self.table is not None:
+            self.on_game(self.table)
         await self.show(start)
         return True
 

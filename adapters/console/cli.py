@@ -302,7 +302,10 @@ async def _main(options: Options, config: Config, url: str | None, data_dir: str
             served = await _serve_web(console, options, config, store, url)
             if served is None:
                 return 1
-        return await ConsoleApp(make_service(store, options), options, console).run()
+        app = ConsoleApp(make_service(store, options), options, console)
+        if served is not None:
+            app.on_game = lambda table: _print_link(console, options, served.link_for(table.seed))
+        return await app.run()
     finally:
         if served is not None:
             await asyncio.to_thread(served.stop)
@@ -329,7 +332,14 @@ async def _serve_web(console: Any, options: Options, config: Config, store: Any,
                                     _("the web table cannot listen on {address}: {error}").format(
                                         address=f"{config.web.listen}:{config.web.port}", error=exc)))
         return None
-    # soft_wrap: a link cut over two lines would not open
-    console.print(Text(_("🌐 Your table in a browser (your seat only): {link}").format(link=served.link),
-                       style="bold"), soft_wrap=True)
     return served
+
+
+def _print_link(console: Any, options: Options, link: str) -> None:
+    """The link to this game's table in a browser (printed as each game starts)."""
+    from rich.text import Text
+
+    _ = gettext_for(options.lang)
+    # soft_wrap: a link cut over two lines would not open
+    console.print(Text(_("🌐 Your table in a browser (your seat only): {link}").format(link=link),
+                       style="bold"), soft_wrap=True)

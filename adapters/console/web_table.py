@@ -3,9 +3,10 @@
 What a console player expects of "Open the table": the same game on a
 second screen (a phone on the sofa, a laptop beside the terminal), their
 own hand as cards, playable from there as from the terminal. So the page
-is served for the console's chat, and the link printed is a player link
-for the console's person only (`links.player_token`, signed with the web
-table's secret, valid `HOURS`); a move made on the page is the same move
+is served for the console's chat, and the link printed when a game starts
+is a player link for the console's person and that game only
+(`links.player_token`, signed with the web table's secret, valid `HOURS`;
+"Play again" prints the next game's); a move made on the page is the same move
 (the same store, the same compare-and-set saves): the terminal shows it at
 its next line (a command typed against the older table is refused as
 stale and the table is shown again).
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +40,8 @@ HOURS = 12.0
 class ServedTable:
     """The web table running in its own thread; `stop()` ends it."""
 
-    link: str
+    #: The console person's link to one game (its seed): valid for that game only.
+    link_for: Callable[[int], str]
     thread: threading.Thread
     loop: asyncio.AbstractEventLoop
     stopping: asyncio.Event = field(repr=False)
@@ -100,5 +103,9 @@ def serve(config: Config, redis_url: str, prefix: str, chat: str, person: str, n
         raise OSError(str(failed[0]))
     if "table" not in held or not ready.is_set():
         raise OSError("the web table did not start")
-    link = held["table"].player_link(chat, person, name, seconds=HOURS * 3600.0, lang=lang)
-    return ServedTable(link, thread, held["loop"], held["stopping"])
+    served: Any = held["table"]
+
+    def link_for(seed: int) -> str:  # pure: it only signs a token with the server's secret
+        return str(served.player_link(chat, person, name, seconds=HOURS * 3600.0, game=seed, lang=lang))
+
+    return ServedTable(link_for, thread, held["loop"], held["stopping"])

@@ -17,6 +17,8 @@ from tests.support.redis_server import RedisServer
 from tests.web.players import WebPlayer
 from unobot.adapters.embedded_redis import free_port
 from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.web.links import read_player_token, server_secret
+from unobot.chat.table import Table
 
 
 def test_web_needs_redis() -> None:
@@ -55,6 +57,9 @@ async def test_the_console_table_opens_in_a_browser(tmp_path: Path, browser: Any
             assert game_id is not None
             stored = await store.load_game(game_id)
             assert stored is not None and stored.version > before
+            # The link is for this game only (printed as it started): its token names the chat's game.
+            seat = read_player_token(server_secret("console-web", None), link.split("?p=", 1)[1])
+            assert seat.chat == f"{chat}#{Table.decode(stored.state, stored.version).seed}" and seat.name == "Ann"
         finally:
             await store.close()
         assert child.isalive(), "the console goes on beside the page"
