@@ -128,6 +128,48 @@ msgstr[1] "{n} карты"
     assert "typed|Pass" in merged.missing  # an entry with a context is its own entry
 
 
+def test_a_term_the_glossary_translates_is_not_left_in_english(tmp_path: Path) -> None:
+    from unobot.chat.i18n_check import check_po, glossary_terms
+
+    glossary = tmp_path / "de.md"
+    glossary.write_text("| English | de |\n|---|---|\n| Skip | Aussetzen (Ereignis: „muss aussetzen“) |\n"
+                        "| red / blue | Rot / Blau |\n| lobby | Lobby |\n| UNO | UNO |\n", encoding="utf-8")
+    terms = glossary_terms(glossary)
+    assert terms == {"skip": "Aussetzen", "red": "Rot", "blue": "Blau", "lobby": "Lobby", "uno": "UNO"}
+    po = tmp_path / "de.po"
+    po.write_text('''msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+
+msgid "Skip"
+msgstr "Skip"
+
+msgid "red"
+msgstr "rot"
+
+msgid "UNO"
+msgstr "UNO"
+
+msgid "Lobby"
+msgstr "Lobby"
+''', encoding="utf-8")
+    report = check_po(po, "de", glossary=terms)
+    assert report.english == ["Skip"] and not report.ok  # UNO and Lobby are the same words in German
+
+
+def test_every_glossary_names_its_terms() -> None:
+    """The glossary check is not empty: each locale's glossary lines up its terms."""
+    from unobot.chat.i18n_check import glossary_terms
+
+    root = Path(__file__).resolve().parent.parent / "docs" / "glossary"
+    found = sorted(root.glob("*.md"))
+    assert len(found) == 15
+    for path in found:
+        terms = glossary_terms(path)
+        assert len(terms) >= 25 and {"red", "skip", "reverse"} <= set(terms), (path.name, sorted(terms))
+
+
 def test_platform_language_codes_find_their_catalogue() -> None:
     from unobot.chat.i18n import known
 

@@ -30,17 +30,20 @@ class Report:
     fuzzy: list[str] = field(default_factory=list)
     fields: list[str] = field(default_factory=list)
     plurals: list[str] = field(default_factory=list)
+    #: Entries left in English where the locale's glossary translates the term.
+    english: list[str] = field(default_factory=list)
     header: str = ""
 
     @property
     def ok(self) -> bool:
-        return not (self.missing or self.fuzzy or self.fields or self.plurals or self.header)
+        return not (self.missing or self.fuzzy or self.fields or self.plurals or self.english or self.header)
 
     def line(self) -> str:
         share = 100.0 * self.translated / self.total if self.total else 100.0
         faults = [f"{len(v)} {k}" for k, v in (("missing", self.missing), ("fuzzy", self.fuzzy),
                                                ("placeholder faults", self.fields),
-                                               ("plural-form faults", self.plurals)) if v]
+                                               ("plural-form faults", self.plurals),
+                                               ("left in English against the glossary", self.english)) if v]
         if self.header:
             faults.append(self.header)
         return f"{self.lang:6} {self.translated:5}/{self.total:<5} {share:5.1f}%  " + ("; ".join(faults) or "ok")
@@ -74,10 +77,41 @@ def _shown(key: tuple[str, str | None]) -> str:
     return key[0] if key[1] is None else f"{key[1]}|{key[0]}"
 
 
-def check_po(path: Path, lang: str, template: set[tuple[str, str | None]] | None = None) -> Report:
+def glossary_terms(path: Path) -> dict[str, str]:
+    """The terms a locale's glossary (docs/glossary/<lang>.md) translates: its
+    tables' rows (but the typed words' section's) `| English | translation |`, each side split at ` / ` and
+    lined up (`red / yellow` with `Rot / Gelb`), asides in brackets left out;
+    lower-cased English -> the translation. A row whose sides do not line up
+    is passed over; one translation for several English forms stands for each."""
+    terms: dict[str, str] = {}
+    # The typed words' own section (it says it lists the entries of context `typed`) is not these.
+    sections = re.split(r"(?m)^## ", path.read_text(encoding="utf-8"))
+    rows = [row for section in sections if "context `typed`" not in section for row in section.splitlines()]
+    for row in rows:
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if len(cells) < 2 or not row.lstrip().startswith("|") or set(cells[0]) <= set("-: ") \
+                or cells[0] == "English":  # the table's head
+            continue
+        english, local = (re.sub(r"\s*[(（][^)）]*[)）]", "", c).strip() for c in cells[:2])
+        left, right = english.split(" / "), local.split(" / ")
+        if len(right) == 1:  # `Red / red | أحمر`: every form of the term, one translation
+            right = right * len(left)
+        if len(left) != len(right):
+            continue
+        for e, t in zip(left, right, strict=True):
+            e, t = e.strip().strip('"'), t.strip().strip('"„“«»')
+            if e and t and "," not in e:
+                terms[e.lower()] = t
+    return terms
+
+
+def check_po(path: Path, lang: str, template: set[tuple[str, str | None]] | None = None,
+             glossary: dict[str, str] | None = None) -> Report:
     """One catalogue; with `template` (the .pot's msgids and their
     contexts), an entry the catalogue lacks altogether counts as missing too
-    (a catalogue not merged since texts were added would otherwise pass)."""
+    (a catalogue not merged since texts were added would otherwise pass).
+    With `glossary` (`glossary_terms`), an entry that is one of its terms,
+    translated there into other words, must not be left in English."""
     from babel.messages.pofile import read_po
 
     with path.open("rb") as f:
@@ -105,6 +139,9 @@ def check_po(path: Path, lang: str, template: set[tuple[str, str | None]] | None
             continue
         if isinstance(message.id, (tuple, list)) and len(forms) != want:
             report.plurals.append(ident)
+        term = (glossary or {}).get(ident.lower())
+        if term is not None and term.lower() != ident.lower() and str(forms[0]).strip() == ident.strip():
+            report.english.append(ident)
         source = names(ident) | (names(message.id[1]) if isinstance(message.id, (tuple, list)) else set())
         for form in forms:
             got = names(str(form))
@@ -123,7 +160,13 @@ def check_folder(locale_dir: Path, domain: str) -> list[Report]:
     found.sort(key=lambda p: p.parent.parent.name != "en")
     pot = locale_dir / f"{domain}.pot"
     template = _msgids(pot) if pot.exists() else None
-    return [check_po(p, p.parent.parent.name, template) for p in found]
+    glossaries = locale_dir.parent.parent / "docs" / "glossary"
+    reports = []
+    for p in found:
+        lang = p.parent.parent.name
+        glossary = glossaries / f"{lang}.md"
+        reports.append(check_po(p, lang, template, glossary_terms(glossary) if glossary.is_file() else None))
+    return reports
 
 
 def _msgids(pot: Path) -> set[tuple[str, str | None]]:
