@@ -24,13 +24,15 @@ every front-end uses.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # at run time asyncio is imported where it is used: `unobot --help`
+    import asyncio  # reaches this module (through the store) and loads no asyncio
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +116,8 @@ class _Listener:
     """One listener's pending changes: the newest per chat, in arrival order."""
 
     def __init__(self) -> None:
+        import asyncio
+
         self.pending: dict[str, Change] = {}
         self.ready = asyncio.Event()
 
@@ -145,6 +149,8 @@ async def follow(feed: ChangeFeed, handler: Handler, *, others_only: bool = True
     that fails anyway is listened to again after `retry` seconds, and the
     handler is told `RESYNC` (something may have been missed). Ends when the
     store is closed."""
+    import asyncio
+
     while not feed.closed:
         try:
             async for change in feed.listen():
@@ -165,6 +171,8 @@ async def follow(feed: ChangeFeed, handler: Handler, *, others_only: bool = True
 
 
 async def _call(handler: Handler, change: Change) -> None:
+    import asyncio
+
     try:
         await handler(change)
     except asyncio.CancelledError:
@@ -176,12 +184,16 @@ async def _call(handler: Handler, change: Change) -> None:
 def start_following(feed: ChangeFeed | None, handler: Handler, *,
                     others_only: bool = True) -> asyncio.Task[None] | None:
     """`follow` in a task of its own (None when the store has no feed)."""
+    import asyncio
+
     if feed is None:
         return None
     return asyncio.get_running_loop().create_task(follow(feed, handler, others_only=others_only))
 
 
 async def stop_following(task: asyncio.Task[None] | None) -> None:
+    import asyncio
+
     if task is None:
         return
     task.cancel()
