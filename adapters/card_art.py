@@ -384,3 +384,48 @@ def contact_sheet(cards: list[Card], captions: list[str], title: str, *, height:
         sheet.paste(image, (cx, cy), image)
         draw.text((cx + cw / 2, cy + height + 4), caption, font=font(17), fill=INK, anchor="ma")
     return sheet
+
+
+# -- pictures a chat sends (Discord's status and hand) ---------------------------------------
+
+#: How many card pictures are kept as PNG (about 4 KB each at a chat's height): every
+#: card of every variant, plain and greyed, fits, so a busy bot stops drawing.
+PNG_CACHE = 512
+#: A hand picture's height per row, its cards' overlap step, and how many cards a row holds.
+HAND_HEIGHT, HAND_STEP, HAND_ROW = 96, 42, 12
+
+
+def png(image: Any) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+@functools.lru_cache(maxsize=PNG_CACHE)
+def card_png(card: Card, height: int, dim: bool = False) -> bytes:
+    """One card's picture as PNG bytes, drawn once per (card, height, greyed)
+    (drawing costs about 12 ms; cards are interned, so the key is cheap)."""
+    return png(card_image(card, height, dim=dim))
+
+
+def hand_png(cards: list[tuple[Card, bool]], height: int = HAND_HEIGHT) -> bytes:
+    """A hand in one picture: the cards overlapping left to right, `HAND_ROW`
+    a row (a No Mercy hand of 40 takes four rows, never a cut), each
+    `(card, playable)`; a card not playable now is greyed, as in the web table."""
+    import io
+
+    Image = _image()
+    width = round(height * ASPECT)
+    rows = [cards[i:i + HAND_ROW] for i in range(0, len(cards), HAND_ROW)] or [[]]
+    longest = max(len(r) for r in rows)
+    step = round(height * HAND_STEP / HAND_HEIGHT)
+    gap = max(2, height // 16)
+    sheet = Image.new("RGBA", (max(width + (longest - 1) * step, 1), len(rows) * (height + gap) - gap),
+                      (0, 0, 0, 0))
+    for r, row in enumerate(rows):
+        for i, (card, playable) in enumerate(row):
+            picture = Image.open(io.BytesIO(card_png(card, height, not playable)))
+            sheet.alpha_composite(picture.convert("RGBA"), (i * step, r * (height + gap)))
+    return png(sheet)

@@ -311,7 +311,8 @@ class UnoBot(discord.Client):
         mid = table.adapter.get("status")
         if isinstance(mid, int):
             try:
-                await channel.get_partial_message(mid).edit(content=shown.content, view=shown.view)
+                await channel.get_partial_message(mid).edit(content=shown.content, view=shown.view,
+                                                            attachments=shown.files())
                 return
             except discord.NotFound:  # deleted: posted again below
                 pass
@@ -319,7 +320,7 @@ class UnoBot(discord.Client):
                 log.warning("chat %s: status not edited: %s", chat, exc)
                 return
         try:
-            msg = await channel.send(shown.content, view=shown.components)
+            msg = await channel.send(shown.content, view=shown.components, files=shown.files())
         except discord.HTTPException as exc:
             log.warning("chat %s: status not posted: %s", chat, exc)
             return

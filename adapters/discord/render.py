@@ -11,6 +11,7 @@ any process and after a restart.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from typing import Any
 
 import discord
 
+from unobot.adapters.card_art import card_png, hand_png
 from unobot.cards import Card
 from unobot.chat import actions as a
 from unobot.chat.i18n import N_, gettext_for
@@ -31,19 +33,27 @@ from . import ids
 
 #: Discord's limits: options in a select, buttons in a row, rows in a message.
 MAX_OPTIONS, ROW, ROWS = 25, 5, 5
+#: The top card's picture on the status message, in pixels high.
+TOP_HEIGHT = 120
 
 
 @dataclass
 class Shown:
-    """A message's text and components."""
+    """A message's text, components and picture (`name`, PNG bytes): the top
+    card on the status message, the hand on a member's panel (the stickers' art)."""
 
     content: str
     view: discord.ui.View | None
+    picture: tuple[str, bytes] | None = None
 
     @property
     def components(self) -> discord.ui.View:
         """For sending (discord.py wants MISSING, not None, for "no components")."""
         return self.view if self.view is not None else discord.utils.MISSING
+
+    def files(self) -> list[discord.File]:
+        """The picture as the message's one attachment; none clears an old one on an edit."""
+        return [discord.File(io.BytesIO(self.picture[1]), filename=self.picture[0])] if self.picture else []
 
 
 def layout(*rows: Sequence[discord.ui.Item[discord.ui.View]]) -> discord.ui.View | None:
@@ -155,7 +165,9 @@ def status(table: Table, *, final: bool = False, line: str = "") -> Shown:
     """The table's public status (core's `status_text`): never a card in anybody's hand."""
     st = status_text(table, line=line, headline=True, final=final)
     out = ([esc(st.headline)] if st.headline else []) + [f"**{esc(st.title)}**", *map(esc, st.lines)]
-    return Shown("\n".join(out), None if st.final else status_components(table))
+    top = table.game.top if table.phase == PLAYING and table.game is not None and not st.final else None
+    return Shown("\n".join(out), None if st.final else status_components(table),
+                 ("top.png", card_png(top, TOP_HEIGHT)) if top is not None else None)
 
 
 def status_components(table: Table) -> discord.ui.View | None:
@@ -265,7 +277,8 @@ def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, 
     view = paged(Panel(selects=[Select(lambda p: ids.select(v, p), _("Play this card"), options)],
                        buttons=[action_button(x, v) for x in others],
                        fixed=[button("🔄", ids.refresh(v))], page_id=lambda p: ids.page(v, p)), page)
-    return Shown("\n".join(out) or "-", view)
+    hand = [(hc.card, hc.playable) for hc in m.hand.cards for _n in range(hc.count)] if m.hand else []
+    return Shown("\n".join(out) or "-", view, ("hand.png", hand_png(hand)) if hand else None)
 
 
 def picker(table: Table, action: a.Action, lang: str, page: int = 0) -> Shown:

@@ -71,12 +71,14 @@ class Reply:
             r = self.it.response
             if not r.is_done():
                 if self.mode == UPDATE:
-                    await r.edit_message(content=shown.content, view=shown.view)
+                    await r.edit_message(content=shown.content, view=shown.view, attachments=shown.files())
                     return self.it.message.id if self.it.message else None
-                answer = await r.send_message(shown.content, view=shown.components, ephemeral=self.mode == EPHEMERAL)
+                answer = await r.send_message(shown.content, view=shown.components, files=shown.files(),
+                                              ephemeral=self.mode == EPHEMERAL)
                 mid = answer.message_id if answer is not None else None
                 return mid if mid is not None else (await self.it.original_response()).id
-            msg = await self.it.edit_original_response(content=shown.content, view=shown.view)
+            msg = await self.it.edit_original_response(content=shown.content, view=shown.view,
+                                                       attachments=shown.files())
             return msg.id
 
     async def tell(self, text: str) -> None:
@@ -87,7 +89,7 @@ class Reply:
             if not r.is_done():
                 await r.send_message(text, ephemeral=True)
             elif self.mode == EPHEMERAL and self._deferred:
-                await self.it.edit_original_response(content=text, view=None)
+                await self.it.edit_original_response(content=text, view=None, attachments=[])
             else:
                 await self.it.followup.send(text, ephemeral=True)
 

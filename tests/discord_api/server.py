@@ -41,11 +41,13 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 JSON = dict[str, Any]
 
 EPHEMERAL = 64
+#: The largest file a bot may upload (10 MiB, Discord's limit without a boosted server).
+MAX_UPLOAD = 10 * 1024 * 1024
 MANAGE_GUILD = 1 << 5
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use app commands
 ALL_PERMISSIONS = (1 << 41) - 1
@@ -96,6 +98,13 @@ class Message:
     edits: list[tuple[float, str]] = field(default_factory=list)
     deleted: bool = False
     interaction_id: int | None = None
+    #: Its attachments (id, filename, size) and each one's bytes by id.
+    attachments: list[JSON] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def picture(self) -> bytes | None:
+        """The bytes of its one attachment, if it has one."""
+        return self.files[self.attachments[0]["id"]] if len(self.attachments) == 1 else None
 
     @property
     def ephemeral(self) -> bool:
@@ -106,7 +115,10 @@ class Message:
             "id": str(self.id), "channel_id": str(self.channel_id), "author": bot,
             "content": self.content, "timestamp": _now(), "edited_timestamp": None,
             "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
-            "attachments": [], "embeds": [], "pinned": False, "type": 0,
+            "attachments": [dict(a, url=f"https://cdn.example/{a['id']}/{a['filename']}",
+                                 proxy_url=f"https://cdn.example/{a['id']}/{a['filename']}")
+                            for a in self.attachments],
+            "embeds": [], "pinned": False, "type": 0,
             "components": self.components, "flags": self.flags,
         }
         if guild_id is not None and not self.ephemeral:
@@ -386,11 +398,11 @@ class DiscordAPIServer:
         method = request.method
         body: Any = None
         if request.can_read_body:
-            raw = await request.read()
             if request.content_type.startswith("multipart"):
-                self.errors.append(f"{method} {request.path}: multipart bodies are not modelled")
-                return self._error(400, 50035, "multipart not supported here")
-            body = json.loads(raw) if raw else None
+                body = await self._multipart(request)
+            else:
+                raw = await request.read()
+                body = json.loads(raw) if raw else None
         if request.headers.get("Authorization") != f"Bot {self.token}" and path[0] != "interactions" \
                 and path[0] != "webhooks":
             return self._error(401, 0, "401: Unauthorized")
@@ -405,6 +417,22 @@ class DiscordAPIServer:
         if result is None:
             return web.Response(status=204)
         return self._json(result)
+
+    async def _multipart(self, request: web.Request) -> JSON:
+        """A body with files, as Discord takes it: `payload_json` and `files[n]`;
+        the files go beside the attachments list that names them (`_files`)."""
+        body: JSON = {}
+        files: dict[int, tuple[str, bytes]] = {}
+        async for part in await request.multipart():
+            if not isinstance(part, BodyPartReader):
+                continue
+            if part.name == "payload_json":
+                body = json.loads(await part.text())
+            elif part.name and part.name.startswith("files[") and part.name.endswith("]"):
+                files[int(part.name[6:-1])] = (part.filename or "", bytes(await part.read()))
+        target = body.get("data") if isinstance(body.get("data"), dict) else body
+        target["_files"] = files
+        return body
 
     @staticmethod
     def _json(data: Any, status: int = 200) -> web.Response:
@@ -521,14 +549,45 @@ class DiscordAPIServer:
         components = body.get("components") or []
         if len(content) > 2000:
             raise ApiError(400, 50035, "Invalid Form Body: content over 2000 characters")
-        if not content and not components and not body.get("embeds"):
+        if not content and not components and not body.get("embeds") and not body.get("_files"):
             raise ApiError(400, 50006, "Cannot send an empty message")
         self._check_components(components)
         msg = Message(self.snowflake(), cid, content, components, int(body.get("flags") or 0), viewer,
                       interaction_id=interaction)
+        self._attach(msg, body)
         msg.versions.append((content, components))
         self.messages[msg.id] = msg
         return msg
+
+    def _attach(self, msg: Message, body: JSON) -> None:
+        """A body's `attachments` become the message's: an existing one kept by
+        its id, a new one by its index among the uploaded files; without the
+        list the message keeps what it had (Discord's rules for an edit)."""
+        files: dict[int, tuple[str, bytes]] = body.get("_files") or {}
+        if "attachments" not in body and not files:
+            return
+        listed = body.get("attachments")
+        if listed is None:  # files with no list: every file is attached
+            listed = [{"id": i} for i in files]
+        out: list[JSON] = []
+        for item in listed:
+            old = next((a for a in msg.attachments if a["id"] == str(item.get("id"))), None)
+            if old is not None:
+                out.append(old)
+                continue
+            index = int(item.get("id"))
+            if index not in files:
+                raise ApiError(400, 50035, f"Invalid Form Body: attachment {index} names no uploaded file")
+            name, data = files[index]
+            if not name or len(data) > MAX_UPLOAD:
+                raise ApiError(400, 50035 if name else 50006, "Invalid Form Body: a file needs a name, "
+                               f"at most {MAX_UPLOAD} bytes")
+            aid = str(self.snowflake())
+            out.append({"id": aid, "filename": name, "size": len(data)})
+            msg.files[aid] = data
+        if len(out) > 10:
+            raise ApiError(400, 50035, "Invalid Form Body: at most 10 attachments")
+        msg.attachments = out
 
     def _edit(self, msg: Message, body: JSON, via: str = "channel") -> None:
         if "content" in body:
@@ -538,6 +597,7 @@ class DiscordAPIServer:
         if "components" in body:
             self._check_components(body["components"] or [])
             msg.components = body["components"] or []
+        self._attach(msg, body)
         msg.versions.append((msg.content, msg.components))
         msg.edits.append((time.monotonic(), via))
 
