@@ -9,6 +9,7 @@ no card of another hand in any of them.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import aiohttp
@@ -91,14 +92,25 @@ async def test_the_landing_page_opens_a_table_and_a_friend_joins_by_the_link(web
     assert s2["seat"] == 1
 
 
+async def on_turn(players: list[WebPlayer], timeout: float = 30.0) -> tuple[WebPlayer, dict[str, Any]]:
+    """The player on turn and their page's state, once a page showing the newest version
+    says it is its turn (the next player's page may not have been sent the last move yet)."""
+    end = time.monotonic() + timeout
+    while True:
+        states = [await p.state() for p in players]
+        newest = max((st["version"] for st in states if st is not None), default=None)
+        for player, st in zip(players, states, strict=True):
+            if st is not None and st["version"] == newest and st["seat"] is not None and st["seat"] == st["turn"]:
+                return player, st
+        assert time.monotonic() < end, f"no page showed its turn: {states}"
+        await asyncio.sleep(0.03)
+
+
 async def test_the_server_restarts_mid_game_and_the_pages_catch_up(web: WebServer, browser: Any) -> None:
     players = await seat_three(web, browser, "official")
     # A few moves, then the server goes away and comes back on the same port.
     for _ in range(3):
-        s = [await p.state() for p in players]
-        mover = next(p for p, st in zip(players, s) if st and st["seat"] == st["turn"])
-        st = await mover.state()
-        assert st is not None
+        mover, st = await on_turn(players)
         await mover.take_turn(st)
         await mover.wait_for(lambda x, v=st["version"]: x is not None and x["version"] != v)
     before = await players[0].state()
@@ -116,10 +128,10 @@ async def test_a_phone_sized_screenshot_of_the_table(web: WebServer, browser: An
     made = await new_table(web, "Ana", "official")
     ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", phone=True)
     await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-    for _ in range(2):
+    for seats in (2, 3):  # each AI seat shown before the next is asked for (a press carries the version)
         await ana.press("add_ai")
         await ana.page.click("#choices button >> nth=1")
-        await asyncio.sleep(0.2)
+        await ana.wait_for(lambda s, n=seats: s is not None and len(s["seats"]) == n)
     await ana.press("start")
     await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
     await ana.page.wait_for_function("Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)")

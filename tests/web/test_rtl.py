@@ -5,7 +5,6 @@ The same table in English stays left to right."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from tests.web.conftest import ARTIFACTS, WebServer
@@ -18,10 +17,10 @@ async def seated(web: WebServer, browser: Any, lang: str, locale: str) -> WebPla
     made = await new_table(web, "Ana", "official")
     ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang=locale, phone=True)
     await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-    for _ in range(2):
+    for seats in (2, 3):  # each AI seat shown before the next is asked for (a press carries the version)
         await ana.press("add_ai")
         await ana.page.click("#choices button >> nth=1")
-        await asyncio.sleep(0.2)
+        await ana.wait_for(lambda s, n=seats: s is not None and len(s["seats"]) == n)
     await ana.press("start")
     await ana.wait_for(lambda s: s is not None and s["phase"] == "playing" and len(s["hand"]) >= 2)
     await ana.page.wait_for_function("Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)")
