@@ -51,7 +51,7 @@ from unobot.store import StoreError
 
 from . import ids, render
 from .commands import Translator, settings_press, uno_group
-from .place import DiscordChatService, channel_of, chat_id, chat_of, lang_of, person_of
+from .place import channel_of, chat_id, chat_of, discord_service, lang_of, person_of
 from .reply import EPHEMERAL, UPDATE, Reply, outage_text
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 #: press Join at once both join.
 TABLE_COMMANDS = (c.Join, c.Leave, c.Start, c.AddAI, c.NextRound)
 
-__all__ = ["SYSTEM", "DiscordChatService", "Options", "UnoBot", "chat_id"]
+__all__ = ["SYSTEM", "Options", "UnoBot", "chat_id", "discord_service"]
 
 
 @dataclass(frozen=True)

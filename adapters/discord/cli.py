@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from unobot.chat.service import Defaults
     from unobot.store import StoreError
 
-    from .bot import DiscordChatService, Options, UnoBot
+    from .bot import Options, UnoBot, discord_service
 
     async def main() -> None:
         # the same store, with the same options (timeouts, redis.wait_replicas,
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
                                  prefix=config.store.prefix, memory=memory,
                                  **store_options(config, memory=memory))
         game = config.game
-        service = DiscordChatService(store, defaults=Defaults.of(game))
+        service = discord_service(store, defaults=Defaults.of(game))
         bot = UnoBot(service, options=Options(sync_commands=not args.no_sync, lobby_seconds=game.lobby_minutes * 60.0),
                      shard_id=args.shard, shard_count=args.shards)
         from unobot.adapters.web.cli import attach_discord

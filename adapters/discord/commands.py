@@ -121,30 +121,13 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
                     scope: str = "channel") -> None:
         await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetTimer(seconds), scope))
 
-    @group.command(name="stats", description=_d(N_("Statistics of this chat and yours")))
-    async def stats(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "stats"))
-
-    @group.command(name="top", description=_d(N_("Standings: /top, /top week, /top month")))
+    @group.command(name="top", description=_d(answers.READING["top"]))
     @app_commands.choices(period=PERIOD_CHOICES)
     async def top(it: discord.Interaction[Any], period: str = "all") -> None:
         await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "top", period))
 
-    @group.command(name="me", description=_d(N_("Your record and rating in every chat")))
-    async def me(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "me"))
-
-    @group.command(name="last", description=_d(N_("The last finished match")))
-    async def last(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "last"))
-
-    @group.command(name="forgetme", description=_d(N_("Remove your records and your name from kept games")))
-    async def forgetme(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "forgetme"))
-
-    @group.command(name="reset", description=_d(N_("Reset this chat's standings (admins)")))
-    async def reset(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "reset"))
+    for name in (n for n in answers.READING if n != "top"):  # core's reading commands, none with an option
+        group.add_command(reading_command(bot, name))
 
     @group.command(name="ai", description=_d(N_("Add AI players to the open game")))
     @app_commands.describe(count=_d(N_("How many AI players, 1 to 9")), level=_d(N_("How well the AI plays")))
@@ -176,6 +159,14 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
         await guarded(bot, it, PRIVATE_MODE, lambda r: show_help(bot, it, r, group))
 
     return group
+
+
+def reading_command(bot: UnoBot, name: str) -> app_commands.Command[Any, Any, None]:
+    """`/uno <name>` for one of core's reading commands: its answer, only to the member."""
+    async def read(it: discord.Interaction[Any]) -> None:
+        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, name))
+
+    return app_commands.Command(name=name, description=_d(answers.READING[name]), callback=read)
 
 
 PUBLIC_MODE, PRIVATE_MODE = "public", "ephemeral"

@@ -16,6 +16,7 @@ import discord
 from unobot.chat import commands as c
 from unobot.chat.i18n import known
 from unobot.chat.service import ChatService
+from unobot.store import Store
 
 CHAT_PREFIX = "dc_"
 GUILD_PREFIX = "dcg_"
@@ -73,19 +74,14 @@ def lang_of(interaction: discord.Interaction[Any], fallback: str) -> str:
     return known(str(interaction.locale)) or fallback
 
 
-class DiscordChatService(ChatService):
-    """The chat service with Discord's two levels of settings: a channel's
-    own settings, over its guild's (set with `/uno rules scope:server`), over
-    the bot's defaults. A setting a channel changes is its own from then on."""
+def settings_places(chat: str) -> tuple[str, ...]:
+    """Where a channel's settings come from, nearest first (core's
+    `ChatService(settings_from=...)`): the channel's own, then its server's
+    (set with `/uno rules scope:server`); a setting a channel changes is its own from then on."""
+    guild = guild_of(chat)
+    return (chat, guild) if guild is not None else (chat,)
 
-    async def settings(self, chat_id: str) -> dict[str, Any]:
-        merged = await super().settings(chat_id)
-        guild = guild_of(chat_id)
-        if guild is None:
-            return merged
-        own = await self.store.get_chat_settings(chat_id)
-        inherited = await self.store.get_chat_settings(guild)
-        for key, value in inherited.items():
-            if key not in own and value not in (None, ""):
-                merged[key] = value
-        return merged
+
+def discord_service(store: Store, **options: Any) -> ChatService:
+    """The chat service with Discord's two levels of settings (`settings_places`)."""
+    return ChatService(store, settings_from=settings_places, **options)

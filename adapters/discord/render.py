@@ -20,14 +20,13 @@ from typing import Any
 import discord
 
 from unobot.adapters.card_art import card_png, hand_png
-from unobot.cards import Card
 from unobot.chat import actions as a
+from unobot.chat.hand_text import hand_text
 from unobot.chat.i18n import N_, gettext_for
-from unobot.chat.render import COLOR_EMOJI, card_name
+from unobot.chat.render import COLOR_EMOJI
 from unobot.chat.settings_menu import Entry, SettingsMenu
 from unobot.chat.status_text import status_text
-from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
-from unobot.chat.views import status_lines, table_view
+from unobot.chat.table import PLAYING, Table
 
 from . import ids
 
@@ -71,10 +70,6 @@ def layout(*rows: Sequence[discord.ui.Item[discord.ui.View]]) -> discord.ui.View
 
 def esc(text: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-
-
-def card_text(card: Card, lang: str) -> str:
-    return f"{COLOR_EMOJI.get(card.color, '⬛')} {card_name(card, lang)}"
 
 
 def clip(text: str, limit: int) -> str:
@@ -178,23 +173,9 @@ def status_components(table: Table) -> discord.ui.View | None:
     v = table.version
     buttons = [button(_("🃏 My cards"), ids.hand_id(), discord.ButtonStyle.primary)] if table.phase == PLAYING \
         else []
-    for action in public_actions(table):
+    for action in a.public_actions(table, table.lang):
         buttons.append(action_button(action, v))
     return paged(Panel(buttons=buttons, page_id=lambda p: ids.page(v, p)), 0)
-
-
-def public_actions(table: Table) -> list[a.Action]:
-    """The lobby and round actions of every menu at the table (a member
-    not seated, who may be an admin, and each seat), once each, in order."""
-    if table.phase not in (LOBBY, BETWEEN_ROUNDS):
-        return []  # in a round, each member's own panel holds their actions
-    people = ["", *(s.id for s in table.seats if not s.is_ai)]
-    seen: dict[str, a.Action] = {}
-    for person in people:
-        m = a.menu(table, person, table.lang, is_admin=person == "")
-        for action in m.grouped(a.LOBBY_GROUP, a.ROUND):
-            seen.setdefault(action.id, action)
-    return list(seen.values())
 
 
 def stopped(table: Table, line: str) -> Shown:
@@ -221,34 +202,6 @@ def option_value(action: a.Action) -> str:
     return ("?" if action.needs else "") + action.id
 
 
-def hand_text(table: Table, m: a.Menu, lang: str) -> list[str]:
-    """The member's own view of the round: top card, whose turn, their cards."""
-    _ = gettext_for(lang)
-    hv = m.hand
-    game = table.game
-    out: list[str] = []
-    if hv is None or game is None:
-        return out
-    view = table_view(table, lang)
-    if view.top is not None:
-        out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} " + esc(status_lines(view, lang)[1]))
-    if hv.is_turn:
-        turn = _("your turn")
-    else:
-        seat = game.turn
-        turn = _("{player}'s turn").format(player=table.seats[seat].name if 0 <= seat < len(table.seats) else "?")
-    out.append(f"**{esc(turn)}**")
-    if hv.pending:
-        out.append(esc(_("{player} must draw {n}, or answer it.").format(player=table.seats[hv.seat].name,
-                                                                          n=hv.pending)))
-    cards = []
-    for hc in hv.cards:
-        text = card_text(hc.card, lang) + (f" ×{hc.count}" if hc.count > 1 else "")
-        cards.append(f"**{text}**" if hc.playable else text)
-    out.append(" · ".join(cards) or "-")
-    return out
-
-
 def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, is_admin: bool = False,
           notes: Sequence[str] = (), page: int = 0) -> Shown:
     """One member's panel, only they see it: their hand and every action of
@@ -258,16 +211,16 @@ def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, 
     Seven-O target, an AI's level) opens its picker."""
     _ = gettext_for(lang)
     m = a.menu(table, person_id, lang, now=now, is_admin=is_admin)
-    out = [esc(n) for n in notes]
-    if table.phase == PLAYING and m.hand is None:
-        out.append(esc(_("You are not playing in this game.")))
-    elif table.phase == BETWEEN_ROUNDS:
-        out.append(esc(_("Round over: press Next round")))
-    elif table.phase == FINISHED:
-        out.append(esc(_("The game is over")))
-    elif table.phase == LOBBY:
-        out.append("**" + esc(status_lines(table_view(table, lang), lang)[0]) + "**")
-    out += hand_text(table, m, lang)
+    ht = hand_text(table, m, lang)
+    out = [esc(n) for n in notes] + ([f"**{esc(ht.note)}**" if ht.title else esc(ht.note)] if ht.note else [])
+    if ht.top:
+        out.append(f"{COLOR_EMOJI.get(ht.color, '⬛')} {esc(ht.top)}")
+    if ht.turn:
+        out.append(f"**{esc(ht.turn)}**")
+    if ht.pending:
+        out.append(esc(ht.pending))
+    if m.hand is not None and table.game is not None:
+        out.append(" · ".join(f"**{esc(text)}**" if playable else esc(text) for text, playable in ht.cards) or "-")
     grouped = m.grouped()
     cards = [x for x in grouped if x.kind == "play"]
     others = [x for x in grouped if x.kind != "play"]

@@ -13,9 +13,7 @@ from typing import Any
 
 import discord
 
-from unobot.chat.i18n import gettext_for
-from unobot.chat.render import error_text, store_error_code
-from unobot.store import StoreDataError, StoreUnavailable
+from unobot.chat.render import failure_text
 
 from . import render
 
@@ -105,10 +103,5 @@ class Reply:
 
 
 def outage_text(exc: BaseException, lang: str) -> str:
-    """What a member is told when the store failed them (as Telegram says it)."""
-    if isinstance(exc, StoreUnavailable):
-        return "⚠️ " + error_text(store_error_code(exc), lang)
-    if isinstance(exc, StoreDataError):
-        return "⚠️ " + error_text("store_data", lang)
-    _ = gettext_for(lang)
-    return "⚠️ " + _("Something went wrong. Please try again.")
+    """What a member is told when the store failed them (core's words, as on every front-end)."""
+    return "⚠️ " + failure_text(exc, lang)

@@ -256,6 +256,21 @@ def menu(table: Table, person_id: str, lang: str | None = None, *, now: float | 
     return out
 
 
+def public_actions(table: Table, lang: str | None = None) -> list[Action]:
+    """What a message everyone sees may offer (a lobby's, between rounds):
+    the lobby and round actions of every menu at the table, for a member not
+    seated (who may be an admin) and for each person seated, once each, in
+    order. The service still judges who presses; in a round there are none
+    (each player's own menu holds their moves)."""
+    if table.phase not in (LOBBY, BETWEEN_ROUNDS):
+        return []
+    seen: dict[str, Action] = {}
+    for person in ["", *(s.id for s in table.seats if not s.is_ai)]:
+        for action in menu(table, person, lang, is_admin=person == "").grouped(LOBBY_GROUP, ROUND):
+            seen.setdefault(action.id, action)
+    return list(seen.values())
+
+
 def actions(table: Table, person_id: str, lang: str | None = None, *, now: float | None = None,
             is_admin: bool = False) -> list[Action]:
     """The flat list of `menu` (each action complete, in display order)."""

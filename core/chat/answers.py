@@ -15,10 +15,18 @@ from __future__ import annotations
 from ..store import Store
 from . import records_text
 from .commands import Person
-from .i18n import gettext_for
+from .i18n import N_, gettext_for
 
-#: The reading commands, by the name both platforms give them.
-READING = ("stats", "top", "me", "last", "forgetme", "reset")
+#: The reading commands, by the name every front-end gives them, each with
+#: what it does (the words of Telegram's command menu and Discord's slash commands).
+READING: dict[str, str] = {
+    "stats": N_("Statistics of this chat and yours"),
+    "top": N_("Standings: /top, /top week, /top month"),
+    "me": N_("Your record and rating in every chat"),
+    "last": N_("The last finished match"),
+    "forgetme": N_("Remove your records and your name from kept games"),
+    "reset": N_("Reset this chat's standings (admins)"),
+}
 
 
 async def stats_lines(store: Store, chat_id: str, person: Person, lang: str) -> list[str]:

@@ -103,6 +103,24 @@ def store_error_code(exc: BaseException) -> str:
     return "store_refusing" if isinstance(exc, StoreRefusing) else "store_unavailable"
 
 
+def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = False) -> str:
+    """What a person is told when their message could not be handled, the
+    same on every front-end: the store's outage (without "nothing was lost"
+    when the store keeps nothing on disk: it may have lost every game), its
+    damaged data, else a plain "try again" (the cause is the log's)."""
+    from ..store import StoreDataError, StoreUnavailable
+
+    _ = gettext_for(lang)
+    if isinstance(exc, StoreUnavailable):
+        if keeps_nothing:
+            return _("The game store is not reachable right now. Try again shortly. It keeps nothing "
+                     "on disk: if it restarted, the running games are gone.")
+        return error_text(store_error_code(exc), lang)
+    if isinstance(exc, StoreDataError):
+        return error_text("store_data", lang)
+    return _("Something went wrong. Please try again.")
+
+
 #: Refusals of the chat layer (the engine's own are core.errors.CODES).
 CHAT_ERRORS = {
     "store_unconfirmed": NOT_CONFIRMED,

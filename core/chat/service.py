@@ -17,7 +17,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import MoveError
@@ -89,8 +89,13 @@ class Throttle:
 class ChatService:
     def __init__(self, store: Store, *, defaults: Defaults | None = None,
                  clock: Callable[[], float] = time.time, max_tries: int = 8,
-                 rng: random.Random | None = None, cache_size: int = 1024) -> None:
+                 rng: random.Random | None = None, cache_size: int = 1024,
+                 settings_from: Callable[[str], Sequence[str]] | None = None) -> None:
         self.store = store
+        #: Where a chat's settings are kept, nearest first: its own, then the
+        #: places it inherits from (a Discord channel, then its server; a
+        #: Telegram forum topic has only its group's). The chat alone by default.
+        self.settings_from = settings_from or (lambda chat: (chat,))
         self.session: Session[Table] = Session(store, TABLES, max_tries=max_tries, cache_size=cache_size)
         #: The game of each chat whose running table this process saved or
         #: loaded last: its next command needs no store read to find it.
@@ -112,7 +117,14 @@ class ChatService:
         return found[1] if found else None
 
     async def settings(self, chat_id: str) -> dict[str, Any]:
-        s = await self.store.get_chat_settings(chat_id)
+        """A chat's settings: each one from the nearest place that set it
+        (`settings_from`; an empty value inherits), else the bot's defaults."""
+        places = list(self.settings_from(chat_id))
+        s = dict(await self.store.get_chat_settings(places[0]))
+        for place in places[1:]:
+            for key, value in (await self.store.get_chat_settings(place)).items():
+                if key not in s and value not in (None, ""):
+                    s[key] = value
         return {
             "variant": s.get("variant") or self.defaults.variant,
             "rules": s.get("rules") or {},
