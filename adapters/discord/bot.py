@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable
@@ -55,11 +54,6 @@ from .place import channel_of, chat_id, chat_of, discord_service, lang_of, perso
 from .reply import EPHEMERAL, UPDATE, Reply, outage_text
 
 log = logging.getLogger(__name__)
-
-#: Commands of the lobby and between rounds: sent without a version (any
-#: member, any time; the service judges by the phase), so two members who
-#: press Join at once both join.
-TABLE_COMMANDS = (c.Join, c.Leave, c.Start, c.AddAI, c.NextRound)
 
 __all__ = ["SYSTEM", "Options", "UnoBot", "chat_id", "discord_service"]
 
@@ -237,8 +231,6 @@ class UnoBot(discord.Client):
         if cmd is None:
             await self.answer(reply, on_ephemeral, table, person, lang, "⚠️ " + error_text("bad_move", lang))
             return
-        if isinstance(cmd, TABLE_COMMANDS):
-            cmd = dataclasses.replace(cmd, version=None)
         out = await self.service.handle(chat, person, cmd)
         if not out.ok:
             text = "⚠️ " + out.refusal(lang)

@@ -175,6 +175,8 @@ _SIMPLE: dict[type[c.Command], str] = {
     c.NextRound: "n", c.Skip: "t",
 }
 _BY_CODE = {code: cls for cls, code in _SIMPLE.items()}
+#: The ids of the lobby's and between rounds' commands, which `decode` sends without a version.
+_UNVERSIONED = frozenset(_SIMPLE[cls] for cls in (c.Join, c.Leave, c.Start, c.NextRound))
 
 
 def _letter(color: str) -> str:
@@ -189,10 +191,17 @@ def decode(action_id: str, version: int | None = None, table: Table | None = Non
     """The command an id asks for, on `version`; None for anything malformed.
 
     A digest id (`M...`) is found again among what `person_id` may do now at
-    `table` (any plugin move by the digest of its text, see `Menu.find_digest`); without them, or when the hand moved on, it is None (stale)."""
+    `table` (any plugin move by the digest of its text, see `Menu.find_digest`); without them, or when the hand moved on, it is None (stale).
+
+    The lobby's and between rounds' commands (join, leave, start, add an AI,
+    next round) carry no version whatever the press saw: any member presses
+    them any time and the service judges by the phase, so two members who
+    press Join at once both join, on every front-end."""
     if not action_id or len(action_id) > 100 or not action_id.isascii():
         return None
     kind, rest = action_id[0], action_id[1:]
+    if kind == "a" or action_id in _UNVERSIONED:
+        version = None
     if kind == "p" and rest:
         uno = rest.endswith("!")
         rest = rest[:-1] if uno else rest

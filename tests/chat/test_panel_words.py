@@ -86,3 +86,20 @@ async def test_settings_come_from_the_nearest_place_that_set_them() -> None:
     assert settings["lang"] == "es" and settings["timer"] == 30  # inherited, and its own
     assert (await svc.settings("other"))["lang"] == "es"
     assert (await ChatService(store).settings("channel"))["lang"] == "en"  # by default, the chat alone
+
+
+async def test_two_members_pressing_join_on_the_same_lobby_both_join() -> None:
+    """A lobby's press carries no version (`decode`), so the second Join is not stale."""
+    svc = ChatService(MemoryStore(), rng=random.Random(3))
+    await lobby(svc)
+    table = await svc.table("c")
+    assert table is not None
+    seen = table.version
+    for person in (c.Person("5", "Cy"), c.Person("6", "Di")):  # both saw the same version
+        cmd = a.decode("j", seen, table, person.id)
+        assert isinstance(cmd, c.Join) and cmd.version is None
+        assert (await svc.handle("c", person, cmd)).ok
+    after = await svc.table("c")
+    assert after is not None and [s.name for s in after.seats] == ["Ana", "Ben", "Cy", "Di"]
+    play = a.decode("pR5", seen)
+    assert isinstance(play, c.Play) and play.version == seen  # a move keeps the version it was seen on
