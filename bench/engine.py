@@ -13,7 +13,13 @@ printed for completeness. Two workloads for unobot:
 - `random`: uniform over unobot's legal moves (drawing with a playable card
   is legal under the official rules, so random games run long);
 - `random-play`: uniform over plays when there is one, else draw/pass,
-  which is RLCard's action set and gives games of RLCard's shape;
+  which is RLCard's action set (in unobot's official rules);
+- `rlcard-rules`: games of RLCard's shape, in its rules as bench/ai.py
+  plays them (`RLCARD_RULES` of bench/rlcard_rule.py: must-play, so no
+  voluntary draw, no bluffing, no challenge, no UNO call), uniform over
+  the legal moves as RLCard's side is. Its games run some 57 moves to
+  RLCard's 49: a drawn card that fits is a move of its own here (RLCard
+  plays it within the draw), so games/s is the figure issue #23 asks for;
 - `simulate`: what `unobot simulate --variant official --players 4 --policy
   random --out-of-turn 0` runs (the simulator with its invariant checks,
   out-of-turn moves off so that the moves counted are the same kind as
@@ -38,6 +44,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from rlcard_rule import RLCARD_RULES  # noqa: E402
 
 from unobot.engine import apply, legal_moves, new_game  # noqa: E402
 from unobot.moves import PLAY  # noqa: E402
@@ -49,8 +58,9 @@ def ours(policy: str, seconds: float, seed: int) -> tuple[int, int, float]:
     games = moves = 0
     spent = 0.0
     g = 0
+    overrides = RLCARD_RULES if policy == "rlcard-rules" else None
     while spent < seconds:
-        state, _ = new_game("official", names, seed=seed * 7919 + g, dealer=g % 4)
+        state, _ = new_game("official", names, seed=seed * 7919 + g, dealer=g % 4, overrides=overrides)
         g += 1
         t0 = time.perf_counter()
         n = 0
@@ -117,7 +127,8 @@ def main() -> int:
     except ImportError:
         print("rlcard is not installed: pip install rlcard==1.2.0 (or: python3 run.py bench bench/engine.py)")
         return 2
-    totals = {k: [0, 0, 0.0] for k in ("rlcard", "random", "random-play", "simulate", "simulate-oot")}
+    workloads = ("random", "random-play", "rlcard-rules", "simulate", "simulate-oot")
+    totals = {k: [0, 0, 0.0] for k in ("rlcard", *workloads)}
     rounds = max(1, int(args.seconds / args.slice))
     for r in range(rounds):
         for name in totals:
@@ -137,7 +148,7 @@ def main() -> int:
                      "moves_per_s": round(moves / spent), "games_per_s": round(games / spent, 1),
                      "avg_moves": round(moves / games, 1)}
     base = out["rlcard"]
-    for name in ("random", "random-play", "simulate", "simulate-oot"):
+    for name in workloads:
         out[name]["moves_ratio"] = round(out[name]["moves_per_s"] / base["moves_per_s"], 2)
         out[name]["games_ratio"] = round(out[name]["games_per_s"] / base["games_per_s"], 2)
     if args.json:

@@ -16,7 +16,8 @@ empty) and the player has either not drawn yet or drawn exactly one card
 (`state.drawn`). In a plain turn the shared rules decide:
 
 - the legal moves are the plays of the cards that fit (matching), then
-  `draw` (before drawing) or `pass` (after drawing one card), then `uno`
+  `draw` (before drawing: left out while a card may be played when
+  must-play is on) or `pass` (after drawing one card), then `uno`
   when the player holds two cards and has not said it, then `catch` when
   another player may be caught (uno-call);
 - a card leaves the hand for the discard pile and does what card-effects

@@ -86,6 +86,8 @@ class RuleSet:
     plain_turn: bool
     #: ... with uno-call's offers and catches (off when a variant turns UNO calls off).
     plain_uno: bool
+    #: ... leaving `draw` out while a card may be played (must-play).
+    plain_must_play: bool
     #: The rules and their options, in registration order, as a game saves
     #: them ([[name, options], ...]): enough to compile this rule set again.
     spec: list[list[Any]]
@@ -139,10 +141,19 @@ class RuleSet:
         # hooks, when every rule that could have a say promised it has none.
         self.plain_turn = plain_rules(self.pm)
         self.plain_uno = self.plain_turn and "uno-call" in self.rules  # UNO offered, a catch opened
+        self.plain_must_play = self.plain_turn and "must-play" in self.rules  # no draw while a card fits
         # A rule that alone answers card_fits may offer `cards_that_fit(state,
         # player, cards)`, the same answer for a whole hand in one call.
+        # So may one whose only company are rules that only ever refuse a
+        # card (`keep_fitting`, e.g. no-bluffing): its answer, less theirs.
         fits = self.pm.hook.card_fits.get_hookimpls()
-        batch = getattr(fits[0].plugin, "cards_that_fit", None) if len(fits) == 1 else None
+        batches = [getattr(i.plugin, "cards_that_fit", None) for i in fits]
+        keeps = [getattr(i.plugin, "keep_fitting", None) for i in fits]
+        batch = None
+        for at, found in enumerate(batches):
+            if found is not None and all(k is not None for j, k in enumerate(keeps) if j != at):
+                batch = _refined(found, [k for j, k in enumerate(keeps) if j != at])
+                break
         self.cards_that_fit: Callable[..., list[Any]] = batch or self._fitting
 
     def _fitting(self, state: Any, player: int, cards: Any) -> list[Any]:
@@ -189,6 +200,24 @@ class RuleSet:
             src = f"def {name}({', '.join(argnames)}):\n{''.join(lines)}    return out\n"
         exec(compile(src, f"<ruleset {self.variant}:{name}>", "exec"), ns)
         return ns[name]
+
+
+def _refined(batch: Callable[..., list[Any]], keeps: list[Any]) -> Callable[..., list[Any]]:
+    """`batch` (one rule's `cards_that_fit`) less what each refusing rule
+    refuses. Exact because those rules' `card_fits` never says yes (only no
+    or nothing), so which one is asked first does not matter."""
+    if not keeps:
+        return batch
+
+    def cards_that_fit(state: Any, player: int, cards: Any) -> list[Any]:
+        fitting = batch(state, player, cards)
+        for keep in keeps:
+            if not fitting:
+                break
+            fitting = keep(state, player, fitting)
+        return fitting
+
+    return cards_that_fit
 
 
 def _checks(impl: Any, kind: str) -> bool:

@@ -11,6 +11,9 @@ from unobot import DRAW, GameState, Move, Rule, can_play, errors, hookimpl
 class MustPlay(Rule):
     name = "must-play"
     checks = (DRAW,)
+    #: In a plain turn its only say is no `draw` while a card may be played,
+    #: which the engine's fast path knows (`RuleSet.plain_must_play`).
+    plain_turn = True  # see unobot.plain_turn
     title = {"en": "Must play", "es": "Obligado a jugar"}
 
     @hookimpl(tryfirst=True)

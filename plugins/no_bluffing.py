@@ -3,6 +3,8 @@ no card of the colour in play; an illegal one is refused, so there is
 nothing to challenge. Conflicts with `challenge`.
 """
 
+from collections.abc import Sequence
+
 from unobot import Card, GameState, Rule, hookimpl
 
 
@@ -19,3 +21,17 @@ class NoBluffing(Rule):
         if color is not None and any(c.color == color for c in state.hands[player]):
             return False
         return None
+
+    def keep_fitting(self, state: GameState, player: int, cards: Sequence[Card]) -> list[Card]:
+        """`card_fits`'s refusals for many cards at once (the engine lists a
+        hand's moves with it: this rule only ever refuses, so its answer is
+        the other rules' less these cards)."""
+        color = state.color
+        if color is not None:
+            for card in cards:  # a loop, not any(): most lists are one to three cards
+                if card.draw == 4 and card.is_wild:
+                    for held in state.hands[player]:
+                        if held.color == color:
+                            return [c for c in cards if not (c.draw == 4 and c.is_wild)]
+                    break
+        return list(cards)
