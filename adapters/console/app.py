@@ -31,6 +31,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from unobot.cards import COLOR_NAMES, Card, parse_card, sort_key
+from unobot.chat import answers
 from unobot.chat import commands as c
 from unobot.chat.actions import command_of, menu
 from unobot.chat.commands import parse_int
@@ -65,10 +66,12 @@ from .input import (
     Ambiguous,
     Intent,
     Local,
+    Reading,
     Refusal,
     color_word,
     command_word,
     parse_line,
+    reading_of,
 )
 from .terminal import LineReader
 
@@ -177,7 +180,7 @@ class ConsoleApp:
                     return 1
                 code = await self._loop()
                 # self._, not _: a resumed game may have switched the language
-                if code != 0 or self.o.auto or not self._ask_yes(self._("Play again?")):
+                if code != 0 or self.o.auto or not await self._play_again():
                     return code
                 self.table = None
                 self.log.clear()
@@ -355,6 +358,8 @@ class ConsoleApp:
             intent = chosen
         if isinstance(intent, Refusal):
             self.console.print(render.error(intent.message))
+        elif isinstance(intent, Reading):
+            await self._reading(intent)
         elif isinstance(intent, Local):
             if intent.action == QUIT:
                 raise _Quit
@@ -558,6 +563,8 @@ class ConsoleApp:
             self._show_log()
         elif intent == Local(RULES):
             self._show_rules()
+        elif isinstance(intent, Reading):
+            await self._reading(intent)
         else:
             self.console.print(render.error(_("The round is over: press Enter for the next one, or type quit.")))
         return None
@@ -591,6 +598,23 @@ class ConsoleApp:
             self.console.print(render.winner_panel("🏆 " + _("{player} wins the match with {n} points!").format(
                 player=winner.name, n=winner.score)))
         return 0
+
+    async def _play_again(self) -> bool:
+        """"Play again?" after a match; the records commands may come first
+        (`top`, `last`: how the match just played counts), answered, then asked again."""
+        while True:
+            line = self._ask_line(self._("Play again?"))
+            asked = reading_of(line)
+            if asked is None:
+                return self._is_yes(line)
+            await self._reading(asked)
+
+    async def _reading(self, asked: Reading) -> None:
+        """`top`, `me`, `last`, `forgetme`: core's answer for this console's chat, as on
+        Telegram and Discord (the matches played here are counted in its standings)."""
+        lines = await answers.reading_lines(self.service.store, asked.what, self.o.chat_id, self.person,
+                                            self.lang, asked.arg)
+        self.console.print(render.reading(lines))
 
     def _scores(self, view: TableView, title: str) -> RichTable:
         return render.score_table(view, self.lang, self.person.id, title, self._hidden(),
@@ -711,9 +735,15 @@ class ConsoleApp:
 
     # -- small helpers ----------------------------------------------------------------------
     def _ask_yes(self, question: str) -> bool:
+        return self._is_yes(self._ask_line(question))
+
+    def _ask_line(self, question: str) -> str:
+        line = self.reader.read(Text(question + " " + self._("[Y/n]"), style="bold") + Text(" " + render.PROMPT_MARK))
+        return line or ""
+
+    def _is_yes(self, line: str) -> bool:
         _ = self._
-        line = self.reader.read(Text(question + " " + _("[Y/n]"), style="bold") + Text(" " + render.PROMPT_MARK))
-        return (line or "").strip().lower() in ("", "y", "yes", "s", "si", "sí", _("y"), _("yes"))
+        return line.strip().lower() in ("", "y", "yes", "s", "si", "sí", _("y"), _("yes"))
 
     def _time_left(self, table: Table) -> float | None:
         """Seconds left on my turn timer (from when I first saw this turn), or None."""

@@ -4,7 +4,9 @@ The game's own words (cards by number, name, code or symbol in any
 language, `draw`, `uno`, `catch ada`, ...) are core's grammar
 (`unobot.chat.grammar`), the same for every front-end that reads typed
 text. What is left here are the console's own words: `help`, `quit`,
-`table`, `log`, `rules` and a bare Enter, read first.
+`table`, `log`, `rules` and a bare Enter, read first; then the players'
+records (`top [week|month|all]`, `me`, `last`, `forgetme`), which core
+reads (`unobot.chat.answers.typed_reading`) and answers.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from unobot.cards import Card
-from unobot.chat import grammar
+from unobot.chat import answers, grammar
 from unobot.chat.grammar import (
     DRAW_PLAY,
     Ambiguous,
@@ -66,10 +68,19 @@ class Local:
     action: str
 
 
-Intent = Local | Parsed
+@dataclass(frozen=True)
+class Reading:
+    """A players' records command (`top week`, `me`, `last`, `forgetme`): core's
+    answer is printed (`unobot.chat.answers.reading_lines`); `arg` is what followed it."""
+
+    what: str
+    arg: str | None = None
+
+
+Intent = Local | Reading | Parsed
 
 __all__ = ["DRAW_PLAY", "ENTER", "HELP", "LOG", "QUIT", "RULES", "SHORT", "TABLE", "WORDS", "Ambiguous",
-           "Intent", "Local", "Refusal", "color_word", "command_word", "parse_line"]
+           "Intent", "Local", "Reading", "Refusal", "color_word", "command_word", "parse_line", "reading_of"]
 
 
 def command_word(word: str, lang: str) -> str | None:
@@ -95,4 +106,10 @@ def parse_line(line: str, hand: Sequence[Card], lang: str, deck: Collection[Card
     name = command_word(words[0], lang)
     if name in (HELP, QUIT, TABLE, LOG, RULES):
         return Local(name)
-    return grammar.parse_hand(line, hand, lang, deck)
+    return reading_of(line) or grammar.parse_hand(line, hand, lang, deck)
+
+
+def reading_of(line: str) -> Reading | None:
+    """The records command a line asks for, or None (read by core)."""
+    asked = answers.typed_reading(line)
+    return Reading(*asked) if asked is not None else None

@@ -14,12 +14,14 @@ from collections.abc import Callable, Iterable, Sequence
 from rich import box
 from rich.columns import Columns
 from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
 from unobot.cards import COLORS, Card, sort_key
+from unobot.chat import typed
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import (
     card_name,
@@ -337,6 +339,23 @@ def error(message: str) -> Text:
     return Text.assemble(("✗ ", "bold red"), (message, "red"))
 
 
+def reading(lines: Sequence[str]) -> Text:
+    """Core's answer to a records command: the title in bold, then its lines; a
+    single line is a note (a refusal or a confirmation), as on Telegram."""
+    if len(lines) == 1:
+        return Text(lines[0], style="yellow")
+    text = Text(lines[0], style="bold")
+    for line in lines[1:]:
+        text.append("\n  " + line)
+    return text
+
+
+def top_usage(lang: str) -> str:
+    """`top [week|month|all]` with the period words the reader types (`top [semana|mes|todo]`)."""
+    words = [typed.first_form(lang, typed.PERIODS[p]) for p in ("week", "month", "all")]
+    return "top [" + "|".join(words) + "]"
+
+
 def help_table(lang: str) -> Table:
     """Every command, with its short forms, in the person's language."""
     _ = gettext_for(lang)
@@ -361,6 +380,10 @@ def help_table(lang: str) -> Table:
         (f"{_(WORDS['table'])} · {_(SHORT['table'])}", _("show the table and your hand again")),
         (f"{_(WORDS[LOG])}", _("the recent moves, also those that scrolled away")),
         (f"{_(WORDS[RULES])}", _("the variant and the rules in play")),
+        (escape(top_usage(lang)), _("the standings here: wins, games, points and rating (this week, this month, all time)")),
+        ("me", _("your record and rating in every chat you finished a match in")),
+        ("last", _("the last finished match: who won, the scores, its last moments")),
+        ("forgetme", _("remove your records and your name from the kept games")),
         (f"{_(WORDS['help'])} · ?", _("this list")),
         (f"{_(WORDS['quit'])} · q", _("save the game and leave ({command} --resume continues it)").format(
             command=play_command())),

@@ -9,6 +9,7 @@ looks its words up by key; it never holds a language of its own.
 from __future__ import annotations
 
 from unobot.chat.i18n import N_, RTL, gettext_for
+from unobot.chat.records_text import forget_question
 
 #: key -> English text (the msgid); the page shows `texts[key]`.
 PAGE = {
@@ -47,6 +48,15 @@ PAGE = {
     "score": N_("score"),
     "uno": N_("said UNO"),
     "out": N_("out"),
+    # the records panel: core's answers to /top, /me, /last, /forgetme (core/chat/answers.py)
+    "records": N_("Records"),
+    "standings": N_("Standings"),
+    "my_record": N_("My record"),
+    "last_match": N_("The last match"),
+    "forget_me": N_("Forget me"),
+    "week": N_("This week"),
+    "month": N_("This month"),
+    "all_time": N_("All time"),
 }
 
 #: Why a page's request was refused: code -> text.
@@ -60,12 +70,14 @@ REFUSALS = {
     "bad_action": N_("That choice is no longer on offer: the table moved on."),
     "no_browser": N_("New tables are made in the chats here, not on the page."),
     "bad_variant": N_("There is no variant by that name."),
+    "no_person": N_("Sit down at the table first: your records go with your seat."),
+    "bad_record": N_("There is no such record to show."),
 }
 
 
 def page_texts(lang: str) -> dict[str, str]:
     _ = gettext_for(lang)
-    return {key: _(text) for key, text in PAGE.items()}
+    return {**{key: _(text) for key, text in PAGE.items()}, "forget_confirm": forget_question(lang)}
 
 
 def refusal(code: str, lang: str) -> str:

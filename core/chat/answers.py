@@ -8,6 +8,10 @@ and each adapter had a function per command. Now a front-end names the
 command (`READING`) and renders the lines: the first is the title (bold,
 where the platform has it); a single line is a note (a refusal or a
 confirmation) with no title.
+
+The console and the web table ask for the players' four (`RECORDS`) too:
+the console reads them from a typed line (`typed_reading`), the web table
+from its records panel; both render these same lines.
 """
 
 from __future__ import annotations
@@ -27,6 +31,28 @@ READING: dict[str, str] = {
     "forgetme": N_("Remove your records and your name from kept games"),
     "reset": N_("Reset this chat's standings (admins)"),
 }
+#: The players' records every front-end offers, the console and the web table
+#: too: standings, own record, the last match, forget me (no admin's reset).
+RECORDS = ("top", "me", "last", "forgetme")
+
+
+def typed_reading(line: str) -> tuple[str, str | None] | None:
+    """The records command a typed line asks for (`top`, `top semana`,
+    `/me`, `LAST`), with what followed it (a period for `top`, read by
+    `reading_lines` in any language); None for any other line.
+
+    Why the command names are not translated: they are the names Telegram
+    and Discord give these commands in every language (`/top` in a Spanish
+    chat too, and the texts say `/top week`), so a player types the same
+    word everywhere; what follows `top` is read in every language.
+    """
+    words = line.split()
+    if not words:
+        return None
+    name = words[0].removeprefix("/").lower()
+    if name not in RECORDS:
+        return None
+    return name, " ".join(words[1:]) or None
 
 
 async def stats_lines(store: Store, chat_id: str, person: Person, lang: str) -> list[str]:

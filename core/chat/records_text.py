@@ -90,6 +90,13 @@ async def last_lines(store: Store, chat_id: str, lang: str) -> list[str]:
     return summary_lines(record, lang)
 
 
+def forget_question(lang: str) -> str:
+    """What a front-end with buttons asks before a forget-me (the web table's
+    panel): the removal cannot be undone, so a stray press must not do it."""
+    _ = gettext_for(lang)
+    return _("Remove your records and your name from every kept game? This cannot be undone.")
+
+
 async def forget_lines(store: Store, person_id: str, lang: str) -> list[str]:
     await records.forget(store, person_id)
     _ = gettext_for(lang)

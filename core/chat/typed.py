@@ -72,6 +72,13 @@ def forms(lang: str, message: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f for f in (" ".join(fold(part).split()) for part in text.split(",")) if f))
 
 
+def first_form(lang: str, message: str) -> str:
+    """The first form an entry's translation lists, as written (`semana`,
+    `tuần`): what a help shows a player to type."""
+    text = pgettext_for(lang)(TYPED, message)
+    return next((f for f in (" ".join(part.split()) for part in text.split(",")) if f), message)
+
+
 @cache
 def color_names(lang: str) -> dict[str, str]:
     """Folded colour words of `lang` -> colour letter: the names shown and the typed forms."""

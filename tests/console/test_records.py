@@ -1,0 +1,149 @@
+"""Players' records in the console, in English and in Spanish, through a pty.
+
+`top`, `me`, `last` and `forgetme` print what core says on Telegram and
+Discord (core/chat/answers.py), and the matches played in the console
+count in its standings. Each test lays out a table whose next move ends
+the match (`helpers.stage_game`), so the counts are known: Tess wins with
+her last card, the AI seat's hand (R7 G8 B9) is her 24 points.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.redis_server import RedisServer
+from unobot.chat import typed
+from unobot.chat.i18n import gettext_for
+from unobot.chat.records import FORGOTTEN, display_rating, rate
+
+from .helpers import Stage, stage_game
+from .test_play import _no_english
+from .test_staged import Screen
+
+LANGS = ("en", "es")
+AI_HAND = "R7 G8 B9"
+POINTS = 7 + 8 + 9
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[RedisServer]:
+    redis = RedisServer(tmp_path / "redis").start()
+    try:
+        yield redis
+    finally:
+        redis.stop()
+
+
+def _after(screen: Screen, text: str, label: str | None) -> tuple[str, str]:
+    """Press Enter at any pause up to the "Play again?" question; what was printed."""
+    seen = [text]
+    while label is not None and "[" not in label:  # "[Y/n]", "[S/n]"
+        text, label = screen.type("")
+        seen.append(text)
+    assert label is not None, "".join(seen)[-2000:]
+    return "".join(seen), label
+
+
+def _lines(text: str) -> list[str]:
+    """The lines printed after a typed line (its echo left out)."""
+    return [line.strip() for line in text.splitlines() if line.strip()][1:]
+
+
+def _ratings() -> tuple[str, str]:
+    """Tess's and the AI seat's ratings after her win (1st and 2nd of two, both new)."""
+    won, lost = (display_rating(r) for r in rate([1, 2], ["", ""]))
+    return f"{won:.1f}", f"{lost:.1f}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
+    _ = gettext_for(lang)
+    ai = stage_game(server.url, Stage(hands=("R1", AI_HAND), top="R9"), lang=lang, rounds=1)
+    screen = Screen(server.url, lang)
+    screen.until_move()
+    # The help lists the four, with the period words of the player's language.
+    text, _label = screen.type(_("help"))
+    week, month, every = (typed.first_form(lang, typed.PERIODS[p]) for p in ("week", "month", "all"))
+    assert f"top [{week}|{month}|{every}]" in text
+    for what in ("the standings here: wins, games, points and rating (this week, this month, all time)",
+                 "your record and rating in every chat you finished a match in",
+                 "the last finished match: who won, the scores, its last moments",
+                 "remove your records and your name from the kept games"):
+        assert _(what) in text, what
+    # Before the match ends nothing is counted; the game goes on after the answer.
+    text, label = screen.type("top")
+    assert _lines(text)[:2] == [_("Standings: all time"), _("No finished match is counted here yet.")]
+    assert label == _("Your move")
+    text, label = screen.type("me")
+    assert _lines(text)[:2] == [_("{player}'s record").format(player="Tess"), _("You have not finished a match yet.")]
+    # Tess plays her last card: the match (one round) is over and kept.
+    text, label = _after(screen, *screen.type("1"))
+    assert _("Play again?") in label
+    won, lost = _ratings()
+    tess = _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
+        rank=1, player="Tess", wins=1, games=1, points=POINTS, rating=won)
+    bot = _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
+        rank=2, player=ai, wins=0, games=1, points=0, rating=lost)
+    # Asked before "Play again?" is answered: each answered, the question asked again.
+    text, label = screen.type("top")
+    assert _lines(text)[:3] == [_("Standings: all time"), tess, bot] and _("Play again?") in label
+    text, label = screen.type(f"top {week}")
+    assert _lines(text)[:3] == [_("Standings: this week"), tess, bot]
+    text, label = screen.type(f"/top {month}")
+    assert _lines(text)[:3] == [_("Standings: this month"), tess, bot]
+    text, label = screen.type("top fortnight")
+    assert _lines(text)[0] == _("Say which standings: week, month or all (for example /top week).")
+    text, label = screen.type("me")
+    assert _lines(text)[:2] == [
+        _("{player}'s record").format(player="Tess"),
+        _("{where}: {wins} won of {games}, {points} points, rating {rating}").format(
+            where=_("This chat"), wins=1, games=1, points=POINTS, rating=won)]
+    text, label = screen.type("last")
+    lines = _lines(text)
+    assert lines[0] == _("The last match")
+    moved = re.escape(_("{player} won after {rounds} rounds and {moves} moves.")).replace(
+        re.escape("{player}"), "Tess").replace(re.escape("{rounds}"), "1").replace(re.escape("{moves}"), r"\d+")
+    assert re.fullmatch(moved, lines[1]), lines[1]
+    assert lines[2:4] == [_("{player}: {n} points").format(player="Tess", n=POINTS),
+                          _("{player}: {n} points").format(player=ai, n=0)]
+    # Forgotten: Tess leaves the standings and the kept game; the AI seat's line stays.
+    text, label = screen.type("forgetme")
+    assert _lines(text)[0] == _("Your records are removed, and your name is gone from the kept games.")
+    text, label = screen.type("top")
+    lines = _lines(text)
+    assert lines[:2] == [_("Standings: all time"), bot.replace("2. ", "1. ", 1)]
+    assert "Tess" not in text
+    text, label = screen.type("me")
+    assert _("You have not finished a match yet.") in text
+    text, label = screen.type("last")
+    assert "Tess" not in text and _lines(text)[1].startswith(FORGOTTEN)
+    assert screen.close("n") == 0
+    assert "Traceback" not in screen.output
+    if lang == "es":
+        _no_english(screen.output)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_match_won_on_points_counts_once(lang: str, server: RedisServer) -> None:
+    """No `--rounds`: the match ends when Tess's round reaches the target (20
+    points), the engine's own end of a match, not the console's stop after
+    its rounds: counted once all the same."""
+    _ = gettext_for(lang)
+    ai = stage_game(server.url, Stage(hands=("R1", AI_HAND), top="R9"), lang=lang, rounds=None,
+                    rules=("scoring.target=20",))
+    screen = Screen(server.url, lang)
+    screen.until_move()
+    text, label = _after(screen, *screen.type("1"))
+    won, lost = _ratings()
+    text, label = screen.type("top")
+    assert _lines(text)[:3] == [
+        _("Standings: all time"),
+        _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
+            rank=1, player="Tess", wins=1, games=1, points=POINTS, rating=won),
+        _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
+            rank=2, player=ai, wins=0, games=1, points=0, rating=lost)]
+    assert screen.close("n") == 0
