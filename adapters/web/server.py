@@ -17,6 +17,13 @@ player; the page keeps the newest version: latest state wins), `notice`
 changed), `player` (the token of a seat just picked a name for) and
 `need_name`.
 
+The players' records (the chats' `/top`, `/me`, `/last`, `/forgetme`) are
+one HTTP call, `POST /api/records` (`records`): the same proof in `auth`,
+judged the same way, and core's answer (`unobot.chat.answers`) as lines
+the page's records panel shows. A forget-me is done only when the request
+says `confirm` (the page asks first); a missing or forged proof is refused
+with the page's translated reason and changes nothing.
+
 Live updates: after a move made here, every page on that table gets its
 state at once. Moves made elsewhere (inline mode in the same Telegram
 group, another process) come from the store's change feed
@@ -48,15 +55,18 @@ from aiohttp import WSMsgType, web
 
 from unobot.cards import CardError, parse_card
 from unobot.changes import Change, start_following, stop_following
+from unobot.chat import answers
 from unobot.chat import commands as c
 from unobot.chat.actions import decode
 from unobot.chat.i18n import known, normalize
 from unobot.chat.outcome import Outcome
-from unobot.chat.render import error_text
+from unobot.chat.records_text import forget_question
+from unobot.chat.render import error_text, store_error_code
 from unobot.chat.service import ChatService
 from unobot.chat.table import FINISHED, Table
 from unobot.chat.wake import Pacing
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker
+from unobot.store import StoreUnavailable
 
 from . import links, state
 from .texts import direction, page_texts, refusal
@@ -142,6 +152,7 @@ class WebTable:
             web.get("/", self.index), web.get("/ws", self.socket),
             web.get("/static/{name}", self.asset), web.get("/cards/{code}.png", self.card),
             web.get("/api/variants", self.variants), web.post("/api/new", self.new_table),
+            web.post("/api/records", self.records),
             web.get("/healthz", self.health),
         ])
         self.app.on_shutdown.append(self._shutdown)
@@ -231,6 +242,41 @@ class WebTable:
         self.after(chat, out)
         return web.json_response({"chat": chat, "player": token, "link": self.table_link(chat),
                                   "table": links.table_token(self.config.secret, chat)})
+
+    async def records(self, request: web.Request) -> web.StreamResponse:
+        """The players' records for the page's panel: `what` is one of core's
+        `answers.RECORDS` (`top` with a `period`, `me`, `last`, `forgetme`),
+        for the chat and the person the proof names (never ids the page sends).
+        Answers `{"lines": [...]}` (core's lines, title first); a forget-me
+        without `confirm: true` answers `{"confirm": question}` and forgets
+        nothing; a bad proof is a 403 with the translated reason."""
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            body = {}
+        lang = known(str(body.get("lang") or request.query.get("lang") or "")) or "en"
+        who = self.viewer(body.get("auth"), lang)
+        if isinstance(who, str):  # a browser table's token alone names no person yet
+            code = "no_person" if who == "need_name" else who
+            return web.json_response({"code": code, "error": refusal(code, lang)}, status=403)
+        lang = normalize(who.lang or lang)
+        what = body.get("what")
+        if what not in answers.RECORDS:
+            return web.json_response({"code": "bad_record", "error": refusal("bad_record", lang)}, status=400)
+        if what == "forgetme" and body.get("confirm") is not True:
+            return web.json_response({"what": what, "confirm": forget_question(lang)})
+        period = body.get("period")
+        chat, _game = split_game(who.chat)
+        person = c.Person(who.person, who.name, lang)
+        try:
+            lines = await answers.reading_lines(self.service.store, str(what), chat, person, lang,
+                                                period if isinstance(period, str) else None)
+        except StoreUnavailable as exc:
+            code = store_error_code(exc)
+            return web.json_response({"code": code, "error": error_text(code, lang)}, status=503)
+        return web.json_response({"what": what, "lines": lines})
 
     # -- proofs --------------------------------------------------------------------------
     def viewer(self, auth: Any, lang: str | None) -> links.Viewer | str:

@@ -9,7 +9,6 @@ looks its words up by key; it never holds a language of its own.
 from __future__ import annotations
 
 from unobot.chat.i18n import N_, RTL, gettext_for
-from unobot.chat.records_text import forget_question
 
 #: key -> English text (the msgid); the page shows `texts[key]`.
 PAGE = {
@@ -77,7 +76,7 @@ REFUSALS = {
 
 def page_texts(lang: str) -> dict[str, str]:
     _ = gettext_for(lang)
-    return {**{key: _(text) for key, text in PAGE.items()}, "forget_confirm": forget_question(lang)}
+    return {key: _(text) for key, text in PAGE.items()}
 
 
 def refusal(code: str, lang: str) -> str:

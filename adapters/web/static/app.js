@@ -218,13 +218,72 @@
   };
   document.addEventListener("keydown", function (ev) {
     // d: draw, p: pass, u: UNO (the menu's own actions; nothing if not offered)
-    if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") || $("picker").open) return;
+    if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") || $("picker").open
+        || $("confirm").open) return;
     var kinds = { d: "draw", p: "pass", u: "uno" };
     var kind = kinds[ev.key];
     if (!kind || !state) return;
     var b = document.querySelector('#actions button[data-kind="' + kind + '"]');
     if (b) { ev.preventDefault(); b.click(); }
   });
+
+  // -- the records panel: the chats' /top, /me, /last, /forgetme ---------------------------------
+  // Core's answer (core/chat/answers.py) as lines, the first a title; one line alone is a note
+  // (a refusal, a confirmation). The page computes nothing: it shows the lines it is sent.
+  var period = "all";
+  window.__records = [];  // every answer shown, for tests
+  function records(what, extra) {
+    var body = { what: what, period: period, auth: auth, lang: lang };
+    if (extra) for (var k in extra) body[k] = extra[k];
+    return fetch("/api/records", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body) })
+      .then(function (r) { return r.json(); })
+      .then(function (r) {
+        if (r.confirm) { askForget(r.confirm); return; }
+        if (!r.error) pressed(what);
+        showRecords(r.error ? [r.error] : r.lines || [], r);
+      })
+      .catch(function () { showRecords([t("offline")], {}); });
+  }
+  function pressed(what) {  // the answer shown is this button's; the periods go with the standings
+    document.querySelectorAll("#records-menu button").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.getAttribute("data-what") === what ? "true" : "false");
+    });
+    $("periods").hidden = what !== "top";
+  }
+  function showRecords(lines, answer) {
+    var out = $("records-out"); out.textContent = "";
+    if (lines.length === 1) {
+      var note = el("p", "note", lines[0]);
+      if (answer.error) note.setAttribute("role", "alert");
+      out.appendChild(note);
+    } else if (lines.length) {
+      out.appendChild(el("h3", "", lines[0]));
+      var ul = el("ul");
+      lines.slice(1).forEach(function (line) { ul.appendChild(el("li", "", line)); });
+      out.appendChild(ul);
+    }
+    window.__records.push({ what: answer.what || null, code: answer.code || null, lines: lines });
+  }
+  function askForget(question) {
+    $("confirm-text").textContent = question;
+    $("confirm").showModal();
+    $("confirm-no").focus();
+  }
+  document.querySelectorAll("#records-menu button").forEach(function (b) {
+    b.onclick = function () { records(b.getAttribute("data-what")); };
+  });
+  document.querySelectorAll("#periods button").forEach(function (b) {
+    b.onclick = function () {
+      period = b.getAttribute("data-period");
+      document.querySelectorAll("#periods button").forEach(function (x) {
+        x.setAttribute("aria-pressed", x === b ? "true" : "false");
+      });
+      records("top");
+    };
+  });
+  $("confirm-yes").onclick = function () { $("confirm").close(); records("forgetme", { confirm: true }); };
+  $("confirm-no").onclick = function () { $("confirm").close(); };
 
   // -- a new browser table ----------------------------------------------------------------------
   function landing() {
