@@ -26,6 +26,7 @@ from unobot.store import (
 
 if TYPE_CHECKING:
     from unobot.adapters.embedded_redis import EmbeddedRedis
+    from unobot.chat.service import ChatService
 
 EMBEDDED_SUBDIR = "redis"
 DEFAULT_PREFIX = "unobot"  # the same as adapters/redis_store.py's (not imported: see prepare_redis)
@@ -199,3 +200,21 @@ def store_failure_reason(exc: StoreError) -> str:
     if isinstance(exc, StoreDataError):
         return f"the store (Redis) holds a value that cannot be read: {first}"
     return f"the store (Redis) refused: {first}"
+
+
+async def open_service(config: Config, redis: str | None, **options: Any) -> ChatService:
+    """What a long-running front-end serves from: the store (`redis`, "memory",
+    or None for the embedded server) with the config's options, the same for
+    every front-end, and the chat service on it with the config's defaults,
+    told whether the store keeps anything on disk (its outages are said
+    without "nothing was lost" when it does not). Close it with `service.store.close()`."""
+    from unobot.chat.service import ChatService, Defaults
+
+    from .startup import store_persistence
+
+    memory = redis == "memory"
+    store = await open_store(None if memory else redis, data_dir=config.store.data_dir,
+                             prefix=config.store.prefix, memory=memory, **store_options(config, memory=memory))
+    persistence = await store_persistence(store)
+    return ChatService(store, defaults=Defaults.of(config.game), keeps_nothing=persistence.persistent is False,
+                       **options)

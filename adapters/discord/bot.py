@@ -50,12 +50,12 @@ from unobot.store import StoreError
 
 from . import ids, render
 from .commands import Translator, settings_press, uno_group
-from .place import channel_of, chat_id, chat_of, discord_service, lang_of, person_of
+from .place import channel_of, chat_id, chat_of, lang_of, person_of
 from .reply import EPHEMERAL, UPDATE, Reply, outage_text
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SYSTEM", "Options", "UnoBot", "chat_id", "discord_service"]
+__all__ = ["SYSTEM", "Options", "UnoBot", "chat_id"]
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,7 @@ class UnoBot(discord.Client):
                 else:
                     log.warning("interaction %s: the store failed: %s", custom_id, exc)
                 with contextlib.suppress(discord.HTTPException):
-                    await reply.tell(outage_text(exc, self.lang(interaction)))
+                    await reply.tell(outage_text(exc, self.lang(interaction), self.service.keeps_nothing))
             finally:
                 reply.close()
 

@@ -69,23 +69,17 @@ def run(args: argparse.Namespace) -> int:
 
     import discord
 
-    from unobot.adapters.store_factory import open_store, store_options
-    from unobot.chat.service import Defaults
+    from unobot.adapters.store_factory import open_service
     from unobot.store import StoreError
 
-    from .bot import Options, UnoBot, discord_service
+    from .bot import Options, UnoBot
+    from .place import settings_places
 
     async def main() -> None:
-        # the same store, with the same options (timeouts, redis.wait_replicas,
-        # redis.cluster), as `unobot telegram` opens
-        memory = redis_url == "memory"
-        store = await open_store(None if memory else redis_url, data_dir=config.store.data_dir,
-                                 prefix=config.store.prefix, memory=memory,
-                                 **store_options(config, memory=memory))
-        game = config.game
-        service = discord_service(store, defaults=Defaults.of(game))
-        bot = UnoBot(service, options=Options(sync_commands=not args.no_sync, lobby_seconds=game.lobby_minutes * 60.0),
-                     shard_id=args.shard, shard_count=args.shards)
+        service = await open_service(config, redis_url, settings_from=settings_places)
+        store = service.store
+        options = Options(sync_commands=not args.no_sync, lobby_seconds=config.game.lobby_minutes * 60.0)
+        bot = UnoBot(service, options=options, shard_id=args.shard, shard_count=args.shards)
         from unobot.adapters.web.cli import attach_discord
 
         web = await attach_discord(bot, config)  # the web table and /uno table, when configured

@@ -193,7 +193,7 @@ async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
             else:
                 log.exception("/uno failed")
             with contextlib.suppress(discord.HTTPException):
-                await reply.tell(outage_text(exc, bot.lang(it)))
+                await reply.tell(outage_text(exc, bot.lang(it), bot.service.keeps_nothing))
         finally:
             reply.close()
 

@@ -15,8 +15,6 @@ import discord
 
 from unobot.chat import commands as c
 from unobot.chat.i18n import known
-from unobot.chat.service import ChatService
-from unobot.store import Store
 
 CHAT_PREFIX = "dc_"
 GUILD_PREFIX = "dcg_"
@@ -81,7 +79,3 @@ def settings_places(chat: str) -> tuple[str, ...]:
     guild = guild_of(chat)
     return (chat, guild) if guild is not None else (chat,)
 
-
-def discord_service(store: Store, **options: Any) -> ChatService:
-    """The chat service with Discord's two levels of settings (`settings_places`)."""
-    return ChatService(store, settings_from=settings_places, **options)

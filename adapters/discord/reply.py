@@ -102,6 +102,6 @@ class Reply:
                 await self.it.edit_original_response(content="✓")
 
 
-def outage_text(exc: BaseException, lang: str) -> str:
+def outage_text(exc: BaseException, lang: str, keeps_nothing: bool = False) -> str:
     """What a member is told when the store failed them (core's words, as on every front-end)."""
-    return "⚠️ " + failure_text(exc, lang)
+    return "⚠️ " + failure_text(exc, lang, keeps_nothing=keeps_nothing)

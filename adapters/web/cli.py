@@ -59,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio  # here, not at the top: `unobot --help` loads this module and must stay light
 
     from unobot.adapters.startup import begin
-    from unobot.adapters.store_factory import open_store, store_options
-    from unobot.chat.service import ChatService, Defaults
+    from unobot.adapters.store_factory import open_service
     from unobot.store import StoreError
 
     from .server import WebTable, start
@@ -71,17 +70,12 @@ def run(args: argparse.Namespace) -> int:
     listen, port = args.listen or config.web.listen, args.port or config.web.port
 
     async def serve() -> int:
-        redis = args.redis or config.redis.url
-        memory = redis == "memory"
         try:
-            store = await open_store(None if memory else redis, data_dir=config.store.data_dir,
-                                     prefix=config.store.prefix, memory=memory,
-                                     **store_options(config, memory=memory))
+            service = await open_service(config, args.redis or config.redis.url)
         except StoreError as exc:
             print(f"error: the store cannot be opened: {exc}", file=sys.stderr)
             return 1
-        game = config.game
-        service = ChatService(store, defaults=Defaults.of(game))
+        store = service.store
         table = WebTable(service, web_config(config, public_url=args.public_url, listen=listen, port=port))
         try:
             runner = await start(table, listen, port)

@@ -103,6 +103,11 @@ def store_error_code(exc: BaseException) -> str:
     return "store_refusing" if isinstance(exc, StoreRefusing) else "store_unavailable"
 
 
+#: A store outage on a store that keeps nothing on disk: no "nothing was lost".
+FORGETFUL_OUTAGE = N_("The game store is not reachable right now. Try again shortly. It keeps nothing "
+                      "on disk: if it restarted, the running games are gone.")
+
+
 def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = False) -> str:
     """What a person is told when their message could not be handled, the
     same on every front-end: the store's outage (without "nothing was lost"
@@ -112,10 +117,7 @@ def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = 
 
     _ = gettext_for(lang)
     if isinstance(exc, StoreUnavailable):
-        if keeps_nothing:
-            return _("The game store is not reachable right now. Try again shortly. It keeps nothing "
-                     "on disk: if it restarted, the running games are gone.")
-        return error_text(store_error_code(exc), lang)
+        return _(FORGETFUL_OUTAGE) if keeps_nothing else error_text(store_error_code(exc), lang)
     if isinstance(exc, StoreDataError):
         return error_text("store_data", lang)
     return _("Something went wrong. Please try again.")

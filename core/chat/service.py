@@ -35,10 +35,10 @@ from ..store import (
 from ..variants import VariantError
 from . import commands as c
 from . import migration, play, records
-from .i18n import gettext_for, normalize
+from .i18n import Msg, gettext_for, normalize
 from .lobby import open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
-from .render import error_text, store_error_code
+from .render import FORGETFUL_OUTAGE, error_text, store_error_code
 from .settings import SETTINGS_COMMANDS, settings_command
 from .stats import record_stats
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, TABLES, Table
@@ -90,8 +90,12 @@ class ChatService:
     def __init__(self, store: Store, *, defaults: Defaults | None = None,
                  clock: Callable[[], float] = time.time, max_tries: int = 8,
                  rng: random.Random | None = None, cache_size: int = 1024,
-                 settings_from: Callable[[str], Sequence[str]] | None = None) -> None:
+                 settings_from: Callable[[str], Sequence[str]] | None = None, keeps_nothing: bool = False) -> None:
         self.store = store
+        #: The store keeps nothing on disk (`adapters.startup.store_persistence`
+        #: found neither snapshots nor an append-only file): an outage is said
+        #: without the promise that nothing was lost, since its restart loses every game.
+        self.keeps_nothing = keeps_nothing
         #: Where a chat's settings are kept, nearest first: its own, then the
         #: places it inherits from (a Discord channel, then its server; a
         #: Telegram forum topic has only its group's). The chat alone by default.
@@ -274,6 +278,9 @@ class ChatService:
             return self.fail("rules_unavailable", lang or self.defaults.lang)
 
     def fail(self, code: str, lang: str, table: Table | None = None) -> Outcome:
+        if self.keeps_nothing and code in ("store_unavailable", "store_refusing"):
+            return Outcome(ok=False, code=code, error=Msg(FORGETFUL_OUTAGE).text(lang), reason=Msg(FORGETFUL_OUTAGE),
+                           table=table)
         return Outcome(ok=False, code=code, error=error_text(code, lang), table=table)
 
     async def _stop(self, chat_id: str, person: c.Person, cmd: c.Stop) -> Outcome:

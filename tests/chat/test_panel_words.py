@@ -103,3 +103,12 @@ async def test_two_members_pressing_join_on_the_same_lobby_both_join() -> None:
     assert after is not None and [s.name for s in after.seats] == ["Ana", "Ben", "Cy", "Di"]
     play = a.decode("pR5", seen)
     assert isinstance(play, c.Play) and play.version == seen  # a move keeps the version it was seen on
+
+
+def test_a_store_that_keeps_nothing_never_promises_nothing_was_lost() -> None:
+    forgetful = ChatService(MemoryStore(), keeps_nothing=True)
+    out = forgetful.fail("store_unavailable", "en")
+    assert out.code == "store_unavailable" and "keeps nothing" in (out.error or "")
+    assert "nothing was lost" not in out.refusal("es") and out.refusal("es") != out.refusal("en")
+    plain = ChatService(MemoryStore()).fail("store_unavailable", "en")
+    assert "nothing was lost" in (plain.error or "")

@@ -32,11 +32,12 @@ from tests.web.players import WebPlayer
 from tests.web.test_telegram_process import next_state, until
 from unobot.adapters.discord.bot import UnoBot
 from unobot.adapters.discord.cli import use_api
-from unobot.adapters.discord.place import chat_id, discord_service
+from unobot.adapters.discord.place import chat_id, settings_places
 from unobot.adapters.embedded_redis import free_port
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.web import links
 from unobot.adapters.web.cli import attach_discord
+from unobot.chat.service import ChatService
 from unobot.chat.views import table_view
 from unobot.config import Config, DiscordConfig, TelegramConfig, WebTableConfig
 
@@ -54,7 +55,7 @@ class WebBot(BotProcess):
     async def start(self) -> WebBot:
         use_api(self.server.base_url, self.server.gateway_url)
         self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
-        self.service = discord_service(self.store, rng=random.Random(7))
+        self.service = ChatService(self.store, settings_from=settings_places, rng=random.Random(7))
         self.client = UnoBot(self.service, options=self.options)
         self.web = await attach_discord(self.client, self.config)
         self._run = asyncio.create_task(self.client.start(self.server.token))
