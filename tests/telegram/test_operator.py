@@ -67,7 +67,7 @@ async def test_a_polling_start_says_who_the_bot_is_and_that_its_store_persists(
         await server.wait_for("getUpdates", timeout=20, after=0)
         group = server.group()
         update = server.send_command(group, server.user(1, "Ann"), "/new")
-        await server.wait_answer(update, "sendMessage", timeout=10)
+        await server.wait_answer(update, "sendMessage", timeout=30)
         assert run.process.pid is not None
         os.kill(run.process.pid, signal.SIGUSR1)  # the counters, printed
         await asyncio.sleep(1.0)
@@ -90,10 +90,10 @@ async def test_a_redis_that_keeps_nothing_is_said_and_its_outage_promises_nothin
             group = server.group()
             ann = server.user(1, "Ann")
             update = server.send_command(group, ann, "/new")
-            await server.wait_answer(update, "sendMessage", timeout=10)
+            await server.wait_answer(update, "sendMessage", timeout=30)
             volatile.stop()
             update = server.send_command(group, server.user(2, "Ben"), "/join")
-            answer = await server.wait_answer(update, "sendMessage", timeout=15)
+            answer = await server.wait_answer(update, "sendMessage", timeout=30)
     line = ready_line(run.output)
     assert "keeps nothing on disk" in line, line
     assert "warning: the store keeps nothing on disk" in run.output, run.output
@@ -120,7 +120,7 @@ async def test_a_webhook_bot_serves_health_and_metrics(server: BotAPIServer, red
         await server.wait_for("setWebhook", timeout=20, after=0)
         group = server.group()
         update = server.send_command(group, server.user(1, "Ann"), "/new")
-        await server.wait_answer(update, "sendMessage", timeout=10)
+        await server.wait_answer(update, "sendMessage", timeout=30)
         async with ClientSession(timeout=ClientTimeout(total=10)) as session:
             async with session.get(f"http://127.0.0.1:{port}/healthz") as response:
                 assert response.status == 200 and (await response.text()).strip() == "ok"
