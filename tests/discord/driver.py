@@ -59,7 +59,7 @@ class BotProcess:
         self.client = UnoBot(self.service, options=self.options)
         before = len([s for s in self.server.sessions if s.ready])
         self._run = asyncio.create_task(self.client.start(self.server.token))
-        await asyncio.wait_for(self._ready(before), 10)
+        await asyncio.wait_for(self._ready(before), 30)  # a login on a loaded machine may take seconds
         await self.client.idle()
         return self
 
