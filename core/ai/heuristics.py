@@ -248,6 +248,7 @@ class Level:
         threat_next = len(state.hands[nxt]) <= 2
         threat = any(len(state.hands[s]) <= 2 for s in others)
         two = len(others) == 1
+        reverse_skips = two and _reverse_skips(state)
         colours_named: dict[tuple[Card, ...], str] = {}
         out: list[tuple[float, Move]] = []
         for m in plays:
@@ -281,7 +282,10 @@ class Level:
                 s += self.edge * self.colour_edge(state, player, colour)
             if not card.is_wild:
                 s += card.value / (4.0 if threat else 12.0)  # dump points when someone is close
-                action = card.draw or card.rank in (SKIP, REVERSE) or not card.is_number
+                # a Reverse that does not skip with two players (RLCard's game,
+                # house rules) is no action: the other seat still plays next
+                action = card.draw or card.rank == SKIP or not card.is_number and (
+                    card.rank != REVERSE or not two or reverse_skips)
                 if action and threat_next:
                     s += self.threat_action
                 if action and two and any(c.color == colour or c.rank == card.rank for c in rest):
@@ -301,6 +305,14 @@ class Level:
     def _holds_colour(state: GameState, player: int, card: Card) -> bool:
         colour = state.color
         return colour is not None and any(c.color == colour for c in state.hands[player] if c is not card)
+
+
+def _reverse_skips(state: GameState) -> bool:
+    """Does a Reverse skip the other seat with two players (card-effects'
+    option; on unless a variant turns it off)?"""
+    rules = state.rules
+    options = rules.options.get("card-effects") if rules is not None else None
+    return bool(getattr(options, "two_player_reverse_skips", True))
 
 
 def _without(hand: list[Card], *cards: Card) -> list[Card]:
