@@ -142,6 +142,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_PREFIX = "unobot"
+#: Games whose key names a store remembers (see `RedisKeys.game`).
+GAME_KEYS_CACHED = 1024
 DEFAULT_CONNECT_TIMEOUT = 1.0
 DEFAULT_SOCKET_TIMEOUT = 2.0
 QUARANTINE_TTL = 30 * 24 * 3600.0
@@ -289,7 +291,11 @@ class RedisKeys:
         self.prefix = prefix
         # Why a cache: every load and save needs these names; building them
         # checks the game id with a regex, which showed up in the profile.
-        self.game = functools.lru_cache(maxsize=4096)(self._game)
+        # Why 1,024: the games a process is playing, as many as the session
+        # keeps tables of (core's DEFAULT_CACHE_SIZE); with 4,096, a bot
+        # meeting new groups all day held the names of 4,096 games, most of
+        # them over (issue 25's soak: one GameKeys per game among what grew).
+        self.game = functools.lru_cache(maxsize=GAME_KEYS_CACHED)(self._game)
 
     def _game(self, game_id: str) -> GameKeys:
         chat, nonce = split_game_id(game_id)

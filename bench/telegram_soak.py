@@ -63,6 +63,7 @@ async def soak(games: int, parallel: int, batch: int, trace: int = 0) -> list[tu
                 assert bot.service is not None
                 points: list[tuple[int, float]] = []
                 first: tracemalloc.Snapshot | None = None
+                first_types: dict[str, int] = {}
                 played = 0
                 g = 0
                 started = time.perf_counter()
@@ -97,12 +98,17 @@ async def soak(games: int, parallel: int, batch: int, trace: int = 0) -> list[tu
                     server.forget()
                     gc.collect()
                     points.append((played, rss_mb()))
-                    if trace:
+                    if trace and tracemalloc.is_tracing():
                         snapshot = tracemalloc.take_snapshot().filter_traces(TRACE_FILTERS)
-                        if first is None:
+                        if first is None and played >= games // 4:
                             first = snapshot
-                        else:
+                        elif first is not None and played >= games:
                             print_growth(first, snapshot, trace)
+                    if trace:
+                        if not first_types and played >= games // 4:
+                            first_types = type_counts()
+                        elif first_types:
+                            print_types(first_types, type_counts(), trace)
                     print(f"{played:6d} games  RSS {points[-1][1]:7.1f} MB  ({time.perf_counter() - started:5.0f} s)",
                           flush=True)
                 await bot.stop()
@@ -115,14 +121,31 @@ TRACE_FILTERS = (tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Fi
 
 
 def print_growth(first: tracemalloc.Snapshot, now: tracemalloc.Snapshot, top: int) -> None:
-    """The source lines whose live allocations grew most since the first batch."""
-    stats = now.compare_to(first, "lineno")
+    """The allocation tracebacks whose live allocations grew most since the
+    first traced batch, innermost frame first."""
+    stats = now.compare_to(first, "traceback")
     total = sum(s.size_diff for s in stats)
-    print(f"  traced growth since the first batch: {total / 2**20:+.2f} MB", flush=True)
+    print(f"  traced growth since the first traced batch: {total / 2**20:+.2f} MB", flush=True)
     for stat in stats[:top]:
-        frame = stat.traceback[0]
-        print(f"    {stat.size_diff / 2**10:+9.1f} KiB {stat.count_diff:+7d} blocks  {frame.filename}:{frame.lineno}",
-              flush=True)
+        print(f"    {stat.size_diff / 2**10:+9.1f} KiB {stat.count_diff:+7d} blocks", flush=True)
+        for frame in stat.traceback:
+            print(f"        {frame.filename}:{frame.lineno}", flush=True)
+
+
+def type_counts() -> dict[str, int]:
+    """Live objects the collector tracks, by type."""
+    counts: dict[str, int] = {}
+    for obj in gc.get_objects():
+        name = type(obj).__qualname__
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def print_types(first: dict[str, int], now: dict[str, int], top: int) -> None:
+    """The types whose live objects grew most since the first traced batch."""
+    diff = sorted(((now.get(k, 0) - first.get(k, 0), k) for k in set(first) | set(now)), reverse=True)
+    print("  objects by type, growth since then: " + ", ".join(f"{name} {n:+d}" for n, name in diff[:top] if n),
+          flush=True)
 
 
 def slope(points: list[tuple[int, float]]) -> float:
@@ -165,13 +188,15 @@ def main() -> None:
     parser.add_argument("batch", nargs="?", type=int, default=200)
     parser.add_argument("--old-caps", action="store_true", help="the caches' caps before issue 25")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
-                        help="run tracemalloc and print the N lines whose allocations grew most")
+                        help="run tracemalloc and print the N tracebacks whose allocations grew most")
+    parser.add_argument("--types", type=int, default=0, metavar="N",
+                        help="print the N types whose live objects grew most (cheap: no tracemalloc)")
     args = parser.parse_args()
     if args.old_caps:
         old_caps()
     if args.trace:
-        tracemalloc.start(1)
-    points = asyncio.run(soak(args.games, args.parallel, args.batch, args.trace))
+        tracemalloc.start(6)
+    points = asyncio.run(soak(args.games, args.parallel, args.batch, args.trace or args.types))
     first, last = points[0], points[-1]
     print(f"RSS {first[1]:.1f} MB after {first[0]} games, {last[1]:.1f} MB after {last[0]}; "
           f"growth over the second half: {slope(points):.1f} MB per 1,000 games (least squares), "

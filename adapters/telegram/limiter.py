@@ -166,13 +166,31 @@ class GroupLimiter(BaseRateLimiter[int]):
         return None
 
     def budget(self, chat_id: int) -> Budget:
+        """The group's budget; a group met anew (or again after a rest) gets a full one.
+
+        The budgets are kept least recently used first, and a new one makes
+        room: the budgets at the front that are at rest leave (full again,
+        not blocked by a 429, no reply waiting, nothing posted for `stale`
+        seconds: a fresh budget is the same), then, beyond `size`, the
+        oldest. So the limiter holds the groups of the last minute or so,
+        not every group it met (issue 25's soak: one budget per game, kept)."""
         budget = self._groups.get(chat_id)
-        if budget is None:
-            budget = Budget(self.group_burst, self.group_burst, self.group_rate, self.clock())
-            self._groups[chat_id] = budget
-            while len(self._groups) > self.size:
-                self._groups.popitem(last=False)
+        if budget is not None:
+            self._groups.move_to_end(chat_id)
+            return budget
+        now = self.clock()
+        while self._groups:
+            oldest = next(iter(self._groups.values()))
+            if len(self._groups) < self.size and not self._at_rest(oldest, now):
+                break
+            self._groups.popitem(last=False)
+        budget = self._groups[chat_id] = Budget(self.group_burst, self.group_burst, self.group_rate, now)
         return budget
+
+    def _at_rest(self, budget: Budget, now: float) -> bool:
+        refilled = budget.tokens + (now - budget.stamp) * budget.rate
+        return refilled >= budget.capacity and now >= budget.blocked_until and not budget.replies \
+            and now - budget.last_post >= self.stale
 
     def overall(self) -> Budget | None:
         """The bot-wide budget (None: not paced)."""

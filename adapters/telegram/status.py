@@ -17,11 +17,11 @@ per process and short-lived; a stale one only costs a harmless
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
-import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import NamedTuple
 
 from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity
@@ -39,6 +39,14 @@ from .transport import Superseded
 
 log = logging.getLogger(__name__)
 
+#: The messages the status editor remembers (the version and the hash of
+#: what each shows, a deleted one's replacement), least recently written out
+#: first. Only a message still being edited needs them: a game's status
+#: message is written on every move, so the live ones stay at the end, and a
+#: message pushed out costs at most one "not modified" answer. Each game here
+#: leaves two (its lobby-and-play message and its round message): with 4,096
+#: a soak of new groups grew for 2,048 games (issue 25).
+EDITOR_SIZE = 1024
 
 
 def is_gone(exc: BaseException) -> bool:
@@ -129,7 +137,7 @@ class StatusEditor:
     budget, keep serving every other chat. Besides status messages, it
     edits the /rules view an admin's button changed (`Status.html`)."""
 
-    def __init__(self, size: int = 4096) -> None:
+    def __init__(self, size: int = EDITOR_SIZE) -> None:
         self.size = size
         self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
         #: message -> the hash of what it shows (`Status.key()`): an equal edit is
@@ -139,9 +147,8 @@ class StatusEditor:
         self._pending: dict[tuple[int, int], _Pending] = {}
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._moved: OrderedDict[tuple[int, int], int] = OrderedDict()
-        self._reposting: OrderedDict[tuple[int, int], asyncio.Lock] = OrderedDict()
-        #: When each message's last edit went out (monotonic seconds): for benchmarks and tests.
-        self.edited_at: dict[tuple[int, int], float] = {}
+        #: message -> (its lock, how many hold or wait for it): only while in use.
+        self._reposting: dict[tuple[int, int], tuple[asyncio.Lock, list[int]]] = {}
 
     def _remember(self, cache: OrderedDict, key: tuple[int, int], value: object) -> None:  # type: ignore[type-arg]
         cache[key] = value
@@ -241,9 +248,6 @@ class StatusEditor:
             log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
             return None
         self._remember(self._shown, key, shown)
-        self.edited_at[key] = time.monotonic()
-        if len(self.edited_at) > self.size:
-            self.edited_at.clear()
         return None
 
     def moved(self, chat_id: int, message_id: int) -> int:
@@ -253,12 +257,20 @@ class StatusEditor:
     def replaced(self, chat_id: int, old_id: int, new_id: int) -> None:
         self._remember(self._moved, (chat_id, old_id), new_id)
 
-    def reposting(self, chat_id: int, old_id: int) -> asyncio.Lock:
-        """Held while a deleted status message is replaced: one replacement,
-        however many updates found it gone at once."""
+    @contextlib.asynccontextmanager
+    async def reposting(self, chat_id: int, old_id: int) -> AsyncIterator[None]:
+        """Held while a deleted status message is replaced (or a lobby is
+        posted: `old_id` 0): one replacement, however many updates found it
+        gone at once. The lock is kept only while someone holds or waits for
+        it (every lobby took one, and kept it: issue 25's soak found one
+        Lock per game among what grew)."""
         key = (chat_id, old_id)
-        lock = self._reposting.get(key)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._remember(self._reposting, key, lock)
-        return lock
+        lock, users = self._reposting.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._reposting[key]

@@ -10,6 +10,7 @@ from telegram import Chat, User
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver
 from unobot.adapters.telegram.admins import AdminCache
+from unobot.adapters.telegram.limiter import GroupLimiter
 from unobot.adapters.telegram.runtime import KEY
 
 
@@ -53,3 +54,42 @@ async def test_the_application_keeps_no_id_of_every_chat_and_person_it_met(
     assert bot.app.persistence is None
     assert not bot.app._chat_ids_to_be_updated_in_persistence
     assert not bot.app._user_ids_to_be_updated_in_persistence
+
+
+def test_the_limiter_forgets_a_group_whose_budget_is_full_again() -> None:
+    """A group's budget at rest is what a new one would be: it leaves when
+    another group needs room (issue 25's soak kept one per group ever met),
+    and a budget still in use (spent, blocked by a 429, a reply waiting) stays."""
+    now = [1000.0]
+    limiter = GroupLimiter(clock=lambda: now[0])
+    for chat in (-1, -2, -3):
+        limiter.budget(chat).spend(now[0])
+    limiter.budget(-3).blocked_until = now[0] + 600
+    now[0] += 2.0
+    limiter.budget(-4)
+    assert list(limiter._groups) == [-1, -2, -3, -4]  # spent a token 2 s ago: not at rest yet
+    now[0] += 60.0
+    limiter.budget(-2).replies = 1  # used: it moves to the end, and a reply waits on it
+    limiter.budget(-5)
+    assert list(limiter._groups) == [-3, -4, -2, -5]  # -1 rested and went; -3 is blocked
+    limiter.budget(-2).replies = 0
+    limiter.budget(-3).blocked_until = 0.0
+    limiter.budget(-6)
+    assert list(limiter._groups) == [-6]  # the others rested: a fresh budget is the same
+    small = GroupLimiter(clock=lambda: now[0], size=2)
+    for chat in (-1, -2, -3):
+        small.budget(chat).spend(now[0])
+    assert list(small._groups) == [-2, -3]  # beyond the cap the oldest goes anyway
+
+
+async def test_a_lobby_leaves_no_lock_behind(server: BotAPIServer, bot: BotProcess) -> None:
+    """Every lobby is posted under a lock (a /join meanwhile must edit it, not
+    post another): the lock leaves once nobody holds it (the soak found one
+    Lock per game kept)."""
+    for i in range(5):
+        group = server.group(title=f"Lobby {i}")
+        ann = server.user(300 + i, "Ann")
+        await TableDriver(server, bot, group, [ann], check_privacy=False).command(ann, "/new")
+    await bot.idle()
+    rt = bot.app.bot_data[KEY]
+    assert len(bot.server.messages) >= 5 and not rt.status._reposting
