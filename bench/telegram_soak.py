@@ -13,13 +13,20 @@ second half of the run (the first half warms caches up to their caps: a
 bounded cache grows, then stays). Issue 25 measured about 29 MB per 1,000
 games that did not level off; a bot whose caches are bounded levels off.
 
-    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch] [--old-caps] [--trace N]
+    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch] [--old-caps] [--types N] [--trace N]
+
+Each batch's line also says how many memory blocks the interpreter holds
+(`sys.getallocatedblocks`): RSS that grows while they do not is the
+allocator's, not a Python object kept.
 
 `--old-caps` puts back the caps before issue 25 (20,000 entries in each of
 the runtime's caches, the "My cards" keyboards and their wire forms cached
-without a bound), for the "before" figure. `--trace N` runs tracemalloc
-(slower: use it to find what grows, not for the figures) and prints the N
-source lines whose allocations grew most between the first batch and the last.
+without a bound), for the "before" figure. `--types N` prints, after every
+batch from a quarter of the run on, the N types whose live objects grew most
+since then (cheap: the collector's objects counted). `--trace N` runs
+tracemalloc too (slower: use it to find what grows, not for the figures) and
+prints the N allocation tracebacks that grew most between a quarter of the
+run and its end.
 """
 
 from __future__ import annotations
@@ -109,8 +116,8 @@ async def soak(games: int, parallel: int, batch: int, trace: int = 0) -> list[tu
                             first_types = type_counts()
                         elif first_types:
                             print_types(first_types, type_counts(), trace)
-                    print(f"{played:6d} games  RSS {points[-1][1]:7.1f} MB  ({time.perf_counter() - started:5.0f} s)",
-                          flush=True)
+                    print(f"{played:6d} games  RSS {points[-1][1]:7.1f} MB  blocks {sys.getallocatedblocks():9d}  "
+                          f"({time.perf_counter() - started:5.0f} s)", flush=True)
                 await bot.stop()
                 return points
         finally:
