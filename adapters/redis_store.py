@@ -395,6 +395,19 @@ def _translate(exc: BaseException) -> StoreError:
     return StoreError(f"redis error: {exc}")
 
 
+def _connection_gone(exc: AttributeError) -> bool:
+    """redis-py's asyncio connection closed by another task (a cluster client
+    dropping a failed node's connections) while this command was writing or
+    reading on it: its stream is None and the driver raises AttributeError
+    (seen with redis-py 8.1 in a failover). That is a lost connection, said
+    as one, not a crash of the caller."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = tb.tb_frame.f_code.co_filename.replace("\\", "/") if tb is not None else ""
+    return where.endswith("redis/asyncio/connection.py") and "'NoneType'" in str(exc)
+
+
 def _transient(exc: BaseException) -> bool:
     # SlotNotCovered: a failover under way, no primary for the slot yet. A bare
     # ClusterError (its subclasses are CLUSTERDOWN and the like): redis-py gave up
@@ -575,7 +588,13 @@ class RedisStore(Store):
                     await self.client.initialize()  # type: ignore[union-attr]
                     node = self._node_of(key)
                 return await make()
-            except (RedisError, RedisClusterException, OSError) as exc:
+            except (RedisError, RedisClusterException, OSError, AttributeError) as exc:
+                if isinstance(exc, AttributeError):
+                    if not _connection_gone(exc):
+                        raise
+                    lost = RedisConnectionError(f"the connection closed under the command ({exc})")
+                    lost.__cause__ = exc
+                    exc = lost
                 if node is not None and isinstance(exc, RedisConnectionError | RedisTimeoutError
                                                    | OSError):
                     now = time.monotonic()

@@ -170,3 +170,43 @@ def test_an_error_inside_a_script_is_told_by_the_wrapped_code() -> None:
     assert isinstance(_translate(ResponseError(text, status_code="ERR")), StoreUnavailable)
     assert not isinstance(_translate(ResponseError("unknown command", status_code="ERR")), StoreUnavailable)
     assert not isinstance(_translate(ResponseError("WRONGTYPE Operation against a key")), StoreUnavailable)
+
+
+async def test_a_connection_closed_under_a_command_is_an_outage_not_a_crash(redis_server: RedisServer) -> None:
+    """redis-py's asyncio connection, closed by another task while a command
+    writes on it (a cluster client dropping a failed node's connections in a
+    failover), raises AttributeError from inside the driver; the store says
+    "not reachable", as for any lost connection, and goes on afterwards. An
+    AttributeError of anything else is a bug and is not hidden."""
+    from unobot.adapters import redis_store
+
+    store = RedisStore.from_url(redis_server.url, prefix="closed-under")
+    try:
+        game_id, _ = await store.create_game(CHAT, b"s1", log=["0 deal"])
+        connection = store.client.connection_pool.make_connection()  # type: ignore[union-attr]
+        await connection.connect()
+        connection._writer = None  # what a concurrent disconnect leaves behind, after the "connected?" check
+        try:
+            await connection._send_packed_command([b"PING\r\n"])  # the step that then fails
+        except AttributeError as exc:
+            assert redis_store._connection_gone(exc)
+            gone = exc
+        else:
+            raise AssertionError("redis-py no longer fails this way: re-check _connection_gone")
+        finally:
+            await connection.disconnect(nowait=True)
+
+        async def closed() -> object:
+            raise gone
+
+        with pytest.raises(StoreUnavailable, match="closed under the command"):
+            await store._call(closed)
+
+        async def bug() -> object:
+            raise AttributeError("'Table' object has no attribute 'x'")
+
+        with pytest.raises(AttributeError):
+            await store._call(bug)
+        assert (await store.load_game(game_id)).state == b"s1"  # and the store goes on
+    finally:
+        await store.close()
