@@ -24,9 +24,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from tests.botapi import BotAPIServer
+from tests.support.ports import free_port
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import BotProcess, CliBot, StoreReader
-from tests.telegram.test_processes import free_port
 from unobot.adapters.redis_store import RedisStore
 
 #: Updates no version of python-telegram-bot can parse: a sender that is a

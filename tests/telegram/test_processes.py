@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 
 import pytest
 
 from tests.botapi import BotAPIServer
+from tests.support.ports import free_port
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import JSON, Balancer, BotProcess, TableDriver
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def test_second_process_continues_the_game(server: BotAPIServer, redis_server: RedisServer,
@@ -105,7 +99,8 @@ async def test_a_held_back_edit_never_overwrites_a_newer_state(server: BotAPISer
             return chosen
 
         async def saved_after(version: int) -> None:
-            for _ in range(200):
+            deadline = asyncio.get_running_loop().time() + 30  # generous: a loaded machine is slow
+            while asyncio.get_running_loop().time() < deadline:
                 table = await driver.table()
                 if table is not None and table.version > version:
                     return

@@ -14,10 +14,10 @@ from typing import Any
 import aiohttp
 
 from tests.botapi import BotAPIServer
+from tests.support.ports import free_port
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import CliBot
 from tests.web.test_refusals import init_data
-from unobot.adapters.embedded_redis import free_port
 from unobot.adapters.web import links
 
 
