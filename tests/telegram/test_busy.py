@@ -46,7 +46,11 @@ def load_bench() -> Any:
 # -- the limiter ---------------------------------------------------------------------------
 
 async def test_limiter_keeps_a_reserve_sheds_replies_and_paces_only_group_posts() -> None:
-    limiter = GroupLimiter(group_per_minute=60, group_burst=4, reserve=2, overall_per_second=0)
+    """On a clock that stands still until the test moves it: a token comes back only
+    then, however slow the machine, so "at once" is "without a token the clock would
+    bring" and "waits" is "until the clock moves" (a stall of the machine changes neither)."""
+    clock = FakeClock()
+    limiter = GroupLimiter(clock=clock, group_per_minute=60, group_burst=4, reserve=2, overall_per_second=0)
     calls: list[str] = []
 
     async def call(name: str) -> bool:
@@ -57,32 +61,32 @@ async def test_limiter_keeps_a_reserve_sheds_replies_and_paces_only_group_posts(
         with priority(level):
             return await limiter.process_request(call, (endpoint,), {}, endpoint, {"chat_id": chat}, None)
 
+    async def at_once(endpoint: str, chat: int, level: str) -> Any:
+        return await asyncio.wait_for(post(endpoint, chat, level), 10)  # a timeout: it waited for a token
+
     group = -100123
     # Edits leave two tokens: two go at once, the third waits for a token (1 a second).
-    started = time.monotonic()
-    await post("editMessageText", group, EDIT)
-    await post("editMessageText", group, EDIT)
-    assert time.monotonic() - started < 0.2
+    await at_once("editMessageText", group, EDIT)
+    await at_once("editMessageText", group, EDIT)
     waiting = asyncio.get_running_loop().create_task(post("editMessageText", group, EDIT))
     await asyncio.sleep(0.1)
     assert not waiting.done()
     # ...while a new message (a round's) takes the reserve at once, and a reply is shed, not queued.
-    started = time.monotonic()
-    await post("sendMessage", group, NORMAL)
-    assert time.monotonic() - started < 0.1
-    await post("sendMessage", group, NORMAL)
+    await at_once("sendMessage", group, NORMAL)
+    await at_once("sendMessage", group, NORMAL)
     try:
         await post("sendMessage", group, SHED)
         raise AssertionError("a reply waited for a spent budget")
     except Shed:
         pass
     # Admin checks, answers and private messages spend no group budget.
-    started = time.monotonic()
     for _ in range(20):
-        await post("getChatMember", group, NORMAL)
-        await post("sendMessage", 42, NORMAL)
-    assert time.monotonic() - started < 0.2
-    await asyncio.wait_for(waiting, 5)
+        await at_once("getChatMember", group, NORMAL)
+        await at_once("sendMessage", 42, NORMAL)
+    assert not waiting.done() and calls.count("editMessageText") == 2
+    clock.advance(3.0)  # the tokens the edit needs (it leaves the reserve)
+    await asyncio.wait_for(waiting, 10)
+    assert calls.count("editMessageText") == 3
 
 
 async def test_answers_and_reads_never_wait_and_replies_never_queue_behind_the_bot_wide_budget() -> None:
@@ -141,7 +145,10 @@ async def test_answers_and_reads_never_wait_and_replies_never_queue_behind_the_b
 
 
 async def test_a_flood_answer_in_one_group_pauses_that_group_only() -> None:
-    limiter = GroupLimiter(group_per_minute=600, group_burst=10, overall_per_second=0)
+    """On a clock that stands still: the flooded group waits until the clock passes its
+    retry_after, while another group's post goes at once (no stall of the machine counts)."""
+    clock = FakeClock()
+    limiter = GroupLimiter(clock=clock, group_per_minute=600, group_burst=10, overall_per_second=0)
     tries: dict[int, int] = {}
 
     async def call(chat: int) -> bool:
@@ -155,10 +162,12 @@ async def test_a_flood_answer_in_one_group_pauses_that_group_only() -> None:
 
     flooded = asyncio.get_running_loop().create_task(post(-1))
     await asyncio.sleep(0.05)
-    started = time.monotonic()
-    assert await post(-2) is True  # another group is not held up
-    assert time.monotonic() - started < 0.2
-    assert await asyncio.wait_for(flooded, 5) is True and tries[-1] == 2
+    assert tries.get(-1) == 1
+    assert await asyncio.wait_for(post(-2), 10) is True  # another group is not held up
+    await asyncio.sleep(1.3)  # the flooded post's own retry_after (and its 0.1) in real time...
+    assert not flooded.done() and tries[-1] == 1  # ...but its group waits for the clock to pass it
+    clock.advance(1.2)
+    assert await asyncio.wait_for(flooded, 10) is True and tries[-1] == 2
 
 
 # -- end to end --------------------------------------------------------------------------------
