@@ -22,7 +22,7 @@ import random
 import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rich.console import Console
@@ -33,10 +33,11 @@ from rich.text import Text
 from unobot.cards import COLOR_NAMES, Card, parse_card, sort_key
 from unobot.chat import answers
 from unobot.chat import commands as c
-from unobot.chat.actions import command_of, menu
+from unobot.chat.actions import menu
 from unobot.chat.commands import parse_int
 from unobot.chat.grammar import deck_of
 from unobot.chat.i18n import gettext_for, ngettext_for
+from unobot.chat.narration import last_wild_colours, merge_repeats
 from unobot.chat.render import card_name, describe_event, error_text
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
@@ -46,12 +47,10 @@ from unobot.events import (
     CARDS_DRAWN,
     CHALLENGE_LOST,
     CHALLENGE_WON,
-    COLOR_CHOSEN,
     PLAYER_LEFT,
-    ROUND_WON,
     Event,
 )
-from unobot.moves import Move
+from unobot.moves import PLAY
 from unobot.store import Store
 from unobot.variants import VariantError, load_variant, rules_for
 
@@ -445,7 +444,9 @@ class ConsoleApp:
                                                 n=len(choice.readings))))
 
     def _complete_play(self, play: c.Play, view: TableView, hv: HandView) -> list[c.Command] | None:
-        """Ask for what the card still needs (a colour, a player), from the legal moves.
+        """Ask for what the card still needs (a colour, a player) among the
+        table model's plays of it (the menu's actions, their colours and
+        targets; a last card that ends the round needs no colour: `finishing`).
         `3 uno` when UNO cannot be said is refused whole: nothing is played."""
         card = parse_card(play.card)
         mine = next((p for p in view.players if p.id == self.person.id), None)
@@ -454,38 +455,29 @@ class ConsoleApp:
             self.console.print(render.error(error_text("uno_not_now", self.lang) + " " + self._(
                 "Nothing was played: type the card without uno.")))
             return None
-        moves: list[Move] = [m for hc in hv.cards if hc.card is card for m in hc.moves]
+        assert self.table is not None
+        plays = [a for a in menu(self.table, self.o.person_id, self.lang).actions
+                 if a.kind == PLAY and a.card is card and not a.uno]
         color = color_word(play.color) if play.color else None
         if color is None:
-            colors = render.ordered_colors(moves)
-            if colors and sum(hc.count for hc in hv.cards) == 1 and self._ends_round(
-                    [m for m in moves if m.color == colors[0]]):
+            colors = render.ordered_colors(plays)
+            if colors and any(a.finishing for a in plays if a.color == colors[0]):
                 color = colors[0]  # the last card ends the round: no colour to choose
             elif colors:
                 color = self._ask_color(colors)
                 if color is None:
                     return None
         if color is not None:
-            moves = [m for m in moves if m.color in (color, None)]
+            plays = [a for a in plays if a.color in (color, None)]
         target = play.target
-        seats = list(dict.fromkeys(m.target for m in moves if m.target is not None))
+        seats = list(dict.fromkeys(a.target for a in plays if a.target is not None))
         if target is None and seats:
-            chosen = self._ask_target(seats, view, optional=any(m.target is None for m in moves))
+            chosen = self._ask_target(seats, view, optional=any(a.target is None for a in plays))
             if chosen is False:
                 return None
             target = chosen or None
         # UNO and the card as one command: both happen, or (the card refused) neither.
         return [c.Play(card=card.text, color=COLOR_NAMES[color] if color else None, target=target, uno=uno)]
-
-    def _ends_round(self, moves: Sequence[Move]) -> bool:
-        """Whether the first of `moves` ends the round (a last card; not when the
-        others play on for places, where the colour still matters): the table
-        model says so (`Action.finishing`), the console does not ask the engine."""
-        if self.table is None or not moves:
-            return False
-        first = command_of(self.table, moves[0])
-        return any(a.finishing and a.command == replace(first, version=a.command.version)
-                   for a in menu(self.table, self.o.person_id, self.lang).actions)
 
     def _ask_color(self, colors: Sequence[str]) -> str | None:
         _ = self._
@@ -691,7 +683,7 @@ class ConsoleApp:
                 else:
                     self.console.print(Text("  · " + notice, style="grey70"))
         events, times = merge_repeats(out.events)
-        last_wild = _last_wild_colours(events)
+        last_wild = last_wild_colours(events)
         for i, e in enumerate(events):
             if e.kind == PLAYER_LEFT and e.player == me and self.o.auto:
                 continue
@@ -753,46 +745,6 @@ class ConsoleApp:
         if self._turn[0] != table.version:
             self._turn = (table.version, self.clock())
         return seconds - (self.clock() - self._turn[1])
-
-
-def merge_repeats(events: Sequence[Event]) -> tuple[list[Event], list[int]]:
-    """Runs of the same event as one, with how many times each came: a player
-    who draws until a card fits (No Mercy) is one line, "Ada drew 3 cards.",
-    and two Yellow 2s played at once "Ada played Yellow 2. ×2", not the same
-    line two or three times over."""
-    merged: list[Event] = []
-    times: list[int] = []
-    for e in events:
-        last = merged[-1] if merged else None
-        if e.kind == CARDS_DRAWN and last is not None and last.kind == CARDS_DRAWN and last.player == e.player:
-            merged[-1] = last._replace(n=last.n + e.n, cards=last.cards + e.cards)
-        elif last is not None and e == last and not e.cards:
-            times[-1] += 1
-        else:
-            merged.append(e)
-            times.append(1)
-    return merged, times
-
-
-def merge_draws(events: Sequence[Event]) -> list[Event]:
-    """`merge_repeats`' events alone."""
-    return merge_repeats(events)[0]
-
-
-def _last_wild_colours(events: Sequence[Event]) -> set[int]:
-    """The indexes of the colour choices of a wild that won the round (the last
-    card: the colour was never asked, and nobody plays on it)."""
-    found: set[int] = set()
-    for i, e in enumerate(events):
-        if e.kind != COLOR_CHOSEN:
-            continue
-        for later in events[i + 1:]:
-            if later.kind == CARD_PLAYED:
-                break
-            if later.kind == ROUND_WON and later.player == e.player:
-                found.add(i)
-                break
-    return found
 
 
 def rule_commands(overrides: dict[str, Any]) -> list[c.Command]:

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from unobot.cards import COLORS, Card, sort_key
 from unobot.chat import typed
+from unobot.chat.actions import Action
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import (
     card_name,
@@ -428,7 +429,7 @@ def color_options(colors: Sequence[str], lang: str) -> list[Text]:
     return [color_text(color, lang) for color in colors]
 
 
-def ordered_colors(moves: Iterable[Move]) -> list[str]:
-    """The colours the moves offer, in the deck's colour order."""
+def ordered_colors(moves: Iterable[Move | Action]) -> list[str]:
+    """The colours the moves (or the table model's actions) offer, in the deck's colour order."""
     offered = {m.color for m in moves if m.color}
     return [color for color in COLORS if color in offered]

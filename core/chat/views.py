@@ -17,6 +17,7 @@ from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
 from ..state import GameState
 from ..variants import VariantError, load_variant, rules_for
 from .i18n import gettext_for
+from .narration import merge_repeats
 from .render import card_name, color_name, describe_event
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 
@@ -157,7 +158,9 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
         def name(seat: int) -> str:
             return table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
 
-        view.recent = [t for e in table.recent_events() if (t := describe_event(e, name, lang))]
+        events, times = merge_repeats(table.recent_events())  # one line for a run of draws, ×2 for twins
+        view.recent = [t + (f" ×{n}" if n > 1 else "") for e, n in zip(events, times, strict=True)
+                       if (t := describe_event(e, name, lang))]
         if table.phase not in (LOBBY, FINISHED):
             view.order = play_order(game)
             rules = game.rules or rules_of(game)

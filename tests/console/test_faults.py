@@ -23,12 +23,11 @@ from unobot.adapters.console.app import (
     ConsoleApp,
     Options,
     make_service,
-    merge_draws,
-    merge_repeats,
 )
 from unobot.adapters.console.cli import data_dir, user_data_dir
 from unobot.cards import parse_card
 from unobot.chat.i18n import gettext_for, ngettext_for
+from unobot.chat.narration import merge_repeats
 from unobot.chat.render import card_name, error_text
 from unobot.chat.views import HandView
 from unobot.config import Config
@@ -146,7 +145,7 @@ def test_where_the_data_folder_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_a_run_of_draws_is_one_line() -> None:
     draws = [Event("cards_drawn", 1, n=1), Event("cards_drawn", 1, n=1), Event("cards_drawn", 1, n=1),
              Event("card_played", 1, parse_card("R5")), Event("cards_drawn", 2, n=2)]
-    merged = merge_draws(draws)
+    merged = merge_repeats(draws)[0]
     assert [(e.kind, e.player, e.n) for e in merged] == [("cards_drawn", 1, 3), ("card_played", 1, 0),
                                                          ("cards_drawn", 2, 2)]
     twins = [Event("card_played", 1, parse_card("Y2"))] * 2 + [Event("turn", 2)]

@@ -1,0 +1,40 @@
+"""A run of events is told once on every front-end: the chats' last moves
+(status message, web table) merge a player's run of draws and count a
+repeated move, as the console's log does (core/chat/narration.py)."""
+
+from __future__ import annotations
+
+import random
+
+from unobot.cards import parse_card
+from unobot.chat import commands as c
+from unobot.chat.narration import last_wild_colours, merge_repeats
+from unobot.chat.service import ChatService
+from unobot.chat.views import table_view
+from unobot.events import Event
+from unobot.store import MemoryStore
+
+
+async def test_the_last_moves_tell_a_run_of_draws_once() -> None:
+    svc = ChatService(MemoryStore(), rng=random.Random(5))
+    assert (await svc.handle("c", c.Person("1", "Ana"), c.NewGame(variant="official"))).ok
+    assert (await svc.handle("c", c.Person("2", "Ben"), c.Join())).ok
+    assert (await svc.handle("c", c.Person("1", "Ana"), c.Start())).ok
+    table = await svc.table("c")
+    assert table is not None
+    table.recent.clear()
+    y2 = parse_card("Y2")
+    table.remember([Event("cards_drawn", 0, n=1)] * 3 + [Event("card_played", 1, y2)] * 2 + [Event("cards_drawn", 1, n=2)])
+    lines = table_view(table, "en").recent
+    assert len(lines) == 3, lines
+    assert "3" in lines[0] and "Ana" in lines[0]  # one line: Ana drew 3 cards
+    assert lines[1].endswith(" ×2") and "Ben" in lines[1]
+    assert "Ben" in lines[2] and "2" in lines[2]
+
+
+def test_a_wild_that_ends_the_round_names_no_colour() -> None:
+    events = [Event("card_played", 0, parse_card("W")), Event("color_chosen", 0, color="R"),
+              Event("round_won", 0, n=20), Event("card_played", 1, parse_card("W")), Event("color_chosen", 1, color="B")]
+    assert last_wild_colours(events) == {1}
+    merged, times = merge_repeats(events)
+    assert merged == events and times == [1] * 5
