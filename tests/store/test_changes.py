@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -48,8 +49,28 @@ async def following(store: Store, heard: Heard, *, others_only: bool) -> asyncio
     feed = store.changes()
     assert feed is not None
     task = asyncio.get_running_loop().create_task(follow(feed, heard, others_only=others_only))
-    await asyncio.sleep(0.2)  # subscribed (a Redis SUBSCRIBE is one round trip)
+    await listening(store, feed)
     return task
+
+
+async def listening(store: Store, feed: Any, timeout: float = 30.0) -> None:
+    """Until the follower listens (a save before that is told to nobody): the memory feed
+    has its listener; Redis counts the channel's subscriber (a fresh channel: a prefix per
+    test), on every node of a cluster (a subscription is one node's). A fixed sleep was
+    a guess that a loaded machine could beat."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        if isinstance(store, RedisStore):
+            client = store.client
+            nodes = {"target_nodes": client.ALL_NODES} if hasattr(client, "get_nodes") else {}
+            count = sum(n for _, n in await client.pubsub_numsub(feed.channel, **nodes))
+        else:
+            count = len(feed._listeners)
+        if count:
+            return
+        assert loop.time() < end, "the follower never listened"
+        await asyncio.sleep(0.01)
 
 
 async def test_every_save_is_told_to_this_process(store: Store) -> None:
