@@ -31,7 +31,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from unobot.cards import COLOR_NAMES, Card, parse_card, sort_key
-from unobot.chat import answers
+from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.actions import menu
 from unobot.chat.commands import parse_int
@@ -40,6 +40,7 @@ from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.narration import last_wild_colours, merge_repeats
 from unobot.chat.render import card_name, describe_event, error_text
 from unobot.chat.service import ChatService, Defaults, Outcome
+from unobot.chat.settings import override_commands
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.chat.views import HandView, TableView, hand_view, table_view
 from unobot.events import (
@@ -211,7 +212,7 @@ class ConsoleApp:
         for cmd in (c.SetLanguage(self.lang), c.ResetRules(), c.SetVariant(self.o.variant)):
             if not await self._ok(await self.send(cmd)):
                 return False
-        pending = rule_commands(self.o.overrides)
+        pending = override_commands(self.o.overrides)
         while pending:  # a rule may need another one off first: retry until none moves on
             failed = [(cmd, out) for cmd in pending if not (out := await self.send(cmd)).ok]
             if len(failed) == len(pending):
@@ -598,7 +599,7 @@ class ConsoleApp:
             line = self._ask_line(self._("Play again?"))
             asked = reading_of(line)
             if asked is None:
-                return self._is_yes(line)
+                return typed.is_yes(line, self.lang)
             await self._reading(asked)
 
     async def _reading(self, asked: Reading) -> None:
@@ -727,15 +728,11 @@ class ConsoleApp:
 
     # -- small helpers ----------------------------------------------------------------------
     def _ask_yes(self, question: str) -> bool:
-        return self._is_yes(self._ask_line(question))
+        return typed.is_yes(self._ask_line(question), self.lang)
 
     def _ask_line(self, question: str) -> str:
         line = self.reader.read(Text(question + " " + self._("[Y/n]"), style="bold") + Text(" " + render.PROMPT_MARK))
         return line or ""
-
-    def _is_yes(self, line: str) -> bool:
-        _ = self._
-        return line.strip().lower() in ("", "y", "yes", "s", "si", "sí", _("y"), _("yes"))
 
     def _time_left(self, table: Table) -> float | None:
         """Seconds left on my turn timer (from when I first saw this turn), or None."""
@@ -745,18 +742,3 @@ class ConsoleApp:
         if self._turn[0] != table.version:
             self._turn = (table.version, self.clock())
         return seconds - (self.clock() - self._turn[1])
-
-
-def rule_commands(overrides: dict[str, Any]) -> list[c.Command]:
-    """`--rule` overrides as settings commands: rules off first, then on, then options."""
-    off: list[c.Command] = []
-    on: list[c.Command] = []
-    options: list[c.Command] = []
-    for rule, value in overrides.items():
-        if value is False:
-            off.append(c.SetRule(rule=rule, enabled=False))
-        elif isinstance(value, dict) and value:
-            options += [c.SetRule(rule=rule, option=k, value=v) for k, v in value.items()]
-        else:
-            on.append(c.SetRule(rule=rule, enabled=True))
-    return off + on + options

@@ -126,3 +126,20 @@ def apply_settings(table: Table, changes: dict[str, Any]) -> list[str] | None:
         table.timer = changes["timer"]
     return ["settings"]
 
+
+def override_commands(overrides: dict[str, Any]) -> list[c.Command]:
+    """Rule overrides (`unobot play --rule`, a config's: `{rule: False | True |
+    {option: value}}`) as settings commands, in the order that lets them all
+    through: rules off first (one may conflict with a rule turned on), then on,
+    then options (an option is set on a rule that is on)."""
+    off: list[c.Command] = []
+    on: list[c.Command] = []
+    options: list[c.Command] = []
+    for rule, value in overrides.items():
+        if value is False:
+            off.append(c.SetRule(rule=rule, enabled=False))
+        elif isinstance(value, dict) and value:
+            options += [c.SetRule(rule=rule, option=k, value=v) for k, v in value.items()]
+        else:
+            on.append(c.SetRule(rule=rule, enabled=True))
+    return off + on + options

@@ -150,3 +150,14 @@ def is_off(word: str) -> bool:
     """Does a typed word switch a setting off (`off`, `aus`, `desactivado`)?"""
     w = " ".join(fold(word).split())
     return any(w in forms(language, OFF) for language in in_order(None))
+
+
+#: A yes to a question asked with "[Y/n]" (besides an empty answer, the default).
+YES = (N_("y"), N_("yes"))
+
+
+def is_yes(answer: str, lang: str) -> bool:
+    """Is a typed answer yes: empty (the default), or y/yes in English,
+    Spanish (s, sí, si) or the asker's language?"""
+    _ = gettext_for(lang)
+    return answer.strip().lower() in ("", "y", "yes", "s", "si", "sí", *(_(word).lower() for word in YES))

@@ -10,6 +10,7 @@ import random
 from unobot.chat import actions as a
 from unobot.chat import commands as c
 from unobot.chat.hand_text import hand_text
+from unobot.chat.i18n import gettext_for
 from unobot.chat.render import failure_text
 from unobot.chat.service import ChatService
 from unobot.chat.table import BETWEEN_ROUNDS
@@ -112,3 +113,14 @@ def test_a_store_that_keeps_nothing_never_promises_nothing_was_lost() -> None:
     assert "nothing was lost" not in out.refusal("es") and out.refusal("es") != out.refusal("en")
     plain = ChatService(MemoryStore()).fail("store_unavailable", "en")
     assert "nothing was lost" in (plain.error or "")
+
+
+def test_yes_and_overrides_are_read_by_core() -> None:
+    from unobot.chat.settings import override_commands
+    from unobot.chat.typed import is_yes
+
+    assert is_yes("", "en") and is_yes(" Sí ", "es") and is_yes("y", "de") and not is_yes("n", "en")
+    assert is_yes("j", "de") is (gettext_for("de")("y").lower() == "j")  # German's own y, if it has one
+    commands = override_commands({"stacking": {"limit": 2}, "challenge": False, "jump-in": True})
+    assert commands == [c.SetRule(rule="challenge", enabled=False), c.SetRule(rule="jump-in", enabled=True),
+                        c.SetRule(rule="stacking", option="limit", value=2)]

@@ -9,9 +9,10 @@ import sys
 
 from rich.console import Console
 
-from unobot.adapters.console.app import ConsoleApp, Options, make_service, rule_commands
+from unobot.adapters.console.app import ConsoleApp, Options, make_service
 from unobot.chat import commands as c
 from unobot.chat.service import ChatService
+from unobot.chat.settings import override_commands
 from unobot.store import MemoryStore
 
 from .helpers import ROOT, env
@@ -67,7 +68,7 @@ def test_errors_are_reported_without_a_traceback() -> None:
 def test_rule_overrides_become_chat_settings() -> None:
     overrides = {"no-bluffing": {}, "challenge": False, "stacking": {"optional": False}}
     # off first, so turning no-bluffing on never meets challenge still on
-    assert rule_commands(overrides)[0] == c.SetRule(rule="challenge", enabled=False)
+    assert override_commands(overrides)[0] == c.SetRule(rule="challenge", enabled=False)
     store = MemoryStore()
     options = Options(overrides=overrides, auto=True, rounds=1, seed=4, delay=0, players=3, user="t")
     out = io.StringIO()
