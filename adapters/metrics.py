@@ -31,7 +31,10 @@ import inspect
 import time
 from collections import Counter as _Counter
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from unobot.store import Store
 
 #: (metric name, help text) of each family, in the order shown.
 FAMILIES = {
@@ -113,6 +116,21 @@ def set_wait_source(frontend: str, source: Callable[[], dict[tuple[str, str], in
 
 def set_games_counter(frontend: str, count: Callable[[], Awaitable[int | None]]) -> None:
     _games[frontend] = count
+
+
+#: Bound chats counted for `unobot_games_running` at most (a scrape must stay cheap).
+GAMES_COUNTED = 100_000
+
+
+async def count_bound_games(store: Store, ours: Callable[[str], bool]) -> int:
+    """Games bound to a chat of one front-end (`ours`: other front-ends may
+    share the store), counted up to `GAMES_COUNTED`: for `set_games_counter`."""
+    n = 0
+    async for chat in store.bound_chats():
+        n += ours(chat)
+        if n >= GAMES_COUNTED:
+            break
+    return n
 
 
 async def refresh() -> None:

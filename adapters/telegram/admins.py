@@ -11,12 +11,12 @@ holds the checks of the last minute (at most `size`).
 from __future__ import annotations
 
 import logging
-import time
-from collections import OrderedDict
 
 from telegram import Bot, Chat, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
+
+from unobot.chat.bounded import BoundedCache
 
 log = logging.getLogger(__name__)
 
@@ -25,9 +25,8 @@ ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRAT
 
 class AdminCache:
     def __init__(self, ttl: float = 60.0, size: int = 4096) -> None:
-        self.ttl = ttl
-        self.size = size
-        self._cache: OrderedDict[tuple[int, int], tuple[float, bool]] = OrderedDict()
+        #: (chat id, user id) -> is an admin.
+        self._cache: BoundedCache[tuple[int, int], bool] = BoundedCache(size, ttl)
 
     async def is_admin(self, bot: Bot, chat: Chat, user: User | None,
                        sender_chat: Chat | None = None) -> bool:
@@ -43,19 +42,14 @@ class AdminCache:
         if user is None:
             return False
         key = (chat.id, user.id)
-        now = time.monotonic()
         hit = self._cache.get(key)
-        if hit is not None and hit[0] > now:
-            return hit[1]
+        if hit is not None:
+            return hit
         try:
             member = await bot.get_chat_member(chat.id, user.id)
         except TelegramError as exc:
             log.info("getChatMember %s/%s failed: %s", chat.id, user.id, exc)
             return False
         admin = member.status in ADMIN_STATUSES
-        self._cache[key] = (now + self.ttl, admin)
-        self._cache.move_to_end(key)
-        # Oldest first, all with one lifetime: what expired is at the front.
-        while self._cache and (len(self._cache) > self.size or next(iter(self._cache.values()))[0] < now):
-            self._cache.popitem(last=False)
+        self._cache.put(key, admin)
         return admin

@@ -28,8 +28,7 @@ from unobot.adapters.metrics import MeteredStore
 from unobot.adapters.startup import settle_gc, store_persistence
 from unobot.changes import stop_following
 from unobot.chat.i18n import LANGUAGES, gettext_for
-from unobot.chat.service import ChatService, Defaults, Outcome
-from unobot.chat.table import Table
+from unobot.chat.service import ChatService, Defaults
 from unobot.chat.wake import Pacing
 from unobot.chat.waker import Waker, follow_changes
 from unobot.store import Store, StoreError
@@ -38,7 +37,6 @@ from . import handlers, jobs, publish, stickers
 from .bot import UnoBot
 from .guard import chat_of, telegram_id
 from .limiter import GroupLimiter
-from .notices import forgetful_outage
 from .replies import ReplySender
 from .runtime import KEY, Options, Runtime, telegram_chat
 from .scheduler import Scheduler, SchedulerFactory
@@ -169,14 +167,15 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
         persistence = await store_persistence(opened)
         store = cast(Store, MeteredStore(opened, FRONTEND))
     if service is None:
-        forgetful = persistence is not None and persistence.persistent is False
-        service = (ForgetfulStoreService if forgetful else TopicService)(store, defaults=setup["defaults"])
+        # On a store that keeps nothing on disk an outage promises nothing (its restart loses every game).
+        service = ChatService(store, defaults=setup["defaults"], settings_from=settings_places,
+                              keeps_nothing=persistence is not None and persistence.persistent is False)
     rt = app.bot_data[KEY] = Runtime(service=service, store=store, options=setup["options"],
                                      bot_username=app.bot.username, persistence=persistence)
     if isinstance(app.bot.rate_limiter, GroupLimiter):
         limiter = app.bot.rate_limiter
         metrics.set_wait_source(FRONTEND, lambda: dict(limiter.waited))
-    metrics.set_games_counter(FRONTEND, functools.partial(count_games, store))
+    metrics.set_games_counter(FRONTEND, functools.partial(metrics.count_bound_games, store, telegram_chat))
     make_scheduler = setup["scheduler"] or (Scheduler if app.job_queue is not None else None)
     if make_scheduler is not None:
         # The jobs keep the service's time: a timer is due when the service agrees it ran out.
@@ -188,39 +187,13 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
         rt.scheduler.plan("replan", 0, rt.scheduler.now(), {"chat": 0})
 
 
-class TopicService(ChatService):
-    """The chat service, with a forum topic's settings read from its chat:
-    a game per topic (its place is the chat id the service sees, see
-    `guard.place`), one variant, house rules, language and timer per chat."""
-
-    async def settings(self, chat_id: str) -> dict[str, Any]:
-        value = telegram_id(chat_id)
-        return await super().settings(str(chat_of(value)) if value is not None else chat_id)
-
-
-class ForgetfulStoreService(TopicService):
-    """The chat service on a store that keeps nothing on disk: an outage is
-    said without the promise that nothing was lost (a restart of such a
-    store loses every game)."""
-
-    def fail(self, code: str, lang: str, table: Table | None = None) -> Outcome:
-        if code in ("store_unavailable", "store_refusing"):
-            return Outcome(ok=False, code=code, error=forgetful_outage(lang), table=table)
-        return super().fail(code, lang, table)
-
-
-#: Bound chats counted for `unobot_games_running` at most (a scrape must stay cheap).
-GAMES_COUNTED = 100_000
-
-
-async def count_games(store: Store) -> int:
-    """Games bound to a Telegram chat (other front-ends may share the store)."""
-    n = 0
-    async for chat in store.bound_chats():
-        n += telegram_chat(chat)
-        if n >= GAMES_COUNTED:
-            break
-    return n
+def settings_places(chat_id: str) -> tuple[str, ...]:
+    """Where a place's settings are kept (core's `ChatService(settings_from=...)`):
+    a forum topic's are its chat's. A game per topic (its place is the chat id
+    the service sees, see `guard.place`); one variant, house rules, language
+    and timer per chat."""
+    value = telegram_id(chat_id)
+    return (str(chat_of(value)) if value is not None else chat_id,)
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple, cast
@@ -29,7 +28,10 @@ from typing import Any, NamedTuple, cast
 from telegram import InlineKeyboardMarkup, InlineQueryResultsButton, Update
 from telegram.ext import ExtBot
 
-from .guard import MAX_ID, clip, clip16, split_place
+from unobot.chat.bounded import BoundedCache
+from unobot.chat.names import clip
+
+from .guard import MAX_ID, clip16, split_place
 from .limiter import POSTING
 from .replies import ReplySender
 from .transport import EDIT_GUARD, EditGuard
@@ -88,8 +90,8 @@ class UnoBot(ExtBot[Any]):
         #: handler's `reply` reaches it from the message (`Message.get_bot`).
         self._replies = ReplySender()
 
-        #: update_id of updates that could not be parsed, each logged once.
-        self._unparsed: OrderedDict[int, None] = OrderedDict()
+        #: update_id of updates that could not be parsed, each logged once (the last 1,000).
+        self._unparsed: BoundedCache[int, bool] = BoundedCache(1000)
 
     @property
     def replies(self) -> ReplySender:
@@ -148,9 +150,7 @@ class UnoBot(ExtBot[Any]):
         if update_id not in self._unparsed:
             log.warning("update %s could not be parsed and is skipped (%s: %s); the rest of its batch is handled",
                         update_id, type(exc).__name__, exc)
-            self._unparsed[update_id] = None
-            while len(self._unparsed) > 1000:
-                self._unparsed.popitem(last=False)
+            self._unparsed.put(update_id, True)
         return Update(update_id)
 
     async def answer_articles(self, inline_query_id: str, articles: list[Article], *, next_offset: str = "",

@@ -4,14 +4,13 @@ Why one place: anything in an update may be forged or odd (a channel post
 with no sender, an anonymous admin, `'²'` that isdigit calls a
 digit and `int()` refuses, a chat id of 300 digits, a name of 500
 characters with line breaks). Every handler reads numbers through
-`parse_int`, names through `display_name`, and `admit` turns away, before
+`parse_int`, names through core's `display_name`, and `admit` turns away, before
 any handler runs, the updates no handler could serve.
 """
 
 from __future__ import annotations
 
 import logging
-import unicodedata
 from typing import Any
 
 from telegram import Update, User
@@ -19,13 +18,12 @@ from telegram.ext import ApplicationHandlerStop
 
 from unobot.adapters import metrics
 from unobot.chat.commands import Person
+from unobot.chat.names import display_name  # names are core's: every front-end shows them
 
 log = logging.getLogger(__name__)
 
 #: Telegram ids fit in 52 bits; an id beyond this is forged.
 MAX_ID = 2 ** 53
-#: The longest name shown anywhere (Telegram's own limit is 64 + 64).
-MAX_NAME = 32
 #: Number arguments longer than this are refused before `int()` sees them.
 MAX_DIGITS = 20
 
@@ -131,11 +129,6 @@ def is_user_id(text: object) -> bool:
     return value is not None and value > 0
 
 
-def clip(text: str, limit: int) -> str:
-    """At most `limit` characters, an ellipsis marking a cut."""
-    return text if len(text) <= limit else text[:max(0, limit - 1)] + "…"
-
-
 def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
@@ -148,13 +141,6 @@ def clip16(text: str, limit: int) -> str:
     while utf16_len(out) > limit - 1:
         out = out[:-1]
     return out + "…"
-
-
-def display_name(name: str | None, fallback: str) -> str:
-    """A name fit to show: printable characters only, one line, at most `MAX_NAME` long."""
-    cleaned = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in name or "")
-    cleaned = " ".join(cleaned.split())
-    return clip(cleaned, MAX_NAME) or fallback
 
 
 def person_of(user: User, admin: bool = False) -> Person:

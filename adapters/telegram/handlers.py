@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from typing import Any
+from typing import Any, cast
 
 from telegram import (
     InlineKeyboardButton,
@@ -38,15 +38,14 @@ from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
-from unobot.chat.render import error_text
 from unobot.chat.service import Outcome
 from unobot.chat.settings_menu import CHOSEN_MARK
 from unobot.chat.table import LOBBY
+from unobot.chat.views import variant_title
 from unobot.chat.wake import SYSTEM
-from unobot.variants import VariantError, load_variant, variant_names
 
 from . import buttons, inline_handlers, inline_results, keyboards, migrate, publish, users
-from .bot import MAX_TEXT, uno_bot
+from .bot import MAX_TEXT, UnoBot, uno_bot
 from .guard import (
     admit,
     chat_of,
@@ -60,7 +59,6 @@ from .guard import (
     where,
 )
 from .notices import failure_text
-from .replies import ReplySender
 from .runtime import runtime
 from .status import render, send
 from .texts import esc, help_text, welcome_text
@@ -92,27 +90,19 @@ async def chat_lang(context: Context, chat_id: int) -> str:
 
 
 async def reply(update: Update, text: str, *, markup: InlineKeyboardMarkup | None = None,
-                html_text: bool = False, reply_to: int | None = None) -> Message | None:
+                html_text: bool = False, reply_to: int | None = None) -> None:
     """Answer a command with a reply (the one kind of new group message a person asks for)."""
     message = update.effective_message
     if message is None:
-        return None
+        return
     if not html_text:
         text = clip16(text, MAX_TEXT)
-    bot = message.get_bot()
-    sender = getattr(bot, "replies", None)
-    if not isinstance(sender, ReplySender):  # a bot not built by build_application: sent here
-        try:
-            return await _reply(message, text, markup, html_text, reply_to)
-        except TelegramError as exc:
-            log.info("reply in %s failed: %s", message.chat_id, exc)
-            return None
+    sender = cast(UnoBot, message.get_bot()).replies  # the bot `build_application` installs
     # The reply goes from a task of its own (the handler waits for no budget): at
     # once, or at the group's next token; the same reply waiting already answers
     # a repeat of it (a hundred people typing /help).
     key = f"{int(markup is not None)}:{text}"
     sender.submit(message.chat_id, key, functools.partial(_reply, message, text, markup, html_text, reply_to))
-    return None
 
 
 async def _reply(message: Message, text: str, markup: InlineKeyboardMarkup | None, html_text: bool,
@@ -147,10 +137,8 @@ async def cmd_new(update: Update, context: Context) -> None:
     assert chat is not None
     rt = runtime(context)
     person = await actor(update, context)
+    # A variant the bot does not know by name (or a path) is the service's refusal.
     variant = context.args[0] if context.args else None
-    if variant is not None and not known_variant(variant):
-        await reply(update, error_text("unknown_variant", await chat_lang(context, chat.id)))
-        return
     # An anonymous admin writes as the group: it opens the lobby but takes no seat
     # (the group itself could never pick a card).
     here = where(update)  # a game per forum topic
@@ -196,12 +184,8 @@ async def notify_subscribers(context: Context, chat_id: int, title: str, lang: s
     rt = runtime(context)
     subscribers = await users.take_subscribers(rt.store, str(chat_of(chat_id)))
     _ = gettext_for(lang)
-    try:
-        variant_title = load_variant(variant).label(lang)
-    except VariantError:
-        variant_title = variant
     text = esc(_("A game of {variant} just opened in {chat}. Join it there!").format(
-        variant=variant_title, chat=title or _("your group")))
+        variant=variant_title(variant, lang), chat=title or _("your group")))
     bot = context.bot
     for user_id in subscribers:
         if user_id == opener or not is_user_id(user_id):
@@ -214,11 +198,6 @@ async def notify_subscribers(context: Context, chat_id: int, title: str, lang: s
                 log.info("notify %s failed: %s", user_id, exc)
 
         rt.notices.submit(int(user_id), send)
-
-
-def known_variant(name: str) -> bool:
-    """Only variants the bot knows by name: never a path, never a file name the system refuses."""
-    return len(name) <= 64 and name in variant_names()
 
 
 def game_title(update: Update) -> str:
@@ -263,7 +242,7 @@ async def cmd_start(update: Update, context: Context) -> None:
     if chat.type == ChatType.PRIVATE and user is not None:
         rt = runtime(context)
         await users.set_private_ok(rt.store, user.id, True)
-        rt.cache_private(str(user.id), True)
+        rt.private_ok.put(str(user.id), True)
         table = await rt.service.table(str(chat.id))
         if context.args or table is None or table.phase != LOBBY:
             await welcome(update, context, help_only=bool(context.args and context.args[0] == "help"))
@@ -381,15 +360,10 @@ async def cmd_variant(update: Update, context: Context) -> None:
         lines.append(esc(_("Choose one with /variant NAME (admins).")))
         await reply(update, "\n".join(lines), html_text=True)
         return
-    if not known_variant(context.args[0]):
-        await reply(update, error_text("unknown_variant", lang))
-        return
+    # The service refuses a name it does not know (never reading a path).
     outcome = await settings_command(update, context, c.SetVariant(name=context.args[0]))
     if outcome is not None:
-        try:
-            title = load_variant(context.args[0]).label(lang)
-        except VariantError:
-            title = context.args[0]
+        title = variant_title(context.args[0], lang)
         await reply(update, "✅ " + _("Variant: {variant}. It applies from the next game.").format(variant=title))
 
 
@@ -475,7 +449,7 @@ async def cmd_notify(update: Update, context: Context) -> None:
             log.info("notify confirmation to %s failed: %s", user.id, exc)
             return
         await users.set_private_ok(rt.store, user.id, True)
-        rt.cache_private(str(user.id), True)
+        rt.private_ok.put(str(user.id), True)
         await reply(update, _("Done: I will tell you privately when the next game opens here."))
 
     rt.notices.submit(user.id, confirm)

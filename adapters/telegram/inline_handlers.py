@@ -1,20 +1,18 @@
 """Playing: the inline query shows a player their hand; the chosen result is the move.
 
-How an inline query finds its game (it carries no chat id): the "My cards"
-button types the game's chat into the query (``#<chat id>``); a user with no
-seat there is told so, never shown the hand of another game they play in
-(its picks would land in this group). A query naming no game: each user has
-a small record in the store (`users.remember_game`, written when they open
-or join a game) listing the chats of their recent games, newest first. The
-query loads those tables and takes the first running one the user sits at
-(else the first one they sit at); two running games: a picker. A record in
-the store, not in memory, because the query may reach any bot process.
+How an inline query finds its game (it carries no chat id) is core's
+`SeatFinder`: the "My cards" button types the game's chat into the query
+(``#<chat id>``); a user with no seat there is told so, never shown the hand
+of another game they play in. A query naming no game looks among the chats
+of the user's recent games, newest first: a small record per user in the
+store (`users.remember_game`, written when they open or join a game), not
+in memory, because the query may reach any bot process.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from telegram import Update
@@ -23,8 +21,8 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from unobot.chat.i18n import gettext_for, known, normalize
-from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
-from unobot.state import StateFormatError
+from unobot.chat.seat_finder import NotSeated
+from unobot.chat.table import Table
 
 from . import inline_results, publish, users
 from .bot import uno_bot
@@ -38,101 +36,10 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 
 
-async def find_tables(context: Any, user_id: str) -> list[Table]:
-    """The tables the user sits at among their recent game chats, running ones first.
-
-    The list of chats is cached for a few seconds in this process; when the
-    cached list leads to no running game, the store's list is read again.
-    """
-    rt = runtime(context)
-    cached = rt.cached_chats(user_id)
-    if cached is not None:
-        tables = await _seated(rt, user_id, cached)
-        if tables and tables[0].phase == PLAYING:
-            return tables
-    record = await users.user_record(rt.store, user_id)
-    chats = [str(c) for c in record.get("games") or [] if telegram_id(str(c)) is not None]
-    rt.cache_chats(user_id, chats)
-    return await _seated(rt, user_id, chats)
-
-
-@dataclass(frozen=True)
-class NotSeated:
-    """The query names a game (its "My cards" button) the user has no seat in;
-    `table` is that chat's table, if one runs there."""
-
-    chat: str
-    table: Table | None
-
-
-async def find_table(context: Any, user_id: str, chat: str | None = None
-                     ) -> Table | list[Table] | NotSeated | None:
-    """The table the user's inline query is about: the one `chat` names (the
-    "My cards" button says it), or NotSeated if they sit not there (never
-    another game's hand: its picks would be posted in this group); no name:
-    their one running game; several running games: all of them (the player
-    picks)."""
-    rt = runtime(context)
-    if chat is not None and telegram_id(chat) is not None:
-        table = await load_table(rt, chat)
-        if table is not None and table.phase != FINISHED and table.seat_of(user_id) is not None:
-            return table
-        return NotSeated(chat, table)
-    tables = await find_tables(context, user_id)
-    running = [t for t in tables if t.phase == PLAYING]
-    if len(running) > 1:
-        return running
-    return tables[0] if tables else None
-
-
 async def remember_player(context: Any, user_id: int | str, chat_id: int | str) -> None:
     """The user opened or joined a game in this chat: their inline queries look here first."""
     rt = runtime(context)
-    chats = await users.remember_game(rt.store, user_id, str(chat_id))
-    rt.cache_chats(str(user_id), chats)
-
-
-async def load_table(rt: Any, chat: str) -> Table | None:
-    """The chat's table, for showing a hand.
-
-    The chat's game id is cached for a short while, so a query costs one
-    store read instead of two. A cached id is trusted only when the table it
-    names is still running (playing or between rounds): the service replaces
-    a chat's game only when that game is finished or an abandoned lobby, and
-    a stopped game is deleted, so a running table at that id is the chat's
-    current game. Anything else takes the service's own path.
-    """
-    game_id = rt.cached_game(chat)
-    if game_id is not None:
-        stored = await rt.store.load_game(game_id)
-        if stored is not None:
-            try:
-                table = Table.decode(stored.state, stored.version)
-            except StateFormatError:
-                table = None
-            if table is not None and table.phase in (PLAYING, BETWEEN_ROUNDS):
-                return table
-    game_id = await rt.store.chat_game(chat)
-    if not game_id:
-        return None
-    stored = await rt.store.load_game(game_id)
-    try:
-        table = Table.decode(stored.state, stored.version) if stored is not None else None
-    except StateFormatError:
-        return await rt.service.table(chat)  # the service sets damaged data aside
-    if table is not None and table.phase in (PLAYING, BETWEEN_ROUNDS):
-        rt.cache_game(chat, game_id)
-    return table
-
-
-async def _seated(rt: Any, user_id: str, chats: list[str]) -> list[Table]:
-    tables = []
-    for chat in chats:
-        table = await load_table(rt, chat)
-        if table is None or table.phase == FINISHED or table.seat_of(user_id) is None:
-            continue
-        tables.append(table)
-    return sorted(tables, key=lambda t: t.phase != PLAYING)  # stable: newest first among equals
+    rt.finder.played(str(user_id), await users.remember_game(rt.store, user_id, str(chat_id)))
 
 
 def notice_results(user_id: str, text: str, lang: str) -> list[inline_results.Article]:
@@ -170,7 +77,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
     uid = str(user.id)
     runtime(context).learn_lang(uid, known(user.language_code))
     chat_ref, text = game_ref(query.query)
-    found = await find_table(context, uid, chat_ref)
+    found = await runtime(context).finder.find(uid, chat_ref)
     if found is None:
         lang = normalize(user.language_code)
         _ = gettext_for(lang)

@@ -17,10 +17,9 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from unobot.chat.i18n import gettext_for
+from unobot.chat.names import clip
 from unobot.chat.settings_menu import CHOSEN_MARK, Entry, OptionPanel, SettingsMenu
 from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
-
-from .guard import clip
 
 JOIN = "g:join"
 START = "g:start"

@@ -62,7 +62,7 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
             else:
                 log.error("chat %s -> %s: move given up: %s", old, new, exc)
             return
-        rt.game_ids.pop(str(old), None)
+        rt.finder.moved(str(old))
         if table is None:
             return
         for seat in table.seats:

@@ -1,11 +1,11 @@
-"""What a person is told when handling their update failed.
+"""What a person is told when handling their update failed (core's
+`render.failure_text`), and the log line for it.
 
 Why one place: the error handler and the button handler (which must
-answer its callback query itself, in the same call) say the same thing: a
-store outage is "try again shortly, nothing was lost" (not that, when the
-store keeps nothing on disk: a restart of it lost every game), damaged data is said
-so, anything else is a short apology. All of it in the chat's language when
-the store can still tell it; the traceback goes to the log only.
+answer its callback query itself, in the same call) say the same thing, in
+the chat's language when the store can still tell it, and whether the
+store keeps anything on disk decides what an outage may promise. The
+traceback goes to the log only.
 """
 
 from __future__ import annotations
@@ -14,26 +14,12 @@ import contextlib
 import logging
 from typing import Any
 
-from unobot.chat.i18n import gettext_for
-from unobot.chat.render import error_text, store_error_code
+from unobot.chat.render import failure_text as said
 from unobot.store import StoreDataError, StoreUnavailable
 
 from .runtime import runtime
 
 log = logging.getLogger("unobot.adapters.telegram.handlers")
-
-
-def forgetful_outage(lang: str) -> str:
-    """A store outage, said without "nothing was lost": the store keeps nothing on disk."""
-    _ = gettext_for(lang)
-    return _("The game store is not reachable right now. Try again shortly. It keeps nothing "
-             "on disk: if it restarted, the running games are gone.")
-
-
-def _persistence(context: Any) -> Any:
-    with contextlib.suppress(Exception):
-        return runtime(context).persistence
-    return None
 
 
 async def failure_text(context: Any, chat_id: int | None, error: BaseException | None, what: object = None
@@ -45,14 +31,12 @@ async def failure_text(context: Any, chat_id: int | None, error: BaseException |
             lang = await runtime(context).service.language(str(chat_id))
     if isinstance(error, StoreUnavailable):
         log.warning("store unavailable while handling an update: %s", error)
-        persistence = _persistence(context)
-        if persistence is not None and persistence.persistent is False:
-            # A store that keeps nothing on disk may have lost every game: no promise.
-            return forgetful_outage(lang), lang
-        return error_text(store_error_code(error), lang), lang
+        keeps_nothing = False  # the store keeps nothing on disk: no promise that nothing was lost
+        with contextlib.suppress(Exception):
+            keeps_nothing = runtime(context).service.keeps_nothing
+        return said(error, lang, keeps_nothing=keeps_nothing), lang
     if isinstance(error, StoreDataError):
         log.error("unreadable data in the store: %s", error)
-        return error_text("store_data", lang), lang
-    log.error("update failed: %r", what, exc_info=error)
-    _ = gettext_for(lang)
-    return _("Something went wrong. Please try again."), lang
+    else:
+        log.error("update failed: %r", what, exc_info=error)
+    return said(error or Exception(), lang), lang  # no error given: the plain apology

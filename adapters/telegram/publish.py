@@ -205,19 +205,19 @@ def send_private(context: Any, private: dict[str, list[str]]) -> None:
 
 async def _notice(rt: Runtime, bot: Any, person_id: str, text: str) -> None:
     """Send one private notice, if the person started the bot (asked of the store once a minute)."""
-    ok = rt.cached_private(person_id)
+    ok = rt.private_ok.get(person_id)
     if ok is None:
         try:
             ok = bool((await users.user_record(rt.store, person_id)).get("pm"))
         except StoreUnavailable:
             return
-        rt.cache_private(person_id, ok)
+        rt.private_ok.put(person_id, ok)
     if not ok:
         return
     try:
         await bot.send_message(int(person_id), text)
     except Forbidden:  # they blocked the bot
-        rt.cache_private(person_id, False)
+        rt.private_ok.put(person_id, False)
         with contextlib.suppress(StoreUnavailable):
             await users.set_private_ok(rt.store, person_id, False)
     except TelegramError as exc:

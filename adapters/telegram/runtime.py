@@ -9,15 +9,18 @@ process does without.
 from __future__ import annotations
 
 import asyncio
-import time
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 from unobot.adapters.startup import Persistence
+from unobot.chat.bounded import BoundedCache
+from unobot.chat.seat_finder import SeatFinder
 from unobot.chat.service import ChatService
 from unobot.chat.waker import Waker
 from unobot.store import Store
 
+from . import users
 from .admins import AdminCache
 from .guard import telegram_id
 from .outbox import NoticeSender
@@ -33,8 +36,8 @@ KEY = "unobot"
 #: stale entries: with 20,000 each, memory grew for the first 20,000 chats a
 #: process met (issue 25's soak: ~29 MB per 1,000 games, not levelling off).
 #: The caches with an expiry also drop what expired whenever they are written
-#: (`_bound`), so they hold what is fresh: the chats and people of the last
-#: minute, whatever the cap.
+#: (core's `BoundedCache`), so they hold what is fresh: the chats and people of
+#: the last minute, whatever the cap.
 CACHE_SIZE = 4096
 
 
@@ -76,74 +79,26 @@ class Runtime:
     waker: Waker | None = None
     #: The card stickers, once made or read from the store (None: the hand as text).
     stickers: StickerMap | None = None
-    #: user id -> (expiry, chats of their recent games): saves a store read
-    #: per inline query; a miss or a stale entry falls back to the store.
-    game_chats: dict[str, tuple[float, list[str]]] = field(default_factory=dict)
-
     #: old chat id -> lock: a chat's move to a new id runs once at a time (migrations are rare).
     moving: dict[int, asyncio.Lock] = field(default_factory=dict)
 
-    #: chat id -> (expiry, id of its running game): saves a store read per inline query.
-    game_ids: dict[str, tuple[float, str]] = field(default_factory=dict)
-
-    def cached_game(self, chat_id: str) -> str | None:
-        hit = self.game_ids.get(chat_id)
-        return hit[1] if hit is not None and hit[0] >= time.monotonic() else None
-
-    def cache_game(self, chat_id: str, game_id: str, ttl: float = 30.0) -> None:
-        _bound(self.game_ids)
-        self.game_ids.pop(chat_id, None)
-        self.game_ids[chat_id] = (time.monotonic() + ttl, game_id)
-
+    # Each cache saves a store read while it is fresh (see `CACHE_SIZE`).
     #: user id -> the language their own texts (hand, private notices) are shown in,
     #: from their Telegram app, when unobot speaks it; learnt from their updates.
-    user_langs: dict[str, str] = field(default_factory=dict)
+    user_langs: BoundedCache[str, str] = field(default_factory=lambda: BoundedCache(CACHE_SIZE))
+    #: user id -> may the bot write to them in private.
+    private_ok: BoundedCache[str, bool] = field(default_factory=lambda: BoundedCache(CACHE_SIZE, 60.0))
+
+    #: Which table an inline query is about (core's), with its own caches:
+    #: each chat's running game id (30 s), each user's recent game chats (10 s).
+    finder: SeatFinder = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.finder = SeatFinder(self.service, functools.partial(users.recent_games, self.store), size=CACHE_SIZE)
 
     def learn_lang(self, user_id: str, lang: str | None) -> None:
         if lang:
-            _bound(self.user_langs)
-            self.user_langs.pop(user_id, None)
-            self.user_langs[user_id] = lang
-
-    #: user id -> (expiry, may the bot write to them in private)
-    private_ok: dict[str, tuple[float, bool]] = field(default_factory=dict)
-
-    def cached_private(self, user_id: str) -> bool | None:
-        hit = self.private_ok.get(user_id)
-        return hit[1] if hit is not None and hit[0] >= time.monotonic() else None
-
-    def cache_private(self, user_id: str, ok: bool, ttl: float = 60.0) -> None:
-        _bound(self.private_ok)
-        self.private_ok.pop(user_id, None)
-        self.private_ok[user_id] = (time.monotonic() + ttl, ok)
-
-    def cached_chats(self, user_id: str) -> list[str] | None:
-        hit = self.game_chats.get(user_id)
-        if hit is None or hit[0] < time.monotonic():
-            return None
-        return hit[1]
-
-    def cache_chats(self, user_id: str, chats: list[str], ttl: float = 10.0) -> None:
-        _bound(self.game_chats)
-        self.game_chats.pop(user_id, None)
-        self.game_chats[user_id] = (time.monotonic() + ttl, list(chats))
-
-
-def _bound(cache: dict[str, Any]) -> None:
-    """Keep a cache within `CACHE_SIZE`: the oldest entries go first (dicts keep
-    insertion order; an entry written again is moved to the end by its writer).
-    In a cache of (expiry, value) entries, the expired ones at the front go
-    too: written in order with one lifetime, the oldest expire first, so the
-    cache holds only what is fresh (an entry written with a longer lifetime
-    only stops the sweep early: nothing fresh is ever dropped by it)."""
-    now = time.monotonic()
-    while cache:
-        first = next(iter(cache))
-        entry = cache[first]
-        if len(cache) >= CACHE_SIZE or (isinstance(entry, tuple) and entry[0] < now):
-            del cache[first]
-        else:
-            break
+            self.user_langs.put(user_id, lang)
 
 
 def telegram_chat(chat: str) -> bool:

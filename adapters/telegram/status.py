@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import NamedTuple
 
@@ -28,6 +27,7 @@ from telegram import Bot, InlineKeyboardMarkup, Message, MessageEntity
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
+from unobot.chat.bounded import BoundedCache
 from unobot.chat.status_text import status_text
 from unobot.chat.table import Table
 
@@ -138,29 +138,24 @@ class StatusEditor:
     edits the /rules view an admin's button changed (`Status.html`)."""
 
     def __init__(self, size: int = EDITOR_SIZE) -> None:
-        self.size = size
-        self._latest: OrderedDict[tuple[int, int], int] = OrderedDict()
+        #: message -> the newest version it was asked to show.
+        self._latest: BoundedCache[tuple[int, int], int] = BoundedCache(size)
         #: message -> the hash of what it shows (`Status.key()`): an equal edit is
         #: skipped. A hash and not the text and keyboard: a few bytes per message
         #: instead of a kilobyte, for the `size` messages remembered.
-        self._shown: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._shown: BoundedCache[tuple[int, int], int] = BoundedCache(size)
         self._pending: dict[tuple[int, int], _Pending] = {}
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
-        self._moved: OrderedDict[tuple[int, int], int] = OrderedDict()
+        #: a deleted status message -> the one posted in its place.
+        self._moved: BoundedCache[tuple[int, int], int] = BoundedCache(size)
         #: message -> (its lock, how many hold or wait for it): only while in use.
         self._reposting: dict[tuple[int, int], tuple[asyncio.Lock, list[int]]] = {}
-
-    def _remember(self, cache: OrderedDict, key: tuple[int, int], value: object) -> None:  # type: ignore[type-arg]
-        cache[key] = value
-        cache.move_to_end(key)
-        while len(cache) > self.size:
-            cache.popitem(last=False)
 
     def sent(self, chat_id: int, message_id: int, version: int, status: Status) -> None:
         """Record a message just sent with this status, so an equal edit is skipped."""
         key = (chat_id, message_id)
-        self._remember(self._latest, key, version)
-        self._remember(self._shown, key, hash(status.key()))
+        self._latest.put(key, version)
+        self._shown.put(key, hash(status.key()))
 
     def submit(self, bot: UnoBot, chat_id: int, message_id: int, version: int, status: Status,
                still_current: Callable[[int], Awaitable[bool]] | None = None,
@@ -172,9 +167,9 @@ class StatusEditor:
         `still_current(version)` guards an edit held back by the flood limit
         (see `transport.EditGuard`)."""
         key = (chat_id, message_id)
-        if version < self._latest.get(key, 0):
+        if version < (self._latest.get(key) or 0):
             return  # a newer state was shown or is on its way
-        self._remember(self._latest, key, version)
+        self._latest.put(key, version)
         self._pending[key] = _Pending(version, status, still_current, on_gone)
         if key not in self._workers:
             self._workers[key] = asyncio.get_running_loop().create_task(self._work(bot, key),
@@ -247,15 +242,15 @@ class StatusEditor:
         except TelegramError as exc:
             log.warning("status %s/%s not edited: %s", chat_id, message_id, exc)
             return None
-        self._remember(self._shown, key, shown)
+        self._shown.put(key, shown)
         return None
 
     def moved(self, chat_id: int, message_id: int) -> int:
         """The message that replaced a deleted status message (itself if none did)."""
-        return self._moved.get((chat_id, message_id), message_id)
+        return self._moved.get((chat_id, message_id)) or message_id
 
     def replaced(self, chat_id: int, old_id: int, new_id: int) -> None:
-        self._remember(self._moved, (chat_id, old_id), new_id)
+        self._moved.put((chat_id, old_id), new_id)
 
     @contextlib.asynccontextmanager
     async def reposting(self, chat_id: int, old_id: int) -> AsyncIterator[None]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 
+from unobot.chat.answers import READING
 from unobot.chat.i18n import N_, gettext_for
 from unobot.chat.settings_menu import SettingsMenu
 
@@ -24,12 +25,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("variant", N_("Choose the rules variant (admins)")),
     ("timer", N_("Seconds per turn, or off (admins)")),
     ("language", N_("Language: en or es (admins)")),
-    ("stats", N_("Statistics of this chat and yours")),
-    ("top", N_("Standings: /top, /top week, /top month")),
-    ("me", N_("Your record and rating in every chat")),
-    ("last", N_("The last finished match")),
-    ("forgetme", N_("Remove your records and your name from kept games")),
-    ("resetstats", N_("Reset this chat's standings (admins)")),
+    # The reading commands, with core's words for them (the standings' reset is /resetstats here).
+    *((("resetstats" if name == "reset" else name), words) for name, words in READING.items()),
     ("notify", N_("Tell me privately when the next game opens here")),
     ("help", N_("How to play")),
 )

@@ -27,6 +27,8 @@ from typing import Any
 
 from unobot.store import Store
 
+from .guard import telegram_id
+
 MAX_GAMES = 4
 """How many recent game chats a user's record keeps."""
 
@@ -51,6 +53,12 @@ async def user_record(store: Store, user_id: int | str) -> dict[str, Any]:
         await update_user(store, user_id, legacy)
         await store.clear_chat_settings(legacy_key)
     return legacy
+
+
+async def recent_games(store: Store, user_id: int | str) -> list[str]:
+    """The Telegram chats of the user's recent games, newest first (other ids never)."""
+    record = await user_record(store, user_id)
+    return [str(c) for c in record.get("games") or [] if telegram_id(str(c)) is not None]
 
 
 async def update_user(store: Store, user_id: int | str, changes: dict[str, Any]) -> None:

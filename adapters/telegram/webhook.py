@@ -31,7 +31,6 @@ import json
 import logging
 import signal
 import time
-from collections import OrderedDict
 from typing import Any
 
 from aiohttp import web
@@ -39,6 +38,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from unobot.adapters import metrics
+from unobot.chat.bounded import BoundedCache
 from unobot.store import StoreError
 
 from .runtime import KEY
@@ -64,7 +64,7 @@ class WebhookServer:
         self.path = "/" + path.lstrip("/")
         self.secret = secret
         self.max_body = max_body
-        self.seen: OrderedDict[int, None] = OrderedDict()
+        self.seen: BoundedCache[int, bool] = BoundedCache(SEEN)
         self._runner: web.AppRunner | None = None
         web_app = web.Application(client_max_size=max_body)
         web_app.router.add_post(self.path, self.on_update)
@@ -115,9 +115,7 @@ class WebhookServer:
         metrics.HANDLING.labels("telegram").observe(time.perf_counter() - started)
         metrics.UPDATES.labels("telegram", "handled").inc()
         if isinstance(update_id, int):
-            self.seen[update_id] = None
-            while len(self.seen) > SEEN:
-                self.seen.popitem(last=False)
+            self.seen.put(update_id, True)
         return web.Response(status=200)
 
     async def on_health(self, request: web.Request) -> web.Response:

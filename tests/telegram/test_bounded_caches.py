@@ -17,17 +17,17 @@ from unobot.adapters.telegram.runtime import KEY
 async def test_the_runtime_caches_drop_what_expired(bot: BotProcess) -> None:
     rt = bot.app.bot_data[KEY]
     for i in range(50):
-        rt.cache_private(f"old{i}", True, ttl=0.05)
-        rt.cache_game(f"-100{i}", f"-100{i}#1", ttl=0.05)
-        rt.cache_chats(f"old{i}", [f"-100{i}"], ttl=0.05)
+        rt.private_ok.put(f"old{i}", True, ttl=0.05)
+        rt.finder.game_ids.put(f"-100{i}", f"-100{i}#1", ttl=0.05)
+        rt.finder.places.put(f"old{i}", [f"-100{i}"], ttl=0.05)
     await asyncio.sleep(0.1)
-    rt.cache_private("new", False)
-    rt.cache_game("-2", "-2#1")
-    rt.cache_chats("new", ["-2"])
-    assert list(rt.private_ok) == ["new"] and rt.cached_private("new") is False
-    assert list(rt.game_ids) == ["-2"] and rt.cached_game("-2") == "-2#1"
-    assert list(rt.game_chats) == ["new"] and rt.cached_chats("new") == ["-2"]
-    rt.cache_private("later", True)  # fresh entries stay
+    rt.private_ok.put("new", False)
+    rt.finder.game_ids.put("-2", "-2#1")
+    rt.finder.places.put("new", ["-2"])
+    assert list(rt.private_ok) == ["new"] and rt.private_ok.get("new") is False
+    assert list(rt.finder.game_ids) == ["-2"] and rt.finder.game_ids.get("-2") == "-2#1"
+    assert list(rt.finder.places) == ["new"] and rt.finder.places.get("new") == ["-2"]
+    rt.private_ok.put("later", True)  # fresh entries stay
     assert list(rt.private_ok) == ["new", "later"]
 
 

@@ -15,6 +15,7 @@ from tests.telegram.test_game import short_games
 from unobot.adapters.telegram import guard, inline_results, keyboards
 from unobot.adapters.telegram.bot import Article
 from unobot.adapters.telegram.keyboards import play_keyboard
+from unobot.chat.names import MAX_NAME
 from unobot.chat.table import Table
 
 JSON = dict[str, Any]
@@ -41,7 +42,7 @@ def test_parse_int_takes_only_what_int_takes() -> None:
 
 def test_names_and_texts_fit() -> None:
     name = guard.display_name("A\nB\u202e" + "é" * 200, "1")
-    assert "\n" not in name and "\u202e" not in name and len(name) <= guard.MAX_NAME
+    assert "\n" not in name and "\u202e" not in name and len(name) <= MAX_NAME
     assert guard.display_name("\x00\x01", "42") == "42"
     assert guard.utf16_len(guard.clip16("🃏" * 5000, 4096)) <= 4096
     long_id = Article("9" * 70, "t", "x", play_keyboard("en"))
@@ -177,7 +178,7 @@ async def test_limits_hold_by_construction(server: BotAPIServer, bot: BotProcess
     assert bot.service is not None
     table = await bot.service.table(str(group["id"]))
     assert table is not None and table.game is not None and len(table.seats) == 10
-    assert all(len(s.name) <= guard.MAX_NAME for s in table.seats)
+    assert all(len(s.name) <= MAX_NAME for s in table.seats)
     query = server.inline_query(long[table.game.turn], "")
     await bot.settle(query)
     answer = server.inline_answers[query["inline_query"]["id"]]
