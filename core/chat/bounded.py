@@ -14,6 +14,11 @@ at the front leave whenever the cache is written, so a cache whose entries
 expire holds what is fresh (the chats of the last minute), not the last
 `size` ever seen. Reads do not reorder: the entry written longest ago goes
 first, which for a cache of one lifetime is also the one expiring first.
+
+Why not `cachetools`: its FIFOCache and TTLCache would serve (a TTLCache
+reorders on reads, which costs a little and changes nothing here); one
+class of some forty lines kept core from taking a dependency for it, and
+a swap stays local (callers use get, put, pop, clear, `in`, len, iteration).
 """
 
 from __future__ import annotations
