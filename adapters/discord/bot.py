@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
 from typing import Any
@@ -141,27 +140,6 @@ class UnoBot(discord.Client):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
-
-    async def idle(self, timeout: float = 10.0, *, status: bool = True) -> None:
-        """Wait until no interaction is being handled, no short task runs (AI
-        pauses included; turn timers and lobby expiry excluded) and, with
-        `status`, every channel's newest status is sent."""
-        end = time.monotonic() + timeout
-
-        def quiet() -> bool:
-            return self._busy == 0 and not any(not t.done() for t in self._tasks) and \
-                not self.timers.busy() and not (status and self.pacer.pending)
-
-        while True:
-            await asyncio.sleep(0)
-            if quiet():
-                await asyncio.sleep(0.01)
-                if quiet():
-                    return
-                continue
-            if time.monotonic() > end:
-                raise TimeoutError(f"bot still busy: {self._busy} handlers, {len(self._tasks)} tasks")
-            await asyncio.sleep(0.005)
 
     # -- interactions ---------------------------------------------------------------------
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

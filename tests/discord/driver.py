@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -60,7 +61,7 @@ class BotProcess:
         before = len([s for s in self.server.sessions if s.ready])
         self._run = asyncio.create_task(self.client.start(self.server.token))
         await asyncio.wait_for(self._ready(before), 30)  # a login on a loaded machine may take seconds
-        await self.client.idle()
+        await client_idle(self.client)
         return self
 
     async def _ready(self, before: int) -> None:
@@ -83,9 +84,31 @@ class BotProcess:
 
     async def idle(self, status: bool = True) -> None:
         assert self.client is not None
-        await self.client.idle(status=status)
+        await client_idle(self.client, status=status)
 
 
+
+
+async def client_idle(client: UnoBot, timeout: float = 10.0, *, status: bool = True) -> None:
+    """Wait until the bot handles no interaction, runs no short task (AI pauses
+    included; turn timers and lobby expiry excluded) and, with `status`, has
+    sent every channel's newest status."""
+    end = time.monotonic() + timeout
+
+    def quiet() -> bool:
+        return client._busy == 0 and not any(not t.done() for t in client._tasks) and \
+            not client.timers.busy() and not (status and client.pacer.pending)
+
+    while True:
+        await asyncio.sleep(0)
+        if quiet():
+            await asyncio.sleep(0.01)
+            if quiet():
+                return
+            continue
+        if time.monotonic() > end:
+            raise TimeoutError(f"bot still busy: {client._busy} handlers, {len(client._tasks)} tasks")
+        await asyncio.sleep(0.005)
 
 
 @dataclass

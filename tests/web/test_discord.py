@@ -24,7 +24,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.discord.driver import FAST, BotProcess
+from tests.discord.driver import FAST, BotProcess, client_idle
 from tests.discord_api import DiscordAPIServer, Member
 from tests.support.redis_server import RedisServer
 from tests.web.conftest import WebServer
@@ -60,7 +60,7 @@ class WebBot(BotProcess):
         self.web = await attach_discord(self.client, self.config)
         self._run = asyncio.create_task(self.client.start(self.server.token))
         await asyncio.wait_for(self._ready(0), 10)
-        await self.client.idle()
+        await client_idle(self.client)
         return self
 
     async def stop(self) -> None:
