@@ -17,7 +17,7 @@ printed for completeness. Two workloads for unobot:
 - `rlcard-rules`: games of RLCard's shape, in its rules as bench/ai.py
   plays them (`RLCARD_RULES` of bench/rlcard_rule.py: must-play, so no
   voluntary draw, no bluffing, no challenge, no UNO call), uniform over
-  the legal moves as RLCard's side is. Its games run some 57 moves to
+  the legal moves as RLCard's side is. Its games run some 60 moves to
   RLCard's 49: a drawn card that fits is a move of its own here (RLCard
   plays it within the draw), so games/s is the figure issue #23 asks for;
 - `simulate`: what `unobot simulate --variant official --players 4 --policy
