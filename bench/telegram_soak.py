@@ -13,11 +13,13 @@ second half of the run (the first half warms caches up to their caps: a
 bounded cache grows, then stays). Issue 25 measured about 29 MB per 1,000
 games that did not level off; a bot whose caches are bounded levels off.
 
-    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch] [--old-caps] [--types N] [--trace N]
+    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch] [--old-caps] [--trim] [--types N] [--trace N]
 
 Each batch's line also says how many memory blocks the interpreter holds
 (`sys.getallocatedblocks`): RSS that grows while they do not is the
-allocator's, not a Python object kept.
+allocator's, not a Python object kept. `--trim` has the C allocator hand
+its free memory back (`malloc_trim`) before each reading: what that takes
+away was free memory the allocator kept, not memory the bot holds.
 
 `--old-caps` puts back the caps before issue 25 (20,000 entries in each of
 the runtime's caches, the "My cards" keyboards and their wire forms cached
@@ -60,7 +62,38 @@ def rss_mb() -> float:
     return float(psutil.Process().memory_info().rss) / 2**20
 
 
-async def soak(games: int, parallel: int, batch: int, trace: int = 0) -> list[tuple[int, float]]:
+def arenas() -> int:
+    """The interpreter's small-object arenas in use (`sys._debugmallocstats`:
+    1 MiB each since Python 3.10): blocks spread over more arenas is RSS
+    that grows with no more blocks held."""
+    import os
+    import re
+
+    with tempfile.TemporaryFile(mode="w+") as out:
+        saved = os.dup(2)
+        os.dup2(out.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        out.seek(0)
+        found = re.search(r"# arenas allocated current\s*=\s*([\d,]+)", out.read())
+    return int(found.group(1).replace(",", "")) if found else -1
+
+
+def malloc_trim() -> None:
+    """Hand the C allocator's free memory back to the system (glibc's
+    `malloc_trim`): RSS that this takes away was free, not kept."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if name:
+        ctypes.CDLL(name).malloc_trim(0)
+
+
+async def soak(games: int, parallel: int, batch: int, trace: int = 0, trim: bool = False) -> list[tuple[int, float]]:
     logging.basicConfig(level=logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
         redis = RedisServer(Path(tmp) / "redis").start()
@@ -104,6 +137,8 @@ async def soak(games: int, parallel: int, batch: int, trace: int = 0) -> list[tu
                     del drivers
                     server.forget()
                     gc.collect()
+                    if trim:
+                        malloc_trim()
                     points.append((played, rss_mb()))
                     if trace and tracemalloc.is_tracing():
                         snapshot = tracemalloc.take_snapshot().filter_traces(TRACE_FILTERS)
@@ -116,7 +151,7 @@ async def soak(games: int, parallel: int, batch: int, trace: int = 0) -> list[tu
                             first_types = type_counts()
                         elif first_types:
                             print_types(first_types, type_counts(), trace)
-                    print(f"{played:6d} games  RSS {points[-1][1]:7.1f} MB  blocks {sys.getallocatedblocks():9d}  "
+                    print(f"{played:6d} games  RSS {points[-1][1]:7.1f} MB  blocks {sys.getallocatedblocks():9d}  arenas {arenas():4d}  "
                           f"({time.perf_counter() - started:5.0f} s)", flush=True)
                 await bot.stop()
                 return points
@@ -196,6 +231,8 @@ def main() -> None:
     parser.add_argument("--old-caps", action="store_true", help="the caches' caps before issue 25")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
                         help="run tracemalloc and print the N tracebacks whose allocations grew most")
+    parser.add_argument("--trim", action="store_true",
+                        help="hand free C-allocator memory back (malloc_trim) before each RSS reading")
     parser.add_argument("--types", type=int, default=0, metavar="N",
                         help="print the N types whose live objects grew most (cheap: no tracemalloc)")
     args = parser.parse_args()
@@ -203,7 +240,7 @@ def main() -> None:
         old_caps()
     if args.trace:
         tracemalloc.start(6)
-    points = asyncio.run(soak(args.games, args.parallel, args.batch, args.trace or args.types))
+    points = asyncio.run(soak(args.games, args.parallel, args.batch, args.trace or args.types, args.trim))
     first, last = points[0], points[-1]
     print(f"RSS {first[1]:.1f} MB after {first[0]} games, {last[1]:.1f} MB after {last[0]}; "
           f"growth over the second half: {slope(points):.1f} MB per 1,000 games (least squares), "
