@@ -15,6 +15,7 @@ import discord
 
 from unobot.chat import commands as c
 from unobot.chat.i18n import known
+from unobot.chat.names import display_name
 
 CHAT_PREFIX = "dc_"
 GUILD_PREFIX = "dcg_"
@@ -63,7 +64,7 @@ def person_of(interaction: discord.Interaction[Any]) -> c.Person:
     """The member as the service sees them; Manage Server (or Administrator) counts as admin."""
     user = interaction.user
     perms = interaction.permissions
-    return c.Person(str(user.id), user.display_name, lang=str(interaction.locale),
+    return c.Person(str(user.id), display_name(user.display_name, str(user.id)), lang=str(interaction.locale),
                     is_admin=bool(perms.manage_guild or perms.administrator))
 
 

@@ -15,24 +15,32 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
+from .bounded import BoundedCache
+
 T = TypeVar("T")
+
+#: Places whose last version a pacer remembers (its memory stays bounded).
+PLACES = 4096
 
 
 class Pacer(Generic[T]):
     """Paced updates of each place's status: `send(place, state)` runs in a
     task of the pacer's own, never in the caller's."""
 
-    def __init__(self, send: Callable[[str, T], Awaitable[None]], interval: float) -> None:
+    def __init__(self, send: Callable[[str, T], Awaitable[None]], interval: float, places: int = PLACES) -> None:
         self.send = send
         self.interval = interval
         self._want: dict[str, T] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
-        self._shown: dict[str, int] = {}
+        #: The version last handed per place, for the places seen last (a bot
+        #: meets new channels all day; a place forgotten only lets an old state
+        #: through once, which its next state then replaces).
+        self._shown: BoundedCache[str, int] = BoundedCache(places)
         self._sending = 0
 
     def reset(self, place: str) -> None:
         """A new game in the place: its versions start again."""
-        self._shown.pop(place, None)
+        self._shown.pop(place)
         self._want.pop(place, None)
 
     @property
@@ -42,9 +50,9 @@ class Pacer(Generic[T]):
 
     def show(self, place: str, version: int, state: T) -> None:
         """Hand the place's newest state (dropped if older than one handed already)."""
-        if version < self._shown.get(place, 0):
+        if version < (self._shown.get(place) or 0):
             return
-        self._shown[place] = version
+        self._shown.put(place, version)
         self._want[place] = state
         worker = self._workers.get(place)
         if worker is None or worker.done():

@@ -37,3 +37,21 @@ async def test_the_newest_state_wins_and_an_older_version_is_dropped() -> None:
     await asyncio.sleep(0.03)
     assert sent[-1] == ("a", "new")
     pacer.close()
+
+
+async def test_a_pacer_remembers_a_bounded_number_of_places() -> None:
+    """A bot meets new places all day: the versions it keeps stay at their cap."""
+    sent: list[tuple[str, int]] = []
+
+    async def send(place: str, state: int) -> None:
+        sent.append((place, state))
+
+    pacer: Pacer[int] = Pacer(send, 0.0, places=8)
+    for n in range(50):
+        pacer.show(f"chat{n}", 1, n)
+    assert len(pacer._shown) == 8
+    pacer.show("chat49", 0, -1)  # older than the version a place still remembered: dropped
+    while pacer.pending:
+        await asyncio.sleep(0)
+    assert ("chat49", -1) not in sent and len(sent) == 50
+    pacer.close()
