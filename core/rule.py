@@ -62,6 +62,10 @@ class Rule:
     #: the shared rules do. A rule that implements one of the plain-turn hooks
     #: without it makes every turn of its variant go through the hooks.
     plain_turn: ClassVar[bool] = False
+    #: With `plain_turn`: the rule's one say in a plain turn is that `draw` is
+    #: not offered while a card may be played (must-play's), which the fast
+    #: path then applies itself.
+    plain_no_draw_while_fitting: ClassVar[bool] = False
     #: Rules this one takes the place of: when it is on, they are off (and
     #: `unobot variants NAME` does not list them as active).
     replaces: ClassVar[tuple[str, ...]] = ()

@@ -141,7 +141,8 @@ class RuleSet:
         # hooks, when every rule that could have a say promised it has none.
         self.plain_turn = plain_rules(self.pm)
         self.plain_uno = self.plain_turn and "uno-call" in self.rules  # UNO offered, a catch opened
-        self.plain_must_play = self.plain_turn and "must-play" in self.rules  # no draw while a card fits
+        # no draw while a card fits: a rule's declared say (must-play's), not its name
+        self.plain_must_play = self.plain_turn and any(r.plain_no_draw_while_fitting for r in self.rules.values())
         # A rule that alone answers card_fits may offer `cards_that_fit(state,
         # player, cards)`, the same answer for a whole hand in one call.
         # So may one whose only company are rules that only ever refuse a

@@ -12,8 +12,9 @@ class MustPlay(Rule):
     name = "must-play"
     checks = (DRAW,)
     #: In a plain turn its only say is no `draw` while a card may be played,
-    #: which the engine's fast path knows (`RuleSet.plain_must_play`).
+    #: which the engine's fast path applies (`RuleSet.plain_must_play`).
     plain_turn = True  # see unobot.plain_turn
+    plain_no_draw_while_fitting = True
     title = {"en": "Must play", "es": "Obligado a jugar"}
 
     @hookimpl(tryfirst=True)

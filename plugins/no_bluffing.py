@@ -15,10 +15,7 @@ class NoBluffing(Rule):
 
     @hookimpl(tryfirst=True)
     def card_fits(self, state: GameState, player: int, card: Card) -> bool | None:
-        if not (card.is_wild and card.draw == 4):
-            return None
-        color = state.color
-        if color is not None and any(c.color == color for c in state.hands[player]):
+        if card.is_wild and card.draw == 4 and _holds_colour(state, player):
             return False
         return None
 
@@ -26,12 +23,15 @@ class NoBluffing(Rule):
         """`card_fits`'s refusals for many cards at once (the engine lists a
         hand's moves with it: this rule only ever refuses, so its answer is
         the other rules' less these cards)."""
-        color = state.color
-        if color is not None:
-            for card in cards:  # a loop, not any(): most lists are one to three cards
-                if card.draw == 4 and card.is_wild:
-                    for held in state.hands[player]:
-                        if held.color == color:
-                            return [c for c in cards if not (c.draw == 4 and c.is_wild)]
-                    break
+        for card in cards:  # a loop, not any(): most lists are one to three cards
+            if card.draw == 4 and card.is_wild:
+                if _holds_colour(state, player):
+                    return [c for c in cards if not (c.draw == 4 and c.is_wild)]
+                break
         return list(cards)
+
+
+def _holds_colour(state: GameState, player: int) -> bool:
+    """Does the player hold a card of the colour in play (a Wild Draw Four would be a bluff)?"""
+    color = state.color
+    return color is not None and any(c.color == color for c in state.hands[player])

@@ -35,8 +35,8 @@ from unobot.chat import answers
 from unobot.chat import commands as c
 from unobot.chat import settings_menu as sm
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
-from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known, pgettext_for
-from unobot.chat.typed import PERIODS
+from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
+from unobot.chat.typed import PERIODS, TYPED, first_form
 from unobot.store import StoreError
 
 from . import ids, render
@@ -57,8 +57,7 @@ def _d(text: str) -> app_commands.locale_str:
 class Translator(app_commands.Translator):
     """Command descriptions and the names of a choice (an AI level, a period
     of the standings) in the member's client language, from the catalogue; a
-    text marked with a context (`locale_str(text, context="typed")`) is read
-    with it."""
+    typed word (`locale_str(text, context="typed")`) shows its first form."""
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
@@ -69,10 +68,10 @@ class Translator(app_commands.Translator):
                 app_commands.TranslationContextLocation.parameter_description,
                 app_commands.TranslationContextLocation.choice_name):
             return None
-        marked = string.extras.get("context")
-        text = pgettext_for(lang)(marked, string.message) if marked else gettext_for(lang)(string.message)
-        if marked:  # typed words may list several forms ("周, 本周"): a choice shows the first
-            text = text.split(",")[0].strip() or string.message
+        if string.extras.get("context") == TYPED:  # typed words may list several forms ("周, 本周"): the first
+            text = first_form(lang, string.message)
+        else:
+            text = gettext_for(lang)(string.message)
         return text if text != string.message else None
 
 
@@ -173,7 +172,7 @@ PUBLIC_MODE, PRIVATE_MODE = "public", "ephemeral"
 #: The choices' names are the words a player types for them (translated by `Translator`).
 LEVEL_CHOICES = [app_commands.Choice(name=app_commands.locale_str(LEVEL_NAMES.get(level, level)), value=level)
                  for level in ai_levels()]
-PERIOD_CHOICES = [app_commands.Choice(name=app_commands.locale_str(PERIODS[name], context="typed"), value=name)
+PERIOD_CHOICES = [app_commands.Choice(name=app_commands.locale_str(PERIODS[name], context=TYPED), value=name)
                   for name in ("all", "month", "week")]
 
 

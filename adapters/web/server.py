@@ -61,7 +61,7 @@ from unobot.chat.actions import decode
 from unobot.chat.i18n import known, normalize
 from unobot.chat.outcome import Outcome
 from unobot.chat.records_text import forget_question
-from unobot.chat.render import error_text, store_error_code
+from unobot.chat.render import error_text, failure_text, store_error_code
 from unobot.chat.service import ChatService
 from unobot.chat.table import FINISHED, Table
 from unobot.chat.wake import Pacing
@@ -274,8 +274,8 @@ class WebTable:
             lines = await answers.reading_lines(self.service.store, str(what), chat, person, lang,
                                                 period if isinstance(period, str) else None)
         except StoreUnavailable as exc:
-            code = store_error_code(exc)
-            return web.json_response({"code": code, "error": error_text(code, lang)}, status=503)
+            return web.json_response({"code": store_error_code(exc), "error": failure_text(
+                exc, lang, keeps_nothing=self.service.keeps_nothing)}, status=503)
         return web.json_response({"what": what, "lines": lines})
 
     # -- proofs --------------------------------------------------------------------------

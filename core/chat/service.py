@@ -279,8 +279,8 @@ class ChatService:
 
     def fail(self, code: str, lang: str, table: Table | None = None) -> Outcome:
         if self.keeps_nothing and code in ("store_unavailable", "store_refusing"):
-            return Outcome(ok=False, code=code, error=Msg(FORGETFUL_OUTAGE).text(lang), reason=Msg(FORGETFUL_OUTAGE),
-                           table=table)
+            reason = Msg(FORGETFUL_OUTAGE)  # each reader's language from it (`Outcome.refusal`)
+            return Outcome(ok=False, code=code, error=reason.text(lang), reason=reason, table=table)
         return Outcome(ok=False, code=code, error=error_text(code, lang), table=table)
 
     async def _stop(self, chat_id: str, person: c.Person, cmd: c.Stop) -> Outcome:

@@ -10,7 +10,6 @@ import asyncio
 import io
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -38,15 +37,6 @@ from .helpers import PROMPT, ROOT, Stage, clean, spawn, stage_game
 from .test_staged import Screen, _name, _played
 
 LANGS = ("en", "es")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[RedisServer]:
-    redis = RedisServer(tmp_path / "redis").start()
-    try:
-        yield redis
-    finally:
-        redis.stop()
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -10,8 +10,6 @@ her last card, the AI seat's hand (R7 G8 B9) is her 24 points.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -27,15 +25,6 @@ from .test_staged import Screen
 LANGS = ("en", "es")
 AI_HAND = "R7 G8 B9"
 POINTS = 7 + 8 + 9
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[RedisServer]:
-    redis = RedisServer(tmp_path / "redis").start()
-    try:
-        yield redis
-    finally:
-        redis.stop()
 
 
 def _after(screen: Screen, text: str, label: str | None) -> tuple[str, str]:

@@ -11,8 +11,6 @@ the cards they are given, so every run goes the same way.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pexpect
 import pytest
@@ -26,15 +24,6 @@ from .helpers import PROMPT, Stage, clean, spawn, stage_game
 from .test_play import _no_english
 
 LANGS = ("en", "es")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[RedisServer]:
-    redis = RedisServer(tmp_path / "redis").start()  # a server that cannot start fails the test
-    try:
-        yield redis
-    finally:
-        redis.stop()
 
 
 class Screen:
