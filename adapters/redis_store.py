@@ -93,6 +93,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from unobot import store_envelope as envelope
 from unobot.adapters import redis_scripts as lua
 from unobot.adapters.redis_changes import RedisFeed
+from unobot.chat.bounded import BoundedCache
 from unobot.store import (
     DEFAULT_ARCHIVE_KEEP,
     DEFAULT_ARCHIVE_MAX,
@@ -295,7 +296,23 @@ class RedisKeys:
         # keeps tables of (core's DEFAULT_CACHE_SIZE); with 4,096, a bot
         # meeting new groups all day held the names of 4,096 games, most of
         # them over (issue 25's soak: one GameKeys per game among what grew).
-        self.game = functools.lru_cache(maxsize=GAME_KEYS_CACHED)(self._game)
+        # A finished game's names leave when its chat lets go of it
+        # (`forget_game`: unbind, delete), not when 1,024 newer games push them out.
+        self._games: BoundedCache[str, GameKeys] = BoundedCache(GAME_KEYS_CACHED)
+
+    def game(self, game_id: str) -> GameKeys:
+        names = self._games.get(game_id)
+        if names is None:
+            names = self._game(game_id)
+            self._games.put(game_id, names)
+        return names
+
+    def forget_game(self, game_id: str) -> None:
+        self._games.pop(game_id)
+
+    def held(self) -> int:
+        """How many games' names are kept (tests, the soak)."""
+        return len(self._games)
 
     def _game(self, game_id: str) -> GameKeys:
         chat, nonce = split_game_id(game_id)
@@ -967,6 +984,7 @@ class RedisStore(Store):
             self._acks_due.pop(game_id, None)
             for key in self.keys.acks(game_id):
                 await self._call(lambda k=key: self.client.delete(k))  # type: ignore[misc]
+        self.keys.forget_game(game_id)
         return bool(reply[0] == lua.OK)
 
     async def read_log(self, game_id: str, start: int = 0, stop: int | None = None) -> list[str]:
@@ -1026,6 +1044,8 @@ class RedisStore(Store):
             gone = bool(reply[0] == lua.OK)
         if gone:
             self._feed.announce(chat, game_id or "", 0)
+        if game_id is not None:  # the chat let go of it (it finished): its key names are not needed now
+            self.keys.forget_game(game_id)
         return gone
 
     def changes(self) -> RedisFeed:

@@ -204,14 +204,10 @@ def slope(points: list[tuple[int, float]]) -> float:
 
 def old_caps() -> None:
     """The caches as they were before issue 25 (see the module's docstring)."""
-    import functools
-
-    from unobot.adapters.telegram import bot, inline_handlers, inline_results, keyboards, runtime
+    from unobot.adapters.telegram import bot, keyboards, runtime
 
     runtime.CACHE_SIZE = 20000
-    unbounded = functools.cache(keyboards.play_keyboard.__wrapped__)
-    keyboards.play_keyboard = inline_results.play_keyboard = inline_handlers.play_keyboard = unbounded  # type: ignore[misc]
-    bot.markup_wire = functools.cache(bot.markup_wire.__wrapped__)  # type: ignore[misc]
+    keyboards.PLAY_KEYBOARDS.size = bot.WIRE_FORMS.size = 2**62  # a finished game's still leave
 
 
 def median_step(points: list[tuple[int, float]]) -> float:

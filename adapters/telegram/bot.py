@@ -22,7 +22,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from functools import lru_cache
 from typing import Any, NamedTuple, cast
 
 from telegram import InlineKeyboardMarkup, InlineQueryResultsButton, Update
@@ -48,11 +47,22 @@ MAX_RESULT_ID = 64
 MAX_TITLE = 256
 
 
-@lru_cache(maxsize=1024)
+#: keyboard -> its wire form. Bounded: a game's "My cards" keyboard names its
+#: chat, and chats keep coming; a finished game's leaves with it (`forget_wire`).
+WIRE_FORMS: BoundedCache[InlineKeyboardMarkup, JSON] = BoundedCache(1024)
+
+
 def markup_wire(markup: InlineKeyboardMarkup) -> JSON:
-    """A keyboard's wire form; keyboards are immutable and shared, so computed once
-    (bounded: a game's "My cards" keyboard names its chat, and chats keep coming)."""
-    return markup.to_dict()
+    """A keyboard's wire form; keyboards are immutable and shared, so computed once."""
+    wire = WIRE_FORMS.get(markup)
+    if wire is None:
+        wire = markup.to_dict()
+        WIRE_FORMS.put(markup, wire)
+    return wire
+
+
+def forget_wire(markup: InlineKeyboardMarkup) -> None:
+    WIRE_FORMS.pop(markup)
 
 
 class Article(NamedTuple):

@@ -11,11 +11,11 @@ when the table has moved on.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from unobot.chat.bounded import BoundedCache
 from unobot.chat.i18n import gettext_for
 from unobot.chat.names import clip
 from unobot.chat.settings_menu import CHOSEN_MARK, Entry, OptionPanel, SettingsMenu
@@ -50,11 +50,28 @@ def play_button(lang: str, chat: str | None = None) -> InlineKeyboardButton:
     return InlineKeyboardButton(_("🃏 My cards"), switch_inline_query_current_chat=game_query(chat))
 
 
-@lru_cache(maxsize=1024)
+#: chat -> language -> its "My cards" keyboard. Shared: Telegram objects are
+#: immutable, and every inline result carries it. A finished game's leave with
+#: it (`forget_play_keyboards`); the cap bounds the chats playing now, as a
+#: process meets new chats all day.
+PLAY_KEYBOARDS: BoundedCache[str | None, dict[str, InlineKeyboardMarkup]] = BoundedCache(1024)
+
+
 def play_keyboard(lang: str, chat: str | None = None) -> InlineKeyboardMarkup:
-    """Shared: Telegram objects are immutable, and every inline result carries it.
-    Bounded: one per chat and language, and a process meets new chats all day."""
-    return InlineKeyboardMarkup([[play_button(lang, chat)]])
+    """The "My cards" keyboard of the game in `chat` (one object per chat and language)."""
+    by_lang = PLAY_KEYBOARDS.get(chat)
+    if by_lang is None:
+        by_lang = {}
+        PLAY_KEYBOARDS.put(chat, by_lang)
+    markup = by_lang.get(lang)
+    if markup is None:
+        markup = by_lang[lang] = InlineKeyboardMarkup([[play_button(lang, chat)]])
+    return markup
+
+
+def forget_play_keyboards(chat: str) -> list[InlineKeyboardMarkup]:
+    """The chat's game ended: drop its keyboards (returned, so their wire forms go too)."""
+    return list((PLAY_KEYBOARDS.pop(chat) or {}).values())
 
 
 #: chat id -> the web table's Mini App link for it (set by adapters/web when

@@ -19,7 +19,9 @@ from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.store import StoreUnavailable
 
 from . import users
+from .bot import forget_wire
 from .guard import is_user_id
+from .keyboards import forget_play_keyboards
 from .limiter import NORMAL, GroupLimiter, priority
 from .runtime import Runtime, runtime
 from .status import Gone, Status, render, send, stopped
@@ -133,8 +135,9 @@ async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> N
     if not message_id:
         return
     rt = runtime(context)
-    rt.status.submit(context.bot, chat_id, rt.status.moved(chat_id, int(message_id)), table.version + 1,
-                     stopped(table, line))
+    current = rt.status.moved(chat_id, int(message_id))
+    rt.status.submit(context.bot, chat_id, current, table.version + 1, stopped(table, line))
+    release(context, chat_id, int(message_id), current)
 
 
 async def new_round_message(context: Any, chat_id: int, table: Table, notes: list[str]) -> None:
@@ -156,17 +159,30 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     """
     rt = runtime(context)
     old = table.adapter.get("status")
+    ended = [int(old), rt.status.moved(chat_id, int(old))] if old else []
     if old:  # the old message keeps the standings, without the moves shown below
-        rt.status.submit(context.bot, chat_id, rt.status.moved(chat_id, int(old)), table.version,
-                         render(table, final=True, recent=False))
+        rt.status.submit(context.bot, chat_id, ended[1], table.version, render(table, final=True, recent=False))
     status = render(table, notes=notes, headline=True)
     try:
         with priority(NORMAL, prepaid=take_token_now(context.bot, chat_id)):
             message = await send(context.bot, chat_id, status)
     except TelegramError as exc:
         log.warning("chat %s: round message not sent: %s", chat_id, exc)
+        if table.phase == FINISHED:
+            release(context, chat_id, *ended)
         return
     await adopt(context, chat_id, table, message.message_id, status, save=table.phase == BETWEEN_ROUNDS)
+    if table.phase == FINISHED:  # the match is over: nothing edits these again
+        release(context, chat_id, *ended, message.message_id)
+
+
+def release(context: Any, chat_id: int, *message_ids: int) -> None:
+    """A game ended: this process forgets what it kept for it (its status
+    messages in the editor, its "My cards" keyboard), now and not when a
+    cap pushes them out (issue 25: a bot meeting new groups all day)."""
+    runtime(context).status.release(chat_id, *message_ids)
+    for markup in forget_play_keyboards(str(chat_id)):
+        forget_wire(markup)
 
 
 def take_token_now(bot: Any, chat_id: int) -> bool:

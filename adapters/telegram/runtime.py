@@ -79,8 +79,9 @@ class Runtime:
     waker: Waker | None = None
     #: The card stickers, once made or read from the store (None: the hand as text).
     stickers: StickerMap | None = None
-    #: old chat id -> lock: a chat's move to a new id runs once at a time (migrations are rare).
-    moving: dict[int, asyncio.Lock] = field(default_factory=dict)
+    #: old chat id -> (lock, how many hold or wait for it): a chat's move to a new
+    #: id runs once at a time; kept only while in use (`migrate._moving`).
+    moving: dict[int, tuple[asyncio.Lock, list[int]]] = field(default_factory=dict)
 
     # Each cache saves a store read while it is fresh (see `CACHE_SIZE`).
     #: user id -> the language their own texts (hand, private notices) are shown in,

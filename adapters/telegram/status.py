@@ -150,6 +150,34 @@ class StatusEditor:
         self._moved: BoundedCache[tuple[int, int], int] = BoundedCache(size)
         #: message -> (its lock, how many hold or wait for it): only while in use.
         self._reposting: dict[tuple[int, int], tuple[asyncio.Lock, list[int]]] = {}
+        #: messages of a game that ended whose last edit is still on its way:
+        #: forgotten when their worker is done (`release`).
+        self._released: set[tuple[int, int]] = set()
+
+    def release(self, chat_id: int, *message_ids: int) -> None:
+        """A game ended: forget its messages (once their last edit is out).
+
+        Why: nothing edits a finished game's messages again, and a bot that
+        meets new groups all day would otherwise hold each ended game's
+        entries until `size` newer messages pushed them out (issue 25's
+        soak: the caps full and churning, the allocator's arenas grew).
+        The caps stay, for the messages of the games being played."""
+        for message_id in message_ids:
+            key = (chat_id, message_id)
+            if key in self._workers:
+                self._released.add(key)
+            else:
+                self._forget(key)
+
+    def _forget(self, key: tuple[int, int]) -> None:
+        self._released.discard(key)
+        self._latest.pop(key)
+        self._shown.pop(key)
+        self._moved.pop(key)
+
+    def holds(self, chat_id: int) -> int:
+        """How many entries the editor keeps for this chat's messages (tests, the soak)."""
+        return sum(1 for cache in (self._latest, self._shown, self._moved) for key in cache if key[0] == chat_id)
 
     def sent(self, chat_id: int, message_id: int, version: int, status: Status) -> None:
         """Record a message just sent with this status, so an equal edit is skipped."""
@@ -213,6 +241,8 @@ class StatusEditor:
                     log.warning("status %s/%s: %s", key[0], key[1], exc)
         finally:
             self._workers.pop(key, None)
+            if key in self._released:
+                self._forget(key)
 
     async def _edit(self, bot: UnoBot, key: tuple[int, int], pending: _Pending, prepaid: bool = False
                     ) -> Gone | None:

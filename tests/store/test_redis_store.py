@@ -76,6 +76,21 @@ async def test_game_keys_carry_the_ttl(redis_store: RedisStore) -> None:
 # --------------------------------------------------------------------------- scripts
 
 
+async def test_a_game_let_go_of_leaves_no_key_names_behind(redis_store: RedisStore) -> None:
+    """The key names of a game are cached while it is played, and leave when
+    its chat lets go of it (a finished game is unbound) or it is deleted, not
+    when 1,024 newer games push them out (issue 25's soak)."""
+    finished, _ = await redis_store.create_game(CHAT, b"s", log=["0 deal"])
+    stopped, _ = await redis_store.create_game("-100778", b"s", log=["0 deal"])
+    assert finished in redis_store.keys._games and stopped in redis_store.keys._games
+    assert await redis_store.unbind_chat(CHAT, finished)
+    assert finished not in redis_store.keys._games
+    assert (await redis_store.load_game(finished)) is not None  # still readable by id: the names are made again
+    await redis_store.unbind_chat(CHAT, finished)
+    assert await redis_store.delete_game(stopped)
+    assert stopped not in redis_store.keys._games and redis_store.keys.held() == 0
+
+
 async def test_save_survives_a_flushed_script_cache(redis_store: RedisStore) -> None:
     """After a server restart the script cache is empty: NOSCRIPT, load, run."""
     game_id, _ = await redis_store.create_game(CHAT, b"s1")

@@ -9,9 +9,15 @@ from telegram import Chat, User
 
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess, TableDriver
+from unobot.adapters.telegram import bot as bot_module
+from unobot.adapters.telegram import keyboards
 from unobot.adapters.telegram.admins import AdminCache
 from unobot.adapters.telegram.limiter import GroupLimiter
 from unobot.adapters.telegram.runtime import KEY
+from unobot.chat import commands as c
+from unobot.chat.commands import Person
+
+ADMIN = Person("setup", "Setup", None, True)
 
 
 async def test_the_runtime_caches_drop_what_expired(bot: BotProcess) -> None:
@@ -93,3 +99,73 @@ async def test_a_lobby_leaves_no_lock_behind(server: BotAPIServer, bot: BotProce
     await bot.idle()
     rt = bot.app.bot_data[KEY]
     assert len(bot.server.messages) >= 5 and not rt.status._reposting
+
+
+async def _finished_and_stopped(server: BotAPIServer, bot: BotProcess) -> tuple[list[TableDriver], list[str]]:
+    """Two short games played to their end and one stopped mid-game; returns the drivers and game ids."""
+    assert bot.service is not None and bot.store is not None
+    drivers, game_ids = [], []
+    for i in range(3):
+        group = server.group(title=f"Ends {i}")
+        players = [server.user(400 + 10 * i + j, name) for j, name in enumerate(("Ann", "Ben", "Cid"))]
+        # The driver's own privacy checks read a game by id after it ended: not the bot's reads.
+        driver = TableDriver(server, bot, group, players, seed=i + 1, check_privacy=False)
+        await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule="deck", option="hand_size", value=3))
+        await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule="scoring", option="target", value=0))
+        ann, ben, cid = players
+        await driver.command(ann, "/new")
+        await driver.command(ben, "/join")
+        await driver.command(cid, "/join")
+        await driver.press(ann, "g:start")
+        game_id = await bot.store.chat_game(driver.chat)
+        assert game_id
+        drivers.append(driver)
+        game_ids.append(game_id)
+    await bot.idle()
+    return drivers, game_ids
+
+
+async def test_a_finished_game_leaves_nothing_in_the_process_caches(server: BotAPIServer, bot: BotProcess) -> None:
+    """What the process kept for a game (its status messages in the editor,
+    its "My cards" keyboard and the keyboard's wire form, the Redis store's
+    key names) leaves when the game ends, finished or stopped, not when
+    1,024 newer games push it out (issue 25's soak: full caches churning
+    grew the allocator's arenas)."""
+    assert bot.store is not None
+    rt = bot.app.bot_data[KEY]
+    drivers, game_ids = await _finished_and_stopped(server, bot)
+    chats = [int(d.chat) for d in drivers]
+    for chat, game_id in zip(chats, game_ids):  # while they are played, each is kept
+        assert rt.status.holds(chat) > 0
+        assert keyboards.PLAY_KEYBOARDS.get(str(chat))
+        assert any(m in bot_module.WIRE_FORMS for m in keyboards.PLAY_KEYBOARDS.get(str(chat)).values())
+        assert game_id in bot.store.keys._games
+    for driver in drivers[:2]:
+        await driver.play(max_steps=400)
+    await drivers[2].command(drivers[2].players[0], "/stop")
+    await bot.idle()
+    for driver in drivers:
+        table = await driver.table()
+        assert table is None  # over: the chat has no game now
+    for chat, game_id in zip(chats, game_ids):
+        assert rt.status.holds(chat) == 0, chat
+        assert keyboards.PLAY_KEYBOARDS.get(str(chat)) is None
+        assert not rt.status._released
+        assert game_id not in bot.store.keys._games
+    assert not any(str(chat) in str(m.to_dict()) for chat in chats for m in bot_module.WIRE_FORMS)
+
+
+async def test_a_move_leaves_no_lock_behind(server: BotAPIServer, bot: BotProcess) -> None:
+    """A chat's move to a supergroup runs under a lock, kept only while in use
+    (the runtime kept one per chat ever moved)."""
+    from unobot.adapters.telegram import migrate
+
+    rt = bot.app.bot_data[KEY]
+    entered = []
+    async def one(old: int) -> None:
+        async with migrate._moving(rt, old):
+            entered.append(old)
+            assert old in rt.moving
+            await asyncio.sleep(0.01)
+    await asyncio.gather(one(-1), one(-1), one(-2))
+    assert entered == [-1, -2, -1] and rt.moving == {}
