@@ -40,12 +40,15 @@ async def after(context: Any, chat_id: int, outcome: Outcome, *, note: str | Non
     notes = list(outcome.notices)
     if note:
         notes.append(note)
+    # In the players' languages before a finished game's release forgets them.
+    private = private_lines(context, outcome) if outcome.private and runtime(context).options.private_notices \
+        else None
     if outcome.round_over and table.phase in (BETWEEN_ROUNDS, FINISHED):
         await new_round_message(context, chat_id, table, notes)
     else:
         await show(context, chat_id, table, notes=notes)
-    if outcome.private and runtime(context).options.private_notices:
-        send_private(context, private_lines(context, outcome))
+    if private is not None:
+        send_private(context, private)
 
 
 async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | None = None,
@@ -137,7 +140,7 @@ async def show_stopped(context: Any, chat_id: int, table: Table, line: str) -> N
     rt = runtime(context)
     current = rt.status.moved(chat_id, int(message_id))
     rt.status.submit(context.bot, chat_id, current, table.version + 1, stopped(table, line))
-    release(context, chat_id, int(message_id), current)
+    release(context, chat_id, table, int(message_id), current)
 
 
 async def new_round_message(context: Any, chat_id: int, table: Table, notes: list[str]) -> None:
@@ -169,18 +172,23 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     except TelegramError as exc:
         log.warning("chat %s: round message not sent: %s", chat_id, exc)
         if table.phase == FINISHED:
-            release(context, chat_id, *ended)
+            release(context, chat_id, table, *ended)
         return
     await adopt(context, chat_id, table, message.message_id, status, save=table.phase == BETWEEN_ROUNDS)
     if table.phase == FINISHED:  # the match is over: nothing edits these again
-        release(context, chat_id, *ended, message.message_id)
+        release(context, chat_id, table, *ended, message.message_id)
 
 
-def release(context: Any, chat_id: int, *message_ids: int) -> None:
+def release(context: Any, chat_id: int, table: Table, *message_ids: int) -> None:
     """A game ended: this process forgets what it kept for it (its status
-    messages in the editor, its "My cards" keyboard), now and not when a
-    cap pushes them out (issue 25: a bot meeting new groups all day)."""
-    runtime(context).status.release(chat_id, *message_ids)
+    messages in the editor, its "My cards" keyboard, its players' languages),
+    now and not when a cap pushes them out (issue 25: a bot meeting new
+    groups and people all day). A player's language is learnt again from
+    their next inline query or card played, in whatever game."""
+    rt = runtime(context)
+    rt.status.release(chat_id, *message_ids)
+    for seat in table.seats:
+        rt.user_langs.pop(seat.id)
     for markup in forget_play_keyboards(str(chat_id)):
         forget_wire(markup)
 

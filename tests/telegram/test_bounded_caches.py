@@ -107,7 +107,8 @@ async def _finished_and_stopped(server: BotAPIServer, bot: BotProcess) -> tuple[
     drivers, game_ids = [], []
     for i in range(3):
         group = server.group(title=f"Ends {i}")
-        players = [server.user(400 + 10 * i + j, name) for j, name in enumerate(("Ann", "Ben", "Cid"))]
+        players = [server.user(400 + 10 * i + j, name, language_code="es")
+                   for j, name in enumerate(("Ann", "Ben", "Cid"))]
         # The driver's own privacy checks read a game by id after it ended: not the bot's reads.
         driver = TableDriver(server, bot, group, players, seed=i + 1, check_privacy=False)
         await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule="deck", option="hand_size", value=3))
@@ -117,6 +118,8 @@ async def _finished_and_stopped(server: BotAPIServer, bot: BotProcess) -> tuple[
         await driver.command(ben, "/join")
         await driver.command(cid, "/join")
         await driver.press(ann, "g:start")
+        for player in players:
+            await driver.hand(player)  # an inline query: the process learns the player's language
         game_id = await bot.store.chat_game(driver.chat)
         assert game_id
         drivers.append(driver)
@@ -128,7 +131,7 @@ async def _finished_and_stopped(server: BotAPIServer, bot: BotProcess) -> tuple[
 async def test_a_finished_game_leaves_nothing_in_the_process_caches(server: BotAPIServer, bot: BotProcess) -> None:
     """What the process kept for a game (its status messages in the editor,
     its "My cards" keyboard and the keyboard's wire form, the Redis store's
-    key names) leaves when the game ends, finished or stopped, not when
+    key names, its players' languages) leaves when the game ends, finished or stopped, not when
     1,024 newer games push it out (issue 25's soak: full caches churning
     grew the allocator's arenas)."""
     assert bot.store is not None
@@ -140,6 +143,8 @@ async def test_a_finished_game_leaves_nothing_in_the_process_caches(server: BotA
         assert keyboards.PLAY_KEYBOARDS.get(str(chat))
         assert any(m in bot_module.WIRE_FORMS for m in keyboards.PLAY_KEYBOARDS.get(str(chat)).values())
         assert game_id in bot.store.keys._games
+    people = [str(p["id"]) for d in drivers for p in d.players]
+    assert [rt.user_langs.get(p) for p in people] == ["es"] * 9
     for driver in drivers[:2]:
         await driver.play(max_steps=400)
     await drivers[2].command(drivers[2].players[0], "/stop")
@@ -153,6 +158,7 @@ async def test_a_finished_game_leaves_nothing_in_the_process_caches(server: BotA
         assert not rt.status._released
         assert game_id not in bot.store.keys._games
     assert not any(str(chat) in str(m.to_dict()) for chat in chats for m in bot_module.WIRE_FORMS)
+    assert [rt.user_langs.get(p) for p in people] == [None] * 9
 
 
 async def test_a_move_leaves_no_lock_behind(server: BotAPIServer, bot: BotProcess) -> None:
