@@ -23,7 +23,8 @@ away was free memory the allocator kept, not memory the bot holds.
 
 `--old-caps` puts back the caps before issue 25 (20,000 entries in each of
 the runtime's caches, the "My cards" keyboards and their wire forms cached
-without a bound), for the "before" figure. `--types N` prints, after every
+without a bound), for the "before" figure (only the caps: a finished game's
+entries now leave when it ends, whatever the caps). `--types N` prints, after every
 batch from a quarter of the run on, the N types whose live objects grew most
 since then (cheap: the collector's objects counted). `--trace N` runs
 tracemalloc too (slower: use it to find what grows, not for the figures) and
