@@ -46,6 +46,25 @@ def settle_gc() -> None:
 
 # -- what an operator is told at start-up ------------------------------------------------
 
+def startup_reason(exc: BaseException, platform: str, api: str, refused: tuple[type[BaseException], ...],
+                   unreachable: tuple[type[BaseException], ...]) -> str:
+    """One line saying why a bot could not start (no traceback: the reason is
+    all a person can act on). Why shared: every bot says the same four things
+    (the store, its token refused, its API unreachable, anything else); only
+    the platform's and its API's names and its client's exception types differ."""
+    from unobot.adapters.store_factory import store_failure_reason
+    from unobot.store import StoreError
+
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, StoreError):  # "cannot be reached", or "refused" when a server answered
+        return store_failure_reason(exc)
+    if isinstance(exc, refused):
+        return f"{platform} refused the bot token: {first}"
+    if isinstance(exc, unreachable):
+        return f"the {api} cannot be reached: {first}"
+    return f"the bot could not start: {first}"
+
+
 
 def redact(text: str, *secrets: str | None) -> str:
     """`text` with every secret (a bot token, its numeric id aside) replaced by

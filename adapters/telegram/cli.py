@@ -230,17 +230,9 @@ def _not_bootstrap(record: logging.LogRecord) -> bool:
 
 
 def startup_reason(exc: BaseException) -> str:
-    """One line saying why the bot could not start (no traceback: the reason is all a person can act on)."""
+    """Why the bot could not start, in the shared words (`startup.startup_reason`)."""
     from telegram.error import InvalidToken, NetworkError
 
-    from unobot.adapters.store_factory import store_failure_reason
-    from unobot.store import StoreError
+    from unobot.adapters.startup import startup_reason as reason
 
-    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if isinstance(exc, StoreError):  # "cannot be reached", or "refused" when a server answered
-        return store_failure_reason(exc)
-    if isinstance(exc, InvalidToken):
-        return f"Telegram refused the bot token: {first}"
-    if isinstance(exc, NetworkError):
-        return f"the Telegram Bot API cannot be reached: {first}"
-    return f"the bot could not start: {first}"
+    return reason(exc, "Telegram", "Telegram Bot API", (InvalidToken,), (NetworkError,))
