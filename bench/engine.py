@@ -16,10 +16,14 @@ printed for completeness. Two workloads for unobot:
   which is RLCard's action set (in unobot's official rules);
 - `rlcard-rules`: games of RLCard's shape, in its rules as bench/ai.py
   plays them (`RLCARD_RULES` of bench/rlcard_rule.py: must-play, so no
-  voluntary draw, no bluffing, no challenge, no UNO call), uniform over
-  the legal moves as RLCard's side is. Its games run some 60 moves to
-  RLCard's 49: a drawn card that fits is a move of its own here (RLCard
-  plays it within the draw), so games/s is the figure issue #23 asks for;
+  voluntary draw; force-play, so a drawn card that fits is played, as
+  RLCard's draw action does; no bluffing, no challenge, no UNO call),
+  uniform over the legal moves as RLCard's side is. One difference is
+  left: RLCard keeps a drawn card that matches the target by rank only
+  (its `_perform_draw_action` plays only a wild or the target's colour),
+  which force-play plays. Its games run some 57 moves to RLCard's 49: the
+  play of a drawn card is a move of its own here (RLCard plays it within
+  the draw action), so games/s is the figure issue #23 asks for;
 - `simulate`: what `unobot simulate --variant official --players 4 --policy
   random --out-of-turn 0` runs (the simulator with its invariant checks,
   out-of-turn moves off so that the moves counted are the same kind as

@@ -32,11 +32,14 @@ _BACK = {v: k for k, v in _COLOUR.items()}
 _TRAIT = {"skip": "S", "reverse": "R", "draw_2": "+2", "wild": "", "wild_draw_4": "+4"}
 _RANK = {v: k for k, v in _TRAIT.items() if v not in ("", "+4")}
 
-#: unobot's rules closest to RLCard's game: no voluntary draw, a Wild Draw
-#: Four only without the colour, no challenge, no UNO call, a Reverse with
-#: two players only reverses.
+#: unobot's rules closest to RLCard's game: no voluntary draw, a drawn card
+#: that fits is played (force-play; RLCard 1.2.0's `_perform_draw_action`
+#: plays a drawn wild or a drawn card of the target's colour within the draw,
+#: and keeps one that matches by rank only, which force-play plays), a Wild
+#: Draw Four only without the colour, no challenge, no UNO call, a Reverse
+#: with two players only reverses.
 RLCARD_RULES = {
-    "must-play": True, "no-bluffing": True, "challenge": False, "uno-call": False,
+    "must-play": True, "force-play": True, "no-bluffing": True, "challenge": False, "uno-call": False,
     "card-effects": {"two_player_reverse_skips": False},
 }
 

@@ -411,8 +411,8 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
                     for card in fitting:
                         found = table.get(card)
                         plain += found if found is not None else _untargeted(player, card)
-            if not (plain and rules.plain_must_play and last is seat.draw):
-                plain.append(last)  # must-play: no draw while a card may be played
+            if not (plain and (rules.plain_must_play if last is seat.draw else rules.plain_force_play)):
+                plain.append(last)  # must-play: no draw while a card fits; force-play: no pass
             if len(hand) == 2 and rules.plain_uno and not state.uno >> player & 1:
                 plain.append(seat.uno)  # uno-call: said with the next-to-last card
             if exposed >= 0:

@@ -66,6 +66,10 @@ class Rule:
     #: not offered while a card may be played (must-play's), which the fast
     #: path then applies itself.
     plain_no_draw_while_fitting: ClassVar[bool] = False
+    #: With `plain_turn`: the rule's one say in a plain turn is that `pass` is
+    #: not offered after drawing a card that may be played (force-play's),
+    #: which the fast path then applies itself.
+    plain_no_pass_while_fitting: ClassVar[bool] = False
     #: Rules this one takes the place of: when it is on, they are off (and
     #: `unobot variants NAME` does not list them as active).
     replaces: ClassVar[tuple[str, ...]] = ()

@@ -88,6 +88,7 @@ class RuleSet:
     plain_uno: bool
     #: ... leaving `draw` out while a card may be played (must-play).
     plain_must_play: bool
+    plain_force_play: bool
     #: The rules and their options, in registration order, as a game saves
     #: them ([[name, options], ...]): enough to compile this rule set again.
     spec: list[list[Any]]
@@ -143,6 +144,8 @@ class RuleSet:
         self.plain_uno = self.plain_turn and "uno-call" in self.rules  # UNO offered, a catch opened
         # no draw while a card fits: a rule's declared say (must-play's), not its name
         self.plain_must_play = self.plain_turn and any(r.plain_no_draw_while_fitting for r in self.rules.values())
+        # no pass after drawing a card that fits: force-play's declared say
+        self.plain_force_play = self.plain_turn and any(r.plain_no_pass_while_fitting for r in self.rules.values())
         # A rule that alone answers card_fits may offer `cards_that_fit(state,
         # player, cards)`, the same answer for a whole hand in one call.
         # So may one whose only company are rules that only ever refuse a

@@ -10,6 +10,11 @@ from unobot import PASS, GameState, Move, Rule, can_play, errors, hookimpl
 class ForcePlay(Rule):
     name = "force-play"
     checks = (PASS,)
+    #: In a plain turn its only say is no `pass` after drawing a card that
+    #: may be played, which the engine's fast path applies
+    #: (`RuleSet.plain_force_play`).
+    plain_turn = True  # see unobot.plain_turn
+    plain_no_pass_while_fitting = True
     title = {"en": "Force play", "es": "Jugar lo robado"}
 
     @hookimpl(tryfirst=True)

@@ -44,6 +44,11 @@ PLAIN_SETS: list[tuple[str, dict[str, Any] | None]] = [
     ("official", {"must-play": True, "no-bluffing": True, "challenge": False, "uno-call": False,
                   "card-effects": {"two_player_reverse_skips": False}}),
     ("official", {"no-bluffing": True, "challenge": False}),
+    # force-play's only say (no pass after drawing a card that fits), alone
+    # and in RLCard's rules, where RLCard plays a drawn card that fits
+    ("official", {"force-play": True}),
+    ("official", {"force-play": True, "must-play": True, "no-bluffing": True, "challenge": False,
+                  "uno-call": False, "card-effects": {"two_player_reverse_skips": False}}),
 ]
 
 
@@ -125,8 +130,9 @@ def test_the_fast_path_gives_what_the_hooks_give(variant: str, overrides: dict[s
 
 def test_official_takes_the_fast_path_and_house_rules_that_have_a_say_turn_it_off() -> None:
     assert rules_for("official").plain_turn
-    # force-play answers check_move for passes; seven-o names targets: both have a say
-    assert not rules_for("official", {"force-play": True}).plain_turn
+    # force-play's one say (no pass after drawing a card that fits) is the fast path's own
+    assert rules_for("official", {"force-play": True}).plain_force_play
+    assert not rules_for("official").plain_force_play
     # must-play's one say (no draw while a card fits) is the fast path's own
     assert rules_for("official", {"must-play": True}).plain_must_play
     assert not rules_for("official", {"seven-o": True}).plain_turn
