@@ -50,7 +50,7 @@ from unobot.store import StoreError
 from . import ids, render
 from .commands import Translator, settings_press, uno_group
 from .place import channel_of, chat_id, chat_of, lang_of, person_of
-from .reply import EPHEMERAL, UPDATE, Reply, outage_text
+from .reply import EPHEMERAL, UPDATE, Reply, answered
 
 log = logging.getLogger(__name__)
 
@@ -153,27 +153,22 @@ class UnoBot(discord.Client):
         on_ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
         reply = Reply(interaction, UPDATE if on_ephemeral else EPHEMERAL, self.options.defer_after)
         async with self.busy():
-            try:
-                setting = ids.parse_setting(custom_id)
-                if setting is not None:
-                    await settings_press(self, interaction, reply, setting, values, modal_value(data))
-                    return
-                press = ids.parse(custom_id, values)
-                if press is None:
-                    await reply.tell("⚠️ " + error_text("bad_move", self.lang(interaction)))
-                else:
-                    await self.table_press(interaction, reply, press, on_ephemeral)
-            except discord.HTTPException as exc:
-                log.warning("interaction %s: Discord refused an answer: %s", custom_id, exc)
-            except Exception as exc:  # a store outage, damaged data, a bug: answered, logged, never raised
-                if not isinstance(exc, StoreError):
-                    log.exception("interaction %s failed", custom_id)
-                else:
-                    log.warning("interaction %s: the store failed: %s", custom_id, exc)
-                with contextlib.suppress(discord.HTTPException):
-                    await reply.tell(outage_text(exc, self.lang(interaction), self.service.keeps_nothing))
-            finally:
-                reply.close()
+            await answered(reply, f"interaction {custom_id}", lambda: self.lang(interaction),
+                           self.service.keeps_nothing,
+                           lambda: self.press(interaction, reply, custom_id, values, data, on_ephemeral))
+
+    async def press(self, interaction: discord.Interaction[Any], reply: Reply, custom_id: str,
+                    values: list[str] | None, data: dict[str, Any], on_ephemeral: bool) -> None:
+        """A press on a settings message or on a table's: what its custom_id says."""
+        setting = ids.parse_setting(custom_id)
+        if setting is not None:
+            await settings_press(self, interaction, reply, setting, values, modal_value(data))
+            return
+        press = ids.parse(custom_id, values)
+        if press is None:
+            await reply.tell("⚠️ " + error_text("bad_move", self.lang(interaction)))
+        else:
+            await self.table_press(interaction, reply, press, on_ephemeral)
 
     def lang(self, it: discord.Interaction[Any]) -> str:
         return lang_of(it, self.service.defaults.lang)
@@ -199,7 +194,7 @@ class UnoBot(discord.Client):
             self.waker.ensure(chat, table)
             return
         if press.verb == ids.NEEDS:
-            found = render.find(table, person.id, lang, press.arg, now=self.now(), is_admin=person.is_admin)
+            found = a.menu(table, person.id, lang, now=self.now(), is_admin=person.is_admin).lookup(press.arg)
             if found is None or not found.needs or press.version != table.version:
                 await reply.show(self.panel(table, person, lang, notes=["⚠️ " + error_text("stale", lang)]))
             else:

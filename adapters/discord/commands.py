@@ -23,8 +23,6 @@ turn, a player or an admin, once the turn timer has run out.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -37,11 +35,10 @@ from unobot.chat import settings_menu as sm
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
 from unobot.chat.typed import PERIODS, TYPED, first_form
-from unobot.store import StoreError
 
 from . import ids, render
 from .place import chat_of, lang_of, person_of, settings_chat
-from .reply import Reply, outage_text
+from .reply import Reply, answered
 
 if TYPE_CHECKING:
     from unobot.chat.outcome import Outcome
@@ -77,9 +74,6 @@ class Translator(app_commands.Translator):
 
 SCOPES = [app_commands.Choice(name="channel", value="channel"), app_commands.Choice(name="server", value="server")]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in LANGUAGES]
-
-
-log = logging.getLogger(__name__)
 
 SCOPE = N_("This channel, or the whole server (its channels' default)")
 
@@ -182,19 +176,7 @@ async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
     is slow) and any failure answered to the member, never raised."""
     reply = Reply(it, mode, bot.options.defer_after)
     async with bot.busy():
-        try:
-            await run(reply)
-        except discord.HTTPException as exc:
-            log.warning("/uno: Discord refused an answer: %s", exc)
-        except Exception as exc:
-            if isinstance(exc, StoreError):
-                log.warning("/uno: the store failed: %s", exc)
-            else:
-                log.exception("/uno failed")
-            with contextlib.suppress(discord.HTTPException):
-                await reply.tell(outage_text(exc, bot.lang(it), bot.service.keeps_nothing))
-        finally:
-            reply.close()
+        await answered(reply, "/uno", lambda: bot.lang(it), bot.service.keeps_nothing, lambda: run(reply))
 
 
 def refused(out: Outcome, lang: str) -> str:

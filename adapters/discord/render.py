@@ -24,7 +24,7 @@ from unobot.chat import actions as a
 from unobot.chat.hand_text import hand_text
 from unobot.chat.i18n import N_, gettext_for
 from unobot.chat.render import COLOR_EMOJI
-from unobot.chat.settings_menu import Entry, SettingsMenu
+from unobot.chat.settings_menu import Entry, Page, RulesPage, SettingsMenu
 from unobot.chat.status_text import status_text
 from unobot.chat.table import PLAYING, Table
 
@@ -127,6 +127,17 @@ def pages_of(panel: Panel) -> tuple[int, int]:
     return max(counts or [1]), per_page
 
 
+def nav(here: str, number: int, count: int, prev: str | None, nxt: str | None
+        ) -> list[discord.ui.Item[discord.ui.View]]:
+    """◀ n/N ▶ for a list of more than one page (`here`: this page's custom_id;
+    a disabled end gets an id of its own, since a message's ids are unique)."""
+    if count <= 1:
+        return []
+    return [button("◀", prev or here + "|l", disabled=prev is None),
+            button(f"{number + 1}/{count}", here + "|i", disabled=True),
+            button("▶", nxt or here + "|r", disabled=nxt is None)]
+
+
 def paged(panel: Panel, page: int) -> discord.ui.View | None:
     """Page `page` of a panel: each select shows its 25 options of that page,
     the buttons theirs; the bottom row pages with ◀ n/N ▶ when one page is
@@ -141,14 +152,8 @@ def paged(panel: Panel, page: int) -> discord.ui.View | None:
                                            options=chunk)])
     chunk_b = panel.buttons[page * per_page:(page + 1) * per_page] if count > 1 else panel.buttons
     rows += [chunk_b[i:i + ROW] for i in range(0, len(chunk_b), ROW)]
-    bottom: list[discord.ui.Item[discord.ui.View]] = []
-    if count > 1:
-        first, last = page == 0, page == count - 1
-        # Disabled ends get ids of their own: a message's custom_ids are unique.
-        bottom += [button("◀", panel.page_id(max(page - 1, 0)) + ("|l" if first else ""), disabled=first),
-                   button(f"{page + 1}/{count}", panel.page_id(page) + "|i", disabled=True),
-                   button("▶", panel.page_id(min(page + 1, count - 1)) + ("|r" if last else ""), disabled=last)]
-    bottom += panel.fixed
+    bottom = nav(panel.page_id(page), page, count, panel.page_id(page - 1) if page > 0 else None,
+                 panel.page_id(page + 1) if page < count - 1 else None) + panel.fixed
     if bottom:
         rows.append(bottom)
     return layout(*rows)
@@ -237,22 +242,11 @@ def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, 
 def picker(table: Table, action: a.Action, lang: str, page: int = 0) -> Shown:
     """The picks an action still needs (`grouped().choices`): one button each."""
     v = table.version
-    buttons = []
-    for choice in action.choices:
-        label = choice.label
-        if label.startswith(action.label) and label != action.label:
-            label = label[len(action.label):].strip().removeprefix("→").strip()
-        buttons.append(button(label, ids.act(v, choice.id), STYLES.get(choice.kind, discord.ButtonStyle.primary)))
+    buttons = [button(action.choice_label(choice), ids.act(v, choice.id),
+                      STYLES.get(choice.kind, discord.ButtonStyle.primary)) for choice in action.choices]
     view = paged(Panel(buttons=buttons, fixed=[button("↩️", ids.refresh(v))],
                        page_id=lambda p: ids.needs(v, action.id, p)), page)
     return Shown(f"**{esc(action.label)}**" + (f"\n{esc(action.hint)}" if action.hint else ""), view)
-
-
-def find(table: Table, person_id: str, lang: str, action_id: str, *, now: float | None = None,
-         is_admin: bool = False) -> a.Action | None:
-    """The action `action_id` of a member's menu now, grouped or complete."""
-    m = a.menu(table, person_id, lang, now=now, is_admin=is_admin)
-    return next((x for x in m.grouped() if x.id == action_id), None) or m.find(action_id)
 
 
 # -- help -----------------------------------------------------------------------------------
@@ -302,15 +296,12 @@ def entry_option(entry: Entry, label: str) -> discord.SelectOption:
     return discord.SelectOption(label=clip(label, 100), value=entry.id, description=clip(entry.hint, 100) or None)
 
 
-def nav(scope: str, here: str, number: int, count: int, prev: str | None, nxt: str | None
-        ) -> list[discord.ui.Item[discord.ui.View]]:
-    """◀ n/N ▶ for a list of more than one page (`here`: this page's press id;
-    a disabled end gets an id of its own, since a message's ids are unique)."""
-    if count <= 1:
-        return []
-    return [button("◀", ids.setting(scope, prev or here + "|l"), disabled=prev is None),
-            button(f"{number + 1}/{count}", ids.setting(scope, here + "|i"), disabled=True),
-            button("▶", ids.setting(scope, nxt or here + "|r"), disabled=nxt is None)]
+def setting_nav(scope: str, here: str, page: Page | RulesPage) -> list[discord.ui.Item[discord.ui.View]]:
+    """`nav` for a page of core's settings menu (`here`: this page's press id), its ids behind `scope`."""
+    def at(press: str | None) -> str | None:
+        return ids.setting(scope, press) if press else None
+
+    return nav(ids.setting(scope, here), page.number, page.count, at(page.prev), at(page.next))
 
 
 def rules_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.View | None:
@@ -325,7 +316,7 @@ def rules_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.V
             options = [entry_option(e, e.marked("✅ ", "⬜ ") if mark else e.label) for e in entries]
             rows.append([discord.ui.Select(custom_id=ids.setting_select(scope, n), placeholder=placeholder,
                                            options=options)])
-    rows.append(nav(scope, f"pr:{view.number}", view.number, view.count, view.prev, view.next))
+    rows.append(setting_nav(scope, f"pr:{view.number}", view))
     return layout(*rows)
 
 
@@ -346,8 +337,7 @@ def option_panel(m: SettingsMenu, rule: str, option: str, scope: str, page: int 
                       discord.ButtonStyle.success if p.is_switch and e.id.endswith(":1") else
                       discord.ButtonStyle.secondary) for e in p.choices.entries]
     buttons += [button(e.label, ids.setting(scope, e.id)) for e in p.steps]
-    bottom = nav(scope, f"{p.id}:{p.choices.number}", p.choices.number, p.choices.count, p.choices.prev,
-                 p.choices.next)
+    bottom = setting_nav(scope, f"{p.id}:{p.choices.number}", p.choices)
     if p.typed is not None:
         bottom.append(button("✏️ " + _("Type a number"), ids.setting(scope, p.typed), discord.ButtonStyle.primary))
     bottom.append(button(_("⬅ All rules"), ids.setting(scope, "back")))
@@ -363,4 +353,4 @@ def variants_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.u
         return None
     select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
         custom_id=ids.setting_select(scope, 2), placeholder=_("The rules variant"), options=options)
-    return layout([select], nav(scope, f"pv:{view.number}", view.number, view.count, view.prev, view.next))
+    return layout([select], setting_nav(scope, f"pv:{view.number}", view))

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
 from unobot.chat.render import failure_text
+from unobot.store import StoreError
 
 from . import render
 
 UPDATE, EPHEMERAL, PUBLIC = "update", "ephemeral", "public"
+
+log = logging.getLogger(__name__)
 
 
 class Reply:
@@ -102,6 +107,23 @@ class Reply:
                 await self.it.edit_original_response(content="✓")
 
 
-def outage_text(exc: BaseException, lang: str, keeps_nothing: bool = False) -> str:
-    """What a member is told when the store failed them (core's words, as on every front-end)."""
-    return "⚠️ " + failure_text(exc, lang, keeps_nothing=keeps_nothing)
+async def answered(reply: Reply, what: str, lang: Callable[[], str], keeps_nothing: bool,
+                   run: Callable[[], Awaitable[None]]) -> None:
+    """Run the work behind one interaction (`what` names it in the log) with
+    any failure answered to the member, never raised: a store outage in
+    core's words (as on every front-end), a bug logged with its traceback;
+    Discord refusing the answer itself is only logged. Why one place: the
+    slash commands and the presses fail the same way."""
+    try:
+        await run()
+    except discord.HTTPException as exc:
+        log.warning("%s: Discord refused an answer: %s", what, exc)
+    except Exception as exc:  # a store outage, damaged data, a bug
+        if isinstance(exc, StoreError):
+            log.warning("%s: the store failed: %s", what, exc)
+        else:
+            log.exception("%s failed", what)
+        with contextlib.suppress(discord.HTTPException):
+            await reply.tell("⚠️ " + failure_text(exc, lang(), keeps_nothing=keeps_nothing))
+    finally:
+        reply.close()

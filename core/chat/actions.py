@@ -104,6 +104,14 @@ class Action:
         """Label and hint on one line (a console list, a plain-text front-end)."""
         return f"{self.label} · {self.hint}" if self.hint else self.label
 
+    def choice_label(self, choice: Action) -> str:
+        """A choice's label without this action's in front (`Wild → Red` under
+        `Wild`: `Red`), for a picker that already shows the action's label."""
+        label = choice.label
+        if label.startswith(self.label) and label != self.label:
+            label = label[len(self.label):].strip().removeprefix("→").strip()
+        return label
+
 
 @dataclass
 class Menu:
@@ -117,6 +125,12 @@ class Menu:
 
     def find(self, action_id: str) -> Action | None:
         return next((a for a in self.actions if a.id == action_id), None)
+
+    def lookup(self, action_id: str) -> Action | None:
+        """The action `action_id`, grouped (a card that still needs its colour,
+        with its choices) or complete: what a press on a front-end that shows
+        grouped actions and their pickers may name."""
+        return next((a for a in self.grouped() if a.id == action_id), None) or self.find(action_id)
 
     def find_digest(self, code: str) -> Action | None:
         """The plugin move whose text has this digest, whatever its own id: a

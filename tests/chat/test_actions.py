@@ -158,6 +158,11 @@ async def test_grouped_folds_a_wild_into_one_card_with_its_colours() -> None:
             w = wilds[0]
             assert len(w.choices) == 4 and {x.color for x in w.choices} == set("RYGB")
             assert all(x.card == w.card for x in w.choices)
+            # A press names the grouped wild (its picker) or one complete colour.
+            assert menu.lookup(w.id) == w and menu.lookup(w.choices[0].id) == w.choices[0]
+            assert menu.lookup("no-such-action") is None
+            shorts = [w.choice_label(x) for x in w.choices]  # under the wild's label: just the colour
+            assert all(s and not s.startswith(w.label) for s in shorts) and len(set(shorts)) == 4
             out = await svc.handle(CHAT, PEOPLE[pid], w.choices[0].command)
             assert out.ok, out.error
             return
