@@ -1,21 +1,33 @@
 """Memory of a Telegram bot process over thousands of games: RSS per 1,000 games.
 
-One bot process (the real Application of adapters/telegram, long polling
-the local Bot API server of tests/botapi, a real redis-server) plays short
-games (three people, three cards, one round), each in a group of its own
-with players of its own, as a busy bot meets new chats all day. Between
-batches the local server forgets what it recorded (`BotAPIServer.forget`:
-the double's memory is not the bot's), the collector runs, and the
-process's RSS is read (psutil).
+The bot is the real `unobot telegram --webhook` command in a process of its
+own (`CliBot` of tests/telegram/driver.py: config file, environment, a real
+redis-server, the production rate limiter), and only the bot is measured:
+this process holds the local Bot API server of tests/botapi and the players'
+drivers (`StoreTurns` over `CliBalancer`: whose turn it is and when an
+update was handled are read from the store and the double), and reads the
+bot process's RSS from outside (psutil). It plays short games (three
+people, three cards, one round), each in a group of its own with players of
+its own, as a busy bot meets new chats all day. Between batches the bot's
+last deferred status edits are waited for, then the local server forgets
+what it recorded (`BotAPIServer.forget`), and the bot process's RSS is
+read. The interpreter's blocks and arenas of another process cannot be read
+from outside: this mode prints RSS only (and this process's own, which is
+not the bot's).
+
+`--in-process` hosts the bot in this process instead (`BotProcess`: the
+real Application of adapters/telegram, long polling the double), which
+--old-caps, --trim, --types and --trace need (they look inside the bot); its
+RSS is then the bot's, the double's and the drivers' together.
 
 Printed: RSS after each batch, and the growth per 1,000 games over the
 second half of the run (the first half warms caches up to their caps: a
 bounded cache grows, then stays). Issue 25 measured about 29 MB per 1,000
 games that did not level off; a bot whose caches are bounded levels off.
 
-    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch] [--old-caps] [--trim] [--types N] [--trace N]
+    .venv/bin/python bench/telegram_soak.py [games] [groups at once] [batch] [--in-process] [--old-caps] [--trim] [--types N] [--trace N]
 
-Each batch's line also says how many memory blocks the interpreter holds
+In-process, each batch's line also says how many memory blocks the interpreter holds
 (`sys.getallocatedblocks`): RSS that grows while they do not is the
 allocator's, not a Python object kept. `--trim` has the C allocator hand
 its free memory back (`malloc_trim`) before each reading: what that takes
@@ -51,8 +63,18 @@ sys.path.insert(0, str(_HERE.parent))
 import psutil  # noqa: E402
 
 from tests.botapi import BotAPIServer  # noqa: E402
+from tests.support.ports import free_port  # noqa: E402
 from tests.support.redis_server import RedisServer  # noqa: E402
-from tests.telegram.driver import BotProcess, TableDriver  # noqa: E402
+from tests.telegram.driver import (  # noqa: E402
+    BotProcess,
+    CliBalancer,
+    CliBot,
+    StoreReader,
+    StoreTurns,
+    TableDriver,
+)
+from tests.telegram.test_cluster_processes import open_game  # noqa: E402
+from unobot.adapters.redis_store import RedisStore  # noqa: E402
 from unobot.chat import commands as c  # noqa: E402
 from unobot.chat.commands import Person  # noqa: E402
 
@@ -160,6 +182,80 @@ async def soak(games: int, parallel: int, batch: int, trace: int = 0, trim: bool
             redis.stop()
 
 
+async def quiet(server: BotAPIServer, still: float = 3.0, timeout: float = 120.0) -> None:
+    """Until the bot process made no call for `still` seconds: the status
+    edits it defers to the groups' budgets are out, so forgetting the
+    double's chats does not answer a late edit with "chat not found"."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    seen, since = len(server.calls), loop.time()
+    while loop.time() - since < still and loop.time() < deadline:
+        await asyncio.sleep(0.2)
+        if len(server.calls) != seen:
+            seen, since = len(server.calls), loop.time()
+
+
+async def soak_process(games: int, parallel: int, batch: int) -> list[tuple[int, float]]:
+    """The bot as `unobot telegram --webhook` in a process of its own
+    (`CliBot`: config file, environment, the production rate limiter); this
+    process holds only the Bot API double, Redis's client and the drivers,
+    and reads the bot process's RSS from outside (psutil). Its allocated
+    blocks and arenas cannot be read from outside: RSS only."""
+    logging.basicConfig(level=logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = RedisServer(Path(tmp) / "redis").start()
+        try:
+            async with BotAPIServer() as server:
+                bot = CliBot(server, redis.url, "soak", Path(tmp) / "bot", port=free_port()).start()
+                reader = StoreReader(RedisStore.from_url(redis.url, prefix="soak"))
+                try:
+                    await bot.ready()
+                    assert bot.process is not None
+                    process = psutil.Process(bot.process.pid)
+                    router = CliBalancer(server, [bot], reader, seed=11, timeout=60.0)
+                    points: list[tuple[int, float]] = []
+                    played = g = 0
+                    started = time.perf_counter()
+                    while played < games:
+                        drivers = []
+                        for _ in range(min(batch, games - played)):
+                            g += 1
+                            group = server.group(title=f"Soak {g}")
+                            players = [server.user(10 * g + i, name) for i, name in enumerate(("Ann", "Ben", "Cid"))]
+                            driver = StoreTurns(server, router, group, players, seed=g, check_privacy=False)
+                            await reader.service.handle(driver.chat, ADMIN, c.SetRule(rule="deck", option="hand_size", value=3))
+                            await reader.service.handle(driver.chat, ADMIN, c.SetRule(rule="scoring", option="target", value=0))
+                            drivers.append(driver)
+                        queue: asyncio.Queue[TableDriver] = asyncio.Queue()
+                        for driver in drivers:
+                            queue.put_nowait(driver)
+
+                        async def worker(queue: asyncio.Queue[TableDriver] = queue) -> None:
+                            while not queue.empty():
+                                driver = queue.get_nowait()
+                                await open_game(driver, reader)
+                                await driver.play(max_steps=400)
+
+                        await asyncio.gather(*(worker() for _ in range(parallel)))
+                        await quiet(server)
+                        played += len(drivers)
+                        del drivers
+                        server.forget()
+                        gc.collect()
+                        points.append((played, float(process.memory_info().rss) / 2**20))
+                        print(f"{played:6d} games  bot process RSS {points[-1][1]:7.1f} MB  "
+                              f"(this process, the double and the drivers: {rss_mb():6.1f} MB)  "
+                              f"({time.perf_counter() - started:5.0f} s)", flush=True)
+                    return points
+                finally:
+                    log = bot.stop()
+                    await reader.close()
+                    if "Traceback" in log:
+                        print(log[-4000:], file=sys.stderr)
+        finally:
+            redis.stop()
+
+
 TRACE_FILTERS = (tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>"))
 
 
@@ -225,6 +321,9 @@ def main() -> None:
     parser.add_argument("games", nargs="?", type=int, default=2000)
     parser.add_argument("parallel", nargs="?", type=int, default=8)
     parser.add_argument("batch", nargs="?", type=int, default=200)
+    parser.add_argument("--in-process", action="store_true",
+                        help="host the bot in this process (BotProcess) with the double and the drivers; "
+                             "implied by --old-caps, --trim, --types and --trace")
     parser.add_argument("--old-caps", action="store_true", help="the caches' caps before issue 25")
     parser.add_argument("--trace", type=int, default=0, metavar="N",
                         help="run tracemalloc and print the N tracebacks whose allocations grew most")
@@ -233,11 +332,14 @@ def main() -> None:
     parser.add_argument("--types", type=int, default=0, metavar="N",
                         help="print the N types whose live objects grew most (cheap: no tracemalloc)")
     args = parser.parse_args()
-    if args.old_caps:
-        old_caps()
-    if args.trace:
-        tracemalloc.start(6)
-    points = asyncio.run(soak(args.games, args.parallel, args.batch, args.trace or args.types, args.trim))
+    if not (args.in_process or args.old_caps or args.trim or args.types or args.trace):
+        points = asyncio.run(soak_process(args.games, args.parallel, args.batch))
+    else:
+        if args.old_caps:
+            old_caps()
+        if args.trace:
+            tracemalloc.start(6)
+        points = asyncio.run(soak(args.games, args.parallel, args.batch, args.trace or args.types, args.trim))
     first, last = points[0], points[-1]
     print(f"RSS {first[1]:.1f} MB after {first[0]} games, {last[1]:.1f} MB after {last[0]}; "
           f"growth over the second half: {slope(points):.1f} MB per 1,000 games (least squares), "
