@@ -88,6 +88,7 @@ class RuleSet:
     plain_uno: bool
     #: ... leaving `draw` out while a card may be played (must-play).
     plain_must_play: bool
+    #: ... leaving `pass` out after drawing a card that may be played (force-play).
     plain_force_play: bool
     #: The rules and their options, in registration order, as a game saves
     #: them ([[name, options], ...]): enough to compile this rule set again.
