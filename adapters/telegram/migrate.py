@@ -11,10 +11,8 @@ is safe to repeat (the second finds nothing left to move).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
 from typing import Any
 
 from telegram import Update
@@ -25,7 +23,7 @@ from unobot.store import StoreError
 
 from . import inline_handlers, publish
 from .guard import is_user_id
-from .runtime import Runtime, runtime
+from .runtime import runtime
 from .status import render, send
 
 log = logging.getLogger(__name__)
@@ -44,27 +42,12 @@ async def on_migrate(update: Update, context: Any) -> None:
     await move(context, old, new)
 
 
-@contextlib.asynccontextmanager
-async def _moving(rt: Runtime, old: int) -> AsyncIterator[None]:
-    """The chat's move lock, kept only while someone holds or waits for it
-    (a process that saw many migrations would otherwise keep a lock for each)."""
-    lock, users = rt.moving.setdefault(old, (asyncio.Lock(), [0]))
-    users[0] += 1
-    try:
-        async with lock:
-            yield
-    finally:
-        users[0] -= 1
-        if not users[0]:
-            del rt.moving[old]
-
-
 async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
     """Move the chat's game, rules and counters (once, however many times
     Telegram says so: the store call is safe to repeat), then show the game
     in the new chat. A store outage is retried by a job."""
     rt = runtime(context)
-    async with _moving(rt, old):  # both announcements at once: one after the other
+    async with rt.moving.hold(old):  # both announcements at once: one after the other
         if rt.waker is not None:
             rt.waker.cancel(old)
         try:

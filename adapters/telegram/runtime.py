@@ -8,13 +8,13 @@ process does without.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 from unobot.adapters.startup import Persistence
 from unobot.chat.bounded import BoundedCache
+from unobot.chat.keyed_locks import KeyedLocks
 from unobot.chat.seat_finder import SeatFinder
 from unobot.chat.service import ChatService
 from unobot.chat.waker import Waker
@@ -79,9 +79,9 @@ class Runtime:
     waker: Waker | None = None
     #: The card stickers, once made or read from the store (None: the hand as text).
     stickers: StickerMap | None = None
-    #: old chat id -> (lock, how many hold or wait for it): a chat's move to a new
-    #: id runs once at a time; kept only while in use (`migrate._moving`).
-    moving: dict[int, tuple[asyncio.Lock, list[int]]] = field(default_factory=dict)
+    #: old chat id -> its lock: a chat's move to a new
+    #: id runs once at a time; kept only while in use (core's `KeyedLocks`).
+    moving: KeyedLocks[int] = field(default_factory=KeyedLocks)
 
     # Each cache saves a store read while it is fresh (see `CACHE_SIZE`).
     #: user id -> the language their own texts (hand, private notices) are shown in,

@@ -28,6 +28,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from unobot.chat.bounded import BoundedCache
+from unobot.chat.keyed_locks import KeyedLocks
 from unobot.chat.status_text import status_text
 from unobot.chat.table import Table
 
@@ -148,8 +149,8 @@ class StatusEditor:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         #: a deleted status message -> the one posted in its place.
         self._moved: BoundedCache[tuple[int, int], int] = BoundedCache(size)
-        #: message -> (its lock, how many hold or wait for it): only while in use.
-        self._reposting: dict[tuple[int, int], tuple[asyncio.Lock, list[int]]] = {}
+        #: message -> its lock, only while in use (core's `KeyedLocks`).
+        self._reposting: KeyedLocks[tuple[int, int]] = KeyedLocks()
         #: messages of a game that ended whose last edit is still on its way:
         #: forgotten when their worker is done (`release`).
         self._released: set[tuple[int, int]] = set()
@@ -289,13 +290,5 @@ class StatusEditor:
         gone at once. The lock is kept only while someone holds or waits for
         it (every lobby took one, and kept it: issue 25's soak found one
         Lock per game among what grew)."""
-        key = (chat_id, old_id)
-        lock, users = self._reposting.setdefault(key, (asyncio.Lock(), [0]))
-        users[0] += 1
-        try:
-            async with lock:
-                yield
-        finally:
-            users[0] -= 1
-            if not users[0]:
-                del self._reposting[key]
+        async with self._reposting.hold((chat_id, old_id)):
+            yield

@@ -164,14 +164,13 @@ async def test_a_finished_game_leaves_nothing_in_the_process_caches(server: BotA
 async def test_a_move_leaves_no_lock_behind(server: BotAPIServer, bot: BotProcess) -> None:
     """A chat's move to a supergroup runs under a lock, kept only while in use
     (the runtime kept one per chat ever moved)."""
-    from unobot.adapters.telegram import migrate
 
     rt = bot.app.bot_data[KEY]
     entered = []
     async def one(old: int) -> None:
-        async with migrate._moving(rt, old):
+        async with rt.moving.hold(old):
             entered.append(old)
             assert old in rt.moving
             await asyncio.sleep(0.01)
     await asyncio.gather(one(-1), one(-1), one(-2))
-    assert entered == [-1, -2, -1] and rt.moving == {}
+    assert entered == [-1, -2, -1] and len(rt.moving) == 0
