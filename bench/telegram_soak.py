@@ -54,7 +54,9 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
@@ -77,6 +79,9 @@ from tests.telegram.test_cluster_processes import open_game  # noqa: E402
 from unobot.adapters.redis_store import RedisStore  # noqa: E402
 from unobot.chat import commands as c  # noqa: E402
 from unobot.chat.commands import Person  # noqa: E402
+
+#: A table's driver (in-process or through the store).
+D = TypeVar("D")
 
 ADMIN = Person("setup", "Setup", None, True)
 
@@ -116,6 +121,21 @@ def malloc_trim() -> None:
         ctypes.CDLL(name).malloc_trim(0)
 
 
+async def new_tables(server: BotAPIServer, service: Any, done: int, count: int,
+                     make: Callable[[Any, list[Any], int], D]) -> list[D]:
+    """`count` new groups after the `done` made before, three new people
+    each, their rules set for a short game (three cards, one round)."""
+    drivers = []
+    for g in range(done + 1, done + count + 1):
+        group = server.group(title=f"Soak {g}")
+        players = [server.user(10 * g + i, name) for i, name in enumerate(("Ann", "Ben", "Cid"))]
+        driver = make(group, players, g)
+        await service.handle(driver.chat, ADMIN, c.SetRule(rule="deck", option="hand_size", value=3))
+        await service.handle(driver.chat, ADMIN, c.SetRule(rule="scoring", option="target", value=0))
+        drivers.append(driver)
+    return drivers
+
+
 async def soak(games: int, parallel: int, batch: int, trace: int = 0, trim: bool = False) -> list[tuple[int, float]]:
     logging.basicConfig(level=logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,15 +151,10 @@ async def soak(games: int, parallel: int, batch: int, trace: int = 0, trim: bool
                 g = 0
                 started = time.perf_counter()
                 while played < games:
-                    drivers = []
-                    for _ in range(min(batch, games - played)):
-                        g += 1
-                        group = server.group(title=f"Soak {g}")
-                        players = [server.user(10 * g + i, name) for i, name in enumerate(("Ann", "Ben", "Cid"))]
-                        driver = TableDriver(server, bot, group, players, seed=g, lean=True)
-                        await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule="deck", option="hand_size", value=3))
-                        await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule="scoring", option="target", value=0))
-                        drivers.append(driver)
+                    drivers = await new_tables(
+                        server, bot.service, g, min(batch, games - played),
+                        lambda group, players, seed: TableDriver(server, bot, group, players, seed=seed, lean=True))
+                    g += len(drivers)
                     queue: asyncio.Queue[TableDriver] = asyncio.Queue()
                     for driver in drivers:
                         queue.put_nowait(driver)
@@ -217,15 +232,11 @@ async def soak_process(games: int, parallel: int, batch: int) -> list[tuple[int,
                     played = g = 0
                     started = time.perf_counter()
                     while played < games:
-                        drivers = []
-                        for _ in range(min(batch, games - played)):
-                            g += 1
-                            group = server.group(title=f"Soak {g}")
-                            players = [server.user(10 * g + i, name) for i, name in enumerate(("Ann", "Ben", "Cid"))]
-                            driver = StoreTurns(server, router, group, players, seed=g, check_privacy=False)
-                            await reader.service.handle(driver.chat, ADMIN, c.SetRule(rule="deck", option="hand_size", value=3))
-                            await reader.service.handle(driver.chat, ADMIN, c.SetRule(rule="scoring", option="target", value=0))
-                            drivers.append(driver)
+                        drivers = await new_tables(
+                            server, reader.service, g, min(batch, games - played),
+                            lambda group, players, seed: StoreTurns(server, router, group, players, seed=seed,
+                                                                    check_privacy=False))
+                        g += len(drivers)
                         queue: asyncio.Queue[TableDriver] = asyncio.Queue()
                         for driver in drivers:
                             queue.put_nowait(driver)
