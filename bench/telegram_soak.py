@@ -54,7 +54,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -136,6 +136,21 @@ async def new_tables(server: BotAPIServer, service: Any, done: int, count: int,
     return drivers
 
 
+async def play_all(drivers: list[D], parallel: int, start: Callable[[D], Awaitable[None]]) -> None:
+    """Every driver's game opened by `start` and played to its end, `parallel` at once."""
+    queue: asyncio.Queue[D] = asyncio.Queue()
+    for driver in drivers:
+        queue.put_nowait(driver)
+
+    async def worker() -> None:
+        while not queue.empty():
+            driver: Any = queue.get_nowait()
+            await start(driver)
+            await driver.play(max_steps=400)
+
+    await asyncio.gather(*(worker() for _ in range(parallel)))
+
+
 async def soak(games: int, parallel: int, batch: int, trace: int = 0, trim: bool = False) -> list[tuple[int, float]]:
     logging.basicConfig(level=logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
@@ -155,21 +170,15 @@ async def soak(games: int, parallel: int, batch: int, trace: int = 0, trim: bool
                         server, bot.service, g, min(batch, games - played),
                         lambda group, players, seed: TableDriver(server, bot, group, players, seed=seed, lean=True))
                     g += len(drivers)
-                    queue: asyncio.Queue[TableDriver] = asyncio.Queue()
-                    for driver in drivers:
-                        queue.put_nowait(driver)
 
-                    async def worker(queue: asyncio.Queue[TableDriver] = queue) -> None:
-                        while not queue.empty():
-                            driver = queue.get_nowait()
-                            ann, ben, cid = driver.players
-                            await driver.command(ann, "/new")
-                            await driver.command(ben, "/join")
-                            await driver.command(cid, "/join")
-                            await driver.press(ann, "g:start")
-                            await driver.play(max_steps=400)
+                    async def by_commands(driver: TableDriver) -> None:
+                        ann, ben, cid = driver.players
+                        await driver.command(ann, "/new")
+                        await driver.command(ben, "/join")
+                        await driver.command(cid, "/join")
+                        await driver.press(ann, "g:start")
 
-                    await asyncio.gather(*(worker() for _ in range(parallel)))
+                    await play_all(drivers, parallel, by_commands)
                     await bot.idle(30)
                     played += len(drivers)
                     del drivers
@@ -237,17 +246,7 @@ async def soak_process(games: int, parallel: int, batch: int) -> list[tuple[int,
                             lambda group, players, seed: StoreTurns(server, router, group, players, seed=seed,
                                                                     check_privacy=False))
                         g += len(drivers)
-                        queue: asyncio.Queue[TableDriver] = asyncio.Queue()
-                        for driver in drivers:
-                            queue.put_nowait(driver)
-
-                        async def worker(queue: asyncio.Queue[TableDriver] = queue) -> None:
-                            while not queue.empty():
-                                driver = queue.get_nowait()
-                                await open_game(driver, reader)
-                                await driver.play(max_steps=400)
-
-                        await asyncio.gather(*(worker() for _ in range(parallel)))
+                        await play_all(drivers, parallel, lambda driver: open_game(driver, reader))
                         await quiet(server)
                         played += len(drivers)
                         del drivers
