@@ -37,7 +37,7 @@ from unobot.ai import DEFAULT_LEVEL, known_level
 from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
-from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, normalize
+from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, known, normalize
 from unobot.chat.service import Outcome
 from unobot.chat.settings_menu import CHOSEN_MARK
 from unobot.chat.table import LOBBY
@@ -511,10 +511,21 @@ COMMAND_HANDLERS: dict[str, Any] = {
 }
 
 
+async def learn_language(update: Update, context: Context) -> None:
+    """Every update tells its sender's app language (`language_code`): learnt
+    here, whatever the update is, so a private notice speaks it from a
+    player's first press or command on, not only after their first inline
+    query (the process forgets it when their game ends, issue 25)."""
+    user = update.effective_user
+    if user is not None:
+        runtime(context).learn_lang(str(user.id), known(user.language_code))
+
+
 def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Register every handler. Edited messages are ignored: an edited /new must not open a game."""
     only_new = filters.UpdateType.MESSAGE
-    app.add_handler(TypeHandler(object, admit), group=-1)
+    app.add_handler(TypeHandler(object, admit), group=-2)
+    app.add_handler(TypeHandler(Update, learn_language), group=-1)
     for name, callback in COMMAND_HANDLERS.items():
         app.add_handler(CommandHandler(name, callback, filters=only_new))
     app.add_handler(CallbackQueryHandler(buttons.on_button))

@@ -184,7 +184,7 @@ def release(context: Any, chat_id: int, table: Table, *message_ids: int) -> None
     messages in the editor, its "My cards" keyboard, its players' languages),
     now and not when a cap pushes them out (issue 25: a bot meeting new
     groups and people all day). A player's language is learnt again from
-    their next inline query or card played, in whatever game."""
+    their next update, in whatever game (`handlers.learn_language`)."""
     rt = runtime(context)
     rt.status.release(chat_id, *message_ids)
     for seat in table.seats:

@@ -96,3 +96,27 @@ async def test_the_hand_marks_a_penalty_taken_and_a_card_drawn(server: BotAPISer
     assert list(marked) == drawn and "🆕 your last draw" in marked[drawn[0]], marked
     # Bob's two are still his last draw.
     assert set(await last_draws_marked(driver, bob)) == set(taken)
+
+
+async def test_a_player_who_never_opened_the_hand_is_told_a_penalty_in_their_language(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    """Bob (Spanish) joined with a button and never opened his hand: the +2
+    he takes is still told to him in Spanish (every update teaches the bot
+    its sender's language, not only an inline query)."""
+    group = server.group(title="English chat")
+    ann = server.user(1, "Ann")
+    bob = server.user(2, "Bob", language_code="es")
+    driver = TableDriver(server, bot, group, [ann, bob], check_privacy=False)
+    await short_games(bot, driver.chat)
+    await driver.command(ann, "/new")
+    await driver.press(bob, keyboards.JOIN)
+    await driver.press(ann, keyboards.START)
+    await bot.settle(server.send_command(server.private_chat(bob), bob, "/start"))  # Bob may be written to
+    await rig_draw_two(bot, driver.chat, ann)
+    results = await driver.hand(ann)
+    mark = server.mark()
+    await driver.choose(ann, next(r["id"] for r in results if code_of(r) == "pR+2"))
+    notice = await server.wait_for("sendMessage", lambda p: p.get("chat_id") == bob["id"], after=mark)
+    text = notice.params["text"]
+    assert "robaste" in text.lower() or "roba" in text.lower(), text
+    assert "drew" not in text.lower() and "draw" not in text.lower(), text
