@@ -38,6 +38,7 @@ from discord import app_commands
 from unobot.changes import stop_following
 from unobot.chat import actions as a
 from unobot.chat import commands as c
+from unobot.chat import panel_ids as ids
 from unobot.chat.i18n import gettext_for
 from unobot.chat.pacer import Pacer
 from unobot.chat.render import error_text
@@ -47,7 +48,7 @@ from unobot.chat.wake import SYSTEM, Pacing
 from unobot.chat.waker import STORE_DOWN, AsyncioTimers, WakeData, Waker, follow_changes
 from unobot.store import StoreError
 
-from . import ids, render
+from . import render
 from .commands import Translator, settings_press, uno_group
 from .place import channel_of, chat_id, chat_of, lang_of, person_of
 from .reply import EPHEMERAL, UPDATE, Reply, answered
@@ -58,15 +59,10 @@ __all__ = ["SYSTEM", "Options", "UnoBot", "chat_id"]
 
 
 @dataclass(frozen=True)
-class Options:
-    """Timings and start-up behaviour; tests shorten them."""
+class Options(Pacing):
+    """Timings and start-up behaviour; tests shorten them. The waits of a
+    table (AI pause, timer grace, lobby life) are core's `Pacing`."""
 
-    #: Seconds AI seats wait while a person could jump in, catch or say UNO.
-    continue_delay: float = 3.0
-    #: Extra seconds after a turn timer runs out before the skip is sent.
-    timer_grace: float = 0.3
-    #: Seconds a lobby stays open without being started.
-    lobby_seconds: float = 30 * 60.0
     #: At start-up, plan the jobs of the games already in the store.
     replan_at_start: bool = True
     #: At start-up, register the slash commands with Discord.
@@ -94,8 +90,7 @@ class UnoBot(discord.Client):
         self.options = options or Options()
         o = self.options
         self.timers = AsyncioTimers(service.clock, self._ring, poll=o.clock_poll)
-        self.waker = Waker(service, self.timers, Pacing(o.continue_delay, o.timer_grace, o.lobby_seconds),
-                           retry_after=o.retry_after)
+        self.waker = Waker(service, self.timers, o, retry_after=o.retry_after)
         self.tree: app_commands.CommandTree[UnoBot] = app_commands.CommandTree(self)
         self.tree.add_command(uno_group(self))
         self._busy = 0

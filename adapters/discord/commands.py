@@ -31,12 +31,13 @@ from discord import app_commands
 
 from unobot.chat import answers
 from unobot.chat import commands as c
+from unobot.chat import panel_ids as ids
 from unobot.chat import settings_menu as sm
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
 from unobot.chat.typed import PERIODS, TYPED, first_form
 
-from . import ids, render
+from . import render
 from .place import chat_of, lang_of, person_of, settings_chat
 from .reply import Reply, answered
 

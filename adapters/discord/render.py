@@ -5,14 +5,13 @@ Texts come from the neutral chat layer (`table_view`, `status_lines`,
 `hand_view`) and the shared catalogue, so Discord says what Telegram and the
 console say. The views are layouts only: they are stopped before they are
 sent, so discord.py keeps no callback for them; presses come back through
-`on_interaction` and their `custom_id` (see `ids`), which works the same in
-any process and after a restart.
+`on_interaction` and their `custom_id` (core's `panel_ids`), which works
+the same in any process and after a restart.
 """
 
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,17 +20,19 @@ import discord
 
 from unobot.adapters.card_art import card_png, hand_png
 from unobot.chat import actions as a
+from unobot.chat import paging
+from unobot.chat import panel_ids as ids
 from unobot.chat.hand_text import hand_text
 from unobot.chat.i18n import N_, gettext_for
+from unobot.chat.names import clip
+from unobot.chat.paging import Window
 from unobot.chat.render import COLOR_EMOJI
 from unobot.chat.settings_menu import Entry, Page, RulesPage, SettingsMenu
 from unobot.chat.status_text import status_text
 from unobot.chat.table import PLAYING, Table
 
-from . import ids
-
 #: Discord's limits: options in a select, buttons in a row, rows in a message.
-MAX_OPTIONS, ROW, ROWS = 25, 5, 5
+LIMITS = paging.Limits(options=25, row=5, rows=5)
 #: The top card's picture on the status message, in pixels high.
 TOP_HEIGHT = 120
 
@@ -72,10 +73,6 @@ def esc(text: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
 def button(label: str, custom_id: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
            disabled: bool = False) -> discord.ui.Button[discord.ui.View]:
     assert ids.fits(custom_id), custom_id
@@ -105,28 +102,6 @@ class Panel:
     page_id: Callable[[int], str] = lambda p: f"page|{p}"
 
 
-def pages_of(panel: Panel) -> tuple[int, int]:
-    """(how many pages, buttons per page) the panel takes."""
-    selects = [s for s in panel.selects if s.options]
-    if len(selects) > ROWS - 1:
-        raise ValueError("a panel holds at most 4 selects")
-    free = ROWS - len(selects)
-    fixed = len(panel.fixed)
-    if fixed > ROW - 3:
-        raise ValueError("at most 2 fixed buttons (the bottom row holds ◀ n/N ▶ too)")
-    fits_one = all(len(s.options) <= MAX_OPTIONS for s in selects) and \
-        len(panel.buttons) <= (free - (1 if fixed else 0)) * ROW
-    if fits_one:
-        return 1, len(panel.buttons)
-    per_page = (free - 1) * ROW
-    counts = [math.ceil(len(s.options) / MAX_OPTIONS) for s in selects]
-    if panel.buttons:
-        if per_page <= 0:
-            raise ValueError("no room for buttons")
-        counts.append(math.ceil(len(panel.buttons) / per_page))
-    return max(counts or [1]), per_page
-
-
 def nav(here: str, number: int, count: int, prev: str | None, nxt: str | None
         ) -> list[discord.ui.Item[discord.ui.View]]:
     """◀ n/N ▶ for a list of more than one page (`here`: this page's custom_id;
@@ -134,29 +109,23 @@ def nav(here: str, number: int, count: int, prev: str | None, nxt: str | None
     if count <= 1:
         return []
     return [button("◀", prev or here + "|l", disabled=prev is None),
-            button(f"{number + 1}/{count}", here + "|i", disabled=True),
+            button(Window(number, count).label, here + "|i", disabled=True),
             button("▶", nxt or here + "|r", disabled=nxt is None)]
 
 
 def paged(panel: Panel, page: int) -> discord.ui.View | None:
-    """Page `page` of a panel: each select shows its 25 options of that page,
-    the buttons theirs; the bottom row pages with ◀ n/N ▶ when one page is
-    not enough, beside the fixed buttons. A page past the end shows the last."""
-    count, per_page = pages_of(panel)
-    page = max(0, min(page, count - 1))
-    rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = []
-    for s in panel.selects:
-        chunk = s.options[page * MAX_OPTIONS:(page + 1) * MAX_OPTIONS] if count > 1 else s.options
-        if chunk:
-            rows.append([discord.ui.Select(custom_id=s.custom_id(page), placeholder=clip(s.placeholder, 150),
-                                           options=chunk)])
-    chunk_b = panel.buttons[page * per_page:(page + 1) * per_page] if count > 1 else panel.buttons
-    rows += [chunk_b[i:i + ROW] for i in range(0, len(chunk_b), ROW)]
-    bottom = nav(panel.page_id(page), page, count, panel.page_id(page - 1) if page > 0 else None,
-                 panel.page_id(page + 1) if page < count - 1 else None) + panel.fixed
-    if bottom:
-        rows.append(bottom)
-    return layout(*rows)
+    """Page `page` of a panel (core's `paging` says what is on it): each
+    select's options of that page, the buttons theirs; the bottom row pages
+    with ◀ n/N ▶ when one page is not enough, beside the fixed buttons."""
+    sh = paging.sheet(LIMITS, [s.options for s in panel.selects], panel.buttons, len(panel.fixed), page)
+    rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = [
+        [discord.ui.Select(custom_id=s.custom_id(sh.window.number), placeholder=clip(s.placeholder, 150),
+                           options=chunk)] for s, chunk in zip(panel.selects, sh.selects, strict=True) if chunk]
+    rows += sh.rows
+    at = sh.window
+    ends = [None if p is None else panel.page_id(p) for p in (at.prev, at.next)]
+    bottom = nav(panel.page_id(at.number), at.number, at.count, *ends) + panel.fixed
+    return layout(*rows, bottom)
 
 
 # -- the status message ---------------------------------------------------------------
@@ -269,7 +238,7 @@ def help_text(commands: Sequence[tuple[str, str]], lang: str) -> str:
 # -- rules and settings: core's settings menu, drawn ------------------------------------------
 
 #: A select's 25 options a page; an option's choices in four rows of five buttons.
-SETTINGS_PAGE, CHOICES_PAGE = MAX_OPTIONS, (ROWS - 1) * ROW
+SETTINGS_PAGE, CHOICES_PAGE = LIMITS.options, (LIMITS.rows - 1) * LIMITS.row
 #: A message's content is at most 2,000 characters.
 MAX_RULES_TEXT = 2000
 
@@ -341,7 +310,7 @@ def option_panel(m: SettingsMenu, rule: str, option: str, scope: str, page: int 
     if p.typed is not None:
         bottom.append(button("✏️ " + _("Type a number"), ids.setting(scope, p.typed), discord.ButtonStyle.primary))
     bottom.append(button(_("⬅ All rules"), ids.setting(scope, "back")))
-    return Shown("\n".join(lines), layout(*[buttons[i:i + ROW] for i in range(0, len(buttons), ROW)], bottom))
+    return Shown("\n".join(lines), layout(*paging.rows(buttons, LIMITS.row), bottom))
 
 
 def variants_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.View | None:

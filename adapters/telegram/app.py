@@ -29,7 +29,6 @@ from unobot.adapters.startup import settle_gc, store_persistence
 from unobot.changes import stop_following
 from unobot.chat.i18n import LANGUAGES, gettext_for
 from unobot.chat.service import ChatService, Defaults
-from unobot.chat.wake import Pacing
 from unobot.chat.waker import Waker, follow_changes
 from unobot.store import Store, StoreError
 
@@ -181,8 +180,7 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
         # The jobs keep the service's time: a timer is due when the service agrees it ran out.
         rt.scheduler = make_scheduler(app, service.clock, jobs.CALLBACKS)
         options = setup["options"]
-        rt.waker = Waker(service, rt.scheduler, Pacing(options.continue_delay, options.timer_grace,
-                                                       options.lobby_seconds), retry_after=options.store_retry)
+        rt.waker = Waker(service, rt.scheduler, options, retry_after=options.store_retry)
     if rt.scheduler is not None and setup["options"].replan_at_start:
         rt.scheduler.plan("replan", 0, rt.scheduler.now(), {"chat": 0})
 

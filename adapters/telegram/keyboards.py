@@ -10,11 +10,12 @@ when the table has moved on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from unobot.chat import paging
 from unobot.chat.bounded import BoundedCache
 from unobot.chat.i18n import gettext_for
 from unobot.chat.names import clip
@@ -113,10 +114,6 @@ def _button(entry: Entry, label: str) -> InlineKeyboardButton:
     return InlineKeyboardButton(clip(label, MAX_BUTTON), callback_data=SETTINGS + entry.id)
 
 
-def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
-    return [list(buttons[i:i + width]) for i in range(0, len(buttons), width)]
-
-
 def _nav(prev: str | None, nxt: str | None, number: int, count: int) -> list[list[InlineKeyboardButton]]:
     """◀ n/N ▶ under a list that takes more than one page."""
     if count <= 1:
@@ -129,15 +126,15 @@ def _nav(prev: str | None, nxt: str | None, number: int, count: int) -> list[lis
 def rules_keyboard(m: SettingsMenu, page: int = 0, variants_page: int = 0) -> InlineKeyboardMarkup:
     """Switches for the rules, the variants, ⚙ a rule's options, then timer, language and reset rows."""
     view = m.rules(page)
-    rows = _rows([_button(e, e.marked()) for e in view.switches], 2)
+    rows = paging.rows([_button(e, e.marked()) for e in view.switches], 2)
     rows += _nav(view.prev, view.next, view.number, view.count)
     variants = m.variants(variants_page)
-    rows += _rows([_button(e, e.marked(CHOSEN_MARK, "")) for e in variants.entries], 2)
+    rows += paging.rows([_button(e, e.marked(CHOSEN_MARK, "")) for e in variants.entries], 2)
     rows += _nav(variants.prev, variants.next, variants.number, variants.count)
-    rows += _rows([_button(e, "⚙ " + e.label) for e in view.rules_with_options], 3)
+    rows += paging.rows([_button(e, "⚙ " + e.label) for e in view.rules_with_options], 3)
     rows.append([_button(e, e.marked("⏱ ", "")) for e in m.timers()])
     # Four a row: names as long as "Bahasa Indonesia" stay readable on a phone (Telegram allows 8).
-    rows += _rows([_button(e, e.marked(CHOSEN_MARK, "")) for e in m.languages()], LANGUAGES_A_ROW)
+    rows += paging.rows([_button(e, e.marked(CHOSEN_MARK, "")) for e in m.languages()], LANGUAGES_A_ROW)
     reset = m.reset()
     rows.append([_button(reset, reset.label)])
     return InlineKeyboardMarkup(rows)
@@ -161,4 +158,5 @@ def option_rows(p: OptionPanel) -> list[list[InlineKeyboardButton]]:
         centre = InlineKeyboardButton(clip(f"{p.title}: {p.value_text}", MAX_BUTTON), callback_data=SETTINGS + p.id)
         down = [_button(e, e.label) for e in p.steps if not e.label.startswith("+")]
         return [down + [centre] + [_button(e, e.label) for e in p.steps if e.label.startswith("+")]]
-    return _rows([_button(e, (CHOSEN_MARK if e.on else "") + f"{p.title}: {e.label}") for e in p.choices.entries], 4)
+    return paging.rows([_button(e, (CHOSEN_MARK if e.on else "") + f"{p.title}: {e.label}")
+                        for e in p.choices.entries], 4)

@@ -17,6 +17,7 @@ from unobot.chat.bounded import BoundedCache
 from unobot.chat.keyed_locks import KeyedLocks
 from unobot.chat.seat_finder import SeatFinder
 from unobot.chat.service import ChatService
+from unobot.chat.wake import Pacing
 from unobot.chat.waker import Waker
 from unobot.store import Store
 
@@ -42,15 +43,10 @@ CACHE_SIZE = 4096
 
 
 @dataclass(frozen=True)
-class Options:
-    """Timings; tests shorten them."""
+class Options(Pacing):
+    """Timings; tests shorten them. The waits of a table (AI pause, timer
+    grace, lobby life) are core's `Pacing`."""
 
-    #: Seconds AI seats wait while a person could jump in, catch or say UNO.
-    continue_delay: float = 3.0
-    #: Seconds an unstarted lobby lives.
-    lobby_seconds: float = 30 * 60.0
-    #: Extra seconds after a turn timer runs out before the skip is sent.
-    timer_grace: float = 0.3
     #: Send "you drew ..." to players who started the bot in private.
     private_notices: bool = True
     #: At start-up, re-plan the jobs of the games already in the store.

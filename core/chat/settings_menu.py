@@ -51,6 +51,7 @@ from .option_values import (
     option_spec,
     resolved_options,
 )
+from .paging import window
 from .render import error_text
 from .rules_text import switchable_rules, value_words
 from .views import RulesSummary, rules_summary
@@ -210,11 +211,9 @@ def _int(text: str) -> int | None:
 
 def paged(entries: Sequence[Entry], size: int, number: int, page_id: Callable[[int], str]) -> Page:
     """Page `number` (past the end: the last) of `entries`, `size` a page."""
-    count = max(1, math.ceil(len(entries) / size))
-    number = max(0, min(number, count - 1))
-    chunk = tuple(entries[number * size:(number + 1) * size])
-    return Page(chunk, number, count, page_id(number - 1) if number > 0 else None,
-                page_id(number + 1) if number < count - 1 else None)
+    at, part = window(len(entries), size, number)
+    return Page(tuple(entries[part]), at.number, at.count, None if at.prev is None else page_id(at.prev),
+                None if at.next is None else page_id(at.next))
 
 
 # -- the menu ---------------------------------------------------------------------------
@@ -295,12 +294,11 @@ class SettingsMenu:
     def rules(self, number: int = 0) -> RulesPage:
         """Page `number` of the rules view; its three lists page together."""
         lists = (self.switches(), self.options(), self.rules_with_options())
-        count = max(max(1, math.ceil(len(x) / self.size)) for x in lists)
-        number = max(0, min(number, count - 1))
-        switches, options, with_options = (tuple(x[number * self.size:(number + 1) * self.size]) for x in lists)
-        return RulesPage(switches, options, with_options, number=number, count=count,
-                         prev=f"pr:{number - 1}" if number > 0 else None,
-                         next=f"pr:{number + 1}" if number < count - 1 else None)
+        at, part = window(max(len(x) for x in lists), self.size, number)
+        switches, options, with_options = (tuple(x[part]) for x in lists)
+        return RulesPage(switches, options, with_options, number=at.number, count=at.count,
+                         prev=None if at.prev is None else f"pr:{at.prev}",
+                         next=None if at.next is None else f"pr:{at.next}")
 
     # -- variants, timer, language, reset
 

@@ -8,7 +8,9 @@ import discord
 import pytest
 
 from tests.discord_api import DiscordAPIServer
-from unobot.adapters.discord import ids, render
+from unobot.adapters.discord import render
+from unobot.chat import paging
+from unobot.chat import panel_ids as ids
 
 
 def page_items(view: discord.ui.View | None) -> tuple[list[str], list[str], list[dict[str, object]]]:
@@ -31,7 +33,7 @@ def test_every_item_is_on_a_page(n_options: int, n_buttons: int) -> None:
     buttons = [render.button(f"b{i}", ids.act(3, f"m{i}")) for i in range(n_buttons)]
     panel = render.Panel(selects=[render.Select(lambda p: ids.select(3, p), "pick", options)], buttons=buttons,
                          fixed=[render.button("🔄", ids.refresh(3))], page_id=lambda p: ids.page(3, p))
-    count, _per_page = render.pages_of(panel)
+    count = paging.sheet(render.LIMITS, [options], buttons, 1, 0).window.count
     seen_options: list[str] = []
     seen_buttons: list[str] = []
     for page in range(count):
@@ -54,19 +56,6 @@ def test_every_item_is_on_a_page(n_options: int, n_buttons: int) -> None:
 def test_a_page_past_the_end_shows_the_last() -> None:
     buttons = [render.button(f"b{i}", ids.act(1, f"m{i}")) for i in range(40)]
     panel = render.Panel(buttons=buttons, page_id=lambda p: ids.page(1, p))
-    count, _ = render.pages_of(panel)
+    count = paging.sheet(render.LIMITS, [], buttons, 0, 0).window.count
     last = page_items(render.paged(panel, count - 1))[1]
     assert page_items(render.paged(panel, 99))[1] == last
-
-
-def test_ids_are_a_thin_codec() -> None:
-    assert ids.parse(ids.act(17, "pW+4.G")) == ids.Press("a", 17, "pW+4.G")
-    assert ids.parse(ids.select(17, 2), ["?pW"]) == ids.Press("n", 17, "pW")
-    assert ids.parse(ids.needs(17, "pW", 2)) == ids.Press("n", 17, "pW", 2)
-    assert ids.parse(ids.page(17, 3)) == ids.Press("pg", 17, page=3)
-    for bad in ("u|a|x|pR5", "u|a|17", "u|s|17|0", "u|pg|17|²", "u|a|17|pR5|9", "x|a|1|d", "u|a|1|" + "d" * 99):
-        assert ids.parse(bad, None) is None, bad
-    assert ids.parse_setting("s|channel|s:7d340494:0:5") == ids.Setting("channel", "s:7d340494:0:5")
-    assert ids.parse_setting(ids.setting_select("server", 1)) == ids.Setting("server", select=1)
-    for bad in ("s|galaxy|on:stacking", "s|channel|#x", "s|channel|", "r|t|channel|0", "s|channel|é"):
-        assert ids.parse_setting(bad) is None, bad

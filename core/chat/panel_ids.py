@@ -1,10 +1,13 @@
-"""Component ids: the thin codec between a Discord `custom_id` and the table model.
+"""Panel ids: the thin text codec between a button's id and the table model.
 
-A Discord component carries a `custom_id` (up to 100 characters) that comes
-back with every press. What a press asks for is an action of the table
-model (`unobot.chat.actions`): its `id` travels as it is, with the table
-version the member saw. Which actions exist, how they read and what they
-become is the model's; this module only packs and unpacks text:
+Why in core: a front-end whose buttons carry a short text back with each
+press (Discord's `custom_id`, up to 100 characters; any chat platform's
+callback data) needs the same few presses on a member's panel: open it,
+do an action, open an action's picker, page it, show it again. What a
+press asks for is an action of the table model (`unobot.chat.actions`):
+its `id` travels as it is, with the table version the member saw. Which
+actions exist, how they read and what they become is the model's; this
+module only packs and unpacks text:
 
     u|hand                      "My cards" (status message): open your own panel
     u|a|17|pR5                  do action `pR5` (play R5), seen on version 17
@@ -12,17 +15,17 @@ become is the model's; this module only packs and unpacks text:
     u|s|17|0  + value "pW"      the card select (page 0); its values are action ids
     u|pg|17|2                   page 2 of the panel   u|r|17  show it again
 
-and for the settings messages of `/uno rules` and `/uno variant` (scope:
-channel or server), the press ids of core's settings menu
+and for the settings messages (scope: channel or server, the place whose
+settings change), the press ids of core's settings menu
 (`unobot.chat.settings_menu`) behind `s|<scope>|`:
 
     s|channel|pr:1              a button: page 1 of the rules (any press id of the menu)
     s|channel|#0 + value on:x   a select: its picked option's value is the press id
     s|channel|t:<key>:<i>       type a number (a modal; its submit comes back with this id)
 
-Nothing in an id is trusted: the person is the one Discord says pressed it,
-`unobot.chat.actions.decode` rebuilds the command, the service judges it,
-and the version makes an old panel stale.
+Nothing in an id is trusted: the person is the one the platform says
+pressed it, `unobot.chat.actions.decode` rebuilds the command, the service
+judges it, and the version makes an old panel stale.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from dataclasses import dataclass
 
 PREFIX = "u"
 SEP = "|"
+#: The longest id (Discord's `custom_id` limit).
 MAX_ID = 100
 
 HAND = "hand"
