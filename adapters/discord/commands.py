@@ -33,6 +33,7 @@ from unobot.chat import answers
 from unobot.chat import commands as c
 from unobot.chat import panel_ids as ids
 from unobot.chat import settings_menu as sm
+from unobot.chat import settings_press as sp
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
 from unobot.chat.typed import PERIODS, TYPED, first_form
@@ -234,8 +235,7 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: 
         return
     settings = out.settings or await bot.service.settings(chat)
     m = render.settings_menu(settings, str(settings["lang"]))
-    _ = gettext_for(m.lang)
-    await reply.show(render.Shown(render.rules_text(m) + "\n" + render.esc(_("Saved. It applies from the next game.")),
+    await reply.show(render.Shown(render.rules_text(m) + "\n" + render.esc(gettext_for(m.lang)(sp.SAVED)),
                                   None))
     await lobby_follows(bot, chat_of(it))
 
@@ -289,30 +289,23 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
     """A press on a /uno rules or /uno variant message: core's settings menu
     says what it means (a page, a command, the box to type a number in)."""
     code = press.press if press.select is None else (values[0] if values and len(values) == 1 else "")
-    decoded = sm.decode(code, typed, lang=bot.lang(it), size=render.SETTINGS_PAGE)
-    if isinstance(decoded, sm.Refused):
-        await reply.tell("⚠️ " + decoded.text)
+    pressed = await sp.press(bot.service, settings_chat(it, press.scope), person_of(it), code, typed,
+                             lang=bot.lang(it), size=render.SETTINGS_PAGE)
+    show = pressed.show
+    if show is None:
+        await reply.tell("⚠️ " + pressed.refusal)
         return
-    show = decoded.show
-    if show.view == sm.TYPE:  # a modal must be the first answer, so no store before it
+    if show.view == sm.TYPE:  # a modal must be the first answer: core asked no store before it
         title, label, takes = sm.prompt(show.rule, show.option, bot.lang(it)) or ("", "", "")
         reply.close()
         modal = NumberModal(title, ids.setting(press.scope, code), label, takes)
         modal.stop()  # a layout only: its submit comes back through on_interaction
         await it.response.send_modal(modal)
         return
-    note = ""
-    if decoded.command is not None:
-        out = await bot.service.handle(settings_chat(it, press.scope), person_of(it), decoded.command)
-        if not out.ok:
-            await reply.tell(refused(out, bot.lang(it)))
-            return
-        _ = gettext_for(bot.lang(it))
-        note = _("Saved. It applies from the next game.")
     if typed is not None and (it.message is None or not it.message.flags.ephemeral):
         reply.mode = "ephemeral"
-    await reply.show(await settings_message(bot, it, press.scope, show, note))
-    if note:
+    await reply.show(await settings_message(bot, it, press.scope, show, pressed.note(bot.lang(it))))
+    if pressed.saved:
         await lobby_follows(bot, chat_of(it))
 
 

@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 
 from unobot.chat import commands as c
 from unobot.chat import settings_menu as sm
+from unobot.chat import settings_press as sp
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text
 from unobot.chat.table import LOBBY
@@ -116,21 +117,16 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     lang = await rt.service.language(str(chat.id))
     if not await rt.admins.is_admin(context.bot, chat, user):
         return error_text("not_admin", lang), False
-    decoded = sm.decode(data[len(keyboards.SETTINGS):], lang=lang, size=keyboards.PAGE)
-    if isinstance(decoded, sm.Refused):
-        return decoded.text, False
-    if decoded.command is None:  # a view: a page, a rule's options, back
-        text, markup = await rules_view(context, chat.id, decoded.show)
-        _edit_view(context, chat.id, query.message, text, markup)
-        return None, False
-    outcome = await rt.service.handle(str(chat.id), person_of(user, True), decoded.command)
-    if not outcome.ok:
-        return outcome.error, outcome.code == "rule_conflict"
-    text, markup = await rules_view(context, chat.id, decoded.show)
+    pressed = await sp.press(rt.service, str(chat.id), person_of(user, True), data[len(keyboards.SETTINGS):],
+                             lang=lang, size=keyboards.PAGE)
+    if pressed.show is None:
+        return pressed.refusal, pressed.conflict
+    text, markup = await rules_view(context, chat.id, pressed.show)
     _edit_view(context, chat.id, query.message, text, markup)
+    if pressed.outcome is None:  # a view: a page, a rule's options, back
+        return None, False
     await refresh_lobby(context, where(update))  # settings are the chat's; the lobby shown is this topic's
-    _ = gettext_for((outcome.settings or {}).get("lang", "en"))
-    return _("Saved. It applies from the next game."), False
+    return pressed.note((pressed.outcome.settings or {}).get("lang", "en")), False
 
 
 #: Orders the /rules views of this process: each is numbered when its

@@ -1,0 +1,62 @@
+"""A press on a settings message, on any front-end: what to show next, and
+whether it changed the settings.
+
+Why in core: Telegram's /rules keyboard and Discord's /uno rules message
+each read a press with the settings menu (`settings_menu.decode`), answered
+one that does not check out, sent the command it makes to the service,
+answered a refusal and said "Saved" in the same steps: two copies of one
+flow. Here it is once; a front-end draws the view it is told to show, says
+the refusal, and shows the new settings on the lobby of its place when
+the press `saved` them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .commands import Person
+from .i18n import N_, gettext_for
+from .outcome import Outcome
+from .service import ChatService
+from .settings_menu import Refused, Show, decode
+
+SAVED = N_("Saved. It applies from the next game.")
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """What a settings press came to: `show`, the view to show now; or,
+    refused (`show` None), `refusal`, why, in the reader's language
+    (`conflict`: rules that clash, which the admin must act on). `outcome`
+    is the service's when the press sent a command and it was accepted."""
+
+    show: Show | None
+    refusal: str = ""
+    conflict: bool = False
+    outcome: Outcome | None = None
+
+    @property
+    def saved(self) -> bool:
+        """The settings changed (from the next game on)."""
+        return self.outcome is not None
+
+    def note(self, lang: str) -> str:
+        """"Saved. ..." in `lang` when the settings changed, else nothing."""
+        return gettext_for(lang)(SAVED) if self.saved else ""
+
+
+async def press(service: ChatService, chat: str, person: Person, code: str, typed: str | None = None, *,
+                lang: str, size: int) -> Pressed:
+    """Press `code` (a settings menu press id; `typed`, a number typed for a
+    `t:` press) on the settings of `chat`, by `person`, read in `lang` with
+    pages of `size`. A press that only shows a view asks nothing of the
+    store (a front-end that must answer first, as Discord with a modal, may)."""
+    decoded = decode(code, typed, lang=lang, size=size)
+    if isinstance(decoded, Refused):
+        return Pressed(None, decoded.text)
+    if decoded.command is None:
+        return Pressed(decoded.show)
+    out = await service.handle(chat, person, decoded.command)
+    if not out.ok:
+        return Pressed(None, out.refusal(lang), conflict=out.code == "rule_conflict")
+    return Pressed(decoded.show, outcome=out)
