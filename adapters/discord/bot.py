@@ -36,16 +36,16 @@ import discord
 from discord import app_commands
 
 from unobot.changes import stop_following
-from unobot.chat import actions as a
 from unobot.chat import commands as c
 from unobot.chat import panel_ids as ids
+from unobot.chat import panel_press
 from unobot.chat.i18n import gettext_for
 from unobot.chat.pacer import Pacer
 from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.table import FINISHED, Table
 from unobot.chat.wake import SYSTEM, Pacing
-from unobot.chat.waker import STORE_DOWN, AsyncioTimers, WakeData, Waker, follow_changes
+from unobot.chat.waker import AsyncioTimers, WakeData, Waker, follow_changes
 from unobot.store import StoreError
 
 from . import render
@@ -184,29 +184,19 @@ class UnoBot(discord.Client):
         if not on_ephemeral and (it.message is None or table.adapter.get("status") != it.message.id):
             await reply.tell("⚠️ " + _("That button belongs to an older message."))
             return
-        if press.verb in (ids.HAND, ids.REFRESH, ids.PAGE):
-            await reply.show(self.panel(table, person, lang, page=press.page))
-            self.waker.ensure(chat, table)
+        ans = await panel_press.answer(self.service, chat, person, press, table, lang, now=self.now())
+        if ans.picker is not None:
+            await reply.show(render.picker(table, ans.picker, lang, press.page))
             return
-        if press.verb == ids.NEEDS:
-            found = a.menu(table, person.id, lang, now=self.now(), is_admin=person.is_admin).lookup(press.arg)
-            if found is None or not found.needs or press.version != table.version:
-                await reply.show(self.panel(table, person, lang, notes=["⚠️ " + error_text("stale", lang)]))
-            else:
-                await reply.show(render.picker(table, found, lang, press.page))
+        if ans.refused:
+            await self.answer(reply, on_ephemeral, ans.table or table, person, lang, ans.notes[0], keep=ans.keep)
             return
-        cmd = a.decode(press.arg, press.version, table, person.id)
-        if cmd is None:
-            await self.answer(reply, on_ephemeral, table, person, lang, "⚠️ " + error_text("bad_move", lang))
+        out, cmd, notes = ans.outcome, ans.command, ans.notes
+        if out is None or cmd is None:  # the member's panel: a page of it, or a stale picker's refusal
+            await reply.show(self.panel(table, person, lang, notes=notes, page=0 if notes else press.page))
+            if not notes:
+                self.waker.ensure(chat, table)
             return
-        out = await self.service.handle(chat, person, cmd)
-        if not out.ok:
-            text = "⚠️ " + out.refusal(lang)
-            after = out.table or (None if out.code in STORE_DOWN else await self.service.table(chat))
-            await self.answer(reply, on_ephemeral, after or table, person, lang, text,
-                              keep=out.code in STORE_DOWN)
-            return
-        notes = out.private_for(person.id, lang)
         if on_ephemeral:
             after = out.table if out.table is not None else await self.service.table(chat)
             if after is None:

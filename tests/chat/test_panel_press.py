@@ -1,0 +1,53 @@
+"""Core's panel press, as Discord's ephemeral panel uses it: a view press
+shows the panel, an action that needs a pick opens its picker unless the
+panel is stale, an accepted action carries the service's outcome, and a
+forged or refused one changes nothing and says why in the reader's language."""
+
+from __future__ import annotations
+
+import random
+
+from unobot.chat import actions as a
+from unobot.chat import commands as c
+from unobot.chat import panel_ids as ids
+from unobot.chat import panel_press as pp
+from unobot.chat.render import error_text
+from unobot.chat.service import ChatService
+from unobot.store import MemoryStore
+
+ANA, BEN = c.Person("1", "Ana"), c.Person("2", "Ben")
+CHAT = "chat-1"
+
+
+async def lobby() -> ChatService:
+    svc = ChatService(MemoryStore(), rng=random.Random(3))
+    assert (await svc.handle(CHAT, ANA, c.NewGame())).ok
+    return svc
+
+
+async def test_views_and_pickers() -> None:
+    svc = await lobby()
+    table = await svc.table(CHAT)
+    assert table is not None
+    shown = await pp.answer(svc, CHAT, BEN, ids.Press(ids.PAGE, table.version, page=1), table, "en", now=0)
+    assert shown.table is table and shown.command is None and not shown.notes
+    add_ai = next(x for x in a.menu(table, ANA.id, "en").actions if x.needs)
+    picker = await pp.answer(svc, CHAT, ANA, ids.Press(ids.NEEDS, table.version, add_ai.id), table, "en", now=0)
+    assert picker.picker is not None and picker.picker.id == add_ai.id
+    stale = await pp.answer(svc, CHAT, ANA, ids.Press(ids.NEEDS, table.version - 1, add_ai.id), table, "es", now=0)
+    assert stale.picker is None and stale.notes == [pp.WARNING + error_text("stale", "es")]
+    assert error_text("stale", "es") != error_text("stale", "en")  # said in the reader's language
+
+
+async def test_an_action_is_done_or_refused() -> None:
+    svc = await lobby()
+    table = await svc.table(CHAT)
+    assert table is not None
+    join = a.encode(c.Join())
+    done = await pp.answer(svc, CHAT, BEN, ids.Press(ids.ACT, table.version, join), table, "en", now=0)
+    assert isinstance(done.command, c.Join) and done.outcome is not None and done.outcome.ok and not done.refused
+    assert done.table is not None and done.table.seat_of(BEN.id) is not None
+    again = await pp.answer(svc, CHAT, BEN, ids.Press(ids.ACT, table.version, join), done.table, "en", now=0)
+    assert again.refused and again.outcome is None and not again.keep and again.table is not None
+    forged = await pp.answer(svc, CHAT, BEN, ids.Press(ids.ACT, table.version, "zz"), done.table, "en", now=0)
+    assert forged.refused and forged.command is None
