@@ -19,6 +19,7 @@ and :func:`settle_gc` without a pause is a no-op.
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -155,3 +156,20 @@ def begin(verbose: bool, *, check_variant: bool = True) -> Config | None:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return None
+
+
+def on_stop_signals(stop: Callable[[], object]) -> None:
+    """Call `stop` on Ctrl-C and SIGTERM (systemd's stop), from the running loop.
+
+    Why here: the Discord bot and the web table both close cleanly on them at
+    any moment (the bot even while discord.py is still connecting, where a
+    cancellation from asyncio.run can be lost). Windows has no loop signal
+    handlers: there nothing is added, and Ctrl-C stays a KeyboardInterrupt."""
+    import asyncio
+    import contextlib
+    import signal
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop)

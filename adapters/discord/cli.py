@@ -49,9 +49,8 @@ def use_api(api_url: str | None, gateway_url: str | None) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
     import contextlib
-    import signal
 
-    from unobot.adapters.startup import begin
+    from unobot.adapters.startup import begin, on_stop_signals
 
     config = begin(args.verbose)
     if config is None:
@@ -83,12 +82,8 @@ def run(args: argparse.Namespace) -> int:
         from unobot.adapters.web.cli import attach_discord
 
         web = await attach_discord(bot, config)  # the web table and /uno table, when configured
-        # Ctrl-C and SIGTERM (systemd's stop) close the bot cleanly at any moment, even
-        # while discord.py is still connecting, where a cancellation from asyncio.run can be lost.
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
-                loop.add_signal_handler(sig, lambda: loop.create_task(bot.close()))
+        on_stop_signals(lambda: loop.create_task(bot.close()))  # even while discord.py connects
         try:
             async with bot:
                 await bot.start(token)

@@ -12,8 +12,6 @@ publishing (`attach_telegram`).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -58,7 +56,7 @@ def web_config(config: Config, *, public_url: str | None = None, listen: str | N
 def run(args: argparse.Namespace) -> int:
     import asyncio  # here, not at the top: `unobot --help` loads this module and must stay light
 
-    from unobot.adapters.startup import begin
+    from unobot.adapters.startup import begin, on_stop_signals
     from unobot.adapters.store_factory import open_service
     from unobot.store import StoreError
 
@@ -85,10 +83,7 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"web table at {table.config.public_url}/", flush=True)
         stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
+        on_stop_signals(stop.set)
         await stop.wait()
         await runner.cleanup()
         await store.close()
