@@ -36,7 +36,7 @@ from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
-from unobot.chat.typed import PERIODS, TYPED, first_form
+from unobot.chat.typed import PERIODS, TYPED, menu_word
 
 from . import render
 from .place import chat_of, lang_of, person_of, settings_chat
@@ -67,11 +67,7 @@ class Translator(app_commands.Translator):
                 app_commands.TranslationContextLocation.parameter_description,
                 app_commands.TranslationContextLocation.choice_name):
             return None
-        if string.extras.get("context") == TYPED:  # typed words may list several forms ("周, 本周"): the first
-            text = first_form(lang, string.message)
-        else:
-            text = gettext_for(lang)(string.message)
-        return text if text != string.message else None
+        return menu_word(lang, string.message, typed=string.extras.get("context") == TYPED)
 
 
 SCOPES = [app_commands.Choice(name="channel", value="channel"), app_commands.Choice(name="server", value="server")]

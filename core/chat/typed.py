@@ -79,6 +79,16 @@ def first_form(lang: str, message: str) -> str:
     return next((f for f in (" ".join(part.split()) for part in text.split(",")) if f), message)
 
 
+def menu_word(lang: str, message: str, *, typed: bool = False) -> str | None:
+    """What a platform's command menu shows for `message` in `lang`: a typed
+    word's first form (`typed`: the menu offers what a player may type), any
+    other text's translation; None when that is the English text itself
+    (the platform then shows its default). Why here: Discord's translator
+    of command descriptions and choices asks exactly this."""
+    text = first_form(lang, message) if typed else gettext_for(lang)(message)
+    return text if text != message else None
+
+
 @cache
 def color_names(lang: str) -> dict[str, str]:
     """Folded colour words of `lang` -> colour letter: the names shown and the typed forms."""
