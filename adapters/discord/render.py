@@ -171,11 +171,6 @@ def action_button(action: a.Action, version: int) -> discord.ui.Button[discord.u
     return button(action.label, cid, style)
 
 
-def option_value(action: a.Action) -> str:
-    """A select option's value: the action's id; `?id` when it still needs a pick."""
-    return ("?" if action.needs else "") + action.id
-
-
 def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, is_admin: bool = False,
           notes: Sequence[str] = (), page: int = 0) -> Shown:
     """One member's panel, only they see it: their hand and every action of
@@ -199,7 +194,7 @@ def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, 
     cards = [x for x in grouped if x.kind == "play"]
     others = [x for x in grouped if x.kind != "play"]
     v = table.version
-    options = [discord.SelectOption(label=clip(x.label, 100), value=option_value(x),
+    options = [discord.SelectOption(label=clip(x.label, 100), value=ids.select_value(x.id, bool(x.needs)),
                                     description=clip(x.hint, 100) if x.hint else None) for x in cards]
     view = paged(Panel(selects=[Select(lambda p: ids.select(v, p), _("Play this card"), options)],
                        buttons=[action_button(x, v) for x in others],

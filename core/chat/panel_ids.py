@@ -80,6 +80,11 @@ def select(version: int, page: int) -> str:
     return SEP.join((PREFIX, SELECT, str(version), str(page)))
 
 
+def select_value(action_id: str, needs: bool = False) -> str:
+    """An option's value in the card select: the action's id; `?id` when it still needs a pick."""
+    return ("?" if needs else "") + action_id
+
+
 def page(version: int, number: int) -> str:
     return SEP.join((PREFIX, PAGE, str(version), str(number)))
 

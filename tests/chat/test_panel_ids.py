@@ -23,7 +23,8 @@ def test_the_other_presses_round_trip() -> None:
     assert ids.parse(ids.hand_id()) == ids.Press("hand")
     assert ids.parse(ids.refresh(4)) == ids.Press("r", 4)
     assert ids.parse(ids.needs(4, "aiL")) == ids.Press("n", 4, "aiL")
-    assert ids.parse(ids.select(4, 0), ["pR5"]) == ids.Press("a", 4, "pR5")
+    assert ids.parse(ids.select(4, 0), [ids.select_value("pR5")]) == ids.Press("a", 4, "pR5")
+    assert ids.parse(ids.select(4, 0), [ids.select_value("pW", needs=True)]) == ids.Press("n", 4, "pW")
     assert ids.parse(ids.select(4, 0), ["pR5", "pG5"]) is None  # one pick, never two
     assert ids.parse_setting(ids.setting("channel", "pr:1")) == ids.Setting("channel", "pr:1")
     assert ids.parse_setting(ids.act(4, "pR5")) is None and ids.parse(ids.setting("channel", "pr:1")) is None
