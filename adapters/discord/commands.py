@@ -36,6 +36,7 @@ from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
+from unobot.chat.markup import titled
 from unobot.chat.typed import PERIODS, TYPED, menu_word
 
 from . import render
@@ -311,9 +312,7 @@ async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, 
     chat = chat_of(it)
     lang = lang_of(it, await bot.service.language(chat))
     lines = await answers.reading_lines(bot.service.store, what, chat, person_of(it), lang, period)
-    text = "\n".join(["**" + render.esc(lines[0]) + "**", *map(render.esc, lines[1:])]) if len(lines) > 1 \
-        else render.esc(lines[0])
-    await reply.show(render.Shown(text, None))
+    await reply.show(render.Shown(render.MD.text(titled(lines)), None))
 
 
 async def show_help(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, group: app_commands.Group) -> None:

@@ -22,12 +22,12 @@ from unobot.adapters.card_art import card_png, hand_png
 from unobot.chat import actions as a
 from unobot.chat import paging
 from unobot.chat import panel_ids as ids
-from unobot.chat.hand_text import hand_text
+from unobot.chat.hand_text import hand_lines, hand_text
 from unobot.chat.i18n import N_, gettext_for
+from unobot.chat.markup import BOLD, CODE, Markup, help_lines
 from unobot.chat.names import clip
 from unobot.chat.paging import Window
-from unobot.chat.render import COLOR_EMOJI
-from unobot.chat.settings_menu import Entry, Page, RulesPage, SettingsMenu
+from unobot.chat.settings_menu import Entry, Page, RulesPage, SettingsMenu, rules_lines
 from unobot.chat.status_text import status_text
 from unobot.chat.table import PLAYING, Table
 
@@ -71,6 +71,10 @@ def layout(*rows: Sequence[discord.ui.Item[discord.ui.View]]) -> discord.ui.View
 
 def esc(text: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+#: Core's texts (`unobot.chat.markup`) in Discord's Markdown.
+MD = Markup(esc, {BOLD: ("**", "**"), CODE: ("`", "`")}, verbatim=frozenset({CODE}))
 
 
 def button(label: str, custom_id: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -181,15 +185,7 @@ def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, 
     _ = gettext_for(lang)
     m = a.menu(table, person_id, lang, now=now, is_admin=is_admin)
     ht = hand_text(table, m, lang)
-    out = [esc(n) for n in notes] + ([f"**{esc(ht.note)}**" if ht.title else esc(ht.note)] if ht.note else [])
-    if ht.top:
-        out.append(f"{COLOR_EMOJI.get(ht.color, '⬛')} {esc(ht.top)}")
-    if ht.turn:
-        out.append(f"**{esc(ht.turn)}**")
-    if ht.pending:
-        out.append(esc(ht.pending))
-    if m.hand is not None and table.game is not None:
-        out.append(" · ".join(f"**{esc(text)}**" if playable else esc(text) for text, playable in ht.cards) or "-")
+    text = MD.text(hand_lines(ht, notes, listed=m.hand is not None and table.game is not None))
     grouped = m.grouped()
     cards = [x for x in grouped if x.kind == "play"]
     others = [x for x in grouped if x.kind != "play"]
@@ -200,7 +196,7 @@ def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, 
                        buttons=[action_button(x, v) for x in others],
                        fixed=[button("🔄", ids.refresh(v))], page_id=lambda p: ids.page(v, p)), page)
     hand = [(hc.card, hc.playable) for hc in m.hand.cards for _n in range(hc.count)] if m.hand else []
-    return Shown("\n".join(out) or "-", view, ("hand.png", hand_png(hand)) if hand else None)
+    return Shown(text or "-", view, ("hand.png", hand_png(hand)) if hand else None)
 
 
 def picker(table: Table, action: a.Action, lang: str, page: int = 0) -> Shown:
@@ -224,10 +220,8 @@ HELP = (
 
 def help_text(commands: Sequence[tuple[str, str]], lang: str) -> str:
     """How to play, and each `/uno` subcommand with its (catalogued) description."""
-    _ = gettext_for(lang)
-    lines = ["**" + esc(_("UNO in this chat")) + "**", *(esc(_(line)) for line in HELP), ""]
-    lines += [f"`/uno {name}` · {esc(_(description))}" for name, description in commands]
-    return "\n".join(lines)
+    return MD.text(help_lines(HELP, [(f"/uno {name}", description) for name, description in commands], lang,
+                              name=CODE))
 
 
 # -- rules and settings: core's settings menu, drawn ------------------------------------------
@@ -245,15 +239,7 @@ def settings_menu(settings: dict[str, Any], lang: str) -> SettingsMenu:
 
 def rules_text(m: SettingsMenu, note: str = "") -> str:
     """The settings in words, then every option of the rules on with its value and help."""
-    _ = gettext_for(m.lang)
-    lines = [esc(note)] if note else []
-    lines += ["**" + esc(_("Rules in this chat")) + "**", *map(esc, m.summary_lines())]
-    for i, panels in enumerate(m.option_panels()):
-        if i == 0:
-            lines += ["", "**" + esc(_("Options")) + "**"]
-        parts = [f"`{p.option}` {esc(p.value_text)}" + (f" ({esc(p.help)})" if p.help else "") for p in panels]
-        lines.append(f"{esc(panels[0].rule_label)}: " + "; ".join(parts))
-    return clip("\n".join(lines), MAX_RULES_TEXT)
+    return clip(MD.text(rules_lines(m, note, options=True)), MAX_RULES_TEXT)
 
 
 def entry_option(entry: Entry, label: str) -> discord.SelectOption:

@@ -38,6 +38,7 @@ from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, known, normalize
+from unobot.chat.markup import titled
 from unobot.chat.service import Outcome
 from unobot.chat.settings_menu import CHOSEN_MARK
 from unobot.chat.table import LOBBY
@@ -61,7 +62,7 @@ from .guard import (
 from .notices import failure_text
 from .runtime import runtime
 from .status import render, send
-from .texts import esc, help_text, welcome_text
+from .texts import HTML, esc, help_text, welcome_text
 
 log = logging.getLogger(__name__)
 
@@ -412,8 +413,7 @@ def reading(what: str) -> Any:
         person = await actor(update, context, admin=what == "reset")
         lines = await answers.reading_lines(runtime(context).store, what, str(chat.id), person,
                                             await chat_lang(context, chat.id), " ".join(context.args or ()) or None)
-        text = "\n".join(["<b>" + esc(lines[0]) + "</b>", *map(esc, lines[1:])]) if len(lines) > 1 else esc(lines[0])
-        await reply(update, text, html_text=True)
+        await reply(update, HTML.text(titled(lines)), html_text=True)
 
     return command
 

@@ -9,7 +9,8 @@ import html
 
 from unobot.chat.answers import READING
 from unobot.chat.i18n import N_, gettext_for
-from unobot.chat.settings_menu import SettingsMenu
+from unobot.chat.markup import BOLD, CODE, Markup, help_lines, plain
+from unobot.chat.settings_menu import SettingsMenu, rules_lines
 
 #: The command menu (setMyCommands), in the order shown.
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -36,18 +37,18 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+#: Core's texts (`unobot.chat.markup`) in Telegram's HTML.
+HTML = Markup(esc, {BOLD: ("<b>", "</b>"), CODE: ("<code>", "</code>")})
+
+HELP = (
+    N_("Open a game with /new. Players press Join; the creator presses Start."),
+    N_("On your turn press “My cards” under the game message (or type @{bot} in the chat) "
+       "and pick a card or an action. Cards you cannot play now are marked."),
+)
+
+
 def help_text(lang: str, bot_username: str) -> str:
-    _ = gettext_for(lang)
-    lines = [
-        "<b>" + esc(_("UNO in this chat")) + "</b>",
-        esc(_("Open a game with /new. Players press Join; the creator presses Start.")),
-        esc(_("On your turn press “My cards” under the game message (or type @{bot} in the chat) "
-              "and pick a card or an action. Cards you cannot play now are marked.")
-            .format(bot=bot_username)),
-        "",
-    ]
-    lines += [f"/{name} · {esc(_(description))}" for name, description in COMMANDS]
-    return "\n".join(lines)
+    return HTML.text(help_lines(HELP, [(f"/{name}", words) for name, words in COMMANDS], lang, bot=bot_username))
 
 
 def welcome_text(lang: str, name: str, bot_username: str) -> str:
@@ -67,9 +68,7 @@ FOOTNOTE = N_("Chat admins change these with the buttons; a change applies from 
 
 def rules_text(m: SettingsMenu) -> str:
     """The chat's settings in words (core's settings menu), under a title."""
-    _ = gettext_for(m.lang)
-    lines = ["<b>" + esc(_("Rules in this chat")) + "</b>", *map(esc, m.summary_lines())]
-    return "\n".join([*lines, "", esc(_(FOOTNOTE))])
+    return HTML.text([*rules_lines(m), [], plain(gettext_for(m.lang)(FOOTNOTE))])
 
 
 def options_text(m: SettingsMenu, rule: str) -> str:

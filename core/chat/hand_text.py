@@ -11,10 +11,12 @@ it is once, as fields, and a front-end only adds its markup.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import Menu
 from .i18n import gettext_for
+from .markup import BOLD, PLAIN, Line, bold, plain
 from .render import COLOR_EMOJI, card_name
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .views import status_lines, table_view
@@ -69,3 +71,19 @@ def hand_text(table: Table, m: Menu, lang: str) -> HandText:
         if hv.pending else ""
     cards = tuple((card_words(card_name(hc.card, lang), hc.card.color, hc.count), hc.playable) for hc in hv.cards)
     return HandText(note, title, top, view.color, turn, pending, cards)
+
+
+def hand_lines(ht: HandText, notes: Sequence[str] = (), *, listed: bool = False) -> list[Line]:
+    """The panel's words with their emphasis, for any markup (`markup.Markup`):
+    `notes` first, where the table is (bold when a heading), the top card
+    behind its colour's swatch, whose turn (bold), a draw waiting, and, when
+    the member's hand is `listed`, their cards, those playable now in bold."""
+    out = [plain(n) for n in notes] + ([bold(ht.note) if ht.title else plain(ht.note)] if ht.note else [])
+    if ht.top:
+        out.append(plain(f"{COLOR_EMOJI.get(ht.color, '⬛')} {ht.top}"))
+    out += ([bold(ht.turn)] if ht.turn else []) + ([plain(ht.pending)] if ht.pending else [])
+    if listed:
+        cards = [(BOLD if playable else PLAIN, text) for text, playable in ht.cards]
+        out.append([span for i, card in enumerate(cards) for span in ([(PLAIN, " · ")] if i else []) + [card]]
+                   or plain("-"))
+    return out

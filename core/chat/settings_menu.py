@@ -42,7 +42,8 @@ from typing import Any
 
 from ..rule import OptionSpec, Rule, option_specs
 from . import commands as c
-from .i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for
+from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for
+from .markup import CODE, PLAIN, Line, bold, plain
 from .option_values import (
     decode_value,
     encode_value,
@@ -484,3 +485,24 @@ def typed_number(spec: OptionSpec, text: str) -> tuple[bool, Any]:
     except ValueError:
         return False, None
     return (True, number) if math.isfinite(number) else (False, None)
+
+
+RULES_TITLE = N_("Rules in this chat")
+
+
+def rules_lines(m: SettingsMenu, note: str = "", *, options: bool = False) -> list[Line]:
+    """The settings in words under their title (after a `note`, if any);
+    with `options`, then every option of the rules on: its name (code), its
+    value and its help, a line per rule."""
+    _ = gettext_for(m.lang)
+    lines = ([plain(note)] if note else []) + [bold(_(RULES_TITLE)), *map(plain, m.summary_lines())]
+    panels = m.option_panels() if options else []
+    if panels:
+        lines += [[], bold(_("Options"))]
+    for rule in panels:
+        line: Line = [(PLAIN, rule[0].rule_label + ": ")]
+        for i, p in enumerate(rule):
+            line += [(PLAIN, "; ")] if i else []
+            line += [(CODE, p.option), (PLAIN, " " + p.value_text + (f" ({p.help})" if p.help else ""))]
+        lines.append(line)
+    return lines
