@@ -23,6 +23,7 @@ turn, a player or an admin, once the turn timer has run out.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -80,18 +81,18 @@ SCOPE = N_("This channel, or the whole server (its channels' default)")
 def uno_group(bot: UnoBot) -> app_commands.Group:
     group = app_commands.Group(name="uno", description=_d(N_("Play UNO in this channel")), guild_only=True)
 
-    @group.command(name="new", description=_d(N_("Open a game here (optionally: a variant name)")))
+    @group.command(name="new", description=_d(c.WORDS["new"]))
     @app_commands.describe(variant=_d(N_("The rules variant")))
     async def new(it: discord.Interaction[Any], variant: str | None = None) -> None:
         await guarded(bot, it, PUBLIC_MODE, lambda r: new_game(bot, it, r, variant))
 
-    @group.command(name="rules", description=_d(N_("Show and change this chat's rules")))
+    @group.command(name="rules", description=_d(c.WORDS["rules"]))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def rules(it: discord.Interaction[Any], scope: str = "channel") -> None:
         await guarded(bot, it, PRIVATE_MODE, lambda r: show_rules(bot, it, r, scope))
 
-    @group.command(name="variant", description=_d(N_("Choose the rules variant (admins)")))
+    @group.command(name="variant", description=_d(c.WORDS["variant"]))
     @app_commands.describe(name=_d(N_("The rules variant")), scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def variant(it: discord.Interaction[Any], name: str | None = None, scope: str = "channel") -> None:
@@ -100,13 +101,13 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
         else:
             await guarded(bot, it, PRIVATE_MODE, lambda r: show_variants(bot, it, r, scope))
 
-    @group.command(name="language", description=_d(N_("Language: en or es (admins)")))
+    @group.command(name="language", description=_d(c.WORDS["language"]))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(language=LANGUAGE_CHOICES, scope=SCOPES)
     async def language(it: discord.Interaction[Any], language: str, scope: str = "channel") -> None:
         await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetLanguage(language), scope))
 
-    @group.command(name="timer", description=_d(N_("Seconds per turn, or off (admins)")))
+    @group.command(name="timer", description=_d(c.WORDS["timer"]))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def timer(it: discord.Interaction[Any], seconds: app_commands.Range[int, 0, 3600],
@@ -119,7 +120,8 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
         await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "top", period))
 
     for name in (n for n in answers.READING if n != "top"):  # core's reading commands, none with an option
-        group.add_command(reading_command(bot, name))
+        group.add_command(simple_command(bot, name, answers.READING[name], PRIVATE_MODE,
+                                         functools.partial(show_records, what=name)))
 
     @group.command(name="ai", description=_d(N_("Add AI players to the open game")))
     @app_commands.describe(count=_d(N_("How many AI players, 1 to 9")), level=_d(N_("How well the AI plays")))
@@ -134,31 +136,27 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
     async def kick(it: discord.Interaction[Any], player: discord.User) -> None:
         await guarded(bot, it, PUBLIC_MODE, lambda r: table_command(bot, it, r, c.Kick(target=str(player.id))))
 
-    @group.command(name="skip", description=_d(N_("Skip a player whose time ran out")))
-    async def skip(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: table_command(bot, it, r, c.Skip()))
+    for name, command in c.PLAIN.items():  # core's table commands that take nothing
+        mode = PUBLIC_MODE if issubclass(command, PUBLIC_ANSWERS) else PRIVATE_MODE
+        group.add_command(simple_command(bot, name, c.WORDS[name], mode,
+                                         functools.partial(table_command, cmd=command())))
 
-    @group.command(name="leave", description=_d(N_("Leave the game")))
-    async def leave(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: table_command(bot, it, r, c.Leave()))
-
-    @group.command(name="stop", description=_d(N_("Stop the game (creator or admin)")))
-    async def stop(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: table_command(bot, it, r, c.Stop()))
-
-    @group.command(name="help", description=_d(N_("How to play")))
+    @group.command(name="help", description=_d(c.WORDS["help"]))
     async def help_(it: discord.Interaction[Any]) -> None:
         await guarded(bot, it, PRIVATE_MODE, lambda r: show_help(bot, it, r, group))
 
     return group
 
 
-def reading_command(bot: UnoBot, name: str) -> app_commands.Command[Any, Any, None]:
-    """`/uno <name>` for one of core's reading commands: its answer, only to the member."""
-    async def read(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, name))
+def simple_command(bot: UnoBot, name: str, words: str, mode: str,
+                   run: Callable[[UnoBot, discord.Interaction[Any], Reply], Awaitable[None]]
+                   ) -> app_commands.Command[Any, Any, None]:
+    """`/uno <name>`, with no option, doing `run` (answered in `mode`): core's
+    reading commands, and its table commands that take nothing."""
+    async def callback(it: discord.Interaction[Any]) -> None:
+        await guarded(bot, it, mode, lambda r: run(bot, it, r))
 
-    return app_commands.Command(name=name, description=_d(answers.READING[name]), callback=read)
+    return app_commands.Command(name=name, description=_d(words), callback=callback)
 
 
 PUBLIC_MODE, PRIVATE_MODE = "public", "ephemeral"

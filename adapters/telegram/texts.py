@@ -8,28 +8,30 @@ from __future__ import annotations
 import html
 
 from unobot.chat.answers import READING
+from unobot.chat.commands import WORDS
 from unobot.chat.i18n import N_, gettext_for
 from unobot.chat.markup import BOLD, CODE, Markup, help_lines, plain
 from unobot.chat.settings_menu import SettingsMenu, rules_lines
 
-#: The command menu (setMyCommands), in the order shown.
+#: The command menu (setMyCommands), in the order shown; core's words where the
+#: command is every front-end's (`commands.WORDS`), Telegram's own where it differs.
 COMMANDS: tuple[tuple[str, str], ...] = (
-    ("new", N_("Open a game here (optionally: a variant name)")),
+    ("new", WORDS["new"]),
     ("join", N_("Join the open game")),
     ("start", N_("Start the game")),
-    ("leave", N_("Leave the game")),
-    ("stop", N_("Stop the game (creator or admin)")),
+    ("leave", WORDS["leave"]),
+    ("stop", WORDS["stop"]),
     ("kick", N_("Remove a player: reply to their message (creator or admin)")),
-    ("skip", N_("Skip a player whose time ran out")),
+    ("skip", WORDS["skip"]),
     ("ai", N_("Add AI players: /ai 2")),
-    ("rules", N_("Show and change this chat's rules")),
-    ("variant", N_("Choose the rules variant (admins)")),
-    ("timer", N_("Seconds per turn, or off (admins)")),
-    ("language", N_("Language: en or es (admins)")),
+    ("rules", WORDS["rules"]),
+    ("variant", WORDS["variant"]),
+    ("timer", WORDS["timer"]),
+    ("language", WORDS["language"]),
     # The reading commands, with core's words for them (the standings' reset is /resetstats here).
     *((("resetstats" if name == "reset" else name), words) for name, words in READING.items()),
     ("notify", N_("Tell me privately when the next game opens here")),
-    ("help", N_("How to play")),
+    ("help", WORDS["help"]),
 )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .i18n import N_
+
 
 @dataclass(frozen=True)
 class Person:
@@ -183,6 +185,23 @@ class SetTimer(Command):
 
 
 GAME_MOVES = (Play, Draw, Pass, SayUno, Catch, Challenge, NameColor, PluginMove)
+
+#: What the commands every chat front-end offers do, in the words of its
+#: command menu (Telegram's menu and /help, Discord's slash commands and
+#: /uno help): catalogued once, so the platforms cannot drift apart.
+WORDS: dict[str, str] = {
+    "new": N_("Open a game here (optionally: a variant name)"),
+    "leave": N_("Leave the game"),
+    "stop": N_("Stop the game (creator or admin)"),
+    "skip": N_("Skip a player whose time ran out"),
+    "rules": N_("Show and change this chat's rules"),
+    "variant": N_("Choose the rules variant (admins)"),
+    "timer": N_("Seconds per turn, or off (admins)"),
+    "language": N_("Language: en or es (admins)"),
+    "help": N_("How to play"),
+}
+#: The table commands that take nothing, by the name every front-end gives them.
+PLAIN: dict[str, type[Command]] = {"skip": Skip, "leave": Leave, "stop": Stop}
 
 
 def parse_int(text: str) -> int | None:
