@@ -22,12 +22,13 @@ from unobot.adapters.card_art import card_png, hand_png
 from unobot.chat import actions as a
 from unobot.chat import paging
 from unobot.chat import panel_ids as ids
+from unobot.chat import settings_menu as sm
 from unobot.chat.hand_text import hand_lines, hand_text
 from unobot.chat.i18n import N_, gettext_for
 from unobot.chat.markup import BOLD, CODE, Markup, help_lines
 from unobot.chat.names import clip
 from unobot.chat.paging import Window
-from unobot.chat.settings_menu import Entry, Page, RulesPage, SettingsMenu, rules_lines
+from unobot.chat.settings_menu import Entry, Page, RulesPage, SettingsMenu
 from unobot.chat.status_text import status_text
 from unobot.chat.table import PLAYING, Table
 
@@ -239,7 +240,7 @@ def settings_menu(settings: dict[str, Any], lang: str) -> SettingsMenu:
 
 def rules_text(m: SettingsMenu, note: str = "") -> str:
     """The settings in words, then every option of the rules on with its value and help."""
-    return clip(MD.text(rules_lines(m, note, options=True)), MAX_RULES_TEXT)
+    return clip(MD.text(sm.rules_lines(m, note, options=True)), MAX_RULES_TEXT)
 
 
 def entry_option(entry: Entry, label: str) -> discord.SelectOption:
@@ -279,9 +280,6 @@ def option_panel(m: SettingsMenu, rule: str, option: str, scope: str, page: int 
     if p is None:
         return None
     _ = gettext_for(m.lang)
-    lines = [esc(note)] if note else []
-    lines += [f"**{esc(p.rule_label)} · {esc(p.title)}**", *([esc(p.help)] if p.help else []), esc(p.takes),
-              esc(_("Now: {value}").format(value=p.value_text))]
     mark = "✅ " if p.is_switch else "🔘 "
     buttons = [button((mark if e.on else "") + e.label, ids.setting(scope, e.id),
                       discord.ButtonStyle.success if p.is_switch and e.id.endswith(":1") else
@@ -291,7 +289,7 @@ def option_panel(m: SettingsMenu, rule: str, option: str, scope: str, page: int 
     if p.typed is not None:
         bottom.append(button("✏️ " + _("Type a number"), ids.setting(scope, p.typed), discord.ButtonStyle.primary))
     bottom.append(button(_("⬅ All rules"), ids.setting(scope, "back")))
-    return Shown("\n".join(lines), layout(*paging.rows(buttons, LIMITS.row), bottom))
+    return Shown(MD.text(sm.option_lines(p, m.lang, note)), layout(*paging.rows(buttons, LIMITS.row), bottom))
 
 
 def variants_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.View | None:

@@ -506,3 +506,12 @@ def rules_lines(m: SettingsMenu, note: str = "", *, options: bool = False) -> li
             line += [(CODE, p.option), (PLAIN, " " + p.value_text + (f" ({p.help})" if p.help else ""))]
         lines.append(line)
     return lines
+
+
+def option_lines(p: OptionPanel, lang: str, note: str = "") -> list[Line]:
+    """One option's panel in words (after a `note`, if any): the rule and the
+    option's title in bold, its help, what it takes, and its value now."""
+    _ = gettext_for(lang)
+    head = ([plain(note)] if note else []) + [bold(f"{p.rule_label} · {p.title}")]
+    return head + ([plain(p.help)] if p.help else []) + [plain(p.takes),
+                                                         plain(_("Now: {value}").format(value=p.value_text))]

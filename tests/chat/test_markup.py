@@ -19,7 +19,7 @@ from unobot.chat.markup import (
     plain,
     titled,
 )
-from unobot.chat.settings_menu import SettingsMenu, rules_lines
+from unobot.chat.settings_menu import SettingsMenu, option_lines, rules_lines
 
 HTML = Markup(lambda t: html.escape(t, quote=False), {BOLD: ("<b>", "</b>"), CODE: ("<code>", "</code>")})
 MD = Markup(lambda t: t.replace("*", "\\*"), {BOLD: ("**", "**"), CODE: ("`", "`")}, verbatim=frozenset({CODE}))
@@ -55,3 +55,11 @@ def test_a_members_panel_marks_the_heading_the_turn_and_the_playable_cards() -> 
         "Drew 2.\n🟥 Red 5\n**your turn**\n**🟥 Red 7** · 🟦 Blue 2"
     assert hand_lines(HandText("Lobby: Ann", title=True)) == [bold("Lobby: Ann")]
     assert hand_lines(HandText(), listed=True) == [plain("-")]
+
+
+def test_an_options_panel_in_words() -> None:
+    m = SettingsMenu({"variant": "official", "rules": {"stacking": {}}, "timer": 0, "lang": "en"}, "en", 25, 20)
+    p = m.option_panels()[0][0]
+    lines = option_lines(p, "en", "Saved.")
+    assert lines[:2] == [plain("Saved."), bold(f"{p.rule_label} · {p.title}")]
+    assert lines[-1] == plain(f"Now: {p.value_text}") and plain(p.takes) in lines
