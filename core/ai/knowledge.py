@@ -68,14 +68,26 @@ def previous_colour(state: GameState) -> str | None:
 class TableMemory:
     """Public facts a seat remembers across moves (and, for bluffs, rounds).
 
-    `lacks[seat]` holds the colours that seat drew on rather than follow
-    (cleared for a seat that takes two cards or more at once, since new cards
-    may bring the colour). `bluffs[seat]` is [bluffs caught, honest cards
-    shown] from every challenge seen at this table.
+    `lacks[seat]` holds the colours that seat drew on rather than follow,
+    `lacks_rank[seat]` the ranks of the cards it drew on (a card of that
+    rank would have fitted, in any colour), and `lacks_wild` the seats that
+    drew while a wild would have fitted (all cleared for a seat that takes
+    two cards or more at once, since new cards may bring them; a colour or
+    rank for a seat seen to play one). Why ranks and wilds too: a seat that
+    drew held nothing that fitted, and the search deals the hidden hands
+    from this. Measured against RLCard's agent (bench/ai.py's games, four
+    players, a search of 150 rollouts played to the end, 2,400 games): dealt
+    by colour alone 27.7%, by colour, rank and wilds 28.0%, knowing the
+    hands (a cheat, for the bound) 39.8% over 600; two players, `hard`,
+    6,000 games: 58.9% and 58.7%. So far it is sound and costs nothing,
+    and what it buys is within the noise. `bluffs[seat]` is [bluffs caught,
+    honest cards shown] from every challenge seen at this table.
     """
 
     key: tuple[int, int] = (-1, -1)
     lacks: dict[int, set[str]] = field(default_factory=dict)
+    lacks_rank: dict[int, set[str]] = field(default_factory=dict)
+    lacks_wild: set[int] = field(default_factory=set)
     bluffs: dict[int, list[int]] = field(default_factory=dict)
     #: per seat, the weights of each bluff rate in RATES (a posterior)
     beliefs: dict[int, list[float]] = field(default_factory=dict)
@@ -92,17 +104,28 @@ class TableMemory:
                 self.seed = state.seed
             self.key = key
             self.lacks = {}
+            self.lacks_rank = {}
+            self.lacks_wild = set()
 
     def observe(self, state: GameState, move: Move, events: list[Event], colour_before: str | None,
                 pending_before: int) -> None:
         """Learn from a move everybody saw (`state` is the state after it)."""
         self.sync(state)
+        player = move.player
         if move.kind == DRAW and not pending_before and colour_before is not None:
-            self.lacks.setdefault(move.player, set()).add(colour_before)
-        elif move.kind == PLAY and move.card is not None and move.card.color is not None:
-            lacks = self.lacks.get(move.player)
-            if lacks:
-                lacks.discard(move.card.color)
+            self.lacks.setdefault(player, set()).add(colour_before)
+            top = state.discard[-1] if state.discard else None  # a draw leaves the top card
+            if top is not None and not top.is_wild:
+                self.lacks_rank.setdefault(player, set()).add(top.rank)
+            self.lacks_wild.add(player)
+        elif move.kind == PLAY and move.card is not None:
+            card = move.card
+            if card.color is not None and (lacks := self.lacks.get(player)):
+                lacks.discard(card.color)
+            if ranks := self.lacks_rank.get(player):
+                ranks.discard(card.rank)
+            if card.is_wild:
+                self.lacks_wild.discard(player)
         for e in events:
             kind = e.kind
             if kind in (CHALLENGE_WON, CHALLENGE_LOST):
@@ -116,12 +139,23 @@ class TableMemory:
                     pool = +pool
                     holds = p_holds(sum(pool.values()), colour_counts(pool)[colour], size)
                     self.learn(e.other, caught, holds)
-            elif e.n >= 2 and e.player >= 0 and e.player in self.lacks and kind in (
-                    "penalty_taken", "cards_drawn"):
-                del self.lacks[e.player]
+            elif e.n >= 2 and e.player >= 0 and kind in ("penalty_taken", "cards_drawn"):
+                self.lacks.pop(e.player, None)
+                self.lacks_rank.pop(e.player, None)
+                self.lacks_wild.discard(e.player)
 
     def lacking(self, seat: int) -> set[str]:
         return self.lacks.get(seat, set())
+
+    def knows_lack(self, seat: int) -> bool:
+        """Was this seat seen to lack anything (a colour, a rank, a wild)?"""
+        return bool(self.lacks.get(seat) or self.lacks_rank.get(seat) or seat in self.lacks_wild)
+
+    def may_hold(self, seat: int, card: Card) -> bool:
+        """May this seat hold `card`, from what it was seen to lack?"""
+        if card.is_wild:
+            return seat not in self.lacks_wild
+        return card.color not in self.lacks.get(seat, ()) and card.rank not in self.lacks_rank.get(seat, ())
 
     def belief(self, seat: int) -> list[float]:
         found = self.beliefs.get(seat)
