@@ -63,9 +63,9 @@ async def last_draws_marked(driver: TableDriver, user: JSON) -> dict[str, str]:
     return {code_of(r)[1:]: r["description"] for r in await driver.hand(user) if "🆕" in str(r.get("description"))}
 
 
-async def test_the_hand_marks_a_penalty_taken_and_a_card_drawn(server: BotAPIServer, bot: BotProcess) -> None:
-    """Bob (Spanish) takes a +2: his hand, whenever he opens it, marks both cards
-    as his last draw, in Spanish; Ann (English) draws a card: hers is marked in English."""
+async def ann_and_bob_playing(server: BotAPIServer, bot: BotProcess) -> tuple[TableDriver, JSON, JSON]:
+    """Ann (English) and Bob (Spanish) in a started game of an English chat,
+    Bob seated with the lobby's button."""
     group = server.group(title="English chat")
     ann = server.user(1, "Ann")
     bob = server.user(2, "Bob", language_code="es")
@@ -74,6 +74,13 @@ async def test_the_hand_marks_a_penalty_taken_and_a_card_drawn(server: BotAPISer
     await driver.command(ann, "/new")
     await driver.press(bob, keyboards.JOIN)
     await driver.press(ann, keyboards.START)
+    return driver, ann, bob
+
+
+async def test_the_hand_marks_a_penalty_taken_and_a_card_drawn(server: BotAPIServer, bot: BotProcess) -> None:
+    """Bob (Spanish) takes a +2: his hand, whenever he opens it, marks both cards
+    as his last draw, in Spanish; Ann (English) draws a card: hers is marked in English."""
+    driver, ann, bob = await ann_and_bob_playing(server, bot)
     await rig_draw_two(bot, driver.chat, ann)
     results = await driver.hand(ann)
     assert not [r for r in results if "🆕" in str(r.get("description"))]  # nothing drawn yet
@@ -103,14 +110,7 @@ async def test_a_player_who_never_opened_the_hand_is_told_a_penalty_in_their_lan
     """Bob (Spanish) joined with a button and never opened his hand: the +2
     he takes is still told to him in Spanish (every update teaches the bot
     its sender's language, not only an inline query)."""
-    group = server.group(title="English chat")
-    ann = server.user(1, "Ann")
-    bob = server.user(2, "Bob", language_code="es")
-    driver = TableDriver(server, bot, group, [ann, bob], check_privacy=False)
-    await short_games(bot, driver.chat)
-    await driver.command(ann, "/new")
-    await driver.press(bob, keyboards.JOIN)
-    await driver.press(ann, keyboards.START)
+    driver, ann, bob = await ann_and_bob_playing(server, bot)
     await bot.settle(server.send_command(server.private_chat(bob), bob, "/start"))  # Bob may be written to
     await rig_draw_two(bot, driver.chat, ann)
     results = await driver.hand(ann)
