@@ -75,7 +75,6 @@ async def on_inline_query(update: Update, context: Context) -> None:
         return
     user = query.from_user
     uid = str(user.id)
-    runtime(context).learn_lang(uid, known(user.language_code))
     chat_ref, text = game_ref(query.query)
     found = await runtime(context).finder.find(uid, chat_ref)
     if found is None:
@@ -134,7 +133,6 @@ async def on_chosen(update: Update, context: Context) -> None:
     if choice is None or choice.code.startswith(inline_results.INFO) or not telegram_chat(choice.chat):
         return
     rt = runtime(context)
-    rt.learn_lang(str(user.id), known(user.language_code))
     if choice.user != str(user.id):
         lang = await rt.service.language(choice.chat)
         _ = gettext_for(lang)
