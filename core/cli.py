@@ -287,8 +287,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("variants", help="list the variants, or show one resolved")
-    p.add_argument("name", nargs="?")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("name", nargs="?", help="a variant to show with its rules resolved (default: list them all)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=cmd_variants)
 
     p = sub.add_parser("rules", help="list every rule plugin with its options")
@@ -309,15 +309,16 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_scenario)
 
     p = sub.add_parser("simulate", help="play whole games with policies, checking invariants")
-    p.add_argument("--variant", default="official")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--variant", default="official", help="the variant to play (default official; see `unobot variants`)")
+    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed: the same seed plays the same games")
     p.add_argument("--policy", default="random",
                    help="random (uniform over legal moves) or an AI level; a comma list gives one per seat")
     p.add_argument("--level", help="AI levels (easy, normal, hard, expert), a comma list for one per "
                                    "seat; overrides --policy")
-    p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE",
+                   help="turn a rule on (NAME), off (NAME=false) or set one of its options; repeatable")
     p.add_argument("--json", action="store_true", help="end with one JSON line of results")
     p.add_argument("--no-check", action="store_true", help="skip the per-move invariant checks")
     p.add_argument("--match", action="store_true",
