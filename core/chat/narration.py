@@ -18,7 +18,10 @@ from ..events import CARD_PLAYED, CARDS_DRAWN, COLOR_CHOSEN, ROUND_WON, Event
 def merge_repeats(events: Sequence[Event]) -> tuple[list[Event], list[int]]:
     """Runs of the same event as one, with how many times each came: a run
     of one player's draws is one draw of all their cards, the same event
-    again (not a draw: its cards are no secret to merge) is counted."""
+    again (not a draw: its cards are no secret to merge) is counted, and a
+    colour choice that a rule's own event has just told (random-colour's
+    "drawn at random: red", auto-colour's pick: the same player, the same
+    colour) is not told again as the player's choice."""
     merged: list[Event] = []
     times: list[int] = []
     for e in events:
@@ -27,6 +30,9 @@ def merge_repeats(events: Sequence[Event]) -> tuple[list[Event], list[int]]:
             merged[-1] = last._replace(n=last.n + e.n, cards=last.cards + e.cards)
         elif last is not None and e == last and not e.cards:
             times[-1] += 1
+        elif (e.kind == COLOR_CHOSEN and last is not None and last.kind not in (COLOR_CHOSEN, CARD_PLAYED)
+              and last.player == e.player and last.color == e.color):
+            continue
         else:
             merged.append(e)
             times.append(1)

@@ -38,3 +38,30 @@ def test_a_wild_that_ends_the_round_names_no_colour() -> None:
     assert last_wild_colours(events) == {1}
     merged, times = merge_repeats(events)
     assert merged == events and times == [1] * 5
+
+
+def test_a_colour_drawn_at_random_is_not_told_again_as_the_players_choice() -> None:
+    """random-colour tells the colour its draw gave; "Ada chose red." after
+    it said what Ada never did (issue #21)."""
+    from unobot.chat.render import describe_event
+    from unobot.engine import apply, legal_moves, new_game
+    from unobot.moves import PLAY
+
+    for seed in range(200):
+        state, _ = new_game("official", ["Ada", "Ben"], seed=seed, overrides={"random-colour": True})
+        wilds = [m for m in legal_moves(state, state.turn) if m.kind == PLAY and m.card is not None
+                 and m.card.is_wild and m.card.draw == 0]
+        if wilds:
+            break
+    else:
+        raise AssertionError("no seed deals a playable Wild")
+    _, events = apply(state, wilds[0])
+    assert [e.kind for e in events].count("color_chosen") == 1  # the state still records the choice
+    merged, _ = merge_repeats(events)
+    lines = [t for e in merged if (t := describe_event(e, ["Ada", "Ben"].__getitem__, "en"))]
+    assert any("drawn at random" in t for t in lines), lines
+    assert not any(" chose " in t for t in lines), lines
+    # a player's own choice is still told
+    played = Event("card_played", 0, parse_card("W"))
+    chosen = Event("color_chosen", 0, color="R")
+    assert merge_repeats([played, chosen])[0] == [played, chosen]
