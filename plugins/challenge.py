@@ -50,10 +50,17 @@ class Challenge(Rule):
         if state.pending and not self.options.challenge_stacked:
             state.ext.pop(KEY, None)
             return
+        state.ext[KEY] = [move.player, int(self.would_bluff(state, move.player, card))]
+
+    @staticmethod
+    def would_bluff(state: GameState, player: int, card: Card) -> bool:
+        """Would `player` playing this Wild Draw Four now be a bluff (they
+        hold a card of the colour in play), one a challenge catches? What a
+        front-end's "draw, and play it if it fits" asks, so that it never
+        bluffs on a person's behalf."""
         color = state.color
-        hand = state.hands[move.player]
-        illegal = color is not None and any(c.color == color for c in hand if c is not card)
-        state.ext[KEY] = [move.player, int(illegal)]
+        return (card.is_wild and card.draw == 4 and color is not None
+                and any(c.color == color for c in state.hands[player] if c is not card))
 
     @hookimpl
     def hold_penalty(self, state: GameState, victim: int, card: Card) -> bool | None:

@@ -119,14 +119,19 @@ def _learn_lang(table: Table, person: c.Person) -> None:
 def _play_drawn(table: Table, seat: int, out: Outcome, now: float) -> list[str]:
     """After a draw: play the drawn card if the rules let it be played now
     (saying UNO first when it leaves one card); else nothing (the draw
-    ended the turn, or the player passes as usual)."""
+    ended the turn, or the player passes as usual). A drawn Wild Draw Four
+    that would be a bluff is kept: "if it fits" never gambles a challenge
+    for a person (it cost a console player 4 cards)."""
     game = table.game
     if game is None or table.phase != PLAYING or game.turn != seat or game.drawn is None:
         return []
     moves = engine.legal_moves(game, seat)
-    plays = [m for m in moves if m.kind == PLAY and m.card == game.drawn]
+    rules = game.rules or engine.rules_of(game)
+    would_bluff = getattr(rules.rules.get("challenge"), "would_bluff", None)  # the challenge rule's judgement
+    plays = [m for m in moves if m.kind == PLAY and m.card == game.drawn
+             and not (would_bluff is not None and would_bluff(game, seat, m.card))]
     if not plays:
-        return []
+        return []  # kept: no play, or only a bluff a challenge would catch (the player's own call)
     uno = len(game.hands[seat]) == 2 and any(m.kind == UNO for m in moves)
     return _apply(table, best_play(game, seat, plays), out, now, uno=uno)
 

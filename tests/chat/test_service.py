@@ -396,6 +396,19 @@ async def test_draw_and_play_it_if_it_fits(svc: ChatService) -> None:
     out = await svc.handle(CHAT, ANA, c.Draw(then_play=True))
     assert out.ok and out.table is not None and out.table.game is not None
     assert out.table.game.discard[-1].text == "W" and out.table.game.color == "G"
+    # A drawn Wild Draw Four while holding the colour in play would be a bluff
+    # a challenge catches: kept, and the player decides (play it or pass).
+    await _rig(svc, ["G1 R2 B5", "B2 B3"], "R9", next_draw="W+4")
+    out = await svc.handle(CHAT, ANA, c.Draw(then_play=True))
+    assert out.ok and out.table is not None and out.table.game is not None
+    game = out.table.game
+    assert "W+4" in [c.text for c in game.hands[0]] and game.discard[-1].text == "R9"
+    assert game.turn == 0 and game.pending == 0
+    # Without the colour it is no bluff, and it is played.
+    await _rig(svc, ["G1 G2 B5", "B2 B3"], "R9", next_draw="W+4")
+    out = await svc.handle(CHAT, ANA, c.Draw(then_play=True))
+    assert out.ok and out.table is not None and out.table.game is not None
+    assert out.table.game.discard[-1].text == "W+4" and out.table.game.pending == 4
 
 
 async def test_a_refused_play_with_uno_says_no_uno(svc: ChatService) -> None:
