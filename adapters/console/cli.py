@@ -173,16 +173,18 @@ def argparse_language(lang: str) -> Iterator[None]:
 
 def data_dir(given: str | None, config: Config, environ: Mapping[str, str] | None = None) -> Path:
     """Where the console's games are kept: `--data-dir`, else `UNOBOT_DATA_DIR`
-    or a config file's `store.data_dir` (a config file's folder is resolved
-    against the file, not the current folder), else the person's own data
-    folder. Why not `./data`: a game quit in one folder would be lost to
-    `--resume` started from another."""
-    from unobot.config import config_path
+    or the `store.data_dir` of a config file named by `UNOBOT_CONFIG` (a
+    config file's folder is resolved against the file, not the current
+    folder), else the person's own data folder. Why not `./data`, nor the
+    `config.yaml` that happens to lie in the current folder (the project's
+    own, when started with `python3 run.py play`): a game quit in one folder
+    would be lost to `--resume` started from another."""
+    from unobot.config import CONFIG_ENV
 
     env = os.environ if environ is None else environ
     if given:
         return Path(given)
-    if env.get("UNOBOT_DATA_DIR") or config_path(env) is not None:
+    if env.get("UNOBOT_DATA_DIR") or env.get(CONFIG_ENV):
         return Path(config.store.data_dir)
     return user_data_dir(env)
 

@@ -128,8 +128,14 @@ def test_where_the_data_folder_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     (tmp_path / "config.yaml").write_text("store:\n  data_dir: kept/\n", encoding="utf-8")
     from unobot.config import load_config
 
+    # the config.yaml lying in the folder it was started from (the project's
+    # own, under `python3 run.py play`) does not move the games: --resume
+    # from anywhere else would find nothing
     configured = load_config(environ={})
-    assert data_dir(None, configured, {"HOME": "/h"}) == tmp_path.resolve() / "kept"
+    assert data_dir(None, configured, {"HOME": "/h"}) == Path("/h/.local/share/unobot")
+    # a config file named on purpose does
+    named = {"UNOBOT_CONFIG": str(tmp_path / "config.yaml"), "HOME": "/h"}
+    assert data_dir(None, load_config(environ=named), named) == tmp_path.resolve() / "kept"
 
 
 def test_a_run_of_draws_is_one_line() -> None:
