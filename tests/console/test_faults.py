@@ -92,10 +92,13 @@ def test_a_draw_and_play_that_does_not_fit_says_what_was_drawn(lang: str, server
 
 def test_games_are_kept_in_the_persons_data_folder(tmp_path: Path) -> None:
     """Started in one folder, quit, resumed from another: the game is found,
-    and no `data/` is left in either folder."""
+    and no `data/` is left in either folder. The first holds the clone's own
+    config.yaml (`store.data_dir: data/`), as when started with `python3
+    run.py play` from the clone."""
     home, first, second = tmp_path / "home", tmp_path / "one", tmp_path / "two"
     for folder in (home, first, second):
         folder.mkdir()
+    (first / "config.yaml").write_text((ROOT / "config.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     xdg = tmp_path / "xdg"
     extra = {"HOME": str(home), "XDG_DATA_HOME": str(xdg)}
     child = spawn("--delay", "0", "--name", "Tess", "--seed", "3", cwd=first, **extra)
