@@ -143,6 +143,17 @@ class Rule:
             return name
         return rule_text(cls, spec.title, lang) if lang else spec.title
 
+    @classmethod
+    def option_value(cls, name: str, value: Any, lang: str | None = None) -> str | None:
+        """What `value` of option `name` is called (its `option(words=...)`),
+        in `lang`, through the rule's own catalogue; None when the option
+        names no word for it (a number, a switch: `value_words` says those)."""
+        spec = next((o for o in option_specs(cls) if o.name == name), None)
+        word = dict(spec.words).get(value) if spec is not None else None
+        if not word:
+            return None
+        return rule_text(cls, word, lang) if lang else word
+
 
 class OptionError(ValueError):
     """An option value that does not fit the rule's Options.
@@ -164,7 +175,7 @@ class OptionError(ValueError):
 
 
 def option(default: Any, *, min: float | None = None, max: float | None = None,
-           help: str = "", title: str = "") -> Any:
+           help: str = "", title: str = "", words: Mapping[Any, str] | None = None) -> Any:
     """An option with bounds, a one-line help and a short title, for a rule's Options:
 
         @dataclass(frozen=True)
@@ -177,9 +188,13 @@ def option(default: Any, *, min: float | None = None, max: float | None = None,
     adapters use them to offer only values that fit. `help` and `title` are
     English msgids of the rule's catalogue: `unobot i18n extract` collects
     them, and every front-end shows them translated (`Rule.option_help`,
-    `Rule.option_title`).
+    `Rule.option_title`). `words` names the values of a `Literal` option for
+    a player (`{"dealer": "the dealer", "other_side": "the dealer's other
+    side"}`), also msgids of the rule's catalogue (`Rule.option_value`): the
+    value itself is an id a variant file writes, not a word to show.
     """
-    return dataclasses.field(default=default, metadata={"min": min, "max": max, "help": help, "title": title})
+    return dataclasses.field(default=default, metadata={"min": min, "max": max, "help": help, "title": title,
+                                                        "words": dict(words or {})})
 
 
 @dataclass(frozen=True)
@@ -194,6 +209,8 @@ class OptionSpec:
     max: float | None = None
     help: str = ""
     title: str = ""
+    #: What each value is called (English msgids of the rule's catalogue), by value.
+    words: tuple[tuple[Any, str], ...] = ()
 
     @property
     def choices(self) -> tuple[Any, ...] | None:
@@ -231,7 +248,8 @@ def option_specs(rule: type[Rule]) -> list[OptionSpec]:
         default = f.default if f.default is not dataclasses.MISSING else None
         meta: Mapping[str, Any] = f.metadata or {}
         out.append(OptionSpec(f.name, hints.get(f.name, Any), default,
-                              meta.get("min"), meta.get("max"), meta.get("help", ""), meta.get("title", "")))
+                              meta.get("min"), meta.get("max"), meta.get("help", ""), meta.get("title", ""),
+                              tuple(meta.get("words", {}).items())))
     return out
 
 

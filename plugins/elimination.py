@@ -25,7 +25,9 @@ class Elimination(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        by: Literal["cards", "points"] = option("cards", help="what eliminates: the most cards or the most points in hand")
+        by: Literal["cards", "points"] = option(
+            "cards", help="what eliminates: the most cards or the most points in hand",
+            words={"cards": "the most cards", "points": "the most points"})
 
     @staticmethod
     def gone(state: GameState) -> list[int]:

@@ -37,7 +37,9 @@ class Starter(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        reverse_first: Literal["dealer", "other_side"] = option("dealer", help="who moves first after a Reverse starter: the dealer or the other side")
+        reverse_first: Literal["dealer", "other_side"] = option(
+            "dealer", help="who moves first after a Reverse starter: the dealer or the other side",
+            words={"dealer": "the dealer", "other_side": "the player on the dealer's other side"})
         redeal_wild_draw_four: bool = option(True, help="a Wild Draw Four starter goes back and another is turned")
 
     @hookimpl(trylast=True)

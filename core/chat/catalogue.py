@@ -114,7 +114,7 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
 
 
 def option_texts(source: Path) -> list[tuple[str, int, str]]:
-    """The `help=` and `title=` texts of every `option(...)` under `source`
+    """The `help=`, `title=` and `words=` texts of every `option(...)` under `source`
     ((file, line, text)): msgids of the rule's catalogue that need no `N_`,
     so that an option's help is translated like any other text of its rule."""
     import ast
@@ -136,6 +136,9 @@ def option_texts(source: Path) -> list[tuple[str, int, str]]:
                 if kw.arg in ("help", "title") and isinstance(kw.value, ast.Constant) \
                         and isinstance(kw.value.value, str) and kw.value.value:
                     found.append((str(path.relative_to(source)), kw.value.lineno, kw.value.value))
+                elif kw.arg == "words" and isinstance(kw.value, ast.Dict):  # what each value is called
+                    found += [(str(path.relative_to(source)), v.lineno, v.value) for v in kw.value.values
+                              if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value]
     return found
 
 

@@ -42,8 +42,14 @@ def option_words(rule: type[Rule], spec: OptionSpec, lang: str | None) -> str:
     return rule.option_help(spec.name, lang) or spec.name.replace("_", " ")
 
 
-def value_words(value: Any, lang: str | None) -> str:
-    """An option's value as a player reads it."""
+def value_words(value: Any, lang: str | None, rule: type[Rule] | None = None, option: str = "") -> str:
+    """An option's value as a player reads it: the word its rule names it by
+    (`option(words=...)`, a `Literal`'s values), else yes/no, the number, or
+    the text through unobot's catalogue."""
+    if rule is not None and option:
+        named = rule.option_value(option, value, lang)
+        if named is not None:
+            return named
     _ = gettext_for(lang)
     if isinstance(value, bool):
         return _(YES) if value else _(NO)
@@ -55,7 +61,7 @@ def value_words(value: Any, lang: str | None) -> str:
 
 
 def option_line(rule: type[Rule], spec: OptionSpec, value: Any, lang: str | None) -> str:
-    return f"{option_words(rule, spec, lang)}: {value_words(value, lang)}"
+    return f"{option_words(rule, spec, lang)}: {value_words(value, lang, rule, spec.name)}"
 
 
 def switchable_rules() -> list[type[Rule]]:

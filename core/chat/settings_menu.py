@@ -282,7 +282,7 @@ class SettingsMenu:
             for index, spec in enumerate(option_specs(cls)):
                 value = self.values(cls.name).get(spec.name, spec.default)
                 label = f"{cls.label(self.lang)}: {cls.option_title(spec.name, self.lang)} = " \
-                    f"{self.value_text(spec, value)}"
+                    f"{self.value_text(cls, spec, value)}"
                 out.append(Entry(f"o:{key_of(cls.name)}:{index}", label, hint=cls.option_help(spec.name, self.lang),
                                  name=f"{cls.name}:{spec.name}"))
         return out
@@ -335,12 +335,12 @@ class SettingsMenu:
 
     # -- options
 
-    def value_text(self, spec: OptionSpec, value: Any) -> str:
+    def value_text(self, cls: type[Rule], spec: OptionSpec, value: Any) -> str:
         """An option's value as a player reads it (`on`/`off` for a switch)."""
         _ = gettext_for(self.lang)
         if spec.type is bool:
             return _("on") if value else _("off")
-        return value_words(value, self.lang)
+        return value_words(value, self.lang, cls, spec.name)
 
     def rule_panel(self, rule: str) -> list[OptionPanel]:
         """Every option of a rule, each as its panel (Telegram shows them all at once)."""
@@ -361,7 +361,7 @@ class SettingsMenu:
         if spec.type is bool:
             entries = [Entry(f"s:{key}:1", _("on"), bool(value)), Entry(f"s:{key}:0", _("off"), not value)]
         elif spec.choices is not None:
-            entries = [Entry(f"s:{key}:{i}", value_words(choice, self.lang), choice == value)
+            entries = [Entry(f"s:{key}:{i}", value_words(choice, self.lang, cls, spec.name), choice == value)
                        for i, choice in enumerate(spec.choices)]
         elif spec.type in (int, float) and isinstance(value, (int, float)):
             lo = spec.min if spec.min is not None else -(10 ** 9)
@@ -373,7 +373,7 @@ class SettingsMenu:
         return OptionPanel(
             id=f"o:{key}", rule=cls.name, option=spec.name, rule_label=cls.label(self.lang),
             title=cls.option_title(spec.name, self.lang), help=cls.option_help(spec.name, self.lang),
-            takes=spec.describe(self.lang), value=value, value_text=self.value_text(spec, value),
+            takes=spec.describe(self.lang), value=value, value_text=self.value_text(cls, spec, value),
             choices=paged(entries, self.choice_size, number, lambda p: f"o:{key}:{p}"), steps=tuple(steps),
             typed=typed, is_switch=spec.type is bool)
 

@@ -46,3 +46,37 @@ def test_option_values_travel_and_come_back() -> None:
     toggle = option_spec("stacking", "optional")
     assert toggle is not None and decode_value(toggle[1], encode_value(toggle[1], False)) == (True, False)
     assert option_spec("deck", "nonsense") is None and option_spec("nonsense", "x") is None
+
+
+def test_every_choice_is_named_in_words_in_every_language() -> None:
+    """A `Literal` option's values are ids a variant file writes (`other_side`,
+    `added`); a player reads the words its rule names them by, in their
+    language: Spanish `reglas` showed `añadidas ...: added` and `...: dealer`."""
+    from unobot.chat.i18n import LANGUAGES
+    from unobot.chat.settings_menu import SettingsMenu
+    from unobot.registry import available_rules
+
+    named = 0
+    for cls in available_rules().values():
+        for spec in option_specs(cls):
+            if spec.choices is None or spec.type is bool:
+                continue
+            for value in spec.choices:
+                english = cls.option_value(spec.name, value, "en")
+                assert english, f"{cls.name}.{spec.name}: no word for {value!r} (option(words=...))"
+                named += 1
+                for lang in LANGUAGES:
+                    if lang == "en":
+                        continue
+                    said = value_words(value, lang, cls, spec.name)
+                    assert said != value and said != english, (cls.name, spec.name, value, lang, said)
+    assert named >= 9
+    rules = rules_for("no-mercy", {"no-mercy-cards": {"deck": "added"}, "starter": {"reverse_first": "other_side"}})
+    text = " ".join(o for line in rule_lines(rules, "es") for o in line.options)
+    assert "añadidas a la baraja habitual" in text and "al otro lado de quien reparte" in text
+    assert ": added" not in text and "other_side" not in text
+    # the settings panels' buttons say the same words
+    menu = SettingsMenu({"variant": "no-mercy", "rules": {}, "timer": 0, "lang": "es"}, "es")
+    panels = {p.option: p for p in menu.rule_panel("no-mercy-cards")}
+    labels = [e.label for e in panels["deck"].choices.entries]
+    assert "solo la baraja No Mercy" in labels and "añadidas a la baraja habitual" in labels
