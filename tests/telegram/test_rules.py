@@ -176,7 +176,7 @@ async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: Bot
     await press(server, bot, group, ann, keyboards.BACK)
     await press(server, bot, group, ann, keyboards.OPTIONS + key_of("starter"))
     buttons = server.buttons(group, rules_message(server, group)["message_id"])
-    other_side = next(b["callback_data"] for b in buttons if "other_side" in b["text"])
+    other_side = next(b["callback_data"] for b in buttons if "dealer's other side" in b["text"])
     redeal = next(b["callback_data"] for b in buttons if "redeal_wild_draw_four" in b["text"])
     await press(server, bot, group, ann, other_side)
     await press(server, bot, group, ann, redeal)
