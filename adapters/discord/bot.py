@@ -61,7 +61,8 @@ __all__ = ["SYSTEM", "Options", "UnoBot", "chat_id"]
 @dataclass(frozen=True)
 class Options(Pacing):
     """Timings and start-up behaviour; tests shorten them. The waits of a
-    table (AI pause, timer grace, lobby life) are core's `Pacing`."""
+    table (AI pause, timer grace, lobby life, a retry through a store
+    outage, how often a timer reads the clock) are core's `Pacing`."""
 
     #: At start-up, plan the jobs of the games already in the store.
     replan_at_start: bool = True
@@ -72,11 +73,6 @@ class Options(Pacing):
     #: Seconds between two edits of one channel's status message (Discord's
     #: per-channel budget is about 5 messages in 5 seconds).
     status_interval: float = 1.0
-    #: How often a job waiting for a point on the service's clock looks at it
-    #: again (the clock is injected: a test may move it).
-    clock_poll: float = 1.0
-    #: Seconds before a job that met a store outage is tried again.
-    retry_after: float = 1.0
 
 
 class UnoBot(discord.Client):
@@ -90,7 +86,7 @@ class UnoBot(discord.Client):
         self.options = options or Options()
         o = self.options
         self.timers = AsyncioTimers(service.clock, self._ring, poll=o.clock_poll)
-        self.waker = Waker(service, self.timers, o, retry_after=o.retry_after)
+        self.waker = Waker(service, self.timers, o)
         self.tree: app_commands.CommandTree[UnoBot] = app_commands.CommandTree(self)
         self.tree.add_command(uno_group(self))
         self._busy = 0
