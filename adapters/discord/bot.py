@@ -43,7 +43,8 @@ from unobot.chat.i18n import gettext_for
 from unobot.chat.pacer import Pacer
 from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Outcome
-from unobot.chat.table import FINISHED, Table
+from unobot.chat.status_text import outcome_text
+from unobot.chat.table import Table
 from unobot.chat.wake import SYSTEM, Pacing
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker, follow_changes
 from unobot.store import StoreError
@@ -180,39 +181,22 @@ class UnoBot(discord.Client):
         if not on_ephemeral and (it.message is None or table.adapter.get("status") != it.message.id):
             await reply.tell("⚠️ " + _("That button belongs to an older message."))
             return
-        ans = await panel_press.answer(self.service, chat, person, press, table, lang, now=self.now())
+        ans = await panel_press.answer(self.service, chat, person, press, table, lang, now=self.now(),
+                                       on_panel=on_ephemeral)
         if ans.picker is not None:
-            await reply.show(render.picker(table, ans.picker, lang, press.page))
-            return
-        if ans.refused:
-            await self.answer(reply, on_ephemeral, ans.table or table, person, lang, ans.notes[0], keep=ans.keep)
-            return
-        out, cmd, notes = ans.outcome, ans.command, ans.notes
-        if out is None or cmd is None:  # the member's panel: a page of it, or a stale picker's refusal
-            await reply.show(self.panel(table, person, lang, notes=notes, page=0 if notes else press.page))
-            if not notes:
-                self.waker.ensure(chat, table)
-            return
-        if on_ephemeral:
-            after = out.table if out.table is not None else await self.service.table(chat)
-            if after is None:
-                await reply.show(render.Shown("\n".join(notes + out.notices) or "✓", None))
-            else:
-                await reply.show(self.panel(after, person, lang, notes=notes))
-        elif isinstance(cmd, c.AddAI | c.Join | c.Leave | c.Start | c.NextRound) or not notes:
+            await reply.show(render.picker(table, ans.picker, lang, ans.page))
+        elif ans.form == panel_press.PANEL and ans.table is not None:
+            await reply.show(self.panel(ans.table, person, lang, notes=ans.notes, page=ans.page))
+        elif ans.form == panel_press.GONE:
+            await reply.show(render.Shown("\n".join(ans.notes) or "✓", None))
+        elif ans.form == panel_press.TELL:  # a refusal is core's text; a private line is escaped
+            await reply.tell("\n".join(ans.notes if ans.refused else map(render.esc, ans.notes)))
+        else:
             await reply.ack()
-        else:
-            await reply.tell("\n".join(render.esc(n) for n in notes))
-        self.after(chat, out, before=table)
-
-    async def answer(self, reply: Reply, on_ephemeral: bool, table: Table, person: c.Person, lang: str,
-                     text: str, keep: bool = False) -> None:
-        """A refused press: in the panel it was made on (shown again, fresh), or
-        to the member alone when it was made on the public message."""
-        if on_ephemeral and not keep:
-            await reply.show(self.panel(table, person, lang, notes=[text]))
-        else:
-            await reply.tell(text)
+        if ans.outcome is not None:
+            self.after(chat, ans.outcome)
+        elif ans.resume:
+            self.waker.ensure(chat, table)
 
     def panel(self, table: Table, person: c.Person, lang: str, *, notes: list[str] | None = None,
               page: int = 0) -> render.Shown:
@@ -220,23 +204,13 @@ class UnoBot(discord.Client):
                             notes=notes or (), page=page)
 
     # -- after an outcome ---------------------------------------------------------------------
-    def after(self, chat: str, out: Outcome, *, before: Table | None = None, line: str = "") -> None:
-        """Show what an accepted command changed and plan the table's jobs anew."""
-        if not out.changed:
-            return
+    def after(self, chat: str, out: Outcome, *, line: str = "") -> None:
+        """Show what an accepted command changed (core's `outcome_text`: `line`
+        says why a game ended) and plan the table's jobs anew (none once it ended)."""
         table = out.table
-        if table is None:
-            self.waker.cancel(chat)
-            if before is not None:  # a lobby whose last player left
-                before.seats.clear()
-                self.show_status(chat, before, render.status(before, final=True))
-            return
-        if table.phase == FINISHED and line:
-            self.waker.cancel(chat)
-            self.show_status(chat, table, render.stopped(table, line))
-            return
-        self.show_status(chat, table)
-        self.waker.after(chat, table, out)
+        if out.changed and table is not None:  # a table command's outcome always holds its table
+            self.show_status(chat, table, render.status(table, outcome_text(table, line)))
+            self.waker.after(chat, table, out)
 
     async def refresh(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
         """Show `table` on the channel's status message (paced)."""

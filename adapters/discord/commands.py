@@ -137,7 +137,7 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
         await guarded(bot, it, PUBLIC_MODE, lambda r: table_command(bot, it, r, c.Kick(target=str(player.id))))
 
     for name, command in c.PLAIN.items():  # core's table commands that take nothing
-        mode = PUBLIC_MODE if issubclass(command, PUBLIC_ANSWERS) else PRIVATE_MODE
+        mode = PUBLIC_MODE if issubclass(command, c.PUBLIC_ANSWERS) else PRIVATE_MODE
         group.add_command(simple_command(bot, name, c.WORDS[name], mode,
                                          functools.partial(table_command, cmd=command())))
 
@@ -198,27 +198,18 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, vari
         bot.waker.after(chat, fresh)
 
 
-#: Commands that act on someone else (the whole table, another player, the
-#: player on turn): their answer is public. Others answer only the member;
-#: the status message shows the rest.
-PUBLIC_ANSWERS = (c.Stop, c.Kick, c.Skip)
-
-
 async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command) -> None:
     """/uno ai, kick, skip, leave, stop: the service decides; a refusal is
     answered to the member alone and changes nothing."""
     chat = chat_of(it)
-    before = await bot.service.table(chat)
     out = await bot.service.handle(chat, person_of(it), cmd)
     lang = lang_of(it, out.table.lang if out.table else bot.service.defaults.lang)
     if not out.ok:
         await reply.tell(refused(out, lang))
         return
     await reply.show(render.Shown(render.esc("\n".join(out.notices)) or "✓", None))
-    if isinstance(cmd, c.Stop) and out.table is not None:
-        bot.after(chat, out, line=out.notices[0] if out.notices else " ")
-        return
-    bot.after(chat, out, before=before)
+    stopped = (out.notices[0] if out.notices else " ") if isinstance(cmd, c.Stop) else ""
+    bot.after(chat, out, line=stopped)  # a stopped game's status says who stopped it
 
 
 async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command, scope: str) -> None:

@@ -65,6 +65,12 @@ def test_paging_reaches_every_rule_option_and_variant_once(size: int) -> None:
     assert [e.name for p in variants for e in p.entries] == variant_names()
     assert [e.name for p in variants for e in p.entries if e.on] == ["crazy"]
     assert m.rules(999).number == pages[-1].number  # a page past the end shows the last
+    for page in [*pages, *variants]:  # ◀ ▶ press the ids of the pages either side
+        arrows = [b.id for b in page.nav() if b.enabled]
+        assert arrows == [x for x in (page.prev, page.next) if x is not None]
+        assert all(isinstance(m.decode(b.id), sm.Refused) for b in page.nav() if not b.enabled)
+    if len(pages) > 1:
+        assert [b.label for b in pages[0].nav()] == ["◀", f"1/{len(pages)}", "▶"]
 
 
 def all_entries(m: sm.SettingsMenu) -> list[sm.Entry]:
