@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,6 @@ from unobot.changes import stop_following
 from unobot.chat import commands as c
 from unobot.chat import panel_ids as ids
 from unobot.chat import panel_press
-from unobot.chat.i18n import gettext_for
 from unobot.chat.pacer import Pacer
 from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Outcome
@@ -124,11 +123,8 @@ class UnoBot(discord.Client):
         finally:
             self._busy -= 1
 
-    def spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
-        async def run() -> None:
-            await coro
-
-        task = asyncio.get_running_loop().create_task(run())
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
@@ -170,23 +166,13 @@ class UnoBot(discord.Client):
 
     async def table_press(self, it: discord.Interaction[Any], reply: Reply, press: ids.Press,
                           on_ephemeral: bool) -> None:
-        chat = chat_of(it)
-        person = person_of(it)
-        table = await self.service.table(chat)
-        if table is None:
-            await reply.tell("⚠️ " + error_text("no_game", self.lang(it)))
-            return
-        lang = lang_of(it, table.lang)
-        _ = gettext_for(lang)
-        if not on_ephemeral and (it.message is None or table.adapter.get("status") != it.message.id):
-            await reply.tell("⚠️ " + _("That button belongs to an older message."))
-            return
-        ans = await panel_press.answer(self.service, chat, person, press, table, lang, now=self.now(),
-                                       on_panel=on_ephemeral)
-        if ans.picker is not None:
-            await reply.show(render.picker(table, ans.picker, lang, ans.page))
+        chat, person = chat_of(it), person_of(it)
+        message = None if on_ephemeral else (it.message.id if it.message is not None else 0)
+        ans = await panel_press.press(self.service, chat, person, press, now=self.now(), message=message)
+        if ans.picker is not None and ans.table is not None:
+            await reply.show(render.picker(ans.table, ans.picker, ans.lang, ans.page))
         elif ans.form == panel_press.PANEL and ans.table is not None:
-            await reply.show(self.panel(ans.table, person, lang, notes=ans.notes, page=ans.page))
+            await reply.show(self.panel(ans.table, person, ans.lang, notes=ans.notes, page=ans.page))
         elif ans.form == panel_press.GONE:
             await reply.show(render.Shown("\n".join(ans.notes) or "✓", None))
         elif ans.form == panel_press.TELL:  # a refusal is core's text; a private line is escaped
@@ -195,8 +181,8 @@ class UnoBot(discord.Client):
             await reply.ack()
         if ans.outcome is not None:
             self.after(chat, ans.outcome)
-        elif ans.resume:
-            self.waker.ensure(chat, table)
+        elif ans.resume and ans.table is not None:
+            self.waker.ensure(chat, ans.table)
 
     def panel(self, table: Table, person: c.Person, lang: str, *, notes: list[str] | None = None,
               page: int = 0) -> render.Shown:
@@ -220,10 +206,8 @@ class UnoBot(discord.Client):
         self.pacer.show(chat, table.version, (table, shown or render.status(table)))
 
     async def _send_status(self, chat: str, state: tuple[Table, render.Shown]) -> None:
-        await self.edit_status(chat, *state)
-
-    async def edit_status(self, chat: str, table: Table, shown: render.Shown) -> None:
-        """Edit the game's status message (a deleted one is posted again)."""
+        """The pacer's sender: edit the game's status message (a deleted one is posted again)."""
+        table, shown = state
         cid = channel_of(chat)
         if cid is None:
             return

@@ -15,10 +15,11 @@ updates the pressed panel, tells the member, or acknowledges.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import commands as c
 from .actions import Action, decode, menu
+from .i18n import N_, gettext_for, known
 from .outcome import Outcome
 from .panel_ids import ACT, NEEDS, Press
 from .render import error_text
@@ -27,6 +28,7 @@ from .table import Table
 from .waker import STORE_DOWN
 
 WARNING = "⚠️ "
+OLDER_MESSAGE = N_("That button belongs to an older message.")
 
 #: How the pressed message answers (`Answer.form`): the member's panel of
 #: `table` under `notes` (on page `page`); `picker`'s choices; `notes` told
@@ -61,6 +63,24 @@ class Answer:
     form: str = PANEL
     page: int = 0
     resume: bool = False
+    #: The language it is said in: the member's own when spoken here, else the table's.
+    lang: str = ""
+
+
+async def press(service: ChatService, chat: str, person: c.Person, pressed: Press, *, now: float,
+                message: int | None = None) -> Answer:
+    """The answer to `pressed` by `person` in `chat`: on their own panel, or
+    (`message`: its id) on a public message, which must be the table's status
+    message (the id kept in `adapter["status"]`: an older message's buttons
+    act on nothing). Reads the table; said in the member's language."""
+    table = await service.table(chat)
+    lang = known(person.lang) or (table.lang if table is not None else service.defaults.lang)
+    if table is None:
+        return Answer(None, [WARNING + error_text("no_game", lang)], refused=True, form=TELL, lang=lang)
+    if message is not None and table.adapter.get("status") != message:
+        return Answer(table, [WARNING + gettext_for(lang)(OLDER_MESSAGE)], refused=True, form=TELL, lang=lang)
+    return replace(await answer(service, chat, person, pressed, table, lang, now=now, on_panel=message is None),
+                   lang=lang)
 
 
 async def answer(service: ChatService, chat: str, person: c.Person, press: Press, table: Table, lang: str, *,

@@ -113,3 +113,27 @@ async def test_a_game_gone_after_a_press_on_the_panel() -> None:
     gone = await pp.answer(svc, CHAT, BEN, join, table, "en", now=0)
     assert gone.form == pp.GONE and gone.table is None and gone.outcome is not None
     assert gone.notes == gone.outcome.notices and gone.notes
+
+
+async def test_a_press_reads_the_table_in_the_members_language_and_only_on_the_status_message() -> None:
+    """`press` reads the table itself: no game, or a public message that is
+    not the table's status message, is told to the member alone; answers
+    are in the member's own language when spoken here, else the table's."""
+    svc = ChatService(MemoryStore(), rng=random.Random(3))
+    look = ids.Press(ids.REFRESH, 1)
+    nothing = await pp.press(svc, CHAT, c.Person("2", "Ben", lang="es-ES"), look, now=0)
+    assert nothing.form == pp.TELL and nothing.table is None and nothing.lang == "es"
+    assert nothing.notes == [pp.WARNING + error_text("no_game", "es")]
+    assert (await svc.handle(CHAT, ANA, c.NewGame())).ok
+    assert await svc.set_adapter_data(CHAT, {"status": 77}) is not None
+    table = await svc.table(CHAT)
+    assert table is not None
+    join = ids.Press(ids.ACT, table.version, a.encode(c.Join()))
+    older = await pp.press(svc, CHAT, BEN, join, now=0, message=76)
+    assert older.form == pp.TELL and older.refused and older.outcome is None and older.lang == "en"
+    assert older.notes == [pp.WARNING + "That button belongs to an older message."]
+    unknown = c.Person("2", "Ben", lang="tlh")  # not spoken here: the table's language
+    done = await pp.press(svc, CHAT, unknown, join, now=0, message=77)
+    assert done.form == pp.ACK and done.outcome is not None and done.lang == table.lang
+    panel = await pp.press(svc, CHAT, c.Person("2", "Ben", lang="es"), look, now=0)
+    assert panel.form == pp.PANEL and panel.resume and panel.lang == "es" and panel.table is not None
