@@ -239,17 +239,13 @@ async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str
     page; the components only for admins), the variants, or one option."""
     settings = await bot.service.settings(settings_chat(it, scope))
     m = render.settings_menu(settings, lang_of(it, str(settings["lang"])))  # a private answer: the reader's
-    show = show or sm.Show(sm.RULES)
-    if show.view in (sm.OPTION, sm.TYPE):
-        shown = render.option_panel(m, show.rule, show.option, scope, show.page, note)
-        if shown is not None:
-            return shown
-    if show.view == sm.VARIANTS:
-        _ = gettext_for(m.lang)
-        text = (render.esc(note) + "\n" if note else "") + "**" + render.esc(_("The rules variant")) + "**"
-        return render.Shown(text, render.variants_components(m, scope, show.page))
-    view = render.rules_components(m, scope, show.page) if person_of(it).is_admin else None
-    return render.Shown(render.rules_text(m, note), view)
+    view = m.view(show or sm.Show(sm.RULES))
+    if isinstance(view, sm.OptionPanel):
+        return render.option_panel(m, view, scope, note)
+    if isinstance(view, sm.Page):
+        return render.variants(m, view, scope, note)
+    return render.Shown(render.rules_text(m, note),
+                        render.rules_components(m, view, scope) if person_of(it).is_admin else None)
 
 
 async def show_rules(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str) -> None:

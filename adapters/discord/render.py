@@ -27,7 +27,7 @@ from unobot.chat.hand_text import hand_lines, hand_text
 from unobot.chat.i18n import N_, gettext_for
 from unobot.chat.markup import BOLD, CODE, Markup, help_lines
 from unobot.chat.names import clip
-from unobot.chat.settings_menu import Entry, SettingsMenu
+from unobot.chat.settings_menu import Entry, OptionPanel, Page, RulesPage, SettingsMenu
 from unobot.chat.status_text import StatusText, status_text
 from unobot.chat.table import PLAYING, Table
 
@@ -233,11 +233,10 @@ def entry_option(entry: Entry, label: str) -> discord.SelectOption:
     return discord.SelectOption(label=clip(label, 100), value=entry.id, description=clip(entry.hint, 100) or None)
 
 
-def rules_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.View | None:
+def rules_components(m: SettingsMenu, view: RulesPage, scope: str) -> discord.ui.View | None:
     """A page of the switchable rules (on or off) in a select, and of the
     options of the rules on in a second; both page at 25 (27+ house rules exist)."""
     _ = gettext_for(m.lang)
-    view = m.rules(page)
     rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = []
     for n, (entries, placeholder, mark) in enumerate(((view.switches, _("Turn a house rule on or off"), True),
                                                       (view.options, _("Change an option"), False))):
@@ -249,14 +248,10 @@ def rules_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.V
     return layout(*rows)
 
 
-def option_panel(m: SettingsMenu, rule: str, option: str, scope: str, page: int = 0,
-                 note: str = "") -> Shown | None:
+def option_panel(m: SettingsMenu, p: OptionPanel, scope: str, note: str = "") -> Shown:
     """One option of a rule: its help in the reader's language, what it
     takes, its value, and how to change it: on/off, its allowed values, or
     steps within its bounds and a box to type a number; then back."""
-    p = m.find_option(rule, option, page)
-    if p is None:
-        return None
     _ = gettext_for(m.lang)
     mark = "✅ " if p.is_switch else "🔘 "
     buttons = [button((mark if e.on else "") + e.label, ids.setting(scope, e.id),
@@ -270,13 +265,11 @@ def option_panel(m: SettingsMenu, rule: str, option: str, scope: str, page: int 
     return Shown(MD.text(sm.option_lines(p, m.lang, note)), layout(*paging.rows(buttons, LIMITS.row), bottom))
 
 
-def variants_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.View | None:
-    """A page of every variant in a select (25 a page), the channel's marked."""
+def variants(m: SettingsMenu, view: Page, scope: str, note: str = "") -> Shown:
+    """A page of every variant in a select (25 a page), the channel's marked, under its title."""
     _ = gettext_for(m.lang)
-    view = m.variants(page)
+    text = (esc(note) + "\n" if note else "") + "**" + esc(_("The rules variant")) + "**"
     options = [entry_option(e, e.marked("✅ ", "")) for e in view.entries]
-    if not options:
-        return None
     select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
         custom_id=ids.setting_select(scope, 2), placeholder=_("The rules variant"), options=options)
-    return layout([select], nav(view.nav(), scope))
+    return Shown(text, layout([select], nav(view.nav(), scope)) if options else None)

@@ -400,6 +400,17 @@ class SettingsMenu:
         names = [s.name for s in option_specs(cls)] if cls is not None else []
         return self.option(cls, names.index(option), number) if cls is not None and option in names else None
 
+    def view(self, show: Show) -> OptionPanel | Page | RulesPage:
+        """What `show` draws on a front-end that shows one list at a time
+        (Discord): an option's panel (the box to type its number opens over
+        it), the variants (a `Page`), or a page of the rules, which also
+        stands in for an option that no longer exists."""
+        if show.view in (OPTION, TYPE):
+            found = self.find_option(show.rule, show.option, show.page)
+            if found is not None:
+                return found
+        return self.variants(show.page) if show.view == VARIANTS else self.rules(show.page)
+
     def decode(self, press: str, typed: str | None = None) -> Decoded | Refused:
         """`decode` with this menu's language and page size."""
         return decode(press, typed, lang=self.lang, size=self.size)

@@ -169,3 +169,18 @@ def test_a_forged_press_is_refused_translated_with_no_command() -> None:
     for typed in ("abc", "", "²", "inf", "nan", "1e999"):
         got = sm.decode(f"t:{deck}:{hand_size}", typed, lang="es")
         assert isinstance(got, sm.Refused) and got.code == "bad_option", typed
+
+
+def test_a_show_names_the_view_a_one_list_front_end_draws() -> None:
+    """An option's panel (for the box to type its number in too), the
+    variants, or a page of the rules; an option gone shows the rules."""
+    m = sm.SettingsMenu(settings(), "en", 4, 4)
+    cls = option_rules(m.enabled)[0]
+    option = option_specs(cls)[0].name
+    for view in (sm.OPTION, sm.TYPE):
+        panel = m.view(sm.Show(view, cls.name, option))
+        assert isinstance(panel, sm.OptionPanel) and (panel.rule, panel.option) == (cls.name, option)
+    assert m.view(sm.Show(sm.VARIANTS, page=1)) == m.variants(1) and m.variants(1).number == 1
+    assert m.view(sm.Show(sm.RULES, page=1)) == m.rules(1) and m.rules(1).number == 1
+    assert m.view(sm.Show(sm.OPTION, cls.name, "no-such-option")) == m.rules(0)
+    assert isinstance(m.view(sm.Show(sm.RULE, cls.name)), sm.RulesPage)
