@@ -149,17 +149,15 @@ def status_components(table: Table) -> discord.ui.View | None:
 
 # -- a member's panel (ephemeral): the table model's menu --------------------------------------
 
-STYLES = {"color": discord.ButtonStyle.primary, "uno": discord.ButtonStyle.danger,
-          "catch": discord.ButtonStyle.danger, "challenge": discord.ButtonStyle.danger,
-          a.DRAW_PLAY: discord.ButtonStyle.success, a.JOIN: discord.ButtonStyle.success,
-          a.START: discord.ButtonStyle.primary, a.NEXT_ROUND: discord.ButtonStyle.success}
+#: Core's tone of an action (`actions.TONES`) as a button's style.
+STYLES = {a.MAIN: discord.ButtonStyle.primary, a.GO: discord.ButtonStyle.success,
+          a.ALERT: discord.ButtonStyle.danger, a.QUIET: discord.ButtonStyle.secondary}
 
 
 def action_button(action: a.Action, version: int) -> discord.ui.Button[discord.ui.View]:
     """An action as a button: done when pressed, or its picker when it still `needs` a pick."""
     cid = ids.needs(version, action.id) if action.needs else ids.act(version, action.id)
-    style = STYLES.get(action.kind, discord.ButtonStyle.secondary)
-    return button(action.label, cid, style)
+    return button(action.label, cid, STYLES[action.tone])
 
 
 def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, is_admin: bool = False,
@@ -190,7 +188,7 @@ def picker(table: Table, action: a.Action, lang: str, page: int = 0) -> Shown:
     """The picks an action still needs (`grouped().choices`): one button each."""
     v = table.version
     buttons = [button(action.choice_label(choice), ids.act(v, choice.id),
-                      STYLES.get(choice.kind, discord.ButtonStyle.primary)) for choice in action.choices]
+                      STYLES[a.TONES.get(choice.kind, a.MAIN)]) for choice in action.choices]
     view = paged(Panel(buttons=buttons, fixed=[button("↩️", ids.refresh(v))],
                        page_id=lambda p: ids.needs(v, action.id, p)), page)
     return Shown(f"**{esc(action.label)}**" + (f"\n{esc(action.hint)}" if action.hint else ""), view)
