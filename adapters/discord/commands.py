@@ -227,10 +227,9 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: 
 
 
 async def lobby_follows(bot: UnoBot, chat: str) -> None:
-    """A lobby takes new settings: its status message shows them."""
-    table = await bot.service.table(chat)
-    if table is not None and table.phase == "lobby":
-        await bot.refresh(chat, table)
+    """A lobby takes new settings (core's `ChatService.lobby`): its status message shows them."""
+    if (lobby := await bot.service.lobby(chat)) is not None:
+        await bot.refresh(chat, lobby)
 
 
 async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, show: sm.Show | None = None,
