@@ -40,7 +40,6 @@ from unobot.chat import commands as c
 from unobot.chat import panel_ids as ids
 from unobot.chat import panel_press
 from unobot.chat.pacer import Pacer
-from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.status_text import outcome_text
 from unobot.chat.table import Table
@@ -60,9 +59,8 @@ __all__ = ["SYSTEM", "Options", "UnoBot", "chat_id"]
 
 @dataclass(frozen=True)
 class Options(Pacing):
-    """Timings and start-up behaviour; tests shorten them. The waits of a
-    table (AI pause, timer grace, lobby life, a retry through a store
-    outage, how often a timer reads the clock) are core's `Pacing`."""
+    """Timings and start-up behaviour; tests shorten them. A table's waits
+    and how its timers keep time are core's `Pacing`."""
 
     #: At start-up, plan the jobs of the games already in the store.
     replan_at_start: bool = True
@@ -145,30 +143,18 @@ class UnoBot(discord.Client):
                            self.service.keeps_nothing,
                            lambda: self.press(interaction, reply, custom_id, values, data, on_ephemeral))
 
-    async def press(self, interaction: discord.Interaction[Any], reply: Reply, custom_id: str,
+    async def press(self, it: discord.Interaction[Any], reply: Reply, custom_id: str,
                     values: list[str] | None, data: dict[str, Any], on_ephemeral: bool) -> None:
-        """A press on a settings message or on a table's: what its custom_id says."""
+        """A press on a settings message or on a table's: what its custom_id
+        says (core's `panel_ids`), answered as core's `panel_press` decides."""
         setting = ids.parse_setting(custom_id)
         if setting is not None:
-            await settings_press(self, interaction, reply, setting, values, modal_value(data))
+            await settings_press(self, it, reply, setting, values, modal_value(data))
             return
-        press = ids.parse(custom_id, values)
-        if press is None:
-            await reply.tell("⚠️ " + error_text("bad_move", self.lang(interaction)))
-        else:
-            await self.table_press(interaction, reply, press, on_ephemeral)
-
-    def lang(self, it: discord.Interaction[Any]) -> str:
-        return lang_of(it, self.service.defaults.lang)
-
-    def now(self) -> float:
-        return self.service.clock()
-
-    async def table_press(self, it: discord.Interaction[Any], reply: Reply, press: ids.Press,
-                          on_ephemeral: bool) -> None:
         chat, person = chat_of(it), person_of(it)
         message = None if on_ephemeral else (it.message.id if it.message is not None else 0)
-        ans = await panel_press.press(self.service, chat, person, press, now=self.now(), message=message)
+        ans = await panel_press.press(self.service, chat, person, ids.parse(custom_id, values), now=self.now(),
+                                      message=message)
         if ans.picker is not None and ans.table is not None:
             await reply.show(render.picker(ans.table, ans.picker, ans.lang, ans.page))
         elif ans.form == panel_press.PANEL and ans.table is not None:
@@ -180,9 +166,15 @@ class UnoBot(discord.Client):
         else:
             await reply.ack()
         if ans.outcome is not None:
-            self.after(chat, ans.outcome)
+            await self.after(chat, ans.outcome)
         elif ans.resume and ans.table is not None:
             self.waker.ensure(chat, ans.table)
+
+    def lang(self, it: discord.Interaction[Any]) -> str:
+        return lang_of(it, self.service.defaults.lang)
+
+    def now(self) -> float:
+        return self.service.clock()
 
     def panel(self, table: Table, person: c.Person, lang: str, *, notes: list[str] | None = None,
               page: int = 0) -> render.Shown:
@@ -190,19 +182,16 @@ class UnoBot(discord.Client):
                             notes=notes or (), page=page)
 
     # -- after an outcome ---------------------------------------------------------------------
-    def after(self, chat: str, out: Outcome, *, line: str = "") -> None:
+    async def after(self, chat: str, out: Outcome, *, line: str = "") -> None:
         """Show what an accepted command changed (core's `outcome_text`: `line`
         says why a game ended) and plan the table's jobs anew (none once it ended)."""
         table = out.table
         if out.changed and table is not None:  # a table command's outcome always holds its table
-            self.show_status(chat, table, render.status(table, outcome_text(table, line)))
+            await self.refresh(chat, table, render.status(table, outcome_text(table, line)))
             self.waker.after(chat, table, out)
 
     async def refresh(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
-        """Show `table` on the channel's status message (paced)."""
-        self.show_status(chat, table, shown)
-
-    def show_status(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
+        """Show `table` (as `shown`, else its status) on the channel's status message (paced)."""
         self.pacer.show(chat, table.version, (table, shown or render.status(table)))
 
     async def _send_status(self, chat: str, state: tuple[Table, render.Shown]) -> None:
@@ -236,7 +225,7 @@ class UnoBot(discord.Client):
         async with self.busy():
             fired = await self.waker.fire(kind, chat, data)
             if fired.changed and fired.outcome is not None:
-                self.after(chat, fired.outcome, line=fired.line)
+                await self.after(chat, fired.outcome, line=fired.line)
 
     async def replan_all(self) -> None:
         """Once at start-up: the stored tables of this bot's channels get their timers."""

@@ -42,7 +42,7 @@ from unobot.chat.typed import PERIODS, TYPED, menu_word
 
 from . import render
 from .place import chat_of, lang_of, person_of, settings_chat
-from .reply import Reply, answered
+from .reply import EPHEMERAL, PUBLIC, Reply, answered
 
 if TYPE_CHECKING:
     from unobot.chat.outcome import Outcome
@@ -84,43 +84,43 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
     @group.command(name="new", description=_d(c.WORDS["new"]))
     @app_commands.describe(variant=_d(N_("The rules variant")))
     async def new(it: discord.Interaction[Any], variant: str | None = None) -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: new_game(bot, it, r, variant))
+        await guarded(bot, it, PUBLIC, lambda r: new_game(bot, it, r, variant))
 
     @group.command(name="rules", description=_d(c.WORDS["rules"]))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def rules(it: discord.Interaction[Any], scope: str = "channel") -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_rules(bot, it, r, scope))
+        await guarded(bot, it, EPHEMERAL, lambda r: show_settings(bot, it, r, scope, sm.RULES))
 
     @group.command(name="variant", description=_d(c.WORDS["variant"]))
     @app_commands.describe(name=_d(N_("The rules variant")), scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def variant(it: discord.Interaction[Any], name: str | None = None, scope: str = "channel") -> None:
         if name:
-            await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetVariant(name), scope))
+            await guarded(bot, it, PUBLIC, lambda r: setting(bot, it, r, c.SetVariant(name), scope))
         else:
-            await guarded(bot, it, PRIVATE_MODE, lambda r: show_variants(bot, it, r, scope))
+            await guarded(bot, it, EPHEMERAL, lambda r: show_settings(bot, it, r, scope, sm.VARIANTS))
 
     @group.command(name="language", description=_d(c.WORDS["language"]))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(language=LANGUAGE_CHOICES, scope=SCOPES)
     async def language(it: discord.Interaction[Any], language: str, scope: str = "channel") -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetLanguage(language), scope))
+        await guarded(bot, it, PUBLIC, lambda r: setting(bot, it, r, c.SetLanguage(language), scope))
 
     @group.command(name="timer", description=_d(c.WORDS["timer"]))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def timer(it: discord.Interaction[Any], seconds: app_commands.Range[int, 0, 3600],
                     scope: str = "channel") -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetTimer(seconds), scope))
+        await guarded(bot, it, PUBLIC, lambda r: setting(bot, it, r, c.SetTimer(seconds), scope))
 
     @group.command(name="top", description=_d(answers.READING["top"]))
     @app_commands.choices(period=PERIOD_CHOICES)
     async def top(it: discord.Interaction[Any], period: str = "all") -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "top", period))
+        await guarded(bot, it, EPHEMERAL, lambda r: show_records(bot, it, r, "top", period))
 
     for name in (n for n in answers.READING if n != "top"):  # core's reading commands, none with an option
-        group.add_command(simple_command(bot, name, answers.READING[name], PRIVATE_MODE,
+        group.add_command(simple_command(bot, name, answers.READING[name], EPHEMERAL,
                                          functools.partial(show_records, what=name)))
 
     @group.command(name="ai", description=_d(N_("Add AI players to the open game")))
@@ -129,21 +129,21 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
     async def ai(it: discord.Interaction[Any], count: app_commands.Range[int, 1, 9] = 1,
                  level: str | None = None) -> None:
         cmd = c.AddAI(count=count, level=level) if level else c.AddAI(count=count)
-        await guarded(bot, it, PRIVATE_MODE, lambda r: table_command(bot, it, r, cmd))
+        await guarded(bot, it, EPHEMERAL, lambda r: table_command(bot, it, r, cmd))
 
     @group.command(name="kick", description=_d(N_("Remove a player from the game (creator or admin)")))
     @app_commands.describe(player=_d(N_("The player to remove")))
     async def kick(it: discord.Interaction[Any], player: discord.User) -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: table_command(bot, it, r, c.Kick(target=str(player.id))))
+        await guarded(bot, it, PUBLIC, lambda r: table_command(bot, it, r, c.Kick(target=str(player.id))))
 
     for name, command in c.PLAIN.items():  # core's table commands that take nothing
-        mode = PUBLIC_MODE if issubclass(command, c.PUBLIC_ANSWERS) else PRIVATE_MODE
+        mode = PUBLIC if issubclass(command, c.PUBLIC_ANSWERS) else EPHEMERAL
         group.add_command(simple_command(bot, name, c.WORDS[name], mode,
                                          functools.partial(table_command, cmd=command())))
 
     @group.command(name="help", description=_d(c.WORDS["help"]))
     async def help_(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_help(bot, it, r, group))
+        await guarded(bot, it, EPHEMERAL, lambda r: show_help(bot, it, r, group))
 
     return group
 
@@ -159,7 +159,6 @@ def simple_command(bot: UnoBot, name: str, words: str, mode: str,
     return app_commands.Command(name=name, description=_d(words), callback=callback)
 
 
-PUBLIC_MODE, PRIVATE_MODE = "public", "ephemeral"
 #: The choices' names are the words a player types for them (translated by `Translator`).
 LEVEL_CHOICES = [app_commands.Choice(name=app_commands.locale_str(LEVEL_NAMES.get(level, level)), value=level)
                  for level in ai_levels()]
@@ -193,9 +192,7 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, vari
     mid = await reply.show(render.status(table))
     if mid is not None:
         await bot.service.set_adapter_data(chat, {"status": mid}, seed=table.seed)
-    fresh = await bot.service.table(chat)
-    if fresh is not None:
-        bot.waker.after(chat, fresh)
+    bot.waker.after(chat, await bot.service.table(chat))  # read again: a Start may have come meanwhile
 
 
 async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command) -> None:
@@ -209,7 +206,7 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply,
         return
     await reply.show(render.Shown(render.esc("\n".join(out.notices)) or "✓", None))
     stopped = (out.notices[0] if out.notices else " ") if isinstance(cmd, c.Stop) else ""
-    bot.after(chat, out, line=stopped)  # a stopped game's status says who stopped it
+    await bot.after(chat, out, line=stopped)  # a stopped game's status says who stopped it
 
 
 async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command, scope: str) -> None:
@@ -247,12 +244,9 @@ async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str
                         render.rules_components(m, view, scope) if person_of(it).is_admin else None)
 
 
-async def show_rules(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str) -> None:
-    await reply.show(await settings_message(bot, it, scope))
-
-
-async def show_variants(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str) -> None:
-    await reply.show(await settings_message(bot, it, scope, sm.Show(sm.VARIANTS)))
+async def show_settings(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str, view: str) -> None:
+    """/uno rules, and /uno variant without a name: the rules' or the variants' first page."""
+    await reply.show(await settings_message(bot, it, scope, sm.Show(view)))
 
 
 class NumberModal(discord.ui.Modal):
@@ -284,7 +278,7 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
         await it.response.send_modal(modal)
         return
     if typed is not None and (it.message is None or not it.message.flags.ephemeral):
-        reply.mode = "ephemeral"
+        reply.mode = EPHEMERAL
     await reply.show(await settings_message(bot, it, press.scope, show, pressed.note(bot.lang(it))))
     if pressed.saved:
         await lobby_follows(bot, chat_of(it))

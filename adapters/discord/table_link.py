@@ -25,7 +25,8 @@ from unobot.chat.i18n import N_, gettext_for
 from unobot.chat.render import error_text
 
 from . import render
-from .commands import PRIVATE_MODE, _d, guarded
+from .commands import _d, guarded
+from .reply import EPHEMERAL
 
 if TYPE_CHECKING:
     from .bot import UnoBot
@@ -45,7 +46,7 @@ def install(bot: UnoBot, make_link: LinkMaker) -> app_commands.Command[Any, Any,
 
     @group.command(name="table", description=_d(N_("Open the table in your browser (a link for you alone)")))
     async def table(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: answer(bot, it, r, make_link))
+        await guarded(bot, it, EPHEMERAL, lambda r: answer(bot, it, r, make_link))
 
     return table
 

@@ -67,12 +67,16 @@ class Answer:
     lang: str = ""
 
 
-async def press(service: ChatService, chat: str, person: c.Person, pressed: Press, *, now: float,
+async def press(service: ChatService, chat: str, person: c.Person, pressed: Press | None, *, now: float,
                 message: int | None = None) -> Answer:
-    """The answer to `pressed` by `person` in `chat`: on their own panel, or
-    (`message`: its id) on a public message, which must be the table's status
-    message (the id kept in `adapter["status"]`: an older message's buttons
-    act on nothing). Reads the table; said in the member's language."""
+    """The answer to `pressed` (None: an id `panel_ids.parse` did not take) by
+    `person` in `chat`: on their own panel, or (`message`: its id) on a public
+    message, which must be the table's status message (the id kept in
+    `adapter["status"]`: an older message's buttons act on nothing). Reads
+    the table; said in the member's language."""
+    if pressed is None:
+        lang = known(person.lang) or service.defaults.lang
+        return Answer(None, [WARNING + error_text("bad_move", lang)], refused=True, form=TELL, lang=lang)
     table = await service.table(chat)
     lang = known(person.lang) or (table.lang if table is not None else service.defaults.lang)
     if table is None:

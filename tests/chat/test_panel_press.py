@@ -116,14 +116,17 @@ async def test_a_game_gone_after_a_press_on_the_panel() -> None:
 
 
 async def test_a_press_reads_the_table_in_the_members_language_and_only_on_the_status_message() -> None:
-    """`press` reads the table itself: no game, or a public message that is
-    not the table's status message, is told to the member alone; answers
+    """`press` reads the table itself: an id that did not parse, no game, or
+    a public message that is not the table's status message, is told to the
+    member alone; answers
     are in the member's own language when spoken here, else the table's."""
     svc = ChatService(MemoryStore(), rng=random.Random(3))
     look = ids.Press(ids.REFRESH, 1)
     nothing = await pp.press(svc, CHAT, c.Person("2", "Ben", lang="es-ES"), look, now=0)
     assert nothing.form == pp.TELL and nothing.table is None and nothing.lang == "es"
     assert nothing.notes == [pp.WARNING + error_text("no_game", "es")]
+    forged = await pp.press(svc, CHAT, c.Person("2", "Ben", lang="es"), None, now=0)  # an id that did not parse
+    assert forged.form == pp.TELL and forged.notes == [pp.WARNING + error_text("bad_move", "es")]
     assert (await svc.handle(CHAT, ANA, c.NewGame())).ok
     assert await svc.set_adapter_data(CHAT, {"status": 77}) is not None
     table = await svc.table(CHAT)
