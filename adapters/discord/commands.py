@@ -45,8 +45,6 @@ from .place import chat_of, lang_of, person_of, settings_chat
 from .reply import EPHEMERAL, PUBLIC, Reply, answered
 
 if TYPE_CHECKING:
-    from unobot.chat.outcome import Outcome
-
     from .bot import UnoBot  # the client's type only: the client imports this module
 
 
@@ -175,16 +173,11 @@ async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
         await answered(reply, "/uno", lambda: bot.lang(it), bot.service.keeps_nothing, lambda: run(reply))
 
 
-def refused(out: Outcome, lang: str) -> str:
-    return "⚠️ " + out.refusal(lang)
-
-
 async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, variant: str | None) -> None:
-    chat = chat_of(it)
-    out = await bot.service.handle(chat, person_of(it), c.NewGame(variant=variant))
+    chat, person = chat_of(it), person_of(it)
+    out = await bot.service.handle(chat, person, c.NewGame(variant=variant))
     if not out.ok or out.table is None:
-        lang = lang_of(it, out.table.lang if out.table else bot.service.defaults.lang)
-        await reply.tell(refused(out, lang))
+        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
         return
     table = out.table
     bot.waker.cancel(chat)
@@ -198,11 +191,10 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, vari
 async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command) -> None:
     """/uno ai, kick, skip, leave, stop: the service decides; a refusal is
     answered to the member alone and changes nothing."""
-    chat = chat_of(it)
-    out = await bot.service.handle(chat, person_of(it), cmd)
-    lang = lang_of(it, out.table.lang if out.table else bot.service.defaults.lang)
+    chat, person = chat_of(it), person_of(it)
+    out = await bot.service.handle(chat, person, cmd)
     if not out.ok:
-        await reply.tell(refused(out, lang))
+        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
         return
     await reply.show(render.Shown(render.esc("\n".join(out.notices)) or "✓", None))
     stopped = (out.notices[0] if out.notices else " ") if isinstance(cmd, c.Stop) else ""
@@ -210,11 +202,10 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply,
 
 
 async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command, scope: str) -> None:
-    chat = settings_chat(it, scope)
-    out = await bot.service.handle(chat, person_of(it), cmd)
-    lang = lang_of(it, bot.service.defaults.lang)
-    if not out.ok:
-        await reply.tell(refused(out, lang))
+    chat, person = settings_chat(it, scope), person_of(it)
+    out = await bot.service.handle(chat, person, cmd)
+    if not out.ok:  # said in the member's language (a settings outcome has no table)
+        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
         return
     settings = out.settings or await bot.service.settings(chat)
     m = render.settings_menu(settings, str(settings["lang"]))

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 
 from . import commands as c
 from .actions import Action, decode, menu
-from .i18n import N_, gettext_for, known
-from .outcome import Outcome
+from .i18n import N_, gettext_for
+from .outcome import Outcome, reader_lang
 from .panel_ids import ACT, NEEDS, Press
 from .render import error_text
 from .service import ChatService
@@ -75,10 +75,10 @@ async def press(service: ChatService, chat: str, person: c.Person, pressed: Pres
     `adapter["status"]`: an older message's buttons act on nothing). Reads
     the table; said in the member's language."""
     if pressed is None:
-        lang = known(person.lang) or service.defaults.lang
+        lang = reader_lang(person.lang, None, service.defaults.lang)
         return Answer(None, [WARNING + error_text("bad_move", lang)], refused=True, form=TELL, lang=lang)
     table = await service.table(chat)
-    lang = known(person.lang) or (table.lang if table is not None else service.defaults.lang)
+    lang = reader_lang(person.lang, table, service.defaults.lang)
     if table is None:
         return Answer(None, [WARNING + error_text("no_game", lang)], refused=True, form=TELL, lang=lang)
     if message is not None and table.adapter.get("status") != message:
