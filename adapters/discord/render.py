@@ -142,8 +142,7 @@ def status_components(table: Table) -> discord.ui.View | None:
     v = table.version
     buttons = [button(_("🃏 My cards"), ids.hand_id(), discord.ButtonStyle.primary)] if table.phase == PLAYING \
         else []
-    for action in a.public_actions(table, table.lang):
-        buttons.append(action_button(action, v))
+    buttons += [action_button(action, v) for action in a.public_actions(table, table.lang)]
     return paged(Panel(buttons=buttons, page_id=lambda p: ids.page(v, p)), 0)
 
 
