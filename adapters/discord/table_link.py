@@ -22,10 +22,12 @@ import discord
 from discord import app_commands
 
 from unobot.chat.i18n import N_, gettext_for
+from unobot.chat.outcome import reader_lang
 from unobot.chat.render import error_text
 
 from . import render
 from .commands import _d, guarded
+from .place import chat_of, person_of
 from .reply import EPHEMERAL
 
 if TYPE_CHECKING:
@@ -52,15 +54,12 @@ def install(bot: UnoBot, make_link: LinkMaker) -> app_commands.Command[Any, Any,
 
 
 async def answer(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, make_link: LinkMaker) -> None:
-    from .place import chat_of, lang_of, person_of
-
-    chat = chat_of(it)
-    person = person_of(it)
+    chat, person = chat_of(it), person_of(it)
     table = await bot.service.table(chat)
+    lang = reader_lang(person.lang, table, bot.service.defaults.lang)  # theirs, else the table's
     if table is None:
-        await reply.tell("⚠️ " + error_text("no_game", bot.lang(it)))
+        await reply.tell("⚠️ " + error_text("no_game", lang))
         return
-    lang = lang_of(it, table.lang)
     await reply.show(shown(make_link(chat, person.id, person.name, table.seed, lang), lang))
 
 

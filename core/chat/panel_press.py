@@ -44,8 +44,8 @@ SHOWN_ON_STATUS = (c.AddAI, c.Join, c.Leave, c.Start, c.NextRound)
 
 @dataclass(frozen=True)
 class Answer:
-    """A press's answer: the member's panel of `table` (None: the game is
-    gone) under `notes` (a refusal, the cards they drew), or `picker`'s
+    """A press's answer: the member's panel of `table` (None: there is no
+    game, or it is gone) under `notes` (a refusal, the cards they drew), or `picker`'s
     choices instead; `form` says which, `page` which page of it. `command`
     is what the press sent; `outcome` the service's when it accepted it;
     `refused`, it did not (`keep`: for a store outage: say so, and redraw
