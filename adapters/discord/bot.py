@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,11 +39,10 @@ from unobot.changes import stop_following
 from unobot.chat import commands as c
 from unobot.chat import panel_ids as ids
 from unobot.chat import panel_press
-from unobot.chat.i18n import gettext_for
 from unobot.chat.pacer import Pacer
-from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Outcome
-from unobot.chat.table import FINISHED, Table
+from unobot.chat.status_text import outcome_text
+from unobot.chat.table import Table
 from unobot.chat.wake import SYSTEM, Pacing
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker, follow_changes
 from unobot.store import StoreError
@@ -60,8 +59,8 @@ __all__ = ["SYSTEM", "Options", "UnoBot", "chat_id"]
 
 @dataclass(frozen=True)
 class Options(Pacing):
-    """Timings and start-up behaviour; tests shorten them. The waits of a
-    table (AI pause, timer grace, lobby life) are core's `Pacing`."""
+    """Timings and start-up behaviour; tests shorten them. A table's waits
+    and how its timers keep time are core's `Pacing`."""
 
     #: At start-up, plan the jobs of the games already in the store.
     replan_at_start: bool = True
@@ -72,11 +71,6 @@ class Options(Pacing):
     #: Seconds between two edits of one channel's status message (Discord's
     #: per-channel budget is about 5 messages in 5 seconds).
     status_interval: float = 1.0
-    #: How often a job waiting for a point on the service's clock looks at it
-    #: again (the clock is injected: a test may move it).
-    clock_poll: float = 1.0
-    #: Seconds before a job that met a store outage is tried again.
-    retry_after: float = 1.0
 
 
 class UnoBot(discord.Client):
@@ -90,7 +84,7 @@ class UnoBot(discord.Client):
         self.options = options or Options()
         o = self.options
         self.timers = AsyncioTimers(service.clock, self._ring, poll=o.clock_poll)
-        self.waker = Waker(service, self.timers, o, retry_after=o.retry_after)
+        self.waker = Waker(service, self.timers, o)
         self.tree: app_commands.CommandTree[UnoBot] = app_commands.CommandTree(self)
         self.tree.add_command(uno_group(self))
         self._busy = 0
@@ -127,11 +121,8 @@ class UnoBot(discord.Client):
         finally:
             self._busy -= 1
 
-    def spawn(self, coro: Awaitable[None]) -> asyncio.Task[None]:
-        async def run() -> None:
-            await coro
-
-        task = asyncio.get_running_loop().create_task(run())
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
@@ -152,18 +143,32 @@ class UnoBot(discord.Client):
                            self.service.keeps_nothing,
                            lambda: self.press(interaction, reply, custom_id, values, data, on_ephemeral))
 
-    async def press(self, interaction: discord.Interaction[Any], reply: Reply, custom_id: str,
+    async def press(self, it: discord.Interaction[Any], reply: Reply, custom_id: str,
                     values: list[str] | None, data: dict[str, Any], on_ephemeral: bool) -> None:
-        """A press on a settings message or on a table's: what its custom_id says."""
+        """A press on a settings message or on a table's: what its custom_id
+        says (core's `panel_ids`), answered as core's `panel_press` decides."""
         setting = ids.parse_setting(custom_id)
         if setting is not None:
-            await settings_press(self, interaction, reply, setting, values, modal_value(data))
+            await settings_press(self, it, reply, setting, values, modal_value(data))
             return
-        press = ids.parse(custom_id, values)
-        if press is None:
-            await reply.tell("⚠️ " + error_text("bad_move", self.lang(interaction)))
+        chat, person = chat_of(it), person_of(it)
+        message = None if on_ephemeral else (it.message.id if it.message is not None else 0)
+        ans = await panel_press.press(self.service, chat, person, ids.parse(custom_id, values), now=self.now(),
+                                      message=message)
+        if ans.picker is not None and ans.table is not None:
+            await reply.show(render.picker(ans.table, ans.picker, ans.lang, ans.page))
+        elif ans.form == panel_press.PANEL and ans.table is not None:
+            await reply.show(self.panel(ans.table, person, ans.lang, notes=ans.notes, page=ans.page))
+        elif ans.form == panel_press.GONE:
+            await reply.show(render.Shown("\n".join(ans.notes) or "✓", None))
+        elif ans.form == panel_press.TELL:  # a refusal is core's text; a private line is escaped
+            await reply.tell("\n".join(ans.notes if ans.refused else map(render.esc, ans.notes)))
         else:
-            await self.table_press(interaction, reply, press, on_ephemeral)
+            await reply.ack()
+        if ans.outcome is not None:
+            await self.after(chat, ans.outcome)
+        elif ans.resume and ans.table is not None:
+            self.waker.ensure(chat, ans.table)
 
     def lang(self, it: discord.Interaction[Any]) -> str:
         return lang_of(it, self.service.defaults.lang)
@@ -171,89 +176,27 @@ class UnoBot(discord.Client):
     def now(self) -> float:
         return self.service.clock()
 
-    async def table_press(self, it: discord.Interaction[Any], reply: Reply, press: ids.Press,
-                          on_ephemeral: bool) -> None:
-        chat = chat_of(it)
-        person = person_of(it)
-        table = await self.service.table(chat)
-        if table is None:
-            await reply.tell("⚠️ " + error_text("no_game", self.lang(it)))
-            return
-        lang = lang_of(it, table.lang)
-        _ = gettext_for(lang)
-        if not on_ephemeral and (it.message is None or table.adapter.get("status") != it.message.id):
-            await reply.tell("⚠️ " + _("That button belongs to an older message."))
-            return
-        ans = await panel_press.answer(self.service, chat, person, press, table, lang, now=self.now())
-        if ans.picker is not None:
-            await reply.show(render.picker(table, ans.picker, lang, press.page))
-            return
-        if ans.refused:
-            await self.answer(reply, on_ephemeral, ans.table or table, person, lang, ans.notes[0], keep=ans.keep)
-            return
-        out, cmd, notes = ans.outcome, ans.command, ans.notes
-        if out is None or cmd is None:  # the member's panel: a page of it, or a stale picker's refusal
-            await reply.show(self.panel(table, person, lang, notes=notes, page=0 if notes else press.page))
-            if not notes:
-                self.waker.ensure(chat, table)
-            return
-        if on_ephemeral:
-            after = out.table if out.table is not None else await self.service.table(chat)
-            if after is None:
-                await reply.show(render.Shown("\n".join(notes + out.notices) or "✓", None))
-            else:
-                await reply.show(self.panel(after, person, lang, notes=notes))
-        elif isinstance(cmd, c.AddAI | c.Join | c.Leave | c.Start | c.NextRound) or not notes:
-            await reply.ack()
-        else:
-            await reply.tell("\n".join(render.esc(n) for n in notes))
-        self.after(chat, out, before=table)
-
-    async def answer(self, reply: Reply, on_ephemeral: bool, table: Table, person: c.Person, lang: str,
-                     text: str, keep: bool = False) -> None:
-        """A refused press: in the panel it was made on (shown again, fresh), or
-        to the member alone when it was made on the public message."""
-        if on_ephemeral and not keep:
-            await reply.show(self.panel(table, person, lang, notes=[text]))
-        else:
-            await reply.tell(text)
-
     def panel(self, table: Table, person: c.Person, lang: str, *, notes: list[str] | None = None,
               page: int = 0) -> render.Shown:
         return render.panel(table, person.id, lang, now=self.now(), is_admin=person.is_admin,
                             notes=notes or (), page=page)
 
     # -- after an outcome ---------------------------------------------------------------------
-    def after(self, chat: str, out: Outcome, *, before: Table | None = None, line: str = "") -> None:
-        """Show what an accepted command changed and plan the table's jobs anew."""
-        if not out.changed:
-            return
+    async def after(self, chat: str, out: Outcome, *, line: str = "") -> None:
+        """Show what an accepted command changed (core's `outcome_text`: `line`
+        says why a game ended) and plan the table's jobs anew (none once it ended)."""
         table = out.table
-        if table is None:
-            self.waker.cancel(chat)
-            if before is not None:  # a lobby whose last player left
-                before.seats.clear()
-                self.show_status(chat, before, render.status(before, final=True))
-            return
-        if table.phase == FINISHED and line:
-            self.waker.cancel(chat)
-            self.show_status(chat, table, render.stopped(table, line))
-            return
-        self.show_status(chat, table)
-        self.waker.after(chat, table, out)
+        if out.changed and table is not None:  # a table command's outcome always holds its table
+            await self.refresh(chat, table, render.status(table, outcome_text(table, line)))
+            self.waker.after(chat, table, out)
 
     async def refresh(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
-        """Show `table` on the channel's status message (paced)."""
-        self.show_status(chat, table, shown)
-
-    def show_status(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
+        """Show `table` (as `shown`, else its status) on the channel's status message (paced)."""
         self.pacer.show(chat, table.version, (table, shown or render.status(table)))
 
     async def _send_status(self, chat: str, state: tuple[Table, render.Shown]) -> None:
-        await self.edit_status(chat, *state)
-
-    async def edit_status(self, chat: str, table: Table, shown: render.Shown) -> None:
-        """Edit the game's status message (a deleted one is posted again)."""
+        """The pacer's sender: edit the game's status message (a deleted one is posted again)."""
+        table, shown = state
         cid = channel_of(chat)
         if cid is None:
             return
@@ -282,7 +225,7 @@ class UnoBot(discord.Client):
         async with self.busy():
             fired = await self.waker.fire(kind, chat, data)
             if fired.changed and fired.outcome is not None:
-                self.after(chat, fired.outcome, line=fired.line)
+                await self.after(chat, fired.outcome, line=fired.line)
 
     async def replan_all(self) -> None:
         """Once at start-up: the stored tables of this bot's channels get their timers."""

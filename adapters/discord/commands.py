@@ -42,11 +42,9 @@ from unobot.chat.typed import PERIODS, TYPED, menu_word
 
 from . import render
 from .place import chat_of, lang_of, person_of, settings_chat
-from .reply import Reply, answered
+from .reply import EPHEMERAL, PUBLIC, Reply, answered
 
 if TYPE_CHECKING:
-    from unobot.chat.outcome import Outcome
-
     from .bot import UnoBot  # the client's type only: the client imports this module
 
 
@@ -84,43 +82,43 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
     @group.command(name="new", description=_d(c.WORDS["new"]))
     @app_commands.describe(variant=_d(N_("The rules variant")))
     async def new(it: discord.Interaction[Any], variant: str | None = None) -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: new_game(bot, it, r, variant))
+        await guarded(bot, it, PUBLIC, lambda r: new_game(bot, it, r, variant))
 
     @group.command(name="rules", description=_d(c.WORDS["rules"]))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def rules(it: discord.Interaction[Any], scope: str = "channel") -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_rules(bot, it, r, scope))
+        await guarded(bot, it, EPHEMERAL, lambda r: show_settings(bot, it, r, scope, sm.RULES))
 
     @group.command(name="variant", description=_d(c.WORDS["variant"]))
     @app_commands.describe(name=_d(N_("The rules variant")), scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def variant(it: discord.Interaction[Any], name: str | None = None, scope: str = "channel") -> None:
         if name:
-            await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetVariant(name), scope))
+            await guarded(bot, it, PUBLIC, lambda r: setting(bot, it, r, c.SetVariant(name), scope))
         else:
-            await guarded(bot, it, PRIVATE_MODE, lambda r: show_variants(bot, it, r, scope))
+            await guarded(bot, it, EPHEMERAL, lambda r: show_settings(bot, it, r, scope, sm.VARIANTS))
 
     @group.command(name="language", description=_d(c.WORDS["language"]))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(language=LANGUAGE_CHOICES, scope=SCOPES)
     async def language(it: discord.Interaction[Any], language: str, scope: str = "channel") -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetLanguage(language), scope))
+        await guarded(bot, it, PUBLIC, lambda r: setting(bot, it, r, c.SetLanguage(language), scope))
 
     @group.command(name="timer", description=_d(c.WORDS["timer"]))
     @app_commands.describe(scope=_d(SCOPE))
     @app_commands.choices(scope=SCOPES)
     async def timer(it: discord.Interaction[Any], seconds: app_commands.Range[int, 0, 3600],
                     scope: str = "channel") -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: setting(bot, it, r, c.SetTimer(seconds), scope))
+        await guarded(bot, it, PUBLIC, lambda r: setting(bot, it, r, c.SetTimer(seconds), scope))
 
     @group.command(name="top", description=_d(answers.READING["top"]))
     @app_commands.choices(period=PERIOD_CHOICES)
     async def top(it: discord.Interaction[Any], period: str = "all") -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_records(bot, it, r, "top", period))
+        await guarded(bot, it, EPHEMERAL, lambda r: show_records(bot, it, r, "top", period))
 
     for name in (n for n in answers.READING if n != "top"):  # core's reading commands, none with an option
-        group.add_command(simple_command(bot, name, answers.READING[name], PRIVATE_MODE,
+        group.add_command(simple_command(bot, name, answers.READING[name], EPHEMERAL,
                                          functools.partial(show_records, what=name)))
 
     @group.command(name="ai", description=_d(N_("Add AI players to the open game")))
@@ -129,21 +127,21 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
     async def ai(it: discord.Interaction[Any], count: app_commands.Range[int, 1, 9] = 1,
                  level: str | None = None) -> None:
         cmd = c.AddAI(count=count, level=level) if level else c.AddAI(count=count)
-        await guarded(bot, it, PRIVATE_MODE, lambda r: table_command(bot, it, r, cmd))
+        await guarded(bot, it, EPHEMERAL, lambda r: table_command(bot, it, r, cmd))
 
     @group.command(name="kick", description=_d(N_("Remove a player from the game (creator or admin)")))
     @app_commands.describe(player=_d(N_("The player to remove")))
     async def kick(it: discord.Interaction[Any], player: discord.User) -> None:
-        await guarded(bot, it, PUBLIC_MODE, lambda r: table_command(bot, it, r, c.Kick(target=str(player.id))))
+        await guarded(bot, it, PUBLIC, lambda r: table_command(bot, it, r, c.Kick(target=str(player.id))))
 
     for name, command in c.PLAIN.items():  # core's table commands that take nothing
-        mode = PUBLIC_MODE if issubclass(command, PUBLIC_ANSWERS) else PRIVATE_MODE
+        mode = PUBLIC if issubclass(command, c.PUBLIC_ANSWERS) else EPHEMERAL
         group.add_command(simple_command(bot, name, c.WORDS[name], mode,
                                          functools.partial(table_command, cmd=command())))
 
     @group.command(name="help", description=_d(c.WORDS["help"]))
     async def help_(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: show_help(bot, it, r, group))
+        await guarded(bot, it, EPHEMERAL, lambda r: show_help(bot, it, r, group))
 
     return group
 
@@ -159,7 +157,6 @@ def simple_command(bot: UnoBot, name: str, words: str, mode: str,
     return app_commands.Command(name=name, description=_d(words), callback=callback)
 
 
-PUBLIC_MODE, PRIVATE_MODE = "public", "ephemeral"
 #: The choices' names are the words a player types for them (translated by `Translator`).
 LEVEL_CHOICES = [app_commands.Choice(name=app_commands.locale_str(LEVEL_NAMES.get(level, level)), value=level)
                  for level in ai_levels()]
@@ -176,16 +173,11 @@ async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
         await answered(reply, "/uno", lambda: bot.lang(it), bot.service.keeps_nothing, lambda: run(reply))
 
 
-def refused(out: Outcome, lang: str) -> str:
-    return "⚠️ " + out.refusal(lang)
-
-
 async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, variant: str | None) -> None:
-    chat = chat_of(it)
-    out = await bot.service.handle(chat, person_of(it), c.NewGame(variant=variant))
+    chat, person = chat_of(it), person_of(it)
+    out = await bot.service.handle(chat, person, c.NewGame(variant=variant))
     if not out.ok or out.table is None:
-        lang = lang_of(it, out.table.lang if out.table else bot.service.defaults.lang)
-        await reply.tell(refused(out, lang))
+        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
         return
     table = out.table
     bot.waker.cancel(chat)
@@ -193,40 +185,27 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, vari
     mid = await reply.show(render.status(table))
     if mid is not None:
         await bot.service.set_adapter_data(chat, {"status": mid}, seed=table.seed)
-    fresh = await bot.service.table(chat)
-    if fresh is not None:
-        bot.waker.after(chat, fresh)
-
-
-#: Commands that act on someone else (the whole table, another player, the
-#: player on turn): their answer is public. Others answer only the member;
-#: the status message shows the rest.
-PUBLIC_ANSWERS = (c.Stop, c.Kick, c.Skip)
+    bot.waker.after(chat, await bot.service.table(chat))  # read again: a Start may have come meanwhile
 
 
 async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command) -> None:
     """/uno ai, kick, skip, leave, stop: the service decides; a refusal is
     answered to the member alone and changes nothing."""
-    chat = chat_of(it)
-    before = await bot.service.table(chat)
-    out = await bot.service.handle(chat, person_of(it), cmd)
-    lang = lang_of(it, out.table.lang if out.table else bot.service.defaults.lang)
+    chat, person = chat_of(it), person_of(it)
+    out = await bot.service.handle(chat, person, cmd)
     if not out.ok:
-        await reply.tell(refused(out, lang))
+        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
         return
     await reply.show(render.Shown(render.esc("\n".join(out.notices)) or "✓", None))
-    if isinstance(cmd, c.Stop) and out.table is not None:
-        bot.after(chat, out, line=out.notices[0] if out.notices else " ")
-        return
-    bot.after(chat, out, before=before)
+    stopped = (out.notices[0] if out.notices else " ") if isinstance(cmd, c.Stop) else ""
+    await bot.after(chat, out, line=stopped)  # a stopped game's status says who stopped it
 
 
 async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command, scope: str) -> None:
-    chat = settings_chat(it, scope)
-    out = await bot.service.handle(chat, person_of(it), cmd)
-    lang = lang_of(it, bot.service.defaults.lang)
-    if not out.ok:
-        await reply.tell(refused(out, lang))
+    chat, person = settings_chat(it, scope), person_of(it)
+    out = await bot.service.handle(chat, person, cmd)
+    if not out.ok:  # said in the member's language (a settings outcome has no table)
+        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
         return
     settings = out.settings or await bot.service.settings(chat)
     m = render.settings_menu(settings, str(settings["lang"]))
@@ -236,10 +215,9 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: 
 
 
 async def lobby_follows(bot: UnoBot, chat: str) -> None:
-    """A lobby takes new settings: its status message shows them."""
-    table = await bot.service.table(chat)
-    if table is not None and table.phase == "lobby":
-        await bot.refresh(chat, table)
+    """A lobby takes new settings (core's `ChatService.lobby`): its status message shows them."""
+    if (lobby := await bot.service.lobby(chat)) is not None:
+        await bot.refresh(chat, lobby)
 
 
 async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, show: sm.Show | None = None,
@@ -248,25 +226,18 @@ async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str
     page; the components only for admins), the variants, or one option."""
     settings = await bot.service.settings(settings_chat(it, scope))
     m = render.settings_menu(settings, lang_of(it, str(settings["lang"])))  # a private answer: the reader's
-    show = show or sm.Show(sm.RULES)
-    if show.view in (sm.OPTION, sm.TYPE):
-        shown = render.option_panel(m, show.rule, show.option, scope, show.page, note)
-        if shown is not None:
-            return shown
-    if show.view == sm.VARIANTS:
-        _ = gettext_for(m.lang)
-        text = (render.esc(note) + "\n" if note else "") + "**" + render.esc(_("The rules variant")) + "**"
-        return render.Shown(text, render.variants_components(m, scope, show.page))
-    view = render.rules_components(m, scope, show.page) if person_of(it).is_admin else None
-    return render.Shown(render.rules_text(m, note), view)
+    view = m.view(show or sm.Show(sm.RULES))
+    if isinstance(view, sm.OptionPanel):
+        return render.option_panel(m, view, scope, note)
+    if isinstance(view, sm.Page):
+        return render.variants(m, view, scope, note)
+    return render.Shown(render.rules_text(m, note),
+                        render.rules_components(m, view, scope) if person_of(it).is_admin else None)
 
 
-async def show_rules(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str) -> None:
-    await reply.show(await settings_message(bot, it, scope))
-
-
-async def show_variants(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str) -> None:
-    await reply.show(await settings_message(bot, it, scope, sm.Show(sm.VARIANTS)))
+async def show_settings(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str, view: str) -> None:
+    """/uno rules, and /uno variant without a name: the rules' or the variants' first page."""
+    await reply.show(await settings_message(bot, it, scope, sm.Show(view)))
 
 
 class NumberModal(discord.ui.Modal):
@@ -298,7 +269,7 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
         await it.response.send_modal(modal)
         return
     if typed is not None and (it.message is None or not it.message.flags.ephemeral):
-        reply.mode = "ephemeral"
+        reply.mode = EPHEMERAL
     await reply.show(await settings_message(bot, it, press.scope, show, pressed.note(bot.lang(it))))
     if pressed.saved:
         await lobby_follows(bot, chat_of(it))

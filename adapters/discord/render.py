@@ -27,9 +27,8 @@ from unobot.chat.hand_text import hand_lines, hand_text
 from unobot.chat.i18n import N_, gettext_for
 from unobot.chat.markup import BOLD, CODE, Markup, help_lines
 from unobot.chat.names import clip
-from unobot.chat.paging import Window
-from unobot.chat.settings_menu import Entry, Page, RulesPage, SettingsMenu
-from unobot.chat.status_text import status_text
+from unobot.chat.settings_menu import Entry, OptionPanel, Page, RulesPage, SettingsMenu
+from unobot.chat.status_text import StatusText, status_text
 from unobot.chat.table import PLAYING, Table
 
 #: Discord's limits: options in a select, buttons in a row, rows in a message.
@@ -107,15 +106,10 @@ class Panel:
     page_id: Callable[[int], str] = lambda p: f"page|{p}"
 
 
-def nav(here: str, number: int, count: int, prev: str | None, nxt: str | None
-        ) -> list[discord.ui.Item[discord.ui.View]]:
-    """◀ n/N ▶ for a list of more than one page (`here`: this page's custom_id;
-    a disabled end gets an id of its own, since a message's ids are unique)."""
-    if count <= 1:
-        return []
-    return [button("◀", prev or here + "|l", disabled=prev is None),
-            button(Window(number, count).label, here + "|i", disabled=True),
-            button("▶", nxt or here + "|r", disabled=nxt is None)]
+def nav(buttons: Sequence[paging.NavButton], scope: str | None = None) -> list[discord.ui.Item[discord.ui.View]]:
+    """Core's ◀ n/N ▶ (`paging.nav`) as buttons; with `scope`, a settings
+    menu's (its press ids behind the scope: `panel_ids.setting`)."""
+    return [button(b.label, ids.setting(scope, b.id) if scope else b.id, disabled=not b.enabled) for b in buttons]
 
 
 def paged(panel: Panel, page: int) -> discord.ui.View | None:
@@ -126,18 +120,14 @@ def paged(panel: Panel, page: int) -> discord.ui.View | None:
     rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = [
         [discord.ui.Select(custom_id=s.custom_id(sh.window.number), placeholder=clip(s.placeholder, 150),
                            options=chunk)] for s, chunk in zip(panel.selects, sh.selects, strict=True) if chunk]
-    rows += sh.rows
-    at = sh.window
-    ends = [None if p is None else panel.page_id(p) for p in (at.prev, at.next)]
-    bottom = nav(panel.page_id(at.number), at.number, at.count, *ends) + panel.fixed
-    return layout(*rows, bottom)
+    return layout(*rows, *sh.rows, [*nav(paging.nav(sh.window, panel.page_id)), *panel.fixed])
 
 
 # -- the status message ---------------------------------------------------------------
 
-def status(table: Table, *, final: bool = False, line: str = "") -> Shown:
-    """The table's public status (core's `status_text`): never a card in anybody's hand."""
-    st = status_text(table, line=line, headline=True, final=final)
+def status(table: Table, st: StatusText | None = None) -> Shown:
+    """The table's public status (core's `status_text`, or `st`): never a card in anybody's hand."""
+    st = st or status_text(table, headline=True)
     out = ([esc(st.headline)] if st.headline else []) + [f"**{esc(st.title)}**", *map(esc, st.lines)]
     top = table.game.top if table.phase == PLAYING and table.game is not None and not st.final else None
     return Shown("\n".join(out), None if st.final else status_components(table),
@@ -152,28 +142,21 @@ def status_components(table: Table) -> discord.ui.View | None:
     v = table.version
     buttons = [button(_("🃏 My cards"), ids.hand_id(), discord.ButtonStyle.primary)] if table.phase == PLAYING \
         else []
-    for action in a.public_actions(table, table.lang):
-        buttons.append(action_button(action, v))
+    buttons += [action_button(action, v) for action in a.public_actions(table, table.lang)]
     return paged(Panel(buttons=buttons, page_id=lambda p: ids.page(v, p)), 0)
-
-
-def stopped(table: Table, line: str) -> Shown:
-    return Shown(f"**{esc(status_text(table).title)}**\n{esc(line)}", None)
 
 
 # -- a member's panel (ephemeral): the table model's menu --------------------------------------
 
-STYLES = {"color": discord.ButtonStyle.primary, "uno": discord.ButtonStyle.danger,
-          "catch": discord.ButtonStyle.danger, "challenge": discord.ButtonStyle.danger,
-          a.DRAW_PLAY: discord.ButtonStyle.success, a.JOIN: discord.ButtonStyle.success,
-          a.START: discord.ButtonStyle.primary, a.NEXT_ROUND: discord.ButtonStyle.success}
+#: Core's tone of an action (`actions.TONES`) as a button's style.
+STYLES = {a.MAIN: discord.ButtonStyle.primary, a.GO: discord.ButtonStyle.success,
+          a.ALERT: discord.ButtonStyle.danger, a.QUIET: discord.ButtonStyle.secondary}
 
 
 def action_button(action: a.Action, version: int) -> discord.ui.Button[discord.ui.View]:
     """An action as a button: done when pressed, or its picker when it still `needs` a pick."""
     cid = ids.needs(version, action.id) if action.needs else ids.act(version, action.id)
-    style = STYLES.get(action.kind, discord.ButtonStyle.secondary)
-    return button(action.label, cid, style)
+    return button(action.label, cid, STYLES[action.tone])
 
 
 def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, is_admin: bool = False,
@@ -204,7 +187,7 @@ def picker(table: Table, action: a.Action, lang: str, page: int = 0) -> Shown:
     """The picks an action still needs (`grouped().choices`): one button each."""
     v = table.version
     buttons = [button(action.choice_label(choice), ids.act(v, choice.id),
-                      STYLES.get(choice.kind, discord.ButtonStyle.primary)) for choice in action.choices]
+                      STYLES[a.TONES.get(choice.kind, a.MAIN)]) for choice in action.choices]
     view = paged(Panel(buttons=buttons, fixed=[button("↩️", ids.refresh(v))],
                        page_id=lambda p: ids.needs(v, action.id, p)), page)
     return Shown(f"**{esc(action.label)}**" + (f"\n{esc(action.hint)}" if action.hint else ""), view)
@@ -247,19 +230,10 @@ def entry_option(entry: Entry, label: str) -> discord.SelectOption:
     return discord.SelectOption(label=clip(label, 100), value=entry.id, description=clip(entry.hint, 100) or None)
 
 
-def setting_nav(scope: str, here: str, page: Page | RulesPage) -> list[discord.ui.Item[discord.ui.View]]:
-    """`nav` for a page of core's settings menu (`here`: this page's press id), its ids behind `scope`."""
-    def at(press: str | None) -> str | None:
-        return ids.setting(scope, press) if press else None
-
-    return nav(ids.setting(scope, here), page.number, page.count, at(page.prev), at(page.next))
-
-
-def rules_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.View | None:
+def rules_components(m: SettingsMenu, view: RulesPage, scope: str) -> discord.ui.View | None:
     """A page of the switchable rules (on or off) in a select, and of the
     options of the rules on in a second; both page at 25 (27+ house rules exist)."""
     _ = gettext_for(m.lang)
-    view = m.rules(page)
     rows: list[Sequence[discord.ui.Item[discord.ui.View]]] = []
     for n, (entries, placeholder, mark) in enumerate(((view.switches, _("Turn a house rule on or off"), True),
                                                       (view.options, _("Change an option"), False))):
@@ -267,38 +241,32 @@ def rules_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.V
             options = [entry_option(e, e.marked("✅ ", "⬜ ") if mark else e.label) for e in entries]
             rows.append([discord.ui.Select(custom_id=ids.setting_select(scope, n), placeholder=placeholder,
                                            options=options)])
-    rows.append(setting_nav(scope, f"pr:{view.number}", view))
+    rows.append(nav(view.nav(), scope))
     return layout(*rows)
 
 
-def option_panel(m: SettingsMenu, rule: str, option: str, scope: str, page: int = 0,
-                 note: str = "") -> Shown | None:
+def option_panel(m: SettingsMenu, p: OptionPanel, scope: str, note: str = "") -> Shown:
     """One option of a rule: its help in the reader's language, what it
     takes, its value, and how to change it: on/off, its allowed values, or
     steps within its bounds and a box to type a number; then back."""
-    p = m.find_option(rule, option, page)
-    if p is None:
-        return None
     _ = gettext_for(m.lang)
     mark = "✅ " if p.is_switch else "🔘 "
     buttons = [button((mark if e.on else "") + e.label, ids.setting(scope, e.id),
                       discord.ButtonStyle.success if p.is_switch and e.id.endswith(":1") else
                       discord.ButtonStyle.secondary) for e in p.choices.entries]
     buttons += [button(e.label, ids.setting(scope, e.id)) for e in p.steps]
-    bottom = setting_nav(scope, f"{p.id}:{p.choices.number}", p.choices)
+    bottom = nav(p.choices.nav(), scope)
     if p.typed is not None:
         bottom.append(button("✏️ " + _("Type a number"), ids.setting(scope, p.typed), discord.ButtonStyle.primary))
     bottom.append(button(_("⬅ All rules"), ids.setting(scope, "back")))
     return Shown(MD.text(sm.option_lines(p, m.lang, note)), layout(*paging.rows(buttons, LIMITS.row), bottom))
 
 
-def variants_components(m: SettingsMenu, scope: str, page: int = 0) -> discord.ui.View | None:
-    """A page of every variant in a select (25 a page), the channel's marked."""
+def variants(m: SettingsMenu, view: Page, scope: str, note: str = "") -> Shown:
+    """A page of every variant in a select (25 a page), the channel's marked, under its title."""
     _ = gettext_for(m.lang)
-    view = m.variants(page)
+    text = (esc(note) + "\n" if note else "") + "**" + esc(_("The rules variant")) + "**"
     options = [entry_option(e, e.marked("✅ ", "")) for e in view.entries]
-    if not options:
-        return None
     select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
         custom_id=ids.setting_select(scope, 2), placeholder=_("The rules variant"), options=options)
-    return layout([select], setting_nav(scope, f"pv:{view.number}", view))
+    return Shown(text, layout([select], nav(view.nav(), scope)) if options else None)

@@ -22,10 +22,13 @@ import discord
 from discord import app_commands
 
 from unobot.chat.i18n import N_, gettext_for
+from unobot.chat.outcome import reader_lang
 from unobot.chat.render import error_text
 
 from . import render
-from .commands import PRIVATE_MODE, _d, guarded
+from .commands import _d, guarded
+from .place import chat_of, person_of
+from .reply import EPHEMERAL
 
 if TYPE_CHECKING:
     from .bot import UnoBot
@@ -45,21 +48,18 @@ def install(bot: UnoBot, make_link: LinkMaker) -> app_commands.Command[Any, Any,
 
     @group.command(name="table", description=_d(N_("Open the table in your browser (a link for you alone)")))
     async def table(it: discord.Interaction[Any]) -> None:
-        await guarded(bot, it, PRIVATE_MODE, lambda r: answer(bot, it, r, make_link))
+        await guarded(bot, it, EPHEMERAL, lambda r: answer(bot, it, r, make_link))
 
     return table
 
 
 async def answer(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, make_link: LinkMaker) -> None:
-    from .place import chat_of, lang_of, person_of
-
-    chat = chat_of(it)
-    person = person_of(it)
+    chat, person = chat_of(it), person_of(it)
     table = await bot.service.table(chat)
+    lang = reader_lang(person.lang, table, bot.service.defaults.lang)  # theirs, else the table's
     if table is None:
-        await reply.tell("⚠️ " + error_text("no_game", bot.lang(it)))
+        await reply.tell("⚠️ " + error_text("no_game", lang))
         return
-    lang = lang_of(it, table.lang)
     await reply.show(shown(make_link(chat, person.id, person.name, table.seed, lang), lang))
 
 

@@ -179,8 +179,7 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
     if make_scheduler is not None:
         # The jobs keep the service's time: a timer is due when the service agrees it ran out.
         rt.scheduler = make_scheduler(app, service.clock, jobs.CALLBACKS)
-        options = setup["options"]
-        rt.waker = Waker(service, rt.scheduler, options, retry_after=options.store_retry)
+        rt.waker = Waker(service, rt.scheduler, setup["options"])
     if rt.scheduler is not None and setup["options"].replan_at_start:
         rt.scheduler.plan("replan", 0, rt.scheduler.now(), {"chat": 0})
 

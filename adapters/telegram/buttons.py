@@ -21,7 +21,6 @@ from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text
-from unobot.chat.table import LOBBY
 
 from . import inline_handlers, keyboards, publish
 from .bot import uno_bot
@@ -49,8 +48,8 @@ async def rules_view(context: Context, chat_id: int, show: sm.Show | None = None
 
 async def refresh_lobby(context: Context, chat_id: int) -> None:
     """Settings reach a lobby that has not started: show it with them."""
-    table = await runtime(context).service.table(str(chat_id))
-    if table is not None and table.phase == LOBBY:
+    table = await runtime(context).service.lobby(str(chat_id))
+    if table is not None:
         await publish.show(context, chat_id, table)
 
 

@@ -56,7 +56,7 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
             scheduler = rt.scheduler
             if rt.waker is not None and tries < rt.waker.retries and scheduler is not None:
                 log.warning("chat %s -> %s: move failed, trying again: %s", old, new, exc)
-                scheduler.plan("move", old, scheduler.now() + rt.options.store_retry,
+                scheduler.plan("move", old, scheduler.now() + rt.options.retry_after,
                                {"chat": old, "new": new, "tries": tries + 1})
             else:
                 log.error("chat %s -> %s: move given up: %s", old, new, exc)

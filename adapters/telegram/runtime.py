@@ -45,14 +45,12 @@ CACHE_SIZE = 4096
 @dataclass(frozen=True)
 class Options(Pacing):
     """Timings; tests shorten them. The waits of a table (AI pause, timer
-    grace, lobby life) are core's `Pacing`."""
+    grace, lobby life, a retry through a store outage) are core's `Pacing`."""
 
     #: Send "you drew ..." to players who started the bot in private.
     private_notices: bool = True
     #: At start-up, re-plan the jobs of the games already in the store.
     replan_at_start: bool = True
-    #: A job that found the store down tries again after this many seconds.
-    store_retry: float = 5.0
     #: The Telegram user who owns the card sticker sets; None: the hand as text.
     sticker_owner: int | None = None
 

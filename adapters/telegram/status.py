@@ -29,7 +29,7 @@ from telegram.error import BadRequest, TelegramError
 
 from unobot.chat.bounded import BoundedCache
 from unobot.chat.keyed_locks import KeyedLocks
-from unobot.chat.status_text import status_text
+from unobot.chat.status_text import status_text, stopped_text
 from unobot.chat.table import Table
 
 from .bot import MAX_TEXT, UnoBot
@@ -99,8 +99,8 @@ def render(table: Table, *, notes: list[str] | None = None, headline: bool = Fal
 
 def stopped(table: Table, line: str) -> Status:
     """The status of a game that is gone (stopped, lobby expired): title and why."""
-    head = status_text(table).title
-    return Status(clip16(f"{head}\n{line}", MAX_TEXT), None, min(len(head), MAX_TEXT - 1))
+    st = stopped_text(table, line)
+    return Status(clip16("\n".join([st.title, *st.lines]), MAX_TEXT), None, min(len(st.title), MAX_TEXT - 1))
 
 
 async def send(bot: Bot, chat_id: int, status: Status) -> Message:

@@ -239,7 +239,7 @@ async def attach_discord(bot: Any, config: Config) -> Any:
     if config.web.enabled:
         async def on_outcome(chat: str, out: Any) -> None:
             if chat.startswith(CHAT_PREFIX):
-                bot.after(chat, out)
+                await bot.after(chat, out)
 
         try:
             web_table, runner = await start_inside(bot.service, config, on_outcome=on_outcome)

@@ -52,6 +52,14 @@ JOIN, LEAVE, START, ADD_AI, NEXT_ROUND, SKIP = "join", "leave", "start", "add_ai
 # Groups, which say where a front-end puts an action.
 TURN, CARD, OUT_OF_TURN, LOBBY_GROUP, ROUND = "turn", "card", "out_of_turn", "lobby", "round"
 
+# Tones, which say how much an action stands out (a button's colour, say).
+MAIN, GO, ALERT, QUIET = "main", "go", "alert", "quiet"
+#: Each kind's tone (any other kind's: QUIET): naming a colour and starting
+#: the game are the choice on offer; drawing to play, joining and the next
+#: round move the game on; UNO, a catch and a challenge are urgent.
+TONES = {COLOR: MAIN, START: MAIN, DRAW_PLAY: GO, JOIN: GO, NEXT_ROUND: GO, UNO: ALERT, CATCH: ALERT,
+         CHALLENGE: ALERT}
+
 #: The longest plain id; a plugin move's text longer than this goes by digest.
 MAX_PLAIN = 40
 
@@ -98,6 +106,11 @@ class Action:
     public: str = ""
     #: Playing it ends the round (a last card): a colour or target it takes no longer matters.
     finishing: bool = False
+
+    @property
+    def tone(self) -> str:
+        """How much it stands out (`TONES`)."""
+        return TONES.get(self.kind, QUIET)
 
     @property
     def text(self) -> str:

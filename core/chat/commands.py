@@ -202,6 +202,11 @@ WORDS: dict[str, str] = {
 }
 #: The table commands that take nothing, by the name every front-end gives them.
 PLAIN: dict[str, type[Command]] = {"skip": Skip, "leave": Leave, "stop": Stop}
+#: Commands that act on someone else (the whole table, another player, the
+#: player on turn): a front-end that may answer one member alone (Discord)
+#: answers these where everyone reads, and the others to the member only
+#: (the status message shows the rest).
+PUBLIC_ANSWERS: tuple[type[Command], ...] = (Stop, Kick, Skip)
 
 
 def parse_int(text: str) -> int | None:

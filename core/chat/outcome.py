@@ -8,7 +8,7 @@ from typing import Any
 
 from ..config import GameConfig
 from ..events import MATCH_WON, ROUND_WON, Event
-from .i18n import Msg
+from .i18n import Msg, known
 from .render import describe_private, error_text
 from .table import Table
 
@@ -51,6 +51,10 @@ class Outcome:
             return self.reason.text(lang)
         return error_text(self.code or "bad_move", lang)
 
+    def refusal_to(self, person_lang: str | None, default: str) -> str:
+        """`refusal` for one member alone, in the language they read (`reader_lang`)."""
+        return self.refusal(reader_lang(person_lang, self.table, default))
+
     def private_for(self, person_id: str, lang: str) -> list[str]:
         """What only `person_id` may read of this outcome (the cards they
         drew), in `lang`: a front-end that knows a player's own language
@@ -66,6 +70,14 @@ class Outcome:
     @property
     def match_over(self) -> bool:
         return any(e.kind == MATCH_WON for e in self.events)
+
+
+def reader_lang(person_lang: str | None, table: Table | None, default: str) -> str:
+    """The language of an answer meant for one member alone: their own (their
+    client's, `person_lang`) when spoken here, else the table's, else
+    `default` (the bot's). Why here: every such answer of a front-end that
+    knows its members' languages (Discord's refusals and panels) picks it so."""
+    return known(person_lang) or (table.lang if table is not None else default)
 
 
 @dataclass

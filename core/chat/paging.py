@@ -13,7 +13,7 @@ every item is on some page, and a page past the end shows the last.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -52,6 +52,30 @@ class Window:
     def label(self) -> str:
         """`2/5`: the page shown between ◀ and ▶."""
         return f"{self.number + 1}/{self.count}"
+
+
+@dataclass(frozen=True)
+class NavButton:
+    """One button of ◀ n/N ▶: its label, the id a press on it sends, and
+    whether it can be pressed (n/N, and an arrow at an end, cannot)."""
+
+    label: str
+    id: str
+    enabled: bool = True
+
+
+def nav(at: Window, page_id: Callable[[int], str]) -> list[NavButton]:
+    """◀ n/N ▶ under a list of more than one page (nothing for one page):
+    ◀ and ▶ lead to the pages either side (`page_id` names a page), n/N
+    only says where the reader is. Why ids for the buttons that cannot be
+    pressed too: a platform may want every id on a message unique (Discord
+    does), so they are this page's id and `|l`, `|i` or `|r`, which name no page."""
+    if at.count <= 1:
+        return []
+    here = page_id(at.number)
+    back = NavButton("◀", page_id(at.prev)) if at.prev is not None else NavButton("◀", here + "|l", False)
+    forth = NavButton("▶", page_id(at.next)) if at.next is not None else NavButton("▶", here + "|r", False)
+    return [back, NavButton(at.label, here + "|i", False), forth]
 
 
 def window(length: int, size: int, number: int) -> tuple[Window, slice]:

@@ -120,6 +120,12 @@ class ChatService:
         found = await self.load(chat_id)
         return found[1] if found else None
 
+    async def lobby(self, chat_id: str) -> Table | None:
+        """The chat's table if it is a lobby: new settings show on a lobby's
+        status (its game will play them), never on a game already started."""
+        table = await self.table(chat_id)
+        return table if table is not None and table.phase == LOBBY else None
+
     async def settings(self, chat_id: str) -> dict[str, Any]:
         """A chat's settings: each one from the nearest place that set it
         (`settings_from`; an empty value inherits), else the bot's defaults."""

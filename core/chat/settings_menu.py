@@ -52,7 +52,7 @@ from .option_values import (
     option_spec,
     resolved_options,
 )
-from .paging import window
+from .paging import NavButton, Window, nav, window
 from .render import error_text
 from .rules_text import switchable_rules, value_words
 from .views import RulesSummary, rules_summary
@@ -94,6 +94,12 @@ class Page:
     count: int = 1
     prev: str | None = None
     next: str | None = None
+    #: The press id of page n of this list (`paged` sets it; `nav` reads it).
+    page_id: Callable[[int], str] = field(default=str, compare=False, repr=False)
+
+    def nav(self) -> list[NavButton]:
+        """◀ n/N ▶ for this page, their ids press ids of the menu (core's `paging.nav`)."""
+        return nav(Window(self.number, self.count), self.page_id)
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,10 @@ class RulesPage:
     count: int = 1
     prev: str | None = None
     next: str | None = None
+
+    def nav(self) -> list[NavButton]:
+        """◀ n/N ▶ for this page of the rules (core's `paging.nav`)."""
+        return nav(Window(self.number, self.count), rules_page)
 
 
 @dataclass(frozen=True)
@@ -159,6 +169,11 @@ class Refused:
 
     code: str
     text: str
+
+
+def rules_page(number: int) -> str:
+    """The press id of page `number` of the rules view."""
+    return f"pr:{number}"
 
 
 # -- short keys: any name fits in an id -------------------------------------------------
@@ -214,7 +229,7 @@ def paged(entries: Sequence[Entry], size: int, number: int, page_id: Callable[[i
     """Page `number` (past the end: the last) of `entries`, `size` a page."""
     at, part = window(len(entries), size, number)
     return Page(tuple(entries[part]), at.number, at.count, None if at.prev is None else page_id(at.prev),
-                None if at.next is None else page_id(at.next))
+                None if at.next is None else page_id(at.next), page_id)
 
 
 # -- the menu ---------------------------------------------------------------------------
@@ -298,8 +313,8 @@ class SettingsMenu:
         at, part = window(max(len(x) for x in lists), self.size, number)
         switches, options, with_options = (tuple(x[part]) for x in lists)
         return RulesPage(switches, options, with_options, number=at.number, count=at.count,
-                         prev=None if at.prev is None else f"pr:{at.prev}",
-                         next=None if at.next is None else f"pr:{at.next}")
+                         prev=None if at.prev is None else rules_page(at.prev),
+                         next=None if at.next is None else rules_page(at.next))
 
     # -- variants, timer, language, reset
 
@@ -384,6 +399,17 @@ class SettingsMenu:
         cls = available_rules().get(rule)
         names = [s.name for s in option_specs(cls)] if cls is not None else []
         return self.option(cls, names.index(option), number) if cls is not None and option in names else None
+
+    def view(self, show: Show) -> OptionPanel | Page | RulesPage:
+        """What `show` draws on a front-end that shows one list at a time
+        (Discord): an option's panel (the box to type its number opens over
+        it), the variants (a `Page`), or a page of the rules, which also
+        stands in for an option that no longer exists."""
+        if show.view in (OPTION, TYPE):
+            found = self.find_option(show.rule, show.option, show.page)
+            if found is not None:
+                return found
+        return self.variants(show.page) if show.view == VARIANTS else self.rules(show.page)
 
     def decode(self, press: str, typed: str | None = None) -> Decoded | Refused:
         """`decode` with this menu's language and page size."""

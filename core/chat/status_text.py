@@ -75,3 +75,18 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
         out += ["", _("Press “My cards” to see your hand and play.")]
     return StatusText(round_headline(table) if headline else None, title, out,
                       final or table.phase == FINISHED)
+
+
+def stopped_text(table: Table, line: str) -> StatusText:
+    """The status of a game that is gone (stopped, its lobby expired): its
+    title and `line`, why; nothing left to press or to read."""
+    return StatusText(None, status_text(table).title, [line], final=True)
+
+
+def outcome_text(table: Table, line: str = "") -> StatusText:
+    """The status an accepted command leaves on the table's message: a game
+    that ended with `line` (a stop, a lobby nobody started) shows only that;
+    any other, the full status under the round's headline."""
+    if table.phase == FINISHED and line:
+        return stopped_text(table, line)
+    return status_text(table, headline=True)

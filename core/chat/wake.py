@@ -38,7 +38,8 @@ KINDS = (CONT, TIMER, CLOCK, LOBBY_EXPIRY)
 
 @dataclass(frozen=True)
 class Pacing:
-    """How long a table waits: the operator's settings (config.yaml `game`)."""
+    """How long a table waits: the operator's settings (config.yaml `game`),
+    and how its timers keep time (every front-end's, so none keeps its own)."""
 
     #: Seconds AI seats wait while a person may act out of turn.
     continue_delay: float = 3.0
@@ -46,6 +47,11 @@ class Pacing:
     timer_grace: float = 0.3
     #: Seconds a lobby stays open without being started.
     lobby_seconds: float = 30 * 60.0
+    #: Seconds before a wake that met a store outage rings again (`Waker`).
+    retry_after: float = 5.0
+    #: How often a timer waiting for a point on the service's clock looks at it
+    #: again (`AsyncioTimers`: the clock is injected, a test may move it).
+    clock_poll: float = 1.0
 
 
 @dataclass(frozen=True)

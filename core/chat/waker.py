@@ -82,14 +82,14 @@ class Waker:
     """A table's timers, exactly as `wake_plan` says, on a front-end's `Timers`."""
 
     def __init__(self, service: Service, timers: Timers, pacing: Pacing | None = None, *,
-                 retry_after: float = 5.0, retries: int = 120) -> None:
+                 retry_after: float | None = None, retries: int = 120) -> None:
         self.service = service
         self.timers = timers
         self.pacing = pacing or Pacing()
         #: A wake that met a store outage rings again this many seconds later,
         #: at most `retries` times (ten minutes by default): the clock a table
-        #: keeps must not be lost to an outage.
-        self.retry_after = retry_after
+        #: keeps must not be lost to an outage. (Default: the pacing's.)
+        self.retry_after = self.pacing.retry_after if retry_after is None else retry_after
         self.retries = retries
 
     # -- planning ----------------------------------------------------------------------

@@ -289,3 +289,18 @@ def test_a_last_wild_needs_no_colour_the_round_ends_whichever() -> None:
     two = a.menu(_dealt(["W G1", "R5 R6"], "G9"), "1")
     wild = next(x for x in two.grouped(a.CARD) if x.card is not None and x.card.text == "W")
     assert wild.needs == ("color",) and len(wild.choices) == 4 and not wild.finishing
+
+
+async def test_each_action_stands_out_by_its_tone() -> None:
+    """Joining moves the game on, starting is the choice on offer, leaving is
+    quiet; a kind with no tone of its own (a plugin's, say) is quiet too."""
+    svc = ChatService(MemoryStore(), rng=random.Random(2))
+    assert (await svc.handle(CHAT, ANA, c.NewGame())).ok
+    table = await svc.table(CHAT)
+    assert table is not None
+    tones = {x.kind: x.tone for x in a.menu(table, BEN.id, "en").actions}
+    assert tones[a.JOIN] == a.GO
+    tones = {x.kind: x.tone for x in a.menu(table, ANA.id, "en").actions}
+    assert tones[a.START] == a.MAIN and tones[a.LEAVE] == a.QUIET
+    assert {a.TONES[k] for k in ("uno", "catch", "challenge")} == {a.ALERT}
+    assert a.Action("mx", "a-plugin-kind", a.TURN, "X", c.PluginMove(text="x")).tone == a.QUIET

@@ -42,3 +42,11 @@ def test_a_command_with_fields_is_a_value_too() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         play.card = "G5"  # type: ignore[misc]
     assert c.Pass(version=1) != c.Draw(version=1)
+
+
+def test_commands_that_act_on_someone_else_are_answered_publicly() -> None:
+    """Stopping the table, removing or skipping a player: everyone reads the
+    answer; leaving, adding an AI or a move answers the member alone."""
+    assert {name for name, kind in c.PLAIN.items() if issubclass(kind, c.PUBLIC_ANSWERS)} == {"skip", "stop"}
+    assert all(issubclass(kind, c.PUBLIC_ANSWERS) for kind in (c.Kick, c.StopAfterRounds))
+    assert not any(issubclass(kind, c.PUBLIC_ANSWERS) for kind in (c.Leave, c.AddAI, c.Join, *c.GAME_MOVES))

@@ -56,3 +56,21 @@ def test_a_window_names_its_neighbours() -> None:
     assert list(range(12))[part] == [10, 11]
     assert paging.window(0, 5, 0)[0] == paging.Window(0, 1)
     assert paging.rows("abcdefg", 3) == [list("abc"), list("def"), ["g"]]
+
+
+def test_nav_leads_to_the_pages_either_side_and_every_id_is_unique() -> None:
+    """◀ n/N ▶: nothing for one page; the arrows name the pages beside this
+    one; n/N and an arrow at an end cannot be pressed and name no page."""
+    def page_id(n: int) -> str:
+        return f"p{n}"
+
+    assert paging.nav(paging.Window(0, 1), page_id) == []
+    middle = paging.nav(paging.Window(2, 5), page_id)
+    assert [(b.label, b.id, b.enabled) for b in middle] == [("◀", "p1", True), ("3/5", "p2|i", False),
+                                                            ("▶", "p3", True)]
+    for at in (paging.Window(0, 3), paging.Window(2, 3)):
+        buttons = paging.nav(at, page_id)
+        assert len({b.id for b in buttons}) == 3  # unique on the message, pressable or not
+        dead = [b for b in buttons if not b.enabled]
+        assert len(dead) == 2 and all(b.id not in {page_id(n) for n in range(3)} for b in dead)
+        assert [b.id for b in buttons if b.enabled] == [page_id(1)]

@@ -65,6 +65,12 @@ def test_paging_reaches_every_rule_option_and_variant_once(size: int) -> None:
     assert [e.name for p in variants for e in p.entries] == variant_names()
     assert [e.name for p in variants for e in p.entries if e.on] == ["crazy"]
     assert m.rules(999).number == pages[-1].number  # a page past the end shows the last
+    for page in [*pages, *variants]:  # ◀ ▶ press the ids of the pages either side
+        arrows = [b.id for b in page.nav() if b.enabled]
+        assert arrows == [x for x in (page.prev, page.next) if x is not None]
+        assert all(isinstance(m.decode(b.id), sm.Refused) for b in page.nav() if not b.enabled)
+    if len(pages) > 1:
+        assert [b.label for b in pages[0].nav()] == ["◀", f"1/{len(pages)}", "▶"]
 
 
 def all_entries(m: sm.SettingsMenu) -> list[sm.Entry]:
@@ -163,3 +169,18 @@ def test_a_forged_press_is_refused_translated_with_no_command() -> None:
     for typed in ("abc", "", "²", "inf", "nan", "1e999"):
         got = sm.decode(f"t:{deck}:{hand_size}", typed, lang="es")
         assert isinstance(got, sm.Refused) and got.code == "bad_option", typed
+
+
+def test_a_show_names_the_view_a_one_list_front_end_draws() -> None:
+    """An option's panel (for the box to type its number in too), the
+    variants, or a page of the rules; an option gone shows the rules."""
+    m = sm.SettingsMenu(settings(), "en", 4, 4)
+    cls = option_rules(m.enabled)[0]
+    option = option_specs(cls)[0].name
+    for view in (sm.OPTION, sm.TYPE):
+        panel = m.view(sm.Show(view, cls.name, option))
+        assert isinstance(panel, sm.OptionPanel) and (panel.rule, panel.option) == (cls.name, option)
+    assert m.view(sm.Show(sm.VARIANTS, page=1)) == m.variants(1) and m.variants(1).number == 1
+    assert m.view(sm.Show(sm.RULES, page=1)) == m.rules(1) and m.rules(1).number == 1
+    assert m.view(sm.Show(sm.OPTION, cls.name, "no-such-option")) == m.rules(0)
+    assert isinstance(m.view(sm.Show(sm.RULE, cls.name)), sm.RulesPage)

@@ -6,6 +6,7 @@ timers ring on the service's clock, not the wall clock."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -140,7 +141,7 @@ async def test_a_store_outage_puts_the_wake_off_and_gives_up_after_its_tries(tmp
     try:
         svc = ChatService(store, clock=clock, rng=random.Random(4))
         timers = Recorded(clock)
-        waker = Waker(svc, timers, PACING, retry_after=7.0, retries=2)
+        waker = Waker(svc, timers, dataclasses.replace(PACING, retry_after=7.0), retries=2)  # the pacing's
         await lobby(svc)
         table = await svc.table(CHAT)
         assert table is not None
@@ -155,6 +156,14 @@ async def test_a_store_outage_puts_the_wake_off_and_gives_up_after_its_tries(tmp
     finally:
         await store.close()
         server.stop()
+
+
+def test_a_wake_retries_as_the_pacing_says_unless_told_otherwise() -> None:
+    svc = ChatService(MemoryStore())
+    timers = Recorded(Clock())
+    assert Waker(svc, timers).retry_after == Pacing().retry_after == 5.0
+    assert Waker(svc, timers, Pacing(retry_after=3.0)).retry_after == 3.0
+    assert Waker(svc, timers, Pacing(retry_after=3.0), retry_after=7.0).retry_after == 7.0
 
 
 async def test_asyncio_timers_ring_on_the_services_clock_and_count_an_ai_pause_as_busy() -> None:

@@ -140,7 +140,7 @@ async def test_a_timer_outlives_a_store_outage(server: BotAPIServer, tmp_path: o
     """The turn timer runs out while Redis is down: the job tries again, and
     once Redis is back the player's turn is timed out as it should be."""
     redis = RedisServer(tmp_path / "down").start()  # type: ignore[operator]
-    bot = await BotProcess(server, redis.url, prefix, options=replace(FAST, store_retry=0.2)).start()
+    bot = await BotProcess(server, redis.url, prefix, options=replace(FAST, retry_after=0.2)).start()
     try:
         group, _ann, _ben = await timed_game(server, bot, 1)
         assert bot.service is not None
@@ -149,7 +149,7 @@ async def test_a_timer_outlives_a_store_outage(server: BotAPIServer, tmp_path: o
         mark = server.mark()
         redis.stop()
         assert await bot.advance(1.2) == 1  # the timer fires into the outage...
-        assert await bot.advance(0.2) == 1  # ...and again, store_retry later
+        assert await bot.advance(0.2) == 1  # ...and again, retry_after later
         job = bot.scheduler.planned[f"timer:{group['id']}"]
         assert job.data["tries"] == 2
         assert bot.scheduler.due_at("timer", group["id"]) == pytest.approx(bot.clock() + 0.2)  # type: ignore[misc]
