@@ -128,7 +128,7 @@ class WebTable:
         self.on_outcome = on_outcome
         self.pages: dict[str, set[Page]] = {}
         self.watchers: dict[str, asyncio.Task[None]] = {}
-        self.timers = AsyncioTimers(service.clock, self._ring, poll=0.25)
+        self.timers = AsyncioTimers(service.clock, self._ring, poll=self.config.pacing.clock_poll)
         self.waker = Waker(service, self.timers, self.config.pacing)
         self.planned: set[str] = set()
         #: A chat's moves made here and its watcher's reads take turns: a watcher
