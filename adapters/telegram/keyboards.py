@@ -114,23 +114,22 @@ def _button(entry: Entry, label: str) -> InlineKeyboardButton:
     return InlineKeyboardButton(clip(label, MAX_BUTTON), callback_data=SETTINGS + entry.id)
 
 
-def _nav(prev: str | None, nxt: str | None, number: int, count: int) -> list[list[InlineKeyboardButton]]:
-    """◀ n/N ▶ under a list that takes more than one page."""
-    if count <= 1:
-        return []
-    row = [InlineKeyboardButton("◀", callback_data=SETTINGS + prev)] if prev else []
-    row.append(InlineKeyboardButton(f"{number + 1}/{count}", callback_data=SETTINGS + f"pr:{number}"))
-    return [row + ([InlineKeyboardButton("▶", callback_data=SETTINGS + nxt)] if nxt else [])]
+def _nav(buttons: list[paging.NavButton]) -> list[list[InlineKeyboardButton]]:
+    """Core's ◀ n/N ▶ under a list that takes more than one page, each
+    button with its own list's id. Telegram cannot grey a button out, so
+    an arrow at an end is left out; n/N stays (a tap on it does nothing)."""
+    shown = [b for i, b in enumerate(buttons) if b.enabled or i == 1]
+    return [[InlineKeyboardButton(b.label, callback_data=SETTINGS + b.id) for b in shown]] if shown else []
 
 
 def rules_keyboard(m: SettingsMenu, page: int = 0, variants_page: int = 0) -> InlineKeyboardMarkup:
     """Switches for the rules, the variants, ⚙ a rule's options, then timer, language and reset rows."""
     view = m.rules(page)
     rows = paging.rows([_button(e, e.marked()) for e in view.switches], 2)
-    rows += _nav(view.prev, view.next, view.number, view.count)
+    rows += _nav(view.nav())
     variants = m.variants(variants_page)
     rows += paging.rows([_button(e, e.marked(CHOSEN_MARK, "")) for e in variants.entries], 2)
-    rows += _nav(variants.prev, variants.next, variants.number, variants.count)
+    rows += _nav(variants.nav())
     rows += paging.rows([_button(e, "⚙ " + e.label) for e in view.rules_with_options], 3)
     rows.append([_button(e, e.marked("⏱ ", "")) for e in m.timers()])
     # Four a row: names as long as "Bahasa Indonesia" stay readable on a phone (Telegram allows 8).

@@ -78,6 +78,17 @@ def nav(at: Window, page_id: Callable[[int], str]) -> list[NavButton]:
     return [back, NavButton(at.label, here + "|i", False), forth]
 
 
+#: The endings `nav` gives the ids of the buttons that cannot be pressed.
+INERT = ("|l", "|i", "|r")
+
+
+def inert(press: str) -> bool:
+    """Whether `press` is the id of a nav button that cannot be pressed.
+    A platform with no disabled buttons (Telegram) still sends it when one
+    is tapped; it names no page, and the tap does nothing (no refusal)."""
+    return press.endswith(INERT)
+
+
 def window(length: int, size: int, number: int) -> tuple[Window, slice]:
     """Page `number` of a list of `length` items, `size` a page (past the end:
     the last; an empty list has one empty page), and the slice it shows."""

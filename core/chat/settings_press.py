@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .commands import Person
 from .i18n import N_, gettext_for
 from .outcome import Outcome
+from .paging import inert
 from .service import ChatService
 from .settings_menu import Refused, Show, decode
 
@@ -50,7 +51,10 @@ async def press(service: ChatService, chat: str, person: Person, code: str, type
     """Press `code` (a settings menu press id; `typed`, a number typed for a
     `t:` press) on the settings of `chat`, by `person`, read in `lang` with
     pages of `size`. A press that only shows a view asks nothing of the
-    store (a front-end that must answer first, as Discord with a modal, may)."""
+    store (a front-end that must answer first, as Discord with a modal, may).
+    A tap on a button that cannot be pressed (n/N) shows and says nothing."""
+    if inert(code):
+        return Pressed(None)
     decoded = decode(code, typed, lang=lang, size=size)
     if isinstance(decoded, Refused):
         return Pressed(None, decoded.text)

@@ -74,3 +74,4 @@ def test_nav_leads_to_the_pages_either_side_and_every_id_is_unique() -> None:
         dead = [b for b in buttons if not b.enabled]
         assert len(dead) == 2 and all(b.id not in {page_id(n) for n in range(3)} for b in dead)
         assert [b.id for b in buttons if b.enabled] == [page_id(1)]
+        assert [paging.inert(b.id) for b in buttons] == [not b.enabled for b in buttons]

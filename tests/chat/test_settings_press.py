@@ -45,3 +45,11 @@ async def test_refusals_change_nothing_and_say_why(svc: ChatService) -> None:
     clash = await sp.press(svc, CHAT, ADMIN, "on:no-bluffing", lang="en", size=25)
     assert clash.show is None and clash.conflict and "cannot be on together" in clash.refusal
     assert (await svc.settings(CHAT))["rules"] == {}
+
+
+async def test_a_tap_on_a_button_that_cannot_be_pressed_does_nothing(svc: ChatService) -> None:
+    """n/N (and an arrow at an end) on a platform that cannot grey them out:
+    no view, no refusal, nothing saved."""
+    for code in ("pv:1|i", "pr:0|l", "pr:2|r"):
+        pressed = await sp.press(svc, CHAT, ADMIN, code, lang="en", size=25)
+        assert pressed.show is None and pressed.refusal == "" and not pressed.saved
