@@ -38,6 +38,7 @@ from unobot.chat import settings_press as sp
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
 from unobot.chat.markup import titled
+from unobot.chat.status_text import stop_line
 from unobot.chat.typed import PERIODS, TYPED, menu_word
 
 from . import render
@@ -197,8 +198,8 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply,
         await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
         return
     await reply.show(render.Shown(render.esc("\n".join(out.notices)) or "✓", None))
-    stopped = (out.notices[0] if out.notices else " ") if isinstance(cmd, c.Stop) else ""
-    await bot.after(chat, out, line=stopped)  # a stopped game's status says who stopped it
+    stopped = stop_line(out.notices) if isinstance(cmd, c.Stop) else ""
+    await bot.after(chat, out, line=stopped)  # a stopped game's status says who stopped it, and the rules' report
 
 
 async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command, scope: str) -> None:

@@ -41,6 +41,7 @@ from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, known, normalize
 from unobot.chat.markup import titled
 from unobot.chat.service import Outcome
 from unobot.chat.settings_menu import CHOSEN_MARK
+from unobot.chat.status_text import stop_line
 from unobot.chat.table import LOBBY
 from unobot.chat.views import variant_title
 from unobot.chat.wake import SYSTEM
@@ -277,8 +278,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
     if not outcome.ok or outcome.table is None:
         await reply(update, outcome.error or "")
         return
-    line = "\n".join(outcome.notices)  # "stopped by", then what the rules say at the match's end
-    await publish.show_stopped(context, here, outcome.table, line)
+    await publish.show_stopped(context, here, outcome.table, stop_line(outcome.notices))
 
 
 async def cmd_kick(update: Update, context: Context) -> None:

@@ -83,6 +83,14 @@ def stopped_text(table: Table, line: str) -> StatusText:
     return StatusText(None, status_text(table).title, [line], final=True)
 
 
+def stop_line(notices: Sequence[str]) -> str:
+    """Why a stopped game is gone, as its status message says it: every
+    notice of the stop, one a line (who stopped it, then what the rules
+    report at the match's end). One decision, so no front-end keeps only
+    part of it."""
+    return "\n".join(notices)
+
+
 def outcome_text(table: Table, line: str = "") -> StatusText:
     """The status an accepted command leaves on the table's message: a game
     that ended with `line` (a stop, a lobby nobody started) shows only that;

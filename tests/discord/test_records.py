@@ -4,9 +4,10 @@ member alone in their client's language (English and Spanish)."""
 
 from __future__ import annotations
 
-from tests.discord.driver import BotProcess, TableDriver
+from tests.discord.driver import ADMIN, BotProcess, TableDriver
 from tests.discord.test_game import lobby_and_start, short_games, three
 from tests.discord_api import DiscordAPIServer, Sent
+from unobot.chat import commands as c
 from unobot.chat.table import BETWEEN_ROUNDS
 
 
@@ -90,3 +91,24 @@ async def test_a_match_stopped_after_a_round_is_the_last_match_with_no_winner(
     spanish = text(await driver.slash(bruno, "last"), bruno.id)
     assert "La partida se detuvo sin ganador (rondas jugadas: 1)." in spanish, spanish
     assert text(await driver.slash(ann, "top"), ann.id).count("0 won of 1") == 3
+
+
+async def test_a_stopped_match_s_status_says_all_the_stop_said(server: DiscordAPIServer, bot: BotProcess) -> None:
+    """/uno stop: the status message says who stopped the game and then what
+    the rules report at the match's end (the example plugin's match-report),
+    every line, as Telegram's does (it used to keep only the first)."""
+    guild = next(iter(server.guilds.values()))
+    ann, bruno, cleo = three(server)
+    driver = TableDriver(server, bot, guild.channels[0], [ann, bruno, cleo])
+    out = await driver.service.handle(driver.chat, ADMIN, c.SetRule(rule="match-report", enabled=True))
+    assert out.ok, out.error
+    await lobby_and_start(driver)
+    table = await driver.table()
+    assert table is not None and table.phase == "playing"
+    status_id = int(table.adapter["status"])
+    stopped = await driver.slash(ann, "stop")
+    assert stopped.message is not None
+    notices = stopped.message.content.splitlines()
+    assert len(notices) > 1 and notices[0] == "The game was stopped by Ann.", notices
+    status = next(m for m in server.channel_messages(driver.channel) if m.id == status_id)
+    assert all(n in status.content for n in notices) and not status.components, status.content
