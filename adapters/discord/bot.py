@@ -228,10 +228,13 @@ class UnoBot(discord.Client):
                 await self.after(chat, fired.outcome, line=fired.line)
 
     async def replan_all(self) -> None:
-        """Once at start-up: the stored tables of this bot's channels get their timers."""
-        async for _chat, _table in self.waker.replan(self.service.store.bound_chats(),
-                                                     lambda chat: chat if channel_of(chat) else None):
-            pass
+        """Once at start-up: the stored tables of this bot's channels get their
+        timers (core's `Waker.replan`), and each one's status message is brought
+        up to date (a process that stopped right after a move may never have
+        shown it; paced as any edit; Telegram's start-up does the same)."""
+        async for chat, table in self.waker.replan(self.service.store.bound_chats(),
+                                                   lambda chat: chat if channel_of(chat) else None):
+            await self.refresh(chat, table)
 
 
 def modal_value(data: dict[str, Any]) -> str | None:

@@ -6,6 +6,10 @@ from tests.discord.driver import BotProcess, TableDriver
 from tests.discord.test_game import lobby_and_start, short_games, three
 from tests.discord_api import DiscordAPIServer
 from tests.support.redis_server import RedisServer
+from unobot.adapters.redis_store import RedisStore
+from unobot.chat import commands as c
+from unobot.chat.commands import Person
+from unobot.chat.service import ChatService
 
 
 async def started(server: DiscordAPIServer, bot: BotProcess) -> TableDriver:
@@ -139,6 +143,36 @@ async def test_restart_mid_game(server: DiscordAPIServer, bot: BotProcess, redis
         shown = server.channel_messages(driver.channel)
         assert [m.id for m in shown] == [status.id]  # the same status message, edited by the new process
         assert "wins the match" in shown[0].content
+    finally:
+        await fresh.stop()
+        driver.bot = bot
+
+
+async def test_a_restart_brings_the_status_messages_up_to_date(server: DiscordAPIServer, bot: BotProcess,
+                                                               redis_server: RedisServer, prefix: str) -> None:
+    """A process that stopped right after a change (here: a join made while
+    no bot ran) never showed it; the next one shows it at start-up, on the
+    same message, as Telegram's start-up does."""
+    guild = next(iter(server.guilds.values()))
+    ann, bruno, cleo = three(server)
+    driver = TableDriver(server, bot, guild.channels[0], [ann, bruno, cleo])
+    await driver.slash(ann, "new")
+    status = driver.status_message()
+    assert status is not None and "Bruno" not in status.content
+    await bot.stop()
+    store = RedisStore.from_url(redis_server.url, prefix=prefix)
+    try:
+        out = await ChatService(store).handle(driver.chat, Person(str(bruno.id), "Bruno"), c.Join())
+        assert out.ok, out.error
+    finally:
+        await store.close()
+    fresh = await BotProcess(server, redis_server.url, prefix).start()
+    try:
+        driver.bot = fresh
+        await fresh.idle()
+        shown = server.channel_messages(driver.channel)
+        assert [m.id for m in shown if not m.ephemeral] == [status.id], [m.content for m in shown]
+        assert "Bruno" in shown[-1].content, shown[-1].content
     finally:
         await fresh.stop()
         driver.bot = bot
