@@ -1,8 +1,10 @@
 """The console game loop: one person (or nobody, under --auto) against AI seats.
 
-Why one module of about 650 lines: it is one loop with one screen's
+Why one module of about 670 lines: it is one loop with one screen's
 state (the prompts, the pacing, the resume); its parsing, rendering and
-terminal handling are in input.py, render.py and terminal.py already.
+terminal handling are in input.py, render.py and terminal.py already, and
+what it offers, asks and says is core's (`typed_offers`, `play_picks`,
+`match_text`, `narration`).
 
 Why it is shaped like this: the table lives in the store and every change
 goes through `ChatService.handle`, exactly as in a group chat, so a game
@@ -20,10 +22,10 @@ import contextlib
 import math
 import random
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from rich.console import Console
 from rich.rule import Rule
@@ -33,25 +35,23 @@ from rich.text import Text
 from unobot.cards import COLOR_NAMES, Card, parse_card, sort_key
 from unobot.chat import answers, typed
 from unobot.chat import commands as c
-from unobot.chat.actions import menu
-from unobot.chat.commands import parse_int
 from unobot.chat.grammar import deck_of
-from unobot.chat.i18n import gettext_for, ngettext_for
-from unobot.chat.narration import last_wild_colours, merge_repeats
-from unobot.chat.render import card_name, describe_event, error_text
+from unobot.chat.i18n import gettext_for
+from unobot.chat.match_text import match_length, match_winner, rounds_result
+from unobot.chat.narration import kept_after_draw, last_wild_colours, merge_repeats, unsaid_notices
+from unobot.chat.play_picks import pick_color, pick_name, pick_number, play_needs, retry_text
+from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.settings import override_commands
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
+from unobot.chat.typed_offers import may_act
 from unobot.chat.views import HandView, TableView, hand_view, table_view
 from unobot.events import (
-    CARD_PLAYED,
-    CARDS_DRAWN,
     CHALLENGE_LOST,
     CHALLENGE_WON,
     PLAYER_LEFT,
     Event,
 )
-from unobot.moves import PLAY
 from unobot.store import Store
 from unobot.variants import VariantError, load_variant, rules_for
 
@@ -78,6 +78,9 @@ from .terminal import LineReader
 #: Events that start another player's move: the log waits a moment before them.
 PACED = frozenset({"card_played", "cards_drawn", "passed", "penalty_taken", "challenge_won",
                    "challenge_lost", "uno_said", "uno_caught", "jumped_in", "timed_out"})
+
+
+T = TypeVar("T")
 
 
 class _Quit(Exception):
@@ -248,12 +251,9 @@ class ConsoleApp:
         self.console.print(Rule(Text(f"UNO · {view.variant_title}", style="bold")))
         if about:
             self.console.print(Text(about, style="italic grey70"))
-        ngettext = ngettext_for(self.lang)
-        if self.o.rounds:
-            self.console.print(ngettext("The match ends after {n} round.", "The match ends after {n} rounds.",
-                                        self.o.rounds).format(n=self.o.rounds))
-        elif view.target:
-            self.console.print(_("First to {n} points wins the match.").format(n=view.target))
+        length = match_length(self.lang, rounds=self.o.rounds, target=view.target)
+        if length is not None:
+            self.console.print(length)
         if self.o.auto:
             line = _("A demo game: {players} play on their own.").format(players=others)
         else:
@@ -272,7 +272,7 @@ class ConsoleApp:
                 hv = hand_view(table, self.person.id)
                 if hv is not None and hv.is_turn:
                     await self._my_turn(table, view, hv)
-                elif hv is not None and not self.o.auto and self._may_act(view, hv):
+                elif hv is not None and not self.o.auto and may_act(view, hv, self.person.id):
                     await self._out_of_turn(table, view, hv)
                 else:
                     out = await self.send(c.Continue(version=table.version))
@@ -294,15 +294,6 @@ class ConsoleApp:
                 await self.show(out)
                 if not out.ok:
                     return 1
-
-    def _may_act(self, view: TableView, hv: HandView) -> bool:
-        """Whether to stop for me before the next player moves: whenever my hand's
-        view offers me a move out of turn (a jump-in, a catch, a plugin's move),
-        or my own UNO after I was exposed (with one card left; with two I may say
-        it any time)."""
-        mine = next((p for p in view.players if p.id == self.person.id), None)
-        return bool(hv.jump_ins or hv.catches or hv.extras
-                    or (hv.uno and mine is not None and mine.cards == 1))
 
     async def _my_turn(self, table: Table, view: TableView, hv: HandView) -> None:
         _ = self._
@@ -397,15 +388,11 @@ class ConsoleApp:
     def _say_if_kept(self, out: Outcome) -> None:
         """After `dp`: when the drawn card did not fit, say which card it was and that it stays."""
         me = self.table.seat_of(self.person.id) if self.table is not None else None
-        drawn = [card for e in out.events if e.kind == CARDS_DRAWN and e.player == me for card in e.cards]
-        if me is None or any(e.kind == CARD_PLAYED and e.player == me for e in out.events):
-            return
-        if drawn:
-            names = ", ".join(card_name(card, self.lang) for card in drawn)
-            line = self._("{cards} does not fit now: you keep it.").format(cards=names)
-            self._print(render.styled_line("  · " + line, self.lang, drawn))
-        else:
-            self._print(Text("  · " + self._("The card you drew does not fit now: you keep it."), style="grey70"))
+        kept = kept_after_draw(out.events, me, self.lang)
+        if kept is not None:
+            line, drawn = kept
+            self._print(render.styled_line("  · " + line, self.lang, drawn) if drawn
+                        else Text("  · " + line, style="grey70"))
 
     def _reveal(self, e: Event, hands: list[list[Card]], names: Sequence[str]) -> None:
         """The challenged hand, under the challenge's line (before what follows it)."""
@@ -431,78 +418,35 @@ class ConsoleApp:
                 option.append_text(render.color_text(color, self.lang))
             options.append(option)
         self.console.print(render.choice_line(_("Which did you mean?"), options))
-        while True:
-            word = (self.reader.read(Text(_("Which"), style="bold") + Text(" " + render.PROMPT_MARK)) or "").strip()
-            if not word:
-                self.console.print(Text(_("Cancelled."), style="grey62"))
-                return None
-            n = parse_int(word)
-            if n is not None and 1 <= n <= len(choice.readings):
-                return choice.readings[n - 1]
-            self._quit_if_asked(word)
-            self.console.print(render.error(_("Type 1 or 2 (Enter cancels).") if len(choice.readings) == 2 else
-                                            _("Type a number from 1 to {n} (Enter cancels).").format(
-                                                n=len(choice.readings))))
+        n = self._ask(_("Which"), "reading", len(choice.readings), lambda word: pick_number(word, len(options)))
+        return choice.readings[n] if n is not None else None
 
     def _complete_play(self, play: c.Play, view: TableView, hv: HandView) -> list[c.Command] | None:
-        """Ask for what the card still needs (a colour, a player) among the
-        table model's plays of it (the menu's actions, their colours and
-        targets; a last card that ends the round needs no colour: `finishing`).
-        `3 uno` when UNO cannot be said is refused whole: nothing is played."""
-        card = parse_card(play.card)
-        mine = next((p for p in view.players if p.id == self.person.id), None)
-        uno = play.uno and hv.uno is not None
-        if play.uno and not uno and not (mine is not None and mine.said_uno):
-            self.console.print(render.error(error_text("uno_not_now", self.lang) + " " + self._(
-                "Nothing was played: type the card without uno.")))
-            return None
+        """Ask for what the card still needs (a colour, a player), as the
+        table model says (core's `play_picks`); a refused `3 uno` plays nothing."""
         assert self.table is not None
-        plays = [a for a in menu(self.table, self.o.person_id, self.lang).actions
-                 if a.kind == PLAY and a.card is card and not a.uno]
-        color = color_word(play.color) if play.color else None
-        if color is None:
-            colors = render.ordered_colors(plays)
-            if colors and any(a.finishing for a in plays if a.color == colors[0]):
-                color = colors[0]  # the last card ends the round: no colour to choose
-            elif colors:
-                color = self._ask_color(colors)
-                if color is None:
-                    return None
-        if color is not None:
-            plays = [a for a in plays if a.color in (color, None)]
-        target = play.target
-        seats = list(dict.fromkeys(a.target for a in plays if a.target is not None))
-        if target is None and seats:
-            chosen = self._ask_target(seats, view, optional=any(a.target is None for a in plays))
+        needs = play_needs(self.table, self.o.person_id, play, view, hv, self.lang)
+        if isinstance(needs, str):
+            self.console.print(render.error(needs))
+            return None
+        color, colors = needs.colors()
+        if colors:
+            color = self._ask_color(colors)
+            if color is None:
+                return None
+        seats, optional = needs.seats(color)
+        target = None
+        if seats:
+            chosen = self._ask_target(seats, view, optional)
             if chosen is False:
                 return None
-            target = chosen or None
-        # UNO and the card as one command: both happen, or (the card refused) neither.
-        return [c.Play(card=card.text, color=COLOR_NAMES[color] if color else None, target=target, uno=uno)]
+            target = chosen
+        return [needs.command(color, target)]
 
     def _ask_color(self, colors: Sequence[str]) -> str | None:
         _ = self._
         self.console.print(render.choice_line(_("Choose a colour:"), render.color_options(colors, self.lang)))
-        while True:
-            line = self.reader.read(Text(_("Colour"), style="bold") + Text(" " + render.PROMPT_MARK)) or ""
-            word = line.strip()
-            if not word:
-                self.console.print(Text(_("Cancelled."), style="grey62"))
-                return None
-            n = parse_int(word)
-            if n is not None and 1 <= n <= len(colors):
-                return colors[n - 1]
-            color = color_word(word, lang=self.lang)  # the player's own words first (`v` is vàng to a Vietnamese player)
-            if color in colors:
-                return color
-            self._quit_if_asked(word)
-            self.console.print(render.error(_("Type a number from 1 to {n}, or a colour name (Enter cancels).")
-                                            .format(n=len(colors))))
-
-    def _quit_if_asked(self, word: str) -> None:
-        """`quit` (`q`, `salir`) at any question leaves, as at the move prompt."""
-        if command_word(word, self.lang) == QUIT:
-            raise _Quit
+        return self._ask(_("Colour"), "color", len(colors), lambda word: pick_color(word, colors, self.lang))
 
     def _ask_target(self, seats: Sequence[int], view: TableView, optional: bool) -> str | Literal[False]:
         """A player's id; "" for nobody (when optional); False when cancelled."""
@@ -513,22 +457,25 @@ class ConsoleApp:
         self.console.print(render.choice_line(_("Choose a player:"), options))
         if optional:
             self.console.print(Text(_("0: nobody"), style="grey62"))
+        names = [by_seat[s].name for s in seats]
+        n = self._ask(_("Player"), "player", len(seats),
+                      lambda word: -1 if optional and word == "0" else pick_name(word, names))
+        return False if n is None else "" if n == -1 else by_seat[seats[n]].id
+
+    def _ask(self, prompt: str, kind: str, count: int, pick: Callable[[str], T | None]) -> T | None:
+        """Ask until `pick` reads the answer (core's picks); Enter cancels
+        (None), `quit` leaves as at the move prompt."""
         while True:
-            word = (self.reader.read(Text(_("Player"), style="bold") + Text(" " + render.PROMPT_MARK)) or "").strip()
+            word = (self.reader.read(Text(prompt, style="bold") + Text(" " + render.PROMPT_MARK)) or "").strip()
             if not word:
-                self.console.print(Text(_("Cancelled."), style="grey62"))
-                return False
-            if optional and word == "0":
-                return ""
-            n = parse_int(word)
-            if n is not None and 1 <= n <= len(seats):
-                return by_seat[seats[n - 1]].id
-            named = [s for s in seats if by_seat[s].name.lower().startswith(word.lower())]
-            if len(named) == 1:
-                return by_seat[named[0]].id
-            self._quit_if_asked(word)
-            self.console.print(render.error(_("Type a number from 1 to {n}, or the start of a name (Enter cancels).")
-                                            .format(n=len(seats))))
+                self.console.print(Text(self._("Cancelled."), style="grey62"))
+                return None
+            picked = pick(word)
+            if picked is not None:
+                return picked
+            if command_word(word, self.lang) == QUIT:
+                raise _Quit
+            self.console.print(render.error(retry_text(kind, count, self.lang)))
 
     # -- rounds and the end ----------------------------------------------------------------
     async def _between_rounds(self, table: Table) -> int | None:
@@ -563,19 +510,7 @@ class ConsoleApp:
         return None
 
     async def _stop_after_rounds(self, view: TableView) -> int:
-        ngettext = ngettext_for(self.lang)
-        players = [p for p in view.players if p.id not in self._hidden()]
-        best = max(p.score for p in players)
-        leaders = [p.name for p in players if p.score == best]
-        if len(leaders) == 1:
-            text = ngettext("After {n} round, {player} wins with {points} points!",
-                            "After {n} rounds, {player} wins with {points} points!", view.round).format(
-                n=view.round, player=leaders[0], points=best)
-        else:
-            text = ngettext("After {n} round, {players} share the lead with {points} points.",
-                            "After {n} rounds, {players} share the lead with {points} points.",
-                            view.round).format(n=view.round, players=", ".join(leaders), points=best)
-        self.console.print(render.winner_panel("🏆 " + text))
+        self.console.print(render.winner_panel("🏆 " + rounds_result(view, self.lang, self._hidden())))
         outcome = await self.send(c.StopAfterRounds())  # the match ends here: nothing left to resume
         for line in outcome.notices:  # the rules' reports (`match_end`)
             self.console.print(Text(line))
@@ -586,10 +521,9 @@ class ConsoleApp:
         view = table_view(table, self.lang)
         self.console.print()
         self.console.print(self._scores(view, _("Final scores")))
-        winner = next((p for p in view.players if p.seat == view.winner), None)
-        if winner is not None:
-            self.console.print(render.winner_panel("🏆 " + _("{player} wins the match with {n} points!").format(
-                player=winner.name, n=winner.score)))
+        won = match_winner(view, self.lang)
+        if won is not None:
+            self.console.print(render.winner_panel("🏆 " + won))
         return 0
 
     async def _play_again(self) -> bool:
@@ -677,12 +611,8 @@ class ConsoleApp:
             return names[seat] if 0 <= seat < len(names) else "?"
 
         if extras:  # lines that are no event's (someone left, ...), in the table's language
-            described = Counter(text for e in out.events if (text := describe_event(e, name, table.lang)))
-            for notice in out.notices:
-                if described[notice]:
-                    described[notice] -= 1
-                else:
-                    self.console.print(Text("  · " + notice, style="grey70"))
+            for notice in unsaid_notices(out.notices, out.events, name, table.lang):
+                self.console.print(Text("  · " + notice, style="grey70"))
         events, times = merge_repeats(out.events)
         last_wild = last_wild_colours(events)
         for i, e in enumerate(events):

@@ -20,25 +20,24 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from unobot.cards import COLORS, Card, sort_key
-from unobot.chat import typed
-from unobot.chat.actions import Action
+from unobot.cards import Card
 from unobot.chat.i18n import gettext_for, ngettext_for
+from unobot.chat.match_text import match_length
 from unobot.chat.render import (
     card_name,
     card_symbol,
     color_name,
     describe_event,
     describe_private,
-    plugin_move_title,
 )
 from unobot.chat.rules_text import rule_lines
-from unobot.chat.views import HandCard, HandView, TableView
+from unobot.chat.typed_help import move_rows, records_rows
+from unobot.chat.typed_offers import Offer, out_of_turn_offers, turn_offers, typed_order
+from unobot.chat.views import HandView, TableView
 from unobot.events import Event
-from unobot.moves import Move
 from unobot.ruleset import RuleSet
 
-from .input import DRAW_PLAY, LOG, RULES, SHORT, WORDS
+from .input import LOG, RULES, SHORT, WORDS
 
 #: Chip colours (foreground on background) and the colour of a card's name.
 CHIP = {"R": "bold white on red3", "Y": "bold black on gold1", "G": "bold white on green4",
@@ -68,14 +67,9 @@ def chip(card: Card) -> Text:
     return Text(label, style=CHIP.get(card.color or "", "reverse"))
 
 
-def ordered(hv: HandView) -> list[HandCard]:
-    """The hand as the console numbers it: by colour, then rank, wilds last.
-    Not playable-first: a card keeps its number while the hand stays the same."""
-    return sorted(hv.cards, key=lambda hc: sort_key(hc.card))
-
-
 def numbered(hv: HandView) -> list[Card]:
-    return [hc.card for hc in ordered(hv)]
+    """The hand's cards in the order they are numbered for typing (core's `typed_order`)."""
+    return [hc.card for hc in typed_order(hv)]
 
 
 def flow(head: Text, parts: Sequence[Text], width: int, sep: str = ", ", indent: int = 2) -> Text:
@@ -167,7 +161,7 @@ def status(view: TableView, lang: str, width: int = 200, hv: HandView | None = N
     if view.pending:
         text.append("\n")
         if hv is not None and hv.is_turn:  # addressed to me
-            answers = [card_name(hc.card, lang) for hc in ordered(hv) if hc.playable]
+            answers = [card_name(hc.card, lang) for hc in typed_order(hv) if hc.playable]
             line = (_("You must draw {n}, or answer with {cards}.").format(n=view.pending, cards=", ".join(answers))
                     if answers else _("You must draw {n}.").format(n=view.pending))
         else:
@@ -207,7 +201,7 @@ def hand(hv: HandView, lang: str) -> RenderableType:
     """The hand, numbered as the player types it; playable cards marked ●."""
     _ = gettext_for(lang)
     entries = []
-    for i, hc in enumerate(ordered(hv), 1):
+    for i, hc in enumerate(typed_order(hv), 1):
         entry = Text(f"{i:>2} ", style="bold" if hc.playable else "grey50")
         entry.append(PLAYABLE if hc.playable else UNPLAYABLE, style="bold green" if hc.playable else "grey42")
         entry.append(" ")
@@ -229,36 +223,21 @@ def hand(hv: HandView, lang: str) -> RenderableType:
     return Group(Text.assemble(title, "  ", legend), Columns(entries, padding=(0, 3)))
 
 
+def offer_text(offer: Offer, lang: str) -> Text:
+    """One of core's offers: the words to type, then why (or the card it plays)."""
+    text = Text(offer.word, style="bold cyan")
+    if offer.card is not None:
+        text.append(" ")
+        text.append_text(card_text(offer.card, lang))
+    if offer.note:
+        text.append(f" ({offer.note})", style="grey62")
+    return text
+
+
 def actions(hv: HandView, view: TableView, lang: str) -> Text:
-    """What else the player may do now, with the words to type."""
+    """What else the player may do now, with the words to type (core's `turn_offers`)."""
     _ = gettext_for(lang)
-    names = {p.seat: p.name for p in view.players}
-    parts: list[Text] = []
-
-    def add(word: str, note: str = "") -> None:
-        t = Text(word, style="bold cyan")
-        if note:
-            t.append(f" ({note})", style="grey62")
-        parts.append(t)
-
-    if hv.colors:
-        add(_("color red"), _("name the colour of the starting wild card: red, yellow, green or blue"))
-    for m in hv.extras:  # a plugin's own move kinds: typed as their text
-        add(m.text, plugin_move_title(m.kind, lang))
-    if hv.draw:
-        add(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else _(SHORT["draw"]))
-        if not hv.pending:
-            add(_(SHORT[DRAW_PLAY]), _("draw, and play it if it fits"))
-    if hv.pass_:
-        add(_(WORDS["pass"]), "p")
-    if hv.uno:
-        n = next((i for i, hc in enumerate(ordered(hv), 1) if hc.playable), None)
-        add("uno", _("or {n} uno: say UNO and play card {n}").format(n=n) if n else "u")
-    if hv.challenge:
-        add(_(WORDS["challenge"]), _("was the Wild Draw Four a bluff?"))
-    for m in hv.catches:
-        add(f"{_(WORDS['catch'])} {names.get(m.target if m.target is not None else -1, '')}".strip(),
-            _("forgot to say UNO"))
+    parts = [offer_text(offer, lang) for offer in turn_offers(hv, view, lang)]
     text = Text()
     if any(hc.playable for hc in hv.cards):
         text.append(_("Play a card: its number (3), or its name (Red 5, R5); a wild with a colour (3 red)."),
@@ -272,29 +251,12 @@ def actions(hv: HandView, view: TableView, lang: str) -> Text:
 
 
 def out_of_turn(hv: HandView, view: TableView, lang: str) -> Text:
-    """What a person may do while an AI is about to move (the service paused)."""
+    """What a person may do while an AI is about to move (the service paused; core's `out_of_turn_offers`)."""
     _ = gettext_for(lang)
-    names = {p.seat: p.name for p in view.players}
     text = Text(_("You may act now, out of turn:"), style="bold yellow")
-    index = {hc.card: i for i, hc in enumerate(ordered(hv), 1)}
-    jump = sorted({m.card for m in hv.jump_ins if m.card is not None}, key=lambda card: index.get(card, 99))
-    for card in jump:
+    for offer in out_of_turn_offers(hv, view, lang):
         text.append("\n  ")
-        text.append(_("jump in with {n}:").format(n=index.get(card, "?")) + " ", style="bold cyan")
-        text.append_text(card_text(card, lang))
-    for m in hv.catches:
-        text.append("\n  ")
-        text.append(f"{_(WORDS['catch'])} {names.get(m.target if m.target is not None else -1, '')}",
-                    style="bold cyan")
-        text.append(" " + _("(forgot to say UNO)"), style="grey62")
-    if hv.uno:
-        text.append("\n  ")
-        text.append("uno", style="bold cyan")
-        text.append(" " + _("(say it before someone catches you)"), style="grey62")
-    for m in hv.extras:  # a plugin's own move kinds, typed as their text
-        text.append("\n  ")
-        text.append(m.text, style="bold cyan")
-        text.append(f" ({plugin_move_title(m.kind, lang)})", style="grey62")
+        text.append_text(offer_text(offer, lang))
     text.append("\n")
     text.append(_("Press Enter to let {player} move.").format(player=view.turn_name), style="grey70")
     return text
@@ -315,11 +277,7 @@ def recent(view: TableView, lang: str) -> RenderableType | None:
 def score_table(view: TableView, lang: str, me: str, title: str, hide: Sequence[str] = (),
                 target: int | None = None, rounds: int | None = None) -> Table:
     _ = gettext_for(lang)
-    caption = _("First to {n} points wins the match.").format(n=target) if target else None
-    ngettext = ngettext_for(lang)
-    if rounds:
-        caption = ngettext("The match ends after {n} round.", "The match ends after {n} rounds.",
-                           rounds).format(n=rounds)
+    caption = match_length(lang, rounds=rounds, target=target)
     table = Table(title=title, caption=caption, box=box.ROUNDED, title_style="bold")
     table.add_column("#", justify="right")
     table.add_column(_("Player"))
@@ -351,40 +309,17 @@ def reading(lines: Sequence[str]) -> Text:
     return text
 
 
-def top_usage(lang: str) -> str:
-    """`top [week|month|all]` with the period words the reader types (`top [semana|mes|todo]`)."""
-    words = [typed.first_form(lang, typed.PERIODS[p]) for p in ("week", "month", "all")]
-    return "top [" + "|".join(words) + "]"
-
-
 def help_table(lang: str) -> Table:
-    """Every command, with its short forms, in the person's language."""
+    """Every command, with its short forms, in the person's language: core's
+    typed grammar and records commands (`typed_help`), and the console's own words."""
     _ = gettext_for(lang)
-    play = _(WORDS["play"])
     rows = [
-        ("3", _("play card 3 of your hand (the numbers in front of the cards)")),
-        (_("Red 5 · R5 · {play} R5").format(play=play),
-         _("play a card by its name, as shown or short: R5, G+2, BS (skip), YR (reverse), W, W+4")),
-        (_("R⊘ · ⊘ red · ⇄+4 green"),
-         _("play a card by the symbol on it, with its colour (alone: the one you hold, or you are asked)")),
-        (_("3 red · W+4 green · w yel"), _("play a wild and choose its colour (or be asked)")),
-        (_("{play} R7 ada").format(play=play), _("play a card that targets a player (seven-o: swap hands)")),
-        ("3 uno", _("say UNO and play card 3 in one go")),
-        (f"{_(WORDS['draw'])} · {_(SHORT['draw'])}", _("draw a card (or take the pending cards)")),
-        (_(SHORT[DRAW_PLAY]), _("draw, and play it if it fits (a wild takes the colour you hold most)")),
-        (f"{_(WORDS['pass'])} · p", _("end your turn after drawing, where the rules allow")),
-        ("uno · u", _("say UNO when you are down to one or two cards")),
-        (_("{catch} [NAME] · {c}").format(catch=_(WORDS["catch"]), c=_(SHORT["catch"])),
-         _("catch a player who forgot to say UNO")),
-        (f"{_(WORDS['challenge'])} · {_(SHORT['challenge'])}", _("challenge a Wild Draw Four played on you")),
+        *move_rows(lang),
         (_("Enter"), _("let the others go on, when you are asked whether to act")),
         (f"{_(WORDS['table'])} · {_(SHORT['table'])}", _("show the table and your hand again")),
         (f"{_(WORDS[LOG])}", _("the recent moves, also those that scrolled away")),
         (f"{_(WORDS[RULES])}", _("the variant and the rules in play")),
-        (escape(top_usage(lang)), _("the standings here: wins, games, points and rating (this week, this month, all time)")),
-        ("me", _("your record and rating in every chat you finished a match in")),
-        ("last", _("the last finished match: who won, the scores, its last moments")),
-        ("forgetme", _("remove your records and your name from the kept games")),
+        *records_rows(lang),
         (f"{_(WORDS['help'])} · ?", _("this list")),
         (f"{_(WORDS['quit'])} · q", _("save the game and leave ({command} --resume continues it)").format(
             command=play_command())),
@@ -393,7 +328,7 @@ def help_table(lang: str) -> Table:
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
     for word, what in rows:
-        table.add_row(word, what)
+        table.add_row(escape(word), what)  # `top [week|month|all]` is no rich markup
     return table
 
 
@@ -407,10 +342,9 @@ def rules_text(title: str, rules: RuleSet, lang: str, rounds: int | None = None)
         for option in line.options:
             text.append("\n      " + option, style="grey62")
     text.append("\n" + _("+ house rule   · shared rule"), style="grey62")
-    ngettext = ngettext_for(lang)
-    if rounds:
-        text.append("\n" + ngettext("The match ends after {n} round.", "The match ends after {n} rounds.",
-                                    rounds).format(n=rounds))
+    length = match_length(lang, rounds=rounds)
+    if length is not None:
+        text.append("\n" + length)
     return text
 
 
@@ -427,9 +361,3 @@ def choice_line(title: str, options: Sequence[Text]) -> Text:
 
 def color_options(colors: Sequence[str], lang: str) -> list[Text]:
     return [color_text(color, lang) for color in colors]
-
-
-def ordered_colors(moves: Iterable[Move | Action]) -> list[str]:
-    """The colours the moves (or the table model's actions) offer, in the deck's colour order."""
-    offered = {m.color for m in moves if m.color}
-    return [color for color in COLORS if color in offered]

@@ -10,9 +10,13 @@ Here is the one way, for every log of moves a person reads.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 
+from ..cards import Card
 from ..events import CARD_PLAYED, CARDS_DRAWN, COLOR_CHOSEN, ROUND_WON, Event
+from .i18n import gettext_for
+from .render import card_name, describe_event
 
 
 def merge_repeats(events: Sequence[Event]) -> tuple[list[Event], list[int]]:
@@ -54,3 +58,31 @@ def last_wild_colours(events: Sequence[Event]) -> set[int]:
                 found.add(i)
                 break
     return found
+
+
+def kept_after_draw(events: Sequence[Event], me: int | None, lang: str) -> tuple[str, list[Card]] | None:
+    """After "draw, and play it if it fits" (`dp`): when the drawn card did
+    not fit, which card it was and that it stays in the hand (with the cards
+    named, for a front-end that colours them); None when it was played."""
+    drawn = [card for e in events if e.kind == CARDS_DRAWN and e.player == me for card in e.cards]
+    if me is None or any(e.kind == CARD_PLAYED and e.player == me for e in events):
+        return None
+    _ = gettext_for(lang)
+    if not drawn:
+        return _("The card you drew does not fit now: you keep it."), []
+    names = ", ".join(card_name(card, lang) for card in drawn)
+    return _("{cards} does not fit now: you keep it.").format(cards=names), drawn
+
+
+def unsaid_notices(notices: Sequence[str], events: Sequence[Event], name: Callable[[int], str],
+                   lang: str) -> list[str]:
+    """The notices of an outcome that no event's line says already (someone
+    left, a rule's own words), for a log that tells the events one by one."""
+    described = Counter(text for e in events if (text := describe_event(e, name, lang)))
+    out = []
+    for notice in notices:
+        if described[notice]:
+            described[notice] -= 1
+        else:
+            out.append(notice)
+    return out

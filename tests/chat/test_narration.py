@@ -8,7 +8,7 @@ import random
 
 from unobot.cards import parse_card
 from unobot.chat import commands as c
-from unobot.chat.narration import last_wild_colours, merge_repeats
+from unobot.chat.narration import kept_after_draw, last_wild_colours, merge_repeats, unsaid_notices
 from unobot.chat.service import ChatService
 from unobot.chat.views import table_view
 from unobot.events import Event
@@ -65,3 +65,22 @@ def test_a_colour_drawn_at_random_is_not_told_again_as_the_players_choice() -> N
     played = Event("card_played", 0, parse_card("W"))
     chosen = Event("color_chosen", 0, color="R")
     assert merge_repeats([played, chosen])[0] == [played, chosen]
+
+
+def test_a_drawn_card_that_does_not_fit_is_named_and_kept() -> None:
+    """After `dp`: the card drawn and kept is named (the drawer's own cards
+    only); a drawn card that was played says nothing."""
+    g7 = parse_card("G7")
+    kept = kept_after_draw([Event("cards_drawn", 0, n=1, cards=(g7,)), Event("cards_drawn", 1, n=1)], 0, "en")
+    assert kept == ("Green 7 does not fit now: you keep it.", [g7])
+    assert kept_after_draw([Event("cards_drawn", 0, n=1)], 0, "en") == (
+        "The card you drew does not fit now: you keep it.", [])
+    assert kept_after_draw([Event("cards_drawn", 0, n=1, cards=(g7,)), Event("card_played", 0, g7)], 0, "en") is None
+    assert kept_after_draw([], None, "en") is None
+
+
+def test_only_notices_no_event_says_are_added() -> None:
+    events = [Event("player_left", 1), Event("player_left", 1)]
+    names = ["Ana", "Ben"].__getitem__
+    notices = ["Ben left the game.", "Ben left the game.", "Ben left the game.", "A rule's own words."]
+    assert unsaid_notices(notices, events, names, "en") == ["Ben left the game.", "A rule's own words."]

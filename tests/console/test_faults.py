@@ -28,6 +28,7 @@ from unobot.cards import parse_card
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.narration import merge_repeats
 from unobot.chat.render import card_name, error_text
+from unobot.chat.typed_offers import may_act
 from unobot.chat.views import HandView
 from unobot.config import Config
 from unobot.events import Event
@@ -193,9 +194,8 @@ def test_a_plugin_move_out_of_turn_is_waited_for() -> None:
     shows it."""
     knock = Move("knock", 0)
     hv = HandView(seat=0, is_turn=False, cards=[], extras=[knock])
-    me = SimpleNamespace(person=SimpleNamespace(id="console.me"))
     view = SimpleNamespace(players=[], turn_name="Ada")
-    assert ConsoleApp._may_act(me, view, hv) is True  # type: ignore[arg-type]
-    assert ConsoleApp._may_act(me, view, HandView(seat=0, is_turn=False, cards=[])) is False  # type: ignore[arg-type]
+    assert may_act(view, hv, "console.me") is True  # type: ignore[arg-type]
+    assert may_act(view, HandView(seat=0, is_turn=False, cards=[]), "console.me") is False  # type: ignore[arg-type]
     shown = render.out_of_turn(hv, view, "en")  # type: ignore[arg-type]
     assert knock.text in shown.plain

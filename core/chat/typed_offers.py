@@ -1,0 +1,89 @@
+"""What a person may type now, each offer with a word of why.
+
+Why in core: a front-end that reads typed moves (the console) lists, under
+the hand, what else may be done and the words to type for it, and while
+another player is about to move, what may be done out of turn. Which moves
+are offered is the hand's view (`hand_view`); how each is typed is core's
+grammar (`grammar.WORDS`, `SHORT`); and the numbers are the hand's typed
+order (`typed_order`), the order `grammar.parse_hand` reads a number in.
+The front-end only draws the offers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card, sort_key
+from .grammar import DRAW_PLAY, SHORT, WORDS
+from .i18n import gettext_for
+from .render import plugin_move_title
+from .views import HandCard, HandView, TableView
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One thing to type: the words, why (or its short form), and the card
+    it plays, when the words name the card by its number (a jump-in)."""
+
+    word: str
+    note: str = ""
+    card: Card | None = None
+
+
+def typed_order(hv: HandView) -> list[HandCard]:
+    """The hand as it is numbered for typing: by colour, then rank, wilds
+    last. Not playable-first: a card keeps its number while the hand stays the same."""
+    return sorted(hv.cards, key=lambda hc: sort_key(hc.card))
+
+
+def may_act(view: TableView, hv: HandView, person_id: str) -> bool:
+    """Whether to wait for the person before the next player moves: whenever
+    their hand's view offers a move out of turn (a jump-in, a catch, a
+    plugin's move), or their own UNO after they were exposed (with one card
+    left; with two they may say it any time)."""
+    mine = next((p for p in view.players if p.id == person_id), None)
+    return bool(hv.jump_ins or hv.catches or hv.extras or (hv.uno and mine is not None and mine.cards == 1))
+
+
+def turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:
+    """What else may be typed on the person's turn besides a card: the
+    starting wild's colour, a plugin's moves, draw, pass, UNO, a challenge, a catch."""
+    _ = gettext_for(lang)
+    offers: list[Offer] = []
+    if hv.colors:
+        offers.append(Offer(_("color red"),
+                            _("name the colour of the starting wild card: red, yellow, green or blue")))
+    offers += [Offer(m.text, plugin_move_title(m.kind, lang)) for m in hv.extras]  # typed as their text
+    if hv.draw:
+        offers.append(Offer(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else _(SHORT["draw"])))
+        if not hv.pending:
+            offers.append(Offer(_(SHORT[DRAW_PLAY]), _("draw, and play it if it fits")))
+    if hv.pass_:
+        offers.append(Offer(_(WORDS["pass"]), "p"))
+    if hv.uno:
+        n = next((i for i, hc in enumerate(typed_order(hv), 1) if hc.playable), None)
+        offers.append(Offer("uno", _("or {n} uno: say UNO and play card {n}").format(n=n) if n else "u"))
+    if hv.challenge:
+        offers.append(Offer(_(WORDS["challenge"]), _("was the Wild Draw Four a bluff?")))
+    return offers + _catches(hv, view, lang)
+
+
+def out_of_turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:
+    """What may be typed while another player is about to move: a jump-in
+    (by the card's number), a catch, one's own UNO, a plugin's moves."""
+    _ = gettext_for(lang)
+    index = {hc.card: i for i, hc in enumerate(typed_order(hv), 1)}
+    jump = sorted({m.card for m in hv.jump_ins if m.card is not None}, key=lambda card: index.get(card, 99))
+    offers = [Offer(_("jump in with {n}:").format(n=index.get(card, "?")), card=card) for card in jump]
+    offers += _catches(hv, view, lang)
+    if hv.uno:
+        offers.append(Offer("uno", _("say it before someone catches you")))
+    return offers + [Offer(m.text, plugin_move_title(m.kind, lang)) for m in hv.extras]
+
+
+def _catches(hv: HandView, view: TableView, lang: str) -> list[Offer]:
+    """`catch NAME` for each player who may be caught not saying UNO."""
+    _ = gettext_for(lang)
+    names = {p.seat: p.name for p in view.players}
+    return [Offer(f"{_(WORDS['catch'])} {names.get(m.target if m.target is not None else -1, '')}".strip(),
+                  _("forgot to say UNO")) for m in hv.catches]
