@@ -32,7 +32,13 @@ from unobot.chat.render import (
 )
 from unobot.chat.rules_text import rule_lines
 from unobot.chat.typed_help import move_rows, records_rows
-from unobot.chat.typed_offers import Offer, out_of_turn_offers, turn_offers, typed_order
+from unobot.chat.typed_offers import (
+    Offer,
+    out_of_turn_offers,
+    pending_line,
+    turn_offers,
+    typed_order,
+)
 from unobot.chat.views import HandView, TableView
 from unobot.events import Event
 from unobot.ruleset import RuleSet
@@ -159,14 +165,7 @@ def status(view: TableView, lang: str, width: int = 200, hv: HandView | None = N
     parts.append(Text(_("Draw pile: {n}").format(n=view.draw_size), style="grey70"))
     text = flow(Text(), parts, width, sep="   ", indent=0)
     if view.pending:
-        text.append("\n")
-        if hv is not None and hv.is_turn:  # addressed to me
-            answers = [card_name(hc.card, lang) for hc in typed_order(hv) if hc.playable]
-            line = (_("You must draw {n}, or answer with {cards}.").format(n=view.pending, cards=", ".join(answers))
-                    if answers else _("You must draw {n}.").format(n=view.pending))
-        else:
-            line = _("{player} must draw {n}, or answer it.").format(player=view.turn_name, n=view.pending)
-        text.append(line, style="bold red")
+        text.append("\n" + pending_line(view, hv, lang), style="bold red")
     return text
 
 

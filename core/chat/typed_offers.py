@@ -5,7 +5,8 @@ the hand, what else may be done and the words to type for it, and while
 another player is about to move, what may be done out of turn. Which moves
 are offered is the hand's view (`hand_view`); how each is typed is core's
 grammar (`grammar.WORDS`, `SHORT`); and the numbers are the hand's typed
-order (`typed_order`), the order `grammar.parse_hand` reads a number in.
+order (`typed_order`), the order `grammar.parse_hand` reads a number in;
+a draw to take or answer names the answers in that order (`pending_line`).
 The front-end only draws the offers.
 """
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from ..cards import Card, sort_key
 from .grammar import DRAW_PLAY, SHORT, WORDS
 from .i18n import gettext_for
-from .render import plugin_move_title
+from .render import card_name, plugin_move_title
 from .views import HandCard, HandView, TableView
 
 
@@ -43,6 +44,21 @@ def may_act(view: TableView, hv: HandView, person_id: str) -> bool:
     left; with two they may say it any time)."""
     mine = next((p for p in view.players if p.id == person_id), None)
     return bool(hv.jump_ins or hv.catches or hv.extras or (hv.uno and mine is not None and mine.cards == 1))
+
+
+def pending_line(view: TableView, hv: HandView | None, lang: str) -> str:
+    """A draw the player on turn must take or answer: to them (`hv` on turn),
+    with the cards they may answer with, in the order they are numbered;
+    to anyone else, who must. "" when no draw is pending."""
+    _ = gettext_for(lang)
+    if not view.pending:
+        return ""
+    if hv is None or not hv.is_turn:
+        return _("{player} must draw {n}, or answer it.").format(player=view.turn_name, n=view.pending)
+    answers = [card_name(hc.card, lang) for hc in typed_order(hv) if hc.playable]
+    if not answers:
+        return _("You must draw {n}.").format(n=view.pending)
+    return _("You must draw {n}, or answer with {cards}.").format(n=view.pending, cards=", ".join(answers))
 
 
 def turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:

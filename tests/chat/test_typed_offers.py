@@ -4,7 +4,13 @@ says, with the grammar's words, numbered as the hand is typed."""
 from __future__ import annotations
 
 from unobot.cards import parse_card, parse_cards
-from unobot.chat.typed_offers import may_act, out_of_turn_offers, turn_offers, typed_order
+from unobot.chat.typed_offers import (
+    may_act,
+    out_of_turn_offers,
+    pending_line,
+    turn_offers,
+    typed_order,
+)
 from unobot.chat.views import HandCard, HandView, PlayerLine, TableView
 from unobot.moves import CATCH, DRAW, PLAY, UNO, Move
 
@@ -48,3 +54,13 @@ def test_the_person_is_waited_for_only_with_something_to_do() -> None:
     # UNO alone: with one card left (exposed), not with two (it may be said any time)
     assert not may_act(VIEW, HandView(0, False, hand("R1 R2"), uno=Move(UNO, 0)), "1")
     assert may_act(VIEW, HandView(1, False, hand("R1"), uno=Move(UNO, 1)), "2")
+
+
+def test_a_pending_draw_names_the_answers_to_the_player_on_turn() -> None:
+    pending = TableView("playing", "official", "Official", 3, PLAYERS, turn=0, pending=4)
+    mine = HandView(0, True, hand("W+4 R+2 R1", "W+4 R+2"), pending=4)
+    assert pending_line(pending, mine, "en") == "You must draw 4, or answer with Red Draw Two, Wild Draw Four."
+    assert pending_line(pending, HandView(0, True, hand("R1"), pending=4), "en") == "You must draw 4."
+    assert pending_line(pending, HandView(1, False, hand("R1")), "en") == \
+        "Ana must draw 4, or answer it."
+    assert pending_line(VIEW, mine, "en") == ""
