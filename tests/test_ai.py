@@ -99,3 +99,33 @@ def test_only_easy_gambles_a_wild_draw_four_while_holding_the_colour() -> None:
     for level, bluffs in (("easy", True), ("normal", False), ("hard", False)):
         best = max(POLICIES[level].score_plays(state, 0, plays), key=lambda sm: sm[0])[1]
         assert (best.card is not None and best.card.text == "W+4") is bluffs, level
+
+
+def test_hard_does_not_hand_the_turn_to_a_seat_about_to_go_out() -> None:
+    """Four seats, the one before `ana` (`dan`) down to one card: a Reverse
+    would turn play back to it. `normal` dumps the Reverse's points on a
+    player close to out; `hard` weighs who plays next and how likely that
+    seat can follow, and plays the number card that hands the turn to `ben`
+    (five cards) instead."""
+    from tests.rulekit import table as dealt
+    from unobot.ai import new_player
+    from unobot.ai.heuristics import seat_after
+    from unobot.cards import parse_card
+    from unobot.engine import legal_moves
+
+    players = ("ana", "ben", "cat", "dan")
+    state = dealt(hands={"ana": "RR R4 G9 Y1", "ben": "B1 B2 B3 G1 G2", "cat": "Y2 Y3 Y4 G3", "dan": "G6"},
+                  draw="R1 R2 R3 R6 R7 R8 R9 RS W W+4 B5 Y5",
+                  discard="R5", players=players)
+    assert seat_after(state, 0, parse_card("RR")) == 3
+    assert seat_after(state, 0, parse_card("RS")) == 2
+    assert seat_after(state, 0, parse_card("R4")) == 1
+    plays = [m for m in legal_moves(state, 0) if m.kind == "play"]
+    picked = {}
+    for level in ("normal", "hard"):
+        player = new_player(level)  # a fresh memory: nothing learnt at another table
+        player.memory.sync(state)
+        best = max(player.score_plays(state, 0, plays), key=lambda sm: sm[0])[1]
+        assert best.card is not None
+        picked[level] = best.card.text
+    assert picked == {"normal": "RR", "hard": "R4"}

@@ -69,3 +69,21 @@ def test_decision_ignores_hidden_cards(level: str, variant: str, players: int) -
             assert decide(level, rearranged(state, player, shuffler), player, moves) == first
         checked += 1
     assert checked >= 8
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_who_plays_next_is_weighed_without_a_hidden_card(level: str) -> None:
+    """Four seats, an opponent down to one or two cards: `hard` weighs how
+    likely the seat it hands the turn to can follow (core/ai/heuristics.py,
+    `handing_risk`), from the unseen cards and what that seat was seen to
+    lack, never from its hand."""
+    shuffler = random.Random(98)
+    found = [s for s in positions("official", 4, seed=21, every=1)
+             if any(len(h) <= 2 for p, h in enumerate(s.hands) if p != s.turn)]
+    assert len(found) >= 8
+    for state in found[:24]:
+        player = state.turn
+        moves = legal_moves(state, player)
+        first = decide(level, state, player, moves)
+        for _ in range(2):
+            assert decide(level, rearranged(state, player, shuffler), player, moves) == first

@@ -55,6 +55,23 @@ def p_holds(pool_size: int, of_kind: int, hand: int) -> float:
     return 1.0 - none
 
 
+def p_follows(pool: Counter[Card], memory: TableMemory, seat: int, hand: int, colour: str | None,
+              rank: str | None) -> float:
+    """The chance that `seat`, holding `hand` cards dealt from the unseen
+    `pool` (less what it was seen to lack), holds one that fits a top card
+    of `colour` and `rank` (None: a wild's, which only its colour matches),
+    or a wild. What the heuristics weigh before handing the turn to a seat
+    close to going out: one card that fits and that seat is out."""
+    size = fits = 0
+    may_hold = memory.may_hold
+    for card, n in pool.items():
+        if may_hold(seat, card):
+            size += n
+            if card.is_wild or card.color == colour or rank is not None and card.rank == rank:
+                fits += n
+    return p_holds(size, fits, hand)
+
+
 def previous_colour(state: GameState) -> str | None:
     """The colour in play before the top card (the last coloured card under
     it: a wild's named colour is not on the pile)."""
