@@ -131,6 +131,8 @@ class RuleSet:
         # that only the shared rules answer, with their fixed answer.
         self.play_checks = self.count_impls("check_move", lambda i: _checks(i, "play")) > 0
         self.targets_possible = self.count_impls("card_targets") > 1
+        #: Neither: a fitting card's plays are the seat's shared move objects.
+        self.simple_plays = not (self.play_checks or self.targets_possible)
         # Only the shared rules answer can_stack (no): nothing is played on a pending penalty.
         self.stack_possible = self.count_impls("can_stack") > 1
         # Rules beyond the shared ones that may offer moves out of turn
@@ -155,9 +157,22 @@ class RuleSet:
         batches = [getattr(i.plugin, "cards_that_fit", None) for i in fits]
         keeps = [getattr(i.plugin, "keep_fitting", None) for i in fits]
         batch = None
+        #: The plain turn's own form of the same answer (core/plain_turn.py):
+        #: the batch rule's `fitting_set(state, player)` (every card that fits
+        #: in a plain turn), and the refusing rules' `keep_fitting` composed,
+        #: or None. The engine filters a hand with the set itself: a call
+        #: into the rule set less per turn.
+        self.plain_fits: Callable[..., Any] | None = None
+        self.plain_keep: Callable[..., Any] | None = None
         for at, found in enumerate(batches):
             if found is not None and all(k is not None for j, k in enumerate(keeps) if j != at):
-                batch = _refined(found, [k for j, k in enumerate(keeps) if j != at])
+                others = [k for j, k in enumerate(keeps) if j != at]
+                batch = _refined(found, others)
+                self.plain_fits = getattr(fits[at].plugin, "fitting_set", None)
+                if len(others) == 1:
+                    self.plain_keep = others[0]
+                elif others:
+                    self.plain_keep = _refined(lambda state, player, cards: cards, others)
                 break
         self.cards_that_fit: Callable[..., list[Any]] = batch or self._fitting
 
@@ -213,6 +228,15 @@ def _refined(batch: Callable[..., list[Any]], keeps: list[Any]) -> Callable[...,
     or nothing), so which one is asked first does not matter."""
     if not keeps:
         return batch
+    if len(keeps) == 1:
+        keep = keeps[0]
+
+        def one_keep(state: Any, player: int, cards: Any) -> list[Any]:
+            # The common case (no-bluffing alone, RLCard's rules), without the loop.
+            fitting = batch(state, player, cards)
+            return keep(state, player, fitting) if fitting else fitting
+
+        return one_keep
 
     def cards_that_fit(state: Any, player: int, cards: Any) -> list[Any]:
         fitting = batch(state, player, cards)
