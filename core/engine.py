@@ -428,8 +428,10 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
                     found[card] = None
             fitting = found
             keep = rules.plain_keep
-            if fitting and keep is not None:
-                fitting = keep(state, player, fitting)
+            if found and keep is not None:
+                refusable = rules.plain_refusable
+                if refusable is None or not refusable.isdisjoint(found):
+                    fitting = keep(state, player, found)
     elif state.draws == 1:
         last = seat.pass_
         fitting = (drawn,) if drawn in hand and drawn_fits(state, player, drawn, rules) else ()

@@ -164,7 +164,10 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
             s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
             s.drawn = None
             s.draws = 0
-            return [_event(Event, (CARD_PLAYED, player, card, 0, -1, None, ()))]
+            try:
+                return [_PLAYED[player][card]]
+            except (IndexError, KeyError):
+                return [_shared(_PLAYED, player, card, _event(Event, (CARD_PLAYED, player, card, 0, -1, None, ())))]
         return _plain_play(s, move, rules)
     if kind == DRAW:
         return _plain_draw(s, player, rules)
@@ -197,11 +200,17 @@ def _plain_play(s: GameState, move: Move, rules: Any) -> list[Event] | None:
     s.discard.append(card)
     if len(hand) == 1 and rules.plain_uno and not s.uno >> player & 1:
         s.exposed = player  # uno-call: down to one card without UNO, open to a catch
-    events.append(_event(Event, (CARD_PLAYED, player, card, 0, -1, None, ())))
+    try:
+        events.append(_PLAYED[player][card])
+    except (IndexError, KeyError):
+        events.append(_shared(_PLAYED, player, card, _event(Event, (CARD_PLAYED, player, card, 0, -1, None, ()))))
     # card-effects, as its on_play and on_wild do
     if wild:
-        s.color = move.color
-        events.append(_event(Event, (COLOR_CHOSEN, player, None, 0, -1, move.color, ())))
+        color = s.color = move.color
+        try:
+            events.append(_CHOSEN[player][color])
+        except (IndexError, KeyError):
+            events.append(_shared(_CHOSEN, player, color, _event(Event, (COLOR_CHOSEN, player, None, 0, -1, color, ()))))
     else:
         s.color = card.color
     if draw:
@@ -217,7 +226,8 @@ def _plain_play(s: GameState, move: Move, rules: Any) -> list[Event] | None:
             return events
         # taken at once, and the victim loses the turn
         pile = s.draw_pile
-        taken = [pile.pop() for _ in range(draw)]
+        taken = pile[:-draw - 1:-1]  # as many pops: the top (the end) first
+        del pile[-draw:]
         s.hands[victim].extend(taken)
         if s.uno:
             s.uno &= ~(1 << victim)
@@ -259,7 +269,10 @@ def _plain_draw(s: GameState, player: int, rules: Any) -> list[Event] | None:
         s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
         s.drawn = None
         s.draws = 0
-    return [_event(Event, (CARDS_DRAWN, player, None, 1, -1, None, (card,)))]
+    try:
+        return [_DRAWN[player][card]]
+    except (IndexError, KeyError):
+        return [_shared(_DRAWN, player, card, _event(Event, (CARDS_DRAWN, player, None, 1, -1, None, (card,))))]
 
 
 def drawn_fits(s: GameState, player: int, card: Card, rules: Any) -> bool:
@@ -272,7 +285,10 @@ def drawn_fits(s: GameState, player: int, card: Card, rules: Any) -> bool:
     if card not in fits(s, player):
         return False
     keep = rules.plain_keep
-    return keep is None or bool(keep(s, player, [card]))
+    if keep is None:
+        return True
+    refusable = rules.plain_refusable
+    return refusable is not None and card not in refusable or bool(keep(s, player, [card]))
 
 
 def _next(s: GameState, player: int, rules: Any) -> int:
@@ -283,3 +299,18 @@ def _next(s: GameState, player: int, rules: Any) -> int:
 
 #: Builds an Event from a full tuple (a third of the keyword constructor's cost).
 _event = tuple.__new__
+
+#: The events of the commonest moves (a card played, a card drawn, a colour
+#: named), by seat and card or colour: events are immutable tuples, so each
+#: is made once and shared (a lookup costs half of building one, every move).
+_PLAYED: list[dict[Card, Event]] = []
+_DRAWN: list[dict[Card, Event]] = []
+_CHOSEN: list[dict[Any, Event]] = []
+
+
+def _shared(table: list[dict[Any, Event]], player: int, key: Any, event: Event) -> Event:
+    """Keep `event` in `table` for `player` and `key`, and give it back."""
+    while len(table) <= player:
+        table.append({})
+    table[player][key] = event
+    return event

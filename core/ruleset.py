@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import pluggy
@@ -164,6 +164,8 @@ class RuleSet:
         #: into the rule set less per turn.
         self.plain_fits: Callable[..., Any] | None = None
         self.plain_keep: Callable[..., Any] | None = None
+        #: ... and the only cards plain_keep may take out (a live set), if known.
+        self.plain_refusable: Collection[Any] | None = None
         for at, found in enumerate(batches):
             if found is not None and all(k is not None for j, k in enumerate(keeps) if j != at):
                 others = [k for j, k in enumerate(keeps) if j != at]
@@ -171,6 +173,9 @@ class RuleSet:
                 self.plain_fits = getattr(fits[at].plugin, "fitting_set", None)
                 if len(others) == 1:
                     self.plain_keep = others[0]
+                    # Asked only of cards among those it may refuse, when it says which.
+                    refusable = getattr(getattr(others[0], "__self__", None), "refusable", None)
+                    self.plain_refusable = refusable() if refusable is not None else None
                 elif others:
                     self.plain_keep = _refined(lambda state, player, cards: cards, others)
                 break

@@ -6,7 +6,7 @@ nothing to challenge. Conflicts with `challenge`.
 from collections.abc import Collection
 
 from unobot import Card, GameState, Rule, hookimpl
-from unobot.cards import clear_on_new_card, known_cards
+from unobot.cards import card_set, clear_on_new_card, known_cards
 
 
 class NoBluffing(Rule):
@@ -24,28 +24,23 @@ class NoBluffing(Rule):
         """`card_fits`'s refusals for many cards at once (the engine lists a
         hand's moves with it: this rule only ever refuses, so its answer is
         the other rules' less these cards). The cards given back unchanged
-        when none is a Wild Draw Four, as most turns: a set test in C
-        instead of a loop (this runs every turn of RLCard's rules)."""
-        fours = (_SETS.get(0) or _sets())[0]  # no call in the common case
-        if fours.isdisjoint(cards) or not _holds_colour(state, player):
+        when none is a Wild Draw Four, as in most turns (a set test in C)."""
+        if _FOURS.isdisjoint(cards) or not _holds_colour(state, player):
             return cards
-        return [c for c in cards if c not in fours]
+        return [c for c in cards if c not in _FOURS]
+
+    def refusable(self) -> Collection[Card]:
+        """Every card `keep_fitting` may take out (a live set, see
+        unobot.cards.card_set): the engine asks it only of a hand holding
+        one, and most turns of RLCard's rules hold none."""
+        return _FOURS
 
 
-#: (every wild draw-four card, {colour: every card of that colour}) among the
-#: cards there are, emptied when a card kind is added (unobot.cards).
-_SETS: dict[int, tuple[frozenset[Card], dict[str, frozenset[Card]]]] = clear_on_new_card({})
-
-
-def _sets() -> tuple[frozenset[Card], dict[str, frozenset[Card]]]:
-    found = _SETS.get(0)
-    if found is None:
-        cards = known_cards()
-        found = _SETS[0] = (
-            frozenset(c for c in cards if c.is_wild and c.draw == 4),
-            {color: frozenset(c for c in cards if c.color == color) for color in {c.color for c in cards} if color},
-        )
-    return found
+#: Every wild draw-four card there is (Wild Draw Four, No Mercy's Wild Reverse Draw Four).
+_FOURS = card_set(lambda c: c.is_wild and c.draw == 4)
+#: {colour: every card of that colour} among the cards there are, emptied
+#: when a card kind is added (unobot.cards).
+_OF_COLOUR: dict[str, frozenset[Card]] = clear_on_new_card({})
 
 
 def _holds_colour(state: GameState, player: int) -> bool:
@@ -53,5 +48,7 @@ def _holds_colour(state: GameState, player: int) -> bool:
     color = state.color
     if color is None:
         return False
-    of_colour = _sets()[1].get(color)
-    return of_colour is not None and not of_colour.isdisjoint(state.hands[player])
+    of_colour = _OF_COLOUR.get(color)
+    if of_colour is None:
+        of_colour = _OF_COLOUR[color] = frozenset(c for c in known_cards() if c.color == color)
+    return not of_colour.isdisjoint(state.hands[player])

@@ -25,7 +25,8 @@ class Scoring(Rule):
     @hookimpl(trylast=True)
     def match_winner(self, state: GameState) -> int | None:
         target = self.options.target
-        best = max(range(len(state.scores)), key=lambda s: state.scores[s])
+        scores = state.scores
+        best = scores.index(max(scores))  # the first seat with the most points
         if target <= 0 or state.scores[best] >= target:
             return best if target > 0 else state.winner
         return None
