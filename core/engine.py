@@ -507,10 +507,14 @@ def play_moves(state: GameState, player: int, rules: RuleSet | None = None) -> l
     hand = state.hands[player]
     if drawn is not None and not state.pending:
         cards: Iterable[Card] = (drawn,) if drawn in hand else ()
+    elif rules.cards_that_fit is rules._fitting:
+        cards = dict.fromkeys(hand)  # card_fits asked once a kind of card
     else:
-        cards = dict.fromkeys(hand)
+        cards = hand  # one batch call: a set lookup a card, then the fitting ones made unique
     moves: list[Move] = []
     fitting = rules.cards_that_fit(state, player, cards)
+    if cards is hand and len(fitting) > 1:
+        fitting = list(dict.fromkeys(fitting))
     if fitting:
         if not rules.simple_plays:
             _plays(state, rules, player, fitting, moves)
@@ -540,16 +544,36 @@ def can_play(state: GameState, player: int) -> bool:
 use_can_play(can_play)  # the plain turn's drawn-card check asks the engine, without importing it back
 
 
-def _plays(state: GameState, rules: RuleSet, player: int, cards: list[Card], moves: list[Move]) -> None:
-    """Play moves for fitting cards when rules refuse plays or name targets."""
-    play_check = rules.check_by_kind[PLAY] if rules.play_checks else None
-    for card in cards:
-        if play_check is not None and isinstance(play_check(state, play_move(player, card)), str):
-            continue
-        if rules.targets_possible:
-            _expand(state, rules, player, card, moves)
+def _plays(state: GameState, rules: RuleSet, player: int, cards: Collection[Card], moves: list[Move]) -> None:
+    """Play moves for fitting cards when rules refuse plays or name targets.
+
+    Where every rule with a say answers for the whole hand at once
+    (`RuleSet.keep_plays`, `RuleSet.targets_of`), it is asked once, not once
+    a card: what kept a rich variant's move growing with the hand."""
+    if rules.play_checks:
+        keep = rules.keep_plays
+        if keep is not None:
+            cards = keep(state, player, cards)
         else:
-            moves.extend(_untargeted(player, card))
+            check = rules.check_by_kind[PLAY]
+            cards = [c for c in cards if not isinstance(check(state, play_move(player, c)), str)]
+    table = _seat_moves(player).plays
+    if not rules.targets_possible:
+        for card in cards:
+            moves += table[card]
+        return
+    targets_of = rules.targets_of
+    if targets_of is None:
+        for card in cards:
+            _expand(state, rules, player, card, moves)
+        return
+    named = targets_of(state, player, cards)
+    for card in cards:
+        targets = named.get(card)
+        if targets is None:
+            moves += table[card]
+        else:
+            _targeted(player, card, targets, moves)
 
 
 class _SeatMoves:
@@ -601,6 +625,11 @@ def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list
     if targets is None:
         out.extend(_untargeted(player, card))
         return
+    _targeted(player, card, targets, out)
+
+
+def _targeted(player: int, card: Card, targets: list[int | None], out: list[Move]) -> None:
+    """A card's play moves naming each of `targets`, in each colour (a wild)."""
     colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
     for color in colors:
         out.extend(play_move(player, card, color, t) for t in targets)

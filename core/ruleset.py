@@ -133,6 +133,17 @@ class RuleSet:
         self.targets_possible = self.count_impls("card_targets") > 1
         #: Neither: a fitting card's plays are the seat's shared move objects.
         self.simple_plays = not (self.play_checks or self.targets_possible)
+        # The same two questions for a whole hand at once, when every rule
+        # asked offers the batch form (None otherwise: asked card by card).
+        # keep_plays(state, player, cards): the cards whose play (no colour,
+        # no target) the rule does not refuse, from rules that never accept
+        # a play outright (True would end the chain before the others);
+        # cards_targets(state, player, cards): {card: targets} for the cards
+        # that name targets (card_targets not None), asked in the hook's order.
+        self.keep_plays: Callable[..., Any] | None = _batched(
+            [i for i in self.pm.hook.check_move.get_hookimpls() if _checks(i, "play")], "keep_plays", _keep_all)
+        self.targets_of: Callable[..., Any] | None = _batched(
+            self.pm.hook.card_targets.get_hookimpls(), "cards_targets", _first_targets)
         # Only the shared rules answer can_stack (no): nothing is played on a pending penalty.
         self.stack_possible = self.count_impls("can_stack") > 1
         # Rules beyond the shared ones that may offer moves out of turn
@@ -252,6 +263,37 @@ def _refined(batch: Callable[..., list[Any]], keeps: list[Any]) -> Callable[...,
         return fitting
 
     return cards_that_fit
+
+
+def _batched(impls: list[Any], method: str, combine: Callable[..., Any]) -> Callable[..., Any] | None:
+    """A hook's batch form for a whole hand (`method` of every rule that
+    implements it, in the hook's calling order), or None when one does not
+    offer it or wraps the hook."""
+    if not impls or any(i.hookwrapper or i.wrapper for i in impls):
+        return None
+    found = [getattr(i.plugin, method, None) for i in reversed(impls)]  # pluggy calls the last first
+    if any(f is None for f in found):
+        return None
+    return found[0] if len(found) == 1 else combine(found)
+
+
+def _keep_all(keeps: list[Callable[..., Any]]) -> Callable[..., Any]:
+    def keep_plays(state: Any, player: int, cards: Any) -> Any:
+        for keep in keeps:
+            if not cards:
+                break
+            cards = keep(state, player, cards)
+        return cards
+    return keep_plays
+
+
+def _first_targets(batches: list[Callable[..., Any]]) -> Callable[..., Any]:
+    def cards_targets(state: Any, player: int, cards: Any) -> dict[Any, Any]:
+        named: dict[Any, Any] = {}
+        for batch in reversed(batches):  # the first asked has the last word, as firstresult
+            named.update(batch(state, player, cards))
+        return named
+    return cards_targets
 
 
 def _checks(impl: Any, kind: str) -> bool:

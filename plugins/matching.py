@@ -99,3 +99,7 @@ class Matching(Rule):
     @hookimpl(trylast=True)
     def card_targets(self, state: GameState, player: int, card: Card) -> None:
         return None
+
+    def cards_targets(self, state: GameState, player: int, cards: Iterable[Card]) -> dict[Card, list[int]]:
+        """`card_targets` for many cards at once: none names a target."""
+        return {}
