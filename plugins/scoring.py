@@ -19,7 +19,11 @@ class Scoring(Rule):
     @hookimpl(trylast=True)
     def score(self, state: GameState) -> dict[int, int]:
         winner = state.winner
-        total = sum(c.value for seat, hand in enumerate(state.hands) if seat != winner for c in hand)
+        total = 0
+        for seat, hand in enumerate(state.hands):  # loops, not a generator: every round's end
+            if seat != winner:
+                for card in hand:
+                    total += card.value
         return {winner: total}
 
     @hookimpl(trylast=True)
