@@ -480,12 +480,11 @@ def _hook_moves(state: GameState, player: int) -> list[Move]:
             moves.extend(extra)
         return moves
     moves = play_moves(state, player, rules)
-    move = simple_move(DRAW, player)
-    if rules.check_draw(state, move) is True:
-        moves.append(move)
-    move = simple_move(PASS, player)
-    if rules.check_pass(state, move) is True:
-        moves.append(move)
+    seat = _seat_moves(player)
+    if rules.check_draw(state, seat.draw) is True:
+        moves.append(seat.draw)
+    if rules.check_pass(state, seat.pass_) is True:
+        moves.append(seat.pass_)
     for extra in rules.extra_moves(state, player):
         moves.extend(extra)
     state.legal = moves

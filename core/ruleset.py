@@ -144,6 +144,13 @@ class RuleSet:
             [i for i in self.pm.hook.check_move.get_hookimpls() if _checks(i, "play")], "keep_plays", _keep_all)
         self.targets_of: Callable[..., Any] | None = _batched(
             self.pm.hook.card_targets.get_hookimpls(), "cards_targets", _first_targets)
+        # can_stack for a whole hand: `cards_stackable(state, player, cards)`
+        # of the rule asked first, which answers for every card (its
+        # can_stack never says None, so no rule after it is ever asked).
+        stackers = self.pm.hook.can_stack.get_hookimpls()
+        self.cards_stackable: Callable[..., Any] | None = None
+        if stackers and not any(i.hookwrapper or i.wrapper for i in stackers):
+            self.cards_stackable = getattr(stackers[-1].plugin, "cards_stackable", None)
         # Only the shared rules answer can_stack (no): nothing is played on a pending penalty.
         self.stack_possible = self.count_impls("can_stack") > 1
         # Rules beyond the shared ones that may offer moves out of turn
@@ -274,6 +281,9 @@ def _batched(impls: list[Any], method: str, combine: Callable[..., Any]) -> Call
     found = [getattr(i.plugin, method, None) for i in reversed(impls)]  # pluggy calls the last first
     if any(f is None for f in found):
         return None
+    # A batch marked `names_none` always answers nothing (matching's
+    # cards_targets): left out, so that seven-o's is called alone.
+    found = [f for f in found if not getattr(f, "names_none", False)] or found[:1]
     return found[0] if len(found) == 1 else combine(found)
 
 

@@ -68,6 +68,9 @@ class Matching(Rule):
             rules = state.rules
             if not rules.stack_possible:
                 return []  # only this rule answers can_stack, and it says no
+            batch = rules.cards_stackable
+            if batch is not None:
+                return list(batch(state, player, cards))  # the whole hand in one call
             can_stack = rules.can_stack
             return [c for c in cards if can_stack(state, player, c)]
         color = state.color
@@ -104,3 +107,5 @@ class Matching(Rule):
     def cards_targets(self, state: GameState, player: int, cards: Iterable[Card]) -> dict[Card, list[int]]:
         """`card_targets` for many cards at once: none names a target."""
         return {}
+
+    cards_targets.names_none = True  # type: ignore[attr-defined]  # the rule set need not ask it

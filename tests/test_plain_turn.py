@@ -221,12 +221,15 @@ def test_the_simulator_asks_the_other_seats_whenever_one_has_a_move(
     assert asked > 20
 
 
-#: Rule sets whose plays are checked and targeted for a whole hand at once
-#: (`RuleSet.keep_plays`, `RuleSet.targets_of`: draw-to-match, seven-o).
+#: Rule sets whose plays are checked, targeted or stacked for a whole hand at
+#: once (`RuleSet.keep_plays`, `targets_of`, `cards_stackable`: draw-to-match,
+#: seven-o, value-stacking, stacking).
 BATCH_SETS: list[tuple[str, dict[str, Any] | None]] = [
     ("no-mercy", None),
     ("no-mercy", {"mercy": {"limit": 200}, "seven-o": {"mandatory": False}}),
     ("official", {"seven-o": True, "draw-to-match": {"may_stop_early": True}}),
+    ("official", {"stacking": {"draw_four_on_draw_four": True, "draw_four_on_draw_two": True,
+                               "draw_two_on_draw_four": True}, "challenge": False}),
 ]
 
 
@@ -236,10 +239,11 @@ def test_the_batch_forms_give_what_the_hooks_give(variant: str, overrides: dict[
     by card through the hooks, in the same order, at every position of
     random games (big hands too: penalties pile up in no-mercy)."""
     batched = rules_for(variant, overrides)
-    assert batched.keep_plays is not None and batched.targets_of is not None
+    assert batched.targets_of is not None and (batched.keep_plays or batched.cards_stackable)
     card_by_card = copy.copy(batched)
     card_by_card.keep_plays = None
     card_by_card.targets_of = None
+    card_by_card.cards_stackable = None
     compared = 0
     for seed in range(40):
         if compared > 1500:
