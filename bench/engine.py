@@ -187,8 +187,7 @@ def per_move(seconds: float, seed: int, as_json: bool) -> int:
     spent = dict.fromkeys(cases, 0.0)
     moves = dict.fromkeys(cases, 0)
     rnd = random.Random(seed)
-    rounds = max(1, int(seconds / (0.05 * len(cases))))
-    for _ in range(rounds):  # alternated, so noise on this shared machine hits each alike
+    while sum(spent.values()) < seconds:  # alternated, so noise on this shared machine hits each alike
         for case in cases:
             spent[case] += time_moves(positions[case], rnd)
             moves[case] += len(positions[case])
@@ -209,7 +208,8 @@ def per_move(seconds: float, seed: int, as_json: bool) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="per side and workload")
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help="per side and workload (--per-move: in all)")
     parser.add_argument("--slice", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")

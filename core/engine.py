@@ -392,7 +392,7 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     the hook path, its jumps grew too long for the interpreter to specialise
     the comparisons along them; a comprehension made `player` a closure cell
     and built a function object every turn. The loops below are that
-    comprehension unrolled (a third of the filter's cost for a short hand).
+    comprehension unrolled (a quarter less for a six-card hand, measured).
     """
     rules = state.rules
     if rules is None:

@@ -52,8 +52,8 @@ class Matching(Rule):
     def fitting_set(self, state: GameState, player: int) -> frozenset[Card]:
         """Every card that fits now, in a plain turn (nothing pending, nothing
         drawn, a colour in play): the engine's fast path filters the hand
-        with it itself, a set lookup a card, without a call per turn into
-        `cards_that_fit` (about a quarter of a plain listing's time)."""
+        with it itself, a set lookup a card, without the calls a turn into
+        `cards_that_fit` (a sixth of a plain listing's time, measured)."""
         top = state.discard[-1]
         color: str = state.color  # type: ignore[assignment]  # a plain turn has one
         try:
