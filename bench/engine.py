@@ -32,6 +32,16 @@ printed for completeness. Two workloads for unobot:
   after each move the other seats may say UNO or catch, and the time spent
   asking them counts, while only the turn's own moves are counted as moves.
 
+`--per-move` measures something else: what one move costs (`legal_moves`
+and `apply` of a uniformly chosen legal move, in place) in a rich variant
+(`no-mercy`) against `official`, in the same run, on positions of random
+four-player games: with short hands (7 cards or fewer, as dealt) and with
+long ones (the player to move holding 52 cards, made up to that from the
+bottom of the draw pile in the first moves of a round). No Mercy plays with
+mercy's limit raised to 200 cards in this mode, or no hand could pass 25.
+It prints microseconds a move and the ratio to official's (issue #23: the
+cost of a rich variant's move, flat as hands grow).
+
 unobot applies moves in place (`apply(..., inplace=True)`, as the
 simulator and the chat service do; the default copy-on-apply costs about
 2 µs more a move). Each side alternates in rounds of `--slice` seconds so noise on this shared
@@ -54,6 +64,7 @@ from rlcard_rule import RLCARD_RULES  # noqa: E402
 
 from unobot.engine import apply, legal_moves, new_game  # noqa: E402
 from unobot.moves import PLAY  # noqa: E402
+from unobot.state import PLAYING, GameState  # noqa: E402
 
 
 def ours(policy: str, seconds: float, seed: int) -> tuple[int, int, float]:
@@ -119,13 +130,94 @@ def rlcard_side(seconds: float, seed: int) -> tuple[int, int, float]:
     return games, moves, spent
 
 
+#: The hand of the player to move in `--per-move`'s long-hand positions.
+LONG_HAND = 52
+PER_MOVE_VARIANTS: dict[str, dict[str, object] | None] = {
+    "official": None,
+    "no-mercy": {"mercy": {"limit": 200}},  # else a hand of 25 is out of the round
+}
+
+
+def move_positions(variant: str, overrides: dict[str, object] | None, long: bool, count: int,
+                   seed: int) -> list[GameState]:
+    """`count` positions of random four-player games with the player to move
+    holding 7 cards or fewer (`long=False`), or padded to LONG_HAND cards
+    from the bottom of the draw pile (`long=True`: the first moves of a
+    round, while the pile has the cards)."""
+    rnd = random.Random(seed)
+    out: list[GameState] = []
+    g = 0
+    while len(out) < count:
+        state, _ = new_game(variant, ["a", "b", "c", "d"], seed=seed * 7919 + g, dealer=g % 4,
+                            overrides=overrides)
+        g += 1
+        for _ in range(30):
+            if state.phase != PLAYING or len(out) >= count:
+                break
+            seat = state.turn
+            size = len(state.hands[seat])
+            if long:
+                need = LONG_HAND - size
+                if len(state.draw_pile) - need >= 10:
+                    padded = state.clone()
+                    padded.hands[seat].extend(padded.draw_pile[:need])
+                    del padded.draw_pile[:need]
+                    out.append(padded)
+            elif size <= 7:
+                out.append(state.clone())
+            legal = legal_moves(state, seat)
+            state, _ = apply(state, legal[int(rnd.random() * len(legal))], inplace=True)
+    return out
+
+
+def time_moves(positions: list[GameState], rnd: random.Random) -> float:
+    """Seconds to list the legal moves of each position and apply one."""
+    states = [p.clone() for p in positions]
+    t0 = time.perf_counter()
+    for state in states:
+        legal = legal_moves(state, state.turn)
+        apply(state, legal[int(rnd.random() * len(legal))], inplace=True)
+    return time.perf_counter() - t0
+
+
+def per_move(seconds: float, seed: int, as_json: bool) -> int:
+    """`--per-move`: a rich variant's move against an official one, short and long hands."""
+    cases = [(v, long) for long in (False, True) for v in PER_MOVE_VARIANTS]
+    positions = {(v, long): move_positions(v, PER_MOVE_VARIANTS[v], long, 2000, seed) for v, long in cases}
+    spent = dict.fromkeys(cases, 0.0)
+    moves = dict.fromkeys(cases, 0)
+    rnd = random.Random(seed)
+    while sum(spent.values()) < seconds:  # alternated, so noise on this shared machine hits each alike
+        for case in cases:
+            spent[case] += time_moves(positions[case], rnd)
+            moves[case] += len(positions[case])
+    out = {}
+    for v, long in cases:
+        us = spent[(v, long)] / moves[(v, long)] * 1e6
+        base = spent[("official", long)] / moves[("official", long)] * 1e6
+        out[f"{v} {'long' if long else 'short'}"] = {"us_per_move": round(us, 2), "ratio": round(us / base, 2)}
+    if as_json:
+        print(json.dumps(out))
+        return 0
+    print(f"{'variant, hands':22} {'us/move':>8} {'x official':>11}")
+    for name, d in out.items():
+        print(f"{name:22} {d['us_per_move']:>8} {d['ratio']:>11}")
+    print(f"(short: 7 cards or fewer; long: the player to move holds {LONG_HAND})")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="per side and workload")
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help="per side and workload (--per-move: in all)")
     parser.add_argument("--slice", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--per-move", action="store_true",
+                        help="a no-mercy move's cost against an official one, short and long hands")
     args = parser.parse_args()
+    if args.per_move:
+        return per_move(args.seconds, args.seed, args.json)
     try:
         import rlcard  # noqa: F401
     except ImportError:

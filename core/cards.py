@@ -174,9 +174,14 @@ def register_kind(kind: CardKind) -> None:
     if old is not None and old != kind:
         raise ValueError(f"card rank {kind.rank!r} is declared twice ({old.rule}, {kind.rule})")
     KINDS[kind.rank] = kind
+    changed = False
     for key, card in list(Card._interned.items()):
         if key[1] == kind.rank:
             card._apply_kind(kind)
+            changed = True
+    if changed:  # a card's value or draw changed: what was worked out from them is stale
+        for cache in _CLEARED_ON_NEW_CARD:
+            cache.clear()
 
 
 def unregister_kind(rule: str) -> None:
@@ -289,9 +294,32 @@ _CLEARED_ON_NEW_CARD: list[Any] = [_KNOWN]  # what is emptied when a new card is
 
 def clear_on_new_card(cache: dict[Any, Any]) -> dict[Any, Any]:
     """Register (and return) a cache worked out from the cards there are: it
-    is emptied whenever a new card is interned (a plugin's card kind)."""
+    is emptied whenever a new card is interned (a plugin's card kind), or a
+    card kind is declared for cards already interned."""
     _CLEARED_ON_NEW_CARD.append(cache)
     return cache
+
+
+class CardSet(set["Card"]):
+    """Every card there is for which `test` holds, kept up to date: refilled
+    whenever a new card is interned or a kind is declared (`card_set`)."""
+
+    def __init__(self, test: Callable[[Card], bool]) -> None:
+        super().__init__()
+        self.test = test
+        self.clear()
+
+    def clear(self) -> None:
+        super().clear()
+        self.update(c for c in known_cards() if self.test(c))
+
+
+def card_set(test: Callable[[Card], bool]) -> CardSet:
+    """A live set of the cards for which `test` holds (see CardSet): for a
+    test in the hot path that must not call back into Python per card."""
+    found = CardSet(test)
+    _CLEARED_ON_NEW_CARD.append(found)
+    return found
 
 
 def known_cards() -> tuple[Card, ...]:

@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cards import REVERSE, SKIP
+from .cards import REVERSE, SKIP, Card
 from .events import (
     CARD_PLAYED,
     CARDS_DRAWN,
@@ -144,7 +144,11 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
     """Apply a move of a plain turn to `s`, as the shared rules would; None
     when this move needs the hooks (a wild draw card, the last card, a
     target, a pile too short, a `uno` or `catch` move): `s` is then
-    unchanged."""
+    unchanged.
+
+    The number play is here, every other move a call away: kept short, the
+    function's jumps stay short enough for CPython 3.11 to specialise the
+    comparisons along them."""
     kind = move.kind
     player = move.player
     if kind == PLAY:
@@ -160,84 +164,13 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
             s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
             s.drawn = None
             s.draws = 0
-            return [_event(Event, (CARD_PLAYED, player, card, 0, -1, None, ()))]
-        if card is None or len(hand) < 2 or move.target is not None or move.cards:
-            return None  # going out, a target, several cards: the hooks
-        draw = card.draw
-        if draw and len(s.draw_pile) < draw:
-            return None  # a penalty the pile may not pay: the hooks (reshuffle)
-        events: list[Event] = []
-        wild = card.is_wild
-        if draw and wild:
-            rules.before_play(s, move, events)  # challenge: was it a bluff? (its own record)
-        s.exposed = -1  # uno-call: a play by another player closes the catch window
-        hand.remove(card)
-        s.discard.append(card)
-        if len(hand) == 1 and rules.plain_uno and not s.uno >> player & 1:
-            s.exposed = player  # uno-call: down to one card without UNO, open to a catch
-        events.append(_event(Event, (CARD_PLAYED, player, card, 0, -1, None, ())))
-        # card-effects, as its on_play and on_wild do
-        if wild:
-            s.color = move.color
-            events.append(_event(Event, (COLOR_CHOSEN, player, None, 0, -1, move.color, ())))
-        else:
-            s.color = card.color
-        if draw:
-            victim = _next(s, player, rules)
-            if wild and rules.hold_penalty(s, victim, card):
-                # held for an answer (a challenge): the victim's turn, with the total pending
-                s.pending = draw
-                s.pending_rank = card.rank
-                events.append(_event(Event, (PENALTY_PENDING, victim, None, draw, -1, None, ())))
-                s.turn = victim
-                s.drawn = None
-                s.draws = 0
-                return events
-            # taken at once, and the victim loses the turn
-            pile = s.draw_pile
-            taken = [pile.pop() for _ in range(draw)]
-            s.hands[victim].extend(taken)
-            if s.uno:
-                s.uno &= ~(1 << victim)
-            events.append(_event(Event, (PENALTY_TAKEN, victim, None, draw, -1, None, tuple(taken))))
-            player = victim
-        elif wild:
-            pass  # the turn passes, below
-        elif card.rank == REVERSE and not (
-                len(s.hands) - len(s.out) == 2 and rules.options["card-effects"].two_player_reverse_skips):
-            s.direction = -s.direction
-            events.append(_event(Event, (DIRECTION_REVERSED, player, None, 0, -1, None, ())))
-        elif card.rank in (SKIP, REVERSE):
-            skipped = _next(s, player, rules)
-            events.append(_event(Event, (TURN_SKIPPED, skipped, None, 0, -1, None, ())))
-            player = skipped
-        s.turn = _next(s, player, rules)
-        s.drawn = None
-        s.draws = 0
-        return events
+            try:
+                return [_PLAYED[player][card]]
+            except (IndexError, KeyError):
+                return [_shared(_PLAYED, player, card, _event(Event, (CARD_PLAYED, player, card, 0, -1, None, ())))]
+        return _plain_play(s, move, rules)
     if kind == DRAW:
-        pile = s.draw_pile
-        if not pile:
-            return None
-        s.exposed = -1
-        card = pile.pop()
-        s.hands[player].append(card)
-        if s.uno:
-            s.uno &= ~(1 << player)  # uno-call: who draws says UNO again
-        # draw-one: the drawn card may be played when the rule set accepts
-        # it (`can_play`; when no rule checks plays or names targets, that is
-        # whether it fits).
-        s.drawn = card
-        s.draws = 1
-        if rules.play_checks or rules.targets_possible:
-            fits = _can_play(s, player)
-        else:
-            fits = bool(rules.cards_that_fit(s, player, (card,)))
-        if not fits:
-            s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
-            s.drawn = None
-            s.draws = 0
-        return [_event(Event, (CARDS_DRAWN, player, None, 1, -1, None, (card,)))]
+        return _plain_draw(s, player, rules)
     if kind == PASS:
         s.exposed = -1
         s.turn = _next(s, player, rules)
@@ -245,6 +178,117 @@ def plain_step(s: GameState, move: Move, rules: Any) -> list[Event] | None:
         s.draws = 0
         return [_event(Event, (PASSED, player, None, 0, -1, None, ()))]
     return None
+
+
+def _plain_play(s: GameState, move: Move, rules: Any) -> list[Event] | None:
+    """`plain_step` of any other play: an action card, a wild, a hand going
+    down to one card."""
+    card = move.card
+    player = move.player
+    hand = s.hands[player]
+    if card is None or len(hand) < 2 or move.target is not None or move.cards:
+        return None  # going out, a target, several cards: the hooks
+    draw = card.draw
+    if draw and len(s.draw_pile) < draw:
+        return None  # a penalty the pile may not pay: the hooks (reshuffle)
+    events: list[Event] = []
+    wild = card.is_wild
+    if draw and wild:
+        rules.before_play(s, move, events)  # challenge: was it a bluff? (its own record)
+    s.exposed = -1  # uno-call: a play by another player closes the catch window
+    hand.remove(card)
+    s.discard.append(card)
+    if len(hand) == 1 and rules.plain_uno and not s.uno >> player & 1:
+        s.exposed = player  # uno-call: down to one card without UNO, open to a catch
+    try:
+        events.append(_PLAYED[player][card])
+    except (IndexError, KeyError):
+        events.append(_shared(_PLAYED, player, card, _event(Event, (CARD_PLAYED, player, card, 0, -1, None, ()))))
+    # card-effects, as its on_play and on_wild do
+    if wild:
+        color = s.color = move.color
+        try:
+            events.append(_CHOSEN[player][color])
+        except (IndexError, KeyError):
+            events.append(_shared(_CHOSEN, player, color, _event(Event, (COLOR_CHOSEN, player, None, 0, -1, color, ()))))
+    else:
+        s.color = card.color
+    if draw:
+        victim = _next(s, player, rules)
+        if wild and rules.hold_penalty(s, victim, card):
+            # held for an answer (a challenge): the victim's turn, with the total pending
+            s.pending = draw
+            s.pending_rank = card.rank
+            events.append(_event(Event, (PENALTY_PENDING, victim, None, draw, -1, None, ())))
+            s.turn = victim
+            s.drawn = None
+            s.draws = 0
+            return events
+        # taken at once, and the victim loses the turn
+        pile = s.draw_pile
+        taken = pile[:-draw - 1:-1]  # as many pops: the top (the end) first
+        del pile[-draw:]
+        s.hands[victim].extend(taken)
+        if s.uno:
+            s.uno &= ~(1 << victim)
+        events.append(_event(Event, (PENALTY_TAKEN, victim, None, draw, -1, None, tuple(taken))))
+        player = victim
+    elif wild:
+        pass  # the turn passes, below
+    elif card.rank == REVERSE and not (
+            len(s.hands) - len(s.out) == 2 and rules.options["card-effects"].two_player_reverse_skips):
+        s.direction = -s.direction
+        events.append(_event(Event, (DIRECTION_REVERSED, player, None, 0, -1, None, ())))
+    elif card.rank in (SKIP, REVERSE):
+        skipped = _next(s, player, rules)
+        events.append(_event(Event, (TURN_SKIPPED, skipped, None, 0, -1, None, ())))
+        player = skipped
+    s.turn = _next(s, player, rules)
+    s.drawn = None
+    s.draws = 0
+    return events
+
+
+def _plain_draw(s: GameState, player: int, rules: Any) -> list[Event] | None:
+    """`plain_step` of a draw."""
+    pile = s.draw_pile
+    if not pile:
+        return None
+    s.exposed = -1
+    card = pile.pop()
+    s.hands[player].append(card)
+    if s.uno:
+        s.uno &= ~(1 << player)  # uno-call: who draws says UNO again
+    # draw-one: the drawn card may be played when the rule set accepts
+    # it (`can_play`; when no rule checks plays or names targets, that is
+    # whether it fits).
+    s.drawn = card
+    s.draws = 1
+    if not (_can_play(s, player) if rules.play_checks or rules.targets_possible
+            else drawn_fits(s, player, card, rules)):
+        s.turn = rules.next_turn(s, player, 0) if s.out else (player + s.direction) % len(s.hands)
+        s.drawn = None
+        s.draws = 0
+    try:
+        return [_DRAWN[player][card]]
+    except (IndexError, KeyError):
+        return [_shared(_DRAWN, player, card, _event(Event, (CARDS_DRAWN, player, None, 1, -1, None, (card,))))]
+
+
+def drawn_fits(s: GameState, player: int, card: Card, rules: Any) -> bool:
+    """Does the card just drawn fit (`cards_that_fit` for that one card)?
+    With the rule set's plain-turn form of the answer (`RuleSet.plain_fits`),
+    a set lookup, and the refusing rules asked only of a card that fits."""
+    fits = rules.plain_fits
+    if fits is None:
+        return bool(rules.cards_that_fit(s, player, (card,)))
+    if card not in fits(s, player):
+        return False
+    keep = rules.plain_keep
+    if keep is None:
+        return True
+    refusable = rules.plain_refusable
+    return refusable is not None and card not in refusable or bool(keep(s, player, [card]))
 
 
 def _next(s: GameState, player: int, rules: Any) -> int:
@@ -255,3 +299,18 @@ def _next(s: GameState, player: int, rules: Any) -> int:
 
 #: Builds an Event from a full tuple (a third of the keyword constructor's cost).
 _event = tuple.__new__
+
+#: The events of the commonest moves (a card played, a card drawn, a colour
+#: named), by seat and card or colour: events are immutable tuples, so each
+#: is made once and shared (a lookup costs half of building one, every move).
+_PLAYED: list[dict[Card, Event]] = []
+_DRAWN: list[dict[Card, Event]] = []
+_CHOSEN: list[dict[Any, Event]] = []
+
+
+def _shared(table: list[dict[Any, Event]], player: int, key: Any, event: Event) -> Event:
+    """Keep `event` in `table` for `player` and `key`, and give it back."""
+    while len(table) <= player:
+        table.append({})
+    table[player][key] = event
+    return event

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import pluggy
@@ -131,6 +131,26 @@ class RuleSet:
         # that only the shared rules answer, with their fixed answer.
         self.play_checks = self.count_impls("check_move", lambda i: _checks(i, "play")) > 0
         self.targets_possible = self.count_impls("card_targets") > 1
+        #: Neither: a fitting card's plays are the seat's shared move objects.
+        self.simple_plays = not (self.play_checks or self.targets_possible)
+        # The same two questions for a whole hand at once, when every rule
+        # asked offers the batch form (None otherwise: asked card by card).
+        # keep_plays(state, player, cards): the cards whose play (no colour,
+        # no target) the rule does not refuse, from rules that never accept
+        # a play outright (True would end the chain before the others);
+        # cards_targets(state, player, cards): {card: targets} for the cards
+        # that name targets (card_targets not None), asked in the hook's order.
+        self.keep_plays: Callable[..., Any] | None = _batched(
+            [i for i in self.pm.hook.check_move.get_hookimpls() if _checks(i, "play")], "keep_plays", _keep_all)
+        self.targets_of: Callable[..., Any] | None = _batched(
+            self.pm.hook.card_targets.get_hookimpls(), "cards_targets", _first_targets)
+        # can_stack for a whole hand: `cards_stackable(state, player, cards)`
+        # of the rule asked first, which answers for every card (its
+        # can_stack never says None, so no rule after it is ever asked).
+        stackers = self.pm.hook.can_stack.get_hookimpls()
+        self.cards_stackable: Callable[..., Any] | None = None
+        if stackers and not any(i.hookwrapper or i.wrapper for i in stackers):
+            self.cards_stackable = getattr(stackers[-1].plugin, "cards_stackable", None)
         # Only the shared rules answer can_stack (no): nothing is played on a pending penalty.
         self.stack_possible = self.count_impls("can_stack") > 1
         # Rules beyond the shared ones that may offer moves out of turn
@@ -155,9 +175,27 @@ class RuleSet:
         batches = [getattr(i.plugin, "cards_that_fit", None) for i in fits]
         keeps = [getattr(i.plugin, "keep_fitting", None) for i in fits]
         batch = None
+        #: The plain turn's own form of the same answer (core/plain_turn.py):
+        #: the batch rule's `fitting_set(state, player)` (every card that fits
+        #: in a plain turn), and the refusing rules' `keep_fitting` composed,
+        #: or None. The engine filters a hand with the set itself: a call
+        #: into the rule set less per turn.
+        self.plain_fits: Callable[..., Any] | None = None
+        self.plain_keep: Callable[..., Any] | None = None
+        #: ... and the only cards plain_keep may take out (a live set), if known.
+        self.plain_refusable: Collection[Any] | None = None
         for at, found in enumerate(batches):
             if found is not None and all(k is not None for j, k in enumerate(keeps) if j != at):
-                batch = _refined(found, [k for j, k in enumerate(keeps) if j != at])
+                others = [k for j, k in enumerate(keeps) if j != at]
+                batch = _refined(found, others)
+                self.plain_fits = getattr(fits[at].plugin, "fitting_set", None)
+                if len(others) == 1:
+                    self.plain_keep = others[0]
+                    # Asked only of cards among those it may refuse, when it says which.
+                    refusable = getattr(getattr(others[0], "__self__", None), "refusable", None)
+                    self.plain_refusable = refusable() if refusable is not None else None
+                elif others:
+                    self.plain_keep = _refined(lambda state, player, cards: cards, others)
                 break
         self.cards_that_fit: Callable[..., list[Any]] = batch or self._fitting
 
@@ -213,6 +251,15 @@ def _refined(batch: Callable[..., list[Any]], keeps: list[Any]) -> Callable[...,
     or nothing), so which one is asked first does not matter."""
     if not keeps:
         return batch
+    if len(keeps) == 1:
+        keep = keeps[0]
+
+        def one_keep(state: Any, player: int, cards: Any) -> list[Any]:
+            # The common case (no-bluffing alone, RLCard's rules), without the loop.
+            fitting = batch(state, player, cards)
+            return keep(state, player, fitting) if fitting else fitting
+
+        return one_keep
 
     def cards_that_fit(state: Any, player: int, cards: Any) -> list[Any]:
         fitting = batch(state, player, cards)
@@ -223,6 +270,40 @@ def _refined(batch: Callable[..., list[Any]], keeps: list[Any]) -> Callable[...,
         return fitting
 
     return cards_that_fit
+
+
+def _batched(impls: list[Any], method: str, combine: Callable[..., Any]) -> Callable[..., Any] | None:
+    """A hook's batch form for a whole hand (`method` of every rule that
+    implements it, in the hook's calling order), or None when one does not
+    offer it or wraps the hook."""
+    if not impls or any(i.hookwrapper or i.wrapper for i in impls):
+        return None
+    found = [getattr(i.plugin, method, None) for i in reversed(impls)]  # pluggy calls the last first
+    if any(f is None for f in found):
+        return None
+    # A batch marked `names_none` always answers nothing (matching's
+    # cards_targets): left out, so that seven-o's is called alone.
+    found = [f for f in found if not getattr(f, "names_none", False)] or found[:1]
+    return found[0] if len(found) == 1 else combine(found)
+
+
+def _keep_all(keeps: list[Callable[..., Any]]) -> Callable[..., Any]:
+    def keep_plays(state: Any, player: int, cards: Any) -> Any:
+        for keep in keeps:
+            if not cards:
+                break
+            cards = keep(state, player, cards)
+        return cards
+    return keep_plays
+
+
+def _first_targets(batches: list[Callable[..., Any]]) -> Callable[..., Any]:
+    def cards_targets(state: Any, player: int, cards: Any) -> dict[Any, Any]:
+        named: dict[Any, Any] = {}
+        for batch in reversed(batches):  # the first asked has the last word, as firstresult
+            named.update(batch(state, player, cards))
+        return named
+    return cards_targets
 
 
 def _checks(impl: Any, kind: str) -> bool:

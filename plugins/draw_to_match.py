@@ -6,9 +6,12 @@ one move. The player may then play it (or pass, unless force-play is on).
 only the drawn card that fits may be played, not a card held from before.
 """
 
+from collections.abc import Collection
+
 from unobot import (
     DRAW,
     PLAY,
+    Card,
     Event,
     GameState,
     Move,
@@ -46,6 +49,14 @@ class DrawToMatch(Rule):
         if move.kind == DRAW and self.options.may_stop_early:
             return True
         return None
+
+    def keep_plays(self, state: GameState, player: int, cards: Collection[Card]) -> Collection[Card]:
+        """`check_move`'s answer for the plays of many cards at once (the
+        engine lists a hand's moves with it): between draws, none; else all.
+        (Its check_move never accepts a play outright, only refuses.)"""
+        if player == state.turn and not state.pending and state.drawn is None and state.draws:
+            return []
+        return cards
 
     @hookimpl
     def on_draw(self, state: GameState, player: int, events: list[Event]) -> bool | None:

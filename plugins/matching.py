@@ -21,8 +21,8 @@ _FITS: dict[Card, dict[str, frozenset[Card]]] = clear_on_new_card({})
 
 def _fitting_set(top: Card, color: str) -> frozenset[Card]:
     """Every card that fits on `top` with `color` in play (a wild, the colour,
-    or the rank), so that a hand is filtered in C (`filter(fits.__contains__,
-    hand)`): the engine asks this every turn."""
+    or the rank), so that a hand is filtered with one set lookup a card: the
+    engine asks this every turn."""
     rank = top.rank
     found = _FITS.setdefault(top, {})[color] = frozenset(
         c for c in known_cards() if c.color is None or c.color == color or c.rank == rank)
@@ -49,6 +49,18 @@ class Matching(Rule):
             return True
         return card.rank == state.discard[-1].rank
 
+    def fitting_set(self, state: GameState, player: int) -> frozenset[Card]:
+        """Every card that fits now, in a plain turn (nothing pending, nothing
+        drawn, a colour in play): the engine's fast path filters the hand
+        with it itself, a set lookup a card, without the calls a turn into
+        `cards_that_fit` (a sixth of a plain listing's time, measured)."""
+        top = state.discard[-1]
+        color: str = state.color  # type: ignore[assignment]  # a plain turn has one
+        try:
+            return _FITS[top][color]  # subscripts, not .get(): no method calls, every turn
+        except KeyError:
+            return _fitting_set(top, color)
+
     def cards_that_fit(self, state: GameState, player: int, cards: Iterable[Card]) -> list[Card]:
         """`card_fits` for many cards at once (the engine uses it to list legal
         moves while this rule is the only one answering `card_fits`)."""
@@ -56,6 +68,9 @@ class Matching(Rule):
             rules = state.rules
             if not rules.stack_possible:
                 return []  # only this rule answers can_stack, and it says no
+            batch = rules.cards_stackable
+            if batch is not None:
+                return list(batch(state, player, cards))  # the whole hand in one call
             can_stack = rules.can_stack
             return [c for c in cards if can_stack(state, player, c)]
         color = state.color
@@ -69,7 +84,9 @@ class Matching(Rule):
             fits = _fitting_set(top, color)
         if drawn is not None:
             return [drawn] if drawn in fits and drawn in cards else []
-        return list(filter(fits.__contains__, cards))
+        # A comprehension, not filter(fits.__contains__, ...): binding a
+        # frozenset's __contains__ costs more than the whole test of a hand.
+        return [c for c in cards if c in fits]
 
     @hookimpl(trylast=True)
     def can_stack(self, state: GameState, player: int, card: Card) -> bool:
@@ -86,3 +103,9 @@ class Matching(Rule):
     @hookimpl(trylast=True)
     def card_targets(self, state: GameState, player: int, card: Card) -> None:
         return None
+
+    def cards_targets(self, state: GameState, player: int, cards: Iterable[Card]) -> dict[Card, list[int]]:
+        """`card_targets` for many cards at once: none names a target."""
+        return {}
+
+    cards_targets.names_none = True  # type: ignore[attr-defined]  # the rule set need not ask it

@@ -35,8 +35,9 @@ class Mercy(Rule):
         if state.phase != "play":
             return
         limit = self.options.limit
-        for seat in state.active():
-            if len(state.hands[seat]) >= limit and state.phase == "play":
+        hands = state.hands
+        for seat in range(len(hands)):  # every move: no list of the active seats made
+            if len(hands[seat]) >= limit and seat not in state.out and state.phase == "play":
                 knock_out(state, seat, events)
 
     @hookimpl

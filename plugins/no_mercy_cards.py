@@ -148,9 +148,10 @@ class NoMercyCards(Rule):
             state.draws = 0
             return True
         if rank == DISCARD_ALL:
-            same = [c for c in hand if c.color == card.color]
-            for c in same:
-                hand.remove(c)
+            color = card.color
+            same = [c for c in hand if c.color == color]
+            if same:  # one pass over the hand, not a remove (a pass) per card
+                hand[:] = [c for c in hand if c.color != color]
             state.discard[-1:-1] = same
             events.append(Event(DISCARDED_ALL, player, card, n=len(same)))
             if hand:

@@ -19,13 +19,18 @@ class Scoring(Rule):
     @hookimpl(trylast=True)
     def score(self, state: GameState) -> dict[int, int]:
         winner = state.winner
-        total = sum(c.value for seat, hand in enumerate(state.hands) if seat != winner for c in hand)
+        total = 0
+        for seat, hand in enumerate(state.hands):  # loops, not a generator: every round's end
+            if seat != winner:
+                for card in hand:
+                    total += card.value
         return {winner: total}
 
     @hookimpl(trylast=True)
     def match_winner(self, state: GameState) -> int | None:
         target = self.options.target
-        best = max(range(len(state.scores)), key=lambda s: state.scores[s])
+        scores = state.scores
+        best = scores.index(max(scores))  # the first seat with the most points
         if target <= 0 or state.scores[best] >= target:
             return best if target > 0 else state.winner
         return None

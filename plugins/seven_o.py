@@ -6,6 +6,8 @@ just ends the round.
 naming one is optional and a 7 without a target swaps nothing.
 """
 
+from collections.abc import Collection
+
 from unobot import Card, Event, GameState, Move, Rule, advance, dataclass, hookimpl, option
 
 
@@ -23,6 +25,18 @@ class SevenO(Rule):
             return None
         others: list[int | None] = [s for s in state.active() if s != player]
         return others if self.options.mandatory else [None, *others]
+
+    def cards_targets(self, state: GameState, player: int,
+                      cards: Collection[Card]) -> dict[Card, list[int | None]]:
+        """`card_targets` for many cards at once (the engine lists a hand's
+        moves with it): the 7s among them, each with the same targets."""
+        if len(state.hands[player]) <= 1:
+            return {}
+        sevens = [c for c in cards if c.rank == "7" and not c.is_wild]
+        if not sevens:
+            return {}
+        others: list[int | None] = [s for s in state.active() if s != player]
+        return dict.fromkeys(sevens, others if self.options.mandatory else [None, *others])
 
     @hookimpl
     def on_play(self, state: GameState, move: Move, card: Card, events: list[Event]) -> bool | None:

@@ -9,6 +9,8 @@ pending +4, which must have the colour named for the +4 (RULES.md §6).
 rule set accepts that answer (a +4 refused by no-bluffing forces nothing).
 """
 
+from collections.abc import Iterable
+
 from unobot import DRAW, Card, GameState, Move, Rule, can_play, dataclass, errors, hookimpl, option
 from unobot.cards import DRAW_TWO, WILD_DRAW_FOUR
 
@@ -52,6 +54,11 @@ class Stacking(Rule):
     @hookimpl
     def can_stack(self, state: GameState, player: int, card: Card) -> bool:
         return self._allowed(state.pending_rank, card, state.color)
+
+    def cards_stackable(self, state: GameState, player: int, cards: Iterable[Card]) -> list[Card]:
+        """`can_stack` for many cards at once (it answers every card, never None)."""
+        rank, color = state.pending_rank, state.color
+        return [c for c in cards if self._allowed(rank, c, color)]
 
     @hookimpl(tryfirst=True)
     def check_move(self, state: GameState, move: Move) -> str | None:

@@ -37,6 +37,7 @@ from unobot.events import (
     UNO_CAUGHT,
     UNO_SAID,
 )
+from unobot.moves import catch_move, simple_move
 
 _CLOSES_WINDOW = (PLAY, DRAW, PASS, CHALLENGE)
 _EXCHANGES = (HANDS_SWAPPED, HANDS_ROTATED)
@@ -87,10 +88,10 @@ class UnoCall(Rule):
     def extra_moves(self, state: GameState, player: int) -> list[Move] | None:
         moves = []
         if self._may_say(state, player):
-            moves.append(Move(UNO, player))
+            moves.append(simple_move(UNO, player))  # shared move objects, as the engine's own
         exposed = state.exposed
         if exposed >= 0 and exposed != player:
-            moves.append(Move(CATCH, player, target=exposed))
+            moves.append(catch_move(player, exposed))
         return moves or None
 
     @hookimpl(trylast=True)

@@ -7,6 +7,7 @@ Decisions: a Wild Reverse Draw Four counts as a +4; `optional: false`
 forces a player who can stack to do so. Takes the place of `stacking`.
 """
 
+from collections.abc import Iterable
 from functools import cache
 
 from unobot import (
@@ -55,6 +56,12 @@ class ValueStacking(Rule):
     @hookimpl
     def can_stack(self, state: GameState, player: int, card: Card) -> bool:
         return bool(card.draw) and card.draw >= draw_value(state.pending_rank)
+
+    def cards_stackable(self, state: GameState, player: int, cards: Iterable[Card]) -> list[Card]:
+        """`can_stack` for many cards at once (it answers every card, never
+        None): the engine lists a hand's answers to a pending total with it."""
+        least = draw_value(state.pending_rank)
+        return [c for c in cards if c.draw and c.draw >= least]
 
     @hookimpl(tryfirst=True)
     def check_move(self, state: GameState, move: Move) -> str | None:

@@ -219,3 +219,43 @@ def test_the_simulator_asks_the_other_seats_whenever_one_has_a_move(
             moves = legal_moves(state, seat)
             state, _ = apply(state, moves[rnd.randrange(len(moves))])
     assert asked > 20
+
+
+#: Rule sets whose plays are checked, targeted or stacked for a whole hand at
+#: once (`RuleSet.keep_plays`, `targets_of`, `cards_stackable`: draw-to-match,
+#: seven-o, value-stacking, stacking).
+BATCH_SETS: list[tuple[str, dict[str, Any] | None]] = [
+    ("no-mercy", None),
+    ("no-mercy", {"mercy": {"limit": 200}, "seven-o": {"mandatory": False}}),
+    ("official", {"seven-o": True, "draw-to-match": {"may_stop_early": True}}),
+    ("official", {"stacking": {"draw_four_on_draw_four": True, "draw_four_on_draw_two": True,
+                               "draw_two_on_draw_four": True}, "challenge": False}),
+]
+
+
+@pytest.mark.parametrize(("variant", "overrides"), BATCH_SETS)
+def test_the_batch_forms_give_what_the_hooks_give(variant: str, overrides: dict[str, Any] | None) -> None:
+    """A hand's plays listed with the rules' batch forms are those listed card
+    by card through the hooks, in the same order, at every position of
+    random games (big hands too: penalties pile up in no-mercy)."""
+    batched = rules_for(variant, overrides)
+    assert batched.targets_of is not None and (batched.keep_plays or batched.cards_stackable)
+    card_by_card = copy.copy(batched)
+    card_by_card.keep_plays = None
+    card_by_card.targets_of = None
+    card_by_card.cards_stackable = None
+    compared = 0
+    for seed in range(40):
+        if compared > 1500:
+            break
+        rnd = random.Random(seed)
+        state, _ = new_game(variant, [f"p{i}" for i in range(4)], seed=seed, overrides=overrides)
+        for _ in range(300):
+            if state.phase != PLAYING:
+                break
+            a, b = with_rules(state, batched), with_rules(state, card_by_card)
+            moves = legal_moves(a, state.turn)
+            assert texts(moves) == texts(legal_moves(b, state.turn)), f"moves differ at move {state.moves}"
+            compared += 1
+            state, _ = apply(state, moves[rnd.randrange(len(moves))])
+    assert compared > 1500
