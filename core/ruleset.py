@@ -251,23 +251,13 @@ def _refined(batch: Callable[..., list[Any]], keeps: list[Any]) -> Callable[...,
     or nothing), so which one is asked first does not matter."""
     if not keeps:
         return batch
-    if len(keeps) == 1:
-        keep = keeps[0]
-
-        def one_keep(state: Any, player: int, cards: Any) -> list[Any]:
-            # The common case (no-bluffing alone, RLCard's rules), without the loop.
-            fitting = batch(state, player, cards)
-            return keep(state, player, fitting) if fitting else fitting
-
-        return one_keep
+    # One refusing rule is the common case (no-bluffing alone, RLCard's
+    # rules): called directly, without the loop of several.
+    keep = keeps[0] if len(keeps) == 1 else _keep_all(keeps)
 
     def cards_that_fit(state: Any, player: int, cards: Any) -> list[Any]:
         fitting = batch(state, player, cards)
-        for keep in keeps:
-            if not fitting:
-                break
-            fitting = keep(state, player, fitting)
-        return fitting
+        return keep(state, player, fitting) if fitting else fitting
 
     return cards_that_fit
 
