@@ -195,7 +195,7 @@ class RuleSet:
                     refusable = getattr(getattr(others[0], "__self__", None), "refusable", None)
                     self.plain_refusable = refusable() if refusable is not None else None
                 elif others:
-                    self.plain_keep = _refined(lambda state, player, cards: cards, others)
+                    self.plain_keep = _keep_all(others)
                 break
         self.cards_that_fit: Callable[..., list[Any]] = batch or self._fitting
 
@@ -277,7 +277,10 @@ def _batched(impls: list[Any], method: str, combine: Callable[..., Any]) -> Call
     return found[0] if len(found) == 1 else combine(found)
 
 
-def _keep_all(keeps: list[Callable[..., Any]]) -> Callable[..., Any]:
+def _keep_all(keeps: list[Any]) -> Callable[..., Any]:
+    """Several refusing rules' batch answers as one: each takes out what it
+    refuses from what the ones before left, until nothing is left."""
+
     def keep_plays(state: Any, player: int, cards: Any) -> Any:
         for keep in keeps:
             if not cards:
