@@ -122,20 +122,38 @@ def play_rlcard(ours: Maker, players: int, games: int, seconds: float, seed: int
                 else:
                     raw = game.get_state(pid)
                     action = agent.step({"raw_legal_actions": raw["legal_actions"], "raw_obs": raw})
-                    if watch is not None:
-                        shown = public_move(game, pid, action)  # what the seat saw them do
                 before = game.round.target.color
                 pile = len(game.round.played_cards)
+                held = [len(p.hand) for p in game.players]
                 mover = pid
+                shown = public_move(game, pid, action)  # what every seat saw, its own moves too
                 _, pid = game.step(action)
-                if watch is not None and mover != seat and not game.is_over():
+                if watch is not None and not game.is_over():
                     view, _ = mirror(game, seat, seed * 100_003 + deal)
-                    for move in shown(game, pile):
-                        watch(view, move, [], _COLOUR.get(before), 0)
+                    watch_step(watch, view, shown(game, pile), taken(game, held, mover), _COLOUR.get(before))
             played += 1
             won += game.is_over() and game.round.winner == [seat]
         deal += 1
     return _cell(won, played, players)
+
+
+def taken(game: Any, held: list[int], mover: int) -> list[Any]:
+    """The penalties of a step in RLCard's game as unobot's events: a seat
+    other than the mover's that holds two cards or more than before took a
+    Draw Two or a Wild Draw Four. RLCard's step says nothing of it, and a
+    level that is not told keeps believing that seat lacks what it drew on
+    before, though its new cards may hold it."""
+    from unobot.events import PENALTY_TAKEN, Event
+
+    return [Event(PENALTY_TAKEN, s, n=len(p.hand) - held[s]) for s, p in enumerate(game.players)
+            if s != mover and len(p.hand) - held[s] >= 2]
+
+
+def watch_step(watch: Any, view: Any, moves: list[Any], events: list[Any], colour: str | None) -> None:
+    """Show a level the public moves of one step of RLCard's game, with the
+    step's events after its last move (as unobot's own table shows them)."""
+    for i, move in enumerate(moves):
+        watch(view, move, events if i == len(moves) - 1 else [], colour, 0)
 
 
 def _cell(won: int, played: int, players: int) -> dict[str, Any]:

@@ -127,7 +127,7 @@ class Level:
 
     def __init__(self, memory: TableMemory | None = None) -> None:
         self.memory = memory if memory is not None else TableMemory()
-        self._pool_cache: tuple[tuple[int, int, int], Counter[Card]] | None = None
+        self._pool_cache: tuple[GameState, tuple[int, int, int], Counter[Card]] | None = None
         #: the plugin moves without cards already weighed (`free_move`), by round
         self._free: set[tuple[str, int]] = set()
         self._free_round = (-1, -1)
@@ -255,12 +255,16 @@ class Level:
         return edge
 
     def _pool(self, state: GameState, player: int) -> Counter[Card]:
-        key = (id(state), state.moves, player)
+        """The unseen cards, once a position (asked for every colour and play).
+        Why the state itself is kept, not its id: a caller that builds a
+        fresh state for each decision (bench/ai.py inside RLCard's game, whose
+        states all say 0 moves) may get a new state at a freed one's address,
+        and its id would find the last decision's pool."""
         cached = self._pool_cache
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        if cached is not None and cached[0] is state and cached[1] == (state.moves, player, len(state.discard)):
+            return cached[2]
         pool = unseen(state, player)
-        self._pool_cache = (key, pool)
+        self._pool_cache = (state, (state.moves, player, len(state.discard)), pool)
         return pool
 
     def pick_play(self, state: GameState, player: int, plays: list[Move], rnd: random.Random) -> Move:
