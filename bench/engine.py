@@ -40,7 +40,11 @@ long ones (the player to move holding 52 cards, made up to that from the
 bottom of the draw pile in the first moves of a round). No Mercy plays with
 mercy's limit raised to 200 cards in this mode, or no hand could pass 25.
 It prints microseconds a move and the ratio to official's (issue #23: the
-cost of a rich variant's move, flat as hands grow).
+cost of a rich variant's move, flat as hands grow), and beside them the
+cards a move moves (played, drawn, taken as penalties) over the same moves,
+with the cost a card moved: a No Mercy move moves more cards (a draw goes
+on until a card fits, stacked penalties are taken at once), so the cost a
+card says how much of the ratio is the engine's and how much the rules'.
 
 unobot applies moves in place (`apply(..., inplace=True)`, as the
 simulator and the chat service do; the default copy-on-apply costs about
@@ -180,10 +184,29 @@ def time_moves(positions: list[GameState], rnd: random.Random) -> float:
     return time.perf_counter() - t0
 
 
+def cards_moved(positions: list[GameState], seed: int) -> float:
+    """Cards a move moves, on average, over the same moves `time_moves`
+    makes (the same generator): cards played, drawn and taken as a penalty.
+    Untimed: it says how much work a move is, so that the cost a move can be
+    read against it (a No Mercy draw goes on until a card fits, its stacks
+    of +4, +6 and +10 are taken at once)."""
+    from unobot.events import CARD_PLAYED, CARDS_DRAWN, PENALTY_TAKEN
+
+    rnd = random.Random(seed)
+    cards = 0
+    for state in (p.clone() for p in positions):
+        legal = legal_moves(state, state.turn)
+        _, events = apply(state, legal[int(rnd.random() * len(legal))], inplace=True)
+        for e in events:
+            cards += e.n if e.kind in (CARDS_DRAWN, PENALTY_TAKEN) else e.kind == CARD_PLAYED
+    return cards / len(positions)
+
+
 def per_move(seconds: float, seed: int, as_json: bool) -> int:
     """`--per-move`: a rich variant's move against an official one, short and long hands."""
     cases = [(v, long) for long in (False, True) for v in PER_MOVE_VARIANTS]
     positions = {(v, long): move_positions(v, PER_MOVE_VARIANTS[v], long, 2000, seed) for v, long in cases}
+    work = {case: cards_moved(positions[case], seed) for case in cases}
     spent = dict.fromkeys(cases, 0.0)
     moves = dict.fromkeys(cases, 0)
     rnd = random.Random(seed)
@@ -195,14 +218,21 @@ def per_move(seconds: float, seed: int, as_json: bool) -> int:
     for v, long in cases:
         us = spent[(v, long)] / moves[(v, long)] * 1e6
         base = spent[("official", long)] / moves[("official", long)] * 1e6
-        out[f"{v} {'long' if long else 'short'}"] = {"us_per_move": round(us, 2), "ratio": round(us / base, 2)}
+        cards = work[(v, long)]
+        per_card = us / cards
+        base_card = base / work[("official", long)]
+        out[f"{v} {'long' if long else 'short'}"] = {
+            "us_per_move": round(us, 2), "ratio": round(us / base, 2), "cards_per_move": round(cards, 2),
+            "us_per_card": round(per_card, 2), "card_ratio": round(per_card / base_card, 2)}
     if as_json:
         print(json.dumps(out))
         return 0
-    print(f"{'variant, hands':22} {'us/move':>8} {'x official':>11}")
+    print(f"{'variant, hands':22} {'us/move':>8} {'x official':>11} {'cards/move':>11} {'us/card':>8} {'x official':>11}")
     for name, d in out.items():
-        print(f"{name:22} {d['us_per_move']:>8} {d['ratio']:>11}")
-    print(f"(short: 7 cards or fewer; long: the player to move holds {LONG_HAND})")
+        print(f"{name:22} {d['us_per_move']:>8} {d['ratio']:>11} {d['cards_per_move']:>11} {d['us_per_card']:>8}"
+              f" {d['card_ratio']:>11}")
+    print(f"(short: 7 cards or fewer; long: the player to move holds {LONG_HAND}; cards/move: played, drawn"
+          " and taken as penalties, over the same moves)")
     return 0
 
 
