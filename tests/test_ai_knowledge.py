@@ -68,3 +68,53 @@ def test_the_search_deals_no_card_a_seat_was_seen_to_lack() -> None:
         assert len(world.hands[seat]) == len(state.hands[seat])
         assert all(memory.may_hold(seat, c) for c in world.hands[seat]), world.hands[seat]
         assert sorted(c.text for c in world.hands[seat] + world.draw_pile) == sorted(c.text for c in pool)
+
+
+def test_the_unseen_pool_is_worked_out_again_for_a_state_laid_out_afresh() -> None:
+    """A state rebuilt in place from another game's view (bench/ai.py inside
+    RLCard's game: every view says 0 moves) is a new position: the cards
+    played since are no longer unseen. Keyed on an id and the move count, the
+    pool of the last decision came back."""
+    state, _ = new_game("official", ["a", "b"], seed=5)
+    hard = Searching()
+    before = hard._pool(state, 0)
+    card = state.draw_pile.pop()
+    state.discard.append(card)  # played since, by the other game; still 0 moves here
+    after = hard._pool(state, 0)
+    assert after == unseen(state, 0)
+    assert after[card] == before[card] - 1
+
+
+def test_a_level_in_rlcards_game_is_told_of_a_penalty_and_forgets_what_the_seat_lacked() -> None:
+    """bench/ai.py shows a level each step of RLCard's game with its penalty
+    (RLCard's step says nothing of it): a seat that drew on red, then took a
+    Draw Two, may hold red again."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    saved = list(sys.path)  # bench/ai.py puts bench/ first, where telegram.py would shadow PTB
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "bench_ai", Path(__file__).resolve().parent.parent / "bench" / "ai.py")
+        assert spec is not None and spec.loader is not None
+        bench = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path[:] = saved
+    taken = bench.taken
+
+    after, memory, seat = drawn_on("R5")
+    assert not memory.may_hold(seat, parse_card("R2"))
+
+    class Player:
+        def __init__(self, n: int) -> None:
+            self.hand = [None] * n
+
+    class Game:
+        players = [Player(7), Player(len(after.hands[seat]) + 2)]
+
+    events = taken(Game(), [7, len(after.hands[seat])], mover=0)
+    assert [(e.kind, e.player, e.n) for e in events] == [("penalty_taken", seat, 2)]
+    memory.observe(after, play_move(0, parse_card("R+2")), events, "R", 0)
+    assert memory.may_hold(seat, parse_card("R2"))
