@@ -93,7 +93,8 @@ class Options:
 
     variant: str = "official"
     players: int = 4
-    ai: str = "normal"
+    #: the AI seats' levels in order, repeated when shorter (`--ai easy,hard`)
+    ai: tuple[str, ...] = ("normal",)
     overrides: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
     lang: str = "en"
@@ -224,7 +225,7 @@ class ConsoleApp:
         if not await self._ok(await self.send(c.NewGame(variant=self.o.variant, join=not self.o.auto))):
             return False
         ais = self.o.players if self.o.auto else self.o.players - 1
-        if not await self._ok(await self.send(c.AddAI(count=ais, level=self.o.ai))):
+        if not await self._add_ai(ais):
             return False
         if self.o.persistent:  # what --resume needs that the table does not hold
             await self.service.store.update_chat_settings(self.o.chat_id, {"console": {"rounds": self.o.rounds}})
@@ -289,7 +290,7 @@ class ConsoleApp:
                 return self._match_over(table)
             else:  # a lobby left behind: fill it and start
                 if len(table.seats) < 2:
-                    await self.send(c.AddAI(count=self.o.players - len(table.seats), level=self.o.ai))
+                    await self._add_ai(self.o.players - len(table.seats))
                 out = await self.send(c.Start())
                 await self.show(out)
                 if not out.ok:
@@ -588,6 +589,19 @@ class ConsoleApp:
         if out.table is not None:
             self.table = out.table
         return out
+
+    async def _add_ai(self, count: int) -> bool:
+        """Seat `count` AI players, each at its level from `--ai` in order
+        (repeated when shorter), a run of the same level in one command."""
+        levels = [self.o.ai[i % len(self.o.ai)] for i in range(count)]
+        while levels:
+            run = 1
+            while run < len(levels) and levels[run] == levels[0]:
+                run += 1
+            if not await self._ok(await self.send(c.AddAI(count=run, level=levels[0]))):
+                return False
+            del levels[:run]
+        return True
 
     async def _ok(self, out: Outcome) -> bool:
         if not out.ok:

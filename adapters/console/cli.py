@@ -92,9 +92,10 @@ def _add_options(parser: argparse.ArgumentParser, lang: str) -> None:
     p.add_argument("--variant", help=_("the variant to play (see: unobot variants; default: official)"))
     p.add_argument("--players", type=whole, default=4, metavar="N",
                    help=_("players at the table, 2-10, you included (with --auto all AI); default 4"))
-    p.add_argument("--ai", default="normal",
-                   choices=("easy", "normal", "hard", "expert", "random", "basic", "strong"),
-                   help=_("how the AI plays: easy, normal, hard or expert (default: normal)"))
+    p.add_argument("--ai", default=("normal",), type=_levels(lang), metavar="LEVEL[,LEVEL...]",
+                   help=_("how the AI plays: easy, normal, hard or expert (default: normal)") + "; "
+                   + _("a comma list gives the AI seats their levels in order, repeated when shorter: "
+                       "--ai easy,hard,expert"))
     p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE",
                    help=_("turn a rule on or off, or set an option; repeatable"))
     p.add_argument("--seed", type=whole, help=_("shuffle the same way every time"))
@@ -131,6 +132,30 @@ def _number(kind: type, lang: str) -> Any:
         raise argparse.ArgumentTypeError(message.format(value=repr(text)))
 
     read.__name__ = kind.__name__
+    return read
+
+
+def _levels(lang: str) -> Any:
+    """An argparse `type` reading `--ai`: one AI level, or one for each AI
+    seat in order (a comma list). Each is read as a chat reads `/ai 2
+    schwer` (core's `typed.level_of`: a level's name in any language, or an
+    old name), and anything else is refused with a message in `lang`."""
+    from unobot.chat.typed import LEVEL_NAMES, level_of
+
+    _ = gettext_for(lang)
+    names = ", ".join(_(LEVEL_NAMES[level]) for level in ("easy", "normal", "hard", "expert"))
+
+    def read(text: str) -> tuple[str, ...]:
+        levels = []
+        for word in text.split(","):
+            level = level_of(word)
+            if level is None:
+                raise argparse.ArgumentTypeError(
+                    _("{value} is not an AI level ({levels})").format(value=repr(word.strip()), levels=names))
+            levels.append(level)
+        return tuple(levels)
+
+    read.__name__ = "levels"
     return read
 
 
@@ -243,6 +268,9 @@ def run(args: argparse.Namespace) -> int:
         return fail(_("--rounds must be 1 or more."))
     if args.delay is not None and args.delay < 0:
         return fail(_("--delay cannot be negative."))
+    seats = args.players if args.auto else args.players - 1
+    if len(args.ai) > seats:
+        return fail(_("--ai names more levels than there are AI seats ({n}).").format(n=seats))
     variant = args.variant or config.game.default_variant
     try:
         overrides = parse_rule_overrides(args.rule)

@@ -203,7 +203,7 @@ async def _stage(url: str, stage: Stage, *, lang: str, variant: str, rounds: int
     config = load_config(ROOT / "config.yaml", environ=env())  # what the console in the pty reads
     store = await open_store(url, data_dir=str(ROOT / "data"), prefix=config.store.prefix)
     try:
-        options = Options(variant=variant, players=len(stage.hands), ai=ai,
+        options = Options(variant=variant, players=len(stage.hands), ai=(ai,),
                           overrides=parse_rule_overrides(list(rules)), seed=seed, lang=lang, rounds=rounds,
                           delay=0, name="Tess", user=user_id(), persistent=True, explicit_lang=True)
 

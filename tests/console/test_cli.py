@@ -95,12 +95,35 @@ class ScriptedReader:
 
 
 def _session(store: MemoryStore, lines: list[str], **options: object) -> str:
-    opts = Options(seed=4, delay=0, players=3, user="t", name="Tess", **options)  # type: ignore[arg-type]
+    options = {"players": 3, **options}
+    opts = Options(seed=4, delay=0, user="t", name="Tess", **options)  # type: ignore[arg-type]
     out = io.StringIO()
     console = Console(file=out, width=100)
     app = ConsoleApp(make_service(store, opts), opts, console, reader=ScriptedReader(console, lines))  # type: ignore[arg-type]
     assert asyncio.run(app.run()) == 0, out.getvalue()
     return out.getvalue()
+
+
+def test_each_ai_seat_gets_its_level_in_order() -> None:
+    """`--ai easy,expert`: the AI seats' levels in order, repeated when the
+    list is shorter (as `unobot simulate --level` reads one)."""
+    store = MemoryStore()
+    _session(store, ["q"], players=5, ai=("easy", "expert"))
+    table = asyncio.run(ChatService(store).table(Options(user="t").chat_id))
+    assert table is not None
+    assert [seat.level for seat in table.seats] == [None, "easy", "expert", "easy", "expert"]
+
+
+def test_ai_levels_are_read_in_any_language_and_refused_with_a_reason() -> None:
+    done = unobot("--auto", "--store", "memory", "--seed", "2", "--players", "3", "--rounds", "1", "--delay", "0",
+                  "--ai", "schwer,Experto,basic")
+    assert done.returncode == 0, done.stderr
+    done = unobot("--store", "memory", "--players", "3", "--ai", "easy,hard,expert")
+    assert done.returncode == 2
+    assert "--ai names more levels than there are AI seats (2)." in " ".join(done.stderr.split())
+    done = unobot("--store", "memory", "--ai", "hard,genius", "--lang", "es")
+    assert done.returncode == 2
+    assert "argumento --ai: 'genius' no es un nivel de la IA (fácil, normal, difícil, experto)" in done.stderr
 
 
 def test_a_saved_game_is_offered_before_a_new_one() -> None:

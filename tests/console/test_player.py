@@ -340,10 +340,8 @@ ARGPARSE_ERRORS: tuple[tuple[tuple[str, ...], dict[str, str]], ...] = (
                       "es": "unobot play: error: argumento --players: falta su valor"}),
     (("--bogus", "x"), {"en": "unobot play: error: unrecognized arguments: --bogus x",
                         "es": "unobot play: error: argumentos no reconocidos: --bogus x"}),
-    (("--ai", "genius"), {"en": "argument --ai: invalid choice: 'genius' (choose from 'easy', 'normal', 'hard', "
-                                "'expert', 'random', 'basic', 'strong')",
-                          "es": "argumento --ai: opción no válida: 'genius' (elige entre 'easy', 'normal', 'hard', "
-                                "'expert', 'random', 'basic', 'strong')"}),
+    (("--ai", "genius"), {"en": "argument --ai: 'genius' is not an AI level (easy, normal, hard, expert)",
+                          "es": "argumento --ai: 'genius' no es un nivel de la IA (fácil, normal, difícil, experto)"}),
 )
 
 
