@@ -20,6 +20,7 @@ from .i18n import gettext_for
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
 from .table import FINISHED, LOBBY, PLAYING, Seat, Table
+from .typed import LEVEL_NAMES
 
 #: The commands this module carries out on its own.
 LOBBY_COMMANDS = (c.Join, c.AddAI)
@@ -53,7 +54,9 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             added.append(name)
         if not added:
             raise ChatError("game_full")
-        out.notices.append(_("{names} joined ({n} players).").format(names=", ".join(added), n=len(table.seats)))
+        # the level said with the names: a table may seat AIs of several levels (`/ai 1 easy`, `/ai 1 expert`)
+        out.notices.append(_("{names} joined, level {level} ({n} players).").format(
+            names=", ".join(added), level=_(LEVEL_NAMES[level]), n=len(table.seats)))
         return [f"ai {len(added)} {level}"]
     raise ChatError("bad_move")
 

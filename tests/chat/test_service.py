@@ -92,6 +92,17 @@ async def test_outsider_and_stale_choices_change_nothing(svc: ChatService) -> No
     assert after.version == table.version and after.encode() == table.encode()
 
 
+async def test_ai_seats_of_several_levels_are_announced_with_theirs(svc: ChatService) -> None:
+    await svc.handle(CHAT, ANA, c.NewGame())
+    out = await svc.handle(CHAT, ANA, c.AddAI(1, "strong"))  # an old name: its level is said
+    assert out.notices == ["Ada (AI) joined, level hard (2 players)."]
+    out = await svc.handle(CHAT, ADMIN, c.SetLanguage("es"))
+    assert out.ok, out.code
+    out = await svc.handle(CHAT, ANA, c.AddAI(2, "expert"))
+    assert out.notices[-1].endswith("se unieron, nivel experto (4 jugadores).")
+    assert [s.level for s in out.table.seats] == [None, "hard", "expert", "expert"]
+
+
 async def test_whole_round_against_ai_reaches_a_winner(svc: ChatService) -> None:
     await svc.handle(CHAT, ANA, c.NewGame())
     await svc.handle(CHAT, ANA, c.AddAI(2, "basic"))
