@@ -243,7 +243,9 @@ class ConsoleApp:
         table = self.table
         assert table is not None
         view = table_view(table, self.lang)
-        others = ", ".join(s.name for s in table.seats if s.id != self.person.id)
+        # each AI seat with its level: `--ai easy,expert` seats several (the level as the chat names it)
+        others = ", ".join(s.name + (f" · {_(typed.LEVEL_NAMES[s.level])}" if s.level in typed.LEVEL_NAMES else "")
+                           for s in table.seats if s.id != self.person.id)
         try:
             variant = load_variant(table.variant)
             about = variant.describe(self.lang)

@@ -108,7 +108,9 @@ def test_each_ai_seat_gets_its_level_in_order() -> None:
     """`--ai easy,expert`: the AI seats' levels in order, repeated when the
     list is shorter (as `unobot simulate --level` reads one)."""
     store = MemoryStore()
-    _session(store, ["q"], players=5, ai=("easy", "expert"))
+    shown = _session(store, ["q"], players=5, ai=("easy", "expert"))
+    assert "You (Tess) against Ada (AI) · easy, Alan (AI) · expert, Grace (AI) · easy, Edsger (AI) · expert." in " ".join(
+        shown.split())
     table = asyncio.run(ChatService(store).table(Options(user="t").chat_id))
     assert table is not None
     assert [seat.level for seat in table.seats] == [None, "easy", "expert", "easy", "expert"]
