@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Any, Literal, TypeVar
 
 from rich.console import Console
@@ -595,14 +596,10 @@ class ConsoleApp:
     async def _add_ai(self, count: int) -> bool:
         """Seat `count` AI players, each at its level from `--ai` in order
         (repeated when shorter), a run of the same level in one command."""
-        levels = [self.o.ai[i % len(self.o.ai)] for i in range(count)]
-        while levels:
-            run = 1
-            while run < len(levels) and levels[run] == levels[0]:
-                run += 1
-            if not await self._ok(await self.send(c.AddAI(count=run, level=levels[0]))):
+        levels = (self.o.ai[i % len(self.o.ai)] for i in range(count))
+        for level, run in groupby(levels):
+            if not await self._ok(await self.send(c.AddAI(count=len(list(run)), level=level))):
                 return False
-            del levels[:run]
         return True
 
     async def _ok(self, out: Outcome) -> bool:
