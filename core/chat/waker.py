@@ -201,8 +201,13 @@ class Waker:
         """Once at start-up: every stored table of this front-end (`place_of`
         says which chats are its, and where) gets its timers; the player on
         turn gets a whole turn from now (nobody could move while no process
-        ran). Yields each table planned, for the front-end to show. A table
-        that cannot be read now is left to `ensure`, at its next press."""
+        ran). Yields each table planned that has a status message, for the
+        front-end to show. One with none yet is not yielded, as in
+        `follow_changes`: the process that opened it may be posting it right
+        now (a process starting as someone types /new would post a second
+        lobby); if that process died first, the table's next press or timer
+        posts it. A table that cannot be read now is left to `ensure`, at its
+        next press."""
         planned = 0
         try:
             async for chat in chats:
@@ -219,7 +224,8 @@ class Waker:
                 seconds = rule_facts(table)[0] if table.phase == PLAYING else 0
                 self.ensure(place, table, not_before=float(seconds or 0))
                 planned += 1
-                yield place, table
+                if table.adapter.get("status"):
+                    yield place, table
         except StoreError as exc:
             log.warning("start-up re-planning stopped: %s", exc)
         log.info("re-planned the timers of %d tables", planned)

@@ -190,3 +190,23 @@ async def test_asyncio_timers_ring_on_the_services_clock_and_count_an_ai_pause_a
     assert all(place == CHAT for _, place, _ in rang)
     assert not timers.busy() and not timers.has(TIMER, CHAT) and not timers.has(TIMER, "other")
     timers.close()
+
+
+async def test_start_up_plans_every_table_but_shows_only_those_whose_status_is_recorded() -> None:
+    """A process starting while another posts a lobby must not post it again:
+    the table is planned (its expiry), but handed to the front-end to show
+    only once its status message is recorded."""
+    clock = Clock()
+    store = MemoryStore()
+    svc = ChatService(store, clock=clock, rng=random.Random(3))
+    await lobby(svc)
+    timers = Recorded(clock)
+    waker = Waker(svc, timers, PACING)
+    shown = [place async for place, _table in waker.replan(store.bound_chats(), lambda chat: chat)]
+    assert shown == [] and timers.has(LOBBY_EXPIRY, CHAT)
+    table = await svc.table(CHAT)
+    assert table is not None
+    await svc.set_adapter_data(CHAT, {"status": 5}, seed=table.seed)
+    shown = [place async for place, _table in Waker(svc, Recorded(clock), PACING).replan(
+        store.bound_chats(), lambda chat: chat)]
+    assert shown == [CHAT]

@@ -236,6 +236,32 @@ async def test_a_restarted_bot_refreshes_every_running_status(server: BotAPIServ
         await second.stop()
 
 
+async def test_a_process_starting_while_a_lobby_is_posted_does_not_post_it_again(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """/new is saved by one process, which is still posting the lobby (its
+    status message not recorded yet) when another process starts: the new
+    one plans the lobby's expiry but posts nothing there (a second lobby,
+    the one whose id the store ends up without, takes every Join as "an
+    older message"); it brings the recorded statuses up to date as before."""
+    first = await BotProcess(server, redis_server.url, prefix, seed=5).start()
+    shown = server.group(title="Shown")
+    driver = TableDriver(server, first, shown, [server.user(51, "Ann"), server.user(52, "Ben")],
+                         check_privacy=False)
+    await driver.command(driver.players[0], "/new")
+    posting = server.group(title="Posting")
+    assert first.service is not None
+    assert (await first.service.handle(str(posting["id"]), Person("61", "Cy"), c.NewGame())).ok
+    await first.stop()
+    mark = server.mark()
+    second = await BotProcess(server, redis_server.url, prefix, seed=6).start()
+    try:
+        await server.wait_for("editMessageText", lambda p: p.get("chat_id") == shown["id"], timeout=10, after=mark)
+        assert second.scheduler.has("lobby", posting["id"])
+        assert [call.method for call in server.calls[mark:] if call.params.get("chat_id") == posting["id"]] == []
+    finally:
+        await second.stop()
+
+
 async def test_a_player_in_two_games_plays_each_from_its_own_group(server: BotAPIServer, bot: BotProcess) -> None:
     ann = server.user(1, "Ann")
     drivers = []
