@@ -48,11 +48,16 @@ async def open_game(driver: TableDriver, reader: StoreReader) -> None:
             break
         assert asyncio.get_running_loop().time() < deadline, f"the lobby of {driver.chat} was never recorded"
         await asyncio.sleep(0.01)
-    for player in others:
-        await driver.press(player, keyboards.JOIN)
-    await driver.press(first, keyboards.START)
+    presses = [await driver.press(player, keyboards.JOIN) for player in others]
+    presses.append(await driver.press(first, keyboards.START))
     table = await driver.table()
-    assert table is not None and table.phase == PLAYING
+    if table is None or table.phase != PLAYING:  # what each press was answered, to tell why
+        ids = {update["callback_query"]["id"] for update in presses}
+        answers = [call.params.get("text") for call in driver.server.calls
+                   if call.method == "answerCallbackQuery" and call.params.get("callback_query_id") in ids]
+        lobbies = [call.params.get("text", "")[:40] for call in driver.server.calls
+                   if call.method == "sendMessage" and str(call.params.get("chat_id")) == driver.chat]
+        raise AssertionError(f"{driver.chat} not started: {table}; answers {answers}; posted {lobbies}")
     assert [s.name for s in table.seats] == [p["first_name"] for p in driver.players]
 
 
