@@ -217,8 +217,31 @@ class UnoBot(discord.Client):
         except discord.HTTPException as exc:
             log.warning("chat %s: status not posted: %s", chat, exc)
             return
-        with contextlib.suppress(StoreError):
-            await self.service.set_adapter_data(chat, {"status": msg.id}, seed=table.seed)
+        await self.claim_status(chat, table, msg.id, mid if isinstance(mid, int) else None, shown)
+
+    async def claim_status(self, chat: str, table: Table, mid: int, replacing: int | None,
+                           shown: render.Shown) -> None:
+        """Make a message just posted (showing `shown`) the game's status
+        message, unless another process's, posted meanwhile for the same
+        reason (none recorded yet, or the old one deleted), was recorded
+        first (core's `claim_status`): then this one is deleted and the game
+        shown on that one, so a channel keeps one status message however
+        many processes serve it."""
+        try:
+            saved = await self.service.claim_status(chat, mid, seed=table.seed, replacing=replacing)
+        except StoreError:
+            return
+        winner = saved.adapter.get("status") if saved is not None else None
+        cid = channel_of(chat)
+        if not isinstance(winner, int) or winner == mid or cid is None:
+            return
+        channel = self.get_partial_messageable(cid)
+        try:
+            await channel.get_partial_message(mid).delete()
+            await channel.get_partial_message(winner).edit(content=shown.content, view=shown.view,
+                                                           attachments=shown.files())
+        except discord.HTTPException as exc:
+            log.info("chat %s: a second status message %s not tidied away: %s", chat, mid, exc)
 
     # -- timers: core's waker -------------------------------------------------------------
     async def _ring(self, kind: str, chat: str, data: WakeData) -> None:

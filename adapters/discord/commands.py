@@ -183,9 +183,10 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, vari
     table = out.table
     bot.waker.cancel(chat)
     bot.pacer.reset(chat)
-    mid = await reply.show(render.status(table))
+    shown = render.status(table)
+    mid = await reply.show(shown)
     if mid is not None:
-        await bot.service.set_adapter_data(chat, {"status": mid}, seed=table.seed)
+        await bot.claim_status(chat, table, mid, None, shown)
     bot.waker.after(chat, await bot.service.table(chat))  # read again: a Start may have come meanwhile
 
 

@@ -172,7 +172,7 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
         if rt.waker is not None:
             rt.waker.after(chat_id, table)  # the lobby's expiry
         # The chat's title: a player in two games picks one by it.
-        await publish.adopt(context, chat_id, table, message.message_id, status,
+        await publish.claim(context, chat_id, table, message.message_id, status,
                             extra={"title": display_name(chat_title, "")} if chat_title else None)
     if is_user_id(person.id):
         await inline_handlers.remember_player(context, person.id, chat_id)

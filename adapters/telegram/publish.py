@@ -81,7 +81,8 @@ async def repost(context: Any, chat_id: int, table: Table, gone_id: int, gone: G
     history), or none was recorded (`gone_id` 0): the game goes on, so post
     the newest status at the bottom and make it the game's status message,
     in the store and in this process. Updates that find the message gone
-    at once make one replacement; the later ones edit it."""
+    at once make one replacement (in this process by its lock, across
+    processes by `claim`); the later ones edit it."""
     rt = runtime(context)
     async with rt.status.reposting(chat_id, gone_id):
         replacement = rt.status.moved(chat_id, gone_id)
@@ -103,8 +104,11 @@ async def repost(context: Any, chat_id: int, table: Table, gone_id: int, gone: G
         except TelegramError as exc:
             log.warning("chat %s: status message not re-posted: %s", chat_id, exc)
             return
-        if await adopt(context, chat_id, table, message.message_id, gone.status, version=gone.version):
-            rt.status.replaced(chat_id, gone_id, message.message_id)
+        saved = await claim(context, chat_id, table, message.message_id, gone.status, replacing=gone_id,
+                            version=gone.version)
+        winner = saved.adapter.get("status") if saved is not None else None
+        if winner:
+            rt.status.replaced(chat_id, gone_id, int(winner))
 
 
 async def adopt(context: Any, chat_id: int, table: Table, message_id: int, status: Status,
@@ -126,6 +130,35 @@ async def adopt(context: Any, chat_id: int, table: Table, message_id: int, statu
         except StoreUnavailable:
             saved = None
     rt.status.sent(chat_id, message_id, table.version if version is None else version, status)
+    return saved
+
+
+async def claim(context: Any, chat_id: int, table: Table, message_id: int, status: Status, *,
+                replacing: int = 0, version: int | None = None,
+                extra: dict[str, Any] | None = None) -> Table | None:
+    """Make a status message just posted the game's (as `adopt`), unless
+    another process's, posted meanwhile for the same reason (a lobby just
+    opened, a status found deleted), was recorded first (core's
+    `claim_status`): then this one is deleted and the game shown on that
+    one, so a chat keeps one status message however many processes serve
+    it. Returns the saved table (its status the winner's), or None when
+    nothing was saved."""
+    rt = runtime(context)
+    try:
+        saved = await rt.service.claim_status(str(chat_id), message_id, seed=table.seed, replacing=replacing or None,
+                                              extra=extra)
+    except StoreUnavailable:
+        saved = None
+    shown = table.version if version is None else version
+    winner = saved.adapter.get("status") if saved is not None else None
+    if saved is None or not winner or int(winner) == message_id:
+        rt.status.sent(chat_id, message_id, shown, status)
+        return saved
+    try:
+        await context.bot.delete_message(chat_id, message_id)
+    except TelegramError as exc:
+        log.info("chat %s: a second status message %s not deleted: %s", chat_id, message_id, exc)
+    rt.status.submit(context.bot, chat_id, rt.status.moved(chat_id, int(winner)), shown, status)
     return saved
 
 

@@ -236,6 +236,37 @@ class ChatService:
         table = await self.mutate(chat_id, update, bump=False)
         return None if other else table
 
+    async def claim_status(self, chat_id: str, message_id: int, *, seed: int, replacing: int | None = None,
+                           extra: dict[str, Any] | None = None) -> Table | None:
+        """Make a message just posted the game's status message, unless another
+        process's post was recorded first: under compare-and-set, the status
+        must still be `replacing` (the id the poster found deleted, or none,
+        for a lobby just opened or one whose id was never recorded). Why:
+        several processes serve one chat, and each that finds no status (or a
+        deleted one) posts one; without this the last to record wins and the
+        others' messages stay, their buttons "older". `extra` is merged
+        either way. Returns the saved table: its status is `message_id` when
+        this claim won, the other message's when it lost (the caller then
+        deletes its own and shows the game on that one); None when another
+        game took the chat, or none is left."""
+        other = False
+
+        def update(table: Table) -> list[str] | None:
+            nonlocal other
+            other = table.seed != seed
+            if other:
+                return None
+            changes = dict(extra or {})
+            if (table.adapter.get("status") or None) == (replacing or None):
+                changes["status"] = message_id
+            if all(table.adapter.get(k) == v for k, v in changes.items()):
+                return None
+            table.adapter.update(changes)
+            return ["adapter " + ",".join(sorted(changes))]
+
+        table = await self.mutate(chat_id, update, bump=False)
+        return None if other else table
+
     async def move_chat(self, old: str, new: str) -> Table | None:
         """The chat now goes by another id: see core/chat/migration.py."""
         return await migration.move_chat(self, old, new)

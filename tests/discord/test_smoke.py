@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.discord.driver import BotProcess, TableDriver, action_of
 from tests.discord_api import DiscordAPIServer
+from unobot.adapters.discord import render
 
 
 async def test_lobby(server: DiscordAPIServer, bot: BotProcess) -> None:
@@ -55,3 +56,32 @@ async def test_deleted_status_is_posted_again_and_leave(server: DiscordAPIServer
     table = await driver.table()
     assert table is not None and table.adapter["status"] == again.id
     assert "Bob" in again.content  # still listed, as out of the game
+
+
+async def test_a_status_replaced_by_two_processes_at_once_leaves_one(server: DiscordAPIServer,
+                                                                    bot: BotProcess) -> None:
+    """The status message was deleted and another process already posted and
+    recorded its replacement, while this one (its table read before) posts
+    one too: its claim loses (core's `claim_status`), so it deletes its own
+    and shows the game on the recorded one; the channel keeps one."""
+    guild = next(iter(server.guilds.values()))
+    ann, bob = server.member("Ann"), server.member("Bob")
+    driver = TableDriver(server, bot, guild.channels[0], [ann, bob])
+    await driver.slash(ann, "new")
+    await driver.press_status(bob, "j")
+    stale = await driver.table()
+    first = driver.status_message()
+    assert stale is not None and first is not None and stale.adapter["status"] == first.id
+    first.deleted = True
+    client = bot.client
+    assert client is not None
+    channel = client.get_partial_messageable(driver.channel)
+    other = await channel.send("the other process's status")
+    assert await bot.service.set_adapter_data(driver.chat, {"status": other.id}, seed=stale.seed) is not None
+
+    await client._send_status(driver.chat, (stale, render.status(stale)))
+    shown = [m for m in server.channel_messages(driver.channel) if m.id != first.id]
+    assert [m.id for m in shown] == [other.id]
+    assert "Bob" in shown[0].content and shown[0].custom_ids()
+    table = await driver.table()
+    assert table is not None and table.adapter["status"] == other.id

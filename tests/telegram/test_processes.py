@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from telegram.ext import CallbackContext
 
 from tests.botapi import BotAPIServer
 from tests.support.ports import free_port
 from tests.support.redis_server import RedisServer
-from tests.telegram.driver import JSON, Balancer, BotProcess, TableDriver
+from tests.telegram.driver import JSON, Balancer, BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
+from unobot.adapters.telegram import handlers, keyboards
+from unobot.chat import commands as c
 
 
 async def test_second_process_continues_the_game(server: BotAPIServer, redis_server: RedisServer,
@@ -168,3 +171,50 @@ async def test_a_spanish_players_notices_stay_spanish_in_another_process(
     finally:
         await first.stop()
         await second.stop()
+
+
+async def test_two_processes_posting_one_lobby_leave_one_lobby_message(server: BotAPIServer,
+                                                                       redis_server: RedisServer,
+                                                                       prefix: str) -> None:
+    """Process 1 saved a /new and is still posting its lobby when process 2
+    takes a /join: it finds no status message recorded and posts the lobby
+    itself. Process 1's post, recorded second, is deleted and the lobby shown
+    on process 2's: the group sees one lobby, and its buttons work (were both
+    left, the store would know one, and every press on the other would be
+    "an older message")."""
+    bots = [BotProcess(server, redis_server.url, prefix, seed=i, webhook_port=free_port()) for i in (1, 2)]
+    for bot in bots:
+        await bot.start()
+    try:
+        group = server.group(title="Race")
+        ann, ben, cy = server.user(71, "Ann"), server.user(72, "Ben"), server.user(73, "Cy")
+        chat = str(group["id"])
+        service = bots[0].service
+        assert service is not None
+        opened = await service.handle(chat, c.Person(str(ann["id"]), "Ann"), c.NewGame())
+        assert opened.ok
+        join = server.send_command(group, ben, "/join", queue=False)
+        assert await server.post_update_to(bots[1].webhook_url, join, secret_token=bots[1].secret) == 200
+        table = await service.table(chat)
+        assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben"]
+        posted = table.adapter["status"]
+        assert [m["message_id"] for m in bot_messages(server, group)] == [posted]
+
+        # Process 1's post of the lobby, now: its claim loses to process 2's.
+        await handlers.open_lobby(CallbackContext(bots[0].app), int(chat), "Race", c.Person(str(ann["id"]), "Ann"),
+                                  opened)
+        for bot in bots:
+            await bot.idle()
+        table = await service.table(chat)
+        assert table is not None and table.adapter["status"] == posted and table.adapter["title"] == "Race"
+        shown = bot_messages(server, group)
+        assert [m["message_id"] for m in shown] == [posted]
+        assert any(b.get("callback_data") == keyboards.JOIN for b in server.buttons(group, posted))
+
+        press = server.press_button(group, cy, posted, keyboards.JOIN, queue=False)
+        assert await server.post_update_to(bots[0].webhook_url, press, secret_token=bots[0].secret) == 200
+        table = await service.table(chat)
+        assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben", "Cy"]
+    finally:
+        for bot in bots:
+            await bot.stop()
