@@ -223,18 +223,7 @@ class ChatService:
         adapter's bookkeeping must not make players' choices stale. `seed`
         names the game the data is for; if another game took the chat
         meanwhile (or none is left), nothing is saved and None returned."""
-        other = False
-
-        def update(table: Table) -> list[str] | None:
-            nonlocal other
-            other = seed is not None and table.seed != seed
-            if other or all(table.adapter.get(k) == v for k, v in changes.items()):
-                return None
-            table.adapter.update(changes)
-            return ["adapter " + ",".join(sorted(changes))]
-
-        table = await self.mutate(chat_id, update, bump=False)
-        return None if other else table
+        return await self._merge_adapter(chat_id, seed, lambda _table: changes)
 
     async def claim_status(self, chat_id: str, message_id: int, *, seed: int, replacing: int | None = None,
                            extra: dict[str, Any] | None = None) -> Table | None:
@@ -249,16 +238,27 @@ class ChatService:
         this claim won, the other message's when it lost (the caller then
         deletes its own and shows the game on that one); None when another
         game took the chat, or none is left."""
+
+        def changes(table: Table) -> dict[str, Any]:
+            wanted = dict(extra or {})
+            if (table.adapter.get("status") or None) == (replacing or None):
+                wanted["status"] = message_id
+            return wanted
+
+        return await self._merge_adapter(chat_id, seed, changes)
+
+    async def _merge_adapter(self, chat_id: str, seed: int | None,
+                             changes_of: Callable[[Table], dict[str, Any]]) -> Table | None:
+        """`set_adapter_data` and `claim_status`: merge what `changes_of` says
+        (given the stored table) without a new revision, for game `seed`."""
         other = False
 
         def update(table: Table) -> list[str] | None:
             nonlocal other
-            other = table.seed != seed
+            other = seed is not None and table.seed != seed
             if other:
                 return None
-            changes = dict(extra or {})
-            if (table.adapter.get("status") or None) == (replacing or None):
-                changes["status"] = message_id
+            changes = changes_of(table)
             if all(table.adapter.get(k) == v for k, v in changes.items()):
                 return None
             table.adapter.update(changes)
