@@ -145,7 +145,7 @@ async def claim(context: Any, chat_id: int, table: Table, message_id: int, statu
     nothing was saved."""
     rt = runtime(context)
     try:
-        saved = await rt.service.claim_status(str(chat_id), message_id, seed=table.seed, replacing=replacing or None,
+        saved = await rt.service.claim_status(str(chat_id), message_id, seed=table.seed, replacing=replacing,
                                               extra=extra)
     except StoreUnavailable:
         saved = None
