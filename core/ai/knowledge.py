@@ -96,11 +96,11 @@ class TableMemory:
     players, a search of 150 rollouts played to the end, 2,400 games): dealt
     by colour alone 27.7%, by colour, rank and wilds 28.0%, knowing the
     hands (a cheat, for the bound) 39.8% over 600; two players, `hard`,
-    6,000 games: 58.9% and 58.7%. So far it is sound and costs nothing,
-    and what it buys is within the noise. A lack seen before a seat draws
-    and keeps another card is kept, though that card may be of it: the
-    sounder belief (forgetting it) measured -0.09 +-0.08 points at four
-    seats (160,000 games paired with `hard`), one unknown card among many.
+    6,000 games: 58.9% and 58.7%. It costs nothing, and what it buys is
+    within the noise. One liberty, on purpose: a lack seen before a seat
+    draws and keeps another card is kept, though that card may be of it;
+    the sound belief (forgetting it) measured -0.09 +-0.08 points at four
+    seats (160,000 games paired with `hard`): one unknown card among many.
     `bluffs[seat]` is [bluffs caught, honest cards shown] from every
     challenge seen at this table.
     """
