@@ -74,12 +74,14 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
         ):
             template.add(text, locations=[(f"{label}/{filename}", lineno)], auto_comments=comments,
                          context=context)
+        # Every source's option texts (they were read only when `extra` was
+        # given, and then only the last source's: a plugin's never).
+        for filename, lineno, text in option_texts(source):
+            template.add(text, locations=[(f"{label}/{filename}", lineno)])
     seeds: dict[str, dict[str, str]] = {}
     for text, where, known_texts in extra or ():
         template.add(text, locations=[(where, 0)])  # no line: a data file's entry
         seeds.setdefault(text, {}).update(known_texts)
-        for filename, lineno, text in option_texts(source):
-            template.add(text, locations=[(f"{label}/{filename}", lineno)])
     locale_dir.mkdir(parents=True, exist_ok=True)
     with (locale_dir / f"{domain}.pot").open("wb") as f:
         write_po(f, template, omit_header=False, sort_output=True, include_lineno=False)
