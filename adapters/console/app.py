@@ -53,6 +53,7 @@ from unobot.events import (
     PLAYER_LEFT,
     Event,
 )
+from unobot.ruleset import RuleSet
 from unobot.store import Store
 from unobot.variants import VariantError, load_variant, rules_for
 
@@ -359,7 +360,7 @@ class ConsoleApp:
             if intent.action == QUIT:
                 raise _Quit
             if intent.action == HELP:
-                self.console.print(render.help_table(self.lang))
+                self._show_help()
             elif intent.action == LOG:
                 self._show_log()
             elif intent.action == RULES:
@@ -502,7 +503,7 @@ class ConsoleApp:
         elif intent == Local(QUIT):
             raise _Quit
         elif intent == Local(HELP):
-            self.console.print(render.help_table(self.lang))
+            self._show_help()
         elif intent == Local(LOG):
             self._show_log()
         elif intent == Local(RULES):
@@ -562,15 +563,33 @@ class ConsoleApp:
         for line in self.log or [Text("  " + _("(none yet)"), style="grey62")]:
             self.console.print(line)
 
+    def _rules_in_play(self) -> RuleSet | None:
+        """The game's rule set (the chat's settings' before a game); raises
+        VariantError when a rule plugin is gone since."""
+        table = self.table
+        if table is None:
+            return None
+        return table.game.rules if table.game is not None and table.game.rules else \
+            rules_for(table.variant, table.overrides or None)
+
+    def _show_help(self) -> None:
+        """`help`: the commands, with the moves and cards the rules in play add."""
+        try:
+            rules = self._rules_in_play()
+        except VariantError:  # `rules` says which plugin is gone; the help shows the rest
+            rules = None
+        self.console.print(render.help_table(self.lang, rules))
+
     def _show_rules(self) -> None:
         table = self.table
         if table is None:
             return
         try:
-            rules = table.game.rules if table.game is not None and table.game.rules else \
-                rules_for(table.variant, table.overrides or None)
+            rules = self._rules_in_play()
         except VariantError as exc:  # a rule plugin gone since: say which, in the player's words
             self.console.print(render.error(exc.text(self.lang)))
+            return
+        if rules is None:
             return
         self.console.print(render.rules_text(table_view(table, self.lang).variant_title, rules, self.lang,
                                              self.o.rounds))
