@@ -256,7 +256,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.stop()
-    data = {"variant": args.variant, "players": args.players, "policy": args.policy, **report.as_dict()}
+    # The seats' policies as played: --level's when given (it overrides --policy).
+    data = {"variant": args.variant, "players": args.players, "policy": args.level or args.policy,
+            **report.as_dict()}
     if args.json:
         print(json.dumps(data))
     else:
