@@ -58,7 +58,8 @@ def write(tmp_path: Path, text: str) -> str:
         ("name: x\nrules:\n  stacking: {optional: true\n", 4, ["not valid YAML"]),
         ("name: x\nextends: official\nrules:\n  no-bluffing: {}\n", 4, ["conflicts with 'challenge'", "challenge: false"]),
         ("name: x\nflavour: 2\n", 2, ["unknown key 'flavour'"]),
-        ("name: x\nextends: nope\n", None, ["unknown variant 'nope'"]),
+        ("name: x\nextends: nope\n", 2, ["unknown variant 'nope'"]),  # said where `extends` names it
+        ("name: x\ntitle: {en: X}\nextends: offical\n", 3, ["unknown variant 'offical'", "did you mean 'official'"]),
         ("name: x\nrules:\n  deck: {hand_size: seven}\n", 3, ["must be a whole number"]),
     ],
 )
