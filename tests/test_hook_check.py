@@ -98,3 +98,4 @@ def test_an_installed_rule_with_a_wrong_hook_is_a_broken_plugin(monkeypatch: pyt
     assert MisspeltArgument.name not in found
     why = registry._broken[MisspeltArgument.name]
     assert "'mov'" in why and "fix: " in why
+
