@@ -172,10 +172,12 @@ class ConsoleApp:
                     self.console.print(render.error(_("There is no saved game to resume. Start one with: {command}")
                                                     .format(command=render.play_command())))
                     return 1
-                await self._resume(existing)
+                if not await self._resume(existing):
+                    return 1
             elif existing is not None:
                 if not self.o.auto and self._ask_yes(_("A saved game from earlier is waiting. Resume it?")):
-                    await self._resume(existing)
+                    if not await self._resume(existing):
+                        return 1
                 else:
                     await self.send(c.Stop())  # put the old game away ...
                     self.table = None  # ... and start a new one
@@ -193,17 +195,23 @@ class ConsoleApp:
         except (_Quit, EOFError, KeyboardInterrupt):  # quit, Ctrl-D, Ctrl-C: the game stays saved
             return self._quit()
 
-    async def _resume(self, table: Table) -> None:
+    async def _resume(self, table: Table) -> bool:
         """Take the game up as it was started: its language, and the console's own
-        options (--rounds) saved with it."""
+        options (--rounds) saved with it. False, having said why, when its rules
+        cannot be loaded (a rule plugin uninstalled since): answering no to the
+        resume question at the next start puts it away."""
         if not self.o.explicit_lang and table.lang != self.lang:
             self._set_lang(table.lang)
         saved = (await self.service.settings(self.o.chat_id)).get("console") or {}
         if self.o.rounds is None and isinstance(saved.get("rounds"), int):
             self.o.rounds = saved["rounds"]
         _ = self._
+        try:
+            view = table_view(table, self.lang)
+        except VariantError as exc:
+            self.console.print(render.error(exc.text(self.lang)))
+            return False
         self.table = table
-        view = table_view(table, self.lang)
         self.console.print(Text(_("Welcome back: your game of {variant}, round {n}.").format(
             variant=view.variant_title, n=view.round), style="bold"))
         if self.on_game is not None:
@@ -211,6 +219,7 @@ class ConsoleApp:
         last = render.recent(view, self.lang)
         if last is not None:
             self.console.print(last)
+        return True
 
     async def _setup(self) -> bool:
         """Chat settings (variant, rules, language), a new game, AI seats, start."""
