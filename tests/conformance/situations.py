@@ -161,7 +161,8 @@ def house_rules() -> list[str]:
 
 
 #: One option of each kind, set to a value that is not its default: (rule, option, value).
-OPTIONS = (("stacking", "optional", False), ("hand-limit", "limit", 26), ("elimination", "by", "points"))
+OPTIONS = (("stacking", "optional", False), ("hand-limit", "limit", 26), ("elimination", "by", "points"),
+           ("sticky-seven", "cards", 3))  # the last a plugin's (tests/example_plugin); a number: one step
 
 
 async def rules_after(commands: list[c.Command]) -> dict[str, Any]:
