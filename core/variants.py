@@ -527,11 +527,15 @@ def _check_relations(final: dict[str, dict[str, Any]], sources: dict[str, tuple[
                                    kind="conflict", rules=(name, other))
         for other in cls.requires:
             if other not in final:
+                # A rule nobody installed cannot be turned on: that advice
+                # would only lead to "unknown rule" (a plugin's `requires` typo,
+                # or the plugin that has it missing).
+                fix = Msg(N_("reinstall or fix the plugin, or turn the rule off")) if other not in known \
+                    else Msg(N_("turn it on: `--rule {rule}`"), rule=other) if console \
+                    else Msg(N_("turn it on: `{rule}: {{}}`"), rule=other)
                 raise VariantError(source, line or None,
                                    Msg(N_("rule '{rule}' needs rule '{other}'"), rule=name, other=other),
-                                   Msg(N_("turn it on: `--rule {rule}`"), rule=other) if console
-                                   else Msg(N_("turn it on: `{rule}: {{}}`"), rule=other),
-                                   kind="requires", rules=(name, other))
+                                   fix, kind="requires", rules=(name, other))
 
 
 _ruleset_cache: dict[tuple[str, str], RuleSet] = {}

@@ -122,6 +122,28 @@ def test_a_rule_that_requires_another_is_refused_without_it(tmp_path: Path) -> N
         assert "needs-stacking" in resolve(ok).rules
 
 
+def test_a_rule_that_requires_a_rule_nobody_installed_is_not_told_to_turn_it_on(tmp_path: Path) -> None:
+    """Turning on a rule that is not installed only gives "unknown rule": the
+    fix is the plugin (a `requires` typo, or the plugin that has it missing)."""
+    from tests.rulekit import extra_rule
+    from unobot.rule import Rule
+
+    class NeedsGhost(Rule):
+        """Needs a rule nobody installed."""
+
+        name = "needs-ghost"
+        requires = ("ghost-rule",)
+
+    with extra_rule(NeedsGhost):
+        path = write(tmp_path, "name: x\nextends: official\nrules:\n  needs-ghost: {}\n")
+        with pytest.raises(VariantError) as info:
+            resolve(path)
+        message = str(info.value)
+        assert "broken.yaml:4" in message and "needs rule 'ghost-rule'" in message
+        assert "fix: reinstall or fix the plugin, or turn the rule off" in message
+        assert "turn it on" not in message
+
+
 def test_a_game_keeps_its_rules_when_the_variant_file_changes(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """A game plays to its end under the rules it started with (issue: a log
     determines a game); a new game takes today's file."""
