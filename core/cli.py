@@ -139,7 +139,7 @@ def cmd_i18n(args: argparse.Namespace) -> int:
     `unobot i18n check` alone checks unobot's own."""
     from pathlib import Path
 
-    from .chat.catalogue import compile_catalogues, extract_catalogues
+    from .chat.catalogue import compile_catalogues, extract_catalogues, package_data_texts
     from .chat.i18n import DOMAIN, LOCALE_DIR
 
     if args.action == "check":
@@ -172,7 +172,7 @@ def cmd_i18n(args: argparse.Namespace) -> int:
     locale = package / "locale"
     if args.action == "extract":
         written = extract_catalogues([(package, package.name)], locale, domain,
-                                     args.lang or ["en", "es"], domain)
+                                     args.lang or ["en", "es"], domain, extra=package_data_texts(package))
         for po in written:
             print(f"updated {po}")
         print(f"now translate the empty msgstr entries, then `unobot i18n compile {package}`")
@@ -256,7 +256,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.stop()
-    data = {"variant": args.variant, "players": args.players, "policy": args.policy, **report.as_dict()}
+    # The seats' policies as played: --level's when given (it overrides --policy).
+    data = {"variant": args.variant, "players": args.players, "policy": args.level or args.policy,
+            **report.as_dict()}
     if args.json:
         print(json.dumps(data))
     else:

@@ -13,6 +13,7 @@ import logging
 from importlib.metadata import entry_points
 
 from . import moves as _moves
+from .hook_check import hook_problems
 from .rule import Rule
 
 GROUP = "unobot.rules"
@@ -37,6 +38,11 @@ def _load() -> dict[str, type[Rule]]:
             continue
         if obj.name != ep.name:
             _broken[ep.name] = f"{ep.value} calls itself {obj.name!r}, not {ep.name!r}"
+            continue
+        problems = hook_problems(obj)
+        if problems:  # refused now, said once, rather than a traceback when a game starts
+            _broken[ep.name] = "; ".join(problems)
+            log.warning("rule plugin %s (%s) has a wrong hook: %s", ep.name, ep.value, "; ".join(problems))
             continue
         found[ep.name] = obj
     return found
@@ -106,7 +112,14 @@ def broken_rules() -> dict[str, str]:
 
 
 def register_rule(rule: type[Rule]) -> None:
-    """Make a rule class available by its name without an entry point."""
+    """Make a rule class available by its name without an entry point.
+
+    A wrong hook (no such hook, an argument the hook does not pass) is a
+    ValueError here, naming the file, the line and the fix, so a plugin's
+    first test says it rather than the first game that uses the rule."""
+    problems = hook_problems(rule)
+    if problems:
+        raise ValueError(f"rule {rule.name!r}: " + "; ".join(problems))
     _extra[rule.name] = rule
     _declare(rule)
 

@@ -192,7 +192,16 @@ def option(default: Any, *, min: float | None = None, max: float | None = None,
     a player (`{"dealer": "the dealer", "other_side": "the dealer's other
     side"}`), also msgids of the rule's catalogue (`Rule.option_value`): the
     value itself is an id a variant file writes, not a word to show.
+
+    A number default outside its own bounds is a ValueError here, when the
+    rule's class is made: otherwise every variant that leaves the option
+    unset would quietly use a value no admin could set (a plugin's mistake,
+    said when it loads, with the line in the traceback).
     """
+    if isinstance(default, (int, float)) and not isinstance(default, bool) and (
+            (min is not None and default < min) or (max is not None and default > max)):
+        raise ValueError(f"option default {default!r} is outside its own bounds "
+                         f"(min={min!r}, max={max!r}): make the default fit, or widen the bounds")
     return dataclasses.field(default=default, metadata={"min": min, "max": max, "help": help, "title": title,
                                                         "words": dict(words or {})})
 

@@ -107,6 +107,8 @@ class Variant:
     parent: str | None = None
     #: Rules asked first on a hook they share, in this order (`order:`).
     order: list[str] = field(default_factory=list)
+    #: The line of `extends` in the file (an unknown parent is reported there).
+    parent_line: int | None = None
 
     def label(self, lang: str = "en") -> str:
         """The title in `lang`: the file's own entry, else its English title
@@ -331,7 +333,8 @@ def parse_variant(text: str, source: str, default_name: str = "") -> Variant:
                                Msg(N_("unknown rule {name} in `order`"), name=repr(rule)),
                                _known(N_("known rules: {names}"), sorted(known), difflib.get_close_matches(
                                    str(rule), list(known), n=1)))
-    return Variant(name, source, title, description, rules, rule_lines, parent, list(order))
+    return Variant(name, source, title, description, rules, rule_lines, parent, list(order),
+                   lines.get(("extends",)))
 
 
 def _texts(value: Any, source: str, lines: dict[tuple[str, ...], int], key: str) -> dict[str, str]:
@@ -447,8 +450,17 @@ def resolve(name: str, overrides: dict[str, Any] | None = None,
     chain: list[Variant] = []
     seen: set[str] = set()
     current: str | None = name
+    child: Variant | None = None
     while current is not None:
-        variant = load_variant(current)
+        try:
+            variant = load_variant(current)
+        except VariantError as exc:
+            if child is None or exc.source != current:
+                raise
+            # The parent itself cannot be found: said at the `extends` line of
+            # the file that names it (the parent's name alone says not where).
+            raise VariantError(child.source, child.parent_line, exc.msg, exc.fix_msg or "") from None
+        child = variant
         if variant.source in seen:
             raise VariantError(variant.source, None, Msg(N_("`extends` loops back on itself")),
                                Msg(N_("make the chain of `extends` end at a variant without one")))
@@ -515,11 +527,15 @@ def _check_relations(final: dict[str, dict[str, Any]], sources: dict[str, tuple[
                                    kind="conflict", rules=(name, other))
         for other in cls.requires:
             if other not in final:
+                # A rule nobody installed cannot be turned on: that advice
+                # would only lead to "unknown rule" (a plugin's `requires` typo,
+                # or the plugin that has it missing).
+                fix = Msg(N_("reinstall or fix the plugin, or turn the rule off")) if other not in known \
+                    else Msg(N_("turn it on: `--rule {rule}`"), rule=other) if console \
+                    else Msg(N_("turn it on: `{rule}: {{}}`"), rule=other)
                 raise VariantError(source, line or None,
                                    Msg(N_("rule '{rule}' needs rule '{other}'"), rule=name, other=other),
-                                   Msg(N_("turn it on: `--rule {rule}`"), rule=other) if console
-                                   else Msg(N_("turn it on: `{rule}: {{}}`"), rule=other),
-                                   kind="requires", rules=(name, other))
+                                   fix, kind="requires", rules=(name, other))
 
 
 _ruleset_cache: dict[tuple[str, str], RuleSet] = {}

@@ -66,6 +66,7 @@ def test_simulate_command_plays_matches_at_a_level() -> None:
         capture_output=True, text=True, timeout=120, check=True)
     data = json.loads(out.stdout.strip().splitlines()[-1])
     assert data["games"] == 2 and data["unfinished"] == 0 and sum(data["match_wins"]) == 2
+    assert data["policy"] == "easy,hard,normal"  # the levels played, not --policy's default "random"
 
 
 def test_unknown_level_is_refused_by_simulate() -> None:

@@ -58,7 +58,8 @@ def write(tmp_path: Path, text: str) -> str:
         ("name: x\nrules:\n  stacking: {optional: true\n", 4, ["not valid YAML"]),
         ("name: x\nextends: official\nrules:\n  no-bluffing: {}\n", 4, ["conflicts with 'challenge'", "challenge: false"]),
         ("name: x\nflavour: 2\n", 2, ["unknown key 'flavour'"]),
-        ("name: x\nextends: nope\n", None, ["unknown variant 'nope'"]),
+        ("name: x\nextends: nope\n", 2, ["unknown variant 'nope'"]),  # said where `extends` names it
+        ("name: x\ntitle: {en: X}\nextends: offical\n", 3, ["unknown variant 'offical'", "did you mean 'official'"]),
         ("name: x\nrules:\n  deck: {hand_size: seven}\n", 3, ["must be a whole number"]),
     ],
 )
@@ -119,6 +120,28 @@ def test_a_rule_that_requires_another_is_refused_without_it(tmp_path: Path) -> N
         assert "fix: turn it on: `stacking: {}`" in str(info.value)
         ok = write(tmp_path, "name: x\nextends: official\nrules:\n  needs-stacking: {}\n  stacking: {}\n")
         assert "needs-stacking" in resolve(ok).rules
+
+
+def test_a_rule_that_requires_a_rule_nobody_installed_is_not_told_to_turn_it_on(tmp_path: Path) -> None:
+    """Turning on a rule that is not installed only gives "unknown rule": the
+    fix is the plugin (a `requires` typo, or the plugin that has it missing)."""
+    from tests.rulekit import extra_rule
+    from unobot.rule import Rule
+
+    class NeedsGhost(Rule):
+        """Needs a rule nobody installed."""
+
+        name = "needs-ghost"
+        requires = ("ghost-rule",)
+
+    with extra_rule(NeedsGhost):
+        path = write(tmp_path, "name: x\nextends: official\nrules:\n  needs-ghost: {}\n")
+        with pytest.raises(VariantError) as info:
+            resolve(path)
+        message = str(info.value)
+        assert "broken.yaml:4" in message and "needs rule 'ghost-rule'" in message
+        assert "fix: reinstall or fix the plugin, or turn the rule off" in message
+        assert "turn it on" not in message
 
 
 def test_a_game_keeps_its_rules_when_the_variant_file_changes(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -53,6 +53,7 @@ from unobot.events import (
     PLAYER_LEFT,
     Event,
 )
+from unobot.ruleset import RuleSet
 from unobot.store import Store
 from unobot.variants import VariantError, load_variant, rules_for
 
@@ -171,10 +172,12 @@ class ConsoleApp:
                     self.console.print(render.error(_("There is no saved game to resume. Start one with: {command}")
                                                     .format(command=render.play_command())))
                     return 1
-                await self._resume(existing)
+                if not await self._resume(existing):
+                    return 1
             elif existing is not None:
                 if not self.o.auto and self._ask_yes(_("A saved game from earlier is waiting. Resume it?")):
-                    await self._resume(existing)
+                    if not await self._resume(existing):
+                        return 1
                 else:
                     await self.send(c.Stop())  # put the old game away ...
                     self.table = None  # ... and start a new one
@@ -192,17 +195,23 @@ class ConsoleApp:
         except (_Quit, EOFError, KeyboardInterrupt):  # quit, Ctrl-D, Ctrl-C: the game stays saved
             return self._quit()
 
-    async def _resume(self, table: Table) -> None:
+    async def _resume(self, table: Table) -> bool:
         """Take the game up as it was started: its language, and the console's own
-        options (--rounds) saved with it."""
+        options (--rounds) saved with it. False, having said why, when its rules
+        cannot be loaded (a rule plugin uninstalled since): answering no to the
+        resume question at the next start puts it away."""
         if not self.o.explicit_lang and table.lang != self.lang:
             self._set_lang(table.lang)
         saved = (await self.service.settings(self.o.chat_id)).get("console") or {}
         if self.o.rounds is None and isinstance(saved.get("rounds"), int):
             self.o.rounds = saved["rounds"]
         _ = self._
+        try:
+            view = table_view(table, self.lang)
+        except VariantError as exc:
+            self.console.print(render.error(exc.text(self.lang)))
+            return False
         self.table = table
-        view = table_view(table, self.lang)
         self.console.print(Text(_("Welcome back: your game of {variant}, round {n}.").format(
             variant=view.variant_title, n=view.round), style="bold"))
         if self.on_game is not None:
@@ -210,6 +219,7 @@ class ConsoleApp:
         last = render.recent(view, self.lang)
         if last is not None:
             self.console.print(last)
+        return True
 
     async def _setup(self) -> bool:
         """Chat settings (variant, rules, language), a new game, AI seats, start."""
@@ -359,7 +369,7 @@ class ConsoleApp:
             if intent.action == QUIT:
                 raise _Quit
             if intent.action == HELP:
-                self.console.print(render.help_table(self.lang))
+                self._show_help()
             elif intent.action == LOG:
                 self._show_log()
             elif intent.action == RULES:
@@ -502,7 +512,7 @@ class ConsoleApp:
         elif intent == Local(QUIT):
             raise _Quit
         elif intent == Local(HELP):
-            self.console.print(render.help_table(self.lang))
+            self._show_help()
         elif intent == Local(LOG):
             self._show_log()
         elif intent == Local(RULES):
@@ -562,15 +572,33 @@ class ConsoleApp:
         for line in self.log or [Text("  " + _("(none yet)"), style="grey62")]:
             self.console.print(line)
 
+    def _rules_in_play(self) -> RuleSet | None:
+        """The game's rule set (the chat's settings' before a game); raises
+        VariantError when a rule plugin is gone since."""
+        table = self.table
+        if table is None:
+            return None
+        return table.game.rules if table.game is not None and table.game.rules else \
+            rules_for(table.variant, table.overrides or None)
+
+    def _show_help(self) -> None:
+        """`help`: the commands, with the moves and cards the rules in play add."""
+        try:
+            rules = self._rules_in_play()
+        except VariantError:  # `rules` says which plugin is gone; the help shows the rest
+            rules = None
+        self.console.print(render.help_table(self.lang, rules))
+
     def _show_rules(self) -> None:
         table = self.table
         if table is None:
             return
         try:
-            rules = table.game.rules if table.game is not None and table.game.rules else \
-                rules_for(table.variant, table.overrides or None)
+            rules = self._rules_in_play()
         except VariantError as exc:  # a rule plugin gone since: say which, in the player's words
             self.console.print(render.error(exc.text(self.lang)))
+            return
+        if rules is None:
             return
         self.console.print(render.rules_text(table_view(table, self.lang).variant_title, rules, self.lang,
                                              self.o.rounds))

@@ -31,7 +31,7 @@ from unobot.chat.render import (
     describe_private,
 )
 from unobot.chat.rules_text import rule_lines
-from unobot.chat.typed_help import move_rows, records_rows
+from unobot.chat.typed_help import move_rows, records_rows, rule_rows
 from unobot.chat.typed_offers import (
     Offer,
     out_of_turn_offers,
@@ -308,12 +308,14 @@ def reading(lines: Sequence[str]) -> Text:
     return text
 
 
-def help_table(lang: str) -> Table:
+def help_table(lang: str, rules: RuleSet | None = None) -> Table:
     """Every command, with its short forms, in the person's language: core's
-    typed grammar and records commands (`typed_help`), and the console's own words."""
+    typed grammar and records commands (`typed_help`), the moves and cards
+    the rules in play add (`rules`), and the console's own words."""
     _ = gettext_for(lang)
     rows = [
         *move_rows(lang),
+        *rule_rows(rules, lang),
         (_("Enter"), _("let the others go on, when you are asked whether to act")),
         (f"{_(WORDS['table'])} · {_(SHORT['table'])}", _("show the table and your hand again")),
         (f"{_(WORDS[LOG])}", _("the recent moves, also those that scrolled away")),

@@ -74,12 +74,14 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
         ):
             template.add(text, locations=[(f"{label}/{filename}", lineno)], auto_comments=comments,
                          context=context)
+        # Every source's option texts (they were read only when `extra` was
+        # given, and then only the last source's: a plugin's never).
+        for filename, lineno, text in option_texts(source):
+            template.add(text, locations=[(f"{label}/{filename}", lineno)])
     seeds: dict[str, dict[str, str]] = {}
     for text, where, known_texts in extra or ():
         template.add(text, locations=[(where, 0)])  # no line: a data file's entry
         seeds.setdefault(text, {}).update(known_texts)
-        for filename, lineno, text in option_texts(source):
-            template.add(text, locations=[(f"{label}/{filename}", lineno)])
     locale_dir.mkdir(parents=True, exist_ok=True)
     with (locale_dir / f"{domain}.pot").open("wb") as f:
         write_po(f, template, omit_header=False, sort_output=True, include_lineno=False)
@@ -140,6 +142,60 @@ def option_texts(source: Path) -> list[tuple[str, int, str]]:
                     found += [(str(path.relative_to(source)), v.lineno, v.value) for v in kw.value.values
                               if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value]
     return found
+
+
+def package_data_texts(package: Path) -> list[tuple[str, str, dict[str, str]]]:
+    """A plugin's texts that live in data, as `data_texts` gives unobot's own:
+    each rule's `title = {"en": ..., ...}` (a class attribute written as a
+    dict) and each variant file's `title` and `description` under `package`,
+    as (English text, where, translations the data already holds).
+
+    Why: `Rule.label` and a variant's label translate the English title
+    through the plugin's catalogue, but extraction read only `N_()` calls,
+    so re-extracting a catalogue dropped the titles' translations."""
+    import ast
+
+    from ..variants import VariantError, load_variant
+
+    out: list[tuple[str, str, dict[str, str]]] = []
+    for path in sorted(package.rglob("*.py")):
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError, OSError):
+            continue
+        where = str(path.relative_to(package.parent))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for item in node.body:
+                if isinstance(item, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "title"
+                                                        for t in item.targets):
+                    texts = _literal_texts(item.value)
+                    if texts.get("en"):
+                        out.append((texts["en"], where, texts))
+    for path in sorted(package.rglob("*.yaml")):
+        try:
+            variant = load_variant(str(path))
+        except VariantError:
+            continue
+        for texts in (variant.title, variant.description):
+            if texts.get("en"):
+                out.append((texts["en"], str(path.relative_to(package.parent)), dict(texts)))
+    return out
+
+
+def _literal_texts(node: object) -> dict[str, str]:
+    """`{"en": "Knocking", "es": "Golpear"}` written in the source, as a dict ({} for anything else)."""
+    import ast
+
+    if not isinstance(node, ast.Dict):
+        return {}
+    out = {}
+    for key, value in zip(node.keys, node.values):
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) \
+                and isinstance(value, ast.Constant) and isinstance(value.value, str):
+            out[key.value] = value.value
+    return out
 
 
 def compile_catalogues(locale_dir: Path, domain: str) -> list[Path]:

@@ -331,11 +331,20 @@ class ChatService:
             return self.fail("stale", table.lang, table)
         after_rounds = isinstance(cmd, c.StopAfterRounds)
         played = records.played(table)  # what the log replays to, before the stop ends the match
-        events = play.end_match_stopped(table, "rounds" if after_rounds else "stopped")  # the rules' match_end
+        try:
+            events = play.end_match_stopped(table, "rounds" if after_rounds else "stopped")  # the rules' match_end
+            rules_loaded = True
+        except VariantError as exc:
+            # A rule plugin the game uses is gone: no rule can be told, and the
+            # match is not archived (its record needs the rules), but the game
+            # is put away, as the refusal of every other command ("rules_unavailable")
+            # tells the admin it can be; else the chat could never play again.
+            log.warning("chat %s: stopped without its rules (%s)", chat_id, exc)
+            events, rules_loaded = [], False
         _ = gettext_for(table.lang)
         notices = [] if after_rounds else \
             [_("The game was stopped by {player}.").format(player=person.name)]
-        if after_rounds or played.rounds:  # rounds were played: kept and counted (before the log goes)
+        if rules_loaded and (after_rounds or played.rounds):  # rounds were played: kept and counted (before the log goes)
             await records.finish(self.store, game_id, table, events, notices + play.describe_all(table, events),
                                  played=played, stopped=not after_rounds)
         await self.store.delete_game(game_id)

@@ -63,7 +63,10 @@ async def settings_command(service: ServicePort, chat_id: str, person: c.Person,
             entry = rules.get(cmd.rule)
             rules[cmd.rule] = entry if isinstance(entry, dict) else {}
         changes["rules"] = rules
-    if "variant" in changes or "rules" in changes:
+    # Resetting the rules only takes away, so it is never refused: it is the
+    # way out of settings that no longer make a game (the chat's variant or a
+    # rule of a plugin uninstalled since), which would else refuse every change.
+    if ("variant" in changes or "rules" in changes) and not isinstance(cmd, c.ResetRules):
         try:
             rules_for(variant, rules or None)
         except VariantError as exc:

@@ -10,9 +10,14 @@ adds its own words (redraw, quit, ...) and draws the rows.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import typed
 from .grammar import DRAW_PLAY, SHORT, WORDS
-from .i18n import gettext_for
+from .i18n import gettext_for, rule_text
+
+if TYPE_CHECKING:
+    from ..ruleset import RuleSet
 
 
 def top_usage(lang: str) -> str:
@@ -42,6 +47,32 @@ def move_rows(lang: str) -> list[tuple[str, str]]:
          _("catch a player who forgot to say UNO")),
         (f"{_(WORDS['challenge'])} · {_(SHORT['challenge'])}", _("challenge a Wild Draw Four played on you")),
     ]
+
+
+def rule_rows(rules: RuleSet | None, lang: str) -> list[tuple[str, str]]:
+    """(What to type, what it is) for what the rules in play add: each move
+    kind a person may send (`Rule.move_kinds`, not the chat's own
+    `system_moves`) with its title, and each card kind (`Rule.cards`) as
+    its code (`R+3`, `WL`) with its name, all in the reader's language.
+
+    Why: the grammar reads them (a move by its kind, a card by its code or
+    name), but the fixed rows above cannot know them, so a plugin's move
+    and card were offered on screen yet missing from `help`."""
+    from ..cards import Card
+    from .render import card_name
+
+    if rules is None:
+        return []
+    rows: list[tuple[str, str]] = []
+    for rule in rules.rules.values():
+        cls = type(rule)
+        for kind, title in cls.move_kinds.items():
+            if kind not in cls.system_moves:
+                rows.append((kind, rule_text(cls, title, lang)))
+        for card_kind in cls.cards:
+            card = Card.get(None if card_kind.wild else "R", card_kind.rank)
+            rows.append((card.text, card_name(card, lang)))
+    return rows
 
 
 def records_rows(lang: str) -> list[tuple[str, str]]:

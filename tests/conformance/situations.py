@@ -122,6 +122,8 @@ SITUATIONS: list[Situation] = [
               wild_starter=True),
     Situation("plugin-move-out-of-turn", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", kind("cheer"),
               actor=1, rules={"cheer": {}}),
+    Situation("plugin-move-in-turn", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", kind("knock"),
+              rules={"knock": {}}),
     Situation("plugin-card", ("RSE G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", kind("play", card="RSE"),
               rules={"skip-everyone": {}}),
     Situation("multi-play", ("R5 G5 B5 Y5 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi", longest=True),
@@ -159,7 +161,8 @@ def house_rules() -> list[str]:
 
 
 #: One option of each kind, set to a value that is not its default: (rule, option, value).
-OPTIONS = (("stacking", "optional", False), ("hand-limit", "limit", 26), ("elimination", "by", "points"))
+OPTIONS = (("stacking", "optional", False), ("hand-limit", "limit", 26), ("elimination", "by", "points"),
+           ("sticky-seven", "cards", 3))  # the last a plugin's (tests/example_plugin); a number: one step
 
 
 async def rules_after(commands: list[c.Command]) -> dict[str, Any]:

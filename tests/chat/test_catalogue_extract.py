@@ -1,0 +1,60 @@
+"""`unobot i18n extract` on a plugin's package catalogues its options' texts.
+
+docs/plugins.md step 4 promises that extraction takes "every `option(help=...,
+title=..., words=...)`" with the rule's other texts; before, they were read
+only when unobot's own extraction passed its data texts (`extra`), so a
+plugin's option help never reached its catalogue and stayed English. Nor
+were its rules' and variants' titles, which `Rule.label` translates through
+the same catalogue: re-extracting dropped their translations.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from unobot.cli import cmd_i18n
+
+RULE = '''
+from unobot import N_, Rule, dataclass, option
+
+
+class Big(Rule):
+    """Deal more cards."""
+
+    name = "big"
+    title = {"en": "Big hands", "es": "Manos grandes"}
+    move_kinds = {"shout": N_("Shout at the table")}
+
+    @dataclass(frozen=True)
+    class Options:
+        cards: int = option(10, min=3, max=15, help="cards dealt to each player", title="Cards dealt")
+        who: str = option("dealer", help="who deals", words={"dealer": "the dealer"})
+'''
+
+
+def test_a_plugins_option_texts_are_extracted_with_its_other_texts(tmp_path: Path) -> None:
+    package = tmp_path / "unobot_big"
+    package.mkdir()
+    (package / "__init__.py").write_text(RULE, encoding="utf-8")
+    args = argparse.Namespace(action="extract", package=str(package), domain=None, lang=["en", "es"],
+                              verbose=False)
+    assert cmd_i18n(args) == 0
+    pot = (package / "locale" / "unobot_big.pot").read_text(encoding="utf-8")
+    es = (package / "locale" / "es" / "LC_MESSAGES" / "unobot_big.po").read_text(encoding="utf-8")
+    for text in ("Shout at the table", "cards dealt to each player", "Cards dealt", "who deals", "the dealer"):
+        assert f'msgid "{text}"' in pot, text
+        assert f'msgid "{text}"' in es, text
+
+
+def test_a_plugins_titles_are_extracted_and_seeded_with_their_translations(tmp_path: Path) -> None:
+    package = tmp_path / "unobot_big"
+    (package / "variants").mkdir(parents=True)
+    (package / "__init__.py").write_text(RULE, encoding="utf-8")
+    (package / "variants" / "big-party.yaml").write_text(
+        "name: big-party\ntitle: {en: Big party, es: Gran fiesta}\nextends: official\n", encoding="utf-8")
+    args = argparse.Namespace(action="extract", package=str(package), domain=None, lang=["es"], verbose=False)
+    assert cmd_i18n(args) == 0
+    es = (package / "locale" / "es" / "LC_MESSAGES" / "unobot_big.po").read_text(encoding="utf-8")
+    assert 'msgid "Big hands"\nmsgstr "Manos grandes"' in es
+    assert 'msgid "Big party"\nmsgstr "Gran fiesta"' in es

@@ -1,0 +1,45 @@
+"""`help` in the console lists what the rules in play add, through a pty.
+
+A plugin's move (`knock`) and card (Skip Everyone, `RSE`) were offered on
+screen and read when typed, but `help` listed only unobot's own moves: the
+person had no way to learn the move's word or the card's code there. Core
+gives the rows (`typed_help.rule_rows`), in the reader's language.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.redis_server import RedisServer
+from unobot.cards import parse_card
+from unobot.chat.i18n import gettext_for
+from unobot.chat.render import card_name, plugin_move_title
+from unobot.chat.typed_help import rule_rows
+from unobot.variants import rules_for
+
+from .helpers import Stage, stage_game
+from .test_staged import Screen
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_rule_rows_name_the_plugins_moves_and_cards(lang: str) -> None:
+    rules = rules_for("official", {"knock": {}, "skip-everyone": {}, "blitz": {}})
+    rows = dict(rule_rows(rules, lang))
+    assert rows["knock"] == plugin_move_title("knock", lang)
+    assert rows["RSE"] == card_name(parse_card("RSE"), lang)
+    assert "time_up" not in rows  # blitz's clock: the chat's own move, never typed
+    assert rule_rows(rules_for("official"), lang) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_console_help_lists_the_plugins_move_and_card(lang: str, server: RedisServer) -> None:
+    _ = gettext_for(lang)
+    stage_game(server.url, Stage(hands=("RSE G1 B2", "R7 G8 B9"), top="R9"), lang=lang,
+               rules=("knock", "skip-everyone"))
+    screen = Screen(server.url, lang)
+    screen.until_move()
+    text, _label = screen.type(_("help"))
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    assert f"knock {plugin_move_title('knock', lang)}" in lines, text
+    assert f"RSE {card_name(parse_card('RSE'), lang)}" in lines, text
+    screen.type("quit")
