@@ -21,13 +21,19 @@ their text, events and refusals read in a language), `new_game`,
 `run_scenario_data` (the same from a dict), `register_rule` (a rule without
 an entry point, for a test).
 
+The modules the built-in rules read their names from come with it too:
+`cards` (the rank constants, `SKIP`, `DRAW_TWO`, ...), `events` (the event
+kinds), `moves` (`simple_move`, `catch_move`, `play_move`: the moves a
+rule offers), `errors` and `actions`, so `from unobot import moves` gives a
+plugin what `plugins/` uses.
+
 Third-party rules import from here only: it is the stable surface.
 """
 
 from dataclasses import dataclass
 from typing import Literal
 
-from . import actions, cards, errors, events, testing
+from . import actions, cards, errors, events, moves, testing
 from .actions import (
     advance,
     draw_cards,
@@ -66,7 +72,7 @@ __all__ = [
     "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card", "CardKind", "Event",
     "GameState", "Literal", "Move", "MoveError", "N_", "NP_", "NoOptions", "OptionSpec", "Rule",
     "actions", "advance", "apply", "awaiting_color", "can_play", "cards", "dataclass",
-    "draw_cards", "end_match", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
+    "draw_cards", "end_match", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves", "moves",
     "new_game", "next_round", "option", "parse_card", "parse_move", "penalize", "play_moves",
     "register_rule", "round_points", "run_scenario", "run_scenario_data", "setup_round", "shuffle",
     "take_pending", "testing", "timeout", "unregister_rule",

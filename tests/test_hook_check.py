@@ -60,6 +60,21 @@ class Right(Rule):
         return None
 
 
+class OptionalHook(Rule):
+    """A hook of another plugin's, marked optional as pluggy allows."""
+
+    name = "test-optional-hook"
+
+    @hookimpl(optionalhook=True)
+    def on_other_plugins_event(self, state: GameState) -> None:
+        return None
+
+
+def test_an_optional_hook_that_does_not_exist_is_no_problem() -> None:
+    """pluggy registers it without a spec (it may come with another plugin)."""
+    assert hook_problems(OptionalHook) == []
+
+
 def test_a_misspelt_argument_names_file_line_and_the_hooks_arguments() -> None:
     [problem] = hook_problems(MisspeltArgument)
     line = MisspeltArgument.on_play.__code__.co_firstlineno
