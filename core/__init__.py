@@ -30,7 +30,7 @@ _API = frozenset({
     "CardKind", "Event", "GameState", "Literal", "Move", "MoveError", "N_", "NP_", "NoOptions",
     "OptionSpec", "Rule", "actions", "advance", "apply", "awaiting_color", "can_play", "cards",
     "dataclass", "draw_cards", "end_match", "end_round", "errors", "events", "expand_play", "hookimpl",
-    "legal_moves", "moves", "new_game", "next_round", "option", "parse_card", "parse_move", "penalize", "play_moves",
+    "legal_moves", "new_game", "next_round", "option", "parse_card", "parse_move", "penalize", "play_moves",
     "register_rule", "round_points", "run_scenario", "run_scenario_data", "setup_round", "shuffle",
     "take_pending", "testing", "timeout", "unregister_rule",
 })

@@ -23,9 +23,12 @@ an entry point, for a test).
 
 The modules the built-in rules read their names from come with it too:
 `cards` (the rank constants, `SKIP`, `DRAW_TWO`, ...), `events` (the event
-kinds), `moves` (`simple_move`, `catch_move`, `play_move`: the moves a
-rule offers), `errors` and `actions`, so `from unobot import moves` gives a
-plugin what `plugins/` uses.
+kinds), `errors` and `actions` are names here; `moves` (`simple_move`,
+`catch_move`, `play_move`: the moves a rule offers) is the submodule that
+`from unobot import moves` loads. Why not a name here as well: the package
+loads this module on first use of a name, and `moves` is imported by the
+registry while the engine is still loading (a name here made that import
+load the engine half-way: a cycle).
 
 Third-party rules import from here only: it is the stable surface.
 """
@@ -33,7 +36,7 @@ Third-party rules import from here only: it is the stable surface.
 from dataclasses import dataclass
 from typing import Literal
 
-from . import actions, cards, errors, events, moves, testing
+from . import actions, cards, errors, events, testing
 from .actions import (
     advance,
     draw_cards,
@@ -72,7 +75,7 @@ __all__ = [
     "CATCH", "CHALLENGE", "COLOR", "DRAW", "PASS", "PLAY", "UNO", "Card", "CardKind", "Event",
     "GameState", "Literal", "Move", "MoveError", "N_", "NP_", "NoOptions", "OptionSpec", "Rule",
     "actions", "advance", "apply", "awaiting_color", "can_play", "cards", "dataclass",
-    "draw_cards", "end_match", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves", "moves",
+    "draw_cards", "end_match", "end_round", "errors", "events", "expand_play", "hookimpl", "legal_moves",
     "new_game", "next_round", "option", "parse_card", "parse_move", "penalize", "play_moves",
     "register_rule", "round_points", "run_scenario", "run_scenario_data", "setup_round", "shuffle",
     "take_pending", "testing", "timeout", "unregister_rule",
