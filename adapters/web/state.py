@@ -39,7 +39,9 @@ def action_json(a: Action) -> dict[str, Any]:
         out["card"] = a.card.text
     if a.needs:
         out["needs"] = list(a.needs)
-        out["choices"] = [{"id": ch.id, "label": ch.label, "color": ch.color, "emoji": ch.emoji,
+        # The picker's title is the action's label: each choice says only what it adds
+        # (`Wild → Red` under `Wild`: `Red`), as core's `choice_label` cuts it.
+        out["choices"] = [{"id": ch.id, "label": a.choice_label(ch), "color": ch.color, "emoji": ch.emoji,
                            "code": ch.code} for ch in a.choices]
     return out
 
@@ -86,9 +88,9 @@ def payload(table: Table | None, person: str, lang: str, *, now: float | None = 
         "direction": view.direction, "pending": view.pending, "draw_size": view.draw_size,
         "turn": view.turn, "turn_name": view.turn_name, "next_seat": view.next_seat,
         "seats": seats, "hand": hand, "actions": [action_json(a) for a in buttons],
-        "recent": view.recent[-8:], "headline": round_headline(table) or "",
+        "recent": view.recent[-8:], "headline": round_headline(table, lang) or "",
         "turn_seconds": view.turn_seconds,
     }
-    if view.phase not in ("lobby",) and view.turn >= 0:
+    if view.on_turn >= 0:  # nobody is on turn between rounds or after the match
         out["turn_text"] = _("Turn: {player}").format(player=view.turn_name)
     return out

@@ -70,6 +70,13 @@ class TableView:
         return [self.players[i] for i in self.order] if self.order else list(self.players)
 
     @property
+    def on_turn(self) -> int:
+        """The seat on turn while a round is played; -1 in the lobby, between
+        rounds and after the match (the game still names the last seat that
+        moved, but nobody is on turn then: `status_lines` says the scores)."""
+        return self.turn if self.phase == PLAYING else -1
+
+    @property
     def turn_name(self) -> str:
         return self.players[self.turn].name if 0 <= self.turn < len(self.players) else ""
 
@@ -305,9 +312,11 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     return lines
 
 
-def round_headline(table: Table) -> str | None:
-    """Who won the round or match that just ended (every chat shows it)."""
-    _ = gettext_for(table.lang)
+def round_headline(table: Table, lang: str | None = None) -> str | None:
+    """Who won the round or match that just ended (every chat shows it), in
+    `lang` (else the table's): a page is drawn in its own reader's language,
+    which need not be the table's."""
+    _ = gettext_for(lang or table.lang)
     game = table.game
     if game is None or game.winner < 0 or game.winner >= len(table.seats):
         return None
