@@ -17,8 +17,8 @@ from unobot.cards import Card
 from unobot.chat.actions import CARD, OUT_OF_TURN, PLAY, Action, menu
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_label, card_name, color_name
-from unobot.chat.table import Table
-from unobot.chat.views import round_headline, table_view
+from unobot.chat.table import LOBBY, PLAYING, Table
+from unobot.chat.views import round_headline, table_view, turn_left
 
 COLOR_LETTERS = ("R", "Y", "G", "B")
 
@@ -90,6 +90,11 @@ def payload(table: Table | None, person: str, lang: str, *, now: float | None = 
         "seats": seats, "hand": hand, "actions": [action_json(a) for a in buttons],
         "recent": view.recent[-8:], "headline": round_headline(table, lang) or "",
         "turn_seconds": view.turn_seconds,
+        # The turn clock, as the chats' status says it ("15 seconds per turn"), and the
+        # seconds the person on turn has left (core's `turn_left`; None: no clock runs).
+        "timer_text": ngettext("{n} second per turn", "{n} seconds per turn", view.turn_seconds).format(
+            n=view.turn_seconds) if view.turn_seconds and view.phase in (LOBBY, PLAYING) else "",
+        "turn_left": None if now is None else turn_left(table, now),
     }
     if view.on_turn >= 0:  # nobody is on turn between rounds or after the match
         out["turn_text"] = _("Turn: {player}").format(player=view.turn_name)

@@ -312,6 +312,22 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     return lines
 
 
+def turn_left(table: Table, now: float) -> float | None:
+    """Seconds the person on turn has before the turn timer passes their turn
+    on (0 once it is up), for a front-end that shows a clock; None when no
+    clock runs: no timer, no round being played, or an AI on turn (an AI is
+    never timed: `wake_plan`). The timer's own wake (`wake_plan`) and the
+    skip (`play._skip`) judge the same `turn_started`, so the clock shown and
+    the skip agree."""
+    seconds = rule_facts(table)[0]
+    game = table.game
+    if not seconds or table.phase != PLAYING or game is None or not 0 <= game.turn < len(table.seats):
+        return None
+    if table.seats[game.turn].is_ai:
+        return None
+    return max(0.0, table.turn_started + seconds - now)
+
+
 def round_headline(table: Table, lang: str | None = None) -> str | None:
     """Who won the round or match that just ended (every chat shows it), in
     `lang` (else the table's): a page is drawn in its own reader's language,

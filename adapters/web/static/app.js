@@ -146,6 +146,7 @@
     $("pending").textContent = s.pending ? t("pending", s.pending) : "";
     $("turn").textContent = s.turn_text || "";
     $("pile").textContent = s.phase === "playing" ? t("draw_pile", s.draw_size) + " · " + t("round", s.round) : "";
+    drawClock(s);
     var seats = $("seats"); seats.textContent = "";
     s.seats.forEach(function (p) {
       var li = el("li", "seat" + (p.turn ? " turn" : "") + (p.next ? " next" : "") + (p.me ? " me" : ""));
@@ -179,6 +180,27 @@
     var recent = $("recent"); recent.textContent = "";
     (s.recent || []).slice().reverse().forEach(function (line) { recent.appendChild(el("li", "", line)); });
     if ($("picker").open && $("picker").dataset.version !== String(s.version)) $("picker").close();
+  }
+  // The turn clock: the table's "15 seconds per turn", and the seconds the server said the
+  // player on turn has left, counted down from when they came (the server's wake skips the
+  // turn; the page only shows how long is left).
+  var clockTick = null;
+  function drawClock(s) {
+    var box = $("clock");
+    if (clockTick) { clearInterval(clockTick); clockTick = null; }
+    box.hidden = !s.timer_text;
+    box.classList.remove("low");
+    if (!s.timer_text) { box.textContent = ""; return; }
+    if (s.turn_left === null || s.turn_left === undefined) { box.textContent = "⏱ " + s.timer_text; return; }
+    var end = performance.now() + s.turn_left * 1000;
+    var tick = function () {
+      var left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
+      box.textContent = "⏱ " + left + " · " + s.timer_text;
+      box.classList.toggle("low", left <= 5);
+      if (!left && clockTick) { clearInterval(clockTick); clockTick = null; }
+    };
+    tick();
+    clockTick = setInterval(tick, 250);
   }
   function actionButton(a) {
     var b = el("button", "action k-" + a.kind, a.label);
