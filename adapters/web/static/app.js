@@ -129,6 +129,12 @@
     $("variant").textContent = s.variant || "";
     $("headline").textContent = s.headline || "";
     if (s.phase === "none") { $("headline").textContent = t("no_game"); }
+    // A browser table whose match is over (or where no game runs) has nothing on offer: the
+    // way on is a new table from the landing page (a chat's table starts its next game in the chat).
+    $("again").hidden = !(tableToken && (s.phase === "finished" || s.phase === "none"));
+    // No game: no colour, no direction to show (not "–" and a made-up counter-clockwise).
+    $("board").hidden = s.phase === "none";
+    $("facts").classList.toggle("no-card", !s.top);
     if (tableToken && s.phase === "lobby") {
       $("share").hidden = false;
       $("share-link").value = location.origin + "/?t=" + tableToken;
