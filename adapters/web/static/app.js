@@ -166,6 +166,7 @@
       if (s.phase !== "lobby" && p.score) li.appendChild(el("span", "score", t("score") + " " + p.score));
       seats.appendChild(li);
     });
+    var focused = focusKey();
     var actions = $("actions"); actions.textContent = "";
     s.actions.forEach(function (a) { actions.appendChild(actionButton(a)); });
     $("watching").hidden = s.seat !== null || s.phase === "none" || s.actions.length > 0;
@@ -183,6 +184,7 @@
       else b.setAttribute("aria-disabled", "true");
       hand.appendChild(b);
     });
+    refocus(focused);
     var recent = $("recent"); recent.textContent = "";
     (s.recent || []).slice().reverse().forEach(function (line) { recent.appendChild(el("li", "", line)); });
     if ($("picker").open && $("picker").dataset.version !== String(s.version)) $("picker").close();
@@ -207,6 +209,23 @@
     };
     tick();
     clockTick = setInterval(tick, 250);
+  }
+  // The hand's and the menu's buttons are made anew for each state: the one that had the
+  // keyboard's focus gets it back (the same card or action, else the one now in its place),
+  // or every move, anyone's, would send a keyboard player back to the top of the page.
+  function focusKey() {
+    var a = document.activeElement;
+    var box = a && a.parentNode;
+    if (!box || (box.id !== "hand" && box.id !== "actions")) return null;
+    var attr = box.id === "hand" ? "data-code" : "data-id";
+    return { box: box.id, attr: attr, value: a.getAttribute(attr), index: Array.prototype.indexOf.call(box.children, a) };
+  }
+  function refocus(k) {
+    if (!k) return;
+    var box = $(k.box);
+    var b = box.querySelector("[" + k.attr + '="' + CSS.escape(k.value || "") + '"]')
+      || box.children[Math.min(k.index, box.children.length - 1)];
+    if (b) b.focus({ preventScroll: true });
   }
   function actionButton(a) {
     var b = el("button", "action k-" + a.kind, a.label);
