@@ -527,9 +527,11 @@ def move_label(table: Table, move: Move, lang: str) -> str:
     if move.kind == COLOR and move.color:
         return f"{COLOR_EMOJI[move.color]} " + _("Starting colour: {color}").format(color=color_name(move.color, lang))
     if move.kind not in KINDS:
-        cards = [card_label(x, lang) for x in (move.card, *move.cards) if x]
-        who = [name(move.target)] if move.target is not None else []
-        return "✨ " + " ".join([plugin_move_title(move.kind, lang), *cards, *who])
+        # Each card label has its own " · " (`G5 · Green 5`): the cards are set apart by
+        # commas and the target by an arrow, or "G5 · Green 5 G6 · Green 6 Bea" reads as one run.
+        cards = ", ".join(card_label(x, lang) for x in (move.card, *move.cards) if x)
+        text = "✨ " + " ".join(part for part in (plugin_move_title(move.kind, lang), cards) if part)
+        return text + (" → " + name(move.target) if move.target is not None else "")
     if move.kind == DRAW:
         pending = table.game.pending if table.game is not None else 0
         if pending:
