@@ -207,7 +207,9 @@ class WebTable:
                 out.append({"name": name, "title": load_variant(name).label(lang)})
             except VariantError:
                 continue
-        return web.json_response({"variants": out, "default": self.config.default_variant})
+        # The landing page has no socket yet: its own words (and direction) come with the variants.
+        return web.json_response({"variants": out, "default": self.config.default_variant,
+                                  "texts": page_texts(lang), "lang": lang, "dir": direction(lang)})
 
     async def new_table(self, request: web.Request) -> web.StreamResponse:
         """A browser-only table: its creator sits down under a name; the answer is the share link."""

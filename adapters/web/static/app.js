@@ -16,7 +16,9 @@
   var auth = null;
   var tableToken = params.get("t");
   var ws = null, retry = 0, state = null, pending = null, drawing = false;
-  var lang = (navigator.language || "en").slice(0, 2).toLowerCase();
+  // The browser's whole language tag: the server knows zh-TW from zh-CN and pt-BR from pt
+  // (cut to two letters, a zh-TW reader was given Simplified Chinese).
+  var lang = navigator.language || "en";
   window.__states = [];  // what was drawn, for tests
   // When each version was drawn and each tap was sent (epoch ms): bench/web.py reads them.
   window.__timing = { shown: {}, taps: [] };
@@ -336,6 +338,9 @@
   function landing() {
     show("landing");
     fetch("/api/variants?lang=" + lang).then(function (r) { return r.json(); }).then(function (v) {
+      if (v.lang) lang = v.lang;
+      if (v.dir) setDir(v.dir);
+      if (v.texts) { texts = v.texts; applyTexts(); }
       var sel = $("new-variant");
       v.variants.forEach(function (x) {
         var o = el("option", "", x.title); o.value = x.name; if (x.name === v.default) o.selected = true; sel.appendChild(o);
