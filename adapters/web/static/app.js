@@ -35,6 +35,10 @@
       var key = el.getAttribute("data-t");
       if (texts[key]) el.textContent = texts[key];
     });
+    document.querySelectorAll("[data-t-label]").forEach(function (el) {  // names read out, not shown
+      var key = el.getAttribute("data-t-label");
+      if (texts[key]) el.setAttribute("aria-label", texts[key]);
+    });
     if (texts.title) document.title = texts.title;
     document.documentElement.lang = lang.replace("_", "-");
   }
