@@ -36,6 +36,13 @@ class PlayerLine:
     #: Plays after the player on turn (the view's `next_seat`).
     is_next: bool = False
 
+    @property
+    def calls_uno(self) -> bool:
+        """Their UNO is shown: said, and still about a last card (one or two
+        left). Not once they are out or have no card: the round's winner, who
+        said UNO, was flagged "UNO" beside "out" with 0 cards."""
+        return self.said_uno and 0 < self.cards <= 2 and not self.is_out
+
 
 @dataclass
 class TableView:
@@ -295,7 +302,7 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     parts = []
     for p in view.in_order:
         mark = "▶ " if p.is_turn else "⏭ " if p.is_next else ""
-        uno = " UNO" if p.said_uno and p.cards <= 2 else ""
+        uno = " UNO" if p.calls_uno else ""
         out = " ✓" if p.is_out else ""
         parts.append(f"{mark}{p.name} ({p.cards}){uno}{out}")
     lines.append(f" {arrow} ".join(parts))

@@ -1,6 +1,7 @@
-"""After a round: nobody is on turn (`TableView.on_turn`), and who won is said
-in the reader's language (`round_headline(table, lang)`), not only the table's:
-a page is drawn for one reader, whose language need not be the table's."""
+"""After a round: nobody is on turn (`TableView.on_turn`), no UNO flag beside
+"out" (`PlayerLine.calls_uno`), and who won is said in the reader's language
+(`round_headline(table, lang)`), not only the table's: a page is drawn for
+one reader, whose language need not be the table's."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from unobot.chat import play
 from unobot.chat.outcome import Outcome
 from unobot.chat.service import ChatService
 from unobot.chat.table import BETWEEN_ROUNDS
-from unobot.chat.views import round_headline, table_view
+from unobot.chat.views import PlayerLine, round_headline, table_view
 from unobot.store import MemoryStore
 
 
@@ -38,3 +39,13 @@ async def test_between_rounds_nobody_is_on_turn_and_the_winner_is_said_in_the_re
     name = after.seats[seat].name
     assert round_headline(after) == f"🎉 {name} wins round 1!"
     assert round_headline(after, "es") == f"🎉 ¡{name} gana la ronda 1!"
+
+
+async def test_a_said_uno_is_shown_only_while_it_is_about_a_last_card() -> None:
+    assert PlayerLine(0, "1", "Ana", 1, said_uno=True).calls_uno
+    assert PlayerLine(0, "1", "Ana", 2, said_uno=True).calls_uno
+    assert not PlayerLine(0, "1", "Ana", 3, said_uno=True).calls_uno
+    assert not PlayerLine(0, "1", "Ana", 1).calls_uno
+    # The round's winner (no card left) and a player out of the round: no UNO flag beside "out".
+    assert not PlayerLine(0, "1", "Ana", 0, said_uno=True).calls_uno
+    assert not PlayerLine(0, "1", "Ana", 1, said_uno=True, is_out=True).calls_uno
