@@ -388,8 +388,13 @@ class WebTable:
             if out.ok:
                 await self._publish(viewer.chat, out)
                 return
-        # Said in the page's language (the outcome's text is in the table's).
-        text = error_text(out.code, page.lang) if out.code and out.reason is None else out.error or ""
+        # Said in the page's language (the outcome's text is in the table's). A stale tap is
+        # the page's own words: the chats' "open your hand again" means nothing here, where
+        # the table is drawn anew just below.
+        if out.code == "stale":
+            text = refusal("bad_action", page.lang)
+        else:
+            text = error_text(out.code, page.lang) if out.code and out.reason is None else out.error or ""
         await self._send(page, {"type": "refused", "code": out.code, "text": text})
         await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
 
