@@ -262,8 +262,13 @@
   }
   $("picker-cancel").onclick = function () { $("picker").close(); };
   $("copy").onclick = function () {
-    $("share-link").select();
-    if (navigator.clipboard) navigator.clipboard.writeText($("share-link").value);
+    var input = $("share-link");
+    input.select();
+    // navigator.clipboard is there only in a secure context (https, localhost): on a LAN's
+    // http address (web.public_url http://<this machine>:8080) Copy did nothing; there the
+    // selected link is copied the old way.
+    if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(input.value); return; }
+    try { document.execCommand("copy"); } catch (e) { /* it stays selected: copied by hand */ }
   };
   $("name-form").onsubmit = function (ev) {
     ev.preventDefault();
