@@ -278,6 +278,9 @@
     // d: draw, p: pass, u: UNO (the menu's own actions; nothing if not offered)
     if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") || $("picker").open
         || $("confirm").open) return;
+    // Ctrl+D (bookmark), Ctrl+P (print), Ctrl+U and their like are the browser's, not a move;
+    // a key held down repeats, and a move is one press.
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat) return;
     var kinds = { d: "draw", p: "pass", u: "uno" };
     var kind = kinds[ev.key];
     if (!kind || !state) return;
