@@ -35,6 +35,9 @@ class PlayerLine:
     score: int = 0
     #: Plays after the player on turn (the view's `next_seat`).
     is_next: bool = False
+    #: An AI seat's level in the view's language ("expert"; "" for a person): each AI
+    #: seat is added at a level of its own, and the seats show which is which.
+    level_name: str = ""
 
     @property
     def calls_uno(self) -> bool:
@@ -143,13 +146,23 @@ def variant_title(name: str, lang: str) -> str:
     return title
 
 
+def level_title(level: str | None, lang: str | None) -> str:
+    """An AI level's name in `lang` ("experto"); "" for a person (no level)."""
+    from .typed import LEVEL_NAMES
+
+    if level is None:
+        return ""
+    name = LEVEL_NAMES.get(level)
+    return gettext_for(lang)(name) if name else level
+
+
 def table_view(table: Table, lang: str | None = None) -> TableView:
     lang = lang or table.lang
     game = table.game
     players = []
     uno = _uno_rule(game)
     for i, seat in enumerate(table.seats):
-        line = PlayerLine(i, seat.id, seat.name, 0, is_ai=seat.is_ai)
+        line = PlayerLine(i, seat.id, seat.name, 0, is_ai=seat.is_ai, level_name=level_title(seat.level, lang))
         if game is not None:
             line.cards = len(game.hands[i])
             line.is_turn = game.turn == i and table.phase not in (LOBBY, BETWEEN_ROUNDS, FINISHED)

@@ -138,8 +138,9 @@
     // A browser table whose match is over (or where no game runs) has nothing on offer: the
     // way on is a new table from the landing page (a chat's table starts its next game in the chat).
     $("again").hidden = !(tableToken && (s.phase === "finished" || s.phase === "none"));
-    // No game: no colour, no direction to show (not "–" and a made-up counter-clockwise).
-    $("board").hidden = s.phase === "none";
+    // No card on the table yet (the lobby) or no game: no colour, no direction to show (not
+    // "–" and a made-up counter-clockwise); the board stays for a turn timer's clock only.
+    $("board").hidden = !s.top && !s.timer_text;
     $("facts").classList.toggle("no-card", !s.top);
     if (tableToken && s.phase === "lobby") {
       $("share").hidden = false;
@@ -152,7 +153,7 @@
       $("top-label").textContent = s.top.label;
     } else top.hidden = true;
     $("colour").textContent = s.color_emoji ? s.color_emoji + " " + s.color_name + (s.color ? " (" + s.color + ")" : "") : "–";
-    $("colour").className = "colour c-" + (s.color || "none");
+    $("colour").className = "card-fact colour c-" + (s.color || "none");
     $("direction").textContent = s.direction === 1 ? "↻ " + t("clockwise") : "↺ " + t("counter");
     $("pending").hidden = !s.pending;
     $("pending").textContent = s.pending ? t("pending", s.pending) : "";
@@ -165,7 +166,12 @@
       li.setAttribute("data-seat", p.seat);
       var mark = p.turn ? "▶ " : p.next ? "⏭ " : "";
       li.appendChild(el("span", "who", mark + p.name + (p.me ? " (" + t("you") + ")" : "")));
-      li.appendChild(el("span", "count", p.count_text));
+      // An AI seat's own level: said in the lobby, where the seats are set up (no cards are
+      // dealt there to count); in a game the seat stays narrow (two a row on a phone) and
+      // keeps it as its title.
+      if (s.phase === "lobby") { if (p.level) li.appendChild(el("span", "level", p.level)); }
+      else li.appendChild(el("span", "count", p.count_text));
+      if (p.level) li.title = p.level;
       if (p.uno) li.appendChild(el("span", "flag", "UNO"));
       if (p.out) li.appendChild(el("span", "flag", t("out")));
       if (p.next) li.appendChild(el("span", "flag", t("next")));
