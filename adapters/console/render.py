@@ -190,7 +190,7 @@ def players_table(view: TableView, lang: str, me: str, hide: Sequence[str] = ())
         flag = Text("")
         if p.is_out and view.winner != p.seat:
             flag = Text(_("out"), style="grey50")
-        elif p.said_uno and p.cards <= 2:
+        elif p.calls_uno:
             flag = Text(_("UNO!"), style="bold red")
         table.add_row(mark, name, str(p.cards), str(p.score), flag)
     return table

@@ -20,6 +20,7 @@ from unobot.chat.i18n import gettext_for
 if TYPE_CHECKING:
     from unobot.chat.service import ChatService
     from unobot.config import Config
+    from unobot.store import Store
 
     from .server import OutcomeHook, WebConfig, WebTable
 
@@ -74,7 +75,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: the store cannot be opened: {exc}", file=sys.stderr)
             return 1
         store = service.store
-        table = WebTable(service, web_config(config, public_url=args.public_url, listen=listen, port=port))
+        web = web_config(config, public_url=args.public_url, listen=listen, port=port)
+        if not config.web.secret and not signing_token(config):
+            try:
+                web.secret = await kept_secret(store)
+            except StoreError as exc:
+                await store.close()
+                print(f"error: the store cannot be read: {exc}", file=sys.stderr)
+                return 1
+        table = WebTable(service, web)
         try:
             runner = await start(table, listen, port)
         except OSError as exc:
@@ -207,6 +216,36 @@ def player_link(config: Config, chat: str, person: str, name: str, *, game: int 
     scope = chat if game is None else f"{chat}#{game}"
     token = player_token(secret, scope, person, name, time.time() + hours * 3600.0, lang)
     return f"{base.rstrip('/')}/?p={token}"
+
+
+#: The settings entry where `unobot web` keeps the links' secret it made itself: no
+#: chat has this id (chats are numbers, `web.<hex>`, `discord.<n>`, `console...`).
+KEPT_SECRET = "unobot-web-links"
+
+
+async def kept_secret(store: Store) -> bytes:
+    """The links' secret `unobot web` made for itself (no `web.secret`, no bot
+    token), kept in the store and read again by every later start.
+
+    Why: a browser table's share link and every player's seat (kept in their
+    browser) are signed with it. One made anew at each start refused them all
+    after a restart ("not valid for any table"), while the games themselves
+    were still in the store. Every process on that store reads the same one
+    (two starting at the very same moment may each keep their own: give them
+    `web.secret`)."""
+    kept = (await store.get_chat_settings(KEPT_SECRET)).get("secret")
+    try:
+        return bytes.fromhex(kept) if isinstance(kept, str) and len(kept) == 64 else await _new_secret(store)
+    except ValueError:
+        return await _new_secret(store)
+
+
+async def _new_secret(store: Store) -> bytes:
+    import secrets
+
+    made = secrets.token_hex(32)
+    await store.update_chat_settings(KEPT_SECRET, {"secret": made})
+    return bytes.fromhex(made)
 
 
 def signing_token(config: Config) -> str | None:

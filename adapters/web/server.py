@@ -207,7 +207,9 @@ class WebTable:
                 out.append({"name": name, "title": load_variant(name).label(lang)})
             except VariantError:
                 continue
-        return web.json_response({"variants": out, "default": self.config.default_variant})
+        # The landing page has no socket yet: its own words (and direction) come with the variants.
+        return web.json_response({"variants": out, "default": self.config.default_variant,
+                                  "texts": page_texts(lang), "lang": lang, "dir": direction(lang)})
 
     async def new_table(self, request: web.Request) -> web.StreamResponse:
         """A browser-only table: its creator sits down under a name; the answer is the share link."""
@@ -386,8 +388,13 @@ class WebTable:
             if out.ok:
                 await self._publish(viewer.chat, out)
                 return
-        # Said in the page's language (the outcome's text is in the table's).
-        text = error_text(out.code, page.lang) if out.code and out.reason is None else out.error or ""
+        # Said in the page's language (the outcome's text is in the table's). A stale tap is
+        # the page's own words: the chats' "open your hand again" means nothing here, where
+        # the table is drawn anew just below.
+        if out.code == "stale":
+            text = refusal("bad_action", page.lang)
+        else:
+            text = error_text(out.code, page.lang) if out.code and out.reason is None else out.error or ""
         await self._send(page, {"type": "refused", "code": out.code, "text": text})
         await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
 

@@ -17,8 +17,8 @@ from unobot.cards import Card
 from unobot.chat.actions import CARD, OUT_OF_TURN, PLAY, Action, menu
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_label, card_name, color_name
-from unobot.chat.table import Table
-from unobot.chat.views import round_headline, table_view
+from unobot.chat.table import LOBBY, PLAYING, Table
+from unobot.chat.views import round_headline, table_view, turn_left
 
 COLOR_LETTERS = ("R", "Y", "G", "B")
 
@@ -39,7 +39,9 @@ def action_json(a: Action) -> dict[str, Any]:
         out["card"] = a.card.text
     if a.needs:
         out["needs"] = list(a.needs)
-        out["choices"] = [{"id": ch.id, "label": ch.label, "color": ch.color, "emoji": ch.emoji,
+        # The picker's title is the action's label: each choice says only what it adds
+        # (`Wild → Red` under `Wild`: `Red`), as core's `choice_label` cuts it.
+        out["choices"] = [{"id": ch.id, "label": a.choice_label(ch), "color": ch.color, "emoji": ch.emoji,
                            "code": ch.code} for ch in a.choices]
     return out
 
@@ -74,7 +76,7 @@ def payload(table: Table | None, person: str, lang: str, *, now: float | None = 
     seats = []
     for p in view.in_order:
         seats.append({"seat": p.seat, "name": p.name, "cards": p.cards, "turn": p.is_turn, "next": p.is_next,
-                      "uno": p.said_uno and p.cards <= 2, "ai": p.is_ai, "out": p.is_out, "score": p.score,
+                      "uno": p.calls_uno, "ai": p.is_ai, "level": p.level_name, "out": p.is_out, "score": p.score,
                       "me": p.seat == m.seat,
                       "count_text": ngettext("{n} card", "{n} cards", p.cards).format(n=p.cards)})
     out: dict[str, Any] = {
@@ -86,9 +88,14 @@ def payload(table: Table | None, person: str, lang: str, *, now: float | None = 
         "direction": view.direction, "pending": view.pending, "draw_size": view.draw_size,
         "turn": view.turn, "turn_name": view.turn_name, "next_seat": view.next_seat,
         "seats": seats, "hand": hand, "actions": [action_json(a) for a in buttons],
-        "recent": view.recent[-8:], "headline": round_headline(table) or "",
+        "recent": view.recent[-8:], "headline": round_headline(table, lang) or "",
         "turn_seconds": view.turn_seconds,
+        # The turn clock, as the chats' status says it ("15 seconds per turn"), and the
+        # seconds the person on turn has left (core's `turn_left`; None: no clock runs).
+        "timer_text": ngettext("{n} second per turn", "{n} seconds per turn", view.turn_seconds).format(
+            n=view.turn_seconds) if view.turn_seconds and view.phase in (LOBBY, PLAYING) else "",
+        "turn_left": None if now is None else turn_left(table, now),
     }
-    if view.phase not in ("lobby",) and view.turn >= 0:
+    if view.on_turn >= 0:  # nobody is on turn between rounds or after the match
         out["turn_text"] = _("Turn: {player}").format(player=view.turn_name)
     return out

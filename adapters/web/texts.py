@@ -47,6 +47,8 @@ PAGE = {
     "score": N_("score"),
     "uno": N_("said UNO"),
     "out": N_("out"),
+    # what a screen reader names the list of seats by (the page's `aria-label`)
+    "players": N_("Players"),
     # the records panel: core's answers to /top, /me, /last, /forgetme (core/chat/answers.py)
     "records": N_("Records"),
     "standings": N_("Standings"),

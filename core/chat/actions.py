@@ -64,6 +64,8 @@ TONES = {COLOR: MAIN, START: MAIN, DRAW_PLAY: GO, JOIN: GO, NEXT_ROUND: GO, UNO:
 MAX_PLAIN = 40
 
 DRAW_AND_PLAY = N_("Draw, and play it if it fits")
+#: Ends the label of a play that says UNO with it (`R5 · Red 5 · UNO!`).
+UNO_MARK = " · UNO!"
 #: The AI levels a front-end offers, weakest first, when core/ai.py knows them.
 AI_LEVELS = ("easy", "normal", "hard", "expert", "random", "basic", "strong")
 
@@ -121,8 +123,9 @@ class Action:
         """A choice's label without this action's in front (`Wild → Red` under
         `Wild`: `Red`), for a picker that already shows the action's label."""
         label = choice.label
-        if label.startswith(self.label) and label != self.label:
-            label = label[len(self.label):].strip().removeprefix("→").strip()
+        head = self.label.removesuffix(UNO_MARK) if self.uno else self.label  # the choice says UNO last
+        if label.startswith(head) and label != head:
+            label = label[len(head):].strip().removeprefix("→").strip()
         return label
 
 
@@ -332,6 +335,8 @@ def grouped(items: Iterable[Action]) -> list[Action]:
             index[key] = len(out)
             needs = ("color",) if a.color else ("target",)
             head = a.label.split(" → ")[0].split(" ⇄ ")[0]
+            if a.uno and not head.endswith(UNO_MARK):  # the colour or target took the UNO with it
+                head += UNO_MARK
             out.append(replace(a, id=encode(c.Play(card=a.card.text, uno=a.uno)), label=head,
                                command=c.Play(card=a.card.text, uno=a.uno, version=a.command.version),
                                color=None, target=None, needs=needs, choices=(a,)))
@@ -464,7 +469,7 @@ class _Builder:
         label = move_label(self.table, m, self.lang)
         public = move_label(self.table, m, self.table.lang)
         if uno:
-            label, public = f"{label} · UNO!", f"{public} · UNO!"
+            label, public = label + UNO_MARK, public + UNO_MARK
         cmd = command_of(self.table, m, uno=uno)
         card = m.card if m.kind == PLAY else None
         return self.add(kind, group, label, cmd, code=_code(m), hint=hint, emoji=_emoji(m), card=card,
@@ -527,9 +532,11 @@ def move_label(table: Table, move: Move, lang: str) -> str:
     if move.kind == COLOR and move.color:
         return f"{COLOR_EMOJI[move.color]} " + _("Starting colour: {color}").format(color=color_name(move.color, lang))
     if move.kind not in KINDS:
-        cards = [card_label(x, lang) for x in (move.card, *move.cards) if x]
-        who = [name(move.target)] if move.target is not None else []
-        return "✨ " + " ".join([plugin_move_title(move.kind, lang), *cards, *who])
+        # Each card label has its own " · " (`G5 · Green 5`): the cards are set apart by
+        # commas and the target by an arrow, or "G5 · Green 5 G6 · Green 6 Bea" reads as one run.
+        cards = ", ".join(card_label(x, lang) for x in (move.card, *move.cards) if x)
+        text = "✨ " + " ".join(part for part in (plugin_move_title(move.kind, lang), cards) if part)
+        return text + (" → " + name(move.target) if move.target is not None else "")
     if move.kind == DRAW:
         pending = table.game.pending if table.game is not None else 0
         if pending:

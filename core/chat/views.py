@@ -35,6 +35,16 @@ class PlayerLine:
     score: int = 0
     #: Plays after the player on turn (the view's `next_seat`).
     is_next: bool = False
+    #: An AI seat's level in the view's language ("expert"; "" for a person): each AI
+    #: seat is added at a level of its own, and the seats show which is which.
+    level_name: str = ""
+
+    @property
+    def calls_uno(self) -> bool:
+        """Their UNO is shown: said, and still about a last card (one or two
+        left). Not once they are out or have no card: the round's winner, who
+        said UNO, was flagged "UNO" beside "out" with 0 cards."""
+        return self.said_uno and 0 < self.cards <= 2 and not self.is_out
 
 
 @dataclass
@@ -68,6 +78,13 @@ class TableView:
     def in_order(self) -> list[PlayerLine]:
         """The players in the order of play (everyone, when no round runs)."""
         return [self.players[i] for i in self.order] if self.order else list(self.players)
+
+    @property
+    def on_turn(self) -> int:
+        """The seat on turn while a round is played; -1 in the lobby, between
+        rounds and after the match (the game still names the last seat that
+        moved, but nobody is on turn then: `status_lines` says the scores)."""
+        return self.turn if self.phase == PLAYING else -1
 
     @property
     def turn_name(self) -> str:
@@ -129,13 +146,23 @@ def variant_title(name: str, lang: str) -> str:
     return title
 
 
+def level_title(level: str | None, lang: str | None) -> str:
+    """An AI level's name in `lang` ("experto"); "" for a person (no level)."""
+    from .typed import LEVEL_NAMES
+
+    if level is None:
+        return ""
+    name = LEVEL_NAMES.get(level)
+    return gettext_for(lang)(name) if name else level
+
+
 def table_view(table: Table, lang: str | None = None) -> TableView:
     lang = lang or table.lang
     game = table.game
     players = []
     uno = _uno_rule(game)
     for i, seat in enumerate(table.seats):
-        line = PlayerLine(i, seat.id, seat.name, 0, is_ai=seat.is_ai)
+        line = PlayerLine(i, seat.id, seat.name, 0, is_ai=seat.is_ai, level_name=level_title(seat.level, lang))
         if game is not None:
             line.cards = len(game.hands[i])
             line.is_turn = game.turn == i and table.phase not in (LOBBY, BETWEEN_ROUNDS, FINISHED)
@@ -288,7 +315,7 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     parts = []
     for p in view.in_order:
         mark = "▶ " if p.is_turn else "⏭ " if p.is_next else ""
-        uno = " UNO" if p.said_uno and p.cards <= 2 else ""
+        uno = " UNO" if p.calls_uno else ""
         out = " ✓" if p.is_out else ""
         parts.append(f"{mark}{p.name} ({p.cards}){uno}{out}")
     lines.append(f" {arrow} ".join(parts))
@@ -305,9 +332,27 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     return lines
 
 
-def round_headline(table: Table) -> str | None:
-    """Who won the round or match that just ended (every chat shows it)."""
-    _ = gettext_for(table.lang)
+def turn_left(table: Table, now: float) -> float | None:
+    """Seconds the person on turn has before the turn timer passes their turn
+    on (0 once it is up), for a front-end that shows a clock; None when no
+    clock runs: no timer, no round being played, or an AI on turn (an AI is
+    never timed: `wake_plan`). The timer's own wake (`wake_plan`) and the
+    skip (`play._skip`) judge the same `turn_started`, so the clock shown and
+    the skip agree."""
+    seconds = rule_facts(table)[0]
+    game = table.game
+    if not seconds or table.phase != PLAYING or game is None or not 0 <= game.turn < len(table.seats):
+        return None
+    if table.seats[game.turn].is_ai:
+        return None
+    return max(0.0, table.turn_started + seconds - now)
+
+
+def round_headline(table: Table, lang: str | None = None) -> str | None:
+    """Who won the round or match that just ended (every chat shows it), in
+    `lang` (else the table's): a page is drawn in its own reader's language,
+    which need not be the table's."""
+    _ = gettext_for(lang or table.lang)
     game = table.game
     if game is None or game.winner < 0 or game.winner >= len(table.seats):
         return None

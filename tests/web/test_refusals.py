@@ -15,6 +15,7 @@ import pytest
 from tests.web.conftest import BOT_TOKEN, WebServer
 from tests.web.players import WebPlayer
 from unobot.adapters.web import links
+from unobot.adapters.web.texts import refusal
 from unobot.chat import commands as c
 from unobot.chat.render import error_text
 
@@ -137,6 +138,8 @@ async def test_another_players_token_or_a_forged_act_changes_nothing(web: WebSer
                                "lang": "es"}])
     stale = [m for m in got if m["type"] == "refused" and m["code"] == "stale"]
     assert stale and stale[0]["text"] != error_text("stale", "en"), "said in the page's language"
+    # In the page's own words: the page is redrawn, there is no hand to open again.
+    assert stale[0]["text"] == refusal("bad_action", "es") != error_text("stale", "es")
     after = await web.service.table(GROUP)
     assert after is not None and after.version == before
     # And the genuine move goes through.

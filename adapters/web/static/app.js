@@ -16,7 +16,9 @@
   var auth = null;
   var tableToken = params.get("t");
   var ws = null, retry = 0, state = null, pending = null, drawing = false;
-  var lang = (navigator.language || "en").slice(0, 2).toLowerCase();
+  // The browser's whole language tag: the server knows zh-TW from zh-CN and pt-BR from pt
+  // (cut to two letters, a zh-TW reader was given Simplified Chinese).
+  var lang = navigator.language || "en";
   window.__states = [];  // what was drawn, for tests
   // When each version was drawn and each tap was sent (epoch ms): bench/web.py reads them.
   window.__timing = { shown: {}, taps: [] };
@@ -32,6 +34,10 @@
     document.querySelectorAll("[data-t]").forEach(function (el) {
       var key = el.getAttribute("data-t");
       if (texts[key]) el.textContent = texts[key];
+    });
+    document.querySelectorAll("[data-t-label]").forEach(function (el) {  // names read out, not shown
+      var key = el.getAttribute("data-t-label");
+      if (texts[key]) el.setAttribute("aria-label", texts[key]);
     });
     if (texts.title) document.title = texts.title;
     document.documentElement.lang = lang.replace("_", "-");
@@ -129,6 +135,13 @@
     $("variant").textContent = s.variant || "";
     $("headline").textContent = s.headline || "";
     if (s.phase === "none") { $("headline").textContent = t("no_game"); }
+    // A browser table whose match is over (or where no game runs) has nothing on offer: the
+    // way on is a new table from the landing page (a chat's table starts its next game in the chat).
+    $("again").hidden = !(tableToken && (s.phase === "finished" || s.phase === "none"));
+    // No card on the table yet (the lobby) or no game: no colour, no direction to show (not
+    // "–" and a made-up counter-clockwise); the board stays for a turn timer's clock only.
+    $("board").hidden = !s.top && !s.timer_text;
+    $("facts").classList.toggle("no-card", !s.top);
     if (tableToken && s.phase === "lobby") {
       $("share").hidden = false;
       $("share-link").value = location.origin + "/?t=" + tableToken;
@@ -140,25 +153,32 @@
       $("top-label").textContent = s.top.label;
     } else top.hidden = true;
     $("colour").textContent = s.color_emoji ? s.color_emoji + " " + s.color_name + (s.color ? " (" + s.color + ")" : "") : "–";
-    $("colour").className = "colour c-" + (s.color || "none");
+    $("colour").className = "card-fact colour c-" + (s.color || "none");
     $("direction").textContent = s.direction === 1 ? "↻ " + t("clockwise") : "↺ " + t("counter");
     $("pending").hidden = !s.pending;
     $("pending").textContent = s.pending ? t("pending", s.pending) : "";
     $("turn").textContent = s.turn_text || "";
     $("pile").textContent = s.phase === "playing" ? t("draw_pile", s.draw_size) + " · " + t("round", s.round) : "";
+    drawClock(s);
     var seats = $("seats"); seats.textContent = "";
     s.seats.forEach(function (p) {
       var li = el("li", "seat" + (p.turn ? " turn" : "") + (p.next ? " next" : "") + (p.me ? " me" : ""));
       li.setAttribute("data-seat", p.seat);
       var mark = p.turn ? "▶ " : p.next ? "⏭ " : "";
       li.appendChild(el("span", "who", mark + p.name + (p.me ? " (" + t("you") + ")" : "")));
-      li.appendChild(el("span", "count", p.count_text));
+      // An AI seat's own level: said in the lobby, where the seats are set up (no cards are
+      // dealt there to count); in a game the seat stays narrow (two a row on a phone) and
+      // keeps it as its title.
+      if (s.phase === "lobby") { if (p.level) li.appendChild(el("span", "level", p.level)); }
+      else li.appendChild(el("span", "count", p.count_text));
+      if (p.level) li.title = p.level;
       if (p.uno) li.appendChild(el("span", "flag", "UNO"));
       if (p.out) li.appendChild(el("span", "flag", t("out")));
       if (p.next) li.appendChild(el("span", "flag", t("next")));
       if (s.phase !== "lobby" && p.score) li.appendChild(el("span", "score", t("score") + " " + p.score));
       seats.appendChild(li);
     });
+    var focused = focusKey();
     var actions = $("actions"); actions.textContent = "";
     s.actions.forEach(function (a) { actions.appendChild(actionButton(a)); });
     $("watching").hidden = s.seat !== null || s.phase === "none" || s.actions.length > 0;
@@ -176,9 +196,48 @@
       else b.setAttribute("aria-disabled", "true");
       hand.appendChild(b);
     });
+    refocus(focused);
     var recent = $("recent"); recent.textContent = "";
     (s.recent || []).slice().reverse().forEach(function (line) { recent.appendChild(el("li", "", line)); });
     if ($("picker").open && $("picker").dataset.version !== String(s.version)) $("picker").close();
+  }
+  // The turn clock: the table's "15 seconds per turn", and the seconds the server said the
+  // player on turn has left, counted down from when they came (the server's wake skips the
+  // turn; the page only shows how long is left).
+  var clockTick = null;
+  function drawClock(s) {
+    var box = $("clock");
+    if (clockTick) { clearInterval(clockTick); clockTick = null; }
+    box.hidden = !s.timer_text;
+    box.classList.remove("low");
+    if (!s.timer_text) { box.textContent = ""; return; }
+    if (s.turn_left === null || s.turn_left === undefined) { box.textContent = "⏱ " + s.timer_text; return; }
+    var end = performance.now() + s.turn_left * 1000;
+    var tick = function () {
+      var left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
+      box.textContent = "⏱ " + left + " · " + s.timer_text;
+      box.classList.toggle("low", left <= 5);
+      if (!left && clockTick) { clearInterval(clockTick); clockTick = null; }
+    };
+    tick();
+    clockTick = setInterval(tick, 250);
+  }
+  // The hand's and the menu's buttons are made anew for each state: the one that had the
+  // keyboard's focus gets it back (the same card or action, else the one now in its place),
+  // or every move, anyone's, would send a keyboard player back to the top of the page.
+  function focusKey() {
+    var a = document.activeElement;
+    var box = a && a.parentNode;
+    if (!box || (box.id !== "hand" && box.id !== "actions")) return null;
+    var attr = box.id === "hand" ? "data-code" : "data-id";
+    return { box: box.id, attr: attr, value: a.getAttribute(attr), index: Array.prototype.indexOf.call(box.children, a) };
+  }
+  function refocus(k) {
+    if (!k) return;
+    var box = $(k.box);
+    var b = box.querySelector("[" + k.attr + '="' + CSS.escape(k.value || "") + '"]')
+      || box.children[Math.min(k.index, box.children.length - 1)];
+    if (b) b.focus({ preventScroll: true });
   }
   function actionButton(a) {
     var b = el("button", "action k-" + a.kind, a.label);
@@ -209,8 +268,13 @@
   }
   $("picker-cancel").onclick = function () { $("picker").close(); };
   $("copy").onclick = function () {
-    $("share-link").select();
-    if (navigator.clipboard) navigator.clipboard.writeText($("share-link").value);
+    var input = $("share-link");
+    input.select();
+    // navigator.clipboard is there only in a secure context (https, localhost): on a LAN's
+    // http address (web.public_url http://<this machine>:8080) Copy did nothing; there the
+    // selected link is copied the old way.
+    if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(input.value); return; }
+    try { document.execCommand("copy"); } catch (e) { /* it stays selected: copied by hand */ }
   };
   $("name-form").onsubmit = function (ev) {
     ev.preventDefault();
@@ -220,6 +284,9 @@
     // d: draw, p: pass, u: UNO (the menu's own actions; nothing if not offered)
     if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") || $("picker").open
         || $("confirm").open) return;
+    // Ctrl+D (bookmark), Ctrl+P (print), Ctrl+U and their like are the browser's, not a move;
+    // a key held down repeats, and a move is one press.
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat) return;
     var kinds = { d: "draw", p: "pass", u: "uno" };
     var kind = kinds[ev.key];
     if (!kind || !state) return;
@@ -289,6 +356,9 @@
   function landing() {
     show("landing");
     fetch("/api/variants?lang=" + lang).then(function (r) { return r.json(); }).then(function (v) {
+      if (v.lang) lang = v.lang;
+      if (v.dir) setDir(v.dir);
+      if (v.texts) { texts = v.texts; applyTexts(); }
       var sel = $("new-variant");
       v.variants.forEach(function (x) {
         var o = el("option", "", x.title); o.value = x.name; if (x.name === v.default) o.selected = true; sel.appendChild(o);

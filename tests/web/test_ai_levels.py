@@ -1,0 +1,39 @@
+"""Each AI seat is added at a level of its own (the lobby's level picker), and
+the seats say which is which, in each reader's language: two AI seats at
+"easy" and "expert" looked the same on the page before. The lobby shows it;
+in a game it is the seat's title (the seat stays narrow on a phone)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import WebServer
+from tests.web.players import WebPlayer
+from tests.web.test_browser import new_table
+
+
+async def test_each_ai_seat_shows_its_own_level(web: WebServer, browser: Any) -> None:
+    made = await new_table(web, "Ana", "official")
+    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", phone=True)
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    bea = await WebPlayer.open(browser, made["link"], "Bea", lang="es-ES", phone=True)
+    await bea.page.wait_for_selector("#name-step:not([hidden])")
+    await bea.sit_down()
+    await bea.press("join")
+    for seats, pick in ((3, 0), (4, 3)):  # easy, then expert
+        await ana.wait_for(lambda s, n=seats - 1: s is not None and len(s["seats"]) == n)
+        await ana.press("add_ai")
+        await ana.page.click(f"#choices button >> nth={pick}")
+    await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 4)
+    await bea.wait_for(lambda s: s is not None and len(s["seats"]) == 4)
+    levels = "els => els.map(e => e.querySelector('.level') ? e.querySelector('.level').textContent : '')"
+    assert await ana.page.eval_on_selector_all("#seats .seat", levels) == ["", "", "easy", "expert"]
+    assert await bea.page.eval_on_selector_all("#seats .seat", levels) == ["", "", "fácil", "experto"]
+    # No card is on the table yet: no board of empty facts (a "–" colour, a made-up direction).
+    assert not await ana.page.is_visible("#board")
+    await ana.press("start")
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    assert await ana.page.is_visible("#board") and await ana.page.is_visible("#colour")
+    titles = "els => els.map(e => e.title)"
+    await ana.page.wait_for_selector("#seats .seat .count")
+    assert sorted(await ana.page.eval_on_selector_all("#seats .seat", titles)) == ["", "", "easy", "expert"]

@@ -1,0 +1,37 @@
+"""The landing page (a new table's form) is in the browser's language, as the
+table is (and so is what a screen reader calls the seats): it has no socket yet, so its words and direction come with the
+variants (`/api/variants`). The browser's whole language tag is used: a
+zh-TW reader gets Traditional Chinese, not the Simplified of a bare "zh"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import WebServer
+from tests.web.players import WebPlayer
+from tests.web.test_round_end import two_seated
+from unobot.chat.i18n import gettext_for
+
+
+@pytest.mark.parametrize(("locale", "lang", "direction"), [("es-ES", "es", "ltr"), ("ar", "ar", "rtl"),
+                                                            ("zh-TW", "zh_TW", "ltr")])
+async def test_the_landing_page_speaks_the_browsers_language(web: WebServer, browser: Any, locale: str,
+                                                             lang: str, direction: str) -> None:
+    page = (await WebPlayer.open(browser, web.url + "/", "Ana", lang=locale, phone=True)).page
+    await page.wait_for_selector("#new-variant option", state="attached")
+    _ = gettext_for(lang)
+    await page.wait_for_function("document.querySelector('#landing h1').textContent === " + repr(_("UNO table")))
+    words = [await page.text_content(sel) for sel in ("#new-form label:nth-child(1) span",
+                                                     "#new-form label:nth-child(2) span", "#new-form button")]
+    assert words == [_("Your name"), _("Variant"), _("New table")]
+    assert await page.evaluate("document.documentElement.dir") == direction
+    assert await page.title() == _("UNO table")
+
+
+async def test_the_seats_are_named_for_a_screen_reader_in_the_readers_language(web: WebServer,
+                                                                             browser: Any) -> None:
+    _made, ana, bea = await two_seated(web, browser)
+    assert await ana.page.get_attribute("#seats", "aria-label") == "Players"
+    assert await bea.page.get_attribute("#seats", "aria-label") == gettext_for("es")("Players") == "Jugadores"

@@ -1,0 +1,47 @@
+"""When a browser table's match is over, the page offers the way on: a "New
+table" link to the landing page (the menu has nothing more to offer, and a
+chat's table starts its next game in the chat). Once the game is gone (a
+reload), the page says no game runs, and shows no colour or direction that
+no game has."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import WebServer
+from tests.web.players import WebPlayer
+from tests.web.test_browser import new_table
+from tests.web.test_round_end import laid_out
+
+
+async def test_after_the_match_the_page_offers_a_new_table(web: WebServer, browser: Any) -> None:
+    # One round is the match (target 0); Ana's page is where the landing page's form
+    # leads: the table's link, her seat kept in the browser.
+    made = await new_table(web, "Ana", "official", scoring={"target": 0})
+    ana = await WebPlayer.open(browser, web.url + "/", "Ana", phone=True)
+    await ana.page.evaluate("([t, p]) => localStorage.setItem('unobot.seat.' + t, p)", [made["table"], made["player"]])
+    await ana.page.goto(made["link"])
+    s = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    assert not await ana.page.is_visible("#again")
+    bea = await WebPlayer.open(browser, made["link"], "Bea", lang="es-ES", phone=True)
+    await bea.page.wait_for_selector("#name-step:not([hidden])")
+    await bea.sit_down()
+    await bea.press("join")
+    await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
+    await ana.press("start")
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    version = await laid_out(web, s["chat"], ("R5", "G1 G2 B3"), "R1")
+    await ana.wait_for(lambda s: s is not None and s["version"] == version)
+    await ana.page.click('#hand button[data-code="R5"]')
+    for p in (ana, bea):
+        await p.wait_for(lambda s: s is not None and s["phase"] == "finished")
+        await p.page.wait_for_selector("#again-link", state="visible")
+    assert await ana.page.text_content("#again-link") == "New table"
+    assert await bea.page.text_content("#again-link") == "Mesa nueva"
+    # The game is gone once the page is opened again: no board, still the way on.
+    await bea.page.reload()
+    await bea.wait_for(lambda s: s is not None and s["phase"] == "none")
+    assert not await bea.page.is_visible("#board")
+    await bea.page.click("#again-link")
+    await bea.page.wait_for_selector("#new-form", state="visible")
+    assert not [r for r in ana.refusals + bea.refusals if r.startswith("console")]
