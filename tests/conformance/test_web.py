@@ -30,6 +30,7 @@ table was opened with are the ones the model's SetRule would have set.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -53,7 +54,7 @@ SHOWN = 10_000
 
 #: The last state the page drew, and what it drew of it (after `draw`, nothing is pending).
 LAST = "window.__states.length ? window.__states[window.__states.length - 1] : null"
-BUTTONS = "els => els.map(e => [e.dataset.id, e.dataset.kind, e.textContent])"
+BUTTONS = "els => els.map(e => [e.dataset.id, e.dataset.kind, e.textContent, e.title])"
 CARDS = ("els => els.map(e => [e.dataset.code, e.querySelector('.code').textContent,"
          " e.dataset.action || null, e.classList.contains('playable'), e.getAttribute('aria-disabled') === 'true'])")
 CHOICES = "els => els.map(e => [e.dataset.id, e.textContent])"
@@ -67,13 +68,29 @@ async def web(redis_server: RedisServer) -> AsyncIterator[WebServer]:
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
+async def devices() -> AsyncIterator[list[Any]]:
+    """One browser for the module and a browser context (a device: its own storage) for each
+    name; every situation opens new pages in them, for new people at a new table."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
-        b = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        await b.close()
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        contexts = []
+        for _name in NAMES:
+            context = await browser.new_context(locale="en-US", viewport={"width": 1000, "height": 900})
+            # Telegram's own script is the one thing from outside; a test never reaches out.
+            await context.route("https://telegram.org/**", lambda route: route.abort())
+            contexts.append(context)
+        yield contexts
+        await browser.close()
+
+
+async def new_player(device: Any, name: str) -> WebPlayer:
+    """A new page on `device` (as `WebPlayer.open` makes one, on a context kept for the module)."""
+    page = await device.new_page()
+    player = WebPlayer(page, name)
+    page.on("console", lambda m: m.type == "error" and player.refusals.append("console: " + m.text))
+    return player
 
 
 async def shows_version(player: WebPlayer, version: int) -> dict[str, Any]:
@@ -84,9 +101,10 @@ async def shows_version(player: WebPlayer, version: int) -> dict[str, Any]:
     return s
 
 
-async def laid_out(web: WebServer, browser: Any, s: Situation) -> tuple[str, list[WebPlayer], Table]:
+async def laid_out(web: WebServer, devices: list[Any], s: Situation,
+                   players: list[WebPlayer]) -> tuple[str, Table]:
     """A browser table playing `s`: opened with its variant and rules, its people
-    seated through their pages, its deal laid; every page has drawn the deal."""
+    seated through their pages (put in `players`), its deal laid; every page has drawn the deal."""
     async with aiohttp.ClientSession() as http, http.post(
             f"{web.url}/api/new", json={"name": NAMES[0], "variant": s.variant, "lang": "en",
                                         "rules": s.rules}) as r:
@@ -95,15 +113,18 @@ async def laid_out(web: WebServer, browser: Any, s: Situation) -> tuple[str, lis
     chat = made["chat"]
     got = (await web.service.settings(chat)).get("rules") or {}
     assert got == await rules_after([c.SetRule(rule=rule, enabled=True) for rule in s.rules]), got
-    ann = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", NAMES[0])
-    players = [ann]
-    await ann.wait_for(lambda st: st is not None and st["phase"] == "lobby")
-    for name in NAMES[1:len(s.hands)]:
-        p = await WebPlayer.open(browser, made["link"], name)
-        players.append(p)
+    players.extend([await new_player(device, name) for device, name in zip(devices, NAMES[:len(s.hands)])])
+    ann, others = players[0], players[1:]
+
+    async def at_the_table(p: WebPlayer) -> None:  # the others: the share link, a name, sat down
+        await p.page.goto(made["link"])
         await p.page.wait_for_selector("#name-step:not([hidden])")
         await p.sit_down()
         await p.page.wait_for_selector('#actions button[data-kind="join"]')
+
+    await asyncio.gather(ann.page.goto(f"{web.url}/?p={made['player']}"), *map(at_the_table, others))
+    await ann.wait_for(lambda st: st is not None and st["phase"] == "lobby")
+    for p in others:  # joined one after the other: the seats in the situation's order
         await p.press("join")
         await p.wait_for(lambda st: st is not None and st["seat"] is not None)
     await ann.wait_for(lambda st: st is not None and len(st["seats"]) == len(s.hands))
@@ -119,7 +140,7 @@ async def laid_out(web: WebServer, browser: Any, s: Situation) -> tuple[str, lis
     assert table is not None and table.phase == PLAYING
     for p in players:  # the laid deal reaches every page (the store's change feed)
         await shows_version(p, table.version)
-    return chat, players, table
+    return chat, table
 
 
 def in_the_hand(a: actions.Action) -> bool:
@@ -129,9 +150,11 @@ def in_the_hand(a: actions.Action) -> bool:
 
 
 @pytest.mark.parametrize("s", SITUATIONS, ids=str)
-async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, browser: Any, s: Situation) -> None:
-    chat, players, table = await laid_out(web, browser, s)
+async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, devices: list[Any],
+                                                         s: Situation) -> None:
+    players: list[WebPlayer] = []
     try:
+        chat, table = await laid_out(web, devices, s, players)
         actor = players[s.actor]
         page = actor.page
         person = table.seats[s.actor].id
@@ -148,7 +171,7 @@ async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, browse
         # The offer: the buttons are the model's other actions, in its order; the cards are the hand,
         # each playable one carrying its play's id, the rest greyed.
         shown = await page.eval_on_selector_all("#actions button", BUTTONS)
-        assert shown == [[a.id, a.kind, a.label] for a in buttons], shown
+        assert shown == [[a.id, a.kind, a.label, a.hint] for a in buttons], shown
         hand = await page.eval_on_selector_all("#hand button.card", CARDS)
         assert menu.hand is not None
         assert [h[:3] for h in hand] == [
@@ -184,4 +207,4 @@ async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, browse
         assert [r for p in players for r in p.refusals] == []
     finally:
         for p in players:
-            await p.page.context.close()
+            await p.page.close()
