@@ -12,7 +12,7 @@ by the server (the store's change feed), and the person who acts:
   in their language) in the page's terms: a card in the hand is tapped for
   its plain play (in turn, or a jump-in), and carries that action's id
   (`data-action`); every other action is a button of the actions bar
-  (`data-id`, `data-kind`, its label), in the model's order; the cards not
+  (`data-id`, `data-kind`, its label and hint), in the model's order; the cards not
   playable now are the model's `unplayable`, greyed; where an action still
   needs a pick (a colour, a Seven-O target) the page's picker lists the
   model's choices (ids and labels), in order;
@@ -25,7 +25,9 @@ switches, no option setters: app.js and index.html offer none). Its only
 way to set rules is the `rules` of `POST /api/new` (which the landing
 page's form does not send), so the house_rules() and OPTIONS cases the other
 runners go through are not run here; what is checked is that the rules the
-table was opened with are the ones the model's SetRule would have set.
+table was opened with are the ones the model's SetRule would have set. (In
+Telegram the same page is the group's Mini App; that group's rules are set
+through the bot's /rules, which test_telegram.py covers.)
 """
 
 from __future__ import annotations
@@ -89,7 +91,12 @@ async def new_player(device: Any, name: str) -> WebPlayer:
     """A new page on `device` (as `WebPlayer.open` makes one, on a context kept for the module)."""
     page = await device.new_page()
     player = WebPlayer(page, name)
-    page.on("console", lambda m: m.type == "error" and player.refusals.append("console: " + m.text))
+
+    def console(message: Any) -> None:  # an error in the page's own console is a refusal of the test's
+        if message.type == "error":
+            player.refusals.append("console: " + message.text)
+
+    page.on("console", console)
     return player
 
 
@@ -162,11 +169,12 @@ async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, device
         wanted = s.pick(menu)
         assert wanted is not None, f"{s.name}: the model offers no such action: {[a.id for a in menu.actions]}"
         grouped = menu.grouped()
-        taps: dict[str, actions.Action] = {}
+        taps: dict[str, actions.Action] = {}  # a card's code: its tap (the first plain play of it)
         for a in grouped:
-            if in_the_hand(a):
-                taps.setdefault(a.card.text if a.card else "", a)
-        buttons = [a for a in grouped if not (in_the_hand(a) and taps.get(a.card.text if a.card else "") is a)]
+            if in_the_hand(a) and a.card is not None:
+                taps.setdefault(a.card.text, a)
+        tapped = list(taps.values())  # in the model's order
+        buttons = [a for a in grouped if all(a is not t for t in tapped)]
 
         # The offer: the buttons are the model's other actions, in its order; the cards are the hand,
         # each playable one carrying its play's id, the rest greyed.
@@ -179,13 +187,13 @@ async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, device
              taps[hc.card.text].id if hc.card.text in taps else None] for hc in menu.hand.cards], hand
         assert all(h[3] == (h[2] is not None) and h[4] == (h[2] is None) for h in hand), hand
         assert [h[0] for h in hand if h[4]] == [hc.card.text for hc in actions.unplayable(menu.hand)], hand
-        assert [h[2] for h in hand if h[2]] == [a.id for a in grouped if a in taps.values()], hand
+        assert [h[2] for h in hand if h[2]] == [t.id for t in tapped], hand
 
         # The pick, as a person makes it: the card (or the button), then the picker's choice if it asks.
-        parent = next((x for x in grouped if x.needs and wanted in x.choices), None) \
+        parent: actions.Action = next((x for x in grouped if x.needs and wanted in x.choices), None) \
             or next(x for x in grouped if x.id == wanted.id)
-        where = (f'#hand button[data-action="{parent.id}"]' if taps.get(parent.card.text if parent.card else "")
-                 is parent else f'#actions button[data-id="{parent.id}"]')
+        where = (f'#hand button[data-action="{parent.id}"]' if any(parent is t for t in tapped)
+                 else f'#actions button[data-id="{parent.id}"]')
         drawn = await actor.drawn()
         await page.click(where)
         if parent.needs:
