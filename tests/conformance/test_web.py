@@ -145,8 +145,9 @@ async def laid_out(web: WebServer, devices: list[Any], s: Situation,
 
     table = await web.service.mutate(chat, rig)
     assert table is not None and table.phase == PLAYING
-    for p in players:  # the laid deal reaches every page (the store's change feed)
-        await shows_version(p, table.version)
+    assert [seat.name for seat in table.seats] == list(NAMES[:len(s.hands)])
+    for seat, p in enumerate(players):  # the laid deal reaches every page (the store's change feed)
+        assert (await shows_version(p, table.version))["seat"] == seat
     return chat, table
 
 
