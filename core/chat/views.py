@@ -20,6 +20,7 @@ from .i18n import gettext_for
 from .narration import merge_repeats
 from .render import card_name, color_name, describe_event
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
+from .typed import LEVEL_NAMES
 
 
 @dataclass
@@ -31,6 +32,8 @@ class PlayerLine:
     is_turn: bool = False
     said_uno: bool = False
     is_ai: bool = False
+    #: An AI seat's level (None: a person): a lobby may seat several levels.
+    level: str | None = None
     is_out: bool = False
     score: int = 0
     #: Plays after the player on turn (the view's `next_seat`).
@@ -135,7 +138,7 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
     players = []
     uno = _uno_rule(game)
     for i, seat in enumerate(table.seats):
-        line = PlayerLine(i, seat.id, seat.name, 0, is_ai=seat.is_ai)
+        line = PlayerLine(i, seat.id, seat.name, 0, is_ai=seat.is_ai, level=seat.level)
         if game is not None:
             line.cards = len(game.hands[i])
             line.is_turn = game.turn == i and table.phase not in (LOBBY, BETWEEN_ROUNDS, FINISHED)
@@ -278,8 +281,11 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     _ = gettext_for(lang)
     lines = [_("UNO · {variant}").format(variant=view.variant_title)]
     if view.phase == LOBBY:
+        # each AI seat with its level: `/ai 2 expert` then `/ai 1 easy` seats two levels, and the
+        # notice that said so is gone from the status after the next join
         lines.append(_("Waiting for players: {names}").format(
-            names=", ".join(p.name for p in view.players) or "-"))
+            names=", ".join(p.name + (f" · {_(LEVEL_NAMES[p.level])}" if p.level is not None and p.level in LEVEL_NAMES else "")
+                            for p in view.players) or "-"))
         return lines
     if view.top is not None:
         lines.append(_("Top card: {card} · colour: {color}").format(

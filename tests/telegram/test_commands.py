@@ -95,6 +95,10 @@ async def test_game_against_ai_players(server: BotAPIServer, bot: BotProcess) ->
     table = await driver.table()
     assert table is not None and len(table.seats) == 3 and table.seats[1].is_ai
     assert [s.level for s in table.seats[1:]] == ["normal", "expert"]
+    # The lobby names each AI seat's level, not only the notice of the last one added.
+    status = driver.status_message()
+    assert status is not None
+    assert "Waiting for players: Ann, Ada (AI) · normal, Alan (AI) · expert" in status["text"]
     await driver.press(ann, keyboards.START)
     stats = await driver.play()
     assert "wins the match" in driver.bot_messages()[-1]["text"]
