@@ -36,7 +36,7 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             raise ChatError("already_joined")
         if len(table.seats) >= MAX_PLAYERS:
             raise ChatError("game_full")
-        table.seats.append(Seat(person.id, person.name))
+        table.seats.append(Seat(person.id, unique_name(table, person.name)))
         out.notices.append(_("{player} joined ({n} players).").format(player=person.name, n=len(table.seats)))
         return [f"join {person.id}"]
     if isinstance(cmd, c.AddAI):
@@ -49,7 +49,7 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
         ai_mark = _("(AI)")  # named in the chat's language: "Ada (IA)" in Spanish
         for _i in range(max(0, min(cmd.count, MAX_PLAYERS - len(table.seats)))):
             n = sum(1 for s in table.seats if s.is_ai)
-            name = f"{AI_NAMES[n % len(AI_NAMES)]} {ai_mark}"
+            name = unique_name(table, f"{AI_NAMES[n % len(AI_NAMES)]} {ai_mark}")
             table.seats.append(Seat(f"ai:{n + 1}", name, level))
             added.append(name)
         if not added:
@@ -59,6 +59,22 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             names=", ".join(added), level=_(LEVEL_NAMES[level]), n=len(table.seats)))
         return [f"ai {len(added)} {level}"]
     raise ChatError("bad_move")
+
+
+def unique_name(table: Table, name: str) -> str:
+    """`name`, or `name 2`, `name 3` ... when a seat is already called so.
+
+    Why: two people called "Alex" in one group are common, and every line that
+    names a seat (whose turn it is, a Seven-O swap's target, "Catch Alex: no
+    UNO!") must tell them apart; a person may also be called like an AI seat.
+    """
+    taken = {s.name.casefold() for s in table.seats}
+    if name.casefold() not in taken:
+        return name
+    n = 2
+    while f"{name} {n}".casefold() in taken:
+        n += 1
+    return f"{name} {n}"
 
 
 def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> None:
