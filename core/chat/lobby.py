@@ -17,6 +17,7 @@ from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from . import records
 from .i18n import gettext_for
+from .names import MAX_NAME, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
 from .table import FINISHED, LOBBY, PLAYING, Seat, Table
@@ -72,9 +73,11 @@ def unique_name(table: Table, name: str) -> str:
     if name.casefold() not in taken:
         return name
     n = 2
-    while f"{name} {n}".casefold() in taken:
+    while True:  # the name cut to leave room for its number: a name shown stays within MAX_NAME
+        candidate = f"{clip(name, MAX_NAME - len(str(n)) - 1)} {n}"
+        if candidate.casefold() not in taken:
+            return candidate
         n += 1
-    return f"{name} {n}"
 
 
 def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> None:

@@ -33,3 +33,10 @@ async def test_a_seat_named_like_another_gets_a_number() -> None:
     assert (await svc.handle("g", c.Person("1", "Ana"), c.AddAI(1))).ok
     table = await svc.table("g")
     assert table is not None and [s.name for s in table.seats] == ["Ana", "ana 2", "Ada (AI)", "Ada (AI) 2"]
+    # A name as long as a name may be is cut for its number: still within MAX_NAME.
+    long = "W" * MAX_NAME
+    for pid in ("4", "5"):
+        assert (await svc.handle("g", c.Person(pid, long), c.Join())).ok
+    table = await svc.table("g")
+    assert table is not None and table.seats[-1].name == "W" * (MAX_NAME - 3) + "… 2"
+    assert all(len(s.name) <= MAX_NAME for s in table.seats)
