@@ -1,4 +1,4 @@
-"""Callback buttons: the lobby (Join, Start, Add AI), Next round, and the
+"""Callback buttons: the lobby (Join, Start, Add AI of a level, Leave), Next round, and the
 /rules keyboard.
 
 Every callback query is answered, also when refused or when something
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+from functools import partial
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
@@ -19,6 +20,7 @@ from telegram.ext import ContextTypes
 from unobot.chat import commands as c
 from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
+from unobot.chat.actions import ai_levels
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text
 
@@ -57,7 +59,9 @@ _GAME_COMMANDS: dict[str, Any] = {
     keyboards.JOIN: (c.Join, False),
     keyboards.START: (c.Start, True),
     keyboards.ADD_AI: (c.AddAI, True),
+    keyboards.LEAVE: (c.Leave, False),
     keyboards.NEXT_ROUND: (c.NextRound, True),
+    **{keyboards.add_ai(level): (partial(c.AddAI, level=level), True) for level in ai_levels()},
 }
 
 

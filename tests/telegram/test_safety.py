@@ -133,8 +133,8 @@ async def test_buttons_check_who_presses(server: BotAPIServer, bot: BotProcess) 
     await bot.settle(server.send_command(group, ben, "/join"))
     lobby = [m for m in server.shown(group) if server.buttons(group, m["message_id"])][-1]
     # Someone outside the game (and no admin) cannot start it or fill it with AI players.
-    for data in (keyboards.START, keyboards.ADD_AI):
-        press = server.press_button(group, dave, lobby["message_id"], data)
+    for data in (keyboards.START, keyboards.add_ai("expert"), keyboards.ADD_AI):
+        press = server.press_button(group, dave, lobby["message_id"], data, strict=data != keyboards.ADD_AI)
         await bot.settle(press)
         assert (await server.wait_answer(press)).params["text"] == error_text("not_allowed_admin", "en")
     # A stale or forged button is answered, and changes nothing.
