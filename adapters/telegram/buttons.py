@@ -114,10 +114,11 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
             _ = gettext_for(lang)
             return _("You joined."), False
         return None, False
-    if not data.startswith(keyboards.SETTINGS):
-        return None, False
-    # The settings keyboard is the admins': anyone else may look, not press.
     lang = await rt.service.language(str(chat.id))
+    if not data.startswith(keyboards.SETTINGS):
+        # No button of ours carries it (forged, or a button of another bot): said, as Discord says it.
+        return error_text("bad_move", lang), False
+    # The settings keyboard is the admins': anyone else may look, not press.
     if not await rt.admins.is_admin(context.bot, chat, user):
         return error_text("not_admin", lang), False
     pressed = await sp.press(rt.service, str(chat.id), person_of(user, True), data[len(keyboards.SETTINGS):],

@@ -147,6 +147,11 @@ async def test_buttons_check_who_presses(server: BotAPIServer, bot: BotProcess) 
     press = server.press_button(group, ann, old["message_id"], keyboards.START, strict=False)
     await bot.settle(press)
     assert (await server.wait_answer(press)).params["text"] == "That button belongs to an older message."
+    # Data no button of ours carries is refused in words, as Discord refuses it (it was answered empty).
+    for data in ("g:bogus", "zz", ""):
+        press = server.press_button(group, ann, lobby["message_id"], data, strict=False)
+        await bot.settle(press)
+        assert (await server.wait_answer(press)).params["text"] == error_text("bad_move", "en")
     press = server.press_button(group, dave, lobby["message_id"], "r:on:nonsense", strict=False)
     await bot.settle(press)
     assert (await server.wait_answer(press)).params["text"] == error_text("not_admin", "en")
