@@ -143,6 +143,10 @@ async def test_the_lobby_offers_what_core_offers_as_discord_does(server: BotAPIS
     await bot.settle(press)
     table = await driver.table()
     assert table is not None and table.seats[-1].level == "normal"
+    # A level without a count adds one of it (`/ai experto` was told "say how many").
+    await driver.command(ann, "/ai", "experto")
+    table = await driver.table()
+    assert table is not None and [s.level for s in table.seats[-2:]] == ["normal", "expert"]
 
 
 async def test_stats_and_notify(server: BotAPIServer, bot: BotProcess) -> None:
