@@ -55,9 +55,12 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             added.append(name)
         if not added:
             raise ChatError("game_full")
-        # the level said with the names: a table may seat AIs of several levels (`/ai 1 easy`, `/ai 1 expert`)
-        out.notices.append(_("{names} joined, level {level} ({n} players).").format(
-            names=", ".join(added), level=_(LEVEL_NAMES[level]), n=len(table.seats)))
+        # the level said with the names: a table may seat AIs of several levels (`/ai 1 easy`, `/ai 1 expert`);
+        # one name takes its own sentence, as a verb agrees with it ("se unió", not "se unieron")
+        said = _("{name} joined, level {level} ({n} players).") if len(added) == 1 else \
+            _("{names} joined, level {level} ({n} players).")
+        out.notices.append(said.format(name=added[0], names=", ".join(added), level=_(LEVEL_NAMES[level]),
+                                       n=len(table.seats)))
         return [f"ai {len(added)} {level}"]
     raise ChatError("bad_move")
 

@@ -132,6 +132,9 @@ async def test_the_lobby_offers_what_core_offers_as_discord_does(server: BotAPIS
     assert shown == expected
     assert ("🤖 experto", keyboards.add_ai("expert")) in shown and ("🚪 Salir", keyboards.LEAVE) in shown
     await driver.press(ben, keyboards.add_ai("expert"))
+    # One AI player's notice agrees with one name ("se unieron" was said of one).
+    status = driver.status_message()
+    assert status is not None and "Ada (IA) se unió, nivel experto (3 jugadores)." in status["text"], status["text"]
     await driver.press(ann, keyboards.add_ai("easy"))
     table = await driver.table()
     assert table is not None and [s.level for s in table.seats] == [None, None, "expert", "easy"]
