@@ -103,21 +103,18 @@ def table_keyboard(table: Table) -> InlineKeyboardMarkup | None:
 
 
 def _table_keyboard(table: Table) -> InlineKeyboardMarkup | None:
-    if table.phase == LOBBY:
-        return lobby_keyboard(table)
+    if table.phase in (LOBBY, BETWEEN_ROUNDS):
+        return public_keyboard(table)
     if table.phase == PLAYING:
         return play_keyboard(table.lang, table.chat_id)
-    if table.phase == BETWEEN_ROUNDS:
-        _ = gettext_for(table.lang)
-        return InlineKeyboardMarkup([[InlineKeyboardButton(_("⏭ Next round"), callback_data=NEXT_ROUND)]])
     return None
 
 
-def lobby_keyboard(table: Table) -> InlineKeyboardMarkup:
-    """A lobby's buttons: core's public actions (Join, Start, an AI seat of
-    each level, Leave), as Discord's status message offers them. Before,
-    Telegram drew its own three: no Leave, and Add AI only of the default
-    level. Two a row; the levels on a row of their own."""
+def public_keyboard(table: Table) -> InlineKeyboardMarkup:
+    """A lobby's or a finished round's buttons: core's public actions (Join,
+    Start, an AI seat of each level, Leave; Next round), as Discord's status
+    message offers them. Before, Telegram drew its own: no Leave, and Add AI
+    only of the default level. Two a row; the levels on a row of their own."""
     rows: list[list[InlineKeyboardButton]] = [[]]
     for action in actions.public_actions(table, table.lang):
         if action.kind == actions.ADD_AI:
