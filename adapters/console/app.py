@@ -255,8 +255,8 @@ class ConsoleApp:
         assert table is not None
         view = table_view(table, self.lang)
         # each AI seat with its level: `--ai easy,expert` seats several (the level as the chat names it)
-        others = ", ".join(s.name + (f" · {_(typed.LEVEL_NAMES[s.level])}" if s.level in typed.LEVEL_NAMES else "")
-                           for s in table.seats if s.id != self.person.id)
+        others = ", ".join(p.name + (f" · {p.level_name}" if p.level_name else "")
+                           for p in view.players if p.id != self.person.id)
         try:
             variant = load_variant(table.variant)
             about = variant.describe(self.lang)

@@ -1,4 +1,4 @@
-"""Callback buttons: the lobby (Join, Start, Add AI), Next round, and the
+"""Callback buttons: the lobby (Join, Start, Add AI of a level, Leave), Next round, and the
 /rules keyboard.
 
 Every callback query is answered, also when refused or when something
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+from functools import partial
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Update
@@ -19,6 +20,7 @@ from telegram.ext import ContextTypes
 from unobot.chat import commands as c
 from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
+from unobot.chat.actions import ai_levels
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text
 
@@ -57,7 +59,9 @@ _GAME_COMMANDS: dict[str, Any] = {
     keyboards.JOIN: (c.Join, False),
     keyboards.START: (c.Start, True),
     keyboards.ADD_AI: (c.AddAI, True),
+    keyboards.LEAVE: (c.Leave, False),
     keyboards.NEXT_ROUND: (c.NextRound, True),
+    **{keyboards.add_ai(level): (partial(c.AddAI, level=level), True) for level in ai_levels()},
 }
 
 
@@ -110,10 +114,11 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
             _ = gettext_for(lang)
             return _("You joined."), False
         return None, False
-    if not data.startswith(keyboards.SETTINGS):
-        return None, False
-    # The settings keyboard is the admins': anyone else may look, not press.
     lang = await rt.service.language(str(chat.id))
+    if not data.startswith(keyboards.SETTINGS):
+        # No button of ours carries it (forged, or a button of another bot): said, as Discord says it.
+        return error_text("bad_move", lang), False
+    # The settings keyboard is the admins': anyone else may look, not press.
     if not await rt.admins.is_admin(context.bot, chat, user):
         return error_text("not_admin", lang), False
     pressed = await sp.press(rt.service, str(chat.id), person_of(user, True), data[len(keyboards.SETTINGS):],

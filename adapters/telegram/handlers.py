@@ -299,14 +299,13 @@ async def cmd_skip(update: Update, context: Context) -> None:
 
 
 async def cmd_ai(update: Update, context: Context) -> None:
-    count = 1
-    if context.args:
-        try:
-            count = int(context.args[0])
-        except ValueError:
-            count = 0
-    # the level in any language (`/ai 2 schwer`; `bình thường` is two words)
-    level = typed.level_of(" ".join(context.args[1:])) if context.args and len(context.args) > 1 else DEFAULT_LEVEL
+    count, words = 1, list(context.args or [])
+    if words and words[0].isdecimal():
+        count, words = int(words[0]), words[1:]
+    elif words and words[0].lstrip("+-").isdecimal():
+        count = 0  # `/ai -1`: said how many may be added
+    # the level in any language (`/ai 2 schwer`; `bình thường` is two words); `/ai experto` adds one
+    level = typed.level_of(" ".join(words)) if words else DEFAULT_LEVEL
     if not 1 <= count <= 9 or level is None or not known_level(level):
         chat = update.effective_chat
         assert chat is not None

@@ -113,8 +113,9 @@ async def on_inline_query(update: Update, context: Context) -> None:
     waker = runtime(context).waker
     if waker is not None:
         waker.ensure(chat_id, table)
-    results = inline_results.matching(inline_results.hand_results(table, uid, lang, runtime(context).stickers), text,
-                                      lang)
+    rt = runtime(context)
+    results = inline_results.matching(inline_results.hand_results(table, uid, lang, rt.stickers, rt.service.clock()),
+                                      text, lang)
     head = inline_results.header(table, uid, lang)
     if not results:
         results = inline_results.info_results(table.chat_id, table.version, uid, head, inline_results.header(table, uid),

@@ -112,16 +112,18 @@ def info_results(chat: str, version: int, user: str, title: str, text: str, lang
     return [_article(encode(chat, version, user, "n" + tag), title, text, lang)]
 
 
-def hand_results(table: Table, user: str, lang: str | None = None, stickers: StickerMap | None = None
-                 ) -> list[Article]:
+def hand_results(table: Table, user: str, lang: str | None = None, stickers: StickerMap | None = None,
+                 now: float | None = None) -> list[Article]:
     """The user's hand and moves, as core's menu lists them: titles and
     descriptions in `lang` (the player's own language; only they see the
     list), what a pick posts in the group in the table's language (everyone
-    reads that); then the cards not playable now, greyed."""
+    reads that); then the cards not playable now, greyed. `now` (the
+    service's clock) lets core offer "skip the player whose time is up", as
+    Discord's panel offers it."""
     lang = lang or table.lang
     _ = gettext_for(lang)
     chat, version = table.chat_id, table.version
-    menu = actions.menu(table, user, lang)
+    menu = actions.menu(table, user, lang, now=now)
     if menu.hand is None:
         return []
     cards = {hc.card.text: hc for hc in menu.hand.cards}

@@ -4,8 +4,10 @@ Callback data is short ASCII (Telegram allows 64 bytes). The /rules
 keyboard draws core's settings menu (`unobot.chat.settings_menu`): its
 entries, its pages, its press ids behind `r:`; which rules are listed, what
 a press means and whether it checks out are the menu's. Game buttons need
-no version: Join, Start, Add AI and Next round are refused by the service
-when the table has moved on.
+no version: Join, Start, Add AI, Leave and Next round are refused by the
+service when the table has moved on. Which of them a lobby shows, with
+which labels, is core's (`actions.public_actions`, as Discord's status
+message shows them): the level of an AI seat is picked on its own button.
 """
 
 from __future__ import annotations
@@ -15,21 +17,24 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from unobot.chat import paging
+from unobot.chat import actions, paging
 from unobot.chat.bounded import BoundedCache
 from unobot.chat.i18n import gettext_for
 from unobot.chat.names import clip
 from unobot.chat.settings_menu import CHOSEN_MARK, Entry, OptionPanel, SettingsMenu
-from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING
+from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
 
 JOIN = "g:join"
 START = "g:start"
 ADD_AI = "g:ai"
 NEXT_ROUND = "g:next"
+LEAVE = "g:leave"
 #: Every settings press: ``r:`` and the settings menu's press id.
 SETTINGS = "r:"
 RULE_ON, RULE_OFF, VARIANT, TIMER, LANGUAGE, RESET, OPTIONS, SET_OPTION, BACK = (
     SETTINGS + verb for verb in ("on:", "off:", "var:", "tm:", "lang:", "reset", "m:", "s:", "back"))
+#: Core's lobby and round actions as callback data (an AI seat's level after ``g:ai:``).
+PUBLIC_DATA = {actions.JOIN: JOIN, actions.START: START, actions.LEAVE: LEAVE, actions.NEXT_ROUND: NEXT_ROUND}
 LANGUAGES_A_ROW = 4
 MAX_BUTTON = 64
 #: Entries a list shows on one keyboard: all of today's rules, within Telegram's 100 buttons.
@@ -39,6 +44,12 @@ PAGE = 40
 #: The inline query a "My cards" button types names its game: ``#<chat id>``.
 #: An inline query carries no chat, and a player may sit in two games.
 GAME_REF = "#"
+
+
+def add_ai(level: str) -> str:
+    """The callback data of "add an AI seat of `level`" (plain ``g:ai``, of
+    older lobby messages, adds one of the default level)."""
+    return f"{ADD_AI}:{level}"
 
 
 def game_query(chat: str | None) -> str:
@@ -80,29 +91,41 @@ def forget_play_keyboards(chat: str) -> list[InlineKeyboardMarkup]:
 WEB_TABLE: Callable[[str], str] | None = None
 
 
-def table_keyboard(phase: str, lang: str, chat: str | None = None) -> InlineKeyboardMarkup | None:
+def table_keyboard(table: Table) -> InlineKeyboardMarkup | None:
     """The buttons under a game's status message, by phase (and the web table's, when configured)."""
-    markup = _table_keyboard(phase, lang, chat)
+    markup = _table_keyboard(table)
+    chat = table.chat_id
     if WEB_TABLE is None or chat is None or markup is None:
         return markup
-    _ = gettext_for(lang)
+    _ = gettext_for(table.lang)
     web = InlineKeyboardButton(_("🌐 Open the table"), url=WEB_TABLE(chat))
     return InlineKeyboardMarkup([*markup.inline_keyboard, [web]])
 
 
-def _table_keyboard(phase: str, lang: str, chat: str | None = None) -> InlineKeyboardMarkup | None:
-    _ = gettext_for(lang)
-    if phase == LOBBY:
-        return InlineKeyboardMarkup([
-            [InlineKeyboardButton(_("✋ Join"), callback_data=JOIN),
-             InlineKeyboardButton(_("▶️ Start"), callback_data=START)],
-            [InlineKeyboardButton(_("🤖 Add an AI player"), callback_data=ADD_AI)],
-        ])
-    if phase == PLAYING:
-        return play_keyboard(lang, chat)
-    if phase == BETWEEN_ROUNDS:
-        return InlineKeyboardMarkup([[InlineKeyboardButton(_("⏭ Next round"), callback_data=NEXT_ROUND)]])
+def _table_keyboard(table: Table) -> InlineKeyboardMarkup | None:
+    if table.phase in (LOBBY, BETWEEN_ROUNDS):
+        return public_keyboard(table)
+    if table.phase == PLAYING:
+        return play_keyboard(table.lang, table.chat_id)
     return None
+
+
+def public_keyboard(table: Table) -> InlineKeyboardMarkup:
+    """A lobby's or a finished round's buttons: core's public actions (Join,
+    Start, an AI seat of each level, Leave; Next round), as Discord's status
+    message offers them. Before, Telegram drew its own: no Leave, and Add AI
+    only of the default level. Two a row; the levels on a row of their own."""
+    rows: list[list[InlineKeyboardButton]] = [[]]
+    for action in actions.public_actions(table, table.lang):
+        if action.kind == actions.ADD_AI:
+            levels = [InlineKeyboardButton(clip(choice.label, MAX_BUTTON), callback_data=add_ai(choice.code))
+                      for choice in action.choices]
+            rows += [levels, []]
+        elif action.kind in PUBLIC_DATA:
+            if len(rows[-1]) == 2:
+                rows.append([])
+            rows[-1].append(InlineKeyboardButton(action.label, callback_data=PUBLIC_DATA[action.kind]))
+    return InlineKeyboardMarkup([row for row in rows if row])
 
 
 def menu(settings: dict[str, Any], lang: str) -> SettingsMenu:

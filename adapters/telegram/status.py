@@ -93,7 +93,7 @@ def render(table: Table, *, notes: list[str] | None = None, headline: bool = Fal
     """The status message of a table (core's `status_text`: public facts only) and its buttons."""
     st = status_text(table, notes=notes or (), headline=headline, recent=recent, final=final)
     head = "\n".join(x for x in (st.headline, st.title) if x)
-    markup = None if st.final else table_keyboard(table.phase, table.lang, table.chat_id)
+    markup = None if st.final else table_keyboard(table)
     return Status(clip16("\n".join([head, *st.lines]), MAX_TEXT), markup, min(len(head), MAX_TEXT - 1))
 
 

@@ -17,6 +17,7 @@ from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from . import records
 from .i18n import gettext_for
+from .names import MAX_NAME, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
 from .table import FINISHED, LOBBY, PLAYING, Seat, Table
@@ -36,7 +37,7 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             raise ChatError("already_joined")
         if len(table.seats) >= MAX_PLAYERS:
             raise ChatError("game_full")
-        table.seats.append(Seat(person.id, person.name))
+        table.seats.append(Seat(person.id, unique_name(table, person.name)))
         out.notices.append(_("{player} joined ({n} players).").format(player=person.name, n=len(table.seats)))
         return [f"join {person.id}"]
     if isinstance(cmd, c.AddAI):
@@ -49,16 +50,37 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
         ai_mark = _("(AI)")  # named in the chat's language: "Ada (IA)" in Spanish
         for _i in range(max(0, min(cmd.count, MAX_PLAYERS - len(table.seats)))):
             n = sum(1 for s in table.seats if s.is_ai)
-            name = f"{AI_NAMES[n % len(AI_NAMES)]} {ai_mark}"
+            name = unique_name(table, f"{AI_NAMES[n % len(AI_NAMES)]} {ai_mark}")
             table.seats.append(Seat(f"ai:{n + 1}", name, level))
             added.append(name)
         if not added:
             raise ChatError("game_full")
-        # the level said with the names: a table may seat AIs of several levels (`/ai 1 easy`, `/ai 1 expert`)
-        out.notices.append(_("{names} joined, level {level} ({n} players).").format(
-            names=", ".join(added), level=_(LEVEL_NAMES[level]), n=len(table.seats)))
+        # the level said with the names: a table may seat AIs of several levels (`/ai 1 easy`, `/ai 1 expert`);
+        # one name takes its own sentence, as a verb agrees with it ("se unió", not "se unieron")
+        said = _("{name} joined, level {level} ({n} players).") if len(added) == 1 else \
+            _("{names} joined, level {level} ({n} players).")
+        out.notices.append(said.format(name=added[0], names=", ".join(added), level=_(LEVEL_NAMES[level]),
+                                       n=len(table.seats)))
         return [f"ai {len(added)} {level}"]
     raise ChatError("bad_move")
+
+
+def unique_name(table: Table, name: str) -> str:
+    """`name`, or `name 2`, `name 3` ... when a seat is already called so.
+
+    Why: two people called "Alex" in one group are common, and every line that
+    names a seat (whose turn it is, a Seven-O swap's target, "Catch Alex: no
+    UNO!") must tell them apart; a person may also be called like an AI seat.
+    """
+    taken = {s.name.casefold() for s in table.seats}
+    if name.casefold() not in taken:
+        return name
+    n = 2
+    while True:  # the name cut to leave room for its number: a name shown stays within MAX_NAME
+        candidate = f"{clip(name, MAX_NAME - len(str(n)) - 1)} {n}"
+        if candidate.casefold() not in taken:
+            return candidate
+        n += 1
 
 
 def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> None:

@@ -20,6 +20,7 @@ from .i18n import gettext_for
 from .narration import merge_repeats
 from .render import card_name, color_name, describe_event
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
+from .typed import LEVEL_NAMES
 
 
 @dataclass
@@ -148,8 +149,6 @@ def variant_title(name: str, lang: str) -> str:
 
 def level_title(level: str | None, lang: str | None) -> str:
     """An AI level's name in `lang` ("experto"); "" for a person (no level)."""
-    from .typed import LEVEL_NAMES
-
     if level is None:
         return ""
     name = LEVEL_NAMES.get(level)
@@ -305,8 +304,10 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     _ = gettext_for(lang)
     lines = [_("UNO · {variant}").format(variant=view.variant_title)]
     if view.phase == LOBBY:
+        # each AI seat with its level: `/ai 2 expert` then `/ai 1 easy` seats two levels, and the
+        # notice that said so is gone from the status after the next join
         lines.append(_("Waiting for players: {names}").format(
-            names=", ".join(p.name for p in view.players) or "-"))
+            names=", ".join(p.name + (f" · {p.level_name}" if p.level_name else "") for p in view.players) or "-"))
         return lines
     if view.top is not None:
         lines.append(_("Top card: {card} · colour: {color}").format(

@@ -96,6 +96,10 @@ async def test_ai_players_are_added_by_the_creator_an_admin_or_a_player_in_the_l
     await driver.add_ai(ann, ai_levels()[-1])
     table = await driver.table()
     assert table is not None and len(table.seats) == 5 and table.seats[-1].level == ai_levels()[-1]
+    # The lobby names each AI seat's level (several levels sit at one table).
+    status = driver.status_message()
+    assert status is not None
+    assert f"{table.seats[3].name} · {level}, {table.seats[4].name} · {ai_levels()[-1]}" in status.content
     # Once the game runs, nobody can.
     await driver.press_status(ann, "g")
     started = await driver.table()

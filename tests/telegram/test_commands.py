@@ -12,6 +12,7 @@ from tests.telegram.driver import BotProcess, TableDriver, bot_messages
 from tests.telegram.test_game import short_games
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.adapters.telegram.texts import COMMANDS
+from unobot.chat import actions
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text
 
@@ -88,17 +89,67 @@ async def test_game_against_ai_players(server: BotAPIServer, bot: BotProcess) ->
     driver = TableDriver(server, bot, group, [ann], seed=4)
     await short_games(bot, driver.chat, scoring="target=0")
     await driver.command(ann, "/new")
-    await driver.press(ann, keyboards.ADD_AI)
+    await driver.press(ann, keyboards.add_ai("normal"))
     await driver.command(ann, "/ai", "1 expert")
     await driver.command(ann, "/ai", "1 genius")  # not a level: said so, nobody added
     assert "AI levels: easy, normal, hard, expert" in driver.bot_messages()[-1]["text"]
     table = await driver.table()
     assert table is not None and len(table.seats) == 3 and table.seats[1].is_ai
     assert [s.level for s in table.seats[1:]] == ["normal", "expert"]
+    # The lobby names each AI seat's level, not only the notice of the last one added.
+    status = driver.status_message()
+    assert status is not None
+    assert "Waiting for players: Ann, Ada (AI) · normal, Alan (AI) · expert" in status["text"]
     await driver.press(ann, keyboards.START)
     stats = await driver.play()
     assert "wins the match" in driver.bot_messages()[-1]["text"]
     assert stats.moves >= 1
+
+
+async def test_the_lobby_offers_what_core_offers_as_discord_does(server: BotAPIServer, bot: BotProcess) -> None:
+    """The lobby's buttons are core's public actions (Discord's status
+    message shows the same): Join, Start, an AI seat of each level, Leave.
+    Before, Telegram drew its own: no Leave, and Add AI only of the default
+    level. In Spanish, each level's button adds one of that level, and a
+    player leaves with a press."""
+    group = server.group()
+    ann, ben = server.user(1, "Ann", language_code="es"), server.user(2, "Ben", language_code="es")
+    driver = TableDriver(server, bot, group, [ann, ben])
+    server.set_status(group, ann, "administrator")
+    await driver.command(ann, "/language", "es")
+    await driver.command(ann, "/new")
+    await driver.press(ben, keyboards.JOIN)
+    table = await driver.table()
+    assert table is not None
+    status = driver.status_message()
+    assert status is not None
+    shown = [(b["text"], b["callback_data"]) for b in server.buttons(group, status["message_id"])]
+    expected = []
+    for action in actions.public_actions(table, "es"):
+        for each in action.choices or (action,):
+            expected.append((each.label, keyboards.add_ai(each.code) if action.kind == actions.ADD_AI
+                             else keyboards.PUBLIC_DATA[action.kind]))
+    assert shown == expected
+    assert ("🤖 experto", keyboards.add_ai("expert")) in shown and ("🚪 Salir", keyboards.LEAVE) in shown
+    await driver.press(ben, keyboards.add_ai("expert"))
+    # One AI player's notice agrees with one name ("se unieron" was said of one).
+    status = driver.status_message()
+    assert status is not None and "Ada (IA) se unió, nivel experto (3 jugadores)." in status["text"], status["text"]
+    await driver.press(ann, keyboards.add_ai("easy"))
+    table = await driver.table()
+    assert table is not None and [s.level for s in table.seats] == [None, None, "expert", "easy"]
+    await driver.press(ben, keyboards.LEAVE)
+    table = await driver.table()
+    assert table is not None and [s.id for s in table.seats if not s.is_ai] == [str(ann["id"])]
+    # An older lobby message's plain Add AI still adds one, of the default level.
+    press = server.press_button(group, ann, status["message_id"], keyboards.ADD_AI, strict=False)
+    await bot.settle(press)
+    table = await driver.table()
+    assert table is not None and table.seats[-1].level == "normal"
+    # A level without a count adds one of it (`/ai experto` was told "say how many").
+    await driver.command(ann, "/ai", "experto")
+    table = await driver.table()
+    assert table is not None and [s.level for s in table.seats[-2:]] == ["normal", "expert"]
 
 
 async def test_stats_and_notify(server: BotAPIServer, bot: BotProcess) -> None:

@@ -42,7 +42,7 @@ ENGLISH = ("played", "drew", "wins", "round", "rounds", "match", "points", "Top 
            "your turn", "Join", "My cards", "Draw", "Wild", "Skip", "Reverse", "Play this card",
            "Not playable now", "Take", "cards", "joined", "players", "Waiting for players", "opened a game",
            "Official rules", "rules", "Rules", "Statistics", "Standings", "record", "rating", "won", "Language",
-           "Variant", "Add an AI player", "AI", "must draw", "chose", "out of cards", "Scores", "Press",
+           "Variant", "AI", "must draw", "chose", "out of cards", "Scores", "Press",
            "game", "Green", "Blue", "Red", "Yellow", "red", "green", "blue", "yellow", "Challenge", "bluff",
            "seconds", "House rules", "none", "Choose", "admins", "week", "month", "off", "How to play",
            "Leave", "the", "and", "your", "with", "of", "is", "to", "you", "You", "first", "Scoring",

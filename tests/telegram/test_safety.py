@@ -133,8 +133,8 @@ async def test_buttons_check_who_presses(server: BotAPIServer, bot: BotProcess) 
     await bot.settle(server.send_command(group, ben, "/join"))
     lobby = [m for m in server.shown(group) if server.buttons(group, m["message_id"])][-1]
     # Someone outside the game (and no admin) cannot start it or fill it with AI players.
-    for data in (keyboards.START, keyboards.ADD_AI):
-        press = server.press_button(group, dave, lobby["message_id"], data)
+    for data in (keyboards.START, keyboards.add_ai("expert"), keyboards.ADD_AI):
+        press = server.press_button(group, dave, lobby["message_id"], data, strict=data != keyboards.ADD_AI)
         await bot.settle(press)
         assert (await server.wait_answer(press)).params["text"] == error_text("not_allowed_admin", "en")
     # A stale or forged button is answered, and changes nothing.
@@ -147,6 +147,11 @@ async def test_buttons_check_who_presses(server: BotAPIServer, bot: BotProcess) 
     press = server.press_button(group, ann, old["message_id"], keyboards.START, strict=False)
     await bot.settle(press)
     assert (await server.wait_answer(press)).params["text"] == "That button belongs to an older message."
+    # Data no button of ours carries is refused in words, as Discord refuses it (it was answered empty).
+    for data in ("g:bogus", "zz", ""):
+        press = server.press_button(group, ann, lobby["message_id"], data, strict=False)
+        await bot.settle(press)
+        assert (await server.wait_answer(press)).params["text"] == error_text("bad_move", "en")
     press = server.press_button(group, dave, lobby["message_id"], "r:on:nonsense", strict=False)
     await bot.settle(press)
     assert (await server.wait_answer(press)).params["text"] == error_text("not_admin", "en")

@@ -248,3 +248,33 @@ async def test_a_rules_round_clock_rings_on_time(server: BotAPIServer, bot: BotP
     rung = await bot.service.table(chat)
     assert rung is None or rung.phase in (BETWEEN_ROUNDS, FINISHED)
     assert not bot.scheduler.has("clock", group["id"])
+
+
+async def test_the_hand_offers_to_skip_a_player_whose_time_is_up(server: BotAPIServer, bot: BotProcess) -> None:
+    """Once the turn timer ran out, the players' hands offer core's "skip the
+    player whose time is up", as Discord's panel does (the hand was built
+    without the clock, so Telegram offered it only as /skip)."""
+    from unobot.adapters.telegram import inline_results
+
+    group, ann, ben = await timed_game(server, bot, 30)
+    assert bot.service is not None and bot.clock is not None
+    table = await bot.service.table(str(group["id"]))
+    assert table is not None and table.game is not None
+    waiting = ben if table.seats[table.game.turn].id == str(ann["id"]) else ann
+
+    async def skips() -> list[str]:
+        query = server.inline_query(waiting, "")
+        await bot.settle(query)
+        results = server.inline_answers[query["inline_query"]["id"]]["results"]
+        return [r["id"] for r in results if (inline_results.decode(r["id"]) or inline_results.Choice("", 0, "", "")).code == "t"]
+
+    assert await skips() == []
+    bot.clock.advance(30)  # the time is up; the timer's job (due after its grace) has not run
+    offered = await skips()
+    assert len(offered) == 1
+    version = table.version
+    message, chosen = server.pick_inline_result(group, waiting, offered[0])
+    assert chosen is not None
+    await bot.settle(chosen)
+    after = await bot.service.table(str(group["id"]))
+    assert after is not None and after.version > version and "timed_out" in [r[0] for r in after.recent]
