@@ -91,7 +91,10 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     rt = runtime(context)
     data = query.data or ""
     user = query.from_user
-    if data in _GAME_COMMANDS:
+    game_command = _GAME_COMMANDS.get(data)
+    if game_command is None and data.startswith(keyboards.REMOVE_AI) and len(data) > len(keyboards.REMOVE_AI):
+        game_command = (partial(c.Kick, target=data[len(keyboards.REMOVE_AI):]), True)
+    if game_command is not None:
         # Game buttons act on the chat's current game: only the message that
         # shows it may carry them (an old lobby or round message may not).
         here = where(update)  # the game of the button's forum topic, if any
@@ -100,7 +103,7 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
         if table is not None and status and query.message is not None and query.message.message_id != int(status):
             _ = gettext_for(table.lang)
             return _("That button belongs to an older message."), False
-        factory, needs_admin = _GAME_COMMANDS[data]
+        factory, needs_admin = game_command
         admin = await rt.admins.is_admin(context.bot, chat, user) if needs_admin else False
         person = person_of(user, admin)
         outcome = await rt.service.handle(str(here), person, factory())

@@ -27,6 +27,8 @@ from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
 JOIN = "g:join"
 START = "g:start"
 ADD_AI = "g:ai"
+#: ``g:rm:`` and an AI seat's id (``ai:2``): take that seat out of the lobby.
+REMOVE_AI = "g:rm:"
 NEXT_ROUND = "g:next"
 LEAVE = "g:leave"
 #: Every settings press: ``r:`` and the settings menu's press id.
@@ -50,6 +52,11 @@ def add_ai(level: str) -> str:
     """The callback data of "add an AI seat of `level`" (plain ``g:ai``, of
     older lobby messages, adds one of the default level)."""
     return f"{ADD_AI}:{level}"
+
+
+def remove_ai(seat_id: str) -> str:
+    """The callback data of "take AI seat `seat_id` out of the lobby"."""
+    return REMOVE_AI + seat_id
 
 
 def game_query(chat: str | None) -> str:
@@ -112,15 +119,20 @@ def _table_keyboard(table: Table) -> InlineKeyboardMarkup | None:
 
 def public_keyboard(table: Table) -> InlineKeyboardMarkup:
     """A lobby's or a finished round's buttons: core's public actions (Join,
-    Start, an AI seat of each level, Leave; Next round), as Discord's status
-    message offers them. Before, Telegram drew its own: no Leave, and Add AI
-    only of the default level. Two a row; the levels on a row of their own."""
+    Start, an AI seat of each level, one to take out each AI seat, Leave;
+    Next round), as Discord's status message offers them. Before, Telegram
+    drew its own: no Leave, and Add AI only of the default level. Two a row;
+    the levels on a row of their own, the AI seats to take out two a row."""
     rows: list[list[InlineKeyboardButton]] = [[]]
     for action in actions.public_actions(table, table.lang):
         if action.kind == actions.ADD_AI:
             levels = [InlineKeyboardButton(clip(choice.label, MAX_BUTTON), callback_data=add_ai(choice.code))
                       for choice in action.choices]
             rows += [levels, []]
+        elif action.kind == actions.REMOVE_AI:  # one button an AI seat, two a row
+            seats = [InlineKeyboardButton(clip(choice.label, MAX_BUTTON), callback_data=remove_ai(choice.code))
+                     for choice in action.choices]
+            rows += [seats[i:i + 2] for i in range(0, len(seats), 2)] + [[]]
         elif action.kind in PUBLIC_DATA:
             if len(rows[-1]) == 2:
                 rows.append([])

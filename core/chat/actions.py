@@ -48,6 +48,8 @@ from .views import HandCard, HandView, hand_view
 # a plugin's own kinds as they are, and these.
 DRAW_PLAY = "draw_play"
 JOIN, LEAVE, START, ADD_AI, NEXT_ROUND, SKIP = "join", "leave", "start", "add_ai", "next_round", "skip"
+#: Take an AI seat out of the lobby (the creator or an admin), one choice an AI seat.
+REMOVE_AI = "remove_ai"
 
 # Groups, which say where a front-end puts an action.
 TURN, CARD, OUT_OF_TURN, LOBBY_GROUP, ROUND = "turn", "card", "out_of_turn", "lobby", "round"
@@ -194,6 +196,8 @@ def encode(cmd: c.Command) -> str:
         return plain if len(plain.encode()) <= MAX_PLAIN and plain.isascii() else digest(cmd.text)
     if isinstance(cmd, c.AddAI):
         return "a" + cmd.level
+    if isinstance(cmd, c.Kick):
+        return "x" + cmd.target
     for cls, code in _SIMPLE.items():
         if type(cmd) is cls:
             return code
@@ -223,14 +227,14 @@ def decode(action_id: str, version: int | None = None, table: Table | None = Non
     A digest id (`M...`) is found again among what `person_id` may do now at
     `table` (any plugin move by the digest of its text, see `Menu.find_digest`); without them, or when the hand moved on, it is None (stale).
 
-    The lobby's and between rounds' commands (join, leave, start, add an AI,
+    The lobby's and between rounds' commands (join, leave, start, add or remove an AI,
     next round) carry no version whatever the press saw: any member presses
     them any time and the service judges by the phase, so two members who
     press Join at once both join, on every front-end."""
     if not action_id or len(action_id) > 100 or not action_id.isascii():
         return None
     kind, rest = action_id[0], action_id[1:]
-    if kind == "a" or action_id in _UNVERSIONED:
+    if kind in ("a", "x") or action_id in _UNVERSIONED:
         version = None
     if kind == "p" and rest:
         uno = rest.endswith("!")
@@ -257,6 +261,8 @@ def decode(action_id: str, version: int | None = None, table: Table | None = Non
         return replace(found.command, version=version) if found is not None else None
     if kind == "a" and rest:
         return c.AddAI(level=rest, version=version) if rest.isalpha() and len(rest) <= 16 else None
+    if kind == "x":  # a seat's id (`ai:2`); none: the picker of the seats, which names one
+        return c.Kick(target=rest, version=version) if rest else None
     if action_id == "d+":
         return c.Draw(then_play=True, version=version)
     if action_id == "d":
@@ -404,6 +410,13 @@ class _Builder:
             self.out.actions.append(Action(encode(default), ADD_AI, LOBBY_GROUP, "🤖 " + _("Add an AI player"),
                                            replace(default, version=t.version), code=default.level,
                                            needs=("level",), choices=levels))
+        ais = [s for s in t.seats if s.is_ai]
+        if ais and (person_id == t.creator or is_admin):  # who may: as play.py's Kick decides
+            seats = tuple(Action(encode(c.Kick(target=s.id)), REMOVE_AI, LOBBY_GROUP, "✖ " + s.name,
+                                 c.Kick(target=s.id, version=t.version), code=s.id) for s in ais)
+            remove = c.Kick()
+            self.out.actions.append(Action(encode(remove), REMOVE_AI, LOBBY_GROUP, "✖ " + _("Remove an AI player"),
+                                           replace(remove, version=t.version), needs=("target",), choices=seats))
         if seat is not None:
             self.add(LEAVE, LOBBY_GROUP, "🚪 " + _("Leave"), c.Leave())
 

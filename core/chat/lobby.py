@@ -49,7 +49,10 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
         added = []
         ai_mark = _("(AI)")  # named in the chat's language: "Ada (IA)" in Spanish
         for _i in range(max(0, min(cmd.count, MAX_PLAYERS - len(table.seats)))):
-            n = sum(1 for s in table.seats if s.is_ai)
+            # The first number no seat holds: an AI seat may be removed from the lobby, and
+            # counting the AI seats left would give the next one the id of one still seated.
+            taken = {s.id for s in table.seats}
+            n = next(k for k in range(len(table.seats) + 1) if f"ai:{k + 1}" not in taken)
             name = unique_name(table, f"{AI_NAMES[n % len(AI_NAMES)]} {ai_mark}")
             table.seats.append(Seat(f"ai:{n + 1}", name, level))
             added.append(name)

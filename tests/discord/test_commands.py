@@ -109,6 +109,41 @@ async def test_ai_players_are_added_by_the_creator_an_admin_or_a_player_in_the_l
     assert after is not None and after.version == started.version and len(after.seats) == 5
 
 
+async def test_an_ai_seat_is_taken_out_of_the_lobby_from_the_status_message(
+        server: DiscordAPIServer, bot: BotProcess) -> None:
+    """Core's "Remove an AI player" on the status message: its picker lists
+    each AI seat; the creator's pick removes that seat, a passer-by's is
+    refused and changes nothing (before, only /uno stop and a new lobby)."""
+    guild = next(iter(server.guilds.values()))
+    ann, eve = server.member("Ann"), server.member("Eve")
+    driver = TableDriver(server, bot, guild.channels[0], [ann])
+    await driver.slash(ann, "new")
+    await driver.slash(ann, "ai", count=2)
+    table = await driver.table()
+    assert table is not None
+    ais = [s for s in table.seats if s.is_ai]
+    status = driver.status_message()
+    assert status is not None
+    opener = next(cid for _, cid in status.custom_ids() if cid.startswith("u|n|") and action_of(cid) == "x")
+    picker = await driver.press(ann, status, opener)
+    assert picker.message is not None and picker.message.viewer == ann.id
+    choices = [(label, cid) for label, cid in picker.message.custom_ids() if cid.startswith("u|a|")]
+    assert [action_of(cid) for _, cid in choices] == ["x" + s.id for s in ais]
+    assert [label for label, _ in choices] == ["✖ " + s.name for s in ais]
+    before = versions(driver)
+    hers = await driver.press(eve, status, opener)  # an ephemeral picker is its presser's alone
+    assert hers.message is not None and hers.message.viewer == eve.id
+    answer = await driver.press(eve, hers.message, choices[0][1])
+    assert answer.message is not None and answer.message.viewer == eve.id
+    assert answer.message.content.startswith("⚠️ " + error_text("not_allowed_admin", "en")), answer.message.content
+    assert versions(driver) == before
+    await driver.press(ann, picker.message, choices[0][1])
+    table = await driver.table()
+    assert table is not None and [s.id for s in table.seats if s.is_ai] == [ais[1].id]
+    status = driver.status_message()
+    assert status is not None and ais[0].name not in status.content and ais[1].name in status.content
+
+
 async def test_a_player_is_kicked_by_the_creator_or_an_admin_only(server: DiscordAPIServer,
                                                                    bot: BotProcess) -> None:
     guild = next(iter(server.guilds.values()))

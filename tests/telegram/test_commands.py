@@ -15,6 +15,7 @@ from unobot.adapters.telegram.texts import COMMANDS
 from unobot.chat import actions
 from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text
+from unobot.chat.table import Table
 
 
 async def test_command_menu_in_english_and_spanish(server: BotAPIServer, bot: BotProcess) -> None:
@@ -124,12 +125,7 @@ async def test_the_lobby_offers_what_core_offers_as_discord_does(server: BotAPIS
     status = driver.status_message()
     assert status is not None
     shown = [(b["text"], b["callback_data"]) for b in server.buttons(group, status["message_id"])]
-    expected = []
-    for action in actions.public_actions(table, "es"):
-        for each in action.choices or (action,):
-            expected.append((each.label, keyboards.add_ai(each.code) if action.kind == actions.ADD_AI
-                             else keyboards.PUBLIC_DATA[action.kind]))
-    assert shown == expected
+    assert shown == expected_buttons(table)
     assert ("🤖 experto", keyboards.add_ai("expert")) in shown and ("🚪 Salir", keyboards.LEAVE) in shown
     await driver.press(ben, keyboards.add_ai("expert"))
     # One AI player's notice agrees with one name ("se unieron" was said of one).
@@ -150,6 +146,35 @@ async def test_the_lobby_offers_what_core_offers_as_discord_does(server: BotAPIS
     await driver.command(ann, "/ai", "experto")
     table = await driver.table()
     assert table is not None and [s.level for s in table.seats[-2:]] == ["normal", "expert"]
+    # Each AI seat can be taken out again (a button each, core's Remove an AI player).
+    status = driver.status_message()
+    assert status is not None
+    shown = [(b["text"], b["callback_data"]) for b in server.buttons(group, status["message_id"])]
+    assert shown == expected_buttons(table)
+    first = table.seats[1]
+    assert ("✖ " + first.name, keyboards.remove_ai(first.id)) in shown
+    # Only the creator or an admin may: Ben, back in the lobby, is refused and nothing changes.
+    await driver.press(ben, keyboards.JOIN)
+    before = await driver.table()
+    press = server.press_button(group, ben, status["message_id"], keyboards.remove_ai(first.id), strict=False)
+    await bot.settle(press)
+    after = await driver.table()
+    assert after is not None and before is not None and after.version == before.version
+    await driver.press(ann, keyboards.remove_ai(first.id))
+    table = await driver.table()
+    assert table is not None and first.id not in [s.id for s in table.seats]
+    assert [s.level for s in table.seats if s.is_ai] == ["easy", "normal", "expert"]
+
+
+def expected_buttons(table: Table) -> list[tuple[str, str]]:
+    """Core's public actions as the lobby's buttons, with their callback data."""
+    out = []
+    for action in actions.public_actions(table, table.lang):
+        for each in action.choices or (action,):
+            data = keyboards.add_ai(each.code) if action.kind == actions.ADD_AI else \
+                keyboards.remove_ai(each.code) if action.kind == actions.REMOVE_AI else keyboards.PUBLIC_DATA[action.kind]
+            out.append((each.label, data))
+    return out
 
 
 async def test_stats_and_notify(server: BotAPIServer, bot: BotProcess) -> None:
