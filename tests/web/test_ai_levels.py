@@ -37,3 +37,32 @@ async def test_each_ai_seat_shows_its_own_level(web: WebServer, browser: Any) ->
     titles = "els => els.map(e => e.title)"
     await ana.page.wait_for_selector("#seats .seat .count")
     assert sorted(await ana.page.eval_on_selector_all("#seats .seat", titles)) == ["", "", "easy", "expert"]
+
+
+async def test_the_creator_takes_an_ai_seat_out_of_the_lobby(web: WebServer, browser: Any) -> None:
+    """Core's "Remove an AI player": the table's creator picks the seat; a
+    player who did not open the table is not offered it."""
+    made = await new_table(web, "Ana", "official")
+    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", phone=True)
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    bea = await WebPlayer.open(browser, made["link"], "Bea", phone=True)
+    await bea.page.wait_for_selector("#name-step:not([hidden])")
+    await bea.sit_down()
+    await bea.press("join")
+    for seats in (3, 4):
+        await ana.wait_for(lambda s, n=seats - 1: s is not None and len(s["seats"]) == n)
+        await ana.press("add_ai")
+        await ana.page.click("#choices button >> nth=0")
+    await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 4)
+    await bea.wait_for(lambda s: s is not None and len(s["seats"]) == 4)
+    assert "remove_ai" not in await bea.page.eval_on_selector_all(
+        "#actions button[data-kind]", "els => els.map(e => e.dataset.kind)")
+    shown = await ana.state()
+    assert shown is not None
+    names = [seat["name"] for seat in shown["seats"]]
+    await ana.press("remove_ai")
+    choices = await ana.page.eval_on_selector_all("#choices button", "els => els.map(e => e.textContent)")
+    assert [text.strip() for text in choices] == [f"✖ {name}" for name in names[2:]], choices
+    await ana.page.click("#choices button >> nth=0")
+    left = await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 3)
+    assert [seat["name"] for seat in left["seats"]] == [*names[:2], names[3]]
