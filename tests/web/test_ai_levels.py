@@ -8,18 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.conftest import WebServer
-from tests.web.players import WebPlayer
-from tests.web.test_browser import new_table
+from tests.web.test_browser import lobby_of_two
 
 
 async def test_each_ai_seat_shows_its_own_level(web: WebServer, browser: Any) -> None:
-    made = await new_table(web, "Ana", "official")
-    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", phone=True)
-    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-    bea = await WebPlayer.open(browser, made["link"], "Bea", lang="es-ES", phone=True)
-    await bea.page.wait_for_selector("#name-step:not([hidden])")
-    await bea.sit_down()
-    await bea.press("join")
+    _made, ana, bea = await lobby_of_two(web, browser, guest_lang="es-ES")
     for seats, pick in ((3, 0), (4, 3)):  # easy, then expert
         await ana.wait_for(lambda s, n=seats - 1: s is not None and len(s["seats"]) == n)
         await ana.press("add_ai")
@@ -42,13 +35,7 @@ async def test_each_ai_seat_shows_its_own_level(web: WebServer, browser: Any) ->
 async def test_the_creator_takes_an_ai_seat_out_of_the_lobby(web: WebServer, browser: Any) -> None:
     """Core's "Remove an AI player": the table's creator picks the seat; a
     player who did not open the table is not offered it."""
-    made = await new_table(web, "Ana", "official")
-    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", phone=True)
-    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-    bea = await WebPlayer.open(browser, made["link"], "Bea", phone=True)
-    await bea.page.wait_for_selector("#name-step:not([hidden])")
-    await bea.sit_down()
-    await bea.press("join")
+    _made, ana, bea = await lobby_of_two(web, browser)
     for seats in (3, 4):
         await ana.wait_for(lambda s, n=seats - 1: s is not None and len(s["seats"]) == n)
         await ana.press("add_ai")

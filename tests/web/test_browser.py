@@ -27,6 +27,25 @@ async def new_table(web: WebServer, name: str, variant: str, **rules: Any) -> di
         return data
 
 
+async def guest(browser: Any, link: str, name: str, *, lang: str = "en-US", phone: bool = True) -> WebPlayer:
+    """Someone opens a table's share link, types a name, sits down and presses Join."""
+    player = await WebPlayer.open(browser, link, name, lang=lang, phone=phone)
+    await player.page.wait_for_selector("#name-step:not([hidden])")
+    await player.sit_down()
+    await player.press("join")
+    return player
+
+
+async def lobby_of_two(web: WebServer, browser: Any, *, guest_lang: str = "en-US",
+                       **rules: Any) -> tuple[dict[str, Any], WebPlayer, WebPlayer]:
+    """Ana makes an `official` table (English, on a phone) and waits in its
+    lobby; Bea joins from the link in `guest_lang`."""
+    made = await new_table(web, "Ana", "official", **rules)
+    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", phone=True)
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    return made, ana, await guest(browser, made["link"], "Bea", lang=guest_lang)
+
+
 async def seat_three(web: WebServer, browser: Any, variant: str, *, phone: bool = False) -> list[WebPlayer]:
     """Ana opens a table from the landing page's form; Bea and Cy open her link,
     pick names and join; Ana starts. One round is the whole match (target 0)."""

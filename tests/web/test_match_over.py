@@ -10,7 +10,7 @@ from typing import Any
 
 from tests.web.conftest import WebServer
 from tests.web.players import WebPlayer
-from tests.web.test_browser import new_table
+from tests.web.test_browser import guest, new_table
 from tests.web.test_round_end import laid_out
 
 
@@ -23,10 +23,7 @@ async def test_after_the_match_the_page_offers_a_new_table(web: WebServer, brows
     await ana.page.goto(made["link"])
     s = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
     assert not await ana.page.is_visible("#again")
-    bea = await WebPlayer.open(browser, made["link"], "Bea", lang="es-ES", phone=True)
-    await bea.page.wait_for_selector("#name-step:not([hidden])")
-    await bea.sit_down()
-    await bea.press("join")
+    bea = await guest(browser, made["link"], "Bea", lang="es-ES")
     await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
     await ana.press("start")
     await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")

@@ -14,20 +14,14 @@ from typing import Any
 from tests.conformance.situations import Situation, kind, lay
 from tests.web.conftest import WebServer
 from tests.web.players import WebPlayer
-from tests.web.test_browser import new_table
+from tests.web.test_browser import lobby_of_two
 from unobot.chat.i18n import gettext_for
 from unobot.chat.table import Table
 
 
 async def two_seated(web: WebServer, browser: Any) -> tuple[dict[str, Any], WebPlayer, WebPlayer]:
     """Ana (English, the table's maker) and Bea (Spanish, from the link), started."""
-    made = await new_table(web, "Ana", "official")
-    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", phone=True)
-    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-    bea = await WebPlayer.open(browser, made["link"], "Bea", lang="es-ES", phone=True)
-    await bea.page.wait_for_selector("#name-step:not([hidden])")
-    await bea.sit_down()
-    await bea.press("join")
+    made, ana, bea = await lobby_of_two(web, browser, guest_lang="es-ES")
     await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
     await ana.press("start")
     for p in (ana, bea):
