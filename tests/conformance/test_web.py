@@ -56,7 +56,7 @@ from tests.conformance.situations import (
 from tests.support.redis_server import RedisServer
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, WebServer
 from tests.web.players import WebPlayer
-from tests.web.settings_panel import open_panel, press
+from tests.web.settings_panel import open_panel, press, said
 from unobot.chat import actions
 from unobot.chat import commands as c
 from unobot.chat.option_values import encode_value
@@ -264,7 +264,7 @@ async def test_web_turns_each_house_rule_on(web: WebServer, devices: list[Any], 
         assert rule in got
         switch = next(e for g in panel["groups"] for e in g["entries"] if e["id"] == "off:" + rule_ref(rule))
         assert switch["on"] is True
-        assert ann.refusals == [] and set(await ann.toasts()) <= {"Saved. It applies from the next game."}
+        assert ann.refusals == [] and set(await said(ann.page)) == {"Saved. It applies from the next game."}
     finally:
         await ann.page.close()
 
@@ -287,6 +287,6 @@ async def test_web_sets_an_option_of_each_kind(web: WebServer, devices: list[Any
         assert got == await rules_after([c.SetRule(rule=rule, enabled=True),
                                          c.SetRule(rule=rule, option=option, value=value)])
         assert got[rule] == {option: value}
-        assert ann.refusals == []
+        assert ann.refusals == [] and set(await said(ann.page)) == {"Saved. It applies from the next game."}
     finally:
         await ann.page.close()

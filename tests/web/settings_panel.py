@@ -57,3 +57,9 @@ def entry(panel: dict[str, Any], press_id: str) -> dict[str, Any] | None:
             if e["id"] == press_id:
                 return dict(e)
     return None
+
+
+async def said(page: Any) -> list[str]:
+    """Every toast the page has shown (refusals, "Saved"), gone from the screen or not."""
+    found: list[str] = await page.evaluate("window.__toasts")
+    return found

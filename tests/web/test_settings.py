@@ -25,7 +25,7 @@ from tests.conformance.situations import rules_after
 from tests.support.redis_server import RedisServer
 from tests.web.conftest import WebServer
 from tests.web.players import PHONE, WebPlayer
-from tests.web.settings_panel import LAST_PANEL, entry, open_panel, press
+from tests.web.settings_panel import LAST_PANEL, entry, open_panel, press, said
 from tests.web.test_refusals import init_data, ws_send
 from unobot.adapters.telegram.admins import AdminCache
 from unobot.adapters.web import links
@@ -96,7 +96,7 @@ async def test_a_browser_tables_creator_changes_its_settings_and_nobody_else_can
     assert (entry(panel, "off:stacking") or {}).get("on") is True
     settings = await web.service.settings(chat)
     assert settings["rules"] == await rules_after([c.SetRule(rule="stacking", enabled=True)])
-    assert gettext_for("en")(SAVED) in await ann.toasts()
+    assert gettext_for("en")(SAVED) in await said(ann.page)
     table = await web.service.table(chat)
     assert table is not None and table.phase == LOBBY and "stacking" in table.overrides
     # An option (a switch of stacking), the turn timer, a typed number of another rule.
@@ -120,7 +120,7 @@ async def test_a_browser_tables_creator_changes_its_settings_and_nobody_else_can
     await press(ann.page, "on:random-colour")
     expected = await model_refusal([c.SetRule(rule="auto-colour", enabled=True),
                                     c.SetRule(rule="random-colour", enabled=True)])
-    assert expected in await ann.toasts()
+    assert (await said(ann.page))[-1] == expected
     assert await web.service.settings(chat) == before
 
     # Ben is no admin: a press forged on his socket is refused with core's words, nothing changes.
@@ -243,7 +243,7 @@ async def test_a_telegram_groups_admin_is_asked_of_telegram(redis_server: RedisS
         assert [m["text"] for m in got if m["type"] == "refused"] == [error_text("not_admin", "en")]
         assert server.errors == []
         # (Telegram's own script is not loaded in a test: the pages' one console error.)
-        assert await b.toasts() == [] and set(await t.toasts()) <= {gettext_for("en")(SAVED)}
+        assert await said(b.page) == [] and await said(t.page) == [gettext_for("en")(SAVED)]
 
 
 class Silent:

@@ -50,8 +50,10 @@
     ["landing", "name-step", "message", "table"].forEach(function (s) { $(s).hidden = s !== id; });
   }
   function banner(text) { var b = $("banner"); b.textContent = text || ""; b.hidden = !text; }
+  window.__toasts = [];  // every toast shown, for tests (a toast itself goes after 4 s)
   function toast(text) {
     if (!text) return;
+    window.__toasts.push(text);
     var el = document.createElement("p");
     el.className = "toast"; el.textContent = text;
     $("toasts").appendChild(el);
