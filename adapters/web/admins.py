@@ -85,15 +85,39 @@ class Admins:
         self.check = check
         self.timeout = timeout
         self.cache: BoundedCache[tuple[str, str], bool] = BoundedCache(size, TTL)
+        #: Questions being asked now (one at a time per person and chat).
+        self.asking: dict[tuple[str, str], asyncio.Task[bool]] = {}
+
+    def known(self, chat: str, person: str, otherwise: bool) -> bool:
+        """The kept answer, without waiting: a move is never held up by Telegram. An answer
+        no longer kept is asked again in the background, and `otherwise` (the page's last) stands."""
+        hit = self.cache.get((chat, person))
+        if hit is not None:
+            return hit
+        if self.check is not None:
+            self._ask(chat, person)
+        return otherwise
+
+    def _ask(self, chat: str, person: str) -> asyncio.Task[bool]:
+        key = (chat, person)
+        task = self.asking.get(key)
+        if task is None:
+            task = self.asking[key] = asyncio.ensure_future(self._answer(chat, person))
+            task.add_done_callback(lambda _t: self.asking.pop(key, None))
+        return task
 
     async def telegram(self, chat: str, person: str) -> bool:
         """Whether `person` administers the Telegram chat `chat` (False when it cannot be known in time)."""
         if self.check is None:
             return False
-        key = (chat, person)
-        hit = self.cache.get(key)
+        hit = self.cache.get((chat, person))
         if hit is not None:
             return hit
+        return await asyncio.shield(self._ask(chat, person))
+
+    async def _answer(self, chat: str, person: str) -> bool:
+        assert self.check is not None
+        key = (chat, person)
         try:
             answer = await asyncio.wait_for(self.check(chat, person), self.timeout)
         except Exception as exc:  # down, slow, or refusing: not an admin for now

@@ -372,7 +372,7 @@ class WebTable:
             return
         page.viewer = links.Viewer(chat, who.person, who.name, page.lang, via=who.via)
         self._add(page)
-        page.admin = await self.is_admin(page.viewer)
+        page.admin = await self.is_admin(page.viewer, quick=kind == "act", otherwise=page.admin)
         if kind == "hello":
             page.sent = -2
             await self._send(page, {"type": "hello", "texts": page_texts(page.lang), "lang": page.lang,
@@ -390,8 +390,9 @@ class WebTable:
         elif kind == "press":
             await self._press(page, table, data)
 
-    async def is_admin(self, viewer: links.Viewer) -> bool:
-        """Whether the viewer is an admin of their table (adapters/web/admins.py: who, per kind)."""
+    async def is_admin(self, viewer: links.Viewer, *, quick: bool = False, otherwise: bool = False) -> bool:
+        """Whether the viewer is an admin of their table (adapters/web/admins.py: who, per kind).
+        `quick` (a move): Telegram is not waited for; the kept answer, else `otherwise`."""
         chat = viewer.chat
         if chat.startswith(BROWSER_PREFIX):
             try:
@@ -400,6 +401,8 @@ class WebTable:
                 return False
             return creator is not None and creator == viewer.person
         if viewer.via == "telegram":
+            if quick:
+                return self.admins.known(chat, viewer.person, otherwise)
             return await self.admins.telegram(chat, viewer.person)
         return False
 
@@ -656,6 +659,8 @@ class WebTable:
             task.cancel()
         for task in list(self.looking.values()):
             task.cancel()
+        for asking in list(self.admins.asking.values()):
+            asking.cancel()
         await stop_following(self.following)
         self.following = None
         for pages in list(self.pages.values()):

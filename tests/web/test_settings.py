@@ -291,3 +291,16 @@ async def test_a_bot_api_that_is_down_or_silent_means_no_admin_at_once(redis_ser
                 assert [m["text"] for m in got if m["type"] == "refused"] == [error_text("not_admin", "en")]
                 assert loop.time() - began < 5.0, "the page waited on Telegram"
                 assert (await web.service.settings(chat)).get("timer") in (0, None)
+                # A move never waits on Telegram, even with nothing kept and a long time limit:
+                # Ana (who opened the lobby) adds an AI seat at once; the question goes on aside.
+                web.table.admins.timeout = 60.0
+                web.table.admins.cache = BoundedCache(16, TTL)
+                _url, ana = mini_app(web, chat, 11, "Ana", server.token)
+                table = await web.service.table(chat)
+                assert table is not None
+                began = loop.time()
+                got = await ws_send(web, [{"type": "act", "id": "anormal", "version": table.version, "auth": ana}])
+                assert [m["type"] for m in got if m["type"] in ("state", "refused")] == ["state"], got
+                assert loop.time() - began < 5.0, "a move waited on Telegram"
+                after = await web.service.table(chat)
+                assert after is not None and len(after.seats) == len(table.seats) + 1
