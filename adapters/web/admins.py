@@ -16,7 +16,9 @@ admin, so none of that could be done from the page. Who is one:
   private chat only its owner is. The answer is kept `TTL` seconds; a Bot
   API that fails or takes longer than the web config's `admin_timeout`
   means "not admin" (the service then refuses with its own words), and a
-  failure is kept a shorter time, so a page never hangs on Telegram.
+  failure is kept a shorter time, so a page never hangs on Telegram. A
+  move (`act`) does not wait at all: it takes the kept answer, else the
+  page's last one, while the question is asked again aside.
 - anything else (a Discord member's or the console's player link): not an
   admin. A Discord link is signed when a member asks `/uno table`; it
   carries no admin flag yet.
