@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
                 await store.close()
                 print(f"error: the store cannot be read: {exc}", file=sys.stderr)
                 return 1
-        table = WebTable(service, web)
+        table = WebTable(service, web, admins=telegram_admins(config, web.admin_timeout))
         try:
             runner = await start(table, listen, port)
         except OSError as exc:
@@ -103,12 +103,23 @@ def run(args: argparse.Namespace) -> int:
 
 # -- inside a bot's process ------------------------------------------------------------------
 
-async def start_inside(service: ChatService, config: Config, *, on_outcome: OutcomeHook | None = None
-                       ) -> tuple[WebTable, Any]:
-    """Serve the web table on the bot's loop with the bot's service; returns (table, runner)."""
+def telegram_admins(config: Config, timeout: float) -> Any:
+    """`unobot web` with a bot token: a Mini App page's person is an admin of its
+    group if Telegram says so (its own Bot API client, `telegram.base_url`)."""
+    if not config.telegram.token:
+        return None
+    from .admins import telegram_bot, telegram_check
+
+    return telegram_check(telegram_bot(config.telegram.token, config.telegram.base_url, timeout))
+
+
+async def start_inside(service: ChatService, config: Config, *, on_outcome: OutcomeHook | None = None,
+                       admins: Any = None) -> tuple[WebTable, Any]:
+    """Serve the web table on the bot's loop with the bot's service; returns (table, runner).
+    `admins`: how a Telegram group's admins are known (`admins.telegram_check`)."""
     from .server import WebTable, start
 
-    table = WebTable(service, web_config(config), on_outcome=on_outcome)
+    table = WebTable(service, web_config(config), on_outcome=on_outcome, admins=admins)
     runner = await start(table, config.web.listen, config.web.port)
     return table, runner
 
@@ -189,8 +200,12 @@ async def serve_with_bot(application: Any, config: Config) -> tuple[WebTable, An
             return
         await publish.after(CallbackContext(application), chat_id, out)
 
-    service = application.bot_data[KEY].service
-    table, runner = await start_inside(service, config, on_outcome=on_outcome)
+    from .admins import telegram_check
+
+    runtime = application.bot_data[KEY]
+    # The group's admins as the bot knows them: its own Bot API client and admin cache.
+    table, runner = await start_inside(runtime.service, config, on_outcome=on_outcome,
+                                       admins=telegram_check(application.bot, runtime.admins))
     short = config.web.telegram_app
     if short:
         def link(chat: str) -> str:

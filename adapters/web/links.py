@@ -57,6 +57,9 @@ class Viewer:
     person: str
     name: str
     lang: str | None = None
+    #: What proved it: "telegram" (a Mini App's `initData`), "player" (a player token).
+    #: Who is an admin depends on it (adapters/web/admins.py).
+    via: str = ""
 
 
 def _b64(data: bytes) -> str:

@@ -17,6 +17,16 @@ player; the page keeps the newest version: latest state wins), `notice`
 changed), `player` (the token of a seat just picked a name for) and
 `need_name`.
 
+Settings: a page whose person is an admin of its table (`adapters/web/admins.py`
+says who, per kind of table; the state's `admin`) shows a settings panel.
+It sends `settings` (show me the chat's settings) and `press` (a press id of
+core's settings menu, `core/chat/settings_menu.py`, and the number typed
+for a `t:` press); the server answers `settings`: core's `SettingsMenu` for
+the chat in the page's language (every entry with its press id, label and
+state), drawn as it is. A press is carried out by core's `settings_press`,
+the chats' own flow: the command it makes goes to the service as this
+person (an admin or not: the service judges and refuses with its words).
+
 The players' records (the chats' `/top`, `/me`, `/last`, `/forgetme`) are
 one HTTP call, `POST /api/records` (`records`): the same proof in `auth`,
 judged the same way, and core's answer (`unobot.chat.answers`) as lines
@@ -54,7 +64,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from unobot.cards import CardError, parse_card
-from unobot.changes import Change, start_following, stop_following
+from unobot.changes import Change, start_following
 from unobot.chat import answers
 from unobot.chat import commands as c
 from unobot.chat.actions import decode
@@ -63,13 +73,15 @@ from unobot.chat.outcome import Outcome
 from unobot.chat.records_text import forget_question
 from unobot.chat.render import error_text, failure_text, store_error_code
 from unobot.chat.service import ChatService
-from unobot.chat.table import FINISHED, Table
+from unobot.chat.settings_press import press as settings_press
+from unobot.chat.table import FINISHED, LOBBY, Table
 from unobot.chat.wake import Pacing
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker
 from unobot.store import StoreUnavailable
 
 from . import links, state
-from .texts import direction, page_texts, refusal
+from .admins import CREATOR_KEY, AdminCheck, Admins
+from .texts import direction, page_texts, refusal, settings_payload
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +92,8 @@ BROWSER_SEAT_SECONDS = 7 * 24 * 3600.0
 MAX_MESSAGE = 16 * 1024
 #: Seconds between a watcher's looks when the store tells its changes.
 FEED_POLL = 5.0
+#: The settings panel shows every entry at once (the chats page them): core's page size for it.
+SETTINGS_PAGE = 1000
 
 OutcomeHook = Callable[[str, Outcome], Awaitable[None]]
 
@@ -97,6 +111,9 @@ class Page:
     finished: bool = False
     #: Every state payload sent, for the tests' privacy scan (None: not kept).
     log: list[dict[str, Any]] | None = None
+    #: Its person is an admin of its table (as last asked); it asked for the settings panel.
+    admin: bool = False
+    settings: bool = False
 
 
 @dataclass
@@ -116,16 +133,21 @@ class WebConfig:
     pacing: Pacing = field(default_factory=Pacing)
     #: Keep every payload each page was sent (tests only).
     keep_payloads: bool = False
+    #: Seconds Telegram is given to say whether a person is a group's admin (then: not one).
+    admin_timeout: float = 3.0
 
 
 class WebTable:
     """The aiohttp application and what it keeps: open pages, watchers, planned wakes."""
 
     def __init__(self, service: ChatService, config: WebConfig | None = None, *,
-                 on_outcome: OutcomeHook | None = None) -> None:
+                 on_outcome: OutcomeHook | None = None, admins: AdminCheck | None = None) -> None:
+        """`admins` asks whether a person administers a Telegram chat (`admins.telegram_check`);
+        without it nobody on a Telegram chat's page is an admin."""
         self.service = service
         self.config = config or WebConfig()
         self.on_outcome = on_outcome
+        self.admins = Admins(admins, self.config.admin_timeout)
         self.pages: dict[str, set[Page]] = {}
         self.watchers: dict[str, asyncio.Task[None]] = {}
         self.timers = AsyncioTimers(service.clock, self._ring, poll=self.config.pacing.clock_poll)
@@ -235,7 +257,9 @@ class WebTable:
             return web.json_response({"error": refusal("bad_variant", lang)}, status=400)
         chat = BROWSER_PREFIX + secrets.token_hex(8)
         person = "w" + secrets.token_hex(8)
-        await self.service.store.update_chat_settings(chat, {"lang": lang, **({"rules": rules} if rules else {})})
+        # The creator is the table's admin (its settings, starting, stopping): kept with the chat.
+        await self.service.store.update_chat_settings(chat, {"lang": lang, CREATOR_KEY: person,
+                                                             **({"rules": rules} if rules else {})})
         out = await self.service.handle(chat, c.Person(person, name, lang), c.NewGame(variant=variant))
         if not out.ok:
             return web.json_response({"error": out.error}, status=400)
@@ -295,10 +319,10 @@ class WebTable:
                 person, name, tg_lang = links.telegram_user(fields)
                 token = fields.get("start_param") or str(auth.get("table") or "")
                 chat = links.read_table_token(cfg.secret, token)
-                return links.Viewer(chat, person, name, known(tg_lang) or lang)
+                return links.Viewer(chat, person, name, known(tg_lang) or lang, via="telegram")
             if auth.get("player"):
                 v = links.read_player_token(cfg.secret, str(auth["player"]))
-                return links.Viewer(v.chat, v.person, v.name, lang or v.lang)
+                return links.Viewer(v.chat, v.person, v.name, lang or v.lang, via="player")
             if auth.get("table"):
                 chat = links.read_table_token(cfg.secret, str(auth["table"]))
                 return "need_name" if chat.startswith(BROWSER_PREFIX) and cfg.browser_tables else "no_auth"
@@ -346,8 +370,9 @@ class WebTable:
         if game is not None and (table is None or table.seed != game):
             await self._refuse(page, "other_game", page.lang, texts=True)
             return
-        page.viewer = links.Viewer(chat, who.person, who.name, page.lang)
+        page.viewer = links.Viewer(chat, who.person, who.name, page.lang, via=who.via)
         self._add(page)
+        page.admin = await self.is_admin(page.viewer, quick=kind == "act", otherwise=page.admin)
         if kind == "hello":
             page.sent = -2
             await self._send(page, {"type": "hello", "texts": page_texts(page.lang), "lang": page.lang,
@@ -359,6 +384,79 @@ class WebTable:
                 self.waker.ensure(chat, table)
         elif kind == "act":
             await self._act(page, table, data)
+        elif kind == "settings":
+            page.settings = True
+            await self._send_settings(page)
+        elif kind == "press":
+            await self._press(page, table, data)
+
+    async def is_admin(self, viewer: links.Viewer, *, quick: bool = False, otherwise: bool = False) -> bool:
+        """Whether the viewer is an admin of their table (adapters/web/admins.py: who, per kind).
+        `quick` (a move): Telegram is not waited for; the kept answer, else `otherwise`."""
+        chat = viewer.chat
+        if chat.startswith(BROWSER_PREFIX):
+            try:
+                creator = (await self.service.store.get_chat_settings(chat)).get(CREATOR_KEY)
+            except StoreUnavailable:
+                return False
+            return creator is not None and creator == viewer.person
+        if viewer.via == "telegram":
+            if quick:
+                return self.admins.known(chat, viewer.person, otherwise)
+            return await self.admins.telegram(chat, viewer.person)
+        return False
+
+    def person(self, page: Page) -> c.Person:
+        """The page's person as the service sees them (an admin or not, as asked)."""
+        viewer = page.viewer
+        assert viewer is not None
+        return c.Person(viewer.person, viewer.name, page.lang, page.admin)
+
+    # -- settings ------------------------------------------------------------------------
+    async def _send_settings(self, page: Page) -> None:
+        assert page.viewer is not None
+        try:
+            settings = await self.service.settings(page.viewer.chat)
+        except StoreUnavailable as exc:
+            await self._send(page, {"type": "refused", "code": store_error_code(exc), "text": failure_text(
+                exc, page.lang, keeps_nothing=self.service.keeps_nothing)})
+            return
+        await self._send(page, settings_payload(settings, page.lang, page.admin))
+
+    async def _press(self, page: Page, table: Table | None, data: dict[str, Any]) -> None:
+        """A press of the settings panel: core's settings flow, as the chats carry it out."""
+        viewer = page.viewer
+        assert viewer is not None
+        code, typed = data.get("id"), data.get("typed")
+        if not isinstance(code, str) or (typed is not None and not isinstance(typed, str)):
+            await self._refuse(page, "bad_action", page.lang)
+            return
+        async with self.lock(viewer.chat):
+            done = await settings_press(self.service, viewer.chat, self.person(page), code, typed,
+                                        lang=page.lang, size=SETTINGS_PAGE)
+        if done.refusal:
+            await self._send(page, {"type": "refused", "code": "settings", "text": done.refusal})
+        elif done.outcome is not None:
+            await self._send(page, {"type": "notice", "lines": [done.note(page.lang)]})
+            await self._saved(viewer.chat, done.outcome)
+            return
+        page.settings = True
+        await self._send_settings(page)
+
+    async def _saved(self, chat: str, out: Outcome) -> None:
+        """The chat's settings changed here: its pages' panels and its lobby (which takes them) are
+        drawn anew, and the chat's own front-end is told (its lobby message)."""
+        for other in list(self.pages.get(chat, ())):
+            if other.settings:
+                await self._send_settings(other)
+        table = await self.service.table(chat)
+        if table is not None:
+            await self._broadcast(chat, table)
+        if self.on_outcome is not None and table is not None and table.phase == LOBBY:
+            try:
+                await self.on_outcome(chat, Outcome(ok=True, changed=True, table=table, settings=out.settings))
+            except Exception:  # the chat's own front-end failing must not stop the page
+                log.exception("chat %s: the outcome hook failed", chat)
 
     async def _sit(self, page: Page, data: dict[str, Any], lang: str) -> None:
         name = clean_name(data.get("name"))
@@ -382,7 +480,7 @@ class WebTable:
             await self._refuse(page, "bad_action", page.lang)
             await self._push(page, table, force=True)
             return
-        person = c.Person(viewer.person, viewer.name, page.lang)
+        person = self.person(page)
         async with self.lock(viewer.chat):
             out = await self.service.handle(viewer.chat, person, cmd)
             if out.ok:
@@ -440,7 +538,8 @@ class WebTable:
             return
         page.sent = version
         page.finished = table is not None and table.phase == FINISHED
-        data = state.payload(table, viewer.person, page.lang, now=self.service.clock(), chat=viewer.chat)
+        data = state.payload(table, viewer.person, page.lang, now=self.service.clock(), chat=viewer.chat,
+                             is_admin=page.admin)
         if self.config.keep_payloads:  # the tests' privacy scan: what was sent, beside every hand then
             hands = [[card.text for card in h] for h in table.game.hands] if table is not None and table.game else []
             self.sent.setdefault(viewer.person, []).append({"payload": json.loads(json.dumps(data)),
@@ -560,8 +659,14 @@ class WebTable:
             task.cancel()
         for task in list(self.looking.values()):
             task.cancel()
-        await stop_following(self.following)
-        self.following = None
+        for asking in list(self.admins.asking.values()):
+            asking.cancel()
+        following, self.following = self.following, None
+        if following is not None:
+            # Its feed's connection may be mid-read: a second at most, then the store's close
+            # (after this) ends it. Unbounded, a shutdown could wait on Redis for ever.
+            following.cancel()
+            await asyncio.wait({following}, timeout=1.0)
         for pages in list(self.pages.values()):
             for page in list(pages):
                 await page.ws.close()

@@ -47,14 +47,16 @@ def action_json(a: Action) -> dict[str, Any]:
 
 
 def payload(table: Table | None, person: str, lang: str, *, now: float | None = None,
-            chat: str = "") -> dict[str, Any]:
-    """The state message for `person` (their hand only) in `lang`."""
+            chat: str = "", is_admin: bool = False) -> dict[str, Any]:
+    """The state message for `person` (their hand only) in `lang`; `is_admin`:
+    they are an admin of the table (the menu offers what an admin may do, and
+    the page its settings panel)."""
     _ = gettext_for(lang)
     if table is None:
         return {"type": "state", "chat": chat, "version": -1, "phase": "none", "seats": [], "hand": [],
-                "actions": [], "recent": [], "seat": None}
+                "actions": [], "recent": [], "seat": None, "admin": is_admin}
     view = table_view(table, lang)
-    m = menu(table, person, lang, now=now)
+    m = menu(table, person, lang, now=now, is_admin=is_admin)
     grouped = m.grouped()
     # A card in the hand is tapped to make its plain play (in turn, or a jump-in);
     # every other action (UNO with a card, draw, pass, a plugin's move) is a button.
@@ -95,6 +97,7 @@ def payload(table: Table | None, person: str, lang: str, *, now: float | None = 
         "timer_text": ngettext("{n} second per turn", "{n} seconds per turn", view.turn_seconds).format(
             n=view.turn_seconds) if view.turn_seconds and view.phase in (LOBBY, PLAYING) else "",
         "turn_left": None if now is None else turn_left(table, now),
+        "admin": is_admin,
     }
     if view.on_turn >= 0:  # nobody is on turn between rounds or after the match
         out["turn_text"] = _("Turn: {player}").format(player=view.turn_name)

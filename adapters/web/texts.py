@@ -8,7 +8,11 @@ looks its words up by key; it never holds a language of its own.
 
 from __future__ import annotations
 
-from unobot.chat.i18n import N_, RTL, gettext_for
+from collections.abc import Iterable
+from typing import Any
+
+from unobot.chat.i18n import LANGUAGE_NAMES, N_, RTL, gettext_for
+from unobot.chat.settings_menu import RULES_TITLE, Entry, SettingsMenu
 
 #: key -> English text (the msgid); the page shows `texts[key]`.
 PAGE = {
@@ -90,3 +94,42 @@ def direction(lang: str) -> str:
     Arabic is laid out right to left, mirrored by the page's CSS (logical
     properties: the seats, the hand and the facts start at the right)."""
     return "rtl" if lang.split("_")[0] in RTL else "ltr"
+
+
+#: The settings panel's headings: core's own texts (the chats' /rules says them too).
+SETTINGS = {
+    "title": RULES_TITLE,
+    "variants": N_("Variants"),
+    "rules": N_("Turn a house rule on or off"),
+    "options": N_("Options"),
+    "timer": N_("Turn timer"),
+    "type_number": N_("Type a number"),
+}
+
+
+def settings_payload(settings: dict[str, Any], lang: str, admin: bool) -> dict[str, Any]:
+    """The settings panel's message: core's `SettingsMenu` of the chat's
+    `settings` for a reader of `lang`, every entry as core makes it (its
+    press id, its label, whether it is on, its hint), all on one page. The
+    page draws it as it is; what a press does is core's (`settings_press`)."""
+    _ = gettext_for(lang)
+    m = SettingsMenu(settings, lang, size=1000, choice_size=1000)
+
+    def entries(items: Iterable[Entry]) -> list[dict[str, Any]]:
+        return [{"id": e.id, "label": e.label, "on": e.on, "hint": e.hint} for e in items]
+
+    language = LANGUAGE_NAMES.get(str(settings.get("lang")), str(settings.get("lang")))
+    groups = [
+        {"key": "variants", "title": _(SETTINGS["variants"]), "entries": entries(m.variant_entries())},
+        {"key": "rules", "title": _(SETTINGS["rules"]), "entries": entries(m.switches())},
+        {"key": "timer", "title": _(SETTINGS["timer"]), "entries": entries(m.timers())},
+        {"key": "lang", "title": _("Language: {language}").format(language=language),
+         "entries": entries(m.languages())},
+    ]
+    options = [{"id": p.id, "title": f"{p.rule_label} · {p.title}", "help": p.help, "takes": p.takes,
+                "now": _("Now: {value}").format(value=p.value_text), "choices": entries(p.choices.entries),
+                "steps": entries(p.steps), "typed": p.typed}
+               for rule in m.option_panels() for p in rule]
+    return {"type": "settings", "admin": admin, "title": _(SETTINGS["title"]), "summary": m.summary_lines(),
+            "groups": groups, "options_title": _(SETTINGS["options"]), "options": options,
+            "reset": entries([m.reset()])[0], "type_number": _(SETTINGS["type_number"])}

@@ -20,14 +20,16 @@ by the server (the store's change feed), and the person who acts:
   once the page has drawn the next version the stored game is the model's
   own result of that action on the laid table (`reference`).
 
-The chat's rules: the page has no admin settings screen (no house rule
-switches, no option setters: app.js and index.html offer none). Its only
-way to set rules is the `rules` of `POST /api/new` (which the landing
-page's form does not send), so the house_rules() and OPTIONS cases the other
-runners go through are not run here; what is checked is that the rules the
-table was opened with are the ones the model's SetRule would have set. (In
-Telegram the same page is the group's Mini App; that group's rules are set
-through the bot's /rules, which test_telegram.py covers.)
+The chat's rules: a browser table's creator is its admin, and the page
+gives an admin a settings panel drawn from core's settings menu (every
+entry a button carrying the menu's press id). As test_telegram.py and
+test_discord.py do through their /rules, each house rule is turned on
+through the panel (the shared rules it cannot go with turned off first,
+through the panel too), and an option of each kind is set with the button
+its panel offers for the value; the chat's stored rules must be the
+model's (`rules_after` of the same commands). The situations' own rules
+are still given to `POST /api/new` (the page's web call), and checked the
+same way.
 """
 
 from __future__ import annotations
@@ -41,13 +43,27 @@ import pytest
 import pytest_asyncio
 
 from tests.conformance.conftest import new_prefix
-from tests.conformance.situations import SITUATIONS, Situation, game_of, lay, reference, rules_after
+from tests.conformance.situations import (
+    OPTIONS,
+    SITUATIONS,
+    Situation,
+    game_of,
+    house_rules,
+    lay,
+    reference,
+    rules_after,
+)
 from tests.support.redis_server import RedisServer
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, WebServer
 from tests.web.players import WebPlayer
+from tests.web.settings_panel import open_panel, press, said
 from unobot.chat import actions
 from unobot.chat import commands as c
+from unobot.chat.option_values import encode_value
+from unobot.chat.settings_menu import key_of, rule_ref
 from unobot.chat.table import PLAYING, Table
+from unobot.registry import available_rules
+from unobot.rule import option_specs
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 NAMES = ("Ann", "Ben", "Cat", "Dan")
@@ -200,7 +216,8 @@ async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, device
         if parent.needs:
             await page.wait_for_selector("#picker[open]")
             choices = await page.eval_on_selector_all("#choices button", CHOICES)
-            assert choices == [[x.id, x.label] for x in parent.choices], choices
+            # each choice says only what it adds to the picker's title (core's `choice_label`)
+            assert choices == [[x.id, parent.choice_label(x)] for x in parent.choices], choices
             await page.click(f'#choices button[data-id="{wanted.id}"]')
         else:
             assert not await page.is_visible("#picker[open]")
@@ -217,3 +234,59 @@ async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, device
     finally:
         for p in players:
             await p.page.close()
+
+
+async def admin_at_a_new_table(web: WebServer, devices: list[Any]) -> tuple[str, WebPlayer]:
+    """A new browser table, its maker's page in its lobby with the settings panel open."""
+    async with aiohttp.ClientSession() as http, http.post(
+            f"{web.url}/api/new", json={"name": NAMES[0], "variant": "official", "lang": "en"}) as r:
+        assert r.status == 200, await r.text()
+        made: dict[str, Any] = await r.json()
+    ann = await new_player(devices[0], NAMES[0])
+    await ann.page.goto(f"{web.url}/?p={made['player']}")
+    await ann.wait_for(lambda st: st is not None and st["phase"] == "lobby" and st["admin"])
+    await open_panel(ann.page)
+    return made["chat"], ann
+
+
+@pytest.mark.parametrize("rule", house_rules())
+async def test_web_turns_each_house_rule_on(web: WebServer, devices: list[Any], rule: str) -> None:
+    """The panel offers every house rule; pressing it sets what the model's SetRule sets."""
+    chat, ann = await admin_at_a_new_table(web, devices)
+    try:
+        off = [other for other in available_rules()[rule].conflicts if available_rules()[other].base]
+        for other in off:
+            await press(ann.page, "off:" + rule_ref(other))
+        panel = await press(ann.page, "on:" + rule_ref(rule))
+        got = (await web.service.settings(chat)).get("rules") or {}
+        assert got == await rules_after([*(c.SetRule(rule=other, enabled=False) for other in off),
+                                         c.SetRule(rule=rule, enabled=True)])
+        assert rule in got
+        switch = next(e for g in panel["groups"] for e in g["entries"] if e["id"] == "off:" + rule_ref(rule))
+        assert switch["on"] is True
+        assert ann.refusals == [] and set(await said(ann.page)) == {"Saved. It applies from the next game."}
+    finally:
+        await ann.page.close()
+
+
+@pytest.mark.parametrize(("rule", "option", "value"), OPTIONS, ids=[f"{r}.{o}" for r, o, _ in OPTIONS])
+async def test_web_sets_an_option_of_each_kind(web: WebServer, devices: list[Any], rule: str, option: str,
+                                              value: object) -> None:
+    """A bool switch, a number's step, a Literal's choice: the same rules as the model's SetRule."""
+    chat, ann = await admin_at_a_new_table(web, devices)
+    try:
+        await press(ann.page, "on:" + rule_ref(rule))
+        index, spec = next((i, s) for i, s in enumerate(option_specs(available_rules()[rule])) if s.name == option)
+        key = f"{key_of(rule)}:{index}"
+        offered = await ann.page.eval_on_selector_all(f'#settings-body [data-option="o:{key}"] button[data-press]',
+                                                      "els => els.map(e => e.dataset.press)")
+        setter = f"s:{key}:{encode_value(spec, value)}"
+        assert setter in offered, offered
+        await press(ann.page, setter)
+        got = (await web.service.settings(chat)).get("rules") or {}
+        assert got == await rules_after([c.SetRule(rule=rule, enabled=True),
+                                         c.SetRule(rule=rule, option=option, value=value)])
+        assert got[rule] == {option: value}
+        assert ann.refusals == [] and set(await said(ann.page)) == {"Saved. It applies from the next game."}
+    finally:
+        await ann.page.close()

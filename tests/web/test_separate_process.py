@@ -61,7 +61,9 @@ class WebProcess:
         (folder / "config.yaml").write_text(
             f"store:\n  prefix: {prefix}\n  data_dir: {folder}\nweb:\n  port: {self.port}\n")
         self.log_path = folder / "web.log"
-        env = {**os.environ, "TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_REDIS_URL": redis_url,
+        # Its Bot API (a Mini App page's group admins are asked of it) is the local one, never Telegram's.
+        env = {**os.environ, "TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
+               "UNOBOT_REDIS_URL": redis_url,
                "UNOBOT_CONFIG": str(folder / "config.yaml")}
         with self.log_path.open("wb") as out:
             self.process = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web"], cwd=folder, env=env,

@@ -50,8 +50,10 @@
     ["landing", "name-step", "message", "table"].forEach(function (s) { $(s).hidden = s !== id; });
   }
   function banner(text) { var b = $("banner"); b.textContent = text || ""; b.hidden = !text; }
+  window.__toasts = [];  // every toast shown, for tests (a toast itself goes after 4 s)
   function toast(text) {
     if (!text) return;
+    window.__toasts.push(text);
     var el = document.createElement("p");
     el.className = "toast"; el.textContent = text;
     $("toasts").appendChild(el);
@@ -88,7 +90,7 @@
   function connect() {
     banner(t("connecting"));
     ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
-    ws.onopen = function () { retry = 0; banner(""); send({ type: "hello" }); };
+    ws.onopen = function () { retry = 0; banner(""); settingsAsked = false; send({ type: "hello" }); };
     ws.onmessage = function (ev) { receive(JSON.parse(ev.data)); };
     ws.onclose = function () {
       ws = null;
@@ -115,6 +117,7 @@
         $("message").textContent = m.text; show("message");
       }
     } else if (m.type === "notice") { (m.lines || []).forEach(toast); }
+    else if (m.type === "settings") drawSettings(m);
   }
   function drawPending() {
     drawing = false; var s = pending; pending = null;
@@ -200,6 +203,76 @@
     var recent = $("recent"); recent.textContent = "";
     (s.recent || []).slice().reverse().forEach(function (line) { recent.appendChild(el("li", "", line)); });
     if ($("picker").open && $("picker").dataset.version !== String(s.version)) $("picker").close();
+    // An admin of this table (the server says who) has the settings panel; its title is the
+    // chats' "Rules in this chat", sent with the panel (asked for once, then kept fresh).
+    $("settings").hidden = !s.admin;
+    if (s.admin && !settingsAsked) { settingsAsked = true; send({ type: "settings" }); }
+  }
+
+  // -- the settings panel: core's SettingsMenu, as the chats' /rules offers it -------------------
+  // Every button is an entry of core's menu, pressed by its id (the same press ids the chats'
+  // buttons carry); what a press means, and whether this person may, is the server's (core's).
+  var settingsAsked = false;
+  window.__settings = [];  // every panel drawn, for tests
+  function pressButton(e, cls) {
+    var b = el("button", cls || "setting", e.label);
+    b.type = "button";
+    b.setAttribute("data-press", e.id);
+    b.setAttribute("aria-pressed", e.on ? "true" : "false");
+    if (e.hint) b.title = e.hint;
+    b.onclick = function () { send({ type: "press", id: e.id }); };
+    return b;
+  }
+  function drawSettings(m) {
+    window.__settings.push(m);
+    $("settings-title").textContent = m.title;
+    var summary = $("settings-summary"); summary.textContent = "";
+    (m.summary || []).forEach(function (line) { summary.appendChild(el("li", "", line)); });
+    var body = $("settings-body");
+    // The keyboard's focus stays where it was (a switch's id turns from on: to off:, its place stays).
+    var focused = Array.prototype.indexOf.call(body.querySelectorAll("button, input"), document.activeElement);
+    body.textContent = "";
+    if (!m.admin) return;
+    m.groups.forEach(function (g) {
+      var box = el("fieldset", "group g-" + g.key);
+      box.appendChild(el("legend", "", g.title));
+      g.entries.forEach(function (e) { box.appendChild(pressButton(e)); });
+      body.appendChild(box);
+    });
+    if (m.options.length) {
+      var opts = el("fieldset", "group g-options");
+      opts.appendChild(el("legend", "", m.options_title));
+      m.options.forEach(function (o) {
+        var div = el("div", "option");
+        div.setAttribute("data-option", o.id);
+        div.appendChild(el("h3", "", o.title));
+        if (o.help) div.appendChild(el("p", "help", o.help));
+        div.appendChild(el("p", "now", o.now));
+        var row = el("div", "choices");
+        o.choices.concat(o.steps).forEach(function (e) { row.appendChild(pressButton(e)); });
+        div.appendChild(row);
+        if (o.typed) {
+          var form = el("form", "typed");
+          var input = el("input"); input.type = "number"; input.inputMode = "numeric";
+          input.setAttribute("aria-label", m.type_number + " · " + o.title); input.placeholder = m.type_number;
+          var go = el("button", "setting", "✓"); go.type = "submit"; go.setAttribute("aria-label", m.type_number);
+          form.appendChild(input); form.appendChild(go);
+          form.onsubmit = function (ev) {
+            ev.preventDefault();
+            if (input.value !== "") send({ type: "press", id: o.typed, typed: input.value });
+          };
+          div.appendChild(form);
+        }
+        opts.appendChild(div);
+      });
+      body.appendChild(opts);
+    }
+    body.appendChild(pressButton(m.reset, "setting reset"));
+    if (focused >= 0) {
+      var all = body.querySelectorAll("button, input");
+      var again = all[Math.min(focused, all.length - 1)];
+      if (again) again.focus({ preventScroll: true });
+    }
   }
   // The turn clock: the table's "15 seconds per turn", and the seconds the server said the
   // player on turn has left, counted down from when they came (the server's wake skips the
