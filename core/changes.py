@@ -191,11 +191,23 @@ def start_following(feed: ChangeFeed | None, handler: Handler, *,
     return asyncio.get_running_loop().create_task(follow(feed, handler, others_only=others_only))
 
 
-async def stop_following(task: asyncio.Task[None] | None) -> None:
+#: How long a shutdown waits for the follower to end once cancelled.
+STOP_WAIT = 1.0
+
+
+async def stop_following(task: asyncio.Task[None] | None, wait: float = STOP_WAIT) -> None:
+    """Cancel the follower and wait for it, `wait` seconds at most.
+
+    Why bounded: a feed cancelled in the middle of a read may not end until
+    its connection does (seen with a Redis pub/sub read: `unobot web` then
+    never stopped on SIGTERM). Every front-end closes its store right after
+    this, which ends such a read; a shutdown never waits on the network."""
     import asyncio
 
     if task is None:
         return
     task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    done, _pending = await asyncio.wait({task}, timeout=wait)
+    for finished in done:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            finished.result()  # retrieved, so no "exception never retrieved" at exit

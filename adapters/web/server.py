@@ -64,7 +64,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from unobot.cards import CardError, parse_card
-from unobot.changes import Change, start_following
+from unobot.changes import Change, start_following, stop_following
 from unobot.chat import answers
 from unobot.chat import commands as c
 from unobot.chat.actions import decode
@@ -661,12 +661,8 @@ class WebTable:
             task.cancel()
         for asking in list(self.admins.asking.values()):
             asking.cancel()
-        following, self.following = self.following, None
-        if following is not None:
-            # Its feed's connection may be mid-read: a second at most, then the store's close
-            # (after this) ends it. Unbounded, a shutdown could wait on Redis for ever.
-            following.cancel()
-            await asyncio.wait({following}, timeout=1.0)
+        await stop_following(self.following)  # a second at most: the store's close (after this) ends a read
+        self.following = None
         for pages in list(self.pages.values()):
             for page in list(pages):
                 await page.ws.close()

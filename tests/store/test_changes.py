@@ -189,3 +189,39 @@ async def test_a_lost_connection_is_said_as_resync(make_redis_server: object) ->
         task.cancel()
         await one.close()
         await listener.close()
+
+
+async def test_a_shutdown_waits_a_bounded_time_for_a_follower_stuck_in_its_feed() -> None:
+    """A feed cancelled mid-read may not end until its connection does (a
+    Redis pub/sub read held `unobot web` on SIGTERM): `stop_following` waits
+    `wait` seconds at most, and the follower ends once the feed is closed."""
+    import time
+
+    from unobot.changes import start_following, stop_following
+
+    released = asyncio.Event()
+
+    class StuckFeed:
+        origin = "stuck"
+        closed = False
+
+        async def listen(self) -> AsyncIterator[Change]:
+            try:
+                await asyncio.Event().wait()  # a read that never returns
+                yield Change("", "", 0, "")
+            finally:
+                await released.wait()  # its connection's close, which a cancel does not end
+
+    async def handler(change: Change) -> None:
+        raise AssertionError(change)
+
+    task = start_following(StuckFeed(), handler)
+    assert task is not None
+    await asyncio.sleep(0.05)
+    started = time.monotonic()
+    await asyncio.wait_for(stop_following(task, wait=0.3), 5.0)  # unbounded, it waited for ever
+    assert 0.25 <= time.monotonic() - started < 2.0
+    assert not task.done()
+    released.set()  # the store closed: the read ends, and so does the follower
+    await asyncio.wait({task}, timeout=2.0)
+    assert task.done()
