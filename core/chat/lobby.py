@@ -38,7 +38,9 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
         if len(table.seats) >= MAX_PLAYERS:
             raise ChatError("game_full")
         table.seats.append(Seat(person.id, unique_name(table, person.name)))
-        out.notices.append(_("{player} joined ({n} players).").format(player=person.name, n=len(table.seats)))
+        # the name as seated ("Ben 2" beside another Ben): the one every later line says
+        out.notices.append(_("{player} joined ({n} players).").format(player=table.seats[-1].name,
+                                                                     n=len(table.seats)))
         return [f"join {person.id}"]
     if isinstance(cmd, c.AddAI):
         if table.phase != LOBBY:

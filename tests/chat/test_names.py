@@ -40,3 +40,12 @@ async def test_a_seat_named_like_another_gets_a_number() -> None:
     table = await svc.table("g")
     assert table is not None and table.seats[-1].name == "W" * (MAX_NAME - 3) + "… 2"
     assert all(len(s.name) <= MAX_NAME for s in table.seats)
+
+
+async def test_the_join_notice_says_the_name_as_seated() -> None:
+    """"Ana joined" beside an Ana already seated said nothing of "ana 2",
+    the name every later line uses."""
+    svc = ChatService(MemoryStore(), rng=random.Random(1))
+    assert (await svc.handle("g", c.Person("1", "Ana"), c.NewGame())).ok
+    joined = await svc.handle("g", c.Person("2", "ana"), c.Join())
+    assert joined.ok and "ana 2 joined (2 players)." in joined.notices
