@@ -392,9 +392,11 @@ class WebTable:
 
     async def is_admin(self, viewer: links.Viewer, *, quick: bool = False, otherwise: bool = False) -> bool:
         """Whether the viewer is an admin of their table (adapters/web/admins.py: who, per kind).
-        `quick` (a move): Telegram is not waited for; the kept answer, else `otherwise`."""
+        `quick` (a move): no wait and no store read; the kept answer, else `otherwise` (the page's last)."""
         chat = viewer.chat
         if chat.startswith(BROWSER_PREFIX):
+            if quick:  # a table's creator never changes: a move takes the page's answer, no store read
+                return otherwise
             try:
                 creator = (await self.service.store.get_chat_settings(chat)).get(CREATOR_KEY)
             except StoreUnavailable:
