@@ -188,7 +188,9 @@ def players_table(view: TableView, lang: str, me: str, hide: Sequence[str] = ())
         if p.id == me:
             name.append(" " + _("(you)"), style="grey50")
         flag = Text("")
-        if p.is_out and view.winner != p.seat:
+        if p.has_left:
+            flag = Text(_("left the game"), style="grey50")
+        elif p.is_out and view.winner != p.seat:
             flag = Text(_("out"), style="grey50")
         elif p.calls_uno:
             flag = Text(_("UNO!"), style="bold red")

@@ -78,7 +78,7 @@ def payload(table: Table | None, person: str, lang: str, *, now: float | None = 
     seats = []
     for p in view.in_order:
         seats.append({"seat": p.seat, "name": p.name, "cards": p.cards, "turn": p.is_turn, "next": p.is_next,
-                      "uno": p.calls_uno, "ai": p.is_ai, "level": p.level_name, "out": p.is_out, "score": p.score,
+                      "uno": p.calls_uno, "ai": p.is_ai, "level": p.level_name, "out": p.is_out, "left": p.has_left, "score": p.score,
                       "me": p.seat == m.seat,
                       "count_text": ngettext("{n} card", "{n} cards", p.cards).format(n=p.cards)})
     out: dict[str, Any] = {

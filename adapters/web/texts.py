@@ -51,6 +51,7 @@ PAGE = {
     "score": N_("score"),
     "uno": N_("said UNO"),
     "out": N_("out"),
+    "left": N_("left the game"),
     # what a screen reader names the list of seats by (the page's `aria-label`)
     "players": N_("Players"),
     # the records panel: core's answers to /top, /me, /last, /forgetme (core/chat/answers.py)

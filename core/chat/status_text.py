@@ -57,7 +57,15 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
             first = i == 0 and view.top is not None and table.phase != LOBBY
             out.append(f"{COLOR_EMOJI.get(view.color, '⬛')} {fact}" if first else fact)
     if table.phase == LOBBY and table.seats:
-        out.append(_("Press Join to play; the creator presses Start. /rules shows the rules."))
+        # Who presses Start, by name: when the creator leaves the lobby the next person
+        # seated becomes it (`lobby`'s leave), and "the creator" no longer says who that
+        # is; with nobody holding it any seated player may start (`lobby.start`).
+        creator = table.seat_of(table.creator)
+        if creator is not None:
+            out.append(_("Press Join to play; {player} presses Start. /rules shows the rules.").format(
+                player=table.seats[creator].name))
+        else:
+            out.append(_("Press Join to play; anyone seated can press Start. /rules shows the rules."))
         if view.target:
             out.append("🏁 " + _("First to {n} points wins the match.").format(n=view.target))
     seconds = view.turn_seconds

@@ -39,6 +39,10 @@ class PlayerLine:
     #: An AI seat's level in the view's language ("expert"; "" for a person): each AI
     #: seat is added at a level of its own, and the seats show which is which.
     level_name: str = ""
+    #: Left the match (`/leave`, removed, timed out): their seat stays for the
+    #: scores, and is shown as gone, not as one who went out by playing a last
+    #: card ("Cid (0) ✓" read as a winner).
+    has_left: bool = False
 
     @property
     def calls_uno(self) -> bool:
@@ -166,7 +170,8 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
             line.cards = len(game.hands[i])
             line.is_turn = game.turn == i and table.phase not in (LOBBY, BETWEEN_ROUNDS, FINISHED)
             line.said_uno = bool(uno is not None and uno.said(game, i))
-            line.is_out = i in game.out
+            line.has_left = seat.id in table.left or i in game.match.get("left", ())
+            line.is_out = i in game.out and not line.has_left
             line.score = game.scores[i]
         players.append(line)
     view = TableView(table.phase, table.variant, variant_title(table.variant, lang), table.version,
@@ -317,6 +322,9 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     for p in view.in_order:
         mark = "▶ " if p.is_turn else "⏭ " if p.is_next else ""
         uno = " UNO" if p.calls_uno else ""
+        if p.has_left:
+            parts.append(f"{mark}{p.name} ({_('left the game')})")
+            continue
         out = " ✓" if p.is_out else ""
         parts.append(f"{mark}{p.name} ({p.cards}){uno}{out}")
     lines.append(f" {arrow} ".join(parts))

@@ -173,10 +173,11 @@
       // dealt there to count); in a game the seat stays narrow (two a row on a phone) and
       // keeps it as its title.
       if (s.phase === "lobby") { if (p.level) li.appendChild(el("span", "level", p.level)); }
-      else li.appendChild(el("span", "count", p.count_text));
+      else if (!p.left) li.appendChild(el("span", "count", p.count_text));
       if (p.level) li.title = p.level;
       if (p.uno) li.appendChild(el("span", "flag", "UNO"));
-      if (p.out) li.appendChild(el("span", "flag", t("out")));
+      if (p.left) li.appendChild(el("span", "flag", t("left")));
+      else if (p.out) li.appendChild(el("span", "flag", t("out")));
       if (p.next) li.appendChild(el("span", "flag", t("next")));
       if (s.phase !== "lobby" && p.score) li.appendChild(el("span", "score", t("score") + " " + p.score));
       seats.appendChild(li);

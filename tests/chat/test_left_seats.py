@@ -1,0 +1,66 @@
+"""A seat whose player left is shown as gone, not as one who went out by
+playing a last card, and a lobby whose creator left says who may start."""
+
+from __future__ import annotations
+
+import random
+
+from unobot.chat import commands as c
+from unobot.chat.service import ChatService
+from unobot.chat.status_text import status_text
+from unobot.chat.views import status_lines, table_view
+from unobot.store import MemoryStore
+
+ANA = c.Person("1", "Ana")
+BEN = c.Person("2", "Ben")
+CID = c.Person("3", "Cid")
+CHAT = "group-left"
+
+
+async def seated(*people: c.Person) -> ChatService:
+    svc = ChatService(MemoryStore(), rng=random.Random(3))
+    assert (await svc.handle(CHAT, people[0], c.NewGame())).ok
+    for p in people[1:]:
+        assert (await svc.handle(CHAT, p, c.Join())).ok
+    return svc
+
+
+async def test_a_player_who_left_a_round_is_shown_as_gone_not_out() -> None:
+    svc = await seated(ANA, BEN, CID)
+    assert (await svc.handle(CHAT, ANA, c.Start())).ok
+    out = await svc.handle(CHAT, CID, c.Leave())
+    assert out.ok, out.error
+    view = table_view(out.table, "en")
+    cid = next(p for p in view.players if p.name == "Cid")
+    assert cid.has_left and not cid.is_out
+    assert not any(p.has_left for p in view.players if p.name != "Cid")
+    line = next(t for t in status_lines(view, "en") if "Ana" in t and "Cid" in t)
+    assert "Cid (left the game)" in line and "Cid (0)" not in line and "✓" not in line
+    es = " ".join(status_lines(table_view(out.table, "es"), "es"))
+    assert "Cid (dejó la partida)" in es
+
+
+async def test_the_lobby_names_who_presses_start_and_follows_the_creator_leaving() -> None:
+    svc = await seated(ANA, BEN, CID)
+    before = "\n".join(status_text(await svc.table(CHAT)).lines)  # type: ignore[arg-type]
+    assert "Ana presses Start" in before
+    out = await svc.handle(CHAT, ANA, c.Leave())
+    assert out.ok, out.error
+    after = "\n".join(status_text(out.table).lines)
+    assert "Ben presses Start" in after and "Ana" not in after
+    assert (await svc.handle(CHAT, CID, c.Start())).code == "not_allowed_admin"
+    assert (await svc.handle(CHAT, BEN, c.Start())).ok  # and it is Ben who may
+
+
+async def test_a_lobby_opened_without_its_creator_seated_says_anyone_seated_may_start() -> None:
+    svc = ChatService(MemoryStore(), rng=random.Random(3))
+    assert (await svc.handle(CHAT, ANA, c.NewGame(join=False))).ok
+    for p in (BEN, CID):
+        assert (await svc.handle(CHAT, p, c.Join())).ok
+    table = await svc.table(CHAT)
+    assert table is not None
+    text = "\n".join(status_text(table).lines)
+    assert "anyone seated can press Start" in text
+    table.lang = "es"
+    assert "cualquiera que esté sentado puede pulsar Empezar" in " ".join(status_text(table).lines)
+    assert (await svc.handle(CHAT, CID, c.Start())).ok
