@@ -96,3 +96,45 @@ def test_unobot_simulate_plays_a_whole_match_at_every_level(variant: str, tmp_pa
         assert out.returncode == 0, (level, out.stderr[-2000:])
         data = json.loads(out.stdout.strip().splitlines()[-1])
         assert data["games"] == 1 and data["unfinished"] == 0 and sum(data["match_wins"]) == 1, (level, data)
+
+
+def test_an_ai_with_no_play_takes_a_plugin_move_that_ends_its_turn_for_free_over_a_draw() -> None:
+    """A rule's cardless move that passes the turn on (a knock) costs no card;
+    the draw left otherwise costs one. Each level above `easy` takes the knock;
+    with a card that fits, it plays the card; after a draw, it passes."""
+    from tests.rulekit import extra_rule, table
+    from unobot import Rule, hookimpl
+    from unobot.engine import legal_moves
+    from unobot.events import TURN
+
+    class Knock(Rule):
+        name = "knock-for-a-test"
+        move_kinds = {"knock": "Knock"}
+
+        @hookimpl
+        def extra_moves(self, state: GameState, player: int) -> list[Move]:
+            return [Move("knock", player)] if player == state.turn and state.drawn is None else []
+
+        @hookimpl
+        def check_move(self, state: GameState, move: Move) -> bool | None:
+            return (move.player == state.turn) if move.kind == "knock" else None
+
+        @hookimpl
+        def on_move(self, state: GameState, move: Move, events: list[Event]) -> bool | None:
+            if move.kind != "knock":
+                return None
+            state.turn = state.rules.next_turn(state, state.turn, 0)
+            events.append(Event(TURN, state.turn))
+            return True
+
+    with extra_rule(Knock):
+        stuck = table(hands={"ana": "G5 B7 Y8", "ben": "B+2 G3 Y9", "cat": "Y7 G9 B1"}, discard="R3",
+                      overrides={"knock-for-a-test": {}})
+        fits = table(hands={"ana": "R5 B7 Y8", "ben": "B+2 G3 Y9", "cat": "Y7 G9 B1"}, discard="R3",
+                     overrides={"knock-for-a-test": {}})
+        for level in ("normal", "hard", "expert"):
+            moves = legal_moves(stuck, 0)
+            assert {m.kind for m in moves} >= {"knock", "draw"}
+            assert new_player(level)(stuck, 0, moves, random.Random(1)).kind == "knock", level
+            chosen = new_player(level)(fits, 0, legal_moves(fits, 0), random.Random(1))
+            assert chosen.kind == "play" and chosen.card is not None and chosen.card.text == "R5", level

@@ -35,6 +35,8 @@ def card_json(card: Card, lang: str) -> dict[str, Any]:
 def action_json(a: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"id": a.id, "kind": a.kind, "group": a.group, "label": a.label,
                            "hint": a.hint, "emoji": a.emoji, "code": a.code}
+    if a.confirm:
+        out["confirm"] = a.confirm
     if a.card is not None:
         out["card"] = a.card.text
     if a.needs:
@@ -98,6 +100,8 @@ def payload(table: Table | None, person: str, lang: str, *, now: float | None = 
             n=view.turn_seconds) if view.turn_seconds and view.phase in (LOBBY, PLAYING) else "",
         "turn_left": None if now is None else turn_left(table, now),
         "admin": is_admin,
+        # Stop, for the creator or an admin (core's `Menu.stop`): apart from the moves, asked first.
+        "stop": action_json(m.stop) if m.stop is not None else None,
     }
     if view.on_turn >= 0:  # nobody is on turn between rounds or after the match
         out["turn_text"] = _("Turn: {player}").format(player=view.turn_name)

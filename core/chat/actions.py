@@ -40,7 +40,7 @@ from . import commands as c
 from .i18n import N_, gettext_for, ngettext_for
 from .outcome import MAX_PLAYERS
 from .render import COLOR_EMOJI, card_label, card_name, color_name, plugin_move_title
-from .table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
+from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .typed import LEVEL_NAMES as LEVEL_NAMES  # where front-ends have looked for it
 from .views import HandCard, HandView, hand_view
 
@@ -50,6 +50,9 @@ DRAW_PLAY = "draw_play"
 JOIN, LEAVE, START, ADD_AI, NEXT_ROUND, SKIP = "join", "leave", "start", "add_ai", "next_round", "skip"
 #: Take an AI seat out of the lobby (the creator or an admin), one choice an AI seat.
 REMOVE_AI = "remove_ai"
+#: Stop the game (`Menu.stop`): its creator's or an admin's, apart from the other actions.
+STOP = "stop"
+MANAGE = "manage"
 
 # Groups, which say where a front-end puts an action.
 TURN, CARD, OUT_OF_TURN, LOBBY_GROUP, ROUND = "turn", "card", "out_of_turn", "lobby", "round"
@@ -110,6 +113,8 @@ class Action:
     public: str = ""
     #: Playing it ends the round (a last card): a colour or target it takes no longer matters.
     finishing: bool = False
+    #: A question to ask before it is pressed ("Stop the game for everyone?"); "" for none.
+    confirm: str = ""
 
     @property
     def tone(self) -> str:
@@ -140,6 +145,11 @@ class Menu:
     actions: list[Action] = field(default_factory=list)
     #: The person's hand (None: not seated, or no game), for showing cards that are not playable.
     hand: HandView | None = None
+    #: Stop the game, for its creator or a chat admin (as the service's stop judges):
+    #: kept out of `actions`, since the chats offer it as their command (/stop) and not
+    #: beside the cards, while a front-end without commands (the web table) shows it
+    #: apart, asking `confirm` first: it ends the game for everyone.
+    stop: Action | None = None
 
     def find(self, action_id: str) -> Action | None:
         return next((a for a in self.actions if a.id == action_id), None)
@@ -206,11 +216,11 @@ def encode(cmd: c.Command) -> str:
 
 _SIMPLE: dict[type[c.Command], str] = {
     c.Pass: "s", c.SayUno: "u", c.Challenge: "c", c.Join: "j", c.Leave: "l", c.Start: "g",
-    c.NextRound: "n", c.Skip: "t",
+    c.NextRound: "n", c.Skip: "t", c.Stop: "q",
 }
 _BY_CODE = {code: cls for cls, code in _SIMPLE.items()}
 #: The ids of the lobby's and between rounds' commands, which `decode` sends without a version.
-_UNVERSIONED = frozenset(_SIMPLE[cls] for cls in (c.Join, c.Leave, c.Start, c.NextRound))
+_UNVERSIONED = frozenset(_SIMPLE[cls] for cls in (c.Join, c.Leave, c.Start, c.NextRound, c.Stop))
 
 
 def _letter(color: str) -> str:
@@ -230,7 +240,9 @@ def decode(action_id: str, version: int | None = None, table: Table | None = Non
     The lobby's and between rounds' commands (join, leave, start, add or remove an AI,
     next round) carry no version whatever the press saw: any member presses
     them any time and the service judges by the phase, so two members who
-    press Join at once both join, on every front-end."""
+    press Join at once both join, on every front-end. A stop carries none
+    either: it ends the chat's game whatever move it is at, and the service
+    lets only the creator or an admin."""
     if not action_id or len(action_id) > 100 or not action_id.isascii():
         return None
     kind, rest = action_id[0], action_id[1:]
@@ -283,6 +295,9 @@ def menu(table: Table, person_id: str, lang: str | None = None, *, now: float | 
     seat = table.seat_of(person_id)
     out = Menu(table.version, seat)
     b = _Builder(table, lang, out)
+    if table.phase != FINISHED and table.seats and (person_id == table.creator or is_admin):
+        out.stop = Action(encode(c.Stop()), STOP, MANAGE, "⏹ " + b._("Stop the game"), c.Stop(),
+                          confirm=b._("Stop the game for everyone?"))
     if table.phase == LOBBY:
         b.lobby(person_id, seat, is_admin)
         return out

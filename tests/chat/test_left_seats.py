@@ -64,3 +64,22 @@ async def test_a_lobby_opened_without_its_creator_seated_says_anyone_seated_may_
     table.lang = "es"
     assert "cualquiera que esté sentado puede pulsar Empezar" in " ".join(status_text(table).lines)
     assert (await svc.handle(CHAT, CID, c.Start())).ok
+
+
+async def test_stop_is_offered_to_the_creator_and_admins_only_and_its_id_stops() -> None:
+    from unobot.chat.actions import STOP, decode, menu
+
+    svc = await seated(ANA, BEN)
+    assert (await svc.handle(CHAT, ANA, c.Start())).ok
+    table = await svc.table(CHAT)
+    assert table is not None
+    stop = menu(table, ANA.id, "es").stop
+    assert stop is not None and stop.kind == STOP and stop.confirm == "¿Detener la partida para todos?"
+    assert stop not in menu(table, ANA.id).actions  # apart from the moves
+    assert menu(table, BEN.id).stop is None
+    assert menu(table, "someone", is_admin=True).stop is not None
+    cmd = decode(stop.id, table.version - 5)  # no version: a stop ends the game at any move
+    assert isinstance(cmd, c.Stop) and cmd.version is None
+    assert (await svc.handle(CHAT, BEN, cmd)).code == "not_allowed_admin"
+    assert (await svc.handle(CHAT, ANA, cmd)).ok
+    assert await svc.table(CHAT) is None

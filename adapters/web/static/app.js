@@ -206,9 +206,29 @@
     if ($("picker").open && $("picker").dataset.version !== String(s.version)) $("picker").close();
     // An admin of this table (the server says who) has the settings panel; its title is the
     // chats' "Rules in this chat", sent with the panel (asked for once, then kept fresh).
+    drawStop(s.stop, s.version);
     $("settings").hidden = !s.admin;
     if (s.admin && !settingsAsked) { settingsAsked = true; send({ type: "settings" }); }
   }
+
+  // -- Stop: core's `Menu.stop`, for the creator or an admin; it ends the game for everyone, so
+  // its own question (core's words) is asked first.
+  function drawStop(stop, version) {
+    $("stop-box").hidden = !stop;
+    if (!stop) { if ($("stop-confirm").open) $("stop-confirm").close(); return; }
+    $("stop").textContent = stop.label;
+    $("stop").onclick = function () {
+      $("stop-text").textContent = stop.confirm || stop.label;
+      $("stop-yes").textContent = stop.label;
+      $("stop-yes").onclick = function () {
+        $("stop-confirm").close();
+        send({ type: "act", id: stop.id, version: version });
+      };
+      $("stop-confirm").showModal();
+      $("stop-no").focus();
+    };
+  }
+  $("stop-no").onclick = function () { $("stop-confirm").close(); };
 
   // -- the settings panel: core's SettingsMenu, as the chats' /rules offers it -------------------
   // Every button is an entry of core's menu, pressed by its id (the same press ids the chats'
@@ -357,7 +377,7 @@
   document.addEventListener("keydown", function (ev) {
     // d: draw, p: pass, u: UNO (the menu's own actions; nothing if not offered)
     if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") || $("picker").open
-        || $("confirm").open) return;
+        || $("confirm").open || $("stop-confirm").open) return;
     // Ctrl+D (bookmark), Ctrl+P (print), Ctrl+U and their like are the browser's, not a move;
     // a key held down repeats, and a move is one press.
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat) return;
