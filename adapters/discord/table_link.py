@@ -4,7 +4,8 @@ Why a command answered ephemerally, and not a public button: a link button
 carries its URL to everyone who sees the message, and the link signs in
 as one member (their seat, their hand). So the link is made when that
 member asks, signed for them and for the channel's current game
-(`links.player_token`: chat#seed, person, name, expiry), and shown only
+(`links.player_token`: chat#seed, person, name, expiry, and whether the
+member is a channel admin), and shown only
 to them. A member with no seat gets a link that watches the table. It
 stops working when the game ends (another seed) or after `HOURS`.
 
@@ -37,8 +38,8 @@ if TYPE_CHECKING:
 #: Hours a member's table link stays valid (a game rarely lasts longer).
 HOURS = 6.0
 
-#: (chat, person id, name, game seed, language) -> the member's link.
-LinkMaker = Callable[[str, str, str, int, str], str]
+#: (chat, person id, name, game seed, language, a channel admin) -> the member's link.
+LinkMaker = Callable[[str, str, str, int, str, bool], str]
 
 
 def install(bot: UnoBot, make_link: LinkMaker) -> app_commands.Command[Any, Any, None]:
@@ -60,7 +61,10 @@ async def answer(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, make_l
     if table is None:
         await reply.tell("⚠️ " + error_text("no_game", lang))
         return
-    await reply.show(shown(make_link(chat, person.id, person.name, table.seed, lang), lang))
+    # A member who may manage the server is the channel's admin here (`place.person_of`), and on
+    # the page too: the link is signed so, for its `HOURS` (a right taken away meanwhile stays
+    # on that link until it ends; the page itself cannot ask Discord).
+    await reply.show(shown(make_link(chat, person.id, person.name, table.seed, lang, person.is_admin), lang))
 
 
 def shown(link: str, lang: str) -> render.Shown:

@@ -19,9 +19,11 @@ admin, so none of that could be done from the page. Who is one:
   failure is kept a shorter time, so a page never hangs on Telegram. A
   move (`act`) does not wait at all: it takes the kept answer, else the
   page's last one, while the question is asked again aside.
-- anything else (a Discord member's or the console's player link): not an
-  admin. A Discord link is signed when a member asks `/uno table`; it
-  carries no admin flag yet.
+- a Discord member's `/uno table` link: an admin when the member could
+  manage the server when they asked (the flag is signed into the link,
+  `links.player_token(admin=True)`, and lasts as long as the link: the page
+  has no way to ask Discord again).
+- anything else (the console's player link): not an admin.
 """
 
 from __future__ import annotations

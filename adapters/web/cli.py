@@ -217,7 +217,7 @@ async def serve_with_bot(application: Any, config: Config) -> tuple[WebTable, An
 
 
 def player_link(config: Config, chat: str, person: str, name: str, *, game: int | None = None,
-                hours: float = 6.0, lang: str | None = None) -> str:
+                hours: float = 6.0, lang: str | None = None, admin: bool = False) -> str:
     """"Open the table" for Discord and the console: a link for one player
     only, valid for one game (`game`: the table's seed) until `hours` from
     now, signed with the web table's secret (the same config gives the
@@ -229,7 +229,7 @@ def player_link(config: Config, chat: str, person: str, name: str, *, game: int 
     secret = server_secret(config.web.secret, signing_token(config))
     base = config.web.public_url or f"http://{config.web.listen}:{config.web.port}"
     scope = chat if game is None else f"{chat}#{game}"
-    token = player_token(secret, scope, person, name, time.time() + hours * 3600.0, lang)
+    token = player_token(secret, scope, person, name, time.time() + hours * 3600.0, lang, admin=admin)
     return f"{base.rstrip('/')}/?p={token}"
 
 
@@ -301,11 +301,12 @@ async def attach_discord(bot: Any, config: Config) -> Any:
             raise RuntimeError(f"the web table cannot listen on {config.web.listen}:{config.web.port}: "
                                f"{exc}") from exc
 
-        def make(chat: str, person: str, name: str, game: int, lang: str) -> str:
+        def make(chat: str, person: str, name: str, game: int, lang: str, admin: bool) -> str:
             return web_table.player_link(chat, person, name, game=game, lang=lang,
-                                         seconds=table_link.HOURS * 3600.0)
+                                         seconds=table_link.HOURS * 3600.0, admin=admin)
     else:
-        def make(chat: str, person: str, name: str, game: int, lang: str) -> str:
-            return player_link(config, chat, person, name, game=game, lang=lang, hours=table_link.HOURS)
+        def make(chat: str, person: str, name: str, game: int, lang: str, admin: bool) -> str:
+            return player_link(config, chat, person, name, game=game, lang=lang, hours=table_link.HOURS,
+                               admin=admin)
     table_link.install(bot, make)
     return runner

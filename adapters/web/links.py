@@ -60,6 +60,9 @@ class Viewer:
     #: What proved it: "telegram" (a Mini App's `initData`), "player" (a player token).
     #: Who is an admin depends on it (adapters/web/admins.py).
     via: str = ""
+    #: A player token signed for a chat admin (a Discord member with Manage Server
+    #: when they asked `/uno table`): an admin of that chat's table while it is valid.
+    admin: bool = False
 
 
 def _b64(data: bytes) -> str:
@@ -113,10 +116,14 @@ def read_table_token(secret: bytes, token: str) -> str:
 # -- player tokens -----------------------------------------------------------------------
 
 def player_token(secret: bytes, chat: str, person: str, name: str, expires: float,
-                 lang: str | None = None) -> str:
-    """A signed link for one person at one chat until `expires` (a time.time())."""
-    body = _b64(json.dumps([chat, person, name, int(expires), lang or ""],
-                           separators=(",", ":"), ensure_ascii=False).encode())
+                 lang: str | None = None, *, admin: bool = False) -> str:
+    """A signed link for one person at one chat until `expires` (a time.time());
+    `admin`: the chat's front-end vouches they are one of its admins (kept as
+    the signature's, so a token without it reads as it did before)."""
+    fields: list[object] = [chat, person, name, int(expires), lang or ""]
+    if admin:
+        fields.append(1)
+    body = _b64(json.dumps(fields, separators=(",", ":"), ensure_ascii=False).encode())
     return body + SEP + _mac(secret, "player", body)
 
 
@@ -128,12 +135,12 @@ def read_player_token(secret: bytes, token: str, now: float | None = None) -> Vi
     if not hmac.compare_digest(mac, _mac(secret, "player", body)):
         raise LinkError("bad_link")
     try:
-        chat, person, name, expires, lang = json.loads(_unb64(body))
+        chat, person, name, expires, lang, *more = json.loads(_unb64(body))
     except (ValueError, TypeError, UnicodeDecodeError):
         raise LinkError("bad_link") from None
     if (time.time() if now is None else now) > float(expires):
         raise LinkError("expired")
-    return Viewer(str(chat), str(person), str(name), str(lang) or None)
+    return Viewer(str(chat), str(person), str(name), str(lang) or None, admin=more == [1])
 
 
 # -- Telegram's initData -----------------------------------------------------------------

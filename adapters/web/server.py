@@ -185,10 +185,11 @@ class WebTable:
         return f"{self.config.public_url.rstrip('/')}/?t={links.table_token(self.config.secret, chat)}"
 
     def player_link(self, chat: str, person: str, name: str, *, seconds: float = 6 * 3600.0,
-                    game: int | None = None, lang: str | None = None) -> str:
-        """A link for one person at one chat's game (Discord, the console)."""
+                    game: int | None = None, lang: str | None = None, admin: bool = False) -> str:
+        """A link for one person at one chat's game (Discord, the console); `admin`: signed
+        as one of the chat's admins (the page then offers what an admin may do)."""
         token = links.player_token(self.config.secret, chat if game is None else f"{chat}#{game}", person, name,
-                                   time.time() + seconds, lang)
+                                   time.time() + seconds, lang, admin=admin)
         return f"{self.config.public_url.rstrip('/')}/?p={token}"
 
     # -- HTTP ----------------------------------------------------------------------------
@@ -322,7 +323,7 @@ class WebTable:
                 return links.Viewer(chat, person, name, known(tg_lang) or lang, via="telegram")
             if auth.get("player"):
                 v = links.read_player_token(cfg.secret, str(auth["player"]))
-                return links.Viewer(v.chat, v.person, v.name, lang or v.lang, via="player")
+                return links.Viewer(v.chat, v.person, v.name, lang or v.lang, via="player", admin=v.admin)
             if auth.get("table"):
                 chat = links.read_table_token(cfg.secret, str(auth["table"]))
                 return "need_name" if chat.startswith(BROWSER_PREFIX) and cfg.browser_tables else "no_auth"
@@ -370,7 +371,7 @@ class WebTable:
         if game is not None and (table is None or table.seed != game):
             await self._refuse(page, "other_game", page.lang, texts=True)
             return
-        page.viewer = links.Viewer(chat, who.person, who.name, page.lang, via=who.via)
+        page.viewer = links.Viewer(chat, who.person, who.name, page.lang, via=who.via, admin=who.admin)
         self._add(page)
         page.admin = await self.is_admin(page.viewer, quick=kind == "act", otherwise=page.admin)
         if kind == "hello":
@@ -394,6 +395,8 @@ class WebTable:
         """Whether the viewer is an admin of their table (adapters/web/admins.py: who, per kind).
         `quick` (a move): no wait and no store read; the kept answer, else `otherwise` (the page's last)."""
         chat = viewer.chat
+        if viewer.admin:  # a link signed for one of the chat's admins (Discord's `/uno table`)
+            return True
         if chat.startswith(BROWSER_PREFIX):
             if quick:  # a table's creator never changes: a move takes the page's answer, no store read
                 return otherwise

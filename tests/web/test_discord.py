@@ -272,3 +272,44 @@ async def test_unobot_discord_serves_the_web_table(server: DiscordAPIServer, red
     output = (tmp_path / "discord.log").read_text(errors="replace")
     assert process.returncode == 0, output[-3000:]
     assert "Traceback" not in output, output[-3000:]
+
+
+async def test_a_discord_admins_link_makes_them_an_admin_on_the_page(server: DiscordAPIServer,
+                                                                     redis_server: RedisServer, prefix: str) -> None:
+    """A member with Manage Server is the channel's admin in Discord (settings, stop, a lobby
+    they did not open); their `/uno table` link is signed so, and the page offers them the
+    same: the settings panel and Stop. A plain member's link does not, and an old link
+    (made before the flag existed) still reads as a plain member's."""
+    guild = server.guild()
+    channel = guild.channels[0]
+    bot = await WebBot(server, redis_server.url, prefix, config_for(server, port=None, enabled=False)).start()
+    web = WebServer(redis_server.url, prefix, bot_token=None)
+    web.secret = SECRET.encode()
+    await web.start()
+    try:
+        ann, mod = server.member("Ann"), server.member("Mod", manage_guild=True)
+        await answered(server, bot, await server.slash(ann, channel, "uno", "new"))
+        mod_link = await table_link(server, bot, mod, channel)
+        ann_link = await table_link(server, bot, ann, channel)
+        assert links.read_player_token(SECRET.encode(), mod_link.split("?p=")[1]).admin
+        assert not links.read_player_token(SECRET.encode(), ann_link.split("?p=")[1]).admin
+        for link, admin in ((mod_link, True), (ann_link, False)):
+            async with aiohttp.ClientSession() as http, http.ws_connect(f"{web.url}/ws") as ws:
+                auth = {"player": link.split("?p=")[1]}
+                await ws.send_str(json.dumps({"type": "hello", "auth": auth}))
+                s = await next_state(ws)
+                assert s["admin"] is admin
+                # Ann opened the lobby: Stop is hers (creator) and the admin's
+                assert s["stop"] is not None
+                if admin:  # and the settings panel, with the chat's settings to change
+                    await ws.send_str(json.dumps({"type": "settings", "auth": auth}))
+                    while True:
+                        msg = json.loads((await ws.receive(timeout=10)).data)
+                        if msg["type"] == "settings":
+                            break
+                    assert msg["admin"] is True and msg["groups"]
+        plain = links.player_token(SECRET.encode(), "discord.1.2#3", str(mod.id), "Mod", 4e9, "en")  # no flag
+        assert not links.read_player_token(SECRET.encode(), plain).admin
+    finally:
+        await web.stop()
+        await bot.stop()
