@@ -16,7 +16,7 @@ from ..engine import legal_moves, rules_of
 from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
 from ..state import GameState
 from ..variants import VariantError, load_variant, rules_for
-from .i18n import gettext_for
+from .i18n import RTL, gettext_for
 from .narration import merge_repeats
 from .render import card_name, color_name, describe_event
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
@@ -317,7 +317,11 @@ def status_lines(view: TableView, lang: str) -> list[str]:
     if view.top is not None:
         lines.append(_("Top card: {card} · colour: {color}").format(
             card=card_name(view.top, lang), color=color_name(view.color, lang)))
-    arrow = "→" if view.direction == 1 else "←"  # players listed in the order of play
+    # Players listed in the order of play, the arrow pointing from each to the next. Written
+    # right to left (Arabic), the line is one (a right-to-left mark first: Latin names would
+    # otherwise turn it left to right) and the first name is on the right, so the arrows turn.
+    rtl = lang.split("_")[0] in RTL
+    arrow = "→" if (view.direction == 1) != rtl else "←"
     parts = []
     for p in view.in_order:
         mark = "▶ " if p.is_turn else "⏭ " if p.is_next else ""
@@ -327,7 +331,7 @@ def status_lines(view: TableView, lang: str) -> list[str]:
             continue
         out = " ✓" if p.is_out else ""
         parts.append(f"{mark}{p.name} ({p.cards}){uno}{out}")
-    lines.append(f" {arrow} ".join(parts))
+    lines.append(("\u200f" if rtl else "") + f" {arrow} ".join(parts))
     if view.pending:
         lines.append(_("{player} must draw {n}, or answer it.").format(player=view.turn_name, n=view.pending))
     if view.phase == BETWEEN_ROUNDS:

@@ -83,3 +83,17 @@ async def test_stop_is_offered_to_the_creator_and_admins_only_and_its_id_stops()
     assert (await svc.handle(CHAT, BEN, cmd)).code == "not_allowed_admin"
     assert (await svc.handle(CHAT, ANA, cmd)).ok
     assert await svc.table(CHAT) is None
+
+
+async def test_the_order_of_play_reads_right_to_left_in_arabic() -> None:
+    """The seats line points from each player to the next: in Arabic the line is
+    written right to left (a right-to-left mark first) and its arrows turn."""
+    svc = await seated(ANA, BEN, CID)
+    table = (await svc.handle(CHAT, ANA, c.Start())).table
+    assert table is not None and table.game is not None
+    en = next(t for t in status_lines(table_view(table, "en"), "en") if "Ben" in t and "Cid" in t)
+    ar = next(t for t in status_lines(table_view(table, "ar"), "ar") if "Ben" in t and "Cid" in t)
+    forward = table.game.direction == 1
+    assert ("→" in en) == forward and ("←" in en) != forward
+    assert ar.startswith("\u200f") and ("←" in ar) == forward and ("→" in ar) != forward
+    assert ar[1:].replace("←", "→") == en or ar[1:].replace("→", "←") == en
