@@ -102,6 +102,7 @@ def payload(table: Table | None, person: str, lang: str, *, now: float | None = 
         "admin": is_admin,
         # Stop, for the creator or an admin (core's `Menu.stop`): apart from the moves, asked first.
         "stop": action_json(m.stop) if m.stop is not None else None,
+        "leave": action_json(m.leave) if m.leave is not None else None,
     }
     if view.on_turn >= 0:  # nobody is on turn between rounds or after the match
         out["turn_text"] = _("Turn: {player}").format(player=view.turn_name)

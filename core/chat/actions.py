@@ -150,6 +150,9 @@ class Menu:
     #: beside the cards, while a front-end without commands (the web table) shows it
     #: apart, asking `confirm` first: it ends the game for everyone.
     stop: Action | None = None
+    #: Leave a game under way (`/leave`), for a seated player: apart, as `stop` (the
+    #: lobby's Leave is among `actions`: nothing is lost there).
+    leave: Action | None = None
 
     def find(self, action_id: str) -> Action | None:
         return next((a for a in self.actions if a.id == action_id), None)
@@ -298,6 +301,10 @@ def menu(table: Table, person_id: str, lang: str | None = None, *, now: float | 
     if table.phase != FINISHED and table.seats and (person_id == table.creator or is_admin):
         out.stop = Action(encode(c.Stop()), STOP, MANAGE, "⏹ " + b._("Stop the game"), c.Stop(),
                           confirm=b._("Stop the game for everyone?"))
+    if table.phase in (PLAYING, BETWEEN_ROUNDS) and seat is not None and person_id not in table.left \
+            and (table.game is None or seat not in table.game.match.get("left", ())):
+        out.leave = Action(encode(c.Leave()), LEAVE, MANAGE, "🚪 " + b._("Leave the game"), c.Leave(),
+                           confirm=b._("Leave this game for good? Your cards go back to the pile."))
     if table.phase == LOBBY:
         b.lobby(person_id, seat, is_admin)
         return out

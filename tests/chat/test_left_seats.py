@@ -97,3 +97,20 @@ async def test_the_order_of_play_reads_right_to_left_in_arabic() -> None:
     assert ("→" in en) == forward and ("←" in en) != forward
     assert ar.startswith("\u200f") and ("←" in ar) == forward and ("→" in ar) != forward
     assert ar[1:].replace("←", "→") == en or ar[1:].replace("→", "←") == en
+
+
+async def test_leave_under_way_is_offered_apart_to_a_seated_player_until_they_left() -> None:
+    from unobot.chat.actions import LEAVE, decode, menu
+
+    svc = await seated(ANA, BEN, CID)
+    table = await svc.table(CHAT)
+    assert table is not None and menu(table, CID.id).leave is None  # the lobby's Leave is a plain action
+    table = (await svc.handle(CHAT, ANA, c.Start())).table
+    assert table is not None
+    leave = menu(table, CID.id, "es").leave
+    assert leave is not None and leave.kind == LEAVE and leave not in menu(table, CID.id).actions
+    assert leave.confirm.startswith("¿Dejar esta partida")
+    assert menu(table, "watcher").leave is None
+    out = await svc.handle(CHAT, CID, decode(leave.id, table.version))  # type: ignore[arg-type]
+    assert out.ok and out.table is not None
+    assert menu(out.table, CID.id).leave is None and menu(out.table, BEN.id).leave is not None

@@ -206,27 +206,35 @@
     if ($("picker").open && $("picker").dataset.version !== String(s.version)) $("picker").close();
     // An admin of this table (the server says who) has the settings panel; its title is the
     // chats' "Rules in this chat", sent with the panel (asked for once, then kept fresh).
-    drawStop(s.stop, s.version);
+    drawStop(s);
     $("settings").hidden = !s.admin;
     if (s.admin && !settingsAsked) { settingsAsked = true; send({ type: "settings" }); }
   }
 
-  // -- Stop: core's `Menu.stop`, for the creator or an admin; it ends the game for everyone, so
-  // its own question (core's words) is asked first.
-  function drawStop(stop, version) {
-    $("stop-box").hidden = !stop;
-    if (!stop) { if ($("stop-confirm").open) $("stop-confirm").close(); return; }
-    $("stop").textContent = stop.label;
-    $("stop").onclick = function () {
-      $("stop-text").textContent = stop.confirm || stop.label;
-      $("stop-yes").textContent = stop.label;
-      $("stop-yes").onclick = function () {
-        $("stop-confirm").close();
-        send({ type: "act", id: stop.id, version: version });
+  // -- Stop and Leave: core's `Menu.stop` (the creator or an admin) and `Menu.leave` (a seated
+  // player, once the game is under way); each ends something for good, so core's question is
+  // asked first.
+  function drawStop(s) {
+    var any = false;
+    [["stop", s.stop], ["leave", s.leave]].forEach(function (pair) {
+      var button = $(pair[0]), action = pair[1];
+      button.hidden = !action;
+      if (!action) return;
+      any = true;
+      button.textContent = action.label;
+      button.onclick = function () {
+        $("stop-text").textContent = action.confirm || action.label;
+        $("stop-yes").textContent = action.label;
+        $("stop-yes").onclick = function () {
+          $("stop-confirm").close();
+          send({ type: "act", id: action.id, version: s.version });
+        };
+        $("stop-confirm").showModal();
+        $("stop-no").focus();
       };
-      $("stop-confirm").showModal();
-      $("stop-no").focus();
-    };
+    });
+    $("stop-box").hidden = !any;
+    if (!any && $("stop-confirm").open) $("stop-confirm").close();
   }
   $("stop-no").onclick = function () { $("stop-confirm").close(); };
 
