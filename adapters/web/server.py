@@ -114,6 +114,15 @@ class Page:
     #: Its person is an admin of its table (as last asked); it asked for the settings panel.
     admin: bool = False
     settings: bool = False
+    #: The lobby's settings (variant, rules, timer, language) when its panel was last drawn:
+    #: a change made elsewhere (a Telegram admin's /rules) reaches the lobby, and so the
+    #: open panel is drawn again instead of going stale.
+    lobby_settings: tuple[object, ...] | None = None
+
+
+def lobby_settings(table: Table) -> tuple[object, ...]:
+    """What of the chat's settings a lobby holds (it takes them at once)."""
+    return table.variant, json.dumps(table.overrides, sort_keys=True), table.timer, table.lang
 
 
 @dataclass
@@ -387,6 +396,7 @@ class WebTable:
             await self._act(page, table, data)
         elif kind == "settings":
             page.settings = True
+            page.lobby_settings = lobby_settings(table) if table is not None and table.phase == LOBBY else None
             await self._send_settings(page)
         elif kind == "press":
             await self._press(page, table, data)
@@ -451,10 +461,11 @@ class WebTable:
     async def _saved(self, chat: str, out: Outcome) -> None:
         """The chat's settings changed here: its pages' panels and its lobby (which takes them) are
         drawn anew, and the chat's own front-end is told (its lobby message)."""
+        table = await self.service.table(chat)
         for other in list(self.pages.get(chat, ())):
             if other.settings:
+                other.lobby_settings = lobby_settings(table) if table is not None else None
                 await self._send_settings(other)
-        table = await self.service.table(chat)
         if table is not None:
             await self._broadcast(chat, table)
         if self.on_outcome is not None and table is not None and table.phase == LOBBY:
@@ -550,6 +561,11 @@ class WebTable:
             self.sent.setdefault(viewer.person, []).append({"payload": json.loads(json.dumps(data)),
                                                             "seat": data.get("seat"), "hands": hands})
         await self._send(page, data)
+        if page.settings and table is not None and table.phase == LOBBY:
+            now = lobby_settings(table)
+            if page.lobby_settings is not None and now != page.lobby_settings:
+                await self._send_settings(page)
+            page.lobby_settings = now
 
     async def _send(self, page: Page, data: dict[str, Any]) -> None:
         if page.ws.closed:

@@ -304,3 +304,22 @@ async def test_a_bot_api_that_is_down_or_silent_means_no_admin_at_once(redis_ser
                 assert loop.time() - began < 5.0, "a move waited on Telegram"
                 after = await web.service.table(chat)
                 assert after is not None and len(after.seats) == len(table.seats) + 1
+
+
+async def test_an_open_panel_follows_settings_changed_elsewhere(web: WebServer, browser: Any) -> None:
+    """An admin's panel stays open on the page while another admin changes the chat's
+    settings elsewhere (a Telegram admin's /rules, here core's service as the chats call
+    it): the lobby takes the change, and the open panel is drawn again with it."""
+    made = await new_table(web)
+    chat = made["chat"]
+    ann = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ann")
+    await ann.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    panel = await open_panel(ann.page)
+    assert (entry(panel, "on:stacking") or {}).get("on") is False
+    other = c.Person("elsewhere", "Other admin", None, True)
+    out = await web.service.handle(chat, other, c.SetRule(rule="stacking", enabled=True))
+    assert out.ok, out.error
+    await ann.page.wait_for_function(
+        "window.__settings.length && window.__settings[window.__settings.length - 1].groups.some("
+        "g => g.entries.some(e => e.id === 'off:stacking' && e.on))", timeout=10_000)
+    assert await ann.page.is_visible("#settings-body button[data-press='off:stacking']")
