@@ -56,7 +56,7 @@ from unobot.adapters.embedded_redis import EmbeddedRedis
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.store_factory import EMBEDDED_SUBDIR, PLAIN_SCHEMES, store_failure_reason
 from unobot.ai import POLICIES
-from unobot.config import CLUSTER_SCHEMES, ConfigError, load_config
+from unobot.config import CLUSTER_SCHEMES, URL_SCHEMES, ConfigError, load_config
 from unobot.engine import legal_moves
 from unobot.service import AuditError, GameService, audit
 from unobot.state import PLAYING
@@ -74,7 +74,6 @@ MAX_MOVES = 100_000
 """Moves after which a game counts as unfinished (as ``core.simulate`` does)."""
 CONFIGURED = "config"
 """``--store config``: the store config.yaml and $UNOBOT_REDIS_URL name."""
-URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
 START_TIMEOUT = 180.0
 """Seconds to wait for every worker to be connected and ready."""
 OUTAGE_WINDOW = 60.0
