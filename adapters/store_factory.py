@@ -22,6 +22,7 @@ from unobot.store import (
     StoreError,
     StoreRefusing,
     StoreUnavailable,
+    StoreUnconfirmed,
 )
 
 if TYPE_CHECKING:
@@ -222,6 +223,8 @@ def store_failure_reason(exc: StoreError) -> str:
     first = text.splitlines()[0] if text else type(exc).__name__
     if isinstance(exc, StoreAddressError):
         return f"the store's address: {first}"
+    if isinstance(exc, StoreUnconfirmed):  # it answered: the copies redis.wait_replicas asks for did not
+        return f"the store (Redis) did not confirm a save: {first}"
     if isinstance(exc, StoreUnavailable) and not isinstance(exc, StoreRefusing):
         return f"the store (Redis) cannot be reached: {first}"
     if isinstance(exc, StoreDataError):
