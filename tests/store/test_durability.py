@@ -211,7 +211,8 @@ async def test_wait_replicas_on_the_embedded_server_is_refused_at_start(tmp_path
 
     with pytest.raises(StoreError, match=r"redis.wait_replicas: 1, but the embedded Redis has no replicas") \
             as raised:
-        await open_store(None, data_dir=tmp_path, prefix="emb", wait_replicas=1)
+        opened = await open_store(None, data_dir=tmp_path, prefix="emb", wait_replicas=1)
+        await opened.close()  # (not refused: stop the server it started, then fail)
     assert not isinstance(raised.value, StoreUnavailable)
     assert not (tmp_path / "redis" / "redis.pid").exists() or not _alive(tmp_path / "redis" / "redis.pid")
 
