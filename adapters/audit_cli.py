@@ -27,10 +27,10 @@ def register(subparsers: Any) -> None:
     which.add_argument("--last", action="store_true",
                        help="the chat's last finished game (no CHAT: each chat's, the latest first)")
     p.add_argument("--lang", metavar="LANG", help="language of a finished game's moves (default: the chat's)")
-    p.add_argument("--store", metavar="URL", help="redis://... or redis+cluster://... (default: the configured store)")
+    p.add_argument("--store", metavar="URL", help="redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
     p.set_defaults(func=cmd_replay)
     p = subparsers.add_parser("audit", help="replay every stored game; exit 1 on any mismatch")
-    p.add_argument("--store", metavar="URL", help="redis://... or redis+cluster://... (default: the configured store)")
+    p.add_argument("--store", metavar="URL", help="redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
     p.set_defaults(func=cmd_audit)
 
 
@@ -41,7 +41,7 @@ async def _open(url: str | None) -> Any:
     from unobot.config import load_config
 
     config = load_config()
-    if url:
+    if url and url.strip() != "config":  # `config`: the configured store, as for `unobot simulate`
         memory = url == "memory"
         return await open_store(url, data_dir=config.store.data_dir, prefix=config.store.prefix,
                                 memory=memory, **store_options(config, memory=memory))

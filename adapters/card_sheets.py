@@ -16,16 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from unobot.decks import card_kinds, variant_decks
-
-from .card_art import sticker_image
-
 
 def write_sheets(out: Path) -> list[Path]:
     """One contact sheet per shipped variant: every card of its deck, with how many
     it holds (kept in docs/cards; a palette PNG: a tenth of the size, no visible loss)."""
     from unobot.adapters.card_art import contact_sheet
     from unobot.cards import parse_card, sort_key
+    from unobot.decks import variant_decks
     from unobot.variants import load_variant
 
     out.mkdir(parents=True, exist_ok=True)
@@ -42,6 +39,9 @@ def write_sheets(out: Path) -> list[Path]:
 
 
 def write_cards(out: Path, *, dim: bool = False) -> list[Path]:
+    from unobot.adapters.card_art import sticker_image
+    from unobot.decks import card_kinds
+
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for card in card_kinds():
@@ -53,6 +53,9 @@ def write_cards(out: Path, *, dim: bool = False) -> list[Path]:
 
 
 def register(subparsers: Any) -> None:
+    """The `cards` command. Why the drawing and the decks are imported only when it
+    runs: every `unobot --help` (and every other command's parser) calls this, and
+    they cost about as much as the rest of the help (issue 13: under 0.2 s)."""
     p = subparsers.add_parser("cards", help="write a picture of every card kind (PNG, 512x512)",
                               description="Write a picture of every card kind, plugin cards included.")
     p.add_argument("--out", metavar="DIR", help="folder to write the PNG files to")

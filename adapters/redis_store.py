@@ -1278,7 +1278,44 @@ class RedisStore(Store):
                                  "(a replica refuses every write)")
         if not self._checked_mode and self.wait_aof:
             await self._check_waitaof()
+        if not self._checked_mode and self.wait_replicas:
+            await self._check_replicas()
         self._checked_mode = True
+
+    async def _check_replicas(self) -> None:
+        """``redis.wait_replicas: N`` against the replicas the primaries have now.
+
+        Why at start-up: a primary with fewer than N replicas confirms no save,
+        so every move there is answered "not confirmed yet", which players
+        cannot tell from a failover. The embedded server listens on a socket
+        file only (no TCP port) and never has a replica: refused, as a
+        configuration mistake. A server of the operator's may be between replicas (one
+        restarting): said once in the log, with which primaries, and served.
+        """
+        embedded = self.server is not None
+        if not embedded and not self.cluster:  # no TCP port (the embedded server's socket file): no replica ever
+            served = await self._call(lambda: self.client.info("server"))
+            embedded = isinstance(served, dict) and int(served.get("tcp_port", 1) or 0) == 0
+        if embedded:
+            raise StoreError(f"redis.wait_replicas: {self.wait_replicas}, but the embedded Redis has "
+                             "no replicas, so no move could ever be confirmed: set redis.wait_replicas: 0, "
+                             "or point redis.url at a primary that has replicas")
+        nodes: list[Any] = (self.client.get_primaries()  # type: ignore[union-attr]
+                            if self.cluster else [None])
+        short: list[str] = []
+        for node in nodes:
+            extra = {"target_nodes": node} if node is not None else {}
+            info = await self._call(lambda extra=extra: self.client.info(  # type: ignore[misc]
+                "replication", **extra))
+            if node is not None and isinstance(info, dict) and node.name in info:
+                info = info[node.name]
+            have = int(info.get("connected_slaves", 0)) if isinstance(info, dict) else 0
+            if have < self.wait_replicas:
+                short.append(f"{node.name if node is not None else self._address()} has {have}")
+        if short:
+            log.warning("redis.wait_replicas is %d, but %s connected replica(s): every move there is "
+                        "answered 'not confirmed yet' until enough replicas are back",
+                        self.wait_replicas, ", ".join(short))
 
     async def _check_waitaof(self) -> None:
         """``redis.wait_aof`` needs WAITAOF (Redis 7.2+) and ``appendonly yes`` on every

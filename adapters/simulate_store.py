@@ -32,6 +32,11 @@ stored game says). "Not confirmed" (``redis.wait_replicas`` /
 save is confirmed or known lost, and goes on from the stored game. The
 report counts both, and the audit also compares each game with its
 acknowledgement record (moves acknowledged then lost would show there).
+A save still unconfirmed after the window (``--outage-window``; a shard
+whose only replica was promoted has none left to confirm anything) stops
+its game where it stood and the worker goes on with its next game (asking
+only ``STUCK_WINDOW`` from then on); the report counts them as
+``stuck_unconfirmed``, says why on stderr, and exits 1.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ from unobot.adapters.embedded_redis import EmbeddedRedis
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.store_factory import EMBEDDED_SUBDIR, PLAIN_SCHEMES, store_failure_reason
 from unobot.ai import POLICIES
-from unobot.config import CLUSTER_SCHEMES, ConfigError, load_config
+from unobot.config import CLUSTER_SCHEMES, URL_SCHEMES, ConfigError, load_config
 from unobot.engine import legal_moves
 from unobot.service import AuditError, GameService, audit
 from unobot.state import PLAYING
@@ -74,11 +79,14 @@ MAX_MOVES = 100_000
 """Moves after which a game counts as unfinished (as ``core.simulate`` does)."""
 CONFIGURED = "config"
 """``--store config``: the store config.yaml and $UNOBOT_REDIS_URL name."""
-URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
 START_TIMEOUT = 180.0
 """Seconds to wait for every worker to be connected and ready."""
 OUTAGE_WINDOW = 60.0
 """Seconds one store call is retried through an outage before the worker gives up."""
+STUCK_WINDOW = 5.0
+"""Seconds an unconfirmed save is asked about once one of the worker's saves stayed
+unconfirmed for a whole ``OUTAGE_WINDOW`` (its shard lacks the replicas to confirm:
+the next game there would wait as long for nothing)."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,7 @@ class Job:
     cards: bool
     wait_replicas: int = 0
     wait_aof: bool = False
+    outage_window: float = OUTAGE_WINDOW
 
 
 @dataclass
@@ -119,6 +128,10 @@ class WorkerReport:
     #: Saves not confirmed at first, and of those, lost in a failover (then replayed).
     unconfirmed: int = 0
     lost: int = 0
+    #: Games left where they stood: a save of theirs stayed unconfirmed past the window.
+    stuck: int = 0
+    #: What the store said of the first of them.
+    stuck_why: str = ""
     started: float = 0.0
     finished: float = 0.0
     audited: int = 0
@@ -126,6 +139,8 @@ class WorkerReport:
     error: str | None = None
     #: The error only echoes another worker's (a barrier it aborted): not reported on its own.
     echo: bool = False
+    #: Seconds a store call is retried through an outage (``--outage-window``).
+    window: float = OUTAGE_WINDOW
 
 
 # --------------------------------------------------------------------------- one worker
@@ -137,7 +152,7 @@ def _my_games(job: Job) -> range:
 
 async def _through(make: Any, report: WorkerReport) -> Any:
     """``await make()``, retried while the store is unavailable (not when unconfirmed)."""
-    give_up = time.monotonic() + OUTAGE_WINDOW
+    give_up = time.monotonic() + report.window
     pause = 0.05
     while True:
         try:
@@ -157,7 +172,7 @@ async def _settle(store: Store, receipt: Receipt | None, report: WorkerReport) -
     report.unconfirmed += 1
     if receipt is None:
         return
-    give_up = time.monotonic() + OUTAGE_WINDOW
+    give_up = time.monotonic() + (min(STUCK_WINDOW, report.window) if report.stuck else report.window)
     while True:
         try:
             if not await store.confirm_save(receipt):
@@ -182,35 +197,54 @@ async def _play(job: Job, service: GameService, report: WorkerReport) -> None:
                                  seed=job.seed * 1_000_003 + g, overrides=job.overrides,
                                  dealer=g % job.players, replace=True)
         try:
-            outcome = await _through(deal, report)
-            game_id, state = outcome.game_id, outcome.state
+            game_id, state = await _one_game(job, service, store, deal, chat, seats, rnd, report)
         except StoreUnconfirmed as exc:
-            await _settle(store, exc.receipt, report)
-            game_id = await _through(functools.partial(store.chat_game, chat), report)
-            if not game_id:  # the new game was lost: deal again
-                game_id = (await _through(deal, report)).game_id
-            state = (await _through(functools.partial(service.load, game_id), report))[0]
-        report.games.append(game_id)
-        applies = 0
-        while state.phase == PLAYING and applies < MAX_MOVES:
-            seat = state.turn
-            move = seats[seat](state, seat, legal_moves(state, seat), rnd)
-            applies += 1
-            try:
-                state = (await service.apply(game_id, move)).state
-                continue
-            except StoreUnconfirmed as exc:
-                await _settle(store, exc.receipt, report)
-            except StoreUnavailable:
-                report.unavailable += 1
-            # Whether that move was saved, the stored game says: go on from it.
-            state = (await _through(functools.partial(service.load, game_id), report))[0]
+            # Why not the whole run: with redis.wait_replicas N, a primary left with fewer
+            # replicas (its own was promoted in a failover) confirms nothing until one joins.
+            # Its games cannot go on; the others can, and the report says what stopped.
+            report.stuck += 1
+            report.unfinished += 1
+            report.stuck_why = report.stuck_why or str(exc)
+            if exc.receipt is not None and exc.receipt.game_id not in report.games:
+                report.games.append(exc.receipt.game_id)  # its deal: audited, then deleted, as every game
+            continue
         report.moves += state.moves
         if state.phase == PLAYING:
             report.unfinished += 1
         elif state.winner >= 0:
             report.wins[state.winner] += 1
     report.conflicts = service.conflicts
+
+
+async def _one_game(job: Job, service: GameService, store: Store, deal: Any, chat: str,
+                    seats: list[Any], rnd: random.Random, report: WorkerReport) -> tuple[str, Any]:
+    """Deal one game and play it to its end (or ``MAX_MOVES``); its id and last state.
+    Raises :class:`StoreUnconfirmed` when a save of it stays unconfirmed past the window."""
+    try:
+        outcome = await _through(deal, report)
+        game_id, state = outcome.game_id, outcome.state
+    except StoreUnconfirmed as exc:
+        await _settle(store, exc.receipt, report)
+        game_id = await _through(functools.partial(store.chat_game, chat), report)
+        if not game_id:  # the new game was lost: deal again
+            game_id = (await _through(deal, report)).game_id
+        state = (await _through(functools.partial(service.load, game_id), report))[0]
+    report.games.append(game_id)
+    applies = 0
+    while state.phase == PLAYING and applies < MAX_MOVES:
+        seat = state.turn
+        move = seats[seat](state, seat, legal_moves(state, seat), rnd)
+        applies += 1
+        try:
+            state = (await service.apply(game_id, move)).state
+            continue
+        except StoreUnconfirmed as exc:
+            await _settle(store, exc.receipt, report)
+        except StoreUnavailable:
+            report.unavailable += 1
+        # Whether that move was saved, the stored game says: go on from it.
+        state = (await _through(functools.partial(service.load, game_id), report))[0]
+    return game_id, state
 
 
 async def _audit(store: Store, job: Job, report: WorkerReport) -> None:
@@ -252,7 +286,7 @@ async def _warm_up(job: Job) -> None:
 
 def worker_main(job: Job, ready: Any, played: Any, results: Any) -> None:
     """Entry of a worker process: connect, wait for all, play, wait for all, audit, report."""
-    report = WorkerReport(job.index)
+    report = WorkerReport(job.index, window=job.outage_window)
 
     async def run() -> None:
         store = _open(job)
@@ -312,6 +346,10 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
     if url == CONFIGURED:
         url = config.redis.url or "embedded"
     workers = int(args.workers)
+    given = getattr(args, "outage_window", None)
+    window = float(OUTAGE_WINDOW if given is None else given)
+    if window <= 0:
+        return _fail("--outage-window must be more than 0 seconds")
     if workers < 1:
         return _fail("--workers must be at least 1")
     if args.games < 1 or args.players < 2:
@@ -333,7 +371,7 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
         socket_timeout=max(config.store.socket_timeout, 10.0), run_id=secrets.token_hex(3),
         variant=args.variant, players=args.players, games=args.games, seed=args.seed,
         policies=tuple(policies), overrides=overrides or None, cards=not args.no_check,
-        wait_replicas=config.redis.wait_replicas, wait_aof=config.redis.wait_aof,
+        wait_replicas=config.redis.wait_replicas, wait_aof=config.redis.wait_aof, outage_window=window,
     )
     server: EmbeddedRedis | None = None
     shown = url
@@ -374,7 +412,7 @@ def _with(job: Job, **changes: Any) -> Job:
 
 async def _run_in_process(job: Job) -> list[WorkerReport]:
     store = MemoryStore(game_ttl=job.game_ttl)
-    report = WorkerReport(0)
+    report = WorkerReport(0, window=job.outage_window)
     await _warm_up(job)
     report.started = time.monotonic()
     await _play(job, GameService(store), report)
@@ -447,11 +485,19 @@ def _report(args: argparse.Namespace, job: Job, shown: str, reports: list[Worker
         "unavailable": sum(r.unavailable for r in reports),
         "unconfirmed": sum(r.unconfirmed for r in reports),
         "lost_unconfirmed": sum(r.lost for r in reports),
+        "stuck_unconfirmed": sum(r.stuck for r in reports),
         "audited": audited, "audit_failures": len(audit_errors),
-        "cards_checked": job.cards, "ok": not audit_errors and audited == games,
+        "cards_checked": job.cards,
+        "ok": not audit_errors and audited == games and not any(r.stuck for r in reports),
     }
     for error in audit_errors:
         print(f"AUDIT FAILED: {error} (kept under prefix {job.prefix})", file=sys.stderr)
+    if data["stuck_unconfirmed"]:
+        why = next(r.stuck_why for r in reports if r.stuck_why)
+        print(f"error: {data['stuck_unconfirmed']} games stopped where they stood: a save stayed "
+              f"unconfirmed (redis.wait_replicas {job.wait_replicas}: a primary with fewer replicas, "
+              f"its own promoted in a failover, confirms nothing until one joins; run one more "
+              f"replica per primary than that); the first: {why}", file=sys.stderr)
     if args.json:
         print(json.dumps(data))
     else:
@@ -459,7 +505,7 @@ def _report(args: argparse.Namespace, job: Job, shown: str, reports: list[Worker
               f"{data['moves_per_second']} moves/s ({job.workers} worker"
               f"{'s' if job.workers != 1 else ''}, store {shown})")
         verdict = ("every log replays to its stored state" + (", cards conserved" if job.cards else "")
-                   if data["ok"] else f"{len(audit_errors)} games FAILED the audit")
+                   if not audit_errors else f"{len(audit_errors)} games FAILED the audit")
         print(f"audited {audited}/{games}: {verdict}; {data['conflicts']} save conflicts; "
               f"wins per seat: {wins}"
               + (f"; {data['unfinished']} unfinished" if data["unfinished"] else ""))

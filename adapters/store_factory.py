@@ -22,6 +22,7 @@ from unobot.store import (
     StoreError,
     StoreRefusing,
     StoreUnavailable,
+    StoreUnconfirmed,
 )
 
 if TYPE_CHECKING:
@@ -70,11 +71,35 @@ async def _open_store(url: str | None, *, data_dir: str | os.PathLike[str], pref
                       memory: bool, **options: Any) -> Store:
     if memory:
         return MemoryStore(game_ttl=options.get("game_ttl", DEFAULT_GAME_TTL))
+    url = store_address(url)
     if url is None:  # the redis-server start waits on a process: in a thread, the event loop goes on
         address, server = await asyncio.to_thread(prepare_redis, None, data_dir)
     else:
         address, server = prepare_redis(url, data_dir)
     return await open_redis(address, server, prefix=prefix, **options)
+
+
+class StoreAddressError(StoreError):
+    """A store address that names no Redis (``--store foo``, ``--redis 127.0.0.1``).
+
+    Why a kind of its own: it is the writer's mistake, found before any server
+    is asked, so it is said as such (not "refused": no server answered), in one
+    line, by every command that opens a store, not as redis-py's ValueError
+    traceback from deep inside the client."""
+
+
+def store_address(url: str | None) -> str | None:
+    """``url`` checked: None or ``embedded`` -> None (the embedded server); a Redis
+    URL as it is; anything else raises :class:`StoreAddressError`."""
+    from unobot.config import EMBEDDED, URL_SCHEMES
+
+    if url is None or url.strip() == EMBEDDED:
+        return None
+    if not url.startswith(URL_SCHEMES):
+        raise StoreAddressError(f"{url!r} is not a Redis URL: give redis://host:port/db, rediss://..., "
+                                "unix:///path/redis.sock, redis+cluster://host:port (a Redis Cluster), "
+                                "or embedded")
+    return url
 
 
 def prepare_redis(url: str | None, data_dir: str | os.PathLike[str]) -> tuple[str, EmbeddedRedis | None]:
@@ -97,6 +122,7 @@ def prepare_redis(url: str | None, data_dir: str | os.PathLike[str]) -> tuple[st
     # (and every `unobot --help`) need not pay.
     from unobot.adapters.embedded_redis import EmbeddedRedis, EmbeddedRedisError
 
+    url = store_address(url)
     server = None
     if url is None:
         # A first start launches redis-server before importing redis-py to ask it
@@ -195,6 +221,10 @@ def store_failure_reason(exc: StoreError) -> str:
     """
     text = str(exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
+    if isinstance(exc, StoreAddressError):
+        return f"the store's address: {first}"
+    if isinstance(exc, StoreUnconfirmed):  # it answered: the copies redis.wait_replicas asks for did not
+        return f"the store (Redis) did not confirm a save: {first}"
     if isinstance(exc, StoreUnavailable) and not isinstance(exc, StoreRefusing):
         return f"the store (Redis) cannot be reached: {first}"
     if isinstance(exc, StoreDataError):

@@ -331,6 +331,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--store", metavar="URL", help="play through a store: a redis://, "
                    "redis+cluster:// ... URL, config (redis.url), embedded or memory")
     p.add_argument("--workers", type=int, default=1, help="processes playing through the store")
+    p.add_argument("--outage-window", type=float, metavar="SECONDS",
+                   help="with --store: how long a worker waits through an outage, or for a save to be "
+                        "confirmed, before giving up (default 60)")
     p.set_defaults(func=cmd_simulate)
 
     for ep in command_entry_points(argv, set(sub.choices)):

@@ -54,7 +54,8 @@ MEMORY = "memory"
 EMBEDDED = "embedded"
 """``redis.url`` value that, like null, selects the embedded redis-server."""
 
-_URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
+URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+cluster://")
+"""What a Redis store URL starts with (the config's, and every --store / --redis on a command line)."""
 CLUSTER_SCHEMES = {"redis://": "redis+cluster://", "rediss://": "rediss+cluster://"}
 """Plain scheme -> the scheme that selects Redis Cluster (``redis.cluster: true`` rewrites to it)."""
 _SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook secret
@@ -590,7 +591,7 @@ class _Reader:
         text = self.text(value, path)
         if text is None or text == EMBEDDED:
             return None
-        if text == MEMORY or text.startswith(_URL_SCHEMES):
+        if text == MEMORY or text.startswith(URL_SCHEMES):
             return text
         self.fail(path, f"{text!r} is not a Redis URL; use redis://host:port/db, rediss://..., "
                   "redis+cluster://host:port (a Redis Cluster), "

@@ -303,6 +303,34 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
 
+LOG_NAME = "console.log"
+"""The console's log, in its data folder (see :func:`log_to_file`)."""
+
+
+def log_to_file(folder: str | Path) -> Path | None:
+    """Send the log to ``<folder>/console.log`` instead of the terminal.
+
+    Why: the terminal is the player's. With no handler, Python prints every
+    warning there, so a store outage showed the service's English line for
+    operators ("chat console.root: the store is not reachable, command
+    refused: ...") above the translated message the player needs. A caller
+    that set up logging itself keeps it (None is returned)."""
+    import logging
+    import logging.handlers
+
+    root = logging.getLogger()
+    if root.handlers:
+        return None
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True)
+    handler = logging.handlers.RotatingFileHandler(path / LOG_NAME, maxBytes=1 << 20, backupCount=1,
+                                                   encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    return path / LOG_NAME
+
+
 async def _main(options: Options, config: Config, url: str | None, data_dir: str, *, web: bool = False) -> int:
     import asyncio
     import signal
@@ -317,6 +345,7 @@ async def _main(options: Options, config: Config, url: str | None, data_dir: str
     # asyncio.run would only cancel the task on the first Ctrl-C, which a
     # blocking input() never notices; raise KeyboardInterrupt there instead.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    log_to_file(data_dir)
     try:
         store = await open_store(None if url in (None, MEMORY) else url,
                                  data_dir=data_dir, prefix=config.store.prefix,

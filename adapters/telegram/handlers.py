@@ -482,7 +482,10 @@ async def _report(update: object, context: Context) -> None:
             choice = inline_results.decode(update.chosen_inline_result.result_id)
             if choice is not None:
                 chat_id = telegram_id(choice.chat)
-    text, lang = await failure_text(context, chat_id, context.error, update)
+    person_lang = None
+    if isinstance(update, Update) and chat_id is None and update.effective_user is not None:
+        person_lang = known(update.effective_user.language_code)  # an inline query: the person's app
+    text, lang = await failure_text(context, chat_id, context.error, update, person_lang=person_lang)
     if not isinstance(update, Update):
         return
     with contextlib.suppress(TelegramError):

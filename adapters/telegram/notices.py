@@ -22,13 +22,17 @@ from .runtime import runtime
 log = logging.getLogger("unobot.adapters.telegram.handlers")
 
 
-async def failure_text(context: Any, chat_id: int | None, error: BaseException | None, what: object = None
-                       ) -> tuple[str, str]:
-    """Log `error` and return (what to tell the person, their chat's language)."""
-    lang = "en"
-    if chat_id is not None and not isinstance(error, StoreUnavailable):
+async def failure_text(context: Any, chat_id: int | None, error: BaseException | None, what: object = None,
+                       *, person_lang: str | None = None) -> tuple[str, str]:
+    """Log `error` and return (what to tell the person, their chat's language).
+    `person_lang`: the person's own (their app's), for an update of no chat (an inline query)."""
+    lang = person_lang or "en"
+    if chat_id is not None:
         with contextlib.suppress(Exception):
-            lang = await runtime(context).service.language(str(chat_id))
+            service = runtime(context).service
+            # a store that fails is not asked again (another timeout): the language last read
+            lang = (service.known_language(str(chat_id)) if isinstance(error, StoreUnavailable)
+                    else await service.language(str(chat_id)))
     if isinstance(error, StoreUnavailable):
         log.warning("store unavailable while handling an update: %s", error)
         keeps_nothing = False  # the store keeps nothing on disk: no promise that nothing was lost

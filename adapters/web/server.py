@@ -77,7 +77,7 @@ from unobot.chat.settings_press import press as settings_press
 from unobot.chat.table import FINISHED, LOBBY, Table
 from unobot.chat.wake import Pacing
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker
-from unobot.store import StoreUnavailable
+from unobot.store import StoreDataError, StoreUnavailable
 
 from . import links, state
 from .admins import CREATOR_KEY, AdminCheck, Admins
@@ -268,8 +268,12 @@ class WebTable:
         chat = BROWSER_PREFIX + secrets.token_hex(8)
         person = "w" + secrets.token_hex(8)
         # The creator is the table's admin (its settings, starting, stopping): kept with the chat.
-        await self.service.store.update_chat_settings(chat, {"lang": lang, CREATOR_KEY: person,
-                                                             **({"rules": rules} if rules else {})})
+        try:
+            await self.service.store.update_chat_settings(chat, {"lang": lang, CREATOR_KEY: person,
+                                                                 **({"rules": rules} if rules else {})})
+        except StoreUnavailable as exc:  # said like every other answer, not a bare 500
+            return web.json_response({"code": store_error_code(exc), "error": failure_text(
+                exc, lang, keeps_nothing=self.service.keeps_nothing)}, status=503)
         out = await self.service.handle(chat, c.Person(person, name, lang), c.NewGame(variant=variant))
         if not out.ok:
             return web.json_response({"error": out.error}, status=400)
@@ -354,7 +358,13 @@ class WebTable:
                 except ValueError:
                     continue
                 if isinstance(data, dict):
-                    await self.receive(page, data)
+                    try:
+                        await self.receive(page, data)
+                    except (StoreUnavailable, StoreDataError) as exc:
+                        # Why here, around every kind of message: each reads the store before
+                        # anything else (who sits where, the table), and an outage escaping the
+                        # handler closed the socket: the page only said "offline" and redialled.
+                        await self._store_failed(page, exc)
         finally:
             self._drop(page)
         return ws
@@ -574,6 +584,15 @@ class WebTable:
             page.log.append(data)
         with contextlib.suppress(ConnectionError, RuntimeError):
             await page.ws.send_str(json.dumps(data, ensure_ascii=False))
+
+    async def _store_failed(self, page: Page, exc: StoreUnavailable | StoreDataError) -> None:
+        """Tell the page the store could not serve its message, in its language, as the chats
+        say it (the socket stays open: the page's next message tries again)."""
+        log.warning("a page's message could not be handled: %s", exc)
+        code = "store_data" if isinstance(exc, StoreDataError) else store_error_code(exc)
+        await self._send(page, {"type": "refused", "code": code, "texts": page_texts(page.lang),
+                                "lang": page.lang, "dir": direction(page.lang),
+                                "text": failure_text(exc, page.lang, keeps_nothing=self.service.keeps_nothing)})
 
     async def _refuse(self, page: Page, code: str, lang: str, *, texts: bool = False) -> None:
         data: dict[str, Any] = {"type": "refused", "code": code, "text": refusal(code, lang)}

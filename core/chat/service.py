@@ -35,6 +35,7 @@ from ..store import (
 from ..variants import VariantError
 from . import commands as c
 from . import migration, play, records
+from .bounded import BoundedCache
 from .i18n import Msg, gettext_for, normalize
 from .lobby import open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
@@ -114,6 +115,9 @@ class ChatService:
         self.store_warnings = Throttle()
         #: Saves the store applied but did not confirm, per chat, until settled.
         self.unconfirmed = Unconfirmed(store)
+        #: The language each chat was last read in (`known_language`): what a
+        #: store outage is said in, when the chat's settings cannot be read.
+        self._langs: BoundedCache[str, str] = BoundedCache(max(cache_size, 1))
 
     # -- reading ----------------------------------------------------------------
     async def table(self, chat_id: str) -> Table | None:
@@ -135,10 +139,12 @@ class ChatService:
             for key, value in (await self.store.get_chat_settings(place)).items():
                 if key not in s and value not in (None, ""):
                     s[key] = value
+        lang = s.get("lang") or self.defaults.lang
+        self._langs.put(chat_id, str(lang))
         return {
             "variant": s.get("variant") or self.defaults.variant,
             "rules": s.get("rules") or {},
-            "lang": s.get("lang") or self.defaults.lang,
+            "lang": lang,
             "timer": int(s.get("timer", self.defaults.timer) or 0),
             **{k: v for k, v in s.items() if k not in ("variant", "rules", "lang", "timer")},
         }
@@ -147,7 +153,17 @@ class ChatService:
         try:
             return str((await self.settings(chat_id))["lang"])
         except StoreUnavailable:
-            return self.defaults.lang
+            return self.known_language(chat_id)
+
+    def known_language(self, chat_id: str) -> str:
+        """The chat's language as this process last read it, else the default; no store read.
+
+        Why: a store that cannot be reached cannot say which language a chat
+        speaks, and its outage message came in the default language to a chat
+        that had played in German a second before (Telegram's answers to a
+        press, a command, an inline query). A language changed by another
+        process since is learnt at the next read that succeeds."""
+        return self._langs.get(chat_id) or self.defaults.lang
 
     async def load(self, chat_id: str) -> tuple[str, Table] | None:
         """The chat's game id and table, read from the store."""
@@ -164,6 +180,7 @@ class ChatService:
             await self.store.unbind_chat(chat_id, game_id)
             raise StoreDataError(game_id, str(exc)) from exc
         self._note(chat_id, game_id, table)
+        self._langs.put(chat_id, table.lang)
         return game_id, table
 
     async def stats(self, scope: str, owner_id: str) -> dict[str, int]:
@@ -300,14 +317,14 @@ class ChatService:
             self.unconfirmed.note(chat_id, exc, person.name)
             self.forget(chat_id)
             self.store_warnings.warn("unconfirmed", "chat %s: a save is not confirmed: %s", chat_id, exc)
-            return self.fail(store_error_code(exc), lang or self.defaults.lang)
+            return self.fail(store_error_code(exc), lang or self.known_language(chat_id))
         except StoreUnavailable as exc:
             self.store_warnings.warn(str(exc), "chat %s: %s, command refused: %s", chat_id,
                                      "the store refused" if isinstance(exc, StoreRefusing)
                                      else "the store is not reachable", exc)
-            return self.fail(store_error_code(exc), lang or self.defaults.lang)
+            return self.fail(store_error_code(exc), lang or self.known_language(chat_id))
         except StoreDataError:
-            return self.fail("store_data", lang or self.defaults.lang)
+            return self.fail("store_data", lang or self.known_language(chat_id))
         except VariantError as exc:
             # A rule the game was started with is no longer installed (its plugin
             # failed to load, or was removed): say so, never a traceback per update.

@@ -15,6 +15,7 @@ import signal
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 import redis
@@ -199,6 +200,51 @@ async def test_wait_aof_is_refused_at_start_by_a_server_that_cannot_do_it(
         assert ("WAITAOF" in str(raised.value) or "appendonly" in str(raised.value))
     finally:
         await store.close()
+
+
+async def test_wait_replicas_on_the_embedded_server_is_refused_at_start(tmp_path: Path) -> None:
+    """The embedded server has no replicas and never can (a socket file, no TCP
+    port): with ``redis.wait_replicas: 1`` every move was answered "not
+    confirmed yet", forever. Refused at start-up with what to change, and the
+    server this start launched is stopped again."""
+    from unobot.adapters.store_factory import open_store
+
+    with pytest.raises(StoreError, match=r"redis.wait_replicas: 1, but the embedded Redis has no replicas") \
+            as raised:
+        opened = await open_store(None, data_dir=tmp_path, prefix="emb", wait_replicas=1)
+        await opened.close()  # (not refused: stop the server it started, then fail)
+    assert not isinstance(raised.value, StoreUnavailable)
+    assert not (tmp_path / "redis" / "redis.pid").exists() or not _alive(tmp_path / "redis" / "redis.pid")
+
+
+def _alive(pid_file: Path) -> bool:
+    try:
+        os.kill(int(pid_file.read_text().strip()), 0)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+async def test_wait_replicas_says_at_start_which_primary_lacks_replicas(
+    pair: tuple[RedisServer, RedisServer], make_redis_server: Callable[[], RedisServer],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A server of the operator's may be between replicas: served, and said once
+    in the log (which server, how many), not discovered move by move."""
+    primary, _replica = pair
+    lone = make_redis_server()
+    for server, warned in ((primary, False), (lone, True)):
+        caplog.clear()
+        store = RedisStore.from_url(server.url, prefix="rep", wait_replicas=1)
+        try:
+            await store.ping()
+        finally:
+            await store.close()
+        said = [r.getMessage() for r in caplog.records if "connected replica" in r.getMessage()]
+        assert bool(said) is warned, said
+        if warned:
+            assert said == [f"redis.wait_replicas is 1, but 127.0.0.1:{lone.port} has 0 connected replica(s): "
+                            "every move there is answered 'not confirmed yet' until enough replicas are back"]
 
 
 async def test_an_acknowledgement_record_shows_moves_lost_behind_a_clean_replay(

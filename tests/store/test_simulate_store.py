@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,28 @@ def test_four_workers_ride_through_a_killed_primary_and_honour_wait_replicas(
     assert data["wait_replicas"] == 1
     assert isinstance(data["unavailable"], int) and isinstance(data["unconfirmed"], int)
     assert data["unavailable"] + data["unconfirmed"] > 0, "the kill was never felt"
+
+
+def test_a_primary_that_cannot_confirm_ends_the_run_with_a_report(
+    make_redis_server: Callable[[], RedisServer], tmp_path: Path,
+) -> None:
+    """``redis.wait_replicas: 1`` on a primary with no replica (as a shard is after
+    its only replica was promoted in a failover and its old primary is gone):
+    no save there can be confirmed. The run aborted with no JSON, saying
+    "cannot be reached" of a server that answered every command. Now the games
+    that cannot go on stop where they stood, the rest are audited, and the
+    report says what stopped and why (exit 1)."""
+    lone = make_redis_server()
+    config = tmp_path / "config.yaml"
+    config.write_text(f"redis:\n  wait_replicas: 1\nstore:\n  data_dir: {tmp_path}\n")
+    done = simulate("--store", lone.url, "--workers", "2", "--games", "4", "--outage-window", "1.5",
+                    "--json", *SMALL, env={"UNOBOT_CONFIG": str(config)})
+    assert done.returncode == 1, done.stderr
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    assert data["ok"] is False and data["wait_replicas"] == 1
+    assert data["stuck_unconfirmed"] == 4 and data["unfinished"] == 4, data
+    assert data["audited"] == data["games"] and data["audit_failures"] == 0, data
+    assert "cannot be reached" not in done.stderr
+    assert "error: 4 games stopped where they stood: a save stayed unconfirmed (redis.wait_replicas 1" \
+        in done.stderr, done.stderr[-2000:]
+    assert f"127.0.0.1:{lone.port} has 0 connected replica(s)" in done.stderr  # said at start-up

@@ -67,6 +67,27 @@ def test_audit_says_a_closed_port_cannot_be_reached(tmp_path: Path) -> None:
     assert done.returncode == 2 and line.startswith("error: the store (Redis) cannot be reached: "), line
 
 
+@pytest.mark.parametrize("command", [["audit", "--store"], ["replay", "-100", "--store"],
+                                     ["web", "--port", "0", "--redis"], ["telegram", "--redis"]])
+def test_a_store_address_that_names_no_redis_is_one_line(command: list[str], tmp_path: Path) -> None:
+    """`--store config` or a typo reached redis-py's URL parser, whose ValueError
+    escaped as a traceback from audit, replay and web (telegram's said "refused")."""
+    config = "telegram: {token: '1:abcdefghijk', base_url: 'http://127.0.0.1:9/bot'}\n"
+    done = unobot(tmp_path, config, *command, "redis.example.org:6379")
+    line = one_error_line(done)
+    assert done.returncode in (1, 2), done.returncode
+    assert "'redis.example.org:6379' is not a Redis URL: give redis://" in line, line
+    assert "refused" not in line and "cannot be reached" not in line, line
+
+
+def test_audit_store_config_is_the_configured_store(redis_server: RedisServer, tmp_path: Path) -> None:
+    """`--store config` means what it means for `unobot simulate` (the README's command
+    line for a cluster uses it): the store the configuration names."""
+    done = unobot(tmp_path, f"redis: {{url: '{redis_server.url}'}}\nstore: {{prefix: {prefix()}}}\n",
+                  "audit", "--store", "config")
+    assert done.returncode == 0 and done.stdout.strip() == "0 games replayed, 0 mismatches", done
+
+
 def test_audit_says_a_replica_refused(make_redis_server: Callable[[], RedisServer],
                                       tmp_path: Path) -> None:
     primary, replica = make_redis_server(), make_redis_server()

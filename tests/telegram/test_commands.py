@@ -239,6 +239,43 @@ async def test_store_outage_says_try_again_and_loses_nothing(server: BotAPIServe
         redis.stop()
 
 
+async def test_a_store_outage_is_said_in_the_chats_language(server: BotAPIServer, tmp_path: object,
+                                                            prefix: str) -> None:
+    """A German group whose store goes down: the chat's language cannot be read
+    from the store, and every answer (a press, a command, /help, an inline
+    query) came in English. The service keeps the language it last read; an
+    inline query, of no chat, speaks the person's app language."""
+    redis = RedisServer(tmp_path / "outage-de").start()  # type: ignore[operator]
+    bot = await BotProcess(server, redis.url, prefix).start()
+    try:
+        group = server.group()
+        ann = server.user(1, "Ann", language_code="de")
+        ben = server.user(2, "Ben", language_code="de")
+        driver = TableDriver(server, bot, group, [ann, ben])
+        server.set_status(group, ann, "administrator")
+        await driver.command(ann, "/language", "de")
+        await driver.command(ann, "/new")
+        lobby = bot_messages(server, group)[-1]
+        redis.stop()
+        outage = error_text("store_unavailable", "de")
+        press = server.press_button(group, ben, lobby["message_id"], keyboards.JOIN)
+        await bot.settle(press, timeout=20)
+        assert (await server.wait_answer(press)).params["text"] == outage
+        update = server.send_command(group, ben, "/join")
+        await bot.settle(update, timeout=20)
+        assert (await server.wait_answer(update, "sendMessage")).params["text"] == outage
+        update = server.send_command(group, ben, "/help")
+        await bot.settle(update, timeout=20)
+        assert "UNO in diesem Chat" in (await server.wait_answer(update, "sendMessage")).params["text"]
+        query = server.inline_query(ben, "")
+        await bot.settle(query, timeout=20)
+        assert server.inline_answers[query["inline_query"]["id"]]["results"][0]["title"].startswith(
+            "Der Spielspeicher ist gerade nicht erreichbar")
+    finally:
+        await bot.stop()
+        redis.stop()
+
+
 async def test_errors_never_show_a_traceback(server: BotAPIServer, bot: BotProcess,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     async def broken(*args: object, **kwargs: object) -> None:

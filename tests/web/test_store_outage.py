@@ -1,0 +1,73 @@
+"""The web table while its Redis is down: every message a page sends is
+answered with the chats' translated store message, the socket stays open,
+nothing changes, and play goes on once Redis is back.
+
+Why its own Redis: the test stops it, which the session's shared server
+must not see.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.support.redis_server import RedisServer
+from tests.web.conftest import WebServer
+from unobot.chat.render import error_text
+
+
+@pytest.fixture
+async def own(tmp_path: Path) -> AsyncIterator[tuple[RedisServer, WebServer]]:
+    redis_server = RedisServer(tmp_path / "redis").start()
+    web = await WebServer(redis_server.url, "outage").start()
+    try:
+        yield redis_server, web
+    finally:
+        redis_server.start()  # the store closes cleanly on a live server
+        await web.stop()
+        redis_server.stop()
+
+
+async def next_of(ws: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, Any]:
+    while True:
+        msg = await ws.receive(timeout=10)
+        assert msg.type == aiohttp.WSMsgType.TEXT, (msg.type, msg.data)
+        data = json.loads(msg.data)
+        if data.get("type") == kind:
+            return dict(data)
+
+
+async def test_a_page_hears_the_store_message_and_keeps_its_socket(own: tuple[RedisServer, WebServer]) -> None:
+    redis_server, web = own
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{web.url}/api/new", json={"name": "Ann", "lang": "de"}) as r:
+            made = await r.json()
+            assert r.status == 200, made
+        auth = {"player": made["player"]}
+        ws = await http.ws_connect(f"{web.url}/ws")
+        await ws.send_str(json.dumps({"type": "hello", "auth": auth, "lang": "de"}))
+        before = await next_of(ws, "state")
+
+        redis_server.stop()
+        expected = error_text("store_unavailable", "de")
+        for message in ({"type": "hello"}, {"type": "settings"},
+                        {"type": "act", "id": "x", "version": before["version"]}):
+            await ws.send_str(json.dumps({**message, "auth": auth, "lang": "de"}))
+            refused = await next_of(ws, "refused")
+            assert refused["code"] == "store_unavailable" and refused["text"] == expected, refused
+        assert not ws.closed
+
+        async with http.post(f"{web.url}/api/new", json={"name": "Bob", "lang": "de"}) as r:
+            body = await r.json()
+            assert r.status == 503 and body == {"code": "store_unavailable", "error": expected}, body
+
+        redis_server.start()
+        await ws.send_str(json.dumps({"type": "hello", "auth": auth, "lang": "de"}))
+        after = await next_of(ws, "state")
+        assert after["version"] == before["version"]
+        await ws.close()
