@@ -25,13 +25,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..events import MATCH_WON, Event
-from ..service import DEAL
+from ..service import DEAL, TABLE_ENTRIES
 from ..state import ROUND_OVER
 from ..store import Standing, Store, StoreUnavailable
 from .table import Table
@@ -253,28 +254,50 @@ async def last(store: Store, chat_id: str) -> dict[str, Any] | None:
 
 
 def without(record: dict[str, Any], person_id: str, name: str = FORGOTTEN) -> dict[str, Any]:
-    """The record with a person's name replaced everywhere it is written
-    (seats, the deal entry, table entries that carry it)."""
-    seats = [p for p in record.get("players", []) if p.get("id") == person_id]
+    """The record with a person's name and id replaced everywhere it is written
+    (seats, the deal entry, the table entries that carry the id, the game the
+    log replays to), and the last moments that name them dropped.
+
+    Why token by token and never by substring: the moves are short codes
+    (``0 play R5``, ``2 draw``), so replacing a short name or id inside them
+    (a member called ``a``, an id ``5``) would break the log; and why the
+    kept ``state`` too: ``unobot audit`` checks the replay against it, so the
+    deal's players and the state's must stay one and the same.
+    """
+    players = record.get("players", [])
+    seats = [i for i, p in enumerate(players) if p.get("id") == person_id]
     if not seats:
         return record
-    old_names = {str(p["name"]) for p in seats}
+    old_names = {str(players[i]["name"]) for i in seats}
     out = dict(record)
-    out["players"] = [dict(p, name=name) if p.get("id") == person_id else p for p in record["players"]]
-    seat_numbers = {i for i, p in enumerate(record["players"]) if p.get("id") == person_id}
-    entries: list[str] = []
-    for entry in record.get("log", []):
+    out["players"] = [dict(p, name=name) if p.get("id") == person_id else p for p in players]
+    entries = [str(e) for e in record.get("log", [])]
+    taken = {str(p.get("id")) for p in players}
+    for entry in entries:
         if entry.startswith(DEAL + " "):
-            recipe = json.loads(entry[len(DEAL) + 1:])
-            recipe["players"] = [name if i in seat_numbers else n for i, n in enumerate(recipe["players"])]
-            entry = f"{DEAL} {json.dumps(recipe, separators=(',', ':'), ensure_ascii=False)}"
-        else:
-            for old in old_names:
-                entry = entry.replace(old, name).replace(person_id, "-")
-        entries.append(entry)
-    out["log"] = entries
-    out["moments"] = [m for m in record.get("moments", []) if not any(o in m for o in old_names)]
+            taken.update(str(x) for x in json.loads(entry[len(DEAL) + 1:]).get("players", []))
+    alias = next(a for a in (name, *(f"{name} {k}" for k in range(2, len(taken) + 3))) if a not in taken)
+    out["log"] = [_entry_without(entry, person_id, alias) for entry in entries]
+    state = record.get("state")
+    if isinstance(state, dict) and isinstance(state.get("p"), list):
+        out["state"] = dict(state, p=[alias if x == person_id else x for x in state["p"]])
+    said = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(old_names, key=len, reverse=True)))
+    out["moments"] = [m for m in record.get("moments", []) if not said.search(str(m))]
     return out
+
+
+def _entry_without(entry: str, person_id: str, alias: str) -> str:
+    """One log entry with the person's id replaced: in the deal's players,
+    or as a whole word of a table entry (``join <id>``); moves name seats
+    by number and are left as they are."""
+    head, _, rest = entry.partition(" ")
+    if head == DEAL:
+        recipe = json.loads(rest)
+        recipe["players"] = [alias if x == person_id else x for x in recipe.get("players", [])]
+        return f"{DEAL} {json.dumps(recipe, separators=(',', ':'), ensure_ascii=False)}"
+    if head in TABLE_ENTRIES:
+        return " ".join(alias if word == person_id else word for word in entry.split(" "))
+    return entry
 
 
 async def forget(store: Store, person_id: str) -> int:

@@ -9,6 +9,7 @@ import pytest
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
+from unobot.chat.audit import audit_archived
 from unobot.chat.table import BETWEEN_ROUNDS
 
 
@@ -59,6 +60,11 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     after = await said(server, bot, group, alice, "/top")
     assert "Bob" not in after and "Alice" in after
     assert "Bob" not in await said(server, bot, group, alice, "/last")
+    # The kept game still replays to the game it ended as (what `unobot audit` checks), with Bob's id gone.
+    kept = (await bot.service.store.archived(driver.chat, 5))[0]  # type: ignore[union-attr]
+    assert (await audit_archived(kept)).ok, await audit_archived(kept)
+    words = {w for entry in kept["log"] if not entry.startswith("deal ") for w in entry.split()}
+    assert str(bob["id"]) not in {*kept["state"]["p"], *words} and "Bob" not in repr(kept)
     assert ("reset" if lang == "en" else "reiniciada") in await said(server, bot, group, alice, "/resetstats")
     assert "Alice" not in await said(server, bot, group, alice, "/top")
 
