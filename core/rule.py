@@ -73,6 +73,10 @@ class Rule:
     #: Rules this one takes the place of: when it is on, they are off (and
     #: `unobot variants NAME` does not list them as active).
     replaces: ClassVar[tuple[str, ...]] = ()
+    #: The match is won by the lowest score (progressive scoring's totals are
+    #: points against): what ranks the others behind the winner, in the
+    #: players' records and their ratings, reads it.
+    lowest_score_wins: ClassVar[bool] = False
 
     # -- what the rule says to players (English msgids, translated through
     # -- the rule's own catalogue, `locale`) ---------------------------------

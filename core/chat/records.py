@@ -31,10 +31,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine import rules_of
 from ..events import MATCH_WON, Event
 from ..service import DEAL, TABLE_ENTRIES
-from ..state import ROUND_OVER
+from ..state import ROUND_OVER, GameState
 from ..store import Standing, Store, StoreUnavailable
+from ..variants import VariantError
 from .table import Table
 
 log = logging.getLogger(__name__)
@@ -110,7 +112,27 @@ def _match_winner(table: Table, events: Sequence[Event]) -> int:
     game = table.game
     if game is None or not game.scores:
         return -1
-    return max(range(len(game.scores)), key=lambda s: game.scores[s])
+    return ranked([{"score": x} for x in game.scores], -1, lowest_wins(game))[0]
+
+
+def lowest_wins(game: GameState | None) -> bool:
+    """Whether the game's rules rank a lower score better (progressive
+    scoring): asked of the rules in force (`Rule.lowest_score_wins`), never
+    by a rule's name, so a plugin's scoring says it the same way."""
+    if game is None:
+        return False
+    try:
+        rules = game.rules or rules_of(game)
+    except VariantError:
+        return False
+    return any(getattr(rule, "lowest_score_wins", False) for rule in rules.rules.values())
+
+
+def ranked(players: Sequence[dict[str, Any]], winner: int, lowest: bool = False) -> list[int]:
+    """The seats best first: the winner, then by score (lowest first when
+    the rules say a lower score is better)."""
+    sign = 1 if lowest else -1
+    return sorted(range(len(players)), key=lambda s: (s != winner, sign * int(players[s].get("score", 0))))
 
 
 def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[Event],
@@ -136,6 +158,7 @@ def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[E
         "rounds": played.rounds,
         "moves": game.moves if game is not None else 0,
         "winner": winner,
+        "lowest_wins": lowest_wins(game),
         "players": [{"id": s.id, "name": s.name, "ai": s.is_ai,
                      "score": scores[i] if i < len(scores) else 0} for i, s in enumerate(table.seats)],
         "moments": list(moments)[-8:],
@@ -198,7 +221,8 @@ async def _standings(store: Store, table: Table, record: dict[str, Any], now: fl
     players = record["players"]
     scores = [int(p["score"]) for p in players]
     winner = int(record["winner"])
-    order = sorted(range(len(players)), key=lambda s: (s != winner, -scores[s]))
+    lowest = bool(record.get("lowest_wins"))
+    order = ranked(players, winner, lowest)
     ranks = [0] * len(players)
     for place, seat in enumerate(order):
         same = place > 0 and seat != winner and scores[seat] == scores[order[place - 1]] \
@@ -213,7 +237,8 @@ async def _standings(store: Store, table: Table, record: dict[str, Any], now: fl
         key = period_key(period, now)
         for seat, p in enumerate(players):
             out.append(Standing(key, _period_ttl(period), p["id"], p["name"],
-                                wins=int(seat == winner), games=1, points=max(0, scores[seat]),
+                                # a lowest-wins total is points against: none are scored
+                                wins=int(seat == winner), games=1, points=0 if lowest else max(0, scores[seat]),
                                 rating=after[seat] if period == "all" else ""))
     return out
 

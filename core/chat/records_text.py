@@ -76,7 +76,8 @@ def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
             player=players[winner]["name"], rounds=record.get("rounds", 0), moves=record.get("moves", 0)))
     elif record.get("stopped"):
         lines.append(stopped_line(record, lang))
-    for p in sorted(players, key=lambda p: -int(p.get("score", 0))):
+    for seat in records.ranked(players, winner, bool(record.get("lowest_wins"))):
+        p = players[seat]
         lines.append(_("{player}: {n} points").format(player=p["name"], n=p.get("score", 0)))
     lines += [str(m) for m in record.get("moments", [])[-4:]]
     return lines
