@@ -12,7 +12,7 @@ from typing import Any
 
 from ..store import Store
 from . import records, typed
-from .i18n import N_, gettext_for
+from .i18n import N_, gettext_for, ngettext_for
 
 PERIOD_TITLES = {"week": N_("Standings: this week"), "month": N_("Standings: this month"),
                  "all": N_("Standings: all time")}
@@ -68,17 +68,23 @@ def stopped_line(record: dict[str, Any], lang: str) -> str:
 def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
     """A kept game's summary: who won, the scores, the last moments."""
     _ = gettext_for(lang)
+    # "after 1 round", "1 point": one-round matches are common (a target of 0); the
+    # moves are a count after a label, as one plural form a sentence can follow
+    ngettext = ngettext_for(lang)
     players = record.get("players", [])
     winner = int(record.get("winner", -1))
     lines = [_("The last match")]
     if 0 <= winner < len(players):
-        lines.append(_("{player} won after {rounds} rounds and {moves} moves.").format(
-            player=players[winner]["name"], rounds=record.get("rounds", 0), moves=record.get("moves", 0)))
+        rounds = int(record.get("rounds", 0))
+        lines.append(ngettext("{player} won after {rounds} round (moves: {moves}).",
+                              "{player} won after {rounds} rounds (moves: {moves}).", rounds).format(
+            player=players[winner]["name"], rounds=rounds, moves=record.get("moves", 0)))
     elif record.get("stopped"):
         lines.append(stopped_line(record, lang))
     for seat in records.ranked(players, winner, bool(record.get("lowest_wins"))):
         p = players[seat]
-        lines.append(_("{player}: {n} points").format(player=p["name"], n=p.get("score", 0)))
+        n = int(p.get("score", 0))
+        lines.append(ngettext("{player}: {n} point", "{player}: {n} points", n).format(player=p["name"], n=n))
     lines += [str(m) for m in record.get("moments", [])[-4:]]
     return lines
 

@@ -47,7 +47,8 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     me = await said(server, bot, group, carol, "/me")
     assert ("Carol" in me) and ("This chat" if lang == "en" else "Este chat") in me
     last = await said(server, bot, group, carol, "/last")
-    assert winner in last and ("won after" if lang == "en" else "ganó tras") in last
+    # a match of one round (target 0) says "1 round", "1 ronda": a plural form, not "1 rounds"
+    assert winner in last and ("won after 1 round (moves:" if lang == "en" else "ganó tras 1 ronda (jugadas:") in last, last
 
     # Not an admin: refused, nothing changes. An admin: the standings go.
     refused = await said(server, bot, group, bob, "/resetstats")
