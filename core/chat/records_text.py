@@ -13,6 +13,7 @@ from typing import Any
 from ..store import Store
 from . import records, typed
 from .i18n import N_, gettext_for, ngettext_for
+from .moments import last_moments
 
 PERIOD_TITLES = {"week": N_("Standings: this week"), "month": N_("Standings: this month"),
                  "all": N_("Standings: all time")}
@@ -85,7 +86,8 @@ def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
         p = players[seat]
         n = int(p.get("score", 0))
         lines.append(ngettext("{player}: {n} point", "{player}: {n} points", n).format(player=p["name"], n=n))
-    lines += [str(m) for m in record.get("moments", [])[-4:]]
+    told = last_moments(record, lang)  # in the reader's language; the kept texts if the log cannot replay here
+    lines += told if told is not None else [str(m) for m in record.get("moments", [])[-4:]]
     return lines
 
 
