@@ -210,6 +210,13 @@ class RuleSet:
     def enabled(self, name: str) -> bool:
         return name in self.rules
 
+    @property
+    def lowest_score_wins(self) -> bool:
+        """Whether a rule in force ranks a lower score better (progressive
+        scoring; `Rule.lowest_score_wins`): what orders the scores shown and
+        the players' records, asked of the rules, never by a rule's name."""
+        return any(getattr(rule, "lowest_score_wins", False) for rule in self.rules.values())
+
     def _compile(self, name: str, keep: Any = None) -> Any:
         caller = getattr(self.pm.hook, name)
         spec = caller.spec

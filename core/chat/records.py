@@ -125,7 +125,7 @@ def lowest_wins(game: GameState | None) -> bool:
         rules = game.rules or rules_of(game)
     except VariantError:
         return False
-    return any(getattr(rule, "lowest_score_wins", False) for rule in rules.rules.values())
+    return rules.lowest_score_wins
 
 
 def ranked(players: Sequence[dict[str, Any]], winner: int, lowest: bool = False) -> list[int]:
