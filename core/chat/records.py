@@ -38,6 +38,7 @@ from ..state import ROUND_OVER, GameState
 from ..store import Standing, Store, StoreUnavailable
 from ..variants import VariantError
 from .table import Table
+from .views import level_title
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,7 @@ def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[E
         "moves": game.moves if game is not None else 0,
         "winner": winner,
         "lowest_wins": lowest_wins(game),
-        "players": [{"id": s.id, "name": s.name, "ai": s.is_ai,
+        "players": [{"id": s.id, "name": s.name, "ai": s.is_ai, "level": s.level,
                      "score": scores[i] if i < len(scores) else 0} for i, s in enumerate(table.seats)],
         "moments": list(moments)[-8:],
         "log": list(entries),
@@ -217,6 +218,22 @@ async def finish(store: Store, game_id: str, table: Table, events: Sequence[Even
         return False
 
 
+def rated_as(player: dict[str, Any], lang: str) -> tuple[str, str]:
+    """Who a seat counts as in the standings (id, name): a person as
+    themself; an AI seat as its seat and level (``ai:1:expert``, "Ada (AI)
+    · expert").
+
+    Why the level: the seat ids are the same whatever level sits there
+    (the first AI seat is ``ai:1``, easy in one match, expert in the next),
+    and the point of rating the AI is that a group sees how it does against
+    each level; one line for all of them would say nothing.
+    """
+    level = player.get("level")
+    if not player.get("ai") or not level:  # a person, or a record kept before levels were
+        return str(player["id"]), str(player["name"])
+    return f"{player['id']}:{level}", f"{player['name']} · {level_title(str(level), lang)}"
+
+
 async def _standings(store: Store, table: Table, record: dict[str, Any], now: float) -> list[Standing]:
     players = record["players"]
     scores = [int(p["score"]) for p in players]
@@ -228,15 +245,16 @@ async def _standings(store: Store, table: Table, record: dict[str, Any], now: fl
         same = place > 0 and seat != winner and scores[seat] == scores[order[place - 1]] \
             and order[place - 1] != winner
         ranks[seat] = ranks[order[place - 1]] if same else place + 1
+    who = [rated_as(p, table.lang) for p in players]
     everyone = await store.standings(table.chat_id, "all")
-    before = [everyone.get(p["id"], {}).get("rating", "") for p in players]
+    before = [everyone.get(ident, {}).get("rating", "") for ident, _name in who]
     rated = len(players) > 1 and not record["stopped"]  # a stopped match has no result to rate
     after = rate(ranks, before) if rated else [""] * len(players)  # "": the rating stays as it is
     out: list[Standing] = []
     for period in PERIODS:
         key = period_key(period, now)
-        for seat, p in enumerate(players):
-            out.append(Standing(key, _period_ttl(period), p["id"], p["name"],
+        for seat, (ident, name) in enumerate(who):
+            out.append(Standing(key, _period_ttl(period), ident, name,
                                 # a lowest-wins total is points against: none are scored
                                 wins=int(seat == winner), games=1, points=0 if lowest else max(0, scores[seat]),
                                 rating=after[seat] if period == "all" else ""))

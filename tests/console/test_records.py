@@ -17,6 +17,7 @@ from tests.support.redis_server import RedisServer
 from unobot.chat import typed
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.records import FORGOTTEN, display_rating, rate
+from unobot.chat.views import level_title
 
 from .helpers import Stage, stage_game
 from .test_play import _no_english
@@ -40,6 +41,12 @@ def _after(screen: Screen, text: str, label: str | None) -> tuple[str, str]:
 def _lines(text: str) -> list[str]:
     """The lines printed after a typed line (its echo left out)."""
     return [line.strip() for line in text.splitlines() if line.strip()][1:]
+
+
+def rated_ai(name: str, lang: str) -> str:
+    """The AI seat's name in the standings: with its level (the staged game's `strong`, i.e. hard),
+    since each level is rated on its own."""
+    return f"{name} · {level_title('hard', lang)}"
 
 
 def _ratings() -> tuple[str, str]:
@@ -76,7 +83,7 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     tess = _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
         rank=1, player="Tess", wins=1, games=1, points=POINTS, rating=won)
     bot = _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
-        rank=2, player=ai, wins=0, games=1, points=0, rating=lost)
+        rank=2, player=rated_ai(ai, lang), wins=0, games=1, points=0, rating=lost)
     # Asked before "Play again?" is answered: each answered, the question asked again.
     text, label = screen.type("top")
     assert _lines(text)[:3] == [_("Standings: all time"), tess, bot] and _("Play again?") in label
@@ -136,5 +143,5 @@ def test_a_match_won_on_points_counts_once(lang: str, server: RedisServer) -> No
         _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
             rank=1, player="Tess", wins=1, games=1, points=POINTS, rating=won),
         _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
-            rank=2, player=ai, wins=0, games=1, points=0, rating=lost)]
+            rank=2, player=rated_ai(ai, lang), wins=0, games=1, points=0, rating=lost)]
     assert screen.close("n") == 0
