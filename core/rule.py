@@ -105,6 +105,12 @@ class Rule:
     def __repr__(self) -> str:
         return f"<rule {self.name} {self.options}>"
 
+    def team(self, state: Any, seat: int) -> int | None:
+        """The team ``seat`` plays in, when this rule makes teams (seats of
+        one team win a match together: the players' records count the win
+        for each of them and rate them as a team); None: each plays alone."""
+        return None
+
     @classmethod
     def doc(cls) -> str:
         """The rule explained for players: the class docstring, else its module's."""

@@ -84,14 +84,24 @@ def display_rating(text: str) -> float:
     return round(mu - 3 * sigma, 1)
 
 
-def rate(ranks: Sequence[int], before: Sequence[str]) -> list[str]:
-    """New ratings (``"mu,sigma"``) after a free-for-all with these ranks (1 = won)."""
+def rate(ranks: Sequence[int], before: Sequence[str], teams: Sequence[int] | None = None) -> list[str]:
+    """New ratings (``"mu,sigma"``) after a match with these ranks (1 = won),
+    one per seat: a free-for-all, or with ``teams`` (each seat's team; a
+    team's seats share its rank) a game of teams, which openskill rates as
+    such (partners gain or lose together, by their own uncertainty)."""
     from openskill.models import PlackettLuce  # imported here: only a match's end needs it
 
     model = PlackettLuce()
-    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in map(parse_rating, before)]
-    after = model.rate(teams, ranks=list(ranks))
-    return [f"{team[0].mu:.4f},{team[0].sigma:.4f}" for team in after]
+    groups = [[seat] for seat in range(len(before))] if teams is None else \
+        [[s for s in range(len(before)) if teams[s] == t] for t in dict.fromkeys(teams)]
+    ratings = [[model.rating(mu=mu, sigma=sigma) for mu, sigma in (parse_rating(before[s]) for s in group)]
+               for group in groups]
+    after = model.rate(ratings, ranks=[min(ranks[s] for s in group) for group in groups])
+    out = [""] * len(before)
+    for group, rated in zip(groups, after, strict=True):
+        for seat, r in zip(group, rated, strict=True):
+            out[seat] = f"{r.mu:.4f},{r.sigma:.4f}"
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +139,17 @@ def lowest_wins(game: GameState | None) -> bool:
     return rules.lowest_score_wins
 
 
+def teams_of(game: GameState | None) -> list[int] | None:
+    """Each seat's team when the game's rules make teams (`Rule.team`), else None."""
+    if game is None:
+        return None
+    try:
+        rules = game.rules or rules_of(game)
+    except VariantError:
+        return None
+    return rules.teams(game)
+
+
 def ranked(players: Sequence[dict[str, Any]], winner: int, lowest: bool = False) -> list[int]:
     """The seats best first: the winner, then by score (lowest first when
     the rules say a lower score is better)."""
@@ -160,6 +181,7 @@ def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[E
         "moves": game.moves if game is not None else 0,
         "winner": winner,
         "lowest_wins": lowest_wins(game),
+        "teams": teams_of(game),
         "players": [{"id": s.id, "name": s.name, "ai": s.is_ai, "level": s.level,
                      "score": scores[i] if i < len(scores) else 0} for i, s in enumerate(table.seats)],
         "moments": list(moments)[-8:],
@@ -239,24 +261,28 @@ async def _standings(store: Store, table: Table, record: dict[str, Any], now: fl
     scores = [int(p["score"]) for p in players]
     winner = int(record["winner"])
     lowest = bool(record.get("lowest_wins"))
+    teams = record.get("teams")
+    # who won the match: the winner, with their partners when it is a game of teams
+    won = {s for s in range(len(players)) if winner >= 0 and (s == winner or (teams and teams[s] == teams[winner]))}
     order = ranked(players, winner, lowest)
     ranks = [0] * len(players)
     for place, seat in enumerate(order):
-        same = place > 0 and seat != winner and scores[seat] == scores[order[place - 1]] \
-            and order[place - 1] != winner
-        ranks[seat] = ranks[order[place - 1]] if same else place + 1
+        prev = order[place - 1] if place else -1
+        same = place > 0 and ((seat in won and prev in won) or (
+            seat not in won and prev not in won and scores[seat] == scores[prev]))
+        ranks[seat] = ranks[prev] if same else place + 1
     who = [rated_as(p, table.lang) for p in players]
     everyone = await store.standings(table.chat_id, "all")
     before = [everyone.get(ident, {}).get("rating", "") for ident, _name in who]
     rated = len(players) > 1 and not record["stopped"]  # a stopped match has no result to rate
-    after = rate(ranks, before) if rated else [""] * len(players)  # "": the rating stays as it is
+    after = rate(ranks, before, teams) if rated else [""] * len(players)  # "": the rating stays as it is
     out: list[Standing] = []
     for period in PERIODS:
         key = period_key(period, now)
         for seat, (ident, name) in enumerate(who):
             out.append(Standing(key, _period_ttl(period), ident, name,
                                 # a lowest-wins total is points against: none are scored
-                                wins=int(seat == winner), games=1, points=0 if lowest else max(0, scores[seat]),
+                                wins=int(seat in won), games=1, points=0 if lowest else max(0, scores[seat]),
                                 rating=after[seat] if period == "all" else ""))
     return out
 
