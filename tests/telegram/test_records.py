@@ -38,7 +38,7 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     winner = summary[0]["players"][summary[0]["winner"]]["name"]
 
     top = await said(server, bot, group, bob, "/top")
-    words = {"en": ("Standings: all time", "won of 1"), "es": ("Clasificación: de siempre", "ganadas de 1")}[lang]
+    words = {"en": ("Standings: all time", "won of 1"), "es": ("Clasificación: de siempre", "de 1, puntos")}[lang]
     assert words[0] in top and top.count(words[1]) == 3 and winner in top.splitlines()[1], top
     week = await said(server, bot, group, bob, "/top", "semana" if lang == "es" else "week")
     assert ("esta semana" if lang == "es" else "this week") in week and "Alice" in week
