@@ -37,6 +37,7 @@ from ..service import DEAL, TABLE_ENTRIES
 from ..state import ROUND_OVER, GameState
 from ..store import Standing, Store, StoreUnavailable
 from ..variants import VariantError
+from .i18n import N_, gettext_for
 from .table import Table
 from .views import level_title
 
@@ -48,8 +49,17 @@ WEEK_TTL = 15 * 86400.0
 MONTH_TTL = 63 * 86400.0
 FORGOTTEN = "(forgotten)"
 """The name a person who asked to be forgotten gets in the kept logs."""
+FORGOTTEN_TEXT = N_("(forgotten)")
+"""What that name reads as, in the reader's language (:func:`shown_name`)."""
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3
+
+
+def shown_name(name: str, lang: str) -> str:
+    """A kept game's player name as a reader sees it: a person who asked to
+    be forgotten is kept as :data:`FORGOTTEN` (one marker in every
+    language, so it is told apart from a name), said in the reader's."""
+    return gettext_for(lang)(FORGOTTEN_TEXT) if name == FORGOTTEN else name
 
 
 def period_key(period: str, when: float) -> str:

@@ -79,13 +79,14 @@ def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
         rounds = int(record.get("rounds", 0))
         lines.append(ngettext("{player} won after {rounds} round (moves: {moves}).",
                               "{player} won after {rounds} rounds (moves: {moves}).", rounds).format(
-            player=players[winner]["name"], rounds=rounds, moves=record.get("moves", 0)))
+            player=records.shown_name(players[winner]["name"], lang), rounds=rounds, moves=record.get("moves", 0)))
     elif record.get("stopped"):
         lines.append(stopped_line(record, lang))
     for seat in records.ranked(players, winner, bool(record.get("lowest_wins"))):
         p = players[seat]
         n = int(p.get("score", 0))
-        lines.append(ngettext("{player}: {n} point", "{player}: {n} points", n).format(player=p["name"], n=n))
+        lines.append(ngettext("{player}: {n} point", "{player}: {n} points", n).format(
+            player=records.shown_name(p["name"], lang), n=n))
     told = last_moments(record, lang)  # in the reader's language; the kept texts if the log cannot replay here
     lines += told if told is not None else [str(m) for m in record.get("moments", [])[-4:]]
     return lines

@@ -16,7 +16,7 @@ import pytest
 from tests.support.redis_server import RedisServer
 from unobot.chat import typed
 from unobot.chat.i18n import gettext_for, ngettext_for
-from unobot.chat.records import FORGOTTEN, display_rating, rate
+from unobot.chat.records import display_rating, rate
 from unobot.chat.views import level_title
 
 from .helpers import Stage, stage_game
@@ -118,11 +118,12 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     text, label = screen.type("me")
     assert _("You have not finished a match yet.") in text
     text, label = screen.type("last")
-    assert "Tess" not in text and _lines(text)[1].startswith(FORGOTTEN)
+    assert "Tess" not in text and _lines(text)[1].startswith(_("(forgotten)"))  # in the reader's language
     assert screen.close("n") == 0
     assert "Traceback" not in screen.output
     if lang == "es":
         _no_english(screen.output)
+        assert "(forgotten)" not in screen.output  # the forgotten name said in Spanish too
 
 
 @pytest.mark.parametrize("lang", LANGS)
