@@ -66,7 +66,7 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import redis
 import redis.asyncio as aioredis
@@ -1239,6 +1239,60 @@ class RedisStore(Store):
             key = self.keys.player_chats(player_id)
             await self._call(lambda: self.client.srem(key, chat))
             await self._call(lambda: self.client.zrem(seen, player_id))
+
+    async def move_records(self, old_chat: ChatId, new_chat: ChatId) -> None:
+        """See :meth:`Store.move_records`. Plain commands, not one script:
+        the two chats' keys are in two hash slots (two nodes of a cluster).
+        The order makes a repeat safe: each kept game is written under its
+        new id (if not there yet) before its old key goes, each period's
+        table is copied only when the new chat has none, and the old chat's
+        list of people, which the player index is fixed from, goes last."""
+        old, new = norm_id(old_chat), norm_id(new_chat)
+        if old == new:
+            return
+        keys, client = self.keys, self.client
+        kept = cast(list[tuple[bytes, float]],
+                    await self._call(lambda: client.zrange(keys.records(old), 0, -1, withscores=True)))
+        for member, score in kept:
+            game_id = _text(member)
+            renamed = f"{new}#{split_game_id(game_id)[1]}"
+            source, target = keys.record(game_id), keys.record(renamed)
+            text = await self._call(lambda k=source: client.get(k))  # type: ignore[misc]
+            if text is not None:
+                ttl = await self._call(lambda k=source: client.pttl(k))  # type: ignore[misc]
+                record = dict(json.loads(_text(text)), game_id=renamed, chat=new)
+                data = encode_record(renamed, new, record)
+                await self._call(lambda k=target, d=data, t=ttl: client.set(  # type: ignore[misc]
+                    k, d, px=t if t > 0 else None, nx=True))
+                await self._call(lambda r=renamed, x=score: client.zadd(  # type: ignore[misc]
+                    keys.records(new), {r: x}))
+            await self._call(lambda k=source: client.delete(k))  # type: ignore[misc]
+        over = cast(list[bytes], await self._call(
+            lambda: client.zrange(keys.records(new), 0, -(max(0, self.archive_max) + 1))))
+        if over:  # past the cap: the oldest go, as archive_game would drop them
+            await self._call(lambda: client.zrem(keys.records(new), *over))
+            await self._call(lambda: client.delete(*(keys.record(_text(g)) for g in over)))
+        await self._call(lambda: client.delete(keys.records(old)))
+        periods = [_text(p) for p in await self._call(lambda: client.smembers(keys.periods(old)))]
+        for period in periods:
+            source, target = keys.standings(old, period), keys.standings(new, period)
+            fields = await self._call(lambda k=source: client.hgetall(k))  # type: ignore[misc]
+            if fields and not await self._call(lambda k=target: client.exists(k)):  # type: ignore[misc]
+                ttl = await self._call(lambda k=source: client.pttl(k))  # type: ignore[misc]
+                await self._call(lambda k=target, f=fields: client.hset(k, mapping=f))  # type: ignore[misc]
+                if ttl > 0:
+                    await self._call(lambda k=target, t=ttl: client.pexpire(k, t))  # type: ignore[misc]
+                await self._call(lambda p=period: client.sadd(keys.periods(new), p))  # type: ignore[misc]
+            await self._call(lambda k=source: client.delete(k))  # type: ignore[misc]
+        people = cast(list[tuple[bytes, float]],
+                      await self._call(lambda: client.zrange(keys.seen(old), 0, -1, withscores=True)))
+        if people:
+            await self._call(lambda: client.zadd(keys.seen(new), {_text(p): x for p, x in people}, nx=True))
+        for person, _at in people:
+            index = keys.player_chats(_text(person))
+            await self._call(lambda k=index: client.srem(k, old))  # type: ignore[misc]
+            await self._call(lambda k=index: client.sadd(k, new))  # type: ignore[misc]
+        await self._call(lambda: client.delete(keys.seen(old), keys.periods(old)))
 
     async def player_chats(self, player_id: str) -> list[str]:
         key = self.keys.player_chats(player_id)

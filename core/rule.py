@@ -73,6 +73,10 @@ class Rule:
     #: Rules this one takes the place of: when it is on, they are off (and
     #: `unobot variants NAME` does not list them as active).
     replaces: ClassVar[tuple[str, ...]] = ()
+    #: The match is won by the lowest score (progressive scoring's totals are
+    #: points against): what ranks the others behind the winner, in the
+    #: players' records and their ratings, reads it.
+    lowest_score_wins: ClassVar[bool] = False
 
     # -- what the rule says to players (English msgids, translated through
     # -- the rule's own catalogue, `locale`) ---------------------------------
@@ -100,6 +104,12 @@ class Rule:
 
     def __repr__(self) -> str:
         return f"<rule {self.name} {self.options}>"
+
+    def team(self, state: Any, seat: int) -> int | None:
+        """The team ``seat`` plays in, when this rule makes teams (seats of
+        one team win a match together: the players' records count the win
+        for each of them and rate them as a team); None: each plays alone."""
+        return None
 
     @classmethod
     def doc(cls) -> str:

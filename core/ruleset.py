@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -25,6 +25,9 @@ from .hookspecs import PROJECT
 from .moves import DRAW, KINDS, PASS
 from .plain_turn import plain_rules
 from .rule import Rule
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 _FIRSTRESULT_TEMPLATE = """
 def {name}({args}):
@@ -209,6 +212,22 @@ class RuleSet:
 
     def enabled(self, name: str) -> bool:
         return name in self.rules
+
+    def teams(self, state: GameState) -> list[int] | None:
+        """Each seat's team when a rule in force makes teams (`Rule.team`),
+        else None (everyone plays for themself)."""
+        for rule in self.rules.values():
+            teams = [rule.team(state, seat) for seat in range(len(state.players))]
+            if all(t is not None for t in teams):
+                return [int(t) for t in teams if t is not None]
+        return None
+
+    @property
+    def lowest_score_wins(self) -> bool:
+        """Whether a rule in force ranks a lower score better (progressive
+        scoring; `Rule.lowest_score_wins`): what orders the scores shown and
+        the players' records, asked of the rules, never by a rule's name."""
+        return any(getattr(rule, "lowest_score_wins", False) for rule in self.rules.values())
 
     def _compile(self, name: str, keep: Any = None) -> Any:
         caller = getattr(self.pm.hook, name)

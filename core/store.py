@@ -616,6 +616,16 @@ class Store(abc.ABC):
         """Drop the index :meth:`player_chats` reads."""
         raise NotImplementedError
 
+    async def move_records(self, old_chat: ChatId, new_chat: ChatId) -> None:
+        """A chat's players' records follow it to its new id (Telegram gives
+        a group that becomes a supergroup a new one): the kept games (their
+        ids renamed into the new chat, their expiry unchanged), every
+        period's standings with the ratings, and who played there (each
+        person's :meth:`player_chats`). Safe to repeat after a failure
+        halfway: what the new id already holds is not copied again, and what
+        moved leaves the old id."""
+        raise NotImplementedError
+
     # ---- changes
 
     def changes(self) -> ChangeFeed | None:
@@ -956,6 +966,34 @@ class MemoryStore(Store):
 
     async def player_chats(self, player_id: str) -> list[str]:
         return sorted(self._player_chats.get(player_id, set()))
+
+    async def move_records(self, old_chat: ChatId, new_chat: ChatId) -> None:
+        old, new = norm_id(old_chat), norm_id(new_chat)
+        if old == new:
+            return
+        into = self._kept(new)
+        moved: dict[str, tuple[float | None, str]] = {}
+        for game_id, (expires, text) in self._kept(old).items():
+            renamed = f"{new}#{split_game_id(game_id)[1]}"
+            if renamed not in into:
+                record = dict(json.loads(text), game_id=renamed, chat=new)
+                moved[renamed] = (expires, encode_record(renamed, new, record))
+        games = {**moved, **into}  # the old chat's games are the older ones
+        while len(games) > max(0, self.archive_max):
+            del games[next(iter(games))]
+        if games:
+            self._archive[new] = games
+        self._archive.pop(old, None)
+        for key in [k for k in self._tables if k[0] == old]:
+            held = self._tables.pop(key)
+            if not self._table(new, key[1]):
+                self._tables[(new, key[1])] = held
+        for chats in self._player_chats.values():
+            if old in chats:
+                chats.discard(old)
+                chats.add(new)
+        seen = self._seen.pop(old, {})
+        self._seen[new] = {**seen, **self._seen.get(new, {})}
 
     async def forget_player_chats(self, player_id: str) -> None:
         self._player_chats.pop(player_id, None)

@@ -8,6 +8,7 @@ from unobot import GameState, Rule, dataclass, hookimpl, option
 class ProgressiveScoring(Rule):
     name = "progressive-scoring"
     title = {"en": "Progressive scoring (lowest wins)", "es": "Puntuación progresiva (gana el menor)"}
+    lowest_score_wins = True  # the players' records rank the others by their totals, lowest first
 
     @dataclass(frozen=True)
     class Options:

@@ -26,6 +26,10 @@ class Teams(Rule):
     class Options:
         size: int = option(2, min=2, max=5, help="players in a team")
 
+    def team(self, state: GameState, seat: int) -> int | None:
+        """The seat's team: partners win the match together (the players' records say so)."""
+        return team_of(seat, len(state.players), self.options.size)
+
     @hookimpl(tryfirst=True)
     def score(self, state: GameState) -> dict[int, int]:
         n = len(state.players)

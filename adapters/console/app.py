@@ -265,7 +265,7 @@ class ConsoleApp:
         self.console.print(Rule(Text(f"UNO · {view.variant_title}", style="bold")))
         if about:
             self.console.print(Text(about, style="italic grey70"))
-        length = match_length(self.lang, rounds=self.o.rounds, target=view.target)
+        length = match_length(self.lang, rounds=self.o.rounds, target=view.target, lowest=view.lowest_wins)
         if length is not None:
             self.console.print(length)
         if self.o.auto:

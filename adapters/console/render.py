@@ -22,7 +22,7 @@ from rich.text import Text
 
 from unobot.cards import Card
 from unobot.chat.i18n import gettext_for, ngettext_for
-from unobot.chat.match_text import match_length
+from unobot.chat.match_text import by_standing, match_length
 from unobot.chat.render import (
     card_name,
     card_symbol,
@@ -278,13 +278,13 @@ def recent(view: TableView, lang: str) -> RenderableType | None:
 def score_table(view: TableView, lang: str, me: str, title: str, hide: Sequence[str] = (),
                 target: int | None = None, rounds: int | None = None) -> Table:
     _ = gettext_for(lang)
-    caption = match_length(lang, rounds=rounds, target=target)
+    caption = match_length(lang, rounds=rounds, target=target, lowest=view.lowest_wins)
     table = Table(title=title, caption=caption, box=box.ROUNDED, title_style="bold")
     table.add_column("#", justify="right")
     table.add_column(_("Player"))
     table.add_column(_("Points"), justify="right")
     table.add_column(_("Cards left"), justify="right")
-    players = sorted((p for p in view.players if p.id not in hide), key=lambda p: -p.score)
+    players = by_standing([p for p in view.players if p.id not in hide], view.lowest_wins)
     for rank, p in enumerate(players, 1):
         style = "bold green" if p.seat == view.winner else ("bold" if p.id == me else "")
         table.add_row(str(rank), p.name, str(p.score), str(p.cards), style=style)

@@ -23,6 +23,7 @@ from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay, replay_events, r
 from ..state import StateFormatError
 from ..store import Store, acknowledgement_problem
 from .i18n import gettext_for
+from .records import shown_name
 from .records_text import stopped_line
 from .render import describe_event
 from .table import Table
@@ -159,7 +160,7 @@ def narrate(record: dict[str, Any], lang: str | None = None) -> list[str]:
     chat's language when it was played)."""
     language = lang or str(record.get("lang") or "en")
     _ = gettext_for(language)
-    names = [str(p.get("name", "?")) for p in record.get("players", [])]
+    names = [shown_name(str(p.get("name", "?")), language) for p in record.get("players", [])]
 
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else "?"

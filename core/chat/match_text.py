@@ -13,18 +13,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .i18n import gettext_for, ngettext_for
-from .views import TableView
+from .views import PlayerLine, TableView
 
 
-def match_length(lang: str, *, rounds: int | None = None, target: int | None = None) -> str | None:
+def match_length(lang: str, *, rounds: int | None = None, target: int | None = None,
+                 lowest: bool = False) -> str | None:
     """How the match ends: after `rounds` rounds when set (it wins over
-    the target), else at `target` points; None when neither."""
+    the target), else at `target` points; None when neither. `lowest`: the
+    rules rank a lower score better (progressive scoring), so reaching the
+    target ends the match and the lowest total wins it."""
     if rounds:
         ngettext = ngettext_for(lang)
         return ngettext("The match ends after {n} round.", "The match ends after {n} rounds.",
                         rounds).format(n=rounds)
     _ = gettext_for(lang)
+    if target and lowest:
+        return _("The match ends when someone reaches {n} points; the lowest total wins.").format(n=target)
     return _("First to {n} points wins the match.").format(n=target) if target else None
+
+
+def by_standing(players: Sequence[PlayerLine], lowest: bool = False) -> list[PlayerLine]:
+    """The players best first by score: highest first, or lowest first when
+    the rules rank a lower score better (what a score table lists)."""
+    return sorted(players, key=lambda p: p.score if lowest else -p.score)
 
 
 def rounds_result(view: TableView, lang: str, hidden: Sequence[str] = ()) -> str:
@@ -32,7 +43,7 @@ def rounds_result(view: TableView, lang: str, hidden: Sequence[str] = ()) -> str
     leaders share the lead); players in `hidden` (a watcher's own seat, left) are not counted."""
     ngettext = ngettext_for(lang)
     players = [p for p in view.players if p.id not in hidden]
-    best = max(p.score for p in players)
+    best = (min if view.lowest_wins else max)(p.score for p in players)
     leaders = [p.name for p in players if p.score == best]
     if len(leaders) == 1:
         return ngettext("After {n} round, {player} wins with {points} points!",

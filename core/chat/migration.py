@@ -1,5 +1,6 @@
 """A chat that changes its id (Telegram gives a group that becomes a
-supergroup a new one): its running game, counters and settings follow it.
+supergroup a new one): its running game, counters, players' records and
+settings follow it.
 
 Why its own loop and not the session layer's: it is the one change that
 spans two keys (a game created under the new id, the old one deleted), so
@@ -15,8 +16,8 @@ from .table import Table
 
 async def move_chat(service: ServicePort, old: str, new: str) -> Table | None:
     """The chat now goes by another id (Telegram gives a group that
-    becomes a supergroup a new one): its running game, counters and
-    settings follow it, and nothing stays running under the old id.
+    becomes a supergroup a new one): its running game, counters, players'
+    records and settings follow it, and nothing stays running under the old id.
 
     Safe to call again after a failure halfway (a store outage) and to
     call twice (Telegram announces the move in both chats): a game copied
@@ -34,6 +35,9 @@ async def move_chat(service: ServicePort, old: str, new: str) -> Table | None:
     if counters:
         await service.store.incr_stats("chat", new, counters)
         await service.store.incr_stats("chat", old, {k: -v for k, v in counters.items()})
+    # the players' records too (standings, ratings, kept games): else /top and /last
+    # start over in the supergroup while /stats goes on
+    await service.store.move_records(old, new)
     settings = await service.store.get_chat_settings(old)
     if settings:  # last: a retry after a failure finds them still here, and copying again is harmless
         await service.store.update_chat_settings(new, settings)

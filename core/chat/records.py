@@ -25,16 +25,21 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine import rules_of
 from ..events import MATCH_WON, Event
-from ..service import DEAL
-from ..state import ROUND_OVER
+from ..service import DEAL, TABLE_ENTRIES
+from ..state import ROUND_OVER, GameState
 from ..store import Standing, Store, StoreUnavailable
+from ..variants import VariantError
+from .i18n import N_, gettext_for
 from .table import Table
+from .views import level_title
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +49,17 @@ WEEK_TTL = 15 * 86400.0
 MONTH_TTL = 63 * 86400.0
 FORGOTTEN = "(forgotten)"
 """The name a person who asked to be forgotten gets in the kept logs."""
+FORGOTTEN_TEXT = N_("(forgotten)")
+"""What that name reads as, in the reader's language (:func:`shown_name`)."""
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3
+
+
+def shown_name(name: str, lang: str) -> str:
+    """A kept game's player name as a reader sees it: a person who asked to
+    be forgotten is kept as :data:`FORGOTTEN` (one marker in every
+    language, so it is told apart from a name), said in the reader's."""
+    return gettext_for(lang)(FORGOTTEN_TEXT) if name == FORGOTTEN else name
 
 
 def period_key(period: str, when: float) -> str:
@@ -80,14 +94,24 @@ def display_rating(text: str) -> float:
     return round(mu - 3 * sigma, 1)
 
 
-def rate(ranks: Sequence[int], before: Sequence[str]) -> list[str]:
-    """New ratings (``"mu,sigma"``) after a free-for-all with these ranks (1 = won)."""
+def rate(ranks: Sequence[int], before: Sequence[str], teams: Sequence[int] | None = None) -> list[str]:
+    """New ratings (``"mu,sigma"``) after a match with these ranks (1 = won),
+    one per seat: a free-for-all, or with ``teams`` (each seat's team; a
+    team's seats share its rank) a game of teams, which openskill rates as
+    such (partners gain or lose together, by their own uncertainty)."""
     from openskill.models import PlackettLuce  # imported here: only a match's end needs it
 
     model = PlackettLuce()
-    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in map(parse_rating, before)]
-    after = model.rate(teams, ranks=list(ranks))
-    return [f"{team[0].mu:.4f},{team[0].sigma:.4f}" for team in after]
+    groups = [[seat] for seat in range(len(before))] if teams is None else \
+        [[s for s in range(len(before)) if teams[s] == t] for t in dict.fromkeys(teams)]
+    ratings = [[model.rating(mu=mu, sigma=sigma) for mu, sigma in (parse_rating(before[s]) for s in group)]
+               for group in groups]
+    after = model.rate(ratings, ranks=[min(ranks[s] for s in group) for group in groups])
+    out = [""] * len(before)
+    for group, rated in zip(groups, after, strict=True):
+        for seat, r in zip(group, rated, strict=True):
+            out[seat] = f"{r.mu:.4f},{r.sigma:.4f}"
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +133,38 @@ def _match_winner(table: Table, events: Sequence[Event]) -> int:
     game = table.game
     if game is None or not game.scores:
         return -1
-    return max(range(len(game.scores)), key=lambda s: game.scores[s])
+    return ranked([{"score": x} for x in game.scores], -1, lowest_wins(game))[0]
+
+
+def lowest_wins(game: GameState | None) -> bool:
+    """Whether the game's rules rank a lower score better (progressive
+    scoring): asked of the rules in force (`Rule.lowest_score_wins`), never
+    by a rule's name, so a plugin's scoring says it the same way."""
+    if game is None:
+        return False
+    try:
+        rules = game.rules or rules_of(game)
+    except VariantError:
+        return False
+    return rules.lowest_score_wins
+
+
+def teams_of(game: GameState | None) -> list[int] | None:
+    """Each seat's team when the game's rules make teams (`Rule.team`), else None."""
+    if game is None:
+        return None
+    try:
+        rules = game.rules or rules_of(game)
+    except VariantError:
+        return None
+    return rules.teams(game)
+
+
+def ranked(players: Sequence[dict[str, Any]], winner: int, lowest: bool = False) -> list[int]:
+    """The seats best first: the winner, then by score (lowest first when
+    the rules say a lower score is better)."""
+    sign = 1 if lowest else -1
+    return sorted(range(len(players)), key=lambda s: (s != winner, sign * int(players[s].get("score", 0))))
 
 
 def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[Event],
@@ -135,7 +190,9 @@ def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[E
         "rounds": played.rounds,
         "moves": game.moves if game is not None else 0,
         "winner": winner,
-        "players": [{"id": s.id, "name": s.name, "ai": s.is_ai,
+        "lowest_wins": lowest_wins(game),
+        "teams": teams_of(game),
+        "players": [{"id": s.id, "name": s.name, "ai": s.is_ai, "level": s.level,
                      "score": scores[i] if i < len(scores) else 0} for i, s in enumerate(table.seats)],
         "moments": list(moments)[-8:],
         "log": list(entries),
@@ -193,26 +250,49 @@ async def finish(store: Store, game_id: str, table: Table, events: Sequence[Even
         return False
 
 
+def rated_as(player: dict[str, Any], lang: str) -> tuple[str, str]:
+    """Who a seat counts as in the standings (id, name): a person as
+    themself; an AI seat as its seat and level (``ai:1:expert``, "Ada (AI)
+    · expert").
+
+    Why the level: the seat ids are the same whatever level sits there
+    (the first AI seat is ``ai:1``, easy in one match, expert in the next),
+    and the point of rating the AI is that a group sees how it does against
+    each level; one line for all of them would say nothing.
+    """
+    level = player.get("level")
+    if not player.get("ai") or not level:  # a person, or a record kept before levels were
+        return str(player["id"]), str(player["name"])
+    return f"{player['id']}:{level}", f"{player['name']} · {level_title(str(level), lang)}"
+
+
 async def _standings(store: Store, table: Table, record: dict[str, Any], now: float) -> list[Standing]:
     players = record["players"]
     scores = [int(p["score"]) for p in players]
     winner = int(record["winner"])
-    order = sorted(range(len(players)), key=lambda s: (s != winner, -scores[s]))
+    lowest = bool(record.get("lowest_wins"))
+    teams = record.get("teams")
+    # who won the match: the winner, with their partners when it is a game of teams
+    won = {s for s in range(len(players)) if winner >= 0 and (s == winner or (teams and teams[s] == teams[winner]))}
+    order = ranked(players, winner, lowest)
     ranks = [0] * len(players)
     for place, seat in enumerate(order):
-        same = place > 0 and seat != winner and scores[seat] == scores[order[place - 1]] \
-            and order[place - 1] != winner
-        ranks[seat] = ranks[order[place - 1]] if same else place + 1
+        prev = order[place - 1] if place else -1
+        same = place > 0 and ((seat in won and prev in won) or (
+            seat not in won and prev not in won and scores[seat] == scores[prev]))
+        ranks[seat] = ranks[prev] if same else place + 1
+    who = [rated_as(p, table.lang) for p in players]
     everyone = await store.standings(table.chat_id, "all")
-    before = [everyone.get(p["id"], {}).get("rating", "") for p in players]
+    before = [everyone.get(ident, {}).get("rating", "") for ident, _name in who]
     rated = len(players) > 1 and not record["stopped"]  # a stopped match has no result to rate
-    after = rate(ranks, before) if rated else [""] * len(players)  # "": the rating stays as it is
+    after = rate(ranks, before, teams) if rated else [""] * len(players)  # "": the rating stays as it is
     out: list[Standing] = []
     for period in PERIODS:
         key = period_key(period, now)
-        for seat, p in enumerate(players):
-            out.append(Standing(key, _period_ttl(period), p["id"], p["name"],
-                                wins=int(seat == winner), games=1, points=max(0, scores[seat]),
+        for seat, (ident, name) in enumerate(who):
+            out.append(Standing(key, _period_ttl(period), ident, name,
+                                # a lowest-wins total is points against: none are scored
+                                wins=int(seat in won), games=1, points=0 if lowest else max(0, scores[seat]),
                                 rating=after[seat] if period == "all" else ""))
     return out
 
@@ -253,28 +333,50 @@ async def last(store: Store, chat_id: str) -> dict[str, Any] | None:
 
 
 def without(record: dict[str, Any], person_id: str, name: str = FORGOTTEN) -> dict[str, Any]:
-    """The record with a person's name replaced everywhere it is written
-    (seats, the deal entry, table entries that carry it)."""
-    seats = [p for p in record.get("players", []) if p.get("id") == person_id]
+    """The record with a person's name and id replaced everywhere it is written
+    (seats, the deal entry, the table entries that carry the id, the game the
+    log replays to), and the last moments that name them dropped.
+
+    Why token by token and never by substring: the moves are short codes
+    (``0 play R5``, ``2 draw``), so replacing a short name or id inside them
+    (a member called ``a``, an id ``5``) would break the log; and why the
+    kept ``state`` too: ``unobot audit`` checks the replay against it, so the
+    deal's players and the state's must stay one and the same.
+    """
+    players = record.get("players", [])
+    seats = [i for i, p in enumerate(players) if p.get("id") == person_id]
     if not seats:
         return record
-    old_names = {str(p["name"]) for p in seats}
+    old_names = {str(players[i]["name"]) for i in seats}
     out = dict(record)
-    out["players"] = [dict(p, name=name) if p.get("id") == person_id else p for p in record["players"]]
-    seat_numbers = {i for i, p in enumerate(record["players"]) if p.get("id") == person_id}
-    entries: list[str] = []
-    for entry in record.get("log", []):
+    out["players"] = [dict(p, name=name) if p.get("id") == person_id else p for p in players]
+    entries = [str(e) for e in record.get("log", [])]
+    taken = {str(p.get("id")) for p in players}
+    for entry in entries:
         if entry.startswith(DEAL + " "):
-            recipe = json.loads(entry[len(DEAL) + 1:])
-            recipe["players"] = [name if i in seat_numbers else n for i, n in enumerate(recipe["players"])]
-            entry = f"{DEAL} {json.dumps(recipe, separators=(',', ':'), ensure_ascii=False)}"
-        else:
-            for old in old_names:
-                entry = entry.replace(old, name).replace(person_id, "-")
-        entries.append(entry)
-    out["log"] = entries
-    out["moments"] = [m for m in record.get("moments", []) if not any(o in m for o in old_names)]
+            taken.update(str(x) for x in json.loads(entry[len(DEAL) + 1:]).get("players", []))
+    alias = next(a for a in (name, *(f"{name} {k}" for k in range(2, len(taken) + 3))) if a not in taken)
+    out["log"] = [_entry_without(entry, person_id, alias) for entry in entries]
+    state = record.get("state")
+    if isinstance(state, dict) and isinstance(state.get("p"), list):
+        out["state"] = dict(state, p=[alias if x == person_id else x for x in state["p"]])
+    said = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in sorted(old_names, key=len, reverse=True)))
+    out["moments"] = [m for m in record.get("moments", []) if not said.search(str(m))]
     return out
+
+
+def _entry_without(entry: str, person_id: str, alias: str) -> str:
+    """One log entry with the person's id replaced: in the deal's players,
+    or as a whole word of a table entry (``join <id>``); moves name seats
+    by number and are left as they are."""
+    head, _, rest = entry.partition(" ")
+    if head == DEAL:
+        recipe = json.loads(rest)
+        recipe["players"] = [alias if x == person_id else x for x in recipe.get("players", [])]
+        return f"{DEAL} {json.dumps(recipe, separators=(',', ':'), ensure_ascii=False)}"
+    if head in TABLE_ENTRIES:
+        return " ".join(alias if word == person_id else word for word in entry.split(" "))
+    return entry
 
 
 async def forget(store: Store, person_id: str) -> int:

@@ -12,7 +12,8 @@ from typing import Any
 
 from ..store import Store
 from . import records, typed
-from .i18n import N_, gettext_for
+from .i18n import N_, gettext_for, ngettext_for
+from .moments import last_moments
 
 PERIOD_TITLES = {"week": N_("Standings: this week"), "month": N_("Standings: this month"),
                  "all": N_("Standings: all time")}
@@ -68,17 +69,26 @@ def stopped_line(record: dict[str, Any], lang: str) -> str:
 def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
     """A kept game's summary: who won, the scores, the last moments."""
     _ = gettext_for(lang)
+    # "after 1 round", "1 point": one-round matches are common (a target of 0); the
+    # moves are a count after a label, as one plural form a sentence can follow
+    ngettext = ngettext_for(lang)
     players = record.get("players", [])
     winner = int(record.get("winner", -1))
     lines = [_("The last match")]
     if 0 <= winner < len(players):
-        lines.append(_("{player} won after {rounds} rounds and {moves} moves.").format(
-            player=players[winner]["name"], rounds=record.get("rounds", 0), moves=record.get("moves", 0)))
+        rounds = int(record.get("rounds", 0))
+        lines.append(ngettext("{player} won after {rounds} round (moves: {moves}).",
+                              "{player} won after {rounds} rounds (moves: {moves}).", rounds).format(
+            player=records.shown_name(players[winner]["name"], lang), rounds=rounds, moves=record.get("moves", 0)))
     elif record.get("stopped"):
         lines.append(stopped_line(record, lang))
-    for p in sorted(players, key=lambda p: -int(p.get("score", 0))):
-        lines.append(_("{player}: {n} points").format(player=p["name"], n=p.get("score", 0)))
-    lines += [str(m) for m in record.get("moments", [])[-4:]]
+    for seat in records.ranked(players, winner, bool(record.get("lowest_wins"))):
+        p = players[seat]
+        n = int(p.get("score", 0))
+        lines.append(ngettext("{player}: {n} point", "{player}: {n} points", n).format(
+            player=records.shown_name(p["name"], lang), n=n))
+    told = last_moments(record, lang)  # in the reader's language; the kept texts if the log cannot replay here
+    lines += told if told is not None else [str(m) for m in record.get("moments", [])[-4:]]
     return lines
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .i18n import gettext_for, ngettext_for
+from .match_text import match_length
 from .render import COLOR_EMOJI
 from .table import FINISHED, LOBBY, PLAYING, Table
 from .views import round_headline, status_lines, table_view
@@ -67,7 +68,7 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
         else:
             out.append(_("Press Join to play; anyone seated can press Start. /rules shows the rules."))
         if view.target:
-            out.append("🏁 " + _("First to {n} points wins the match.").format(n=view.target))
+            out.append("🏁 " + str(match_length(lang, target=view.target, lowest=view.lowest_wins)))
     seconds = view.turn_seconds
     if seconds and table.phase in (LOBBY, PLAYING):
         ngettext = ngettext_for(lang)

@@ -14,6 +14,7 @@ from typing import Any
 from ..cards import Card, sort_key
 from ..engine import legal_moves, rules_of
 from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
+from ..ruleset import RuleSet
 from ..state import GameState
 from ..variants import VariantError, load_variant, rules_for
 from .i18n import RTL, gettext_for
@@ -73,6 +74,9 @@ class TableView:
     turn_seconds: int = 0
     #: Points that win the match (None: the rules set none).
     target: int | None = None
+    #: The rules rank a lower score better (progressive scoring): the target
+    #: ends the match and the lowest total wins it; scores are shown lowest first.
+    lowest_wins: bool = False
     #: Seats in the round's order of play, forward (`play_order`: a shuffled-seat
     #: round is played in another order than the chat's seats); empty: as they sit.
     order: list[int] = field(default_factory=list)
@@ -200,6 +204,7 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
             for line in players:
                 line.is_next = line.seat == view.next_seat
     view.turn_seconds, view.target = rule_facts(table)
+    view.lowest_wins = lowest_wins(table)
     return view
 
 
@@ -225,12 +230,26 @@ def play_order(game: GameState) -> list[int]:
     return cycle + [s for s in range(n) if s not in cycle]
 
 
-def rule_facts(table: Table) -> tuple[int, int | None]:
-    """The turn timer in force and the match target, from the table's rules."""
+def _table_rules(table: Table) -> RuleSet | None:
+    """The rules the table's game plays under (the chat's variant and
+    options before one is dealt); None when they cannot be loaded here."""
     try:
-        rules = table.game.rules if table.game is not None and table.game.rules else \
+        return table.game.rules if table.game is not None and table.game.rules else \
             rules_for(table.variant, table.overrides or None)
     except VariantError:
+        return None
+
+
+def lowest_wins(table: Table) -> bool:
+    """Whether the table's rules rank a lower score better (progressive scoring)."""
+    rules = _table_rules(table)
+    return rules is not None and rules.lowest_score_wins
+
+
+def rule_facts(table: Table) -> tuple[int, int | None]:
+    """The turn timer in force and the match target, from the table's rules."""
+    rules = _table_rules(table)
+    if rules is None:
         return table.timer, None
     seconds = table.timer
     if not seconds and table.game is not None:

@@ -29,3 +29,20 @@ def test_after_the_last_round_the_leaders_win() -> None:
 def test_the_match_s_winner() -> None:
     assert match_winner(view(512, 80, 40, winner=0), "en") == "Ana wins the match with 512 points!"
     assert match_winner(view(512, 80, 40), "en") is None
+
+
+def test_a_lowest_wins_match_says_how_it_ends_and_who_leads() -> None:
+    """Progressive scoring: reaching the target ends the match, the lowest
+    total wins; after a set number of rounds the lowest total leads."""
+    from unobot.chat.status_text import status_text
+    from unobot.chat.table import Seat, Table
+
+    low = view(120, 80, 40)
+    low.lowest_wins = True
+    assert match_length("en", target=60, lowest=True) == \
+        "The match ends when someone reaches 60 points; the lowest total wins."
+    assert rounds_result(low, "en") == "After 3 rounds, Cat wins with 40 points!"
+    lobby = Table("-1", "1", overrides={"progressive-scoring": {"target": 60}},
+                  seats=[Seat("1", "Ana")])
+    lines = status_text(lobby).lines
+    assert "🏁 The match ends when someone reaches 60 points; the lowest total wins." in lines, lines

@@ -15,8 +15,9 @@ import pytest
 
 from tests.support.redis_server import RedisServer
 from unobot.chat import typed
-from unobot.chat.i18n import gettext_for
-from unobot.chat.records import FORGOTTEN, display_rating, rate
+from unobot.chat.i18n import gettext_for, ngettext_for
+from unobot.chat.records import display_rating, rate
+from unobot.chat.views import level_title
 
 from .helpers import Stage, stage_game
 from .test_play import _no_english
@@ -40,6 +41,12 @@ def _after(screen: Screen, text: str, label: str | None) -> tuple[str, str]:
 def _lines(text: str) -> list[str]:
     """The lines printed after a typed line (its echo left out)."""
     return [line.strip() for line in text.splitlines() if line.strip()][1:]
+
+
+def rated_ai(name: str, lang: str) -> str:
+    """The AI seat's name in the standings: with its level (the staged game's `strong`, i.e. hard),
+    since each level is rated on its own."""
+    return f"{name} · {level_title('hard', lang)}"
 
 
 def _ratings() -> tuple[str, str]:
@@ -76,7 +83,7 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     tess = _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
         rank=1, player="Tess", wins=1, games=1, points=POINTS, rating=won)
     bot = _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
-        rank=2, player=ai, wins=0, games=1, points=0, rating=lost)
+        rank=2, player=rated_ai(ai, lang), wins=0, games=1, points=0, rating=lost)
     # Asked before "Play again?" is answered: each answered, the question asked again.
     text, label = screen.type("top")
     assert _lines(text)[:3] == [_("Standings: all time"), tess, bot] and _("Play again?") in label
@@ -94,11 +101,13 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     text, label = screen.type("last")
     lines = _lines(text)
     assert lines[0] == _("The last match")
-    moved = re.escape(_("{player} won after {rounds} rounds and {moves} moves.")).replace(
+    ngettext = ngettext_for(lang)
+    moved = re.escape(ngettext("{player} won after {rounds} round (moves: {moves}).",
+                               "{player} won after {rounds} rounds (moves: {moves}).", 1)).replace(
         re.escape("{player}"), "Tess").replace(re.escape("{rounds}"), "1").replace(re.escape("{moves}"), r"\d+")
     assert re.fullmatch(moved, lines[1]), lines[1]
-    assert lines[2:4] == [_("{player}: {n} points").format(player="Tess", n=POINTS),
-                          _("{player}: {n} points").format(player=ai, n=0)]
+    assert lines[2:4] == [ngettext("{player}: {n} point", "{player}: {n} points", POINTS).format(player="Tess", n=POINTS),
+                          ngettext("{player}: {n} point", "{player}: {n} points", 0).format(player=ai, n=0)]
     # Forgotten: Tess leaves the standings and the kept game; the AI seat's line stays.
     text, label = screen.type("forgetme")
     assert _lines(text)[0] == _("Your records are removed, and your name is gone from the kept games.")
@@ -109,11 +118,12 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     text, label = screen.type("me")
     assert _("You have not finished a match yet.") in text
     text, label = screen.type("last")
-    assert "Tess" not in text and _lines(text)[1].startswith(FORGOTTEN)
+    assert "Tess" not in text and _lines(text)[1].startswith(_("(forgotten)"))  # in the reader's language
     assert screen.close("n") == 0
     assert "Traceback" not in screen.output
     if lang == "es":
         _no_english(screen.output)
+        assert "(forgotten)" not in screen.output  # the forgotten name said in Spanish too
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -134,5 +144,5 @@ def test_a_match_won_on_points_counts_once(lang: str, server: RedisServer) -> No
         _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
             rank=1, player="Tess", wins=1, games=1, points=POINTS, rating=won),
         _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
-            rank=2, player=ai, wins=0, games=1, points=0, rating=lost)]
+            rank=2, player=rated_ai(ai, lang), wins=0, games=1, points=0, rating=lost)]
     assert screen.close("n") == 0

@@ -36,14 +36,19 @@ async def test_records_commands_after_a_whole_match(server: DiscordAPIServer, bo
     assert top.startswith("**Standings: all time**") and top.count("won of 1") == 3
     assert winner in top.splitlines()[1]
     spanish = text(await driver.slash(bruno, "top", period="week"), bruno.id)
-    assert spanish.startswith("**Clasificación: esta semana**") and spanish.count("ganadas de 1") == 3
+    assert spanish.startswith("**Clasificación: esta semana**") and spanish.count("de 1, puntos") == 3 \
+        and "1 ganadas" not in spanish  # a label, then its count: no "1 ganadas", "1 puntos"
     me = text(await driver.slash(bruno, "me"), bruno.id)
-    assert me.startswith("**Historial de Bruno**") and "Este chat: " in me and "ganadas de 1" in me, me
+    assert me.startswith("**Historial de Bruno**") and "Este chat: victorias " in me and "de 1, puntos" in me, me
     mine = text(await driver.slash(ann, "me"), ann.id)
     assert mine.startswith("**Ann's record**") and "This chat: " in mine and "won of 1" in mine, mine
     last = text(await driver.slash(cleo, "last"), cleo.id)
     assert f"{winner} won after" in last
-    assert "ganó tras" in text(await driver.slash(bruno, "last"), bruno.id)
+    assert "wins the match" in last
+    # Bruno reads it in Spanish, its last moments too (not the chat's English of that day).
+    spanish_last = text(await driver.slash(bruno, "last"), bruno.id)
+    assert "ganó tras" in spanish_last and "gana la partida" in spanish_last, spanish_last
+    assert "wins" not in spanish_last and "played" not in spanish_last, spanish_last
 
     # Not an admin: refused, nothing changes; forgetme removes only the member.
     assert "Solo un administrador" in text(await driver.slash(bruno, "reset"), bruno.id)

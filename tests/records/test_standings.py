@@ -171,3 +171,45 @@ async def test_a_match_whose_process_stopped_before_keeping_it_is_kept_by_the_ne
     from unobot.chat.audit import audit_archived
 
     assert (await audit_archived(kept[0])).ok
+
+
+async def test_a_forgotten_person_leaves_kept_games_that_still_audit(redis_server: RedisServer) -> None:
+    """/forgetme rewrites the kept game, and `unobot audit` must still replay
+    it to the game it ended as: the deal's players and the kept state change
+    together, and a short name or id (a member called "a") is replaced as a
+    whole word, never inside the moves (``0 play B6``, ``2 draw``)."""
+    from unobot.chat.audit import audit_archived
+
+    store = RedisStore.from_url(redis_server.url, prefix=f"fgt{uuid.uuid4().hex[:6]}")
+    people = [c.Person("11", "Ann"), c.Person("2", "a"), c.Person("13", "Cid")]
+    try:
+        svc = ChatService(store, rng=random.Random(5))
+        admin = c.Person("11", "Ann", is_admin=True)
+        for rule, option, value in (("deck", "hand_size", 3), ("scoring", "target", 60)):
+            assert (await svc.handle(CHAT, admin, c.SetRule(rule=rule, option=option, value=value))).ok
+        assert (await svc.handle(CHAT, people[0], c.NewGame())).ok
+        for p in people[1:]:
+            assert (await svc.handle(CHAT, p, c.Join())).ok
+        assert (await svc.handle(CHAT, people[0], c.Start())).ok
+        rnd = random.Random(6)
+        for _ in range(3000):
+            table = await svc.table(CHAT)
+            if table is None or table.phase not in (PLAYING, BETWEEN_ROUNDS):
+                break
+            if table.phase == BETWEEN_ROUNDS:
+                assert (await svc.handle(CHAT, people[0], c.NextRound(version=table.version))).ok
+                continue
+            assert table.game is not None
+            seat = table.seats[table.game.turn]
+            await svc.handle(CHAT, c.Person(seat.id, seat.name), command_for(table, seat.id, rnd))
+        kept = await records.last(store, CHAT)
+        assert kept is not None and (await audit_archived(kept)).ok
+        assert await records.forget(store, "2") == 1
+        after = await records.last(store, CHAT)
+        assert after is not None
+        assert (await audit_archived(after)).ok, await audit_archived(after)
+        moves = [e for e in kept["log"] if e[:1].isdigit() or e == "next round"]
+        assert [e for e in after["log"] if e[:1].isdigit() or e == "next round"] == moves
+        assert "2" not in after["state"]["p"] and [p["name"] for p in after["players"]] == ["Ann", records.FORGOTTEN, "Cid"]
+    finally:
+        await store.close()

@@ -403,3 +403,33 @@ async def test_archive_refuses_a_game_of_another_chat(store: Store) -> None:
         await store.archive_game(CHAT, "other#00ab", _record("other#00ab"))
     with pytest.raises(ValueError):
         await store.archive_game(CHAT, f"{CHAT}#00ab", {"x": float("nan")})
+
+
+async def test_a_chat_s_records_move_to_its_new_id_once(store: Store) -> None:
+    """Telegram gives a group that becomes a supergroup a new id: its kept
+    games (renamed into the new chat), its standings with ratings and its
+    people's index follow it; a second move (Telegram tells it twice, or a
+    retry after a failure) copies nothing again. On a cluster the two
+    chats' keys are on different slots."""
+    new = "-1009999999"
+    first, second = f"{CHAT}#0c01", f"{CHAT}#0c02"
+    for game_id, winner in ((first, "u1"), (second, "u2")):
+        items = [Standing(p, ttl, u, u.upper(), wins=int(u == winner), games=1, points=10,
+                          rating="26.0,8.0" if p == "all" else "")
+                 for p, ttl in (("all", None), ("w2026-49", 3600.0)) for u in ("u1", "u2")]
+        assert await store.archive_game(CHAT, game_id, _record(game_id), items)
+        await asyncio.sleep(0.002)  # distinct end times
+    before = {p: await store.standings(CHAT, p) for p in ("all", "w2026-49")}
+    for _ in range(2):
+        await store.move_records(CHAT, new)
+        kept = await store.archived(new, 10)
+        assert [r["game_id"] for r in kept] == [f"{new}#0c02", f"{new}#0c01"]  # newest first, renamed
+        assert all(r["chat"] == new and r["log"] == ["deal {}", "0 play R5"] for r in kept)
+        assert await store.archived_game(new, f"{new}#0c01") is not None
+        assert {p: await store.standings(new, p) for p in before} == before
+        assert await store.archived(CHAT, 10) == [] and await store.standings(CHAT, "all") == {}
+        assert await store.player_chats("u1") == [new] and await store.player_chats("u2") == [new]
+    # the moved chat plays on: a game counts on top of what moved, once
+    third = f"{new}#0c03"
+    assert await store.archive_game(new, third, _record(third), [Standing("all", None, "u1", "U1", games=1)])
+    assert (await store.standings(new, "all"))["u1"]["games"] == 3

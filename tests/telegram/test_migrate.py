@@ -42,3 +42,39 @@ async def test_the_game_goes_on_in_the_supergroup(server: BotAPIServer, bot: Bot
     assert "gana" in moved.bot_messages()[-1]["text"]
     # Calls to the old group fail now; after the move the bot made none.
     assert not any(call.params.get("chat_id") == group["id"] for call in server.calls[after_move:])
+
+
+async def test_the_players_records_follow_the_group_into_the_supergroup(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    """A match finished in the group, then the group becomes a supergroup:
+    /top, /last and /me there tell that match (as /stats goes on), and its
+    kept game still replays; nothing is left under the old id."""
+    from tests.telegram.test_records import said
+    from unobot.chat.audit import audit_archived
+
+    group = server.group(title="UNO night", type="group")
+    players = [server.user(111, "Alice", "alice"), server.user(112, "Bob", "bob"), server.user(113, "Carol")]
+    driver = TableDriver(server, bot, group, players, seed=4)
+    assert bot.service is not None
+    await short_games(bot, driver.chat, scoring="target=0")
+    assert (await bot.service.handle(driver.chat, ADMIN, c.SetLanguage("es"))).ok
+    await lobby_and_start(driver)
+    await driver.play()
+    kept = await bot.service.store.archived(driver.chat, 5)
+    assert len(kept) == 1
+    winner = kept[0]["players"][kept[0]["winner"]]["name"]
+
+    supergroup, update = server.migrate_group(group, players[0])
+    await bot.settle(update)
+    await bot.idle()
+    moved = TableDriver(server, bot, supergroup, players, seed=5)
+    top = await said(server, bot, supergroup, players[1], "/top")
+    assert "Clasificación: de siempre" in top and top.count("de 1, puntos") == 3 and winner in top, top
+    last = await said(server, bot, supergroup, players[1], "/last")
+    assert f"{winner} ganó tras 1 ronda" in last, last
+    me = await said(server, bot, supergroup, players[2], "/me")
+    assert "Este chat: victorias" in me, me
+    there = await bot.service.store.archived(moved.chat, 5)
+    assert [r["chat"] for r in there] == [moved.chat] and (await audit_archived(there[0])).ok
+    assert await bot.service.store.archived(driver.chat, 5) == []
+    assert await bot.service.store.standings(driver.chat, "all") == {}

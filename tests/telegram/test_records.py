@@ -9,6 +9,7 @@ import pytest
 from tests.botapi import BotAPIServer
 from tests.telegram.driver import BotProcess
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
+from unobot.chat.audit import audit_archived
 from unobot.chat.table import BETWEEN_ROUNDS
 
 
@@ -37,7 +38,7 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     winner = summary[0]["players"][summary[0]["winner"]]["name"]
 
     top = await said(server, bot, group, bob, "/top")
-    words = {"en": ("Standings: all time", "won of 1"), "es": ("Clasificación: de siempre", "ganadas de 1")}[lang]
+    words = {"en": ("Standings: all time", "won of 1"), "es": ("Clasificación: de siempre", "de 1, puntos")}[lang]
     assert words[0] in top and top.count(words[1]) == 3 and winner in top.splitlines()[1], top
     week = await said(server, bot, group, bob, "/top", "semana" if lang == "es" else "week")
     assert ("esta semana" if lang == "es" else "this week") in week and "Alice" in week
@@ -46,7 +47,8 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     me = await said(server, bot, group, carol, "/me")
     assert ("Carol" in me) and ("This chat" if lang == "en" else "Este chat") in me
     last = await said(server, bot, group, carol, "/last")
-    assert winner in last and ("won after" if lang == "en" else "ganó tras") in last
+    # a match of one round (target 0) says "1 round", "1 ronda": a plural form, not "1 rounds"
+    assert winner in last and ("won after 1 round (moves:" if lang == "en" else "ganó tras 1 ronda (jugadas:") in last, last
 
     # Not an admin: refused, nothing changes. An admin: the standings go.
     refused = await said(server, bot, group, bob, "/resetstats")
@@ -59,6 +61,11 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     after = await said(server, bot, group, alice, "/top")
     assert "Bob" not in after and "Alice" in after
     assert "Bob" not in await said(server, bot, group, alice, "/last")
+    # The kept game still replays to the game it ended as (what `unobot audit` checks), with Bob's id gone.
+    kept = (await bot.service.store.archived(driver.chat, 5))[0]  # type: ignore[union-attr]
+    assert (await audit_archived(kept)).ok, await audit_archived(kept)
+    words = {w for entry in kept["log"] if not entry.startswith("deal ") for w in entry.split()}
+    assert str(bob["id"]) not in {*kept["state"]["p"], *words} and "Bob" not in repr(kept)
     assert ("reset" if lang == "en" else "reiniciada") in await said(server, bot, group, alice, "/resetstats")
     assert "Alice" not in await said(server, bot, group, alice, "/top")
 
