@@ -142,7 +142,7 @@ async def test_the_records_panel_after_a_match_ended_on_the_page(web: WebServer,
     assert await panel(ana, "month") == standings("en", "Standings: this month", "Ana", "Bea")
     assert await ana.page.get_attribute('#periods button[data-period="month"]', "aria-pressed") == "true"
     assert await panel(ana, "me") == [
-        "Ana's record", f"This chat: 1 won of 1, {POINTS} points, rating {won}"]
+        "Ana's record", f"This chat: 1 won of 1, points {POINTS}, rating {won}"]
     assert await ana.page.is_hidden("#periods"), "the period switch goes with the standings only"
     last = await panel(ana, "last")
     assert last[:2] == ["The last match", "Ana won after 1 round (moves: 1)."]
@@ -185,7 +185,7 @@ async def test_records_answer_core_lines_for_the_proven_person(web: WebServer) -
     assert status == 200 and got["lines"] == standings("es", "Standings: all time", "Ana", "Bea")
     # `me` is the person the token names, whatever the page says it is.
     status, got = await ask(web, {"what": "me", "auth": {"player": token(web, BEA)}, "person": "1", "name": "Ana"})
-    assert got["lines"][0] == "Bea's record" and " 0 won of 1, 0 points" in got["lines"][1]
+    assert got["lines"][0] == "Bea's record" and " 0 won of 1, points 0" in got["lines"][1]
     # A period in any language's words; a word that names none is said so.
     status, got = await ask(web, {"what": "top", "period": "semana", "auth": {"player": token(web, ANA)}})
     assert got["lines"] == standings("en", "Standings: this week", "Ana", "Bea")
