@@ -287,6 +287,18 @@ def on_go_out(state: GameState, player: int, events: list[Event]) -> bool:  # ty
 
 
 @hookspec(firstresult=True)
+def round_blocked(state: GameState, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """Nobody still in the round can play a card or get one (every hand at a
+    hand limit, or both piles empty), so without an answer here the turn
+    would pass round the table for ever. The engine asks this after a draw
+    that brought no card, once a whole round of turns would change nothing.
+    End the round (`unobot.end_round`) and return True; the shared rule
+    gives it to the fewest points in hand (a round must always be able to
+    end, whatever rules are on together).
+    """
+
+
+@hookspec(firstresult=True)
 def score(state: GameState) -> dict[int, int]:  # type: ignore[empty-body]
     """Count the points each seat gains this round ({seat: points}): the
     first step of the round's points (`unobot.round_points`), answered by

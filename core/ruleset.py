@@ -69,6 +69,7 @@ class RuleSet:
     after_move: Callable[..., Any]
     next_turn: Callable[..., Any]
     on_go_out: Callable[..., Any]
+    round_blocked: Callable[..., Any]
     score: Callable[..., Any]
     score_add: Callable[..., Any]
     score_factor: Callable[..., Any]

@@ -4,6 +4,8 @@ and the turn passes.
 
 Decision: the cards a capped penalty would have given are not taken at all
 (they stay in the draw pile); a swap or rotation of hands is not capped.
+When every hand is at the limit and nobody can play, the round is blocked
+and ends (the shared going-out rule's `round_blocked`: fewest points win).
 """
 
 from unobot import GameState, Rule, dataclass, hookimpl, option

@@ -589,6 +589,33 @@ def test_hook_time_up() -> None:
     assert events[0].kind == "time_up"
 
 
+def test_hook_round_blocked() -> None:
+    """When nobody can play or get a card, the engine asks the rules to end
+    the round: a rule's answer wins over the shared one (fewest points)."""
+    blocked = {"ana": "G1 G2", "ben": "B4 Y7", "cat": "Y1 G8"}  # nothing red, no 3; both piles empty
+    state = table(hands=blocked, draw="")
+    after, events = play(state, "ana", "draw")
+    assert after.winner == 0 and [e.kind for e in events][-3:] == ["round_blocked", "round_won", "scores"]
+
+    class LastSeatWins(Rule):
+        name = "last-seat-wins"
+
+        @hookimpl
+        def round_blocked(self, state: GameState, events: list[Event]) -> bool:
+            from unobot import end_round
+
+            end_round(state, len(state.players) - 1, events)
+            return True
+
+    with extra_rule(LastSeatWins):
+        state = table(hands=blocked, draw="", overrides={"last-seat-wins": {}})
+        after, events = play(state, "ana", "draw")
+    assert after.winner == 2 and "round_blocked" not in [e.kind for e in events]
+    # A draw that brings a card is never a block, nor one that leaves anyone a play.
+    assert play(table(hands=blocked, draw="G5"), "ana", "draw")[0].winner == -1
+    assert play(table(hands={**blocked, "cat": "Y1 R8"}, draw=""), "ana", "draw")[0].winner == -1
+
+
 def test_every_hook_has_a_test() -> None:
     module = sys.modules[__name__]
     missing = [n for n in hookspecs.spec_names() if not hasattr(module, f"test_hook_{n}")]
