@@ -286,7 +286,9 @@ def _play_code(state: GameState, rules: RuleSet, player: int, card: Card) -> str
     if drawn is not None and card is not drawn and not state.pending:
         return ONLY_DRAWN_CARD
     if not rules.card_fits(state, player, card):
-        return PENDING_DRAW if state.pending else DOES_NOT_FIT
+        if state.pending:
+            return PENDING_DRAW
+        return rules.fit_refusal(state, player, card) or DOES_NOT_FIT
     return None
 
 

@@ -93,6 +93,19 @@ def card_fits(state: GameState, player: int, card: Card) -> bool:  # type: ignor
 
 
 @hookspec(firstresult=True)
+def fit_refusal(state: GameState, player: int, card: Card) -> str:  # type: ignore[empty-body]
+    """`card_fits` said no to `player`'s `card`: the refusal code to give
+    (one the rule declares in `Rule.refusals`, with its text), or None for
+    the plain `does_not_fit` ("That card does not fit the top card").
+
+    Asked only when a typed play is refused, so that a card refused by a
+    rule's condition rather than by the top card (a Wild Draw Four while
+    holding the colour in play, a same-number card under colour first)
+    is refused with the reason the player can act on.
+    """
+
+
+@hookspec(firstresult=True)
 def can_stack(state: GameState, player: int, card: Card) -> bool:  # type: ignore[empty-body]
     """While a draw penalty is pending on `player`, may `card` answer it?
 

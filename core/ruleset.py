@@ -48,6 +48,7 @@ class RuleSet:
     cards_to_draw: Callable[..., Any]
     on_move: Callable[..., Any]
     card_fits: Callable[..., Any]
+    fit_refusal: Callable[..., Any]
     can_stack: Callable[..., Any]
     hold_penalty: Callable[..., Any]
     can_jump_in: Callable[..., Any]

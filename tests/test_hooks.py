@@ -96,6 +96,31 @@ def test_hook_card_fits() -> None:
     assert plays == {"R5", "G7"}  # R5 now fits on G3; G7 still fits by colour
 
 
+def test_hook_fit_refusal() -> None:
+    """A rule that refuses a fit may say why: its own code, else `does_not_fit`."""
+    class NoGreen(Rule):
+        name = "no-green"
+        refusals = {"no_green": "No green today."}
+
+        @hookimpl(tryfirst=True)
+        def card_fits(self, card: C) -> bool | None:
+            return False if card.color == "G" else None
+
+        @hookimpl
+        def fit_refusal(self, card: C) -> str | None:
+            return "no_green" if card.color == "G" else None
+
+    with extra_rule(NoGreen):
+        state = table(discard="G3", hands={"ana": "G5 B7", "ben": "B1", "cat": "Y1"},
+                      overrides={"no-green": {}})
+        assert refused(state, "ana", "play G5") == "no_green"
+        assert refused(state, "ana", "play B7") == "does_not_fit"  # refused by the top card: no reason of the rule's
+    # The shipped rules that refuse by a condition of the hand say so.
+    state = table("reglas-de-uno", discard="R3", hands={"ana": "G3 R8 W+4", "ben": "B1", "cat": "Y1"})
+    assert refused(state, "ana", "play G3") == "play_colour_first"
+    assert refused(state, "ana", "play W+4 blue") == "bluff_refused"
+
+
 def test_hook_can_stack() -> None:
     state = table(hands={"ana": "R+2 R1", "ben": "B+2 G3", "cat": "Y7"})
     state, _ = play(state, "ana", "play R+2")
