@@ -148,7 +148,7 @@ def round_points(state: GameState) -> dict[int, int]:
     1. count: `score` (firstresult: the rule that counts, e.g. the cards
        left in the other hands for the winner);
     2. add: every rule's `score_add` (points added to the counted ones,
-       e.g. mercy's knocked-out hands for the winner);
+       e.g. the hands mercy knocked out, counted as if still held);
     3. multiply: every rule's `score_factor` (each factor multiplies the
        sum, e.g. double-score's 2).
 

@@ -54,8 +54,10 @@ from .errors import (
 )
 from .events import (
     CARD_PLAYED,
+    CARDS_DRAWN,
     JUMPED_IN,
     PASSED,
+    PENALTY_TAKEN,
     ROUND_STARTED,
     STARTER,
     TIMED_OUT,
@@ -284,7 +286,9 @@ def _play_code(state: GameState, rules: RuleSet, player: int, card: Card) -> str
     if drawn is not None and card is not drawn and not state.pending:
         return ONLY_DRAWN_CARD
     if not rules.card_fits(state, player, card):
-        return PENDING_DRAW if state.pending else DOES_NOT_FIT
+        if state.pending:
+            return PENDING_DRAW
+        return rules.fit_refusal(state, player, card) or DOES_NOT_FIT
     return None
 
 
@@ -316,8 +320,11 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
         plain = plain_step(s, move, rules)
         if plain is not None:
             s.moves += 1
-            return s, plain
-        return s, _apply_hooks(s, rules, move)
+        else:
+            plain = _apply_hooks(s, rules, move)
+        if move.kind == DRAW:
+            _if_blocked(s, rules, move.player, plain)
+        return s, plain
     if legal is None:
         _check(state, rules, move)
     if inplace and move.kind in KINDS:
@@ -325,7 +332,60 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
         s.legal = None
     else:
         s = state.clone()
-    return s, _apply_hooks(s, rules, move)
+    events = _apply_hooks(s, rules, move)
+    if move.kind == DRAW:
+        _if_blocked(s, rules, move.player, events)
+    return s, events
+
+
+def _got_cards(player: int, events: list[Event]) -> bool:
+    """Whether `player` took a card in these events (a draw or a penalty)."""
+    for e in events:  # noqa: SIM110 - one or two events: a loop, not a generator
+        if e.player == player and e.n > 0 and (e.kind == CARDS_DRAWN or e.kind == PENALTY_TAKEN):
+            return True
+    return False
+
+
+def _if_blocked(s: GameState, rules: RuleSet, player: int, events: list[Event]) -> None:
+    """After a draw that brought `player` no card: when the round is blocked
+    (`blocked`), let the rules end it (`round_blocked`). Asked only then, so
+    an ordinary draw pays one look at its events."""
+    if s.phase == PLAYING and not s.pending and not _got_cards(player, events) and blocked(s):
+        rules.round_blocked(s, events)
+
+
+def blocked(state: GameState) -> bool:
+    """Whether the round can never move on: taking every seat's turn once
+    from here, nobody may play a card, and each one's draw brings no card
+    (a hand limit, or both piles empty), so the table would come back to
+    exactly this state, for ever (a trap: like RULES.md §6's player with no
+    legal move, a round that cannot end is one no rule set may make).
+
+    Played out on a copy, through the rules, so whatever they say a draw or
+    a play is counts; anything but draws and passes that bring nothing
+    (a card played or offered, a colour to name, a total pending, a card
+    drawn) means the round can go on.
+    """
+    rules = state.rules or rules_of(state)
+    s = state.clone()
+    for _ in range(len(s.active())):
+        if s.phase != PLAYING or s.pending:
+            return False
+        player = s.turn
+        s.legal = None
+        moves = legal_moves(s, player)
+        kinds = {m.kind for m in moves}
+        if PLAY in kinds or COLOR in kinds or CHALLENGE in kinds or DRAW not in kinds:
+            return False
+        events = _apply_hooks(s, rules, simple_move(DRAW, player))
+        if _got_cards(player, events):
+            return False
+        if s.phase == PLAYING and s.turn == player:  # the rules keep the turn: a pass ends it, or nothing does
+            s.legal = None
+            if simple_move(PASS, player) not in legal_moves(s, player):
+                return False
+            _apply_hooks(s, rules, simple_move(PASS, player))
+    return s.phase == PLAYING
 
 
 def _apply_hooks(s: GameState, rules: RuleSet, move: Move) -> list[Event]:

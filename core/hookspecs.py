@@ -93,6 +93,19 @@ def card_fits(state: GameState, player: int, card: Card) -> bool:  # type: ignor
 
 
 @hookspec(firstresult=True)
+def fit_refusal(state: GameState, player: int, card: Card) -> str:  # type: ignore[empty-body]
+    """`card_fits` said no to `player`'s `card`: the refusal code to give
+    (one the rule declares in `Rule.refusals`, with its text), or None for
+    the plain `does_not_fit` ("That card does not fit the top card").
+
+    Asked only when a typed play is refused, so that a card refused by a
+    rule's condition rather than by the top card (a Wild Draw Four while
+    holding the colour in play, a same-number card under colour first)
+    is refused with the reason the player can act on.
+    """
+
+
+@hookspec(firstresult=True)
 def can_stack(state: GameState, player: int, card: Card) -> bool:  # type: ignore[empty-body]
     """While a draw penalty is pending on `player`, may `card` answer it?
 
@@ -284,6 +297,18 @@ def next_turn(state: GameState, player: int, skip: int) -> int:  # type: ignore[
 def on_go_out(state: GameState, player: int, events: list[Event]) -> bool:  # type: ignore[empty-body]
     """`player` played their last card: deal pending draws, end the round or
     play on for places, and score (`unobot.end_round`)."""
+
+
+@hookspec(firstresult=True)
+def round_blocked(state: GameState, events: list[Event]) -> bool:  # type: ignore[empty-body]
+    """Nobody still in the round can play a card or get one (every hand at a
+    hand limit, or both piles empty), so without an answer here the turn
+    would pass round the table for ever. The engine asks this after a draw
+    that brought no card, once a whole round of turns would change nothing.
+    End the round (`unobot.end_round`) and return True; the shared rule
+    gives it to the fewest points in hand (a round must always be able to
+    end, whatever rules are on together).
+    """
 
 
 @hookspec(firstresult=True)

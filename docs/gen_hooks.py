@@ -96,6 +96,8 @@ RETURNS = {
     "after_move": "nothing (ignored)",
     "next_turn": "the seat that moves next, or None",
     "on_go_out": "True when handled, or None",
+    "fit_refusal": "a refusal code (declared in `Rule.refusals`), or None",
+    "round_blocked": "True once the round has been ended, or None",
     "score": "a dict {seat: points gained this round}, or None",
     "score_add": "a dict {seat: points to add to the count}, or None; every rule's is added",
     "score_factor": "a number that multiplies the round's points (count + additions), or None; every rule's multiplies",

@@ -5,20 +5,38 @@ is left, that player wins the round.
 Decisions: the count is checked after every move (a penalty, a draw, a
 swap of hands); a total pending on the player lapses; under `elimination`
 a player knocked out by mercy is the one who leaves the match; the
-winner of the round also scores the cards of the hands mercy took (added
-to the count before any factor multiplies the round's points); playing
+hands mercy took count at the round's end as if their players still held
+them, whatever rule counts the round (added to the count before any factor
+multiplies the round's points): the winner scores them under the official
+count, their own player is charged them under progressive scoring (so
+being knocked out never lowers a total), the winning team scores an
+opponent's and not a partner's; playing
 for places, a knocked-out player takes no place, and when one player is
 left the first player out wins the round.
 """
 
-from unobot import N_, Event, GameState, Move, Rule, dataclass, end_round, hookimpl, option
+from unobot import (
+    N_,
+    Event,
+    GameState,
+    Move,
+    Rule,
+    dataclass,
+    end_round,
+    hookimpl,
+    option,
+    parse_card,
+)
 from unobot.events import TURN
 
 MERCY_OUT = "mercy_out"
 #: state.ext key: the seats knocked out by mercy this round, in order.
 KEY = "mercy"
-#: state.ext key: the points of the hands mercy took this round.
+#: state.ext key: the points of the hands mercy took this round (read from
+#: games saved before TAKEN was kept: those points go to the winner).
 POINTS = "mercy_points"
+#: state.ext key: the hands mercy took this round, [[seat, [card text, ...]], ...].
+TAKEN = "mercy_taken"
 
 
 class Mercy(Rule):
@@ -44,10 +62,21 @@ class Mercy(Rule):
     def score_add(self, state: GameState, points: dict[int, int]) -> dict[int, int] | None:
         # The adding step of the round's points (`unobot.round_points`): a
         # factor (double-score) multiplies these too, whatever the hook order.
-        extra = state.ext.get(POINTS, 0)
-        if not extra or state.winner not in points:
-            return None  # a rule that keeps no points for the winner (elimination) gets none
-        return {state.winner: extra}
+        taken = state.ext.get(TAKEN)
+        if not taken:
+            extra = state.ext.get(POINTS, 0)
+            if not extra or state.winner not in points:
+                return None  # a rule that keeps no points for the winner (elimination) gets none
+            return {state.winner: extra}
+        # Ask the rule that counts what it would count were the hands still
+        # held (on a copy: a count may note things, as elimination does), and
+        # add the difference: right for any count, without naming one.
+        held = state.clone()
+        for seat, texts in taken:
+            held.hands[seat] = [*held.hands[seat], *(parse_card(t) for t in texts)]
+        counted = state.rules.score(held) or {}
+        extra = {seat: counted.get(seat, 0) - points.get(seat, 0) for seat in {*counted, *points}}
+        return {seat: pts for seat, pts in extra.items() if pts} or None
 
 
 def knock_out(state: GameState, seat: int, events: list[Event]) -> None:
@@ -56,7 +85,7 @@ def knock_out(state: GameState, seat: int, events: list[Event]) -> None:
     state.draw_pile[0:0] = hand
     state.hands[seat] = []
     state.ext = {**state.ext, KEY: [*state.ext.get(KEY, []), seat],
-                 POINTS: state.ext.get(POINTS, 0) + sum(c.value for c in hand)}
+                 TAKEN: [*state.ext.get(TAKEN, []), [seat, [c.text for c in hand]]]}
     state.out.append(seat)
     state.uno &= ~(1 << seat)
     if state.exposed == seat:

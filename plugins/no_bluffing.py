@@ -5,19 +5,28 @@ nothing to challenge. Conflicts with `challenge`.
 
 from collections.abc import Collection
 
-from unobot import Card, GameState, Rule, hookimpl
+from unobot import N_, Card, GameState, Rule, hookimpl
 from unobot.cards import card_set, clear_on_new_card, known_cards
+
+BLUFF_REFUSED = "bluff_refused"
 
 
 class NoBluffing(Rule):
     name = "no-bluffing"
     title = {"en": "No bluffing with +4", "es": "Sin faroles con +4"}
     conflicts = ("challenge",)
+    refusals = {BLUFF_REFUSED: N_("You hold a card of the colour in play, so no Wild Draw Four now.")}
 
     @hookimpl(tryfirst=True)
     def card_fits(self, state: GameState, player: int, card: Card) -> bool | None:
         if card.is_wild and card.draw == 4 and _holds_colour(state, player):
             return False
+        return None
+
+    @hookimpl
+    def fit_refusal(self, state: GameState, player: int, card: Card) -> str | None:
+        if card.is_wild and card.draw == 4 and _holds_colour(state, player):
+            return BLUFF_REFUSED
         return None
 
     def keep_fitting(self, state: GameState, player: int, cards: Collection[Card]) -> Collection[Card]:

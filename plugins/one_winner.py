@@ -6,9 +6,18 @@ draw, and those cards count in the score.
 round and the others play on until one is left. The first player to go out
 wins the round, even when a player who left (or was knocked out by a rule
 such as mercy) was out before them.
+
+A blocked round (nobody can play a card or get one: every hand at a hand
+limit, or both piles empty, so the turn would pass round the table for
+ever) ends at once. Decision (as a blitz clock ends a round):
+the player holding the fewest points wins it and scores as if they had
+gone out; a tie goes to fewer cards, then to the player who would move
+first. Playing for places, the first player out wins it, as when one
+player is left.
 """
 
 from unobot import (
+    N_,
     Event,
     GameState,
     Rule,
@@ -21,11 +30,14 @@ from unobot import (
 )
 from unobot.events import PLAYER_OUT
 
+ROUND_BLOCKED = "round_blocked"
+
 
 class OneWinner(Rule):
     name = "one-winner"
     title = {"en": "Going out", "es": "Terminar la mano"}
     base = True
+    event_texts = {ROUND_BLOCKED: N_("Nobody can play a card or draw one: the round is blocked.")}
 
     @dataclass(frozen=True)
     class Options:
@@ -53,4 +65,22 @@ class OneWinner(Rule):
             end_round(state, places[0], events)
         elif state.turn == player:
             advance(state)
+        return True
+
+    @hookimpl(trylast=True)
+    def round_blocked(self, state: GameState, events: list[Event]) -> bool:
+        n = len(state.players)
+        order = [(state.turn + i * state.direction) % n for i in range(n)]
+        active = [seat for seat in order if seat not in state.out]
+        places = state.ext.get("places", [])
+
+        def key(seat: int) -> tuple[int, int]:
+            hand = state.hands[seat]
+            return (sum(card.value for card in hand), len(hand))
+
+        winner = places[0] if places else min(active, key=key)
+        events.append(Event(ROUND_BLOCKED, winner))
+        if places:
+            state.out.extend(active)
+        end_round(state, winner, events)
         return True

@@ -96,6 +96,31 @@ def test_hook_card_fits() -> None:
     assert plays == {"R5", "G7"}  # R5 now fits on G3; G7 still fits by colour
 
 
+def test_hook_fit_refusal() -> None:
+    """A rule that refuses a fit may say why: its own code, else `does_not_fit`."""
+    class NoGreen(Rule):
+        name = "no-green"
+        refusals = {"no_green": "No green today."}
+
+        @hookimpl(tryfirst=True)
+        def card_fits(self, card: C) -> bool | None:
+            return False if card.color == "G" else None
+
+        @hookimpl
+        def fit_refusal(self, card: C) -> str | None:
+            return "no_green" if card.color == "G" else None
+
+    with extra_rule(NoGreen):
+        state = table(discard="G3", hands={"ana": "G5 B7", "ben": "B1", "cat": "Y1"},
+                      overrides={"no-green": {}})
+        assert refused(state, "ana", "play G5") == "no_green"
+        assert refused(state, "ana", "play B7") == "does_not_fit"  # refused by the top card: no reason of the rule's
+    # The shipped rules that refuse by a condition of the hand say so.
+    state = table("reglas-de-uno", discard="R3", hands={"ana": "G3 R8 W+4", "ben": "B1", "cat": "Y1"})
+    assert refused(state, "ana", "play G3") == "play_colour_first"
+    assert refused(state, "ana", "play W+4 blue") == "bluff_refused"
+
+
 def test_hook_can_stack() -> None:
     state = table(hands={"ana": "R+2 R1", "ben": "B+2 G3", "cat": "Y7"})
     state, _ = play(state, "ana", "play R+2")
@@ -587,6 +612,33 @@ def test_hook_time_up() -> None:
     after, events = apply(state, move)
     assert after.winner == 1 and after.phase != "play"
     assert events[0].kind == "time_up"
+
+
+def test_hook_round_blocked() -> None:
+    """When nobody can play or get a card, the engine asks the rules to end
+    the round: a rule's answer wins over the shared one (fewest points)."""
+    blocked = {"ana": "G1 G2", "ben": "B4 Y7", "cat": "Y1 G8"}  # nothing red, no 3; both piles empty
+    state = table(hands=blocked, draw="")
+    after, events = play(state, "ana", "draw")
+    assert after.winner == 0 and [e.kind for e in events][-3:] == ["round_blocked", "round_won", "scores"]
+
+    class LastSeatWins(Rule):
+        name = "last-seat-wins"
+
+        @hookimpl
+        def round_blocked(self, state: GameState, events: list[Event]) -> bool:
+            from unobot import end_round
+
+            end_round(state, len(state.players) - 1, events)
+            return True
+
+    with extra_rule(LastSeatWins):
+        state = table(hands=blocked, draw="", overrides={"last-seat-wins": {}})
+        after, events = play(state, "ana", "draw")
+    assert after.winner == 2 and "round_blocked" not in [e.kind for e in events]
+    # A draw that brings a card is never a block, nor one that leaves anyone a play.
+    assert play(table(hands=blocked, draw="G5"), "ana", "draw")[0].winner == -1
+    assert play(table(hands={**blocked, "cat": "Y1 R8"}, draw=""), "ana", "draw")[0].winner == -1
 
 
 def test_every_hook_has_a_test() -> None:

@@ -132,3 +132,14 @@ def test_pair_plays_clean(base: str, rules: dict[str, Any]) -> None:
                       out_of_turn=0.5, max_moves=5_000)
     assert report.games == 12 and report.moves > 12 * 3
     assert sum(report.wins) + report.unfinished == report.rounds
+
+
+@pytest.mark.parametrize(("base", "players", "seed"), [("party", 2, 132777), ("reglas-de-uno", 2, 743780)])
+def test_a_hand_limit_round_always_ends(base: str, players: int, seed: int) -> None:
+    """Every hand at the limit with nothing to play used to pass the turn
+    round the table for ever (these seeds reached it: 20,000 moves of draws
+    that brought nothing). The round is blocked and ends (`round_blocked`)."""
+    report = simulate(base, players, 4, seed=seed, policies=[eager_policy] * players,
+                      overrides={"hand-limit": {"limit": 10}, "multi-play": {"same_colour_runs": True}},
+                      out_of_turn=0.5, max_moves=20_000, match=True, max_rounds=60)
+    assert report.unfinished == 0 and sum(report.wins) == report.rounds

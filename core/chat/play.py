@@ -28,6 +28,7 @@ from .lobby import LOBBY_COMMANDS, lobby_step, start
 from .outcome import ChatError, Outcome
 from .render import color_from_text, describe_event, describe_private
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
+from .uno_timing import uno_after_play
 
 
 def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: float) -> list[str] | None:
@@ -139,6 +140,21 @@ def _apply(table: Table, move: Move, out: Outcome, now: float, *, uno: bool = Fa
     """Apply a person's move (saying UNO first, when asked: on a copy, so a
     refused play leaves the table as it was); return its log entries."""
     assert table.game is not None
+    if uno and uno_after_play(table.game, move):
+        # UNO owed only once the card lands (a Discard All from three cards):
+        # said right after it, in this same command, before anyone may catch
+        # (a rule that wants it said first, strict UNO, refuses it after:
+        # then it is said first, below).
+        said = Move(UNO, move.player)
+        game, played = engine.apply(table.game, move)
+        try:
+            game, events = engine.apply(game, said, inplace=True)
+        except MoveError:
+            pass
+        else:
+            table.game = game
+            _after_moves(table, played + events, out, now)
+            return [f"{move.player} {move.text}", f"{move.player} {said.text}"]
     if uno:
         said = Move(UNO, move.player)
         game, events = engine.apply(table.game, said)

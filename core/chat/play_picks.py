@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .. import engine
 from ..cards import COLOR_NAMES, COLORS, Card, parse_card
 from ..moves import PLAY, Move
 from . import commands as c
@@ -24,6 +25,7 @@ from .grammar import color_word
 from .i18n import gettext_for
 from .render import error_text
 from .table import Table
+from .uno_timing import uno_after_play
 from .views import HandView, TableView
 
 
@@ -79,13 +81,23 @@ def play_needs(table: Table, person_id: str, play: c.Play, view: TableView, hv: 
     whole: `3 uno` when UNO cannot be said now plays nothing (the card alone
     might not be what the player meant)."""
     mine = next((p for p in view.players if p.id == person_id), None)
-    uno = play.uno and hv.uno is not None
+    card = parse_card(play.card)
+    uno = play.uno and (hv.uno is not None or _leaves_one(table, hv.seat, card))
     if play.uno and not uno and not (mine is not None and mine.said_uno):
         _ = gettext_for(lang)
         return error_text("uno_not_now", lang) + " " + _("Nothing was played: type the card without uno.")
-    card = parse_card(play.card)
     plays = tuple(a for a in menu(table, person_id, lang).actions if a.kind == PLAY and a.card is card and not a.uno)
     return PlayNeeds(card, uno, plays, color_word(play.color) if play.color else None, play.target)
+
+
+def _leaves_one(table: Table, seat: int, card: Card) -> bool:
+    """Whether a play of `card` takes the hand from three cards or more down
+    to one (a Discard All), so UNO goes with it, said once it lands."""
+    game = table.game
+    if game is None or game.turn != seat:
+        return False
+    return any(m.kind == PLAY and m.card is card and uno_after_play(game, m)
+               for m in engine.legal_moves(game, seat))
 
 
 # -- a typed answer to "which one?" ---------------------------------------------------
