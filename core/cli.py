@@ -230,9 +230,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     # "random" is uniform over legal moves unless --level names AI levels
     # (where it is the old name of easy); each seat a player of its own.
     players: dict[str, Policy] = {
-        n: random_policy if n == "uniform" or (n == "random" and not args.level) else new_player(n)
+        n: random_policy if n == "uniform" or (n == "random" and not args.level) else new_player(n, seconds=args.budget)
         for n in names}
     policies = [players[names[i % len(names)]] for i in range(args.players)]
+    if args.budget is not None and not args.budget > 0:
+        print("error: --budget is a time in seconds above 0 (expert's time per move)", file=sys.stderr)
+        return 2
     if args.store:
         return _simulate_store(args, overrides, names)
     progress = None
@@ -323,6 +326,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                    help="turn a rule on (NAME), off (NAME=false) or set one of its options; repeatable")
     p.add_argument("--json", action="store_true", help="end with one JSON line of results")
     p.add_argument("--no-check", action="store_true", help="skip the per-move invariant checks")
+    p.add_argument("--budget", type=float, metavar="SECONDS",
+                   help="expert's time to think per move (default: the config's game.ai_seconds, 0.2); "
+                        "a smaller one plays whole expert matches sooner")
     p.add_argument("--match", action="store_true",
                    help="play whole matches (rounds until the variant's match winner), not single rounds")
     p.add_argument("--out-of-turn", type=float, default=0.5, metavar="P",

@@ -138,3 +138,16 @@ def test_an_ai_with_no_play_takes_a_plugin_move_that_ends_its_turn_for_free_over
             assert new_player(level)(stuck, 0, moves, random.Random(1)).kind == "knock", level
             chosen = new_player(level)(fits, 0, legal_moves(fits, 0), random.Random(1))
             assert chosen.kind == "play" and chosen.card is not None and chosen.card.text == "R5", level
+
+
+def test_simulate_budget_sets_experts_time_per_move() -> None:
+    """`--budget` gives expert its time per move on the command line (a whole expert
+    match at the config's 0.2 s a move takes minutes); nonsense is refused."""
+    base = [sys.executable, "-m", "unobot.cli", "simulate", "--players", "2", "--games", "1", "--match",
+            "--level", "expert", "--seed", "3", "--json"]
+    out = subprocess.run([*base, "--budget", "0.005"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    assert data["games"] == 1 and data["unfinished"] == 0 and sum(data["match_wins"]) == 1
+    bad = subprocess.run([*base, "--budget", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--budget" in bad.stderr
