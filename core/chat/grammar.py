@@ -38,6 +38,7 @@ front-end's business: it reads them before calling `parse`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -369,12 +370,18 @@ def deck_of(game: GameState) -> set[Card]:
     return set(game.all_cards())
 
 
+#: How the hands show a count of identical cards ("×2").
+_COUNT = re.compile(r"×\d+")
+
+
 def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
                deck: Collection[Card] | None = None) -> Parsed:
     """Parse one typed line; `hand` is the hand in the order it is numbered,
     `deck` the cards the table plays with (None: any card)."""
     _ = gettext_for(lang)
-    words = line.split()
+    # A card typed as the hand shows it ("Green 2 ×2": two of them held) plays one of them:
+    # the count is no word of the move (it read as a target, "No such player").
+    words = [w for w in line.split() if not _COUNT.fullmatch(w)]
     if not words:
         return Refusal(_("Type a card's number to play it, or draw (help lists every command)."), "empty")
     name = command_word(words[0], lang)

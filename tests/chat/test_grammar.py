@@ -241,3 +241,14 @@ def test_built_in_kinds_declare_theirs_the_same_way() -> None:
     assert card_name(parse_card("R+2"), "es") == "Roba dos rojo"
     assert kind_of(parse_card("W+8")).face == "+8"  # a draw rank declared nowhere: its rank
     assert card_name(parse_card("W+8"), "en") == "Wild +8"
+
+
+def test_a_card_typed_as_the_hand_shows_a_pair_plays_one() -> None:
+    """The hand shows two identical cards once with their count ("Green 2 ×2"); typed
+    back as shown it is a play of that card (the count read as a target before)."""
+    hand = [parse_card(t) for t in ("G2", "G2", "R5", "W")]
+    for lang in LANGS:
+        shown = f"{card_name(parse_card('G2'), lang)} ×2"
+        assert parse_hand(shown, hand, lang, set(hand)) == c.Play(card="G2"), lang
+    wild = f"{card_name(parse_card('W'), 'en')} {color_name('B', 'en')} ×1"
+    assert parse_hand(wild, hand, "en", set(hand)) == c.Play(card="W", color="blue")
