@@ -101,7 +101,7 @@ def _add_options(parser: argparse.ArgumentParser, lang: str) -> None:
     p.add_argument("--seed", type=whole, help=_("shuffle the same way every time"))
     p.add_argument("--lang", choices=LANGUAGES, help=_("language (default: from LANG, else en)"))
     p.add_argument("--rounds", type=whole, metavar="N",
-                   help=_("stop after N rounds (default: play until someone reaches the target, 500 points)"))
+                   help=_("stop after N rounds (default: play the whole match, as the variant ends it)"))
     p.add_argument("--store", metavar="memory|URL",
                    help=_("where the game is kept: memory, or a redis:// URL (default: an embedded Redis)"))
     p.add_argument("--data-dir", metavar="DIR",
