@@ -118,9 +118,11 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
     async def top(it: discord.Interaction[Any], period: str = "all") -> None:
         await guarded(bot, it, EPHEMERAL, lambda r: show_records(bot, it, r, "top", period))
 
-    for name in (n for n in answers.READING if n != "top"):  # core's reading commands, none with an option
+    for name in (n for n in answers.READING if n not in ("top", *SURE)):  # core's reading commands, no option
         group.add_command(simple_command(bot, name, answers.READING[name], EPHEMERAL,
                                          functools.partial(show_records, what=name)))
+    for name in SURE:  # they cannot be undone: done with `confirm: yes`, else core asks
+        group.add_command(confirmed_command(bot, name))
 
     @group.command(name="ai", description=_d(N_("Add AI players to the open game")))
     @app_commands.describe(count=_d(N_("How many AI players, 1 to 9")), level=_d(N_("How well the AI plays")))
@@ -163,6 +165,22 @@ LEVEL_CHOICES = [app_commands.Choice(name=app_commands.locale_str(LEVEL_NAMES.ge
                  for level in ai_levels()]
 PERIOD_CHOICES = [app_commands.Choice(name=app_commands.locale_str(PERIODS[name], context=TYPED), value=name)
                   for name in ("all", "month", "week")]
+
+
+#: Core's reading commands that cannot be undone (`answers.reading_lines` asks until "yes").
+SURE = ("forgetme", "reset")
+CONFIRM_CHOICES = [app_commands.Choice(name=app_commands.locale_str(N_("yes")), value="yes")]
+
+
+def confirmed_command(bot: UnoBot, name: str) -> app_commands.Command[Any, Any, None]:
+    """`/uno forgetme` and `/uno reset` with their `confirm` option: without it core
+    answers what would be removed and how to confirm (only the member sees it)."""
+    @app_commands.describe(confirm=_d(N_("yes: do it now (it cannot be undone)")))
+    @app_commands.choices(confirm=CONFIRM_CHOICES)
+    async def run(it: discord.Interaction[Any], confirm: str | None = None) -> None:
+        await guarded(bot, it, EPHEMERAL, lambda r: show_records(bot, it, r, name, confirm))
+
+    return app_commands.Command(name=name, description=_d(answers.READING[name]), callback=run)
 
 
 async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,

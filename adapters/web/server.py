@@ -311,8 +311,9 @@ class WebTable:
         chat, _game = split_game(who.chat)
         person = c.Person(who.person, who.name, lang)
         try:
-            lines = await answers.reading_lines(self.service.store, str(what), chat, person, lang,
-                                                period if isinstance(period, str) else None)
+            # (a forget-me comes here confirmed: the page asked first)
+            arg = "yes" if what == "forgetme" else period if isinstance(period, str) else None
+            lines = await answers.reading_lines(self.service.store, str(what), chat, person, lang, arg)
         except StoreUnavailable as exc:
             return web.json_response({"code": store_error_code(exc), "error": failure_text(
                 exc, lang, keeps_nothing=self.service.keeps_nothing)}, status=503)

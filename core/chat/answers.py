@@ -17,7 +17,7 @@ from its records panel; both render these same lines.
 from __future__ import annotations
 
 from ..store import Store
-from . import records_text
+from . import records_text, typed
 from .commands import Person
 from .i18n import N_, gettext_for
 
@@ -85,8 +85,14 @@ async def reading_lines(store: Store, what: str, chat_id: str, person: Person, l
         return await records_text.me_lines(store, person.id, person.name, lang, chat_id)
     if what == "last":
         return await records_text.last_lines(store, chat_id, lang)
+    # Both cannot be undone: done only when the command is repeated with "yes" (in the
+    # reader's language or English), else asked (`confirm_lines`).
+    sure = bool(arg and arg.strip()) and typed.is_yes(str(arg), lang)
     if what == "forgetme":
-        return await records_text.forget_lines(store, person.id, lang)
+        return await records_text.forget_lines(store, person.id, lang) if sure else \
+            records_text.confirm_lines(what, lang)
     if what == "reset":
+        if person.is_admin and not sure:  # (who may not is refused at once, not asked)
+            return records_text.confirm_lines(what, lang)
         return await records_text.reset_lines(store, chat_id, person.is_admin, lang)
     raise ValueError(f"not a reading command: {what!r}")

@@ -107,6 +107,16 @@ def forget_question(lang: str) -> str:
     return _("Remove your records and your name from every kept game? This cannot be undone.")
 
 
+def confirm_lines(what: str, lang: str) -> list[str]:
+    """What a typed `/forgetme` or `/resetstats` answers until it is repeated with
+    "yes": the removal cannot be undone, and a command picked by mistake from a
+    chat's command menu (one tap) must not do it."""
+    _ = gettext_for(lang)
+    question = forget_question(lang) if what == "forgetme" else \
+        _("Reset this chat's standings for everyone? This cannot be undone.")
+    return [question, _("To do it, send the command again followed by “{yes}”.").format(yes=_("yes"))]
+
+
 async def forget_lines(store: Store, person_id: str, lang: str) -> list[str]:
     await records.forget(store, person_id)
     _ = gettext_for(lang)

@@ -21,6 +21,26 @@ async def test_each_reading_command_answers_a_title_and_lines_or_one_note() -> N
     assert top[0] == "Standings: this week" and len(top) == 2
     refused = await answers.reading_lines(store, "reset", "chat", ANA, "en")
     assert refused == ["Only an admin of this chat can reset its standings."]
-    assert len(await answers.reading_lines(store, "reset", "chat", ADMIN, "en")) == 1
+    assert len(await answers.reading_lines(store, "reset", "chat", ADMIN, "en", "yes")) == 1
     with pytest.raises(ValueError):
         await answers.reading_lines(store, "drop", "chat", ANA, "en")
+
+
+async def test_what_cannot_be_undone_is_asked_until_yes_in_the_readers_language() -> None:
+    """/forgetme and the reset only say what they would remove and how to confirm,
+    until repeated with "yes" (the reader's word, or English); a standing stays until then."""
+    from unobot.chat import records
+    from unobot.chat.table import Seat, Table
+
+    store = MemoryStore()
+    table = Table(chat_id="chat", creator="1", variant="official", seats=[Seat("1", "Ana"), Seat("2", "Ben")])
+    assert table.seats  # (the standings are checked through /me below)
+    for what, who in (("forgetme", ANA), ("reset", ADMIN)):
+        for arg in (None, "", "no", "maybe"):
+            asked = await answers.reading_lines(store, what, "chat", who, "es", arg)
+            assert asked[0].endswith("No se puede deshacer.") and "«sí»" in asked[1], (what, arg, asked)
+    done = await answers.reading_lines(store, "forgetme", "chat", ANA, "es", "sí")
+    assert done == ["Tus registros se han borrado y tu nombre ya no está en las partidas guardadas."] or \
+        "borrad" in done[0], done
+    assert "reset" in (await answers.reading_lines(store, "reset", "chat", ADMIN, "en", "YES"))[0]
+    assert records is not None

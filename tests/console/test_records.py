@@ -109,7 +109,9 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     assert lines[2:4] == [ngettext("{player}: {n} point", "{player}: {n} points", POINTS).format(player="Tess", n=POINTS),
                           ngettext("{player}: {n} point", "{player}: {n} points", 0).format(player=ai, n=0)]
     # Forgotten: Tess leaves the standings and the kept game; the AI seat's line stays.
-    text, label = screen.type("forgetme")
+    text, label = screen.type("forgetme")  # asked first: it cannot be undone
+    assert _lines(text)[0] == _("Remove your records and your name from every kept game? This cannot be undone.")
+    text, label = screen.type("forgetme " + _("yes"))
     assert _lines(text)[0] == _("Your records are removed, and your name is gone from the kept games.")
     text, label = screen.type("top")
     lines = _lines(text)

@@ -52,18 +52,21 @@ async def test_records_commands_after_a_whole_match(server: DiscordAPIServer, bo
 
     # Not an admin: refused, nothing changes; forgetme removes only the member.
     assert "Solo un administrador" in text(await driver.slash(bruno, "reset"), bruno.id)
-    assert "borrados" in text(await driver.slash(bruno, "forgetme"), bruno.id)
+    assert "No se puede deshacer" in text(await driver.slash(bruno, "forgetme"), bruno.id)  # asked first
+    assert "Bruno" in text(await driver.slash(ann, "top"), ann.id)
+    assert "borrados" in text(await driver.slash(bruno, "forgetme", confirm="yes"), bruno.id)
     after = text(await driver.slash(ann, "top"), ann.id)
     assert "Bruno" not in after and after.count("won of 1") == 2
     assert "Bruno" not in text(await driver.slash(ann, "last"), ann.id)
     assert "Todavía no has terminado ninguna partida." in text(await driver.slash(bruno, "me"), bruno.id)
     # The same in English: Cleo's lines go, Ann's stay.
-    gone = text(await driver.slash(cleo, "forgetme"), cleo.id)
+    gone = text(await driver.slash(cleo, "forgetme", confirm="yes"), cleo.id)
     assert gone == "Your records are removed, and your name is gone from the kept games.", gone
     assert "You have not finished a match yet." in text(await driver.slash(cleo, "me"), cleo.id)
     after = text(await driver.slash(ann, "top"), ann.id)
     assert "Cleo" not in after and after.count("won of 1") == 1 and "Ann" in after
-    assert "reset" in text(await driver.slash(boss, "reset"), boss.id)
+    assert "cannot be undone" in text(await driver.slash(boss, "reset"), boss.id)
+    assert "reset" in text(await driver.slash(boss, "reset", confirm="yes"), boss.id)
     assert "No finished match is counted here yet." in text(await driver.slash(ann, "top"), ann.id)
     shown = [m.content for m in server.channel_messages(driver.channel)]
     assert not [t for t in shown if "Standings" in t or "record" in t]  # nothing said in the channel

@@ -54,7 +54,11 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     refused = await said(server, bot, group, bob, "/resetstats")
     assert ("Only an admin" if lang == "en" else "Solo un administrador") in refused
     assert "Bob" in await said(server, bot, group, bob, "/top")
-    gone = await said(server, bot, group, bob, "/forgetme")
+    # Asked first (a tap in the command menu must not erase anything), then done with "yes".
+    asked = await said(server, bot, group, bob, "/forgetme")
+    assert ("cannot be undone" if lang == "en" else "No se puede deshacer") in asked
+    assert "Bob" in await said(server, bot, group, bob, "/top")
+    gone = await said(server, bot, group, bob, "/forgetme", "yes" if lang == "en" else "sí")
     assert ("removed" if lang == "en" else "borrados") in gone
     nothing_yet = {"en": "You have not finished a match yet.", "es": "Todavía no has terminado ninguna partida."}
     assert nothing_yet[lang] in await said(server, bot, group, bob, "/me")
@@ -66,7 +70,10 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     assert (await audit_archived(kept)).ok, await audit_archived(kept)
     words = {w for entry in kept["log"] if not entry.startswith("deal ") for w in entry.split()}
     assert str(bob["id"]) not in {*kept["state"]["p"], *words} and "Bob" not in repr(kept)
-    assert ("reset" if lang == "en" else "reiniciada") in await said(server, bot, group, alice, "/resetstats")
+    assert ("cannot be undone" if lang == "en" else "No se puede deshacer") in await said(
+        server, bot, group, alice, "/resetstats")
+    assert "Alice" in await said(server, bot, group, alice, "/top")
+    assert ("reset" if lang == "en" else "reiniciada") in await said(server, bot, group, alice, "/resetstats", "yes")
     assert "Alice" not in await said(server, bot, group, alice, "/top")
 
 
