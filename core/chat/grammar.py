@@ -61,10 +61,11 @@ from . import commands as c
 from . import typed
 from .commands import parse_int
 from .i18n import LANGUAGES, N_, gettext_for, normalize
-from .render import card_name, error_text, kind_name, kind_text
+from .render import card_name, error_text, kind_name, kind_text, plugin_move_title
 from .typed import fold
 
 if TYPE_CHECKING:
+    from ..rule import Rule
     from ..state import GameState
     from .table import Table
 
@@ -377,6 +378,9 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
     words = line.split()
     if not words:
         return Refusal(_("Type a card's number to play it, or draw (help lists every command)."), "empty")
+    move = plugin_move_text(words, lang)  # a whole title, before its first word is read as a command
+    if move is not None:                    # (`Jugar varias cartas` is no `jugar` of a card)
+        return c.PluginMove(text=move)
     name = command_word(words[0], lang)
     rest = words[1:]
     if name == DRAW_PLAY or (name == DRAW and rest and command_word(rest[0], lang) == PLAY):
@@ -408,6 +412,53 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
     if hand_number(words[0]) is not None or card_readings(words, lang):
         return _play(words, hand, lang, deck)
     return Refusal(_("Unknown command {word!r}. Type help to see the commands.").format(word=words[0]))
+
+
+def plugin_move_text(words: Sequence[str], lang: str | None = None) -> str | None:
+    """A plugin's move typed by its title as shown in any language, the
+    reader's first (`Постучать по столу`, `golpear la mesa`): the move's text
+    as the engine reads it, its kind then the words after the title
+    (`knock`; `multi R5 G5`). None when the line starts with no title.
+
+    Why: offers and help show a plugin's move by its title in the reader's
+    language, and a Russian player who typed what they read was told
+    "unknown command": only the kind (`knock`, English) was read. Only a
+    whole title is read, so a card or a command is never taken for a move."""
+    from ..registry import MOVE_KINDS, declared
+
+    declared(MOVE_KINDS, "")  # the installed rules' kinds, loaded
+    key = tuple((kind, rule) for kind, rule in MOVE_KINDS.items() if kind not in rule.system_moves)
+    folded = [fold(w) for w in words]
+    for language in typed.in_order(lang):
+        titles = _move_titles(language, key)
+        for k in range(len(folded), 0, -1):
+            kind = titles.get(" ".join(folded[:k]))
+            if kind is not None:
+                return " ".join([kind, *words[k:]])
+    return None
+
+
+@cache
+def _move_titles(lang: str, kinds: tuple[tuple[str, type[Rule]], ...]) -> dict[str, str]:
+    """Folded titles of the move kinds a person may send, in one language -> the kind."""
+    from .i18n import rule_text
+
+    titles: dict[str, str] = {}
+    for kind, rule in kinds:
+        titles.setdefault(" ".join(fold(rule_text(rule, rule.move_kinds[kind], lang)).split()), kind)
+    return titles
+
+
+def plugin_move_word(move_text: str, kind: str, lang: str | None) -> str:
+    """What a person types for a plugin's move, as offers and help show it:
+    its title in the reader's language and the words after its kind in the
+    move's text (`Постучать по столу`); the move's own text (`knock`) where
+    the title is the English one (English, or a language the plugin does
+    not translate). Both are read (`plugin_move_text`)."""
+    title = plugin_move_title(kind, lang)
+    if title == plugin_move_title(kind, "en"):
+        return move_text
+    return " ".join([title, *move_text.split()[1:]])
 
 
 @dataclass(frozen=True)
