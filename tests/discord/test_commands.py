@@ -65,6 +65,11 @@ async def test_help_lists_every_subcommand_in_the_members_language(server: Disco
     assert _("Remove a player from the game (creator or admin)") in spanish.message.content
     assert "“My cards”" not in spanish.message.content
     assert server.channel_messages(driver.channel) == []  # nothing in the channel
+    # /uno top takes its period from a choice: no Telegram `/top week` in its words, in any language.
+    top = next(o for o in server.commands[0]["options"] if o["name"] == "top")
+    assert "/top" not in top["description"] and not any("/top" in d for d in top["description_localizations"].values())
+    assert f"`/uno top` · {_('Standings of this chat (all time, this week or this month)')}" in spanish.message.content
+    assert "/top semana" not in spanish.message.content
 
 
 async def test_the_lobby_names_discords_own_rules_command(server: DiscordAPIServer, bot: BotProcess) -> None:
