@@ -37,7 +37,7 @@ from unobot.cards import COLOR_NAMES, Card, parse_card, sort_key
 from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.grammar import deck_of
-from unobot.chat.i18n import gettext_for
+from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.match_text import match_length, match_winner, rounds_result
 from unobot.chat.narration import kept_after_draw, last_wild_colours, merge_repeats, unsaid_notices
 from unobot.chat.play_picks import pick_color, pick_name, pick_number, play_needs, retry_text
@@ -466,8 +466,10 @@ class ConsoleApp:
         """A player's id; "" for nobody (when optional); False when cancelled."""
         _ = self._
         by_seat = {p.seat: p for p in view.players}
-        options = [Text.assemble((by_seat[s].name, "cyan"), (" " + _("({n} cards)").format(n=by_seat[s].cards),
-                                                              "grey62")) for s in seats]
+        ngettext = ngettext_for(self.lang)
+        options = [Text.assemble((by_seat[s].name, "cyan"),
+                                 (" " + ngettext("({n} card)", "({n} cards)", by_seat[s].cards).format(
+                                     n=by_seat[s].cards), "grey62")) for s in seats]
         self.console.print(render.choice_line(_("Choose a player:"), options))
         if optional:
             self.console.print(Text(_("0: nobody"), style="grey62"))

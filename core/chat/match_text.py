@@ -46,6 +46,7 @@ def rounds_result(view: TableView, lang: str, hidden: Sequence[str] = ()) -> str
 def match_winner(view: TableView, lang: str) -> str | None:
     """"Ada wins the match with 512 points!", or None when nobody won it."""
     winner = next((p for p in view.players if p.seat == view.winner), None)
-    _ = gettext_for(lang)
-    return None if winner is None else _("{player} wins the match with {n} points!").format(
+    ngettext = ngettext_for(lang)
+    return None if winner is None else ngettext("{player} wins the match with {n} point!",
+                                                "{player} wins the match with {n} points!", winner.score).format(
         player=winner.name, n=winner.score)

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..store import Store
 from . import records, typed
-from .i18n import N_, gettext_for
+from .i18n import N_, gettext_for, ngettext_for
 
 PERIOD_TITLES = {"week": N_("Standings: this week"), "month": N_("Standings: this month"),
                  "all": N_("Standings: all time")}
@@ -77,7 +77,9 @@ def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
     elif record.get("stopped"):
         lines.append(stopped_line(record, lang))
     for p in sorted(players, key=lambda p: -int(p.get("score", 0))):
-        lines.append(_("{player}: {n} points").format(player=p["name"], n=p.get("score", 0)))
+        score = int(p.get("score", 0))
+        ngettext = ngettext_for(lang)
+        lines.append(ngettext("{player}: {n} point", "{player}: {n} points", score).format(player=p["name"], n=score))
     lines += [str(m) for m in record.get("moments", [])[-4:]]
     return lines
 

@@ -210,9 +210,11 @@ def describe_event(e: Event, name: Callable[[int], str], lang: str | None) -> st
     if k == "player_left":
         return _("{player} left the game.").format(player=p)
     if k == "round_won":
-        return _("{player} wins the round and scores {n} points!").format(player=p, n=e.n)
+        return ngettext("{player} wins the round and scores {n} point!", "{player} wins the round and scores {n} points!",
+                        e.n).format(player=p, n=e.n)
     if k == "match_won":
-        return _("{player} wins the match with {n} points!").format(player=p, n=e.n)
+        return ngettext("{player} wins the match with {n} point!", "{player} wins the match with {n} points!",
+                        e.n).format(player=p, n=e.n)
     if k == "timed_out":
         return _("{player} ran out of time.").format(player=p)
     if k == "round_started":

@@ -15,7 +15,7 @@ import pytest
 
 from tests.support.redis_server import RedisServer
 from unobot.chat import typed
-from unobot.chat.i18n import gettext_for
+from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.records import FORGOTTEN, display_rating, rate
 
 from .helpers import Stage, stage_game
@@ -97,8 +97,9 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     moved = re.escape(_("{player} won after {rounds} rounds and {moves} moves.")).replace(
         re.escape("{player}"), "Tess").replace(re.escape("{rounds}"), "1").replace(re.escape("{moves}"), r"\d+")
     assert re.fullmatch(moved, lines[1]), lines[1]
-    assert lines[2:4] == [_("{player}: {n} points").format(player="Tess", n=POINTS),
-                          _("{player}: {n} points").format(player=ai, n=0)]
+    points = ngettext_for(lang)
+    assert lines[2:4] == [points("{player}: {n} point", "{player}: {n} points", POINTS).format(player="Tess", n=POINTS),
+                          points("{player}: {n} point", "{player}: {n} points", 0).format(player=ai, n=0)]
     # Forgotten: Tess leaves the standings and the kept game; the AI seat's line stays.
     text, label = screen.type("forgetme")
     assert _lines(text)[0] == _("Your records are removed, and your name is gone from the kept games.")
