@@ -316,11 +316,17 @@ def hand_number(word: str) -> int | None:
     return None if word.startswith(("+", "-")) else parse_int(word)
 
 
+#: Punctuation a sentence puts around a command word (`¡UNO!`, `uno!`, `¿robar?`): read without it.
+_MARKS = "¡!¿?.,;:"
+
+
 def command_word(word: str, lang: str | None = None) -> str | None:
     """The game command a typed word names: a word or short form of the
     reader's language, else of English, else of any language the bot speaks
-    (`p` is pass in English, whatever another language makes of it)."""
-    low = fold(word)
+    (`p` is pass in English, whatever another language makes of it); the
+    marks a sentence puts around it are not part of it (`¡UNO!`, as the
+    Spanish texts show the call, `uno!`)."""
+    low = fold(word).strip(_MARKS)
     for language in typed.in_order(lang):
         name = _command_words(language).get(low)
         if name is not None:
@@ -375,7 +381,7 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
     """Parse one typed line; `hand` is the hand in the order it is numbered,
     `deck` the cards the table plays with (None: any card)."""
     _ = gettext_for(lang)
-    words = line.split()
+    words = [w for w in line.split() if w.strip(_MARKS)]  # `UNO !` (French spacing): the `!` alone says nothing
     if not words:
         return Refusal(_("Type a card's number to play it, or draw (help lists every command)."), "empty")
     move = plugin_move_text(words, lang)  # a whole title, before its first word is read as a command

@@ -266,3 +266,13 @@ def test_a_plugins_move_is_typed_by_its_title_in_the_readers_language(lang: str)
     assert parse_hand(f"{plugin_move_title('multi', lang)} G5 B5", hand, lang) == c.PluginMove(text="multi G5 B5")
     assert plugin_move_text(["2"], lang) is None and isinstance(parse_hand("2", hand, lang), c.Play)
     assert isinstance(parse_hand("draw", hand, lang), c.Draw)
+
+
+@pytest.mark.parametrize(("lang", "line"), [("es", "¡UNO!"), ("es", "¡uno!"), ("en", "UNO!"), ("fr", "UNO !"),
+                                            ("it", "uno!")])
+def test_uno_is_read_as_the_texts_write_it(lang: str, line: str) -> None:
+    """Spanish shows the call as `¡UNO!` ("Ada (IA): ¡UNO!"); a player who
+    typed it so, or `UNO!`, was told "Comando desconocido: '¡UNO!'"."""
+    hand = numbered_hand([Card.get("Y", "7"), Card.get("G", "S")])
+    assert parse_hand(line, hand, lang) == c.SayUno()
+    assert parse_hand(f"2 {line}", hand, lang) == play("GS", uno=True)
