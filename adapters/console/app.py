@@ -37,7 +37,7 @@ from unobot.cards import COLOR_NAMES, Card, parse_card, sort_key
 from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.grammar import deck_of
-from unobot.chat.i18n import gettext_for, ngettext_for
+from unobot.chat.i18n import gettext_for, joined, ngettext_for
 from unobot.chat.match_text import match_length, match_winner, rounds_result
 from unobot.chat.narration import kept_after_draw, last_wild_colours, merge_repeats, unsaid_notices
 from unobot.chat.play_picks import pick_color, pick_name, pick_number, play_needs, retry_text
@@ -255,8 +255,8 @@ class ConsoleApp:
         assert table is not None
         view = table_view(table, self.lang)
         # each AI seat with its level: `--ai easy,expert` seats several (the level as the chat names it)
-        others = ", ".join(p.name + (f" · {p.level_name}" if p.level_name else "")
-                           for p in view.players if p.id != self.person.id)
+        others = joined((p.name + (f" · {p.level_name}" if p.level_name else "")
+                         for p in view.players if p.id != self.person.id), self.lang)
         try:
             variant = load_variant(table.variant)
             about = variant.describe(self.lang)

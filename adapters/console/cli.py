@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from unobot.chat.i18n import LANGUAGES, N_, NP_, gettext_for, known, normalize, translations
+from unobot.chat.i18n import LANGUAGES, N_, NP_, gettext_for, joined, known, normalize, translations
 
 # Why rich, asyncio and the store are imported in `run`: `unobot --help` (and
 # every other command) registers this one, and must not pay for them.
@@ -143,7 +143,7 @@ def _levels(lang: str) -> Any:
     from unobot.chat.typed import LEVEL_NAMES, level_of
 
     _ = gettext_for(lang)
-    names = ", ".join(_(LEVEL_NAMES[level]) for level in ("easy", "normal", "hard", "expert"))
+    names = joined((_(LEVEL_NAMES[level]) for level in ("easy", "normal", "hard", "expert")), lang)
 
     def read(text: str) -> tuple[str, ...]:
         levels = []

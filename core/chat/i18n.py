@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gettext
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -124,6 +124,18 @@ def gettext_for(lang: str | None) -> Callable[[str], str]:
 def pgettext_for(lang: str | None) -> Callable[[str, str], str]:
     """The `pgettext` function (a text with a context) for a language."""
     return translations(normalize(lang)).pgettext
+
+
+#: How a language sets apart the items of a list in running text, as a
+#: catalogue entry: `, `, Arabic `، `, Chinese `、` (a list of names or cards
+#: joined by an English comma read as a misprint in those).
+LIST_SEPARATOR = NC_("list", ", ")
+
+
+def joined(items: Iterable[str], lang: str | None) -> str:
+    """Items as one list in running text, with the language's separator (`Ada، Alan`)."""
+    in_context = pgettext_for(lang)
+    return in_context("list", LIST_SEPARATOR).join(items)
 
 
 def ngettext_for(lang: str | None) -> Callable[[str, str, int], str]:

@@ -16,7 +16,7 @@ from ..store import ChatBusy
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from . import records
-from .i18n import gettext_for, ngettext_for
+from .i18n import gettext_for, joined, ngettext_for
 from .names import MAX_NAME, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
@@ -70,7 +70,7 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
                         count) if len(added) == 1 else \
             ngettext("{names} joined, level {level} ({n} player).", "{names} joined, level {level} ({n} players).",
                      count)
-        out.notices.append(said.format(name=added[0], names=", ".join(added), level=_(LEVEL_NAMES[level]), n=count))
+        out.notices.append(said.format(name=added[0], names=joined(added, table.lang), level=_(LEVEL_NAMES[level]), n=count))
         return [f"ai {len(added)} {level}"]
     raise ChatError("bad_move")
 

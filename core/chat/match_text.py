@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .i18n import gettext_for, ngettext_for
+from .i18n import gettext_for, joined, ngettext_for
 from .views import TableView
 
 
@@ -40,7 +40,7 @@ def rounds_result(view: TableView, lang: str, hidden: Sequence[str] = ()) -> str
             n=view.round, player=leaders[0], points=best)
     return ngettext("After {n} round, {players} share the lead with {points} points.",
                     "After {n} rounds, {players} share the lead with {points} points.",
-                    view.round).format(n=view.round, players=", ".join(leaders), points=best)
+                    view.round).format(n=view.round, players=joined(leaders, lang), points=best)
 
 
 def match_winner(view: TableView, lang: str) -> str | None:

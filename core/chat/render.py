@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..cards import Card, CardKind, kind_of
 from ..errors import CODES
 from ..events import Event
-from .i18n import LANGUAGES, N_, gettext_for, ngettext_for, normalize
+from .i18n import LANGUAGES, N_, gettext_for, joined, ngettext_for, normalize
 from .typed import COLOR_TITLES, COLOR_WORDS, color_of
 from .unconfirmed import NOT_CONFIRMED
 
@@ -265,5 +265,5 @@ def describe_private(e: Event, lang: str | None) -> str | None:
     if not e.cards:
         return None
     _ = gettext_for(lang)
-    cards = ", ".join(card_name(c, lang) for c in e.cards)
+    cards = joined((card_name(c, lang) for c in e.cards), lang)
     return _("You drew: {cards}.").format(cards=cards)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..cards import Card, sort_key
 from ..moves import Move
 from .grammar import DRAW_PLAY, SHORT, WORDS, plugin_move_word
-from .i18n import gettext_for
+from .i18n import gettext_for, joined
 from .render import card_name, plugin_move_title
 from .views import HandCard, HandView, TableView
 
@@ -59,7 +59,7 @@ def pending_line(view: TableView, hv: HandView | None, lang: str) -> str:
     answers = [card_name(hc.card, lang) for hc in typed_order(hv) if hc.playable]
     if not answers:
         return _("You must draw {n}.").format(n=view.pending)
-    return _("You must draw {n}, or answer with {cards}.").format(n=view.pending, cards=", ".join(answers))
+    return _("You must draw {n}, or answer with {cards}.").format(n=view.pending, cards=joined(answers, lang))
 
 
 def turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:
