@@ -701,7 +701,11 @@ class ConsoleApp:
 
     # -- small helpers ----------------------------------------------------------------------
     def _ask_yes(self, question: str) -> bool:
-        return typed.is_yes(self._ask_line(question), self.lang)
+        """Asked until the answer is yes or no (`typed.yes_or_no`): a word that
+        is neither never counts as no (a no may delete a saved game)."""
+        while (answer := typed.yes_or_no(self._ask_line(question), self.lang)) is None:
+            pass
+        return answer
 
     def _ask_line(self, question: str) -> str:
         line = self.reader.read(Text(question + " " + self._("[Y/n]"), style="bold") + Text(" " + render.PROMPT_MARK))

@@ -7,10 +7,12 @@ import io
 import subprocess
 import sys
 
+import pytest
 from rich.console import Console
 
 from unobot.adapters.console.app import ConsoleApp, Options, make_service
 from unobot.chat import commands as c
+from unobot.chat.i18n import gettext_for
 from unobot.chat.service import ChatService
 from unobot.chat.settings import override_commands
 from unobot.store import MemoryStore
@@ -136,6 +138,21 @@ def test_a_saved_game_is_offered_before_a_new_one() -> None:
     assert "Resume it? [Y/n]" in kept and "Welcome back: your game of Official rules, round 1." in kept
     fresh = _session(store, ["n", "q"])
     assert "Round 1 begins." in fresh and "Welcome back" not in fresh and "Final scores" not in fresh
+
+
+@pytest.mark.parametrize(("lang", "answer"), [("vi", "co"), ("ru", "Да."), ("es", "¡Sí!"), ("de", "JA")])
+def test_a_saved_game_is_kept_for_a_yes_as_people_type_it(lang: str, answer: str) -> None:
+    """"Resume it?" takes a yes as people type it in their language: without
+    its accents (`co` for có), with a mark after it (`Да.`, `¡Sí!`), in
+    capitals; an answer that is neither yes nor no is asked again. Before,
+    anything but the exact yes words was a no, and the saved game was deleted."""
+    _ = gettext_for(lang)
+    store = MemoryStore()
+    _session(store, ["q"], lang=lang)
+    kept = " ".join(_session(store, ["maybe", answer, "q"], lang=lang).split())
+    assert kept.count(_("A saved game from earlier is waiting. Resume it?")) == 2, kept  # `maybe`: asked again
+    assert _("Welcome back: your game of {variant}, round {n}.").split("{variant}")[0].rstrip("«„“ ") in kept, kept
+    assert _("The saved game is deleted; a new one starts.") not in kept
 
 
 def test_auto_plays_a_no_mercy_round_with_its_new_cards() -> None:
