@@ -155,6 +155,23 @@ def test_a_saved_game_is_kept_for_a_yes_as_people_type_it(lang: str, answer: str
     assert _("The saved game is deleted; a new one starts.") not in kept
 
 
+@pytest.mark.parametrize(("environ", "lang"), [
+    ({"LC_ALL": "es_ES.UTF-8", "LANG": "C.UTF-8"}, "es"),
+    ({"LC_MESSAGES": "de_DE.UTF-8", "LANG": "en_US.UTF-8"}, "de"),
+    ({"LANGUAGE": "uk:ru", "LANG": "ru_RU.UTF-8"}, "uk"),
+    ({"LANGUAGE": "xx:pl", "LANG": "en_GB.UTF-8"}, "pl"),
+    ({"LC_ALL": "C", "LANG": "es_ES.UTF-8"}, "en"),
+    ({"LANGUAGE": "fr"}, "en"),  # no locale at all: messages in C, LANGUAGE aside (as gettext)
+    ({"LANG": "pt_BR.UTF-8"}, "pt_BR"),
+])
+def test_the_environment_names_the_language_as_gettext_reads_it(environ: dict[str, str], lang: str) -> None:
+    """LC_ALL, LC_MESSAGES and LANGUAGE, not LANG alone: `LC_ALL=es_ES.UTF-8`
+    (the usual way to make a program speak Spanish) left unobot in English."""
+    done = unobot("--help", extra_env=environ)
+    assert done.returncode == 0, done.stderr
+    assert gettext_for(lang)("show this help and leave") in done.stdout, (environ, done.stdout[:300])
+
+
 def test_auto_plays_a_no_mercy_round_with_its_new_cards() -> None:
     """The console plays the No Mercy deck: its cards are named in the log."""
     done = unobot("--auto", "--variant", "no-mercy", "--store", "memory", "--seed", "4", "--players", "4",
