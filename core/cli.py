@@ -67,16 +67,18 @@ def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
 # -- variants -----------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace) -> int:
+    from .chat.i18n import env_lang
     from .registry import available_rules, broken_rules
     from .rule import option_fields
     from .variants import VariantError, load_variant, resolve, variant_names
 
+    lang = env_lang() or "en"  # a player sent here by `unobot play --help` reads their language
     if not args.name:
         for name in variant_names():
             try:
                 v = load_variant(name)
-                desc = v.description.get("en", "")
-                print(f"{name:16} {v.label('en')}" + (f" - {desc}" if desc else ""))
+                desc = v.describe(lang)
+                print(f"{name:16} {v.label(lang)}" + (f" - {desc}" if desc else ""))
             except VariantError as exc:
                 print(f"{name:16} BROKEN: {exc}")
         for name, why in broken_rules().items():
@@ -92,7 +94,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"name": resolved.name, "rules": resolved.rules}, indent=2))
         return 0
-    print(f"{resolved.name}: {variant.label('en')}")
+    print(f"{resolved.name}: {variant.label(lang)}")
     if variant.parent:
         print(f"extends: {variant.parent}")
     for gone, by in sorted(resolved.replaced.items()):

@@ -18,7 +18,17 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from unobot.chat.i18n import LANGUAGES, N_, NP_, gettext_for, joined, known, normalize, translations
+from unobot.chat.i18n import (
+    LANGUAGES,
+    N_,
+    NP_,
+    env_lang,
+    gettext_for,
+    joined,
+    known,
+    normalize,
+    translations,
+)
 
 # Why rich, asyncio and the store are imported in `run`: `unobot --help` (and
 # every other command) registers this one, and must not pay for them.
@@ -31,26 +41,6 @@ if TYPE_CHECKING:
 MAX_PLAYERS = 10
 DEFAULT_DELAY = 0.4  # seconds between the other players' moves: slow enough to follow
 MEMORY = "memory"  # --store memory: games live in this process only
-
-
-def env_lang() -> str | None:
-    """The language the environment asks programs to speak, read as gettext
-    reads it, if the bot has it: the locale of messages (LC_ALL, else
-    LC_MESSAGES, else LANG: `es_ES.UTF-8` -> es), and before it LANGUAGE's
-    list of preferences (`ru:en`), unless messages are in the C locale
-    (`C`, `POSIX` or none set: None, English).
-
-    Why not LANG alone: `LC_ALL=es_ES.UTF-8`, the usual way to make one
-    program or a whole shell speak a language, left unobot in English."""
-    locale_name = next((os.environ[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if os.environ.get(v)), "")
-    base = locale_name.split(".")[0].split("@")[0]  # es_ES.UTF-8, pt_BR.UTF-8, ca_ES@valencia
-    if base in ("", "C", "POSIX"):
-        return None
-    for wanted in (os.environ.get("LANGUAGE") or "").split(":"):
-        found = known(wanted.split(".")[0]) if wanted else None
-        if found is not None:
-            return found
-    return known(base)
 
 
 def default_lang() -> str:

@@ -181,3 +181,17 @@ def test_auto_plays_a_no_mercy_round_with_its_new_cards() -> None:
     new_cards = ("Skip Everyone", "Discard All", "Wild Reverse Draw Four", "Wild Colour Roulette",
                  "Draw Six", "Draw Ten", "+6", "+10")
     assert any(name in done.stdout for name in new_cards), done.stdout[-2000:]
+
+
+@pytest.mark.parametrize("lang", ["ru", "ar", "es"])
+def test_the_variants_a_player_is_sent_to_are_listed_in_their_language(lang: str) -> None:
+    """`unobot play --help` says "see: unobot variants" in every language;
+    that list printed every title and description in English."""
+    from unobot.variants import load_variant
+
+    done = subprocess.run([sys.executable, "-m", "unobot.cli", "variants"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={**env(), "LANG": f"{lang}_XX.UTF-8"})
+    assert done.returncode == 0, done.stderr
+    party = load_variant("party")
+    assert f"party            {party.label(lang)} - {party.describe(lang)}" in done.stdout, done.stdout
+    assert party.label(lang) != party.label("en")
