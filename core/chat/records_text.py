@@ -72,8 +72,11 @@ def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
     winner = int(record.get("winner", -1))
     lines = [_("The last match")]
     if 0 <= winner < len(players):
-        lines.append(_("{player} won after {rounds} rounds and {moves} moves.").format(
-            player=players[winner]["name"], rounds=record.get("rounds", 0), moves=record.get("moves", 0)))
+        rounds = int(record.get("rounds", 0))  # one round is common (--rounds 1, a target of 0)
+        ngettext = ngettext_for(lang)
+        lines.append(ngettext("{player} won after {n} round and {moves} moves.",
+                              "{player} won after {n} rounds and {moves} moves.", rounds).format(
+            player=players[winner]["name"], n=rounds, moves=record.get("moves", 0)))
     elif record.get("stopped"):
         lines.append(stopped_line(record, lang))
     for p in sorted(players, key=lambda p: -int(p.get("score", 0))):

@@ -117,3 +117,16 @@ async def test_stats_say_a_players_points_right_for_any_number(lang: str, points
     await store.incr_stats("user", "7", {"points": points, "rounds": 2, "rounds_won": 1})
     line = (await stats_lines(store, "chat", c.Person("7", "Olga"), lang))[-1]
     assert said in line and f"{points} оч" not in line, line
+
+
+@pytest.mark.parametrize(("lang", "rounds", "line"), [
+    ("en", 1, "Ana won after 1 round and 57 moves."), ("en", 3, "Ana won after 3 rounds and 57 moves."),
+    ("es", 1, "Ana ganó tras 1 ronda y 57 jugadas."), ("de", 1, "Ana hat nach 1 Runde und 57 Zügen gewonnen."),
+    ("ar", 1, "فاز Ana بعد جولة واحدة و57 نقلة."), ("ar", 2, "فاز Ana بعد جولتين و57 نقلة."),
+    ("ar", 12, "فاز Ana بعد 12 جولة و57 نقلة."),
+])
+def test_the_last_match_counts_its_rounds(lang: str, rounds: int, line: str) -> None:
+    """A match of one round (`--rounds 1`, a target of 0) was "won after 1
+    rounds" in English, "tras 1 rondas", "nach 1 Runden", "بعد 1 جولات"."""
+    record = {"players": [{"name": "Ana", "score": 9}], "winner": 0, "rounds": rounds, "moves": 57}
+    assert summary_lines(record, lang)[1] == line

@@ -94,8 +94,9 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     text, label = screen.type("last")
     lines = _lines(text)
     assert lines[0] == _("The last match")
-    moved = re.escape(_("{player} won after {rounds} rounds and {moves} moves.")).replace(
-        re.escape("{player}"), "Tess").replace(re.escape("{rounds}"), "1").replace(re.escape("{moves}"), r"\d+")
+    moved = re.escape(ngettext_for(lang)("{player} won after {n} round and {moves} moves.",
+                                         "{player} won after {n} rounds and {moves} moves.", 1)).replace(
+        re.escape("{player}"), "Tess").replace(re.escape("{n}"), "1").replace(re.escape("{moves}"), r"\d+")
     assert re.fullmatch(moved, lines[1]), lines[1]
     points = ngettext_for(lang)
     assert lines[2:4] == [points("{player}: {n} point", "{player}: {n} points", POINTS).format(player="Tess", n=POINTS),

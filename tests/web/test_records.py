@@ -145,7 +145,7 @@ async def test_the_records_panel_after_a_match_ended_on_the_page(web: WebServer,
         "Ana's record", f"This chat: 1 won of 1, {POINTS} points, rating {won}"]
     assert await ana.page.is_hidden("#periods"), "the period switch goes with the standings only"
     last = await panel(ana, "last")
-    assert last[:2] == ["The last match", "Ana won after 1 rounds and 1 moves."]
+    assert last[:2] == ["The last match", "Ana won after 1 round and 1 moves."]
     assert last[2:4] == [f"Ana: {POINTS} points", "Bea: 0 points"]
     # The page shows what core says, line for line.
     assert last == await answers.reading_lines(web.service.store, "last", CHAT, ANA, "en")
