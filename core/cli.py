@@ -67,16 +67,18 @@ def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
 # -- variants -----------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace) -> int:
+    from .chat.i18n import env_lang
     from .registry import available_rules, broken_rules
     from .rule import option_fields
     from .variants import VariantError, load_variant, resolve, variant_names
 
+    lang = env_lang() or "en"  # a player sent here by `unobot play --help` reads their language
     if not args.name:
         for name in variant_names():
             try:
                 v = load_variant(name)
-                desc = v.description.get("en", "")
-                print(f"{name:16} {v.label('en')}" + (f" - {desc}" if desc else ""))
+                desc = v.describe(lang)
+                print(f"{name:16} {v.label(lang)}" + (f" - {desc}" if desc else ""))
             except VariantError as exc:
                 print(f"{name:16} BROKEN: {exc}")
         for name, why in broken_rules().items():
@@ -92,7 +94,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"name": resolved.name, "rules": resolved.rules}, indent=2))
         return 0
-    print(f"{resolved.name}: {variant.label('en')}")
+    print(f"{resolved.name}: {variant.label(lang)}")
     if variant.parent:
         print(f"extends: {variant.parent}")
     for gone, by in sorted(resolved.replaced.items()):
@@ -140,7 +142,12 @@ def cmd_i18n(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .chat.catalogue import compile_catalogues, extract_catalogues, package_data_texts
-    from .chat.i18n import DOMAIN, LOCALE_DIR
+    from .chat.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+
+    # Every language unobot speaks, unless --lang names some: a plugin whose
+    # catalogues stop at English and Spanish shows its moves, cards and
+    # events in English to a Russian or an Arabic table.
+    wanted = args.lang or list(LANGUAGES)
 
     if args.action == "check":
         from .chat.i18n_check import check_folder
@@ -160,7 +167,11 @@ def cmd_i18n(args: argparse.Namespace) -> int:
                 for kind in ("missing", "fuzzy", "fields", "plurals"):
                     for text in getattr(report, kind):
                         print(f"      {kind}: {text[:100]!r}")
-        return 0 if all(r.ok for r in reports) else 1
+        # English is the source text: a plugin needs no catalogue to be read in it.
+        absent = [lang for lang in wanted if lang not in {r.lang for r in reports} and (args.lang or lang != "en")]
+        for lang in absent:
+            print(f"  {lang:6} no catalogue: `unobot i18n extract` makes one to translate")
+        return 0 if all(r.ok for r in reports) and not absent else 1
     if not args.package:
         print("error: name the plugin's package folder", file=sys.stderr)
         return 2
@@ -172,7 +183,7 @@ def cmd_i18n(args: argparse.Namespace) -> int:
     locale = package / "locale"
     if args.action == "extract":
         written = extract_catalogues([(package, package.name)], locale, domain,
-                                     args.lang or ["en", "es"], domain, extra=package_data_texts(package))
+                                     wanted, domain, extra=package_data_texts(package))
         for po in written:
             print(f"updated {po}")
         print(f"now translate the empty msgstr entries, then `unobot i18n compile {package}`")
@@ -305,7 +316,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                    help="the plugin's package folder (check without it: unobot's own catalogues)")
     p.add_argument("-v", "--verbose", action="store_true", help="check: list every faulty entry")
     p.add_argument("--domain", help="gettext domain (default: the folder's name)")
-    p.add_argument("--lang", action="append", help="a language to keep a catalogue for (default: en, es)")
+    p.add_argument("--lang", action="append",
+                   help="a language to keep a catalogue for, or that check requires (default: every language "
+                        "unobot speaks)")
     p.set_defaults(func=cmd_i18n)
 
     p = sub.add_parser("scenario", help="run rule scenario files")

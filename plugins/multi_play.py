@@ -13,6 +13,7 @@ from collections import Counter
 
 from unobot import (
     N_,
+    NP_,
     PLAY,
     Card,
     Event,
@@ -38,7 +39,7 @@ class MultiPlay(Rule):
     title = {"en": "Play several cards at once", "es": "Jugar varias cartas a la vez"}
     move_kinds = {MULTI: N_("Play several cards")}
     refusals = {BAD_MULTI: N_("Those cards cannot be played together.")}
-    event_texts = {MULTI_PLAYED: N_("{player} plays {n} cards at once.")}
+    event_texts = {MULTI_PLAYED: NP_("{player} plays {n} card at once.", "{player} plays {n} cards at once.")}
 
     @dataclass(frozen=True)
     class Options:

@@ -199,3 +199,18 @@ def test_titles_of_rules_and_variants_come_from_the_catalogue() -> None:
     assert official.label("es") == official.title["es"]
     official_en_only = type(official)(official.name, official.source, {"en": official.title["en"]})
     assert official_en_only.label("es") == official.title["es"]  # seeded from the file, in the catalogue
+
+
+def test_the_help_names_seven_o_as_the_rule_is_called_in_each_language() -> None:
+    """The console help's "play a card that targets a player (seven-o: swap
+    hands)" kept the English "seven-o" in es, ca, de, fr, it and pt_BR, where
+    the rule is Siete-Cero, Set-Zero, Sieben-Null ... (its title, and the
+    glossaries' term)."""
+    from unobot.chat.i18n import LANGUAGES, gettext_for
+    from unobot.registry import available_rules
+
+    rule = available_rules()["seven-o"]
+    for lang in LANGUAGES:
+        name = rule.label(lang).split(" (")[0].split("（")[0]
+        text = gettext_for(lang)("play a card that targets a player (seven-o: swap hands)")
+        assert name.lower() in text.lower(), (lang, name, text)

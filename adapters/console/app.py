@@ -37,7 +37,7 @@ from unobot.cards import COLOR_NAMES, Card, parse_card, sort_key
 from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.grammar import deck_of
-from unobot.chat.i18n import gettext_for
+from unobot.chat.i18n import gettext_for, joined, ngettext_for
 from unobot.chat.match_text import match_length, match_winner, rounds_result
 from unobot.chat.narration import kept_after_draw, last_wild_colours, merge_repeats, unsaid_notices
 from unobot.chat.play_picks import pick_color, pick_name, pick_number, play_needs, retry_text
@@ -255,8 +255,8 @@ class ConsoleApp:
         assert table is not None
         view = table_view(table, self.lang)
         # each AI seat with its level: `--ai easy,expert` seats several (the level as the chat names it)
-        others = ", ".join(p.name + (f" · {p.level_name}" if p.level_name else "")
-                           for p in view.players if p.id != self.person.id)
+        others = joined((p.name + (f" · {p.level_name}" if p.level_name else "")
+                         for p in view.players if p.id != self.person.id), self.lang)
         try:
             variant = load_variant(table.variant)
             about = variant.describe(self.lang)
@@ -466,8 +466,10 @@ class ConsoleApp:
         """A player's id; "" for nobody (when optional); False when cancelled."""
         _ = self._
         by_seat = {p.seat: p for p in view.players}
-        options = [Text.assemble((by_seat[s].name, "cyan"), (" " + _("({n} cards)").format(n=by_seat[s].cards),
-                                                              "grey62")) for s in seats]
+        ngettext = ngettext_for(self.lang)
+        options = [Text.assemble((by_seat[s].name, "cyan"),
+                                 (" " + ngettext("({n} card)", "({n} cards)", by_seat[s].cards).format(
+                                     n=by_seat[s].cards), "grey62")) for s in seats]
         self.console.print(render.choice_line(_("Choose a player:"), options))
         if optional:
             self.console.print(Text(_("0: nobody"), style="grey62"))
@@ -699,7 +701,11 @@ class ConsoleApp:
 
     # -- small helpers ----------------------------------------------------------------------
     def _ask_yes(self, question: str) -> bool:
-        return typed.is_yes(self._ask_line(question), self.lang)
+        """Asked until the answer is yes or no (`typed.yes_or_no`): a word that
+        is neither never counts as no (a no may delete a saved game)."""
+        while (answer := typed.yes_or_no(self._ask_line(question), self.lang)) is None:
+            pass
+        return answer
 
     def _ask_line(self, question: str) -> str:
         line = self.reader.read(Text(question + " " + self._("[Y/n]"), style="bold") + Text(" " + render.PROMPT_MARK))

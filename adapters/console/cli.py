@@ -18,7 +18,17 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from unobot.chat.i18n import LANGUAGES, N_, NP_, gettext_for, known, normalize, translations
+from unobot.chat.i18n import (
+    LANGUAGES,
+    N_,
+    NP_,
+    env_lang,
+    gettext_for,
+    joined,
+    known,
+    normalize,
+    translations,
+)
 
 # Why rich, asyncio and the store are imported in `run`: `unobot --help` (and
 # every other command) registers this one, and must not pay for them.
@@ -31,12 +41,6 @@ if TYPE_CHECKING:
 MAX_PLAYERS = 10
 DEFAULT_DELAY = 0.4  # seconds between the other players' moves: slow enough to follow
 MEMORY = "memory"  # --store memory: games live in this process only
-
-
-def env_lang() -> str | None:
-    """The language LANG names, if the bot has it (LANG=es_ES.UTF-8 -> es; C -> None)."""
-    raw = (os.environ.get("LANG") or "").split(".")[0]  # es_ES.UTF-8, pt_BR.UTF-8, zh_TW.UTF-8
-    return known(raw) if raw not in ("C", "POSIX") else None
 
 
 def default_lang() -> str:
@@ -143,7 +147,7 @@ def _levels(lang: str) -> Any:
     from unobot.chat.typed import LEVEL_NAMES, level_of
 
     _ = gettext_for(lang)
-    names = ", ".join(_(LEVEL_NAMES[level]) for level in ("easy", "normal", "hard", "expert"))
+    names = joined((_(LEVEL_NAMES[level]) for level in ("easy", "normal", "hard", "expert")), lang)
 
     def read(text: str) -> tuple[str, ...]:
         levels = []

@@ -187,7 +187,7 @@ class UnoBot(discord.Client):
         says why a game ended) and plan the table's jobs anew (none once it ended)."""
         table = out.table
         if out.changed and table is not None:  # a table command's outcome always holds its table
-            await self.refresh(chat, table, render.status(table, outcome_text(table, line)))
+            await self.refresh(chat, table, render.status(table, outcome_text(table, line, rules=render.RULES_COMMAND)))
             self.waker.after(chat, table, out)
 
     async def refresh(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:

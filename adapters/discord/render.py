@@ -125,9 +125,13 @@ def paged(panel: Panel, page: int) -> discord.ui.View | None:
 
 # -- the status message ---------------------------------------------------------------
 
+#: How a lobby names the command that shows the rules here (a subcommand of /uno).
+RULES_COMMAND = "/uno rules"
+
+
 def status(table: Table, st: StatusText | None = None) -> Shown:
     """The table's public status (core's `status_text`, or `st`): never a card in anybody's hand."""
-    st = st or status_text(table, headline=True)
+    st = st or status_text(table, headline=True, rules=RULES_COMMAND)
     out = ([esc(st.headline)] if st.headline else []) + [f"**{esc(st.title)}**", *map(esc, st.lines)]
     top = table.game.top if table.phase == PLAYING and table.game is not None and not st.final else None
     return Shown("\n".join(out), None if st.final else status_components(table),

@@ -37,7 +37,7 @@ from unobot.ai import DEFAULT_LEVEL, known_level
 from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
-from unobot.chat.i18n import LANGUAGE_NAMES, gettext_for, known, normalize
+from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for, known, normalize
 from unobot.chat.markup import titled
 from unobot.chat.service import Outcome
 from unobot.chat.settings_menu import CHOSEN_MARK
@@ -373,8 +373,8 @@ async def cmd_language(update: Update, context: Context) -> None:
     if not context.args:
         lang = await chat_lang(context, chat.id)
         _ = gettext_for(lang)
-        await reply(update, _("Language: {language}. Change it with /language en or /language es.").format(
-            language=LANGUAGE_NAMES.get(lang, lang)))
+        await reply(update, _("Language: {language}. Change it with /language and one of: {languages}.").format(
+            language=LANGUAGE_NAMES.get(lang, lang), languages=", ".join(LANGUAGES)))
         return
     outcome = await settings_command(update, context, c.SetLanguage(lang=context.args[0]))
     if outcome is not None and outcome.settings is not None:

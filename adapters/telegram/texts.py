@@ -13,6 +13,9 @@ from unobot.chat.i18n import N_, gettext_for
 from unobot.chat.markup import BOLD, CODE, Markup, help_lines, plain
 from unobot.chat.settings_menu import SettingsMenu, rules_lines
 
+#: How /top is typed here, with its periods (the menu's words for it).
+TOP = N_("Standings: /top, /top week, /top month")
+
 #: The command menu (setMyCommands), in the order shown; core's words where the
 #: command is every front-end's (`commands.WORDS`), Telegram's own where it differs.
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -29,7 +32,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("timer", WORDS["timer"]),
     ("language", WORDS["language"]),
     # The reading commands, with core's words for them (the standings' reset is /resetstats here).
-    *((("resetstats" if name == "reset" else name), words) for name, words in READING.items()),
+    *((("resetstats" if name == "reset" else name), TOP if name == "top" else words) for name, words in READING.items()),
     ("notify", N_("Tell me privately when the next game opens here")),
     ("help", WORDS["help"]),
 )

@@ -37,7 +37,7 @@ from .. import engine
 from ..cards import COLOR_NAMES, Card
 from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
 from . import commands as c
-from .i18n import N_, gettext_for, ngettext_for
+from .i18n import N_, gettext_for, joined, ngettext_for
 from .outcome import MAX_PLAYERS
 from .render import COLOR_EMOJI, card_label, card_name, color_name, plugin_move_title
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
@@ -569,7 +569,7 @@ def move_label(table: Table, move: Move, lang: str) -> str:
     if move.kind not in KINDS:
         # Each card label has its own " · " (`G5 · Green 5`): the cards are set apart by
         # commas and the target by an arrow, or "G5 · Green 5 G6 · Green 6 Bea" reads as one run.
-        cards = ", ".join(card_label(x, lang) for x in (move.card, *move.cards) if x)
+        cards = joined((card_label(x, lang) for x in (move.card, *move.cards) if x), lang)
         text = "✨ " + " ".join(part for part in (plugin_move_title(move.kind, lang), cards) if part)
         return text + (" → " + name(move.target) if move.target is not None else "")
     if move.kind == DRAW:

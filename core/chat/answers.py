@@ -22,10 +22,12 @@ from .commands import Person
 from .i18n import N_, gettext_for
 
 #: The reading commands, by the name every front-end gives them, each with
-#: what it does (the words of Telegram's command menu and Discord's slash commands).
+#: what it does (the words of Telegram's command menu and Discord's slash
+#: commands): no front-end's syntax in them (Discord's /uno top takes its
+#: period from a choice; Telegram's menu says its own `/top week`).
 READING: dict[str, str] = {
     "stats": N_("Statistics of this chat and yours"),
-    "top": N_("Standings: /top, /top week, /top month"),
+    "top": N_("Standings of this chat (all time, this week or this month)"),
     "me": N_("Your record and rating in every chat"),
     "last": N_("The last finished match"),
     "forgetme": N_("Remove your records and your name from kept games"),

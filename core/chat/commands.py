@@ -197,7 +197,7 @@ WORDS: dict[str, str] = {
     "rules": N_("Show and change this chat's rules"),
     "variant": N_("Choose the rules variant (admins)"),
     "timer": N_("Seconds per turn, or off (admins)"),
-    "language": N_("Language: en or es (admins)"),
+    "language": N_("Choose this chat's language (admins)"),
     "help": N_("How to play"),
 }
 #: The table commands that take nothing, by the name every front-end gives them.

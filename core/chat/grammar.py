@@ -62,10 +62,11 @@ from . import commands as c
 from . import typed
 from .commands import parse_int
 from .i18n import LANGUAGES, N_, gettext_for, normalize
-from .render import card_name, error_text, kind_name, kind_text
+from .render import card_name, error_text, kind_name, kind_text, plugin_move_title
 from .typed import fold
 
 if TYPE_CHECKING:
+    from ..rule import Rule
     from ..state import GameState
     from .table import Table
 
@@ -316,11 +317,17 @@ def hand_number(word: str) -> int | None:
     return None if word.startswith(("+", "-")) else parse_int(word)
 
 
+#: Punctuation a sentence puts around a command word (`¡UNO!`, `uno!`, `¿robar?`): read without it.
+_MARKS = "¡!¿?.,;:"
+
+
 def command_word(word: str, lang: str | None = None) -> str | None:
     """The game command a typed word names: a word or short form of the
     reader's language, else of English, else of any language the bot speaks
-    (`p` is pass in English, whatever another language makes of it)."""
-    low = fold(word)
+    (`p` is pass in English, whatever another language makes of it); the
+    marks a sentence puts around it are not part of it (`¡UNO!`, as the
+    Spanish texts show the call, `uno!`)."""
+    low = fold(word).strip(_MARKS)
     for language in typed.in_order(lang):
         name = _command_words(language).get(low)
         if name is not None:
@@ -380,10 +387,14 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
     `deck` the cards the table plays with (None: any card)."""
     _ = gettext_for(lang)
     # A card typed as the hand shows it ("Green 2 ×2": two of them held) plays one of them:
-    # the count is no word of the move (it read as a target, "No such player").
-    words = [w for w in line.split() if not _COUNT.fullmatch(w)]
+    # the count is no word of the move (it read as a target, "No such player"); `UNO !`
+    # (French spacing): the `!` alone says nothing.
+    words = [w for w in line.split() if w.strip(_MARKS) and not _COUNT.fullmatch(w)]
     if not words:
         return Refusal(_("Type a card's number to play it, or draw (help lists every command)."), "empty")
+    move = plugin_move_text(words, lang)  # a whole title, before its first word is read as a command
+    if move is not None:                    # (`Jugar varias cartas` is no `jugar` of a card)
+        return c.PluginMove(text=move)
     name = command_word(words[0], lang)
     rest = words[1:]
     if name == DRAW_PLAY or (name == DRAW and rest and command_word(rest[0], lang) == PLAY):
@@ -415,6 +426,53 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
     if hand_number(words[0]) is not None or card_readings(words, lang):
         return _play(words, hand, lang, deck)
     return Refusal(_("Unknown command {word!r}. Type help to see the commands.").format(word=words[0]))
+
+
+def plugin_move_text(words: Sequence[str], lang: str | None = None) -> str | None:
+    """A plugin's move typed by its title as shown in any language, the
+    reader's first (`Постучать по столу`, `golpear la mesa`): the move's text
+    as the engine reads it, its kind then the words after the title
+    (`knock`; `multi R5 G5`). None when the line starts with no title.
+
+    Why: offers and help show a plugin's move by its title in the reader's
+    language, and a Russian player who typed what they read was told
+    "unknown command": only the kind (`knock`, English) was read. Only a
+    whole title is read, so a card or a command is never taken for a move."""
+    from ..registry import MOVE_KINDS, declared
+
+    declared(MOVE_KINDS, "")  # the installed rules' kinds, loaded
+    key = tuple((kind, rule) for kind, rule in MOVE_KINDS.items() if kind not in rule.system_moves)
+    folded = [fold(w) for w in words]
+    for language in typed.in_order(lang):
+        titles = _move_titles(language, key)
+        for k in range(len(folded), 0, -1):
+            kind = titles.get(" ".join(folded[:k]))
+            if kind is not None:
+                return " ".join([kind, *words[k:]])
+    return None
+
+
+@cache
+def _move_titles(lang: str, kinds: tuple[tuple[str, type[Rule]], ...]) -> dict[str, str]:
+    """Folded titles of the move kinds a person may send, in one language -> the kind."""
+    from .i18n import rule_text
+
+    titles: dict[str, str] = {}
+    for kind, rule in kinds:
+        titles.setdefault(" ".join(fold(rule_text(rule, rule.move_kinds[kind], lang)).split()), kind)
+    return titles
+
+
+def plugin_move_word(move_text: str, kind: str, lang: str | None) -> str:
+    """What a person types for a plugin's move, as offers and help show it:
+    its title in the reader's language and the words after its kind in the
+    move's text (`Постучать по столу`); the move's own text (`knock`) where
+    the title is the English one (English, or a language the plugin does
+    not translate). Both are read (`plugin_move_text`)."""
+    title = plugin_move_title(kind, lang)
+    if title == plugin_move_title(kind, "en"):
+        return move_text
+    return " ".join([title, *move_text.split()[1:]])
 
 
 @dataclass(frozen=True)

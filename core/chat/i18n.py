@@ -12,8 +12,9 @@ fresh checkout needs no build step.
 from __future__ import annotations
 
 import gettext
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,26 @@ def NC_(context: str, message: str) -> str:
 def NP_(singular: str, plural: str) -> tuple[str, str]:
     """Mark a text with a plural form (chosen later by a number) for translation."""
     return (singular, plural)
+
+
+def env_lang() -> str | None:
+    """The language the environment asks programs to speak, read as gettext
+    reads it, if the bot has it: the locale of messages (LC_ALL, else
+    LC_MESSAGES, else LANG: `es_ES.UTF-8` -> es), and before it LANGUAGE's
+    list of preferences (`ru:en`), unless messages are in the C locale
+    (`C`, `POSIX` or none set: None, English).
+
+    Why not LANG alone: `LC_ALL=es_ES.UTF-8`, the usual way to make one
+    program or a whole shell speak a language, left unobot in English."""
+    locale_name = next((os.environ[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if os.environ.get(v)), "")
+    base = locale_name.split(".")[0].split("@")[0]  # es_ES.UTF-8, pt_BR.UTF-8, ca_ES@valencia
+    if base in ("", "C", "POSIX"):
+        return None
+    for wanted in (os.environ.get("LANGUAGE") or "").split(":"):
+        found = known(wanted.split(".")[0]) if wanted else None
+        if found is not None:
+            return found
+    return known(base)
 
 
 def known(lang: str | None) -> str | None:
@@ -124,6 +145,18 @@ def gettext_for(lang: str | None) -> Callable[[str], str]:
 def pgettext_for(lang: str | None) -> Callable[[str, str], str]:
     """The `pgettext` function (a text with a context) for a language."""
     return translations(normalize(lang)).pgettext
+
+
+#: How a language sets apart the items of a list in running text, as a
+#: catalogue entry: `, `, Arabic `، `, Chinese `、` (a list of names or cards
+#: joined by an English comma read as a misprint in those).
+LIST_SEPARATOR = NC_("list", ", ")
+
+
+def joined(items: Iterable[str], lang: str | None) -> str:
+    """Items as one list in running text, with the language's separator (`Ada، Alan`)."""
+    in_context = pgettext_for(lang)
+    return in_context("list", LIST_SEPARATOR).join(items)
 
 
 def ngettext_for(lang: str | None) -> Callable[[str, str, int], str]:

@@ -16,7 +16,7 @@ from ..store import ChatBusy
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from . import records
-from .i18n import gettext_for
+from .i18n import gettext_for, joined, ngettext_for
 from .names import MAX_NAME, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
@@ -39,8 +39,10 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             raise ChatError("game_full")
         table.seats.append(Seat(person.id, unique_name(table, person.name)))
         # the name as seated ("Ben 2" beside another Ben): the one every later line says
-        out.notices.append(_("{player} joined ({n} players).").format(player=table.seats[-1].name,
-                                                                     n=len(table.seats)))
+        n = len(table.seats)  # a count in its language's plural form ("لاعبان", "3 игрока")
+        ngettext = ngettext_for(table.lang)
+        out.notices.append(ngettext("{player} joined ({n} player).", "{player} joined ({n} players).",
+                                    n).format(player=table.seats[-1].name, n=n))
         return [f"join {person.id}"]
     if isinstance(cmd, c.AddAI):
         if table.phase != LOBBY:
@@ -62,10 +64,13 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             raise ChatError("game_full")
         # the level said with the names: a table may seat AIs of several levels (`/ai 1 easy`, `/ai 1 expert`);
         # one name takes its own sentence, as a verb agrees with it ("se unió", not "se unieron")
-        said = _("{name} joined, level {level} ({n} players).") if len(added) == 1 else \
-            _("{names} joined, level {level} ({n} players).")
-        out.notices.append(said.format(name=added[0], names=", ".join(added), level=_(LEVEL_NAMES[level]),
-                                       n=len(table.seats)))
+        ngettext = ngettext_for(table.lang)
+        count = len(table.seats)
+        said = ngettext("{name} joined, level {level} ({n} player).", "{name} joined, level {level} ({n} players).",
+                        count) if len(added) == 1 else \
+            ngettext("{names} joined, level {level} ({n} player).", "{names} joined, level {level} ({n} players).",
+                     count)
+        out.notices.append(said.format(name=added[0], names=joined(added, table.lang), level=_(LEVEL_NAMES[level]), n=count))
         return [f"ai {len(added)} {level}"]
     raise ChatError("bad_move")
 

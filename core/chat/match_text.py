@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .i18n import gettext_for, ngettext_for
+from .i18n import gettext_for, joined, ngettext_for
 from .views import PlayerLine, TableView
 
 
@@ -51,12 +51,13 @@ def rounds_result(view: TableView, lang: str, hidden: Sequence[str] = ()) -> str
             n=view.round, player=leaders[0], points=best)
     return ngettext("After {n} round, {players} share the lead with {points} points.",
                     "After {n} rounds, {players} share the lead with {points} points.",
-                    view.round).format(n=view.round, players=", ".join(leaders), points=best)
+                    view.round).format(n=view.round, players=joined(leaders, lang), points=best)
 
 
 def match_winner(view: TableView, lang: str) -> str | None:
     """"Ada wins the match with 512 points!", or None when nobody won it."""
     winner = next((p for p in view.players if p.seat == view.winner), None)
-    _ = gettext_for(lang)
-    return None if winner is None else _("{player} wins the match with {n} points!").format(
+    ngettext = ngettext_for(lang)
+    return None if winner is None else ngettext("{player} wins the match with {n} point!",
+                                                "{player} wins the match with {n} points!", winner.score).format(
         player=winner.name, n=winner.score)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from ..cards import Card
 from ..events import CARD_PLAYED, CARDS_DRAWN, COLOR_CHOSEN, ROUND_WON, Event
-from .i18n import gettext_for
+from .i18n import gettext_for, joined
 from .render import card_name, describe_event
 
 
@@ -70,7 +70,7 @@ def kept_after_draw(events: Sequence[Event], me: int | None, lang: str) -> tuple
     _ = gettext_for(lang)
     if not drawn:
         return _("The card you drew does not fit now: you keep it."), []
-    names = ", ".join(card_name(card, lang) for card in drawn)
+    names = joined((card_name(card, lang) for card in drawn), lang)
     return _("{cards} does not fit now: you keep it.").format(cards=names), drawn
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..cards import Card, CardKind, kind_of
 from ..errors import CODES
 from ..events import Event
-from .i18n import LANGUAGES, N_, gettext_for, ngettext_for, normalize
+from .i18n import LANGUAGES, N_, gettext_for, joined, ngettext_for, normalize
 from .typed import COLOR_TITLES, COLOR_WORDS, color_of
 from .unconfirmed import NOT_CONFIRMED
 
@@ -210,9 +210,11 @@ def describe_event(e: Event, name: Callable[[int], str], lang: str | None) -> st
     if k == "player_left":
         return _("{player} left the game.").format(player=p)
     if k == "round_won":
-        return _("{player} wins the round and scores {n} points!").format(player=p, n=e.n)
+        return ngettext("{player} wins the round and scores {n} point!", "{player} wins the round and scores {n} points!",
+                        e.n).format(player=p, n=e.n)
     if k == "match_won":
-        return _("{player} wins the match with {n} points!").format(player=p, n=e.n)
+        return ngettext("{player} wins the match with {n} point!", "{player} wins the match with {n} points!",
+                        e.n).format(player=p, n=e.n)
     if k == "timed_out":
         return _("{player} ran out of time.").format(player=p)
     if k == "round_started":
@@ -263,5 +265,5 @@ def describe_private(e: Event, lang: str | None) -> str | None:
     if not e.cards:
         return None
     _ = gettext_for(lang)
-    cards = ", ".join(card_name(c, lang) for c in e.cards)
+    cards = joined((card_name(c, lang) for c in e.cards), lang)
     return _("You drew: {cards}.").format(cards=cards)

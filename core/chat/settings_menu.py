@@ -42,7 +42,7 @@ from typing import Any
 
 from ..rule import OptionSpec, Rule, option_specs
 from . import commands as c
-from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for
+from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, joined
 from .markup import CODE, PLAIN, Line, bold, plain
 from .option_values import (
     decode_value,
@@ -264,9 +264,9 @@ class SettingsMenu:
         s = self.summary
         off = [cls.label(self.lang) for cls in switchable_rules() if cls.base and cls.name not in s.enabled]
         lines = [_("Variant: {variant}").format(variant=s.title),
-                 _("House rules on: {rules}").format(rules=", ".join(s.house) or _("none"))]
+                 _("House rules on: {rules}").format(rules=joined(s.house, self.lang) or _("none"))]
         if off:
-            lines.append(_("Shared rules off: {rules}").format(rules=", ".join(off)))
+            lines.append(_("Shared rules off: {rules}").format(rules=joined(off, self.lang)))
         lines.append(_("Turn timer: {n} seconds").format(n=s.timer) if s.timer else _("Turn timer: off"))
         lines.append(_("Language: {language}").format(language=LANGUAGE_NAMES.get(self.lang, self.lang)))
         return lines

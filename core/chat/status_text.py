@@ -37,11 +37,14 @@ class StatusText:
 
 
 def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", headline: bool = False,
-                recent: bool = True, final: bool = False) -> StatusText:
+                recent: bool = True, final: bool = False, rules: str = "/rules") -> StatusText:
     """The table's status (public facts only: never a card in anybody's hand).
     `notes`: lines an outcome adds (shown unless a last move says them
     already); `line`: why the game is gone, right under the title;
-    `headline`: the round's result above the title; `recent`: the last moves."""
+    `headline`: the round's result above the title; `recent`: the last moves;
+    `rules`: the front-end's command that shows the rules, as the lobby names
+    it (Telegram's `/rules`, Discord's `/uno rules`: a lobby that named a
+    command the platform does not have sent people to nothing)."""
     lang = table.lang
     _ = gettext_for(lang)
     view = table_view(table, lang)
@@ -63,10 +66,11 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
         # is; with nobody holding it any seated player may start (`lobby.start`).
         creator = table.seat_of(table.creator)
         if creator is not None:
-            out.append(_("Press Join to play; {player} presses Start. /rules shows the rules.").format(
-                player=table.seats[creator].name))
+            out.append(_("Press Join to play; {player} presses Start. {rules} shows the rules.").format(
+                player=table.seats[creator].name, rules=rules))
         else:
-            out.append(_("Press Join to play; anyone seated can press Start. /rules shows the rules."))
+            out.append(_("Press Join to play; anyone seated can press Start. {rules} shows the rules.").format(
+                rules=rules))
         if view.target:
             out.append("🏁 " + str(match_length(lang, target=view.target, lowest=view.lowest_wins)))
     seconds = view.turn_seconds
@@ -100,10 +104,11 @@ def stop_line(notices: Sequence[str]) -> str:
     return "\n".join(notices)
 
 
-def outcome_text(table: Table, line: str = "") -> StatusText:
+def outcome_text(table: Table, line: str = "", *, rules: str = "/rules") -> StatusText:
     """The status an accepted command leaves on the table's message: a game
     that ended with `line` (a stop, a lobby nobody started) shows only that;
-    any other, the full status under the round's headline."""
+    any other, the full status under the round's headline (`rules` as in
+    `status_text`)."""
     if table.phase == FINISHED and line:
         return stopped_text(table, line)
-    return status_text(table, headline=True)
+    return status_text(table, headline=True, rules=rules)

@@ -162,12 +162,31 @@ def is_off(word: str) -> bool:
     return any(w in forms(language, OFF) for language in in_order(None))
 
 
-#: A yes to a question asked with "[Y/n]" (besides an empty answer, the default).
+#: A yes to a question asked with "[Y/n]" (besides an empty answer, the default), and a no.
 YES = (N_("y"), N_("yes"))
+NO = (N_("n"), N_("no"))
+#: What a sentence puts around an answer (`¡Sí!`, `Да.`): not part of it.
+MARKS = "¡!¿?.,;:"
+
+
+def yes_or_no(answer: str, lang: str) -> bool | None:
+    """A typed answer to a "[Y/n]" question: True for yes (empty: the
+    default), False for no, None for neither. Read in the asker's language
+    and in English (Spanish's s/sí too), whatever the case, accents and
+    marks around it: `co` is có to a Vietnamese player typing without
+    accents, `Да.` and `¡Sí!` are yes.
+
+    Why None and not no: an answer that is neither is asked again; read as
+    no, a Vietnamese `co` or a Russian `да.` deleted a saved game."""
+    _ = gettext_for(lang)
+    word = fold(answer).strip(MARKS).strip()
+    if word in ("", "y", "yes", "s", "si", *(fold(_(w)) for w in YES)):
+        return True
+    if word in ("n", "no", *(fold(_(w)) for w in NO)):
+        return False
+    return None
 
 
 def is_yes(answer: str, lang: str) -> bool:
-    """Is a typed answer yes: empty (the default), or y/yes in English,
-    Spanish (s, sí, si) or the asker's language?"""
-    _ = gettext_for(lang)
-    return answer.strip().lower() in ("", "y", "yes", "s", "si", "sí", *(_(word).lower() for word in YES))
+    """Is a typed answer yes (`yes_or_no`)? Anything else is no."""
+    return yes_or_no(answer, lang) is True

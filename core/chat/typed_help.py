@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import typed
-from .grammar import DRAW_PLAY, SHORT, WORDS
+from .grammar import DRAW_PLAY, SHORT, WORDS, plugin_move_word
 from .i18n import gettext_for, rule_text
 
 if TYPE_CHECKING:
@@ -67,8 +67,9 @@ def rule_rows(rules: RuleSet | None, lang: str) -> list[tuple[str, str]]:
     for rule in rules.rules.values():
         cls = type(rule)
         for kind, title in cls.move_kinds.items():
-            if kind not in cls.system_moves:
-                rows.append((kind, rule_text(cls, title, lang)))
+            if kind not in cls.system_moves:  # its title in the reader's language, and its kind: both read
+                word = plugin_move_word(kind, kind, lang)
+                rows.append((kind if word == kind else f"{word} · {kind}", rule_text(cls, title, lang)))
         for card_kind in cls.cards:
             card = Card.get(None if card_kind.wild else "R", card_kind.rank)
             rows.append((card.text, card_name(card, lang)))

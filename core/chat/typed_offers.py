@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import Card, sort_key
-from .grammar import DRAW_PLAY, SHORT, WORDS
-from .i18n import gettext_for
+from ..moves import Move
+from .grammar import DRAW_PLAY, SHORT, WORDS, plugin_move_word
+from .i18n import gettext_for, joined
 from .render import card_name, plugin_move_title
 from .views import HandCard, HandView, TableView
 
@@ -58,7 +59,7 @@ def pending_line(view: TableView, hv: HandView | None, lang: str) -> str:
     answers = [card_name(hc.card, lang) for hc in typed_order(hv) if hc.playable]
     if not answers:
         return _("You must draw {n}.").format(n=view.pending)
-    return _("You must draw {n}, or answer with {cards}.").format(n=view.pending, cards=", ".join(answers))
+    return _("You must draw {n}, or answer with {cards}.").format(n=view.pending, cards=joined(answers, lang))
 
 
 def turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:
@@ -69,7 +70,7 @@ def turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:
     if hv.colors:
         offers.append(Offer(_("color red"),
                             _("name the colour of the starting wild card: red, yellow, green or blue")))
-    offers += [Offer(m.text, plugin_move_title(m.kind, lang)) for m in hv.extras]  # typed as their text
+    offers += [_plugin_offer(m, lang) for m in hv.extras]
     if hv.draw:
         offers.append(Offer(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else _(SHORT["draw"])))
         if not hv.pending:
@@ -94,7 +95,15 @@ def out_of_turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:
     offers += _catches(hv, view, lang)
     if hv.uno:
         offers.append(Offer("uno", _("say it before someone catches you")))
-    return offers + [Offer(m.text, plugin_move_title(m.kind, lang)) for m in hv.extras]
+    return offers + [_plugin_offer(m, lang) for m in hv.extras]
+
+
+def _plugin_offer(move: Move, lang: str) -> Offer:
+    """A plugin's move: the words the reader types (its title in their
+    language, `plugin_move_word`), with the title beside it where the words are others."""
+    word = plugin_move_word(move.text, move.kind, lang)
+    title = plugin_move_title(move.kind, lang)
+    return Offer(word, "" if word.startswith(title) else title)
 
 
 def _catches(hv: HandView, view: TableView, lang: str) -> list[Offer]:

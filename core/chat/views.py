@@ -17,7 +17,7 @@ from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
 from ..ruleset import RuleSet
 from ..state import GameState
 from ..variants import VariantError, load_variant, rules_for
-from .i18n import RTL, gettext_for
+from .i18n import RTL, gettext_for, joined
 from .narration import merge_repeats
 from .render import card_name, color_name, describe_event
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
@@ -331,7 +331,8 @@ def status_lines(view: TableView, lang: str) -> list[str]:
         # each AI seat with its level: `/ai 2 expert` then `/ai 1 easy` seats two levels, and the
         # notice that said so is gone from the status after the next join
         lines.append(_("Waiting for players: {names}").format(
-            names=", ".join(p.name + (f" · {p.level_name}" if p.level_name else "") for p in view.players) or "-"))
+            names=joined((p.name + (f" · {p.level_name}" if p.level_name else "") for p in view.players), lang)
+            or "-"))
         return lines
     if view.top is not None:
         lines.append(_("Top card: {card} · colour: {color}").format(
@@ -355,10 +356,10 @@ def status_lines(view: TableView, lang: str) -> list[str]:
         lines.append(_("{player} must draw {n}, or answer it.").format(player=view.turn_name, n=view.pending))
     if view.phase == BETWEEN_ROUNDS:
         lines.append(_("Round over. Scores: {scores}").format(
-            scores=", ".join(f"{p.name} {p.score}" for p in view.players)))
+            scores=joined((f"{p.name} {p.score}" for p in view.players), lang)))
     elif view.phase == FINISHED:
         lines.append(_("Match over. Scores: {scores}").format(
-            scores=", ".join(f"{p.name} {p.score}" for p in view.players)))
+            scores=joined((f"{p.name} {p.score}" for p in view.players), lang)))
     elif view.turn >= 0:
         lines.append(_("Turn: {player}").format(player=view.turn_name))
     return lines

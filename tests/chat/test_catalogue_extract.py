@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import pytest
+
 from unobot.cli import cmd_i18n
 
 RULE = '''
@@ -58,3 +60,28 @@ def test_a_plugins_titles_are_extracted_and_seeded_with_their_translations(tmp_p
     es = (package / "locale" / "es" / "LC_MESSAGES" / "unobot_big.po").read_text(encoding="utf-8")
     assert 'msgid "Big hands"\nmsgstr "Manos grandes"' in es
     assert 'msgid "Big party"\nmsgstr "Gran fiesta"' in es
+
+
+def test_a_plugin_gets_a_catalogue_for_every_language_and_check_names_the_absent(tmp_path: Path,
+                                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """`unobot i18n extract` without --lang made English and Spanish
+    catalogues only, and `check` judged only the catalogues there were: a
+    plugin passed while its moves and events stayed English at a Russian or
+    Arabic table. Now extraction makes one for every language unobot speaks,
+    and `check` fails for a language with none (English, the source, aside)."""
+    import shutil
+
+    from unobot.chat.i18n import LANGUAGES
+
+    package = tmp_path / "unobot_big"
+    package.mkdir()
+    (package / "__init__.py").write_text(RULE, encoding="utf-8")
+    extract = argparse.Namespace(action="extract", package=str(package), domain=None, lang=None, verbose=False)
+    assert cmd_i18n(extract) == 0
+    made = sorted(p.parent.parent.name for p in (package / "locale").glob("*/LC_MESSAGES/unobot_big.po"))
+    assert made == sorted(LANGUAGES)
+    shutil.rmtree(package / "locale" / "ru")
+    check = argparse.Namespace(action="check", package=str(package), domain=None, lang=None, verbose=False)
+    assert cmd_i18n(check) == 1  # untranslated entries, and no Russian catalogue at all
+    out = capsys.readouterr().out
+    assert "  ru     no catalogue" in out and "  en     no catalogue" not in out

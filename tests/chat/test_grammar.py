@@ -13,6 +13,7 @@ from unobot import N_, CardKind, Rule, register_rule, unregister_rule
 from unobot.cards import COLOR_NAMES, KINDS, Card, kind_of, parse_card
 from unobot.chat import commands as c
 from unobot.chat.grammar import Ambiguous, Refusal, deck_of, numbered_hand, parse, parse_hand
+from unobot.chat.i18n import LANGUAGES
 from unobot.chat.render import card_code, card_name, card_symbol, color_name
 from unobot.variants import VARIANTS_DIR, rules_for
 
@@ -252,3 +253,37 @@ def test_a_card_typed_as_the_hand_shows_a_pair_plays_one() -> None:
         assert parse_hand(shown, hand, lang, set(hand)) == c.Play(card="G2"), lang
     wild = f"{card_name(parse_card('W'), 'en')} {color_name('B', 'en')} ×1"
     assert parse_hand(wild, hand, "en", set(hand)) == c.Play(card="W", color="blue")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_plugins_move_is_typed_by_its_title_in_the_readers_language(lang: str) -> None:
+    """The offers and `help` show a plugin's move by its title in the
+    reader's language (`Постучать по столу`); that title is read, in any
+    case, with what follows it kept (multi-play's cards). Only the English
+    kind (`knock`) was read: a Russian player who typed what they read was
+    told "unknown command". A card or a command is never taken for a move."""
+    from unobot.chat.grammar import plugin_move_text, plugin_move_word
+    from unobot.chat.render import plugin_move_title
+    from unobot.registry import available_rules
+
+    assert {"knock", "multi-play"} <= set(available_rules())  # the example plugin is installed
+    hand = numbered_hand([Card.get("G", "5"), Card.get("B", "5")])
+    for kind in ("knock", "multi"):
+        title = plugin_move_title(kind, lang)
+        word = plugin_move_word(kind, kind, lang)
+        assert word == (kind if lang == "en" else title), (lang, word)
+        assert parse_hand(word, hand, lang) == c.PluginMove(text=kind), (lang, word)
+        assert parse_hand(title.upper(), hand, lang) == c.PluginMove(text=kind), (lang, title)
+    assert parse_hand(f"{plugin_move_title('multi', lang)} G5 B5", hand, lang) == c.PluginMove(text="multi G5 B5")
+    assert plugin_move_text(["2"], lang) is None and isinstance(parse_hand("2", hand, lang), c.Play)
+    assert isinstance(parse_hand("draw", hand, lang), c.Draw)
+
+
+@pytest.mark.parametrize(("lang", "line"), [("es", "¡UNO!"), ("es", "¡uno!"), ("en", "UNO!"), ("fr", "UNO !"),
+                                            ("it", "uno!")])
+def test_uno_is_read_as_the_texts_write_it(lang: str, line: str) -> None:
+    """Spanish shows the call as `¡UNO!` ("Ada (IA): ¡UNO!"); a player who
+    typed it so, or `UNO!`, was told "Comando desconocido: '¡UNO!'"."""
+    hand = numbered_hand([Card.get("Y", "7"), Card.get("G", "S")])
+    assert parse_hand(line, hand, lang) == c.SayUno()
+    assert parse_hand(f"2 {line}", hand, lang) == play("GS", uno=True)

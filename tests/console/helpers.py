@@ -29,7 +29,7 @@ def clean(text: str) -> str:
 
 def env(**extra: str) -> dict[str, str]:
     e = {k: v for k, v in os.environ.items()
-         if k not in ("LANG", "LC_ALL", "LANGUAGE", "NO_COLOR") and not k.startswith("UNOBOT_")}
+         if k not in ("LANG", "LC_ALL", "LC_MESSAGES", "LANGUAGE", "NO_COLOR") and not k.startswith("UNOBOT_")}
     e.update({"TERM": "xterm-256color", "COLUMNS": "160", "LINES": "60", "PYTHONIOENCODING": "utf-8"})
     e.update(extra)
     return e

@@ -7,10 +7,12 @@ import io
 import subprocess
 import sys
 
+import pytest
 from rich.console import Console
 
 from unobot.adapters.console.app import ConsoleApp, Options, make_service
 from unobot.chat import commands as c
+from unobot.chat.i18n import gettext_for
 from unobot.chat.service import ChatService
 from unobot.chat.settings import override_commands
 from unobot.store import MemoryStore
@@ -138,6 +140,38 @@ def test_a_saved_game_is_offered_before_a_new_one() -> None:
     assert "Round 1 begins." in fresh and "Welcome back" not in fresh and "Final scores" not in fresh
 
 
+@pytest.mark.parametrize(("lang", "answer"), [("vi", "co"), ("ru", "Да."), ("es", "¡Sí!"), ("de", "JA")])
+def test_a_saved_game_is_kept_for_a_yes_as_people_type_it(lang: str, answer: str) -> None:
+    """"Resume it?" takes a yes as people type it in their language: without
+    its accents (`co` for có), with a mark after it (`Да.`, `¡Sí!`), in
+    capitals; an answer that is neither yes nor no is asked again. Before,
+    anything but the exact yes words was a no, and the saved game was deleted."""
+    _ = gettext_for(lang)
+    store = MemoryStore()
+    _session(store, ["q"], lang=lang)
+    kept = " ".join(_session(store, ["maybe", answer, "q"], lang=lang).split())
+    assert kept.count(_("A saved game from earlier is waiting. Resume it?")) == 2, kept  # `maybe`: asked again
+    assert _("Welcome back: your game of {variant}, round {n}.").split("{variant}")[0].rstrip("«„“ ") in kept, kept
+    assert _("The saved game is deleted; a new one starts.") not in kept
+
+
+@pytest.mark.parametrize(("environ", "lang"), [
+    ({"LC_ALL": "es_ES.UTF-8", "LANG": "C.UTF-8"}, "es"),
+    ({"LC_MESSAGES": "de_DE.UTF-8", "LANG": "en_US.UTF-8"}, "de"),
+    ({"LANGUAGE": "uk:ru", "LANG": "ru_RU.UTF-8"}, "uk"),
+    ({"LANGUAGE": "xx:pl", "LANG": "en_GB.UTF-8"}, "pl"),
+    ({"LC_ALL": "C", "LANG": "es_ES.UTF-8"}, "en"),
+    ({"LANGUAGE": "fr"}, "en"),  # no locale at all: messages in C, LANGUAGE aside (as gettext)
+    ({"LANG": "pt_BR.UTF-8"}, "pt_BR"),
+])
+def test_the_environment_names_the_language_as_gettext_reads_it(environ: dict[str, str], lang: str) -> None:
+    """LC_ALL, LC_MESSAGES and LANGUAGE, not LANG alone: `LC_ALL=es_ES.UTF-8`
+    (the usual way to make a program speak Spanish) left unobot in English."""
+    done = unobot("--help", extra_env=environ)
+    assert done.returncode == 0, done.stderr
+    assert gettext_for(lang)("show this help and leave") in done.stdout, (environ, done.stdout[:300])
+
+
 def test_auto_plays_a_no_mercy_round_with_its_new_cards() -> None:
     """The console plays the No Mercy deck: its cards are named in the log."""
     done = unobot("--auto", "--variant", "no-mercy", "--store", "memory", "--seed", "4", "--players", "4",
@@ -147,3 +181,17 @@ def test_auto_plays_a_no_mercy_round_with_its_new_cards() -> None:
     new_cards = ("Skip Everyone", "Discard All", "Wild Reverse Draw Four", "Wild Colour Roulette",
                  "Draw Six", "Draw Ten", "+6", "+10")
     assert any(name in done.stdout for name in new_cards), done.stdout[-2000:]
+
+
+@pytest.mark.parametrize("lang", ["ru", "ar", "es"])
+def test_the_variants_a_player_is_sent_to_are_listed_in_their_language(lang: str) -> None:
+    """`unobot play --help` says "see: unobot variants" in every language;
+    that list printed every title and description in English."""
+    from unobot.variants import load_variant
+
+    done = subprocess.run([sys.executable, "-m", "unobot.cli", "variants"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={**env(), "LANG": f"{lang}_XX.UTF-8"})
+    assert done.returncode == 0, done.stderr
+    party = load_variant("party")
+    assert f"party            {party.label(lang)} - {party.describe(lang)}" in done.stdout, done.stdout
+    assert party.label(lang) != party.label("en")

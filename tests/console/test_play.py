@@ -56,7 +56,8 @@ def test_a_round_with_every_kind_of_decision(lang: str) -> None:
     assert _("{player}: UNO!").format(player="Tess") in out  # said with `N uno`
     assert ngettext("Your hand ({n} card):", "Your hand ({n} cards):", 7).format(n=7) in out
     assert _("Top card:") in out and _("Score") in out
-    assert _("{player} wins the round and scores {n} points!").split("{player}")[1].split(" {n}")[0] in out
+    assert ngettext_for(lang)("{player} wins the round and scores {n} point!",
+                           "{player} wins the round and scores {n} points!", 2).split("{player}")[1].split(" {n}")[0] in out
     assert _("Scores after round {n}").format(n=1) in out
     won = re.escape(ngettext("After {n} round, {player} wins with {points} points!",
                              "After {n} rounds, {player} wins with {points} points!", 1))
@@ -193,7 +194,8 @@ def test_a_match_of_the_spanish_rules(lang: str) -> None:
     assert "The document's rules" not in out
     assert _("Enter starts round {n}; quit saves and leaves").format(n=2) in out
     assert _("Round {n} begins.").format(n=2) in out and _("Scores after round {n}").format(n=2) in out
-    assert _("{player} wins the round and scores {n} points!").split("{player}")[1].split(" {n}")[0] in out
+    assert ngettext_for(lang)("{player} wins the round and scores {n} point!",
+                           "{player} wins the round and scores {n} points!", 2).split("{player}")[1].split(" {n}")[0] in out
     assert player.seen["draw"] and player.seen["uno"], player.seen
     if lang == "es":
         _no_english(out)

@@ -3,7 +3,9 @@
 A plugin's move (`knock`) and card (Skip Everyone, `RSE`) were offered on
 screen and read when typed, but `help` listed only unobot's own moves: the
 person had no way to learn the move's word or the card's code there. Core
-gives the rows (`typed_help.rule_rows`), in the reader's language.
+gives the rows (`typed_help.rule_rows`), in the reader's language; a move
+is listed (and typed) by its title in that language too, not only its
+English kind.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .test_staged import Screen
 def test_rule_rows_name_the_plugins_moves_and_cards(lang: str) -> None:
     rules = rules_for("official", {"knock": {}, "skip-everyone": {}, "blitz": {}})
     rows = dict(rule_rows(rules, lang))
-    assert rows["knock"] == plugin_move_title("knock", lang)
+    assert rows[knock_word(lang)] == plugin_move_title("knock", lang)
     assert rows["RSE"] == card_name(parse_card("RSE"), lang)
     assert "time_up" not in rows  # blitz's clock: the chat's own move, never typed
     assert rule_rows(rules_for("official"), lang) == []
@@ -40,6 +42,15 @@ def test_the_console_help_lists_the_plugins_move_and_card(lang: str, server: Red
     screen.until_move()
     text, _label = screen.type(_("help"))
     lines = [" ".join(line.split()) for line in text.splitlines()]
-    assert f"knock {plugin_move_title('knock', lang)}" in lines, text
+    assert f"{knock_word(lang)} {plugin_move_title('knock', lang)}" in lines, text
     assert f"RSE {card_name(parse_card('RSE'), lang)}" in lines, text
+    # The move is typed as the help shows it: its title in the reader's language.
+    text, _label = screen.type(plugin_move_title("knock", lang).lower())
+    assert {"en": "knocks on the table", "es": "golpea la mesa"}[lang] in text, text
     screen.type("quit")
+
+
+def knock_word(lang: str) -> str:
+    """The help's row for the example plugin's move: its kind, and first its
+    title where the reader's language translates it (both are read)."""
+    return "knock" if lang == "en" else f"{plugin_move_title('knock', lang)} · knock"

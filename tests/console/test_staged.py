@@ -137,7 +137,8 @@ def test_a_last_card_that_is_a_wild_asks_no_colour(lang: str, last: str, server:
     assert _("{player} chose {color}.").split(" {color}")[0].format(player="Tess") not in text  # nobody chose
     if last == "W+4":  # the last Wild Draw Four still makes the next player draw (and it is scored)
         assert ngettext("{player} takes {n} card.", "{player} takes {n} cards.", 4).format(player=ai, n=4) in text
-    assert _("{player} wins the round and scores {n} points!").split(" {n}")[0].format(player="Tess") in text
+    assert ngettext_for(lang)("{player} wins the round and scores {n} point!",
+                           "{player} wins the round and scores {n} points!", 2).split(" {n}")[0].format(player="Tess") in text
     assert ngettext("After {n} round, {player} wins with {points} points!",
                     "After {n} rounds, {player} wins with {points} points!", 1).split(" {points}")[0].format(
         n=1, player="Tess") in text
@@ -167,7 +168,8 @@ def test_a_last_wild_asks_its_colour_when_the_others_play_on(lang: str, server: 
         text, label = screen.type("n" if label.startswith(_("Play again?")) else "")
     screen.child.close()
     assert screen.child.exitstatus == 0
-    assert _("{player} wins the round and scores {n} points!").split(" {n}")[0].format(player="Tess") \
+    assert ngettext_for(lang)("{player} wins the round and scores {n} point!",
+                           "{player} wins the round and scores {n} points!", 2).split(" {n}")[0].format(player="Tess") \
         in screen.output
     if lang == "es":
         _no_english(screen.output)

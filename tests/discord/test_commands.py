@@ -65,6 +65,32 @@ async def test_help_lists_every_subcommand_in_the_members_language(server: Disco
     assert _("Remove a player from the game (creator or admin)") in spanish.message.content
     assert "“My cards”" not in spanish.message.content
     assert server.channel_messages(driver.channel) == []  # nothing in the channel
+    # /uno top takes its period from a choice: no Telegram `/top week` in its words, in any language.
+    top = next(o for o in server.commands[0]["options"] if o["name"] == "top")
+    assert "/top" not in top["description"] and not any("/top" in d for d in top["description_localizations"].values())
+    assert f"`/uno top` · {_('Standings of this chat (all time, this week or this month)')}" in spanish.message.content
+    assert "/top semana" not in spanish.message.content
+
+
+async def test_the_lobby_names_discords_own_rules_command(server: DiscordAPIServer, bot: BotProcess) -> None:
+    """The lobby's status tells where the rules are, as Discord spells it:
+    `/uno rules`, in the channel's language. It said Telegram's `/rules`,
+    a command no Discord server has."""
+    from tests.discord.driver import ADMIN
+    from unobot.chat import commands as c
+
+    guild = next(iter(server.guilds.values()))
+    olga = server.member("Olga", locale="ru")
+    driver = TableDriver(server, bot, guild.channels[0], [olga])
+    for lang, words in (("en", "/uno rules shows the rules."), ("ru", "/uno rules показывает правила.")):
+        assert (await driver.service.handle(driver.chat, ADMIN, c.SetLanguage(lang))).ok
+        await driver.slash(olga, "new")
+        status = driver.status_message()
+        assert status is not None and words in status.content, status.content
+        await driver.add_ai(olga)  # a press answered with the outcome's status
+        status = driver.status_message()
+        assert status is not None and words in status.content and " /rules" not in status.content, status.content
+        await driver.slash(olga, "stop")
 
 
 async def test_ai_players_are_added_by_the_creator_an_admin_or_a_player_in_the_lobby(

@@ -33,6 +33,33 @@ async def test_command_menu_in_english_and_spanish(server: BotAPIServer, bot: Bo
     assert all(s["description"] != e["description"] for s, e in zip(spanish, english, strict=True))
 
 
+async def test_the_language_command_offers_every_language(server: BotAPIServer, bot: BotProcess) -> None:
+    """A Russian group's admin is told how to pick any of the languages the
+    bot speaks. Before, the menu said "Language: en or es" in every language
+    and /language alone answered "change it with /language en or /language
+    es", so Russian, German, Arabic ... looked unavailable."""
+    from unobot.adapters.telegram.app import menu_code, menu_languages
+    from unobot.chat.i18n import LANGUAGES
+
+    for lang in menu_languages():
+        menu = {c["command"]: c["description"]
+                for c in server.my_commands(language_code=menu_code(lang) if lang != "en" else "")}
+        assert not {"en", "es"} <= set(menu["language"].replace("(", " ").replace(",", " ").split()), (lang, menu)
+    group = server.group()
+    olga = server.user(7, "Olga", language_code="ru")
+    server.set_status(group, olga, "administrator")
+    update = server.send_command(group, olga, "/language", "ru")
+    await bot.settle(update)
+    update = server.send_command(group, olga, "/language")
+    await bot.settle(update)
+    text = str((await server.wait_answer(update, "sendMessage")).params["text"])
+    assert text.startswith("Язык: Русский."), text
+    assert all(code in text for code in LANGUAGES), text
+    update = server.send_command(group, olga, "/language", "uk")  # one of those it names
+    await bot.settle(update)
+    assert "Мова: Українська." in str((await server.wait_answer(update, "sendMessage")).params["text"])
+
+
 async def test_private_start_welcomes_with_add_to_group_link(server: BotAPIServer, bot: BotProcess) -> None:
     eve = server.user(5, "Eve")
     private = server.private_chat(eve)
