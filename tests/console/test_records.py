@@ -16,7 +16,7 @@ import pytest
 from tests.support.redis_server import RedisServer
 from unobot.chat import typed
 from unobot.chat.i18n import gettext_for, ngettext_for
-from unobot.chat.records import FORGOTTEN, display_rating, rate
+from unobot.chat.records import display_rating, rate
 from unobot.chat.views import level_title
 
 from .helpers import Stage, stage_game
