@@ -77,9 +77,9 @@ def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
     lines = [_("The last match")]
     if 0 <= winner < len(players):
         rounds = int(record.get("rounds", 0))
-        lines.append(ngettext("{player} won after {rounds} round (moves: {moves}).",
-                              "{player} won after {rounds} rounds (moves: {moves}).", rounds).format(
-            player=records.shown_name(players[winner]["name"], lang), rounds=rounds, moves=record.get("moves", 0)))
+        lines.append(ngettext("{player} won after {n} round (moves: {moves}).",
+                              "{player} won after {n} rounds (moves: {moves}).", rounds).format(
+            player=records.shown_name(players[winner]["name"], lang), n=rounds, moves=record.get("moves", 0)))
     elif record.get("stopped"):
         lines.append(stopped_line(record, lang))
     for seat in records.ranked(players, winner, bool(record.get("lowest_wins"))):

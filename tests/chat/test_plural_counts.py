@@ -120,10 +120,10 @@ async def test_stats_say_a_players_points_right_for_any_number(lang: str, points
 
 
 @pytest.mark.parametrize(("lang", "rounds", "line"), [
-    ("en", 1, "Ana won after 1 round and 57 moves."), ("en", 3, "Ana won after 3 rounds and 57 moves."),
-    ("es", 1, "Ana ganó tras 1 ronda y 57 jugadas."), ("de", 1, "Ana hat nach 1 Runde und 57 Zügen gewonnen."),
-    ("ar", 1, "فاز Ana بعد جولة واحدة و57 نقلة."), ("ar", 2, "فاز Ana بعد جولتين و57 نقلة."),
-    ("ar", 12, "فاز Ana بعد 12 جولة و57 نقلة."),
+    ("en", 1, "Ana won after 1 round (moves: 57)."), ("en", 3, "Ana won after 3 rounds (moves: 57)."),
+    ("es", 1, "Ana ganó tras 1 ronda (jugadas: 57)."), ("de", 1, "Ana hat nach 1 Runde gewonnen (Züge: 57)."),
+    ("ar", 1, "فاز Ana بعد جولة واحدة (النقلات: 57)."), ("ar", 2, "فاز Ana بعد جولتين (النقلات: 57)."),
+    ("ar", 12, "فاز Ana بعد 12 جولة (النقلات: 57)."), ("ru", 5, "Ana победил(а) за 5 раундов (ходов: 57)."),
 ])
 def test_the_last_match_counts_its_rounds(lang: str, rounds: int, line: str) -> None:
     """A match of one round (`--rounds 1`, a target of 0) was "won after 1

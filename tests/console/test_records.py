@@ -102,9 +102,9 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     lines = _lines(text)
     assert lines[0] == _("The last match")
     ngettext = ngettext_for(lang)
-    moved = re.escape(ngettext("{player} won after {rounds} round (moves: {moves}).",
-                               "{player} won after {rounds} rounds (moves: {moves}).", 1)).replace(
-        re.escape("{player}"), "Tess").replace(re.escape("{rounds}"), "1").replace(re.escape("{moves}"), r"\d+")
+    moved = re.escape(ngettext("{player} won after {n} round (moves: {moves}).",
+                               "{player} won after {n} rounds (moves: {moves}).", 1)).replace(
+        re.escape("{player}"), "Tess").replace(re.escape("{n}"), "1").replace(re.escape("{moves}"), r"\d+")
     assert re.fullmatch(moved, lines[1]), lines[1]
     assert lines[2:4] == [ngettext("{player}: {n} point", "{player}: {n} points", POINTS).format(player="Tess", n=POINTS),
                           ngettext("{player}: {n} point", "{player}: {n} points", 0).format(player=ai, n=0)]
