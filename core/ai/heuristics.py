@@ -425,24 +425,6 @@ class Easy(Level):
     forgets_uno = 0.05
     misses_catch = 0.3
 
-    def ends_turn_free(self, state: GameState, player: int, moves: list[Move]) -> Move | None:
-        """A plugin's move without cards that ends this seat's turn without a
-        card taken (a knock, a paid pass), tried on a copy: better than the
-        draw that is left otherwise, which costs a card. Asked only when no
-        play fits and no pass is offered (a pass after a draw costs nothing)."""
-        hand = len(state.hands[player])
-        for m in moves:
-            if m.kind in KINDS or m.card is not None or m.cards or player != state.turn:
-                continue
-            try:
-                after, _ = apply(state, m)
-            except MoveError:
-                continue
-            if after.phase == state.phase and after.turn != player and len(after.hands[player]) <= hand \
-                    and after.pending <= state.pending:
-                return m
-        return None
-
     def talk(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> Move | None:
         said = super().talk(state, player, moves, rnd)
         if said is not None:

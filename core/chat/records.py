@@ -29,7 +29,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine import rules_of
 from ..events import MATCH_WON, Event
@@ -40,6 +40,9 @@ from ..variants import VariantError
 from .i18n import N_, gettext_for
 from .table import Table
 from .views import level_title
+
+if TYPE_CHECKING:
+    from ..ruleset import RuleSet
 
 log = logging.getLogger(__name__)
 
@@ -136,28 +139,29 @@ def _match_winner(table: Table, events: Sequence[Event]) -> int:
     return ranked([{"score": x} for x in game.scores], -1, lowest_wins(game))[0]
 
 
+def _rules(game: GameState | None) -> RuleSet | None:
+    """The rules in force in `game`; None without a game or when a rule it
+    needs is not installed (the record is then kept as a plain match)."""
+    if game is None:
+        return None
+    try:
+        return game.rules or rules_of(game)
+    except VariantError:
+        return None
+
+
 def lowest_wins(game: GameState | None) -> bool:
     """Whether the game's rules rank a lower score better (progressive
     scoring): asked of the rules in force (`Rule.lowest_score_wins`), never
     by a rule's name, so a plugin's scoring says it the same way."""
-    if game is None:
-        return False
-    try:
-        rules = game.rules or rules_of(game)
-    except VariantError:
-        return False
-    return rules.lowest_score_wins
+    rules = _rules(game)
+    return rules is not None and rules.lowest_score_wins
 
 
 def teams_of(game: GameState | None) -> list[int] | None:
     """Each seat's team when the game's rules make teams (`Rule.team`), else None."""
-    if game is None:
-        return None
-    try:
-        rules = game.rules or rules_of(game)
-    except VariantError:
-        return None
-    return rules.teams(game)
+    rules = _rules(game)
+    return rules.teams(game) if rules is not None and game is not None else None
 
 
 def ranked(players: Sequence[dict[str, Any]], winner: int, lowest: bool = False) -> list[int]:

@@ -16,6 +16,7 @@ Discord API and gateway (tests/discord_api), real Chromium.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from collections.abc import AsyncIterator
@@ -165,17 +166,29 @@ async def test_uno_table_links_the_member_to_their_own_seat(server: DiscordAPISe
         await bot.stop()
 
 
+@contextlib.asynccontextmanager
+async def bot_and_page_elsewhere(server: DiscordAPIServer, redis_url: str,
+                                 prefix: str) -> AsyncIterator[tuple[WebBot, WebServer]]:
+    """The bot serving no page, and `unobot web` in its stead (its own store connection,
+    so its own origin on the feed), both signing links with the configured secret."""
+    bot = await WebBot(server, redis_url, prefix, config_for(server, port=None, enabled=False)).start()
+    web = WebServer(redis_url, prefix, bot_token=None)
+    web.secret = SECRET.encode()
+    await web.start()
+    try:
+        yield bot, web
+    finally:
+        await web.stop()
+        await bot.stop()
+
+
 async def test_a_page_of_another_process_reaches_the_channel(server: DiscordAPIServer, redis_server: RedisServer,
                                                              prefix: str) -> None:
     """The bot serves no page; `unobot web` elsewhere does (here: its own store
     connection, so its own origin on the feed)."""
     guild = server.guild()
     channel = guild.channels[0]
-    bot = await WebBot(server, redis_server.url, prefix, config_for(server, port=None, enabled=False)).start()
-    web = WebServer(redis_server.url, prefix, bot_token=None)
-    web.secret = SECRET.encode()
-    await web.start()
-    try:
+    async with bot_and_page_elsewhere(server, redis_server.url, prefix) as (bot, web):
         ann = server.member("Ann")
         await answered(server, bot, await server.slash(ann, channel, "uno", "new"))
         link = await table_link(server, bot, ann, channel)  # made from the config: web.public_url + web.secret
@@ -221,9 +234,6 @@ async def test_a_page_of_another_process_reaches_the_channel(server: DiscordAPIS
                 return f"Turn: {t.seats[t.game.turn].name}" in text and lines[-1] in text
 
             await until(status_caught_up, 10, "the AI seat's answer to the page's move never showed")
-    finally:
-        await web.stop()
-        await bot.stop()
 
 
 async def test_unobot_discord_serves_the_web_table(server: DiscordAPIServer, redis_server: RedisServer, prefix: str,
@@ -282,11 +292,7 @@ async def test_a_discord_admins_link_makes_them_an_admin_on_the_page(server: Dis
     (made before the flag existed) still reads as a plain member's."""
     guild = server.guild()
     channel = guild.channels[0]
-    bot = await WebBot(server, redis_server.url, prefix, config_for(server, port=None, enabled=False)).start()
-    web = WebServer(redis_server.url, prefix, bot_token=None)
-    web.secret = SECRET.encode()
-    await web.start()
-    try:
+    async with bot_and_page_elsewhere(server, redis_server.url, prefix) as (bot, web):
         ann, mod = server.member("Ann"), server.member("Mod", manage_guild=True)
         await answered(server, bot, await server.slash(ann, channel, "uno", "new"))
         mod_link = await table_link(server, bot, mod, channel)
@@ -310,6 +316,3 @@ async def test_a_discord_admins_link_makes_them_an_admin_on_the_page(server: Dis
                     assert msg["admin"] is True and msg["groups"]
         plain = links.player_token(SECRET.encode(), "discord.1.2#3", str(mod.id), "Mod", 4e9, "en")  # no flag
         assert not links.read_player_token(SECRET.encode(), plain).admin
-    finally:
-        await web.stop()
-        await bot.stop()
