@@ -113,6 +113,7 @@ from unobot.store import (
     StoredGame,
     StoreError,
     StoreRefusing,
+    StoreSlow,
     StoreUnavailable,
     StoreUnconfirmed,
     VersionConflict,
@@ -376,6 +377,17 @@ class RedisKeys:
     @staticmethod
     def quarantine(key: str, stamp_ms: int) -> str:
         return f"{key}:quarantine:{stamp_ms}"
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """Whether a store error came from a command that was sent and not answered
+    in time (a read timeout), as opposed to one never sent (refused, no route)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, RedisTimeoutError | asyncio.TimeoutError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _translate(exc: BaseException) -> StoreError:
@@ -948,7 +960,14 @@ class RedisStore(Store):
         log: Sequence[str] = (),
     ) -> int:
         keys, args = self.save_request(game_id, state, expected_version, log)
-        reply, short = await self._write(self._save, keys, args)
+        try:
+            reply, short = await self._write(self._save, keys, args)
+        except StoreUnavailable as exc:
+            if type(exc) is StoreUnavailable and _timed_out(exc):
+                # sent, and no answer in time: the server may run it when it catches up
+                raise StoreSlow(f"game {game_id}: the save of version {expected_version + 1} was sent and "
+                                f"not answered in time; it may still be applied ({exc})") from exc
+            raise
         code = reply[0]
         if code == lua.OK:
             receipt = self._receipt(game_id, expected_version + 1, reply)

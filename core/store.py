@@ -90,6 +90,15 @@ class StoreRefusing(StoreUnavailable):
     """
 
 
+class StoreSlow(StoreUnavailable):
+    """A save was sent and its answer did not come in time (a server paused,
+    swapping, stuck on a slow disk): the server may still apply it when it
+    catches up, once (a retry carries the same nonce, so it is not applied
+    twice). Told apart so nobody is told "nothing was lost, try again" of a
+    move that may count: they are told to look at the table first.
+    """
+
+
 class StoreUnconfirmed(StoreUnavailable):
     """The server applied a write, but fewer copies than the configuration asks
     for confirmed it in time (Redis ``WAIT`` / ``WAITAOF`` answered short).

@@ -96,10 +96,12 @@ def store_error_code(exc: BaseException) -> str:
     when its server answered (full, read-only, changing servers), else
     ``store_unavailable`` (why two: "not reachable" of a server that answered
     sends people looking in the wrong place)."""
-    from ..store import StoreRefusing, StoreUnconfirmed
+    from ..store import StoreRefusing, StoreSlow, StoreUnconfirmed
 
     if isinstance(exc, StoreUnconfirmed):  # applied, not confirmed: see core/chat/unconfirmed.py
         return "store_unconfirmed"
+    if isinstance(exc, StoreSlow):  # sent, not answered: it may still count
+        return "store_slow"
     return "store_refusing" if isinstance(exc, StoreRefusing) else "store_unavailable"
 
 
@@ -117,7 +119,9 @@ def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = 
 
     _ = gettext_for(lang)
     if isinstance(exc, StoreUnavailable):
-        return _(FORGETFUL_OUTAGE) if keeps_nothing else error_text(store_error_code(exc), lang)
+        code = store_error_code(exc)
+        forgetful = keeps_nothing and code in ("store_unavailable", "store_refusing")
+        return _(FORGETFUL_OUTAGE) if forgetful else error_text(code, lang)
     if isinstance(exc, StoreDataError):
         return error_text("store_data", lang)
     return _("Something went wrong. Please try again.")
@@ -152,6 +156,8 @@ CHAT_ERRORS = {
     "store_unavailable": N_("The game store is not reachable right now. Try again shortly; nothing was lost."),
     "store_refusing": N_("The game store cannot save right now (full, or changing servers). "
                          "Try again shortly; nothing was lost."),
+    "store_slow": N_("The game store answered too slowly. Your move may still count: look at the table "
+                     "before you make it again."),
     "store_data": N_("This chat's game data was damaged and has been set aside. Start a new game with /new."),
     "busy": N_("Too many moves at once; please try again."),
     "round_not_over": N_("The round is still being played."),

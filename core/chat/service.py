@@ -28,6 +28,7 @@ from ..store import (
     Store,
     StoreDataError,
     StoreRefusing,
+    StoreSlow,
     StoreUnavailable,
     StoreUnconfirmed,
     VersionConflict,
@@ -319,6 +320,8 @@ class ChatService:
             self.store_warnings.warn("unconfirmed", "chat %s: a save is not confirmed: %s", chat_id, exc)
             return self.fail(store_error_code(exc), lang or self.known_language(chat_id))
         except StoreUnavailable as exc:
+            if isinstance(exc, StoreSlow):
+                self.forget(chat_id)  # the save may land later: the table is read again next time
             self.store_warnings.warn(str(exc), "chat %s: %s, command refused: %s", chat_id,
                                      "the store refused" if isinstance(exc, StoreRefusing)
                                      else "the store is not reachable", exc)

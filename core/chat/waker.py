@@ -34,7 +34,7 @@ from .wake import CLOCK, CONT, KINDS, LOBBY_EXPIRY, SYSTEM, TIMER, Pacing, Wake,
 log = logging.getLogger(__name__)
 
 #: Outcome codes that say "the store could not serve now": the wake rings again later.
-STORE_DOWN = ("store_unavailable", "store_refusing")
+STORE_DOWN = ("store_unavailable", "store_refusing", "store_slow")
 #: Kinds of a running game (a lobby's expiry is planned apart).
 GAME_KINDS = (CONT, TIMER, CLOCK)
 WakeData = dict[str, Any]

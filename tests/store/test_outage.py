@@ -217,3 +217,53 @@ async def test_a_connection_closed_under_a_command_is_an_outage_not_a_crash(redi
         assert (await store.load_game(game_id)).state == b"s1"  # and the store goes on
     finally:
         await store.close()
+
+
+async def test_a_move_whose_save_was_not_answered_is_said_to_maybe_count_and_does_once(
+    make_redis_server: Callable[[], RedisServer],
+) -> None:
+    """A paused Redis (SIGSTOP) takes the save and answers nothing: the player is
+    not told "nothing was lost, try again" of a move that lands once Redis runs
+    again, but that it may still count and to look at the table first; a plain
+    outage (Redis gone, nothing sent) keeps "nothing was lost"."""
+    import random as _random
+
+    from unobot.chat import commands as c
+    from unobot.chat.render import error_text
+    from unobot.chat.service import ChatService
+    from unobot.chat.views import hand_view
+
+    server = make_redis_server()
+    store = RedisStore.from_url(server.url, prefix="slow", socket_timeout=0.5)
+    svc = ChatService(store, rng=_random.Random(5))
+    ana, ben = c.Person("1", "Ana"), c.Person("2", "Ben")
+    try:
+        assert (await svc.handle(CHAT, ana, c.NewGame())).ok
+        assert (await svc.handle(CHAT, ben, c.Join())).ok
+        table = (await svc.handle(CHAT, ana, c.Start())).table
+        assert table is not None and table.game is not None
+        mover = ana if table.game.turn == 0 else ben
+        before = table.version
+        hv = hand_view(table, mover.id)
+        assert hv is not None
+        cmd: c.Command = c.Draw()
+        for hc in hv.cards:
+            if hc.playable and hc.moves and hc.moves[0].color is None and hc.moves[0].target is None:
+                cmd = c.Play(hc.card.text)
+                break
+        assert server.process is not None
+        server.process.send_signal(signal.SIGSTOP)
+        try:
+            out = await svc.handle(CHAT, mover, cmd)
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+        assert not out.ok and out.code == "store_slow", out
+        assert out.error == error_text("store_slow", "en") and "nothing was lost" not in out.error
+        after = await svc.table(CHAT)  # read again (not the cache): the save landed, once
+        assert after is not None and after.version == before + 1 and after.game is not None
+        server.stop()  # now gone: nothing is sent, nothing can land
+        on_turn = ana if after.seats[after.game.turn].id == ana.id else ben
+        gone = await svc.handle(CHAT, on_turn, c.Draw())
+        assert gone.code == "store_unavailable" and "nothing was lost" in gone.error
+    finally:
+        await store.close()
