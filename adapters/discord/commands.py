@@ -169,6 +169,8 @@ PERIOD_CHOICES = [app_commands.Choice(name=app_commands.locale_str(PERIODS[name]
 
 #: Core's reading commands that cannot be undone (`answers.reading_lines` asks until "yes").
 SURE = ("forgetme", "reset")
+#: The name of their option that takes "yes".
+CONFIRM = "confirm"
 CONFIRM_CHOICES = [app_commands.Choice(name=app_commands.locale_str(N_("yes")), value="yes")]
 
 
@@ -297,10 +299,13 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
 
 async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, what: str,
                        period: str | None = None) -> None:
-    """Statistics and players' records: core's answer (`unobot.chat.answers`), its title in bold."""
+    """Statistics and players' records: core's answer (`unobot.chat.answers`), its title in bold.
+    A removal not confirmed names its `confirm` option (a word typed after a
+    slash command is not something Discord lets a member send)."""
     chat = chat_of(it)
     lang = lang_of(it, await bot.service.language(chat))
-    lines = await answers.reading_lines(bot.service.store, what, chat, person_of(it), lang, period)
+    lines = await answers.reading_lines(bot.service.store, what, chat, person_of(it), lang, period,
+                                        option=CONFIRM if what in SURE else None)
     await reply.show(render.Shown(render.MD.text(titled(lines)), None))
 
 
