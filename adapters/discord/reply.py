@@ -124,6 +124,7 @@ async def answered(reply: Reply, what: str, lang: Callable[[], str], keeps_nothi
         else:
             log.exception("%s failed", what)
         with contextlib.suppress(discord.HTTPException):
-            await reply.tell("⚠️ " + failure_text(exc, lang(), keeps_nothing=keeps_nothing))
+            await reply.tell("⚠️ " + failure_text(exc, lang(), keeps_nothing=keeps_nothing,
+                                                   commands=render.COMMANDS))
     finally:
         reply.close()
