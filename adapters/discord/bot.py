@@ -154,7 +154,7 @@ class UnoBot(discord.Client):
         chat, person = chat_of(it), person_of(it)
         message = None if on_ephemeral else (it.message.id if it.message is not None else 0)
         ans = await panel_press.press(self.service, chat, person, ids.parse(custom_id, values), now=self.now(),
-                                      message=message)
+                                      message=message, commands=render.COMMANDS)
         if ans.picker is not None and ans.table is not None:
             await reply.show(render.picker(ans.table, ans.picker, ans.lang, ans.page))
         elif ans.form == panel_press.PANEL and ans.table is not None:

@@ -169,6 +169,8 @@ PERIOD_CHOICES = [app_commands.Choice(name=app_commands.locale_str(PERIODS[name]
 
 #: Core's reading commands that cannot be undone (`answers.reading_lines` asks until "yes").
 SURE = ("forgetme", "reset")
+#: The name of their option that takes "yes".
+CONFIRM = "confirm"
 CONFIRM_CHOICES = [app_commands.Choice(name=app_commands.locale_str(N_("yes")), value="yes")]
 
 
@@ -196,7 +198,7 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, vari
     chat, person = chat_of(it), person_of(it)
     out = await bot.service.handle(chat, person, c.NewGame(variant=variant))
     if not out.ok or out.table is None:
-        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
+        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang, render.COMMANDS))
         return
     table = out.table
     bot.waker.cancel(chat)
@@ -214,7 +216,7 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply,
     chat, person = chat_of(it), person_of(it)
     out = await bot.service.handle(chat, person, cmd)
     if not out.ok:
-        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
+        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang, render.COMMANDS))
         return
     await reply.show(render.Shown(render.esc("\n".join(out.notices)) or "✓", None))
     stopped = stop_line(out.notices) if isinstance(cmd, c.Stop) else ""
@@ -225,7 +227,7 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: 
     chat, person = settings_chat(it, scope), person_of(it)
     out = await bot.service.handle(chat, person, cmd)
     if not out.ok:  # said in the member's language (a settings outcome has no table)
-        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang))
+        await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang, render.COMMANDS))
         return
     settings = out.settings or await bot.service.settings(chat)
     m = render.settings_menu(settings, str(settings["lang"]))
@@ -276,7 +278,7 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
     says what it means (a page, a command, the box to type a number in)."""
     code = press.press if press.select is None else (values[0] if values and len(values) == 1 else "")
     pressed = await sp.press(bot.service, settings_chat(it, press.scope), person_of(it), code, typed,
-                             lang=bot.lang(it), size=render.SETTINGS_PAGE)
+                             lang=bot.lang(it), size=render.SETTINGS_PAGE, commands=render.COMMANDS)
     show = pressed.show
     if show is None:
         await reply.tell("⚠️ " + pressed.refusal)
@@ -297,10 +299,13 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
 
 async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, what: str,
                        period: str | None = None) -> None:
-    """Statistics and players' records: core's answer (`unobot.chat.answers`), its title in bold."""
+    """Statistics and players' records: core's answer (`unobot.chat.answers`), its title in bold.
+    A removal not confirmed names its `confirm` option (a word typed after a
+    slash command is not something Discord lets a member send)."""
     chat = chat_of(it)
     lang = lang_of(it, await bot.service.language(chat))
-    lines = await answers.reading_lines(bot.service.store, what, chat, person_of(it), lang, period)
+    lines = await answers.reading_lines(bot.service.store, what, chat, person_of(it), lang, period,
+                                        option=CONFIRM if what in SURE else None)
     await reply.show(render.Shown(render.MD.text(titled(lines)), None))
 
 

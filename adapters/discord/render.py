@@ -127,6 +127,9 @@ def paged(panel: Panel, page: int) -> discord.ui.View | None:
 
 #: How a lobby names the command that shows the rules here (a subcommand of /uno).
 RULES_COMMAND = "/uno rules"
+#: How a refusal names a command here (core's `render.error_text`): "Start one with
+#: /uno new", not Telegram's `/new`, which no Discord server has.
+COMMANDS = {"new": "/uno new", "stop": "/uno stop", "rules": RULES_COMMAND}
 
 
 def status(table: Table, st: StatusText | None = None) -> Shown:

@@ -85,7 +85,13 @@ class Reply:
             return msg.id
 
     async def tell(self, text: str) -> None:
-        """A note only the member sees (a refusal), whatever the mode."""
+        """A note only the member sees (a refusal), whatever the mode.
+
+        A public answer deferred by the timer left "thinking..." in the
+        channel; a note only the member sees cannot take its place, so that
+        placeholder is deleted once the note is sent: else it stays for
+        everyone, empty, and Discord ends it with "The application did not
+        respond" (a refused or failed /uno new under a slow store)."""
         self.close()
         async with self._lock:
             r = self.it.response
@@ -95,6 +101,9 @@ class Reply:
                 await self.it.edit_original_response(content=text, view=None, attachments=[])
             else:
                 await self.it.followup.send(text, ephemeral=True)
+                if self.mode == PUBLIC and self._deferred:
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.it.delete_original_response()
 
     async def ack(self) -> None:
         """Nothing to say (the status message shows it): acknowledge the press."""
@@ -124,6 +133,7 @@ async def answered(reply: Reply, what: str, lang: Callable[[], str], keeps_nothi
         else:
             log.exception("%s failed", what)
         with contextlib.suppress(discord.HTTPException):
-            await reply.tell("⚠️ " + failure_text(exc, lang(), keeps_nothing=keeps_nothing))
+            await reply.tell("⚠️ " + failure_text(exc, lang(), keeps_nothing=keeps_nothing,
+                                                   commands=render.COMMANDS))
     finally:
         reply.close()

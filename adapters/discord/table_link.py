@@ -59,7 +59,7 @@ async def answer(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, make_l
     table = await bot.service.table(chat)
     lang = reader_lang(person.lang, table, bot.service.defaults.lang)  # theirs, else the table's
     if table is None:
-        await reply.tell("⚠️ " + error_text("no_game", lang))
+        await reply.tell("⚠️ " + error_text("no_game", lang, render.COMMANDS))
         return
     # A member who may manage the server is the channel's admin here (`place.person_of`), and on
     # the page too: the link is signed so, for its `HOURS` (a right taken away meanwhile stays

@@ -73,9 +73,11 @@ async def stats_lines(store: Store, chat_id: str, person: Person, lang: str) -> 
 
 
 async def reading_lines(store: Store, what: str, chat_id: str, person: Person, lang: str,
-                        arg: str | None = None) -> list[str]:
+                        arg: str | None = None, *, option: str | None = None) -> list[str]:
     """The answer to one reading command (`what` in `READING`); `arg` is what
-    followed it (a period for `top`). The reset asks `person.is_admin`."""
+    followed it (a period for `top`). The reset asks `person.is_admin`.
+    `option`: the name of the option that takes the "yes" of a removal, on a
+    front-end whose commands take options (`records_text.confirm_lines`)."""
     if what == "stats":
         return await stats_lines(store, chat_id, person, lang)
     if what == "top":
@@ -92,9 +94,9 @@ async def reading_lines(store: Store, what: str, chat_id: str, person: Person, l
     sure = bool(arg and arg.strip()) and typed.is_yes(str(arg), lang)
     if what == "forgetme":
         return await records_text.forget_lines(store, person.id, lang) if sure else \
-            records_text.confirm_lines(what, lang)
+            records_text.confirm_lines(what, lang, option)
     if what == "reset":
         if person.is_admin and not sure:  # (who may not is refused at once, not asked)
-            return records_text.confirm_lines(what, lang)
+            return records_text.confirm_lines(what, lang, option)
         return await records_text.reset_lines(store, chat_id, person.is_admin, lang)
     raise ValueError(f"not a reading command: {what!r}")

@@ -3,6 +3,7 @@ refusal, and the defaults a chat has until it chooses otherwise."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,16 +45,17 @@ class Outcome:
     #: AI seats wait: a person may jump in, catch or say UNO (send Continue).
     paused: bool = False
 
-    def refusal(self, lang: str) -> str:
+    def refusal(self, lang: str, commands: Mapping[str, str] | None = None) -> str:
         """A refused command's answer in the reader's language: its reason
-        (which rules clash) when it has one, else its code's text."""
+        (which rules clash) when it has one, else its code's text, naming
+        commands as the front-end spells them (`render.error_text`)."""
         if self.reason is not None:
             return self.reason.text(lang)
-        return error_text(self.code or "bad_move", lang)
+        return error_text(self.code or "bad_move", lang, commands)
 
-    def refusal_to(self, person_lang: str | None, default: str) -> str:
+    def refusal_to(self, person_lang: str | None, default: str, commands: Mapping[str, str] | None = None) -> str:
         """`refusal` for one member alone, in the language they read (`reader_lang`)."""
-        return self.refusal(reader_lang(person_lang, self.table, default))
+        return self.refusal(reader_lang(person_lang, self.table, default), commands)
 
     def private_for(self, person_id: str, lang: str) -> list[str]:
         """What only `person_id` may read of this outcome (the cards they

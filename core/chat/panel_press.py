@@ -15,6 +15,7 @@ updates the pressed panel, tells the member, or acknowledges.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from . import commands as c
@@ -68,27 +69,28 @@ class Answer:
 
 
 async def press(service: ChatService, chat: str, person: c.Person, pressed: Press | None, *, now: float,
-                message: int | None = None) -> Answer:
+                message: int | None = None, commands: Mapping[str, str] | None = None) -> Answer:
     """The answer to `pressed` (None: an id `panel_ids.parse` did not take) by
     `person` in `chat`: on their own panel, or (`message`: its id) on a public
     message, which must be the table's status message (the id kept in
     `adapter["status"]`: an older message's buttons act on nothing). Reads
-    the table; said in the member's language."""
+    the table; said in the member's language, a command a refusal names
+    spelled as `commands` says (`render.error_text`)."""
     if pressed is None:
         lang = reader_lang(person.lang, None, service.defaults.lang)
         return Answer(None, [WARNING + error_text("bad_move", lang)], refused=True, form=TELL, lang=lang)
     table = await service.table(chat)
     lang = reader_lang(person.lang, table, service.defaults.lang)
     if table is None:
-        return Answer(None, [WARNING + error_text("no_game", lang)], refused=True, form=TELL, lang=lang)
+        return Answer(None, [WARNING + error_text("no_game", lang, commands)], refused=True, form=TELL, lang=lang)
     if message is not None and table.adapter.get("status") != message:
         return Answer(table, [WARNING + gettext_for(lang)(OLDER_MESSAGE)], refused=True, form=TELL, lang=lang)
-    return replace(await answer(service, chat, person, pressed, table, lang, now=now, on_panel=message is None),
-                   lang=lang)
+    return replace(await answer(service, chat, person, pressed, table, lang, now=now, on_panel=message is None,
+                                commands=commands), lang=lang)
 
 
 async def answer(service: ChatService, chat: str, person: c.Person, press: Press, table: Table, lang: str, *,
-                 now: float, on_panel: bool = True) -> Answer:
+                 now: float, on_panel: bool = True, commands: Mapping[str, str] | None = None) -> Answer:
     """The answer to `press` by `person` on the panel of `table` (the chat's,
     just read), in `lang`; `on_panel`: it was made on the member's own panel,
     not on the public message (where a refusal is told, not drawn)."""
@@ -107,7 +109,7 @@ async def answer(service: ChatService, chat: str, person: c.Person, press: Press
     if not out.ok:
         down = out.code in STORE_DOWN
         after = out.table or (None if down else await service.table(chat))
-        return Answer(after or table, [WARNING + out.refusal(lang)], command=cmd, refused=True, keep=down,
+        return Answer(after or table, [WARNING + out.refusal(lang, commands)], command=cmd, refused=True, keep=down,
                       form=PANEL if on_panel and not down else TELL)
     notes = out.private_for(person.id, lang)
     if not on_panel:

@@ -107,13 +107,21 @@ def forget_question(lang: str) -> str:
     return _("Remove your records and your name from every kept game? This cannot be undone.")
 
 
-def confirm_lines(what: str, lang: str) -> list[str]:
+def confirm_lines(what: str, lang: str, option: str | None = None) -> list[str]:
     """What a typed `/forgetme` or `/resetstats` answers until it is repeated with
     "yes": the removal cannot be undone, and a command picked by mistake from a
-    chat's command menu (one tap) must not do it."""
+    chat's command menu (one tap) must not do it.
+
+    `option` is the name of the command's option that takes the "yes", on a
+    front-end whose commands take options, not words typed after them
+    (Discord's `/uno forgetme confirm: yes`): there "send it followed by yes"
+    cannot be done as said, so the answer names the option."""
     _ = gettext_for(lang)
     question = forget_question(lang) if what == "forgetme" else \
         _("Reset this chat's standings for everyone? This cannot be undone.")
+    if option is not None:
+        return [question, _("To do it, run the command again with {option}.").format(
+            option=f"{option}: {_('yes')}")]
     return [question, _("To do it, send the command again followed by “{yes}”.").format(yes=_("yes"))]
 
 

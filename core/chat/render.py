@@ -6,7 +6,7 @@ the console, emoji and HTML in Telegram).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..cards import Card, CardKind, kind_of
 from ..errors import CODES
@@ -82,12 +82,22 @@ def card_label(card: Card, lang: str | None) -> str:
     return f"{card_code(card, lang)} · {card_name(card, lang)}"
 
 
-def error_text(code: str, lang: str | None) -> str:
+#: The commands a refusal names ("Start one with /new"), as a chat that types them spells them.
+TYPED_COMMANDS: Mapping[str, str] = {"new": "/new", "stop": "/stop", "rules": "/rules"}
+
+
+def error_text(code: str, lang: str | None, commands: Mapping[str, str] | None = None) -> str:
+    """A refusal's text in `lang`. `commands` spells the commands it names as
+    the front-end offers them (Discord's `/uno new`, not `/new`), over
+    `TYPED_COMMANDS`: a refusal that names a command nobody there has leaves
+    them stuck."""
     _ = gettext_for(lang)
     text = CODES.get(code) or CHAT_ERRORS.get(code)
     if text:
+        if "{" not in text:
+            return _(text)
         # Which languages there are is not a translation's to say: it is the catalogues shipped.
-        return _(text).format(languages=", ".join(LANGUAGES)) if "{languages}" in text else _(text)
+        return _(text).format(languages=", ".join(LANGUAGES), **{**TYPED_COMMANDS, **(commands or {})})
     return plugin_refusal(code, lang) or _("That move is not allowed now.")
 
 
@@ -110,7 +120,8 @@ FORGETFUL_OUTAGE = N_("The game store is not reachable right now. Try again shor
                       "on disk: if it restarted, the running games are gone.")
 
 
-def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = False) -> str:
+def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = False,
+                 commands: Mapping[str, str] | None = None) -> str:
     """What a person is told when their message could not be handled, the
     same on every front-end: the store's outage (without "nothing was lost"
     when the store keeps nothing on disk: it may have lost every game), its
@@ -121,18 +132,18 @@ def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = 
     if isinstance(exc, StoreUnavailable):
         code = store_error_code(exc)
         forgetful = keeps_nothing and code in ("store_unavailable", "store_refusing")
-        return _(FORGETFUL_OUTAGE) if forgetful else error_text(code, lang)
+        return _(FORGETFUL_OUTAGE) if forgetful else error_text(code, lang, commands)
     if isinstance(exc, StoreDataError):
-        return error_text("store_data", lang)
+        return error_text("store_data", lang, commands)
     return _("Something went wrong. Please try again.")
 
 
 #: Refusals of the chat layer (the engine's own are core.errors.CODES).
 CHAT_ERRORS = {
     "store_unconfirmed": NOT_CONFIRMED,
-    "no_game": N_("There is no game in this chat. Start one with /new."),
+    "no_game": N_("There is no game in this chat. Start one with {new}."),
     "rules_unavailable": N_("This game's rules cannot be loaded: a rule plugin it uses is missing or "
-                            "broken. An admin can end the game with /stop and start a new one."),
+                            "broken. An admin can end the game with {stop} and start a new one."),
     "game_running": N_("A game is already running here."),
     "not_in_game": N_("You are not playing in this game."),
     "already_joined": N_("You are already in this game."),
@@ -147,7 +158,7 @@ CHAT_ERRORS = {
     "bad_color": N_("That is not a colour. Say red, green, blue or yellow."),
     "bad_player": N_("No such player at this table."),
     "unknown_variant": N_("There is no variant of that name."),
-    "variant_rules_clash": N_("This chat's house rules do not fit that variant; an admin changes them with /rules."),
+    "variant_rules_clash": N_("This chat's house rules do not fit that variant; an admin changes them with {rules}."),
     "unknown_rule": N_("There is no rule of that name."),
     "bad_option": N_("That option does not fit the rule."),
     "rule_conflict": N_("That rule conflicts with one that is on; turn the other off first."),
@@ -158,7 +169,7 @@ CHAT_ERRORS = {
                          "Try again shortly; nothing was lost."),
     "store_slow": N_("The game store answered too slowly. Your move may still count: look at the table "
                      "before you make it again."),
-    "store_data": N_("This chat's game data was damaged and has been set aside. Start a new game with /new."),
+    "store_data": N_("This chat's game data was damaged and has been set aside. Start a new game with {new}."),
     "busy": N_("Too many moves at once; please try again."),
     "round_not_over": N_("The round is still being played."),
     "bad_language": N_("Languages available: {languages}."),

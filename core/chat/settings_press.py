@@ -12,6 +12,7 @@ the press `saved` them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .commands import Person
@@ -47,12 +48,13 @@ class Pressed:
 
 
 async def press(service: ChatService, chat: str, person: Person, code: str, typed: str | None = None, *,
-                lang: str, size: int) -> Pressed:
+                lang: str, size: int, commands: Mapping[str, str] | None = None) -> Pressed:
     """Press `code` (a settings menu press id; `typed`, a number typed for a
     `t:` press) on the settings of `chat`, by `person`, read in `lang` with
     pages of `size`. A press that only shows a view asks nothing of the
     store (a front-end that must answer first, as Discord with a modal, may).
-    A tap on a button that cannot be pressed (n/N) shows and says nothing."""
+    A tap on a button that cannot be pressed (n/N) shows and says nothing.
+    `commands`: how the front-end spells a command a refusal names."""
     if inert(code):
         return Pressed(None)
     decoded = decode(code, typed, lang=lang, size=size)
@@ -62,5 +64,5 @@ async def press(service: ChatService, chat: str, person: Person, code: str, type
         return Pressed(decoded.show)
     out = await service.handle(chat, person, decoded.command)
     if not out.ok:
-        return Pressed(None, out.refusal(lang), conflict=out.code == "rule_conflict")
+        return Pressed(None, out.refusal(lang, commands), conflict=out.code == "rule_conflict")
     return Pressed(decoded.show, outcome=out)

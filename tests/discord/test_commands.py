@@ -304,3 +304,56 @@ async def test_the_turn_timer_runs_on_the_services_clock(server: DiscordAPIServe
         assert "timed_out" in [r[0] for r in after.recent]
     finally:
         await bot.stop()
+
+
+async def test_a_player_who_left_is_told_so_on_their_panel(server: DiscordAPIServer, bot: BotProcess) -> None:
+    """"My cards" pressed by a player who left (or was removed) says they are
+    not playing, in their language, with nothing to play. Before, their seat
+    still counted as a hand: an empty one ("-") under whose turn it is, and a
+    player who left could not tell they were out."""
+    guild = next(iter(server.guilds.values()))
+    ann, bruno, cleo = three(server)  # Bruno reads Spanish
+    dan = server.member("Dan", locale="de")
+    driver = TableDriver(server, bot, guild.channels[0], [ann, bruno, cleo, dan])
+    await driver.slash(ann, "new")
+    for member in (bruno, cleo, dan):
+        await driver.press_status(member, "j")
+    await driver.press_status(ann, "g")
+    await driver.slash(bruno, "leave")
+    await driver.slash(ann, "kick", player=dan)
+    for member, lang in ((bruno, "es"), (dan, "de")):
+        panel = await driver.open_hand(member)
+        assert error_text("not_in_game", lang) in panel.content, panel.content
+        assert not any(cid.startswith(("u|s|", "u|a|")) for _, cid in panel.custom_ids()), panel.custom_ids()
+        assert panel.picture() is None  # no picture of an empty hand
+    mine = await driver.open_hand(cleo)  # a player still in the game sees their cards as before
+    assert error_text("not_in_game", "en") not in mine.content and mine.picture() is not None
+
+
+async def test_a_refusal_names_discords_own_commands(server: DiscordAPIServer, bot: BotProcess) -> None:
+    """"There is no game in this chat. Start one with ..." says `/uno new`, in
+    each member's language, whether it answers a slash command or a press on
+    a finished game's message. It said Telegram's `/new`, a command no
+    Discord server has; Telegram's wording is unchanged."""
+    guild = next(iter(server.guilds.values()))
+    ann, eve = server.member("Ann"), server.member("Eve", locale="de")
+    driver = TableDriver(server, bot, guild.channels[0], [ann, eve])
+    sent = await driver.slash(ann, "stop")
+    assert sent.message is not None and sent.message.ephemeral
+    assert sent.message.content == "⚠️ There is no game in this chat. Start one with /uno new.", sent.message.content
+    german = await driver.slash(eve, "leave")
+    assert german.message is not None and "/uno new" in german.message.content and "/new" not in \
+        german.message.content.replace("/uno new", ""), german.message.content
+    assert german.message.content == "⚠️ " + error_text("no_game", "de", {"new": "/uno new"})
+    # A press on a stopped game's message: the same words, from core's panel press.
+    await driver.slash(ann, "new")
+    await driver.press_status(eve, "j")
+    await driver.press_status(ann, "g")
+    status = driver.status_message()
+    assert status is not None
+    await driver.slash(ann, "stop")
+    late = await driver.press(eve, status, "u|hand")
+    assert late.message is not None and late.message.viewer == eve.id
+    assert late.message.content == "⚠️ " + error_text("no_game", "de", {"new": "/uno new"}), late.message.content
+    # Elsewhere the typed command stays as it was.
+    assert error_text("no_game", "en") == "There is no game in this chat. Start one with /new."

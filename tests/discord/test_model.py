@@ -361,6 +361,36 @@ async def test_a_paused_redis_never_leaves_a_press_unanswered(server: DiscordAPI
     assert after is not None and after.version > before.version
 
 
+async def test_a_public_command_that_fails_under_a_slow_store_leaves_no_placeholder(
+        server: DiscordAPIServer, redis_server: RedisServer, bot: BotProcess) -> None:
+    """/uno new answers in public, so a slow store makes the bot defer it with
+    a public "thinking..." placeholder. When the store then fails, the
+    outage is told to the member alone and that placeholder is deleted: it
+    stayed in the channel, empty, for everyone (Discord ends such a message
+    with "The application did not respond"). The command works once Redis does."""
+    guild = next(iter(server.guilds.values()))
+    ann = server.member("Ann", locale="es-ES")
+    driver = TableDriver(server, bot, guild.channels[0], [ann])
+    admin = redis.Redis.from_url(redis_server.url)
+    admin.execute_command("CLIENT", "PAUSE", 6000, "WRITE")  # past the store's timeout and its one retry
+    try:
+        sent = await server.slash(ann, guild.channels[0], "uno", "new")
+        await server.answer(sent, timeout=4.0)
+        assert sent.answer_seconds is not None and sent.answer_seconds < 3.0, sent.answer_seconds
+        await asyncio.sleep(6.5)  # the store gives up meanwhile
+        await bot.idle()
+    finally:
+        admin.execute_command("CLIENT", "UNPAUSE")
+        admin.close()
+    assert [m.content for m in sent.followups] == ["⚠️ " + error_text("store_unavailable", "es")]
+    assert all(m.ephemeral for m in sent.followups)
+    assert server.channel_messages(driver.channel) == [], [m.content for m in server.channel_messages(driver.channel)]
+    await driver.slash(ann, "new")  # the store is back: the game opens, with its status message
+    table = await driver.table()
+    status = driver.status_message()
+    assert table is not None and status is not None and table.adapter.get("status") == status.id
+
+
 async def test_status_edits_are_paced_and_the_latest_state_wins(
         server: DiscordAPIServer, redis_server: RedisServer, prefix: str, make_bot: list[BotProcess]) -> None:
     interval = 0.5

@@ -120,3 +120,26 @@ async def test_a_stopped_match_s_status_says_all_the_stop_said(server: DiscordAP
     assert len(notices) > 1 and notices[0] == "The game was stopped by Ann.", notices
     status = next(m for m in server.channel_messages(driver.channel) if m.id == status_id)
     assert all(n in status.content for n in notices) and not status.components, status.content
+
+
+async def test_a_removal_not_confirmed_names_the_confirm_option(server: DiscordAPIServer, bot: BotProcess) -> None:
+    """/uno forgetme and /uno reset without `confirm` ask first, and say how to
+    confirm as Discord does it: the command again with its `confirm` option
+    set to "yes" (as the member's client names that choice). They said
+    Telegram's "send the command again followed by “yes”", which no Discord
+    member can do: a slash command takes no word after it."""
+    guild = next(iter(server.guilds.values()))
+    driver = TableDriver(server, bot, guild.channels[0], [])
+    ali, ann = server.member("Ali", locale="ar"), server.member("Ann")
+    boss = server.member("Boss", manage_guild=True, locale="es-ES")
+    asked = text(await driver.slash(ann, "forgetme"), ann.id)
+    assert asked.endswith("To do it, run the command again with confirm: yes."), asked
+    assert "followed by" not in asked
+    arabic = text(await driver.slash(ali, "forgetme"), ali.id)
+    assert arabic.endswith("لتنفيذ ذلك، شغّل الأمر مرة أخرى مع confirm: نعم."), arabic
+    spanish = text(await driver.slash(boss, "reset"), boss.id)
+    assert spanish.endswith("Para hacerlo, ejecuta el comando otra vez con confirm: sí."), spanish
+    # The word shown is the choice's name in that client: the same catalogue entry.
+    choice = next(o for o in server.commands[0]["options"] if o["name"] == "forgetme")["options"][0]["choices"][0]
+    assert choice["value"] == "yes" and choice["name_localizations"].get("es-ES") == "sí", choice
+    assert "borrados" in text(await driver.slash(boss, "forgetme", confirm="yes"), boss.id)
