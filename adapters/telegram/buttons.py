@@ -132,7 +132,7 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     # The settings keyboard is the admins': anyone else may look, not press.
     if not await rt.admins.is_admin(context.bot, chat, user):
         return error_text("not_admin", lang), False
-    pressed = await sp.press(rt.service, str(chat.id), person_of(user, True), data[len(keyboards.SETTINGS):],
+    pressed = await sp.press(rt.service, str(where(update)), person_of(user, True), data[len(keyboards.SETTINGS):],
                              lang=lang, size=keyboards.PAGE)
     if pressed.show is None:
         return pressed.refusal, pressed.conflict

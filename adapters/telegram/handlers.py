@@ -336,7 +336,9 @@ async def settings_command(update: Update, context: Context, command: c.Command)
     assert chat is not None
     person = await actor(update, context, admin=True)
     rt = runtime(context)
-    outcome = await rt.service.handle(str(chat.id), person, command)
+    # The topic's place: core keeps the settings the chat's (`settings_places`) and
+    # gives them to the lobby waiting in this topic.
+    outcome = await rt.service.handle(str(where(update)), person, command)
     if not outcome.ok:
         await reply(update, outcome.error or "")
         return None
