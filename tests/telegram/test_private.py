@@ -150,3 +150,25 @@ async def test_a_private_chat_speaks_its_persons_language_until_it_sets_one(
     await said("/language", "de")
     lobby = await said("/new")
     assert gettext_for("de")("Official rules") in lobby and es("Official rules") not in lobby, lobby
+
+
+async def test_notify_speaks_each_subscribers_own_language(server: BotAPIServer, bot: BotProcess) -> None:
+    """/notify's private texts (the confirmation, and "a game just opened")
+    are in the subscriber's app language, not the group's (issue 26): the
+    notice comes when they may sit in no game, so the language is kept with
+    the subscription. Before, a Spanish member of an English group read both
+    in English."""
+    es = gettext_for("es")
+    group = server.group(title="English chat")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben", language_code="es")
+    driver = TableDriver(server, bot, group, [ann, ben], check_privacy=False)
+    await bot.settle(server.send_command(server.private_chat(ben), ben, "/start"))
+    mark = server.mark()
+    await driver.command(ben, "/notify")
+    private = [c.params["text"] for c in server.calls[mark:] if c.method == "sendMessage" and c.params["chat_id"] == ben["id"]]
+    assert private == [es("I will tell you when the next game opens in {chat}.").format(chat="English chat")], private
+    mark = server.mark()
+    await driver.command(ann, "/new")
+    private = [c.params["text"] for c in server.calls[mark:] if c.method == "sendMessage" and c.params["chat_id"] == ben["id"]]
+    assert private == [es("A game of {variant} just opened in {chat}. Join it there!").format(
+        variant=es("Official rules"), chat="English chat")], private
