@@ -18,7 +18,9 @@ Every metric has a `frontend` label (telegram, discord, ...). What is counted:
 * `unobot_games_running{frontend}`: games bound to a chat, counted from the
   store when shown (see `set_games_counter`);
 * `unobot_store_seconds{frontend, op}` / `unobot_store_errors_total{frontend, op}`:
-  store calls' latency (sum and count) and failures;
+  store calls' latency (sum and count) and failures (a store that did not
+  answer or answered nonsense; not its ordinary answers that a game moved on,
+  is gone or a chat has one: `ANSWERS`);
 * `unobot_rate_limit_waits_total{frontend, endpoint, waiter}`: posts that
   waited for a message budget;
 * `unobot_update_seconds{frontend}`: time from an update's arrival to its
@@ -33,8 +35,17 @@ from collections import Counter as _Counter
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from unobot.store import ChatBusy, GameNotFound, VersionConflict
+
 if TYPE_CHECKING:
     from unobot.store import Store
+
+#: Exceptions by which a working store answers, not failures: another process
+#: saved the game first (two webhook processes on one chat meet it every
+#: busy minute), the game is gone, the chat already has a game ("A game is
+#: already running here"). Why not counted: an operator alerts on
+#: `unobot_store_errors_total`, and these say nothing about the store's health.
+ANSWERS = (VersionConflict, GameNotFound, ChatBusy)
 
 #: (metric name, help text) of each family, in the order shown.
 FAMILIES = {
@@ -160,7 +171,7 @@ class Timed:
 
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
         STORE_SECONDS.labels(self.frontend, self.op).observe(time.perf_counter() - self.started)
-        if exc is not None and not isinstance(exc, (GeneratorExit,)):
+        if exc is not None and not isinstance(exc, (GeneratorExit, *ANSWERS)):
             STORE_ERRORS.labels(self.frontend, self.op).inc()
 
 

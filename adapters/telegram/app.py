@@ -171,6 +171,7 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
                               keeps_nothing=persistence is not None and persistence.persistent is False)
     rt = app.bot_data[KEY] = Runtime(service=service, store=store, options=setup["options"],
                                      bot_username=app.bot.username, persistence=persistence)
+    service.reader_lang = rt.private_lang  # a private chat speaks its person's language until /language
     if isinstance(app.bot.rate_limiter, GroupLimiter):
         limiter = app.bot.rate_limiter
         metrics.set_wait_source(FRONTEND, lambda: dict(limiter.waited))

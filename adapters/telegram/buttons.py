@@ -4,6 +4,10 @@
 Every callback query is answered, also when refused or when something
 fails, so no client is left with a spinning button. Refusals are short
 notices; a rule conflict is an alert, because the admin must act on it.
+An answer (a toast) is shown to the presser alone: it is said in their
+app's language (`language_code`) when unobot speaks it, else the chat's,
+as Discord's ephemeral refusals are (issue 26); what the press changes in
+the group stays in the chat's language.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from unobot.chat import commands as c
 from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import ai_levels
-from unobot.chat.i18n import gettext_for
+from unobot.chat.i18n import gettext_for, known
+from unobot.chat.outcome import reader_lang
 from unobot.chat.render import error_text
 
 from . import inline_handlers, keyboards, publish
@@ -70,11 +75,14 @@ async def on_button(update: Update, context: Context) -> None:
     assert query is not None
     text: str | None = None
     alert = False
+    reader = known(query.from_user.language_code)
     try:
         text, alert = await _press(update, context)
     except Exception as exc:  # answered here: a callback query takes one answer only
         chat = update.effective_chat
-        text, _lang = await failure_text(context, chat.id if chat is not None else None, exc, update)
+        # The presser's language when known (no store read needed), else the chat's.
+        where_from = chat.id if chat is not None and reader is None else None
+        text, _lang = await failure_text(context, where_from, exc, update, person_lang=reader)
     finally:
         try:
             await query.answer(text[:200] if text else None, show_alert=alert)
@@ -91,6 +99,7 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     rt = runtime(context)
     data = query.data or ""
     user = query.from_user
+    reader = known(user.language_code)  # the answer is the presser's alone: their language when known
     game_command = _GAME_COMMANDS.get(data)
     if game_command is None and data.startswith(keyboards.REMOVE_AI) and len(data) > len(keyboards.REMOVE_AI):
         game_command = (partial(c.Kick, target=data[len(keyboards.REMOVE_AI):]), True)
@@ -101,30 +110,29 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
         table = await rt.service.table(str(here))
         status = table.adapter.get("status") if table is not None else None
         if table is not None and status and query.message is not None and query.message.message_id != int(status):
-            _ = gettext_for(table.lang)
+            _ = gettext_for(reader_lang(reader, table, table.lang))
             return _("That button belongs to an older message."), False
         factory, needs_admin = game_command
         admin = await rt.admins.is_admin(context.bot, chat, user) if needs_admin else False
         person = person_of(user, admin)
         outcome = await rt.service.handle(str(here), person, factory())
         if not outcome.ok:
-            return outcome.error, False
+            return outcome.refusal(reader or await _chat_lang(rt, here, outcome)), False
         if outcome.changed:
             await publish.after(context, here, outcome)
         if data == keyboards.JOIN:
             await inline_handlers.remember_player(context, user.id, here)
-            lang = outcome.table.lang if outcome.table is not None else "en"
-            _ = gettext_for(lang)
+            _ = gettext_for(reader or await _chat_lang(rt, here, outcome))
             return _("You joined."), False
         return None, False
-    lang = await rt.service.language(str(chat.id))
+    lang = reader or await rt.service.language(str(chat.id))
     if not data.startswith(keyboards.SETTINGS):
         # No button of ours carries it (forged, or a button of another bot): said, as Discord says it.
         return error_text("bad_move", lang), False
     # The settings keyboard is the admins': anyone else may look, not press.
     if not await rt.admins.is_admin(context.bot, chat, user):
         return error_text("not_admin", lang), False
-    pressed = await sp.press(rt.service, str(chat.id), person_of(user, True), data[len(keyboards.SETTINGS):],
+    pressed = await sp.press(rt.service, str(where(update)), person_of(user, True), data[len(keyboards.SETTINGS):],
                              lang=lang, size=keyboards.PAGE)
     if pressed.show is None:
         return pressed.refusal, pressed.conflict
@@ -133,7 +141,12 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     if pressed.outcome is None:  # a view: a page, a rule's options, back
         return None, False
     await refresh_lobby(context, where(update))  # settings are the chat's; the lobby shown is this topic's
-    return pressed.note((pressed.outcome.settings or {}).get("lang", "en")), False
+    return pressed.note(reader or (pressed.outcome.settings or {}).get("lang", "en")), False
+
+
+async def _chat_lang(rt: Any, here: int, outcome: Any) -> str:
+    """The chat's language, for a presser whose own unobot does not speak."""
+    return outcome.table.lang if outcome.table is not None else await rt.service.language(str(here))
 
 
 #: Orders the /rules views of this process: each is numbered when its

@@ -58,6 +58,11 @@ def run(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    if not args.verbose:
+        # python-telegram-bot's JobQueue runs every AI pause, turn timer and lobby
+        # expiry on APScheduler, which logs four INFO lines a job: the operator's
+        # log was mostly "Added job", "Running job", "executed successfully".
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)
     # A failed start-up is said in one line below; PTB's own traceback of it is noise.
     logging.getLogger("telegram.ext").addFilter(_not_bootstrap)
     token = config.telegram.token

@@ -184,16 +184,22 @@ async def notify_subscribers(context: Context, chat_id: int, title: str, lang: s
     """Tell the people who asked (/notify) that a game opened here: queued for
     the notice sender, so /new waits for no private message."""
     rt = runtime(context)
-    subscribers = await users.take_subscribers(rt.store, str(chat_of(chat_id)))
-    _ = gettext_for(lang)
-    text = esc(_("A game of {variant} just opened in {chat}. Join it there!").format(
-        variant=variant_title(variant, lang), chat=title or _("your group")))
+    subscribers = await users.take_subscriptions(rt.store, str(chat_of(chat_id)))
+
+    def said(reader: str) -> str:
+        _ = gettext_for(reader)
+        return esc(_("A game of {variant} just opened in {chat}. Join it there!").format(
+            variant=variant_title(variant, reader), chat=title or _("your group")))
+
+    texts: dict[str, str] = {}
     bot = context.bot
-    for user_id in subscribers:
+    for user_id, own in subscribers.items():
         if user_id == opener or not is_user_id(user_id):
             continue
+        reader = known(own) or lang  # a private notice: in the subscriber's own language when known
+        text = texts.get(reader) or texts.setdefault(reader, said(reader))
 
-        async def send(user_id: str = user_id) -> None:
+        async def send(user_id: str = user_id, text: str = text) -> None:
             try:
                 await bot.send_message(int(user_id), text, parse_mode=ParseMode.HTML)
             except TelegramError as exc:
@@ -336,7 +342,9 @@ async def settings_command(update: Update, context: Context, command: c.Command)
     assert chat is not None
     person = await actor(update, context, admin=True)
     rt = runtime(context)
-    outcome = await rt.service.handle(str(chat.id), person, command)
+    # The topic's place: core keeps the settings the chat's (`settings_places`) and
+    # gives them to the lobby waiting in this topic.
+    outcome = await rt.service.handle(str(where(update)), person, command)
     if not outcome.ok:
         await reply(update, outcome.error or "")
         return None
@@ -428,8 +436,9 @@ async def cmd_notify(update: Update, context: Context) -> None:
         return
     if is_anonymous(await actor(update, context), chat.id):  # the group itself has no private chat
         return
-    await users.subscribe(rt.store, str(chat.id), user.id)
-    text = esc(_("I will tell you when the next game opens in {chat}.").format(chat=chat.title or ""))
+    own = known(user.language_code)
+    await users.subscribe(rt.store, str(chat.id), user.id, own)
+    text = _notify_confirmation(own or lang, chat.title or "")  # private: their own language when known
     bot = context.bot
 
     async def confirm() -> None:
@@ -452,6 +461,11 @@ async def cmd_notify(update: Update, context: Context) -> None:
         await reply(update, _("Done: I will tell you privately when the next game opens here."))
 
     rt.notices.submit(user.id, confirm)
+
+
+def _notify_confirmation(lang: str, title: str) -> str:
+    _ = gettext_for(lang)
+    return esc(_("I will tell you when the next game opens in {chat}.").format(chat=title))
 
 
 async def cmd_help(update: Update, context: Context) -> None:

@@ -95,6 +95,14 @@ class Runtime:
         if lang:
             self.user_langs.put(user_id, lang)
 
+    def private_lang(self, chat_id: str) -> str | None:
+        """A private chat's language while it has set none (core's
+        `ChatService.reader_lang`): its one person's app language, learnt from
+        the update being handled (a private chat's id is its user's). Groups
+        and topics (negative ids) have many readers: None."""
+        value = telegram_id(chat_id)
+        return self.user_langs.get(chat_id) if value is not None and value > 0 else None
+
 
 def telegram_chat(chat: str) -> bool:
     """Telegram chat ids are integers; other adapters sharing the store use other ids."""

@@ -92,21 +92,34 @@ subscribing at once, or while a game opens and the list is taken, are never
 lost to a read-modify-write race."""
 
 
-async def subscribe(store: Store, chat_id: str, user_id: int | str) -> bool:
-    """Add a /notify subscriber; False if they were subscribed already."""
+async def subscribe(store: Store, chat_id: str, user_id: int | str, lang: str | None = None) -> bool:
+    """Add a /notify subscriber, with the language their private notice is to
+    be said in (their app's, when unobot speaks it: the notice comes when
+    they may be in no game, so no process may know it then); False if they
+    were subscribed already."""
     key = f"{NOTIFY}{user_id}"
     if (await store.get_chat_settings(chat_id)).get(key):
         return False
-    await store.update_chat_settings(chat_id, {key: True})
+    await store.update_chat_settings(chat_id, {key: lang or True})
     return True
 
 
-async def take_subscribers(store: Store, chat_id: str) -> list[str]:
-    """The /notify subscribers of a chat, cleared (a notice is one-shot).
-    Only the keys read are removed: someone subscribing meanwhile stays."""
+async def take_subscriptions(store: Store, chat_id: str) -> dict[str, str | None]:
+    """The /notify subscribers of a chat and each one's language (None: not
+    known, say it in the chat's), cleared (a notice is one-shot). Only the
+    keys read are removed: someone subscribing meanwhile stays."""
     settings = await store.get_chat_settings(chat_id)
     keys = [k for k in settings if k.startswith(NOTIFY)]
     legacy = [str(u) for u in settings.get("notify") or []]  # one list, as older versions kept them
     if keys or "notify" in settings:
         await store.update_chat_settings(chat_id, remove=keys + (["notify"] if "notify" in settings else []))
-    return list(dict.fromkeys(legacy + [k[len(NOTIFY):] for k in keys]))
+    taken: dict[str, str | None] = dict.fromkeys(legacy)
+    for key in keys:
+        value = settings[key]
+        taken[key[len(NOTIFY):]] = value if isinstance(value, str) else None
+    return taken
+
+
+async def take_subscribers(store: Store, chat_id: str) -> list[str]:
+    """`take_subscriptions`' people alone."""
+    return list(await take_subscriptions(store, chat_id))

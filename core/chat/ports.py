@@ -10,7 +10,7 @@ one way: service -> lobby / settings / migration -> ports.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ..store import Store
@@ -26,6 +26,7 @@ class ServicePort(Protocol):
     clock: Callable[[], float]
     rng: random.Random | None
     max_tries: int
+    settings_from: Callable[[str], Sequence[str]]
 
     def fail(self, code: str, lang: str, table: Table | None = None) -> Outcome: ...
 

@@ -102,6 +102,11 @@ class ChatService:
         #: places it inherits from (a Discord channel, then its server; a
         #: Telegram forum topic has only its group's). The chat alone by default.
         self.settings_from = settings_from or (lambda chat: (chat,))
+        #: A chat's language when its settings name none, if the front-end knows
+        #: who reads it: a Telegram private chat is one person, whose app's
+        #: language is known from their updates (issue 26: a person's own texts
+        #: in their language). None: the bot's default. Set by the front-end.
+        self.reader_lang: Callable[[str], str | None] = lambda chat: None
         self.session: Session[Table] = Session(store, TABLES, max_tries=max_tries, cache_size=cache_size)
         #: The game of each chat whose running table this process saved or
         #: loaded last: its next command needs no store read to find it.
@@ -140,7 +145,7 @@ class ChatService:
             for key, value in (await self.store.get_chat_settings(place)).items():
                 if key not in s and value not in (None, ""):
                     s[key] = value
-        lang = s.get("lang") or self.defaults.lang
+        lang = s.get("lang") or self.reader_lang(chat_id) or self.defaults.lang
         self._langs.put(chat_id, str(lang))
         return {
             "variant": s.get("variant") or self.defaults.variant,

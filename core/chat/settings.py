@@ -72,7 +72,11 @@ async def settings_command(service: ServicePort, chat_id: str, person: c.Person,
         except VariantError as exc:
             code, reason = refusal(exc, cmd)
             return Outcome(ok=False, code=code, error=reason.text(lang), reason=reason)
-    await service.store.update_chat_settings(chat_id, changes)
+    # Kept where the place's settings are kept (a Telegram forum topic's are its
+    # group's), and taken by the lobby waiting at the place the command came
+    # from: a topic's lobby kept its variant and language while /variant typed
+    # in that topic changed the group's, and its game started on the old ones.
+    await service.store.update_chat_settings(service.settings_from(chat_id)[0], changes)
     # A lobby that has not started yet takes the new settings too.
     table = await service.table(chat_id)
     if table is not None and table.phase == LOBBY:

@@ -171,3 +171,56 @@ async def test_a_whole_game_reads_without_english(server: BotAPIServer, bot: Bot
     assert len(texts) > 200
     leaks = english_words(texts, lang)
     assert not leaks, (lang, "\n".join(f"{w}: {line}" for w, line in leaks.items()))
+
+
+async def test_a_button_answers_its_presser_in_their_own_language(server: BotAPIServer, bot: BotProcess) -> None:
+    """A callback answer (the toast) is read by the presser alone: it is said in
+    their app's language when unobot speaks it, else the chat's (issue 26), in
+    a forum topic as anywhere; what the press shows the group stays in the
+    chat's language. Before, every toast was in the chat's language: a Spanish
+    player in an English group read "You joined." and "Only the game's creator
+    or a chat admin can do that."."""
+    forum = server.forum(title="UNO club")
+    ann = server.user(1, "Ann", language_code="en")
+    ben = server.user(2, "Ben", language_code="es")
+    dora = server.user(3, "Dora", language_code="de")
+    kim = server.user(4, "Kim", language_code="ko")  # a language unobot does not speak: the chat's
+    server.set_status(forum, dora, "administrator")
+    topic = server.create_topic(forum, ann, "Table")
+    driver = TableDriver(server, bot, forum, [ann, ben], thread=topic)
+    es, de = gettext_for("es"), gettext_for("de")
+
+    def toast() -> str:
+        answer = server.last("answerCallbackQuery")
+        assert answer is not None
+        return str(answer.get("text", ""))
+
+    await driver.command(ann, "/new")
+    await driver.press(ben, keyboards.JOIN)
+    assert toast() == es("You joined.")
+    status = driver.status_message()
+    assert status is not None and "Ben joined (2 players)." in plain(status["text"]), status["text"]
+    await driver.press(ben, keyboards.JOIN)
+    assert toast() == es("You are already in this game.")
+    await driver.press(ann, keyboards.add_ai("easy"))
+    await driver.press(kim, keyboards.remove_ai("ai:1"))
+    assert toast() == "Only the game's creator or a chat admin can do that."
+    await driver.press(ben, keyboards.START)
+    assert toast() == es("Only the game's creator or a chat admin can do that.") and "creator" not in toast()
+    # /rules: a non-admin's press is refused in their language; an admin's change is saved in theirs.
+    await driver.command(dora, "/rules")  # an admin's /rules has the switches
+    rules = next(m for m in reversed(driver.bot_messages()) if any(
+        str(b.get("callback_data", "")).startswith(keyboards.RULE_ON) for b in server.buttons(forum, m["message_id"])))
+    switch = next(b["callback_data"] for b in server.buttons(forum, rules["message_id"])
+                  if str(b.get("callback_data", "")).startswith(keyboards.RULE_ON))
+    await bot.settle(server.press_button(forum, ben, rules["message_id"], switch))
+    assert toast() == es("Only a chat admin can change this chat's rules."), toast()
+    await bot.settle(server.press_button(forum, dora, rules["message_id"], switch))
+    assert toast() == de("Saved. It applies from the next game."), toast()
+    lobby = driver.status_message()
+    assert lobby is not None and "Waiting for players" in plain(lobby["text"])  # the group's: the chat's language
+    # A button of a game's older message (the last game's lobby), pressed by a German admin.
+    await driver.command(ann, "/stop")
+    await driver.command(ann, "/new")
+    await bot.settle(server.press_button(forum, dora, status["message_id"], keyboards.JOIN, strict=False))
+    assert toast() == de("That button belongs to an older message."), toast()

@@ -68,6 +68,10 @@ async def test_a_polling_start_says_who_the_bot_is_and_that_its_store_persists(
         group = server.group()
         update = server.send_command(group, server.user(1, "Ann"), "/new")
         await server.wait_answer(update, "sendMessage", timeout=30)
+        # A second /new meets the chat's game: the store's answer, not its failure.
+        update = server.send_command(group, server.user(2, "Ben"), "/new")
+        answer = await server.wait_answer(update, "sendMessage", timeout=30)
+        assert "already running" in answer.params["text"], answer.params
         assert run.process.pid is not None
         os.kill(run.process.pid, signal.SIGUSR1)  # the counters, printed
         await asyncio.sleep(1.0)
@@ -77,7 +81,11 @@ async def test_a_polling_start_says_who_the_bot_is_and_that_its_store_persists(
     assert "warning" not in run.output.lower(), run.output
     assert server.token not in run.output and server.token.split(":")[1] not in run.output
     assert 'unobot_updates_total{frontend="telegram",outcome="admitted"}' in run.output, run.output
-    assert 'unobot_store_seconds_count{frontend="telegram",op="create_game"} 1.0' in run.output, run.output
+    assert 'unobot_store_seconds_count{frontend="telegram",op="create_game"} 2.0' in run.output, run.output
+    # A chat that has a game is no store error (an operator alerts on them), and
+    # the lobby's expiry job is not logged line by line (APScheduler's INFO).
+    assert "unobot_store_errors_total{" not in run.output, run.output
+    assert "apscheduler" not in run.output, run.output
 
 
 async def test_a_redis_that_keeps_nothing_is_said_and_its_outage_promises_nothing(

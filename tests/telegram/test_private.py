@@ -7,6 +7,7 @@ from tests.telegram.driver import JSON, BotProcess, TableDriver
 from tests.telegram.test_game import short_games
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.cards import parse_card
+from unobot.chat.i18n import gettext_for
 from unobot.chat.table import Table
 
 
@@ -120,3 +121,54 @@ async def test_a_player_who_never_opened_the_hand_is_told_a_penalty_in_their_lan
     text = notice.params["text"]
     assert "robaste" in text.lower() or "roba" in text.lower(), text
     assert "drew" not in text.lower() and "draw" not in text.lower(), text
+
+
+async def test_a_private_chat_speaks_its_persons_language_until_it_sets_one(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    """A private chat with the bot is one person: it reads their app's language
+    (issue 26) until /language says otherwise. Before, only /start was in it:
+    /new opened a game "Waiting for players: Ben" and /forgetme asked
+    "send the command again followed by “yes”" in English to a Spanish user."""
+    es = gettext_for("es")
+    ben = server.user(2, "Ben", language_code="es-ES")
+    chat = server.private_chat(ben)
+
+    async def said(command: str, args: str = "") -> str:
+        mark = server.mark()
+        await bot.settle(server.send_command(chat, ben, command, args))
+        sent = [c for c in server.calls[mark:] if c.method in ("sendMessage", "editMessageText")]
+        assert sent, f"{command}: no answer"
+        return str(sent[-1].params["text"])
+
+    asked = await said("/forgetme")
+    assert "«sí»" in asked and "yes" not in asked, asked
+    assert await said("/forgetme", "sí") == es("Your records are removed, and your name is gone from the kept games.")
+    lobby = await said("/new")
+    assert es("Official rules") in lobby and "Waiting for players" not in lobby, lobby
+    await said("/stop")
+    # The chat's own choice wins over the app's.
+    await said("/language", "de")
+    lobby = await said("/new")
+    assert gettext_for("de")("Official rules") in lobby and es("Official rules") not in lobby, lobby
+
+
+async def test_notify_speaks_each_subscribers_own_language(server: BotAPIServer, bot: BotProcess) -> None:
+    """/notify's private texts (the confirmation, and "a game just opened")
+    are in the subscriber's app language, not the group's (issue 26): the
+    notice comes when they may sit in no game, so the language is kept with
+    the subscription. Before, a Spanish member of an English group read both
+    in English."""
+    es = gettext_for("es")
+    group = server.group(title="English chat")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben", language_code="es")
+    driver = TableDriver(server, bot, group, [ann, ben], check_privacy=False)
+    await bot.settle(server.send_command(server.private_chat(ben), ben, "/start"))
+    mark = server.mark()
+    await driver.command(ben, "/notify")
+    private = [c.params["text"] for c in server.calls[mark:] if c.method == "sendMessage" and c.params["chat_id"] == ben["id"]]
+    assert private == [es("I will tell you when the next game opens in {chat}.").format(chat="English chat")], private
+    mark = server.mark()
+    await driver.command(ann, "/new")
+    private = [c.params["text"] for c in server.calls[mark:] if c.method == "sendMessage" and c.params["chat_id"] == ben["id"]]
+    assert private == [es("A game of {variant} just opened in {chat}. Join it there!").format(
+        variant=es("Official rules"), chat="English chat")], private

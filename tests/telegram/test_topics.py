@@ -135,3 +135,37 @@ async def test_the_local_server_refuses_a_topic_that_does_not_exist(server: BotA
     assert message.message_thread_id == real and message.is_topic_message
     with pytest.raises(BadRequest, match="thread not found"):
         await bot.app.bot.send_message(place(forum["id"], real + 1000), "nobody reads this")
+
+
+async def test_a_topics_waiting_lobby_takes_the_chats_new_settings(server: BotAPIServer, bot: BotProcess) -> None:
+    """A lobby not started yet takes the chat's new settings, in a forum topic
+    as in a plain group: /variant and /language typed in the topic, and a
+    /rules switch pressed there. Before, the topic's lobby kept the variant and
+    language of its /new (the settings were the group's, and only the group's
+    General lobby took them), and its game started on the old ones."""
+    forum = server.forum(title="UNO club")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(forum, ann, "administrator")
+    topic = server.create_topic(forum, ann, "Table")
+    driver = TableDriver(server, bot, forum, [ann, ben], thread=topic, check_privacy=False)
+    await driver.command(ann, "/new")
+    await driver.press(ben, keyboards.JOIN)
+    await driver.command(ann, "/variant", "no-mercy")
+    await driver.command(ann, "/language", "es")
+    await driver.command(ann, "/rules")
+    rules = next(m for m in reversed(driver.bot_messages()) if any(
+        str(b.get("callback_data", "")).startswith(keyboards.RULE_ON) for b in server.buttons(forum, m["message_id"])))
+    switch = next(str(b["callback_data"]) for b in server.buttons(forum, rules["message_id"])
+                  if str(b.get("callback_data", "")).startswith(keyboards.RULE_ON))
+    await bot.settle(server.press_button(forum, ann, rules["message_id"], switch))
+    rule = switch[len(keyboards.RULE_ON):]
+    lobby = driver.status_message()
+    assert lobby is not None and "Esperando jugadores" in lobby["text"], lobby["text"]
+    await driver.press(ann, keyboards.START)
+    table = await driver.table()
+    assert table is not None and table.phase == PLAYING
+    assert (table.variant, table.lang) == ("no-mercy", "es")
+    assert rule in (table.overrides or {}), (rule, table.overrides)
+    # Kept as the chat's: General and every topic read them.
+    settings = await bot.service.settings(str(forum["id"]))
+    assert (settings["variant"], settings["lang"]) == ("no-mercy", "es") and rule in settings["rules"]
