@@ -47,7 +47,10 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
     if isinstance(cmd, c.Leave):
         if seat is None:
             raise ChatError("not_in_game")
-        return _remove(table, seat, out, now=now, line=_("{player} left.").format(player=person.name))
+        # the event's own words and the seat's name: the status says a running round's
+        # leave once (its last moves say it already), and "Ben 2" is who left, not "Ben"
+        return _remove(table, seat, out, now=now,
+                       line=_("{player} left the game.").format(player=table.seats[seat].name))
     if isinstance(cmd, c.Kick):
         if not (person.id == table.creator or person.is_admin):
             raise ChatError("not_allowed_admin")

@@ -114,3 +114,14 @@ async def test_leave_under_way_is_offered_apart_to_a_seated_player_until_they_le
     out = await svc.handle(CHAT, CID, decode(leave.id, table.version))  # type: ignore[arg-type]
     assert out.ok and out.table is not None
     assert menu(out.table, CID.id).leave is None and menu(out.table, BEN.id).leave is not None
+
+
+async def test_a_leave_under_way_is_said_once_in_the_status_by_the_seats_name() -> None:
+    from unobot.chat.status_text import status_text
+
+    svc = await seated(ANA, BEN, CID)
+    assert (await svc.handle(CHAT, ANA, c.Start())).ok
+    out = await svc.handle(CHAT, CID, c.Leave())
+    assert out.ok and out.table is not None
+    lines = status_text(out.table, notes=out.notices).lines
+    assert sum("Cid left" in line for line in lines) == 1, lines
