@@ -72,7 +72,7 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
         return [deal] + _ai(table, out, now)
     if isinstance(cmd, c.NextRound):
         if table.phase != BETWEEN_ROUNDS or table.game is None:
-            raise ChatError("round_not_over")
+            raise ChatError("not_started" if table.phase == LOBBY else "round_not_over")
         if seat is None and not person.is_admin:
             raise ChatError("not_in_game")
         table.game, events = engine.next_round(table.game)

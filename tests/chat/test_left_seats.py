@@ -125,3 +125,9 @@ async def test_a_leave_under_way_is_said_once_in_the_status_by_the_seats_name() 
     assert out.ok and out.table is not None
     lines = status_text(out.table, notes=out.notices).lines
     assert sum("Cid left" in line for line in lines) == 1, lines
+
+
+async def test_next_round_in_a_lobby_says_the_game_has_not_started() -> None:
+    svc = await seated(ANA, BEN)
+    out = await svc.handle(CHAT, ANA, c.NextRound())
+    assert out.code == "not_started", out
