@@ -140,7 +140,7 @@ async def test_buttons_check_who_presses(server: BotAPIServer, bot: BotProcess) 
     # A stale or forged button is answered, and changes nothing.
     press = server.press_button(group, dave, lobby["message_id"], keyboards.NEXT_ROUND, strict=False)
     await bot.settle(press)
-    assert (await server.wait_answer(press)).params["text"] == error_text("round_not_over", "en")
+    assert (await server.wait_answer(press)).params["text"] == error_text("not_started", "en")
     # A game button on an older message (here: the bot's reply to /stats) acts on nothing.
     await bot.settle(server.send_command(group, dave, "/stats"))
     old = bot_messages(server, group)[-1]
