@@ -245,7 +245,9 @@ def test_help_shows_ranges_and_defaults(lang: str) -> None:
     text = " ".join(out.split())
     _ = gettext_for(lang)
     assert code == 0
-    assert "2-10" in text and "0.4" in text and "expert" in text and "500" in text
+    assert "2-10" in text and "0.4" in text and "expert" in text
+    # --rounds' default is the variant's own end (fast plays to 200, elimination has no target)
+    assert " ".join(_("stop after N rounds (default: play the whole match, as the variant ends it)").split()) in text
     assert " ".join(_("players at the table, 2-10, you included (with --auto all AI); default 4").split()) in text
     assert text.startswith(_("usage: ") + "unobot play") and _("options") + ":" in text  # argparse's words too
     assert _("show this help and leave") in text

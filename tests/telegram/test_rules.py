@@ -68,10 +68,15 @@ async def test_admin_changes_rules_and_next_game_uses_them(server: BotAPIServer,
                               "turn “Challenging a Wild Draw Four” off first.")
     assert answer.get("show_alert") is True
     assert (await bot.service.settings(chat))["rules"] == {"stacking": {}}
-    # In a Spanish chat, in Spanish.
+    # The alert is the presser's alone: in their app's language (Ann's is English, even in a
+    # Spanish chat); an admin whose app is Spanish reads it in Spanish.
     admin = c.Person(str(ann["id"]), "Ann", is_admin=True)
     assert (await bot.service.handle(chat, admin, c.SetLanguage("es"))).ok
     answer = await press(server, bot, group, ann, keyboards.RULE_ON + "no-bluffing")
+    assert answer["text"].startswith("“No bluffing with +4” cannot be on together")
+    eva = server.user(5, "Eva", language_code="es")
+    server.set_status(group, eva, "administrator")
+    answer = await press(server, bot, group, eva, keyboards.RULE_ON + "no-bluffing")
     assert answer["text"] == ("«Sin faroles con +4» no puede estar activa junto con «Desafiar un +4»: "
                               "desactiva «Desafiar un +4» primero.")
     assert (await bot.service.handle(chat, admin, c.SetLanguage("en"))).ok
