@@ -301,7 +301,7 @@ def menu(table: Table, person_id: str, lang: str | None = None, *, now: float | 
     if table.phase != FINISHED and table.seats and (person_id == table.creator or is_admin):
         out.stop = Action(encode(c.Stop()), STOP, MANAGE, "⏹ " + b._("Stop the game"), c.Stop(),
                           confirm=b._("Stop the game for everyone?"))
-    gone = seat is not None and has_left(table, person_id, seat)
+    gone = seat is not None and table.has_left(seat)
     if table.phase in (PLAYING, BETWEEN_ROUNDS) and seat is not None and not gone:
         out.leave = Action(encode(c.Leave()), LEAVE, MANAGE, "🚪 " + b._("Leave the game"), c.Leave(),
                            confirm=b._("Leave this game for good? Your cards go back to the pile."))
@@ -321,14 +321,6 @@ def menu(table: Table, person_id: str, lang: str | None = None, *, now: float | 
     if now is not None and (seat is not None or is_admin) and _time_up(table, now):
         b.add(SKIP, TURN, "⏱ " + b._("Skip the player whose time is up"), c.Skip())
     return out
-
-
-def has_left(table: Table, person_id: str, seat: int) -> bool:
-    """Whether the person at `seat` left this game (or was removed): their
-    seat stays, for the scores and the status's "(left the game)", but it holds
-    no hand they play, so their own panel says they are not playing rather
-    than show an empty hand and whose turn it is."""
-    return person_id in table.left or (table.game is not None and seat in table.game.match.get("left", ()))
 
 
 def public_actions(table: Table, lang: str | None = None) -> list[Action]:

@@ -84,6 +84,12 @@ class Table:
                 return i
         return None
 
+    def has_left(self, seat: int) -> bool:
+        """Whether the person at `seat` left this game (or was removed): their
+        seat stays, for the scores and the status's "(left the game)", but it
+        holds no hand they play (their menu has none, the views say "gone")."""
+        return self.seats[seat].id in self.left or (self.game is not None and seat in self.game.match.get("left", ()))
+
     def find_seat(self, text: str) -> int | None:
         """A seat by person id, exact name, then unique name prefix."""
         seat = self.seat_of(text)

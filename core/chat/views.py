@@ -174,7 +174,7 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
             line.cards = len(game.hands[i])
             line.is_turn = game.turn == i and table.phase not in (LOBBY, BETWEEN_ROUNDS, FINISHED)
             line.said_uno = bool(uno is not None and uno.said(game, i))
-            line.has_left = seat.id in table.left or i in game.match.get("left", ())
+            line.has_left = table.has_left(i)
             line.is_out = i in game.out and not line.has_left
             line.score = game.scores[i]
         players.append(line)
