@@ -111,6 +111,15 @@ class Rule:
         for each of them and rate them as a team); None: each plays alone."""
         return None
 
+    def place(self, state: Any, seat: int) -> int | None:
+        """The seat's place in the match when this rule decides it by more
+        than the points (lower is better; equal places tie, and the points
+        then decide between them): elimination's players who left later are
+        ahead of those who left before, where every score is 0. The final
+        table, the players' records and their ratings order by it. None:
+        the points alone decide."""
+        return None
+
     @classmethod
     def doc(cls) -> str:
         """The rule explained for players: the class docstring, else its module's."""

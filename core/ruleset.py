@@ -224,6 +224,15 @@ class RuleSet:
                 return [int(t) for t in teams if t is not None]
         return None
 
+    def places(self, state: GameState) -> list[int] | None:
+        """Each seat's place in the match when a rule in force decides it by
+        more than the points (`Rule.place`: elimination), else None."""
+        for rule in self.rules.values():
+            places = [rule.place(state, seat) for seat in range(len(state.players))]
+            if all(p is not None for p in places):
+                return [int(p) for p in places if p is not None]
+        return None
+
     @property
     def lowest_score_wins(self) -> bool:
         """Whether a rule in force ranks a lower score better (progressive

@@ -72,6 +72,12 @@ class Elimination(Rule):
         state.match = {**state.match, KEY: [*gone, loser]}
         return {}
 
+    def place(self, state: GameState, seat: int) -> int:
+        """Those still in the match share the first place; then who left
+        later is ahead of who left before (the first one out is last)."""
+        gone = self.gone(state)
+        return len(gone) - gone.index(seat) if seat in gone else 0
+
     @hookimpl(tryfirst=True)
     def match_winner(self, state: GameState) -> int | None:
         gone = self.gone(state)

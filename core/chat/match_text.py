@@ -33,9 +33,11 @@ def match_length(lang: str, *, rounds: int | None = None, target: int | None = N
 
 
 def by_standing(players: Sequence[PlayerLine], lowest: bool = False) -> list[PlayerLine]:
-    """The players best first by score: highest first, or lowest first when
-    the rules rank a lower score better (what a score table lists)."""
-    return sorted(players, key=lambda p: p.score if lowest else -p.score)
+    """The players best first: by their place when the rules give one
+    (elimination's: who left later is ahead), then by score, highest first
+    or lowest first when the rules rank a lower score better (what a score
+    table lists)."""
+    return sorted(players, key=lambda p: (p.place, p.score if lowest else -p.score))
 
 
 def rounds_result(view: TableView, lang: str, hidden: Sequence[str] = ()) -> str:
@@ -57,6 +59,8 @@ def rounds_result(view: TableView, lang: str, hidden: Sequence[str] = ()) -> str
 def match_winner(view: TableView, lang: str) -> str | None:
     """"Ada wins the match with 512 points!", or None when nobody won it."""
     winner = next((p for p in view.players if p.seat == view.winner), None)
+    if winner is not None and view.placed:  # won by outlasting the others (elimination keeps no points)
+        return gettext_for(lang)("{player} wins the match!").format(player=winner.name)
     ngettext = ngettext_for(lang)
     return None if winner is None else ngettext("{player} wins the match with {n} point!",
                                                 "{player} wins the match with {n} points!", winner.score).format(

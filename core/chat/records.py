@@ -136,7 +136,7 @@ def _match_winner(table: Table, events: Sequence[Event]) -> int:
     game = table.game
     if game is None or not game.scores:
         return -1
-    return ranked([{"score": x} for x in game.scores], -1, lowest_wins(game))[0]
+    return ranked([{"score": x} for x in game.scores], -1, lowest_wins(game), places_of(game))[0]
 
 
 def _rules(game: GameState | None) -> RuleSet | None:
@@ -164,11 +164,21 @@ def teams_of(game: GameState | None) -> list[int] | None:
     return rules.teams(game) if rules is not None and game is not None else None
 
 
-def ranked(players: Sequence[dict[str, Any]], winner: int, lowest: bool = False) -> list[int]:
-    """The seats best first: the winner, then by score (lowest first when
-    the rules say a lower score is better)."""
+def places_of(game: GameState | None) -> list[int] | None:
+    """Each seat's place when the game's rules decide it by more than the
+    points (`Rule.place`: elimination's order of leaving), else None."""
+    rules = _rules(game)
+    return rules.places(game) if rules is not None and game is not None else None
+
+
+def ranked(players: Sequence[dict[str, Any]], winner: int, lowest: bool = False,
+           places: Sequence[int] | None = None) -> list[int]:
+    """The seats best first: the winner, then by place when the rules give
+    one (`places_of`), then by score (lowest first when the rules say a
+    lower score is better)."""
     sign = 1 if lowest else -1
-    return sorted(range(len(players)), key=lambda s: (s != winner, sign * int(players[s].get("score", 0))))
+    return sorted(range(len(players)), key=lambda s: (
+        s != winner, places[s] if places else 0, sign * int(players[s].get("score", 0))))
 
 
 def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[Event],
@@ -196,6 +206,7 @@ def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[E
         "winner": winner,
         "lowest_wins": lowest_wins(game),
         "teams": teams_of(game),
+        "places": places_of(game),
         "players": [{"id": s.id, "name": s.name, "ai": s.is_ai, "level": s.level,
                      "score": scores[i] if i < len(scores) else 0} for i, s in enumerate(table.seats)],
         "moments": list(moments)[-8:],
@@ -276,14 +287,15 @@ async def _standings(store: Store, table: Table, record: dict[str, Any], now: fl
     winner = int(record["winner"])
     lowest = bool(record.get("lowest_wins"))
     teams = record.get("teams")
+    places = record.get("places") or [0] * len(players)
     # who won the match: the winner, with their partners when it is a game of teams
     won = {s for s in range(len(players)) if winner >= 0 and (s == winner or (teams and teams[s] == teams[winner]))}
-    order = ranked(players, winner, lowest)
+    order = ranked(players, winner, lowest, places)
     ranks = [0] * len(players)
     for place, seat in enumerate(order):
         prev = order[place - 1] if place else -1
         same = place > 0 and ((seat in won and prev in won) or (
-            seat not in won and prev not in won and scores[seat] == scores[prev]))
+            seat not in won and prev not in won and places[seat] == places[prev] and scores[seat] == scores[prev]))
         ranks[seat] = ranks[prev] if same else place + 1
     who = [rated_as(p, table.lang) for p in players]
     everyone = await store.standings(table.chat_id, "all")

@@ -82,7 +82,7 @@ def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
             player=records.shown_name(players[winner]["name"], lang), n=rounds, moves=record.get("moves", 0)))
     elif record.get("stopped"):
         lines.append(stopped_line(record, lang))
-    for seat in records.ranked(players, winner, bool(record.get("lowest_wins"))):
+    for seat in records.ranked(players, winner, bool(record.get("lowest_wins")), record.get("places")):
         p = players[seat]
         n = int(p.get("score", 0))
         lines.append(ngettext("{player}: {n} point", "{player}: {n} points", n).format(

@@ -44,6 +44,10 @@ class PlayerLine:
     #: scores, and is shown as gone, not as one who went out by playing a last
     #: card ("Cid (0) ✓" read as a winner).
     has_left: bool = False
+    #: Their place in the match when the rules decide it by more than the
+    #: points (`Rule.place`: elimination's, where every score is 0); lower is
+    #: ahead. 0 for everyone when the points alone decide.
+    place: int = 0
 
     @property
     def calls_uno(self) -> bool:
@@ -77,6 +81,9 @@ class TableView:
     #: The rules rank a lower score better (progressive scoring): the target
     #: ends the match and the lowest total wins it; scores are shown lowest first.
     lowest_wins: bool = False
+    #: The rules place the players by more than the points (`Rule.place`:
+    #: elimination keeps none): the winner is told without a score.
+    placed: bool = False
     #: Seats in the round's order of play, forward (`play_order`: a shuffled-seat
     #: round is played in another order than the chat's seats); empty: as they sit.
     order: list[int] = field(default_factory=list)
@@ -181,6 +188,11 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
     view = TableView(table.phase, table.variant, variant_title(table.variant, lang), table.version,
                      players, timer=table.timer)
     if game is not None:
+        places = _places(game)
+        if places is not None:
+            view.placed = True
+            for line, place in zip(players, places, strict=False):
+                line.place = place
         view.top = game.top
         view.color = game.color
         view.direction = game.direction
@@ -236,6 +248,15 @@ def _table_rules(table: Table) -> RuleSet | None:
     try:
         return table.game.rules if table.game is not None and table.game.rules else \
             rules_for(table.variant, table.overrides or None)
+    except VariantError:
+        return None
+
+
+def _places(game: GameState) -> list[int] | None:
+    """Each seat's place in the match when the rules decide it by more than
+    the points (`RuleSet.places`), else None."""
+    try:
+        return (game.rules or rules_of(game)).places(game)
     except VariantError:
         return None
 
