@@ -1192,9 +1192,8 @@ class RedisStore(Store):
         for player in {item.player for item in items}:
             key = self.keys.player_chats(player)
             await self._call(lambda k=key: self.client.sadd(k, chat))  # type: ignore[misc]
-        for player in (_text(p) for p in reply[2]):  # left the standings (played least recently)
-            key = self.keys.player_chats(player)
-            await self._call(lambda k=key: self.client.srem(k, chat))  # type: ignore[misc]
+        # Who left the standings (reply[2]: played least recently) stays in the index:
+        # the chat's kept games still name them, and /forgetme must find them there.
         return True
 
     async def archived(self, chat_id: ChatId, limit: int = 10) -> list[dict[str, Any]]:
@@ -1254,9 +1253,7 @@ class RedisStore(Store):
         seen = self.keys.seen(chat)
         if player_id is None:
             await self._call(lambda: self.client.delete(set_key, seen))
-        else:
-            key = self.keys.player_chats(player_id)
-            await self._call(lambda: self.client.srem(key, chat))
+        else:  # the index (`player_chats`) stays: the chat's kept games may still name them
             await self._call(lambda: self.client.zrem(seen, player_id))
 
     async def move_records(self, old_chat: ChatId, new_chat: ChatId) -> None:

@@ -618,7 +618,11 @@ class Store(abc.ABC):
         raise NotImplementedError
 
     async def player_chats(self, player_id: str) -> list[str]:
-        """The chats whose standings name the player (what a player's own record spans)."""
+        """The chats whose standings or kept games may name the player (what a
+        player's own record spans, and what `/forgetme` clears). A chat stays
+        listed when the player leaves its standings (its bound, an admin's
+        reset): its kept games still name them. Only `forget_player_chats`
+        (after a forget) empties it."""
         raise NotImplementedError
 
     async def forget_player_chats(self, player_id: str) -> None:
@@ -965,9 +969,7 @@ class MemoryStore(Store):
                 continue
             kept = {f: v for f, v in fields.items() if f.partition(":")[2] != player_id}
             self._tables[key] = (expires, kept)
-        for player, chats in self._player_chats.items():
-            if player_id is None or player == player_id:
-                chats.discard(chat)
+        # the index (`player_chats`) stays: the chat's kept games may still name them
         if player_id is None:
             self._seen.pop(chat, None)
         else:

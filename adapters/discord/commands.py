@@ -38,6 +38,7 @@ from unobot.chat import settings_press as sp
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
 from unobot.chat.markup import titled
+from unobot.chat.outcome import reader_lang
 from unobot.chat.status_text import stop_line
 from unobot.chat.typed import PERIODS, TYPED, menu_word
 
@@ -218,7 +219,10 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply,
     if not out.ok:
         await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang, render.COMMANDS))
         return
-    await reply.show(render.Shown(render.esc("\n".join(out.notices)) or "✓", None))
+    # a private answer in the member's own language; a public one in the channel's, as the table says it
+    told = out.notices_in(reader_lang(person.lang, out.table, bot.service.defaults.lang)) \
+        if reply.mode == EPHEMERAL else out.notices
+    await reply.show(render.Shown(render.esc("\n".join(told)) or "✓", None))
     stopped = stop_line(out.notices) if isinstance(cmd, c.Stop) else ""
     await bot.after(chat, out, line=stopped)  # a stopped game's status says who stopped it, and the rules' report
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 SOURCES = ("core", "adapters", "plugins")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2), "NP_": (1, 2), "NC_": ((1, "c"), 2),
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "ngettext_": (1, 2), "NP_": (1, 2), "Plural": (1, 2), "NC_": ((1, "c"), 2),
             "pgettext": ((1, "c"), 2)}
 
 

@@ -201,18 +201,38 @@ class Msg:
         return bool(self.msgid)
 
 
+class Plural(Msg):
+    """A count's text kept for its reader: the (singular, plural) msgids,
+    chosen by `n` in the reader's language's own plural forms when shown.
+    The extractor reads `Plural(...)` as a plural pair (`catalogue.KEYWORDS`),
+    so its msgids are written plain, without `N_`."""
+
+    __slots__ = ("plural", "n")
+
+    def __init__(self, singular: str, plural: str, n: int, /, **params: Any) -> None:
+        super().__init__(singular, **params)
+        self.plural = plural
+        self.n = n
+
+    def text(self, lang: str | None = None) -> str:
+        template = ngettext_for(lang)(self.msgid, self.plural, self.n)
+        return template.format(n=self.n, **{k: render(v, lang) for k, v in self.params.items()})
+
+
 class Joined(Msg):
-    """Texts joined by a separator, each rendered in the reader's language."""
+    """Texts joined by a separator, each rendered in the reader's language;
+    without one, by the reader's language's own list separator (`joined`)."""
 
     __slots__ = ("parts", "sep")
 
-    def __init__(self, parts: list[Any], sep: str = ", ") -> None:
-        super().__init__(sep)
+    def __init__(self, parts: list[Any], sep: str | None = ", ") -> None:
+        super().__init__(sep or "")
         self.parts = parts
         self.sep = sep
 
     def text(self, lang: str | None = None) -> str:
-        return self.sep.join(render(p, lang) for p in self.parts)
+        texts = (render(p, lang) for p in self.parts)
+        return self.sep.join(texts) if self.sep is not None else joined(texts, lang)
 
     def __bool__(self) -> bool:
         return bool(self.parts)

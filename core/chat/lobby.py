@@ -16,7 +16,7 @@ from ..store import ChatBusy
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from . import records
-from .i18n import gettext_for, joined, ngettext_for
+from .i18n import N_, Joined, Msg, Plural, gettext_for
 from .names import MAX_NAME, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
@@ -40,9 +40,8 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
         table.seats.append(Seat(person.id, unique_name(table, person.name)))
         # the name as seated ("Ben 2" beside another Ben): the one every later line says
         n = len(table.seats)  # a count in its language's plural form ("لاعبان", "3 игрока")
-        ngettext = ngettext_for(table.lang)
-        out.notices.append(ngettext("{player} joined ({n} player).", "{player} joined ({n} players).",
-                                    n).format(player=table.seats[-1].name, n=n))
+        out.tell(Plural("{player} joined ({n} player).", "{player} joined ({n} players).",
+                        n, player=table.seats[-1].name), table.lang)
         return [f"join {person.id}"]
     if isinstance(cmd, c.AddAI):
         if table.phase != LOBBY:
@@ -64,15 +63,24 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             raise ChatError("game_full")
         # the level said with the names: a table may seat AIs of several levels (`/ai 1 easy`, `/ai 1 expert`);
         # one name takes its own sentence, as a verb agrees with it ("se unió", not "se unieron")
-        ngettext = ngettext_for(table.lang)
         count = len(table.seats)
-        said = ngettext("{name} joined, level {level} ({n} player).", "{name} joined, level {level} ({n} players).",
-                        count) if len(added) == 1 else \
-            ngettext("{names} joined, level {level} ({n} player).", "{names} joined, level {level} ({n} players).",
-                     count)
-        out.notices.append(said.format(name=added[0], names=joined(added, table.lang), level=_(LEVEL_NAMES[level]), n=count))
+        said = Plural("{name} joined, level {level} ({n} player).", "{name} joined, level {level} ({n} players).",
+                      count, name=added[0], level=Msg(LEVEL_NAMES[level])) if len(added) == 1 else \
+            Plural("{names} joined, level {level} ({n} player).", "{names} joined, level {level} ({n} players).",
+                   count, names=Joined(added, None), level=Msg(LEVEL_NAMES[level]))
+        out.tell(said, table.lang)
         return [f"ai {len(added)} {level}"]
     raise ChatError("bad_move")
+
+
+class VariantTitle(Msg):
+    """A variant's title in the reader's language (its name when it cannot be loaded)."""
+
+    def text(self, lang: str | None = None) -> str:
+        try:
+            return load_variant(self.msgid).label(lang or "en")
+        except VariantError:
+            return self.msgid
 
 
 def unique_name(table: Table, name: str) -> str:
@@ -151,10 +159,10 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
             return service.fail("game_running", lang, now_bound[1] if now_bound else None)
     table.store_version = version
     service.forget(chat_id)
-    _ = gettext_for(lang)
-    return Outcome(ok=True, changed=True, table=table, notices=[
-        _("{player} opened a game of {variant}. Join with /join; start with /start.").format(
-            player=person.name, variant=load_variant(variant).label(lang))])
+    out = Outcome(ok=True, changed=True, table=table)
+    out.tell(Msg(N_("{player} opened a game of {variant}. Join with /join; start with /start."),
+                 player=person.name, variant=VariantTitle(variant)), lang)
+    return out
 
 def _abandoned(service: ServicePort, table: Table) -> bool:
     if table.phase == FINISHED:

@@ -60,7 +60,8 @@ def match_winner(view: TableView, lang: str) -> str | None:
     """"Ada wins the match with 512 points!", or None when nobody won it."""
     winner = next((p for p in view.players if p.seat == view.winner), None)
     if winner is not None and view.placed:  # won by outlasting the others (elimination keeps no points)
-        return gettext_for(lang)("{player} wins the match!").format(player=winner.name)
+        _ = gettext_for(lang)
+        return _("{player} wins the match!").format(player=winner.name)
     ngettext = ngettext_for(lang)
     return None if winner is None else ngettext("{player} wins the match with {n} point!",
                                                 "{player} wins the match with {n} points!", winner.score).format(

@@ -44,6 +44,8 @@ class Outcome:
     settings: dict[str, Any] | None = None
     #: AI seats wait: a person may jump in, catch or say UNO (send Continue).
     paused: bool = False
+    #: The notices as texts for any reader (`tell`), when each was told so.
+    said: list[Msg] = field(default_factory=list)
 
     def refusal(self, lang: str, commands: Mapping[str, str] | None = None) -> str:
         """A refused command's answer in the reader's language: its reason
@@ -52,6 +54,22 @@ class Outcome:
         if self.reason is not None:
             return self.reason.text(lang)
         return error_text(self.code or "bad_move", lang, commands)
+
+    def tell(self, msg: Msg, lang: str | None) -> None:
+        """Add a notice for everyone at the table: said in `lang` (the
+        table's), and kept as `msg` for a front-end that answers one member
+        alone in their own language (`notices_in`)."""
+        self.notices.append(msg.text(lang))
+        self.said.append(msg)
+
+    def notices_in(self, lang: str) -> list[str]:
+        """The notices in `lang`, for an answer only one member reads
+        (Discord's private "you left", "Ada joined"): each told with `tell`
+        is said again in `lang`; when one was added as plain text (in the
+        table's language), all are given as they were, in order."""
+        if len(self.said) != len(self.notices):
+            return list(self.notices)
+        return [m.text(lang) for m in self.said]
 
     def refusal_to(self, person_lang: str | None, default: str, commands: Mapping[str, str] | None = None) -> str:
         """`refusal` for one member alone, in the language they read (`reader_lang`)."""

@@ -23,10 +23,10 @@ from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
 from ..service import LEAVE, NEXT_ROUND, deal_entry
 from ..state import MATCH_OVER, ROUND_OVER
 from . import commands as c
-from .i18n import gettext_for, known
+from .i18n import N_, Msg, gettext_for, known
 from .lobby import LOBBY_COMMANDS, lobby_step, start
 from .outcome import ChatError, Outcome
-from .render import color_from_text, describe_event, describe_private
+from .render import EventText, color_from_text, describe_event, describe_private
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .uno_timing import uno_after_play
 
@@ -50,7 +50,7 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
         # the event's own words and the seat's name: the status says a running round's
         # leave once (its last moves say it already), and "Ben 2" is who left, not "Ben"
         return _remove(table, seat, out, now=now,
-                       line=_("{player} left the game.").format(player=table.seats[seat].name))
+                       line=Msg(N_("{player} left the game."), player=table.seats[seat].name))
     if isinstance(cmd, c.Kick):
         if not (person.id == table.creator or person.is_admin):
             raise ChatError("not_allowed_admin")
@@ -58,7 +58,7 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
         if target is None:
             raise ChatError("bad_player")
         name = table.seats[target].name
-        return _remove(table, target, out, now=now, line=_("{player} was removed from the game.").format(player=name))
+        return _remove(table, target, out, now=now, line=Msg(N_("{player} was removed from the game."), player=name))
     if isinstance(cmd, c.Start):
         start(table, person, seat, out)
         table.round_started = now
@@ -215,9 +215,9 @@ def _move(table: Table, seat: int, cmd: c.Command) -> Move:
     kind = {c.Draw: DRAW, c.Pass: PASS, c.SayUno: UNO, c.Challenge: CHALLENGE}[type(cmd)]
     return Move(kind, seat)
 
-def _remove(table: Table, seat: int, out: Outcome, line: str, now: float) -> list[str]:
+def _remove(table: Table, seat: int, out: Outcome, line: Msg, now: float) -> list[str]:
     sid = table.seats[seat].id
-    out.notices.append(line)
+    out.tell(line, table.lang)
     if table.phase == LOBBY:
         del table.seats[seat]
         if sid == table.creator and table.humans():
@@ -256,9 +256,8 @@ def _skip(table: Table, person: c.Person, cmd: c.Skip, out: Outcome, now: float)
     kick_after = engine.rules_of(table.game).options["turn-timer"].kick_after \
         if engine.rules_of(table.game).enabled("turn-timer") else 0
     if kick_after and count >= kick_after and table.phase == PLAYING:
-        _ = gettext_for(table.lang)
-        entries += _remove(table, seat, out, now=now, line=_("{player} timed out too often and was removed.").format(
-            player=table.seats[seat].name))
+        entries += _remove(table, seat, out, now=now, line=Msg(N_("{player} timed out too often and was removed."),
+                                                               player=table.seats[seat].name))
     return entries + _ai(table, out, now)
 
 def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]:
@@ -403,13 +402,11 @@ def end_match_stopped(table: Table, reason: str = "stopped") -> list[Event]:
     return events
 
 
-def describe_all(table: Table, events: list[Event]) -> list[str]:
-    """The table's lines for `events`, in the chat's language."""
-
-    def name(seat: int) -> str:
-        return table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
-
-    return [line for e in events if (line := describe_event(e, name, table.lang))]
+def event_texts(table: Table, events: list[Event]) -> list[Msg]:
+    """The table's lines for `events`, kept for any reader (`Outcome.said`:
+    said in the chat's language, and again in a reader's own)."""
+    names = [seat.name for seat in table.seats]
+    return [EventText(e, names) for e in events if describe_event(e, names.__getitem__, table.lang)]
 
 
 def _person_may_act(table: Table) -> bool:
@@ -436,10 +433,12 @@ def _after_moves(table: Table, events: list[Event], out: Outcome, now: float,
     def name(seat: int) -> str:
         return table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
 
+    names = [seat.name for seat in table.seats]
     for e in events:
         line = describe_event(e, name, table.lang)
         if line and not (skip_first and e is events[0] and out.notices):
             out.notices.append(line)
+            out.said.append(EventText(e, names))  # the same line, for a reader of another language
         if e.cards and 0 <= e.player < len(table.seats):
             private = describe_private(e, table.seats[e.player].lang or table.lang)
             if private:

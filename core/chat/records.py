@@ -365,13 +365,14 @@ def without(record: dict[str, Any], person_id: str, name: str = FORGOTTEN) -> di
         return record
     old_names = {str(players[i]["name"]) for i in seats}
     out = dict(record)
-    out["players"] = [dict(p, name=name) if p.get("id") == person_id else p for p in players]
     entries = [str(e) for e in record.get("log", [])]
     taken = {str(p.get("id")) for p in players}
     for entry in entries:
         if entry.startswith(DEAL + " "):
             taken.update(str(x) for x in json.loads(entry[len(DEAL) + 1:]).get("players", []))
     alias = next(a for a in (name, *(f"{name} {k}" for k in range(2, len(taken) + 3))) if a not in taken)
+    # the seat's id goes too: an id kept beside "(forgotten)" would still say who it was
+    out["players"] = [dict(p, name=name, id=alias) if p.get("id") == person_id else p for p in players]
     out["log"] = [_entry_without(entry, person_id, alias) for entry in entries]
     state = record.get("state")
     if isinstance(state, dict) and isinstance(state.get("p"), list):

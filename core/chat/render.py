@@ -6,12 +6,12 @@ the console, emoji and HTML in Telegram).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from ..cards import Card, CardKind, kind_of
 from ..errors import CODES
 from ..events import Event
-from .i18n import LANGUAGES, N_, gettext_for, joined, ngettext_for, normalize
+from .i18n import LANGUAGES, N_, Msg, gettext_for, joined, ngettext_for, normalize
 from .typed import COLOR_TITLES, COLOR_WORDS, color_of
 from .unconfirmed import NOT_CONFIRMED
 
@@ -174,6 +174,24 @@ CHAT_ERRORS = {
     "round_not_over": N_("The round is still being played."),
     "bad_language": N_("Languages available: {languages}."),
 }
+
+
+class EventText(Msg):
+    """An event's line kept for its reader (`describe_event` in their
+    language when shown), with the seats' names as they were when it happened."""
+
+    __slots__ = ("event", "names")
+
+    def __init__(self, event: Event, names: Sequence[str]) -> None:
+        super().__init__(event.kind)
+        self.event = event
+        self.names = tuple(names)
+
+    def text(self, lang: str | None = None) -> str:
+        return describe_event(self.event, self._name, lang) or ""
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else "?"
 
 
 def describe_event(e: Event, name: Callable[[int], str], lang: str | None) -> str | None:

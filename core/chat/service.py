@@ -37,7 +37,7 @@ from ..variants import VariantError
 from . import commands as c
 from . import migration, play, records
 from .bounded import BoundedCache
-from .i18n import Msg, gettext_for, normalize
+from .i18n import N_, Msg, normalize
 from .lobby import open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
 from .render import FORGETFUL_OUTAGE, error_text, store_error_code
@@ -366,17 +366,16 @@ class ChatService:
             # tells the admin it can be; else the chat could never play again.
             log.warning("chat %s: stopped without its rules (%s)", chat_id, exc)
             events, rules_loaded = [], False
-        _ = gettext_for(table.lang)
-        notices = [] if after_rounds else \
-            [_("The game was stopped by {player}.").format(player=person.name)]
+        said = [] if after_rounds else [Msg(N_("The game was stopped by {player}."), player=person.name)]
+        said += play.event_texts(table, events)
+        notices = [m.text(table.lang) for m in said]
         if rules_loaded and (after_rounds or played.rounds):  # rounds were played: kept and counted (before the log goes)
-            await records.finish(self.store, game_id, table, events, notices + play.describe_all(table, events),
+            await records.finish(self.store, game_id, table, events, notices,
                                  played=played, stopped=not after_rounds)
         await self.store.delete_game(game_id)
         self.forget(chat_id)
         table.phase = FINISHED
-        return Outcome(ok=True, changed=True, table=table, events=events,
-                       notices=notices + play.describe_all(table, events))
+        return Outcome(ok=True, changed=True, table=table, events=events, notices=notices, said=said)
 
     async def _table_command(self, chat_id: str, person: c.Person, cmd: c.Command) -> Outcome:
         for _attempt in range(self.max_tries):  # the chat's game may change under us (a stop, a new game)

@@ -14,9 +14,10 @@ from tests.discord.test_game import three
 from tests.discord_api import DiscordAPIServer, Sent
 from tests.support.redis_server import RedisServer
 from unobot.chat.actions import ai_levels
-from unobot.chat.i18n import gettext_for
+from unobot.chat.i18n import Msg, Plural, gettext_for
 from unobot.chat.render import error_text
 from unobot.chat.table import PLAYING
+from unobot.chat.typed import LEVEL_NAMES
 
 
 class Clock:
@@ -357,3 +358,31 @@ async def test_a_refusal_names_discords_own_commands(server: DiscordAPIServer, b
     assert late.message.content == "⚠️ " + error_text("no_game", "de", {"new": "/uno new"}), late.message.content
     # Elsewhere the typed command stays as it was.
     assert error_text("no_game", "en") == "There is no game in this chat. Start one with /new."
+
+
+async def test_private_answers_are_in_the_members_language(server: DiscordAPIServer, bot: BotProcess) -> None:
+    """`/uno ai` and `/uno leave` answer the member alone, so in their own
+    language ("Ada (AI) se unió, nivel normal"), while the channel's status
+    stays in the channel's. They were in the channel's language: core wrote
+    its notices once, in the table's, and the answer showed those."""
+    guild = next(iter(server.guilds.values()))
+    ann, bruno, cleo = three(server)  # Bruno reads Spanish
+    driver = TableDriver(server, bot, guild.channels[0], [ann, bruno, cleo])
+    await driver.slash(ann, "new")
+    await driver.press_status(bruno, "j")
+    added = await driver.slash(bruno, "ai", count=1)
+    table = await driver.table()
+    assert table is not None and added.message is not None and added.message.ephemeral
+    es = gettext_for("es")
+    seat = table.seats[-1]
+    assert seat.level is not None
+    said = Plural("{name} joined, level {level} ({n} player).", "{name} joined, level {level} ({n} players).", 3,
+                  name=seat.name, level=Msg(LEVEL_NAMES[seat.level])).text("es")
+    assert added.message.content == said and "(3 jugadores)" in said, added.message.content
+    status = driver.status_message()
+    assert status is not None and "Bruno" in status.content  # the channel's own words are as before
+    await driver.press_status(ann, "g")
+    left = await driver.slash(bruno, "leave")
+    assert left.message is not None and left.message.ephemeral
+    assert es("{player} left the game.").format(player="Bruno") in left.message.content, left.message.content
+    assert "left the game" not in left.message.content

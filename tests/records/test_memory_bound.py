@@ -11,6 +11,7 @@ they expire with the store's game TTL, 48 hours by default.)"""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 import uuid
@@ -111,7 +112,7 @@ async def test_a_chat_played_past_every_cap_stays_under_its_bound(
             assert await store.client.zcard(store.keys.seen(CHAT)) <= CAP
             assert max(sizes[k] for k in records_kept) < 64 * 1024  # one kept match of three: a few KB
         # The people left are the ones who played most recently; the others are gone
-        # from the chat's tables and from their own record's index (/me).
+        # from the chat's tables and from their own record (/me; the index keeps the chat for /forgetme).
         everyone = await store.standings(CHAT, "all")
         assert len(everyone) == CAP
         # (people of one match tie: kept for sure is whoever at most CAP played as late or later)
@@ -126,5 +127,31 @@ async def test_a_chat_played_past_every_cap_stays_under_its_bound(
         bound = KEPT * 64 * 1024 + steady * 1.1
         assert max(totals[10:]) < bound, (totals, bound)
         print(f"chat bytes after each match: {totals}; without the records: {other}")
+    finally:
+        await store.close()
+
+
+async def test_forgetme_reaches_a_chat_whose_standings_dropped_them(redis_server: RedisServer) -> None:
+    """A person pushed out of a chat's standings by its bound (they played
+    least recently) is still named in the games the chat keeps: `/forgetme`
+    must find that chat and replace their name there. It did not: leaving
+    the standings also took the chat out of the person's index."""
+    store = RedisStore.from_url(redis_server.url, prefix=f"fgd{uuid.uuid4().hex[:6]}", standings_max=3,
+                                archive_max=10)
+    svc = ChatService(store, rng=random.Random(5))
+    admin = c.Person("1", "Admin", is_admin=True)
+    for rule, option, value in (("deck", "hand_size", 3), ("scoring", "target", 0)):  # a round is a match
+        assert (await svc.handle(CHAT, admin, c.SetRule(rule=rule, option=option, value=value))).ok
+    try:
+        await _match(svc, PEOPLE[:3], 1)  # P0 plays first...
+        await _match(svc, PEOPLE[3:6], 2)  # ...then three others fill the standings' three places
+        first = PEOPLE[0]
+        assert first.id not in await store.standings(CHAT, "all")
+        assert any(p["id"] == first.id for r in await store.archived(CHAT, 10) for p in r["players"])
+        assert await records.forget(store, first.id) == 1
+        for record in await store.archived(CHAT, 10):
+            assert first.id not in [p["id"] for p in record["players"]]
+            assert first.id not in {token for entry in record["log"] for token in entry.split()}
+            assert first.name not in json.dumps(record)
     finally:
         await store.close()

@@ -211,5 +211,6 @@ async def test_a_forgotten_person_leaves_kept_games_that_still_audit(redis_serve
         moves = [e for e in kept["log"] if e[:1].isdigit() or e == "next round"]
         assert [e for e in after["log"] if e[:1].isdigit() or e == "next round"] == moves
         assert "2" not in after["state"]["p"] and [p["name"] for p in after["players"]] == ["Ann", records.FORGOTTEN, "Cid"]
+        assert "2" not in [p["id"] for p in after["players"]]  # the id said who it was as well as the name
     finally:
         await store.close()

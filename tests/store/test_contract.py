@@ -369,7 +369,8 @@ async def test_standings_hold_at_most_standings_max_people_the_least_recent_go(s
     for period in ("all", "w2026-49"):
         assert set(await store.standings(CHAT, period)) == {"u1", "u4", "u5"}
     assert (await store.standings(CHAT, "all"))["u1"]["games"] == 2
-    assert await store.player_chats("u2") == [] and await store.player_chats("u3") == []
+    # who left the standings is still indexed: the chat's kept games name them (/forgetme)
+    assert await store.player_chats("u2") == [CHAT] and await store.player_chats("u3") == [CHAT]
     assert await store.player_chats("u1") == [CHAT]
 
 
@@ -390,6 +391,8 @@ async def test_forget_and_reset_standings_and_rewrite_a_record(store: Store) -> 
     await store.forget_standings(CHAT, "u1")
     assert set(await store.standings(CHAT, "all")) == {"u2"}
     assert set(await store.standings(CHAT, "m2026-12")) == {"u2"}
+    assert await store.player_chats("u1") == [CHAT]  # the kept game still names them
+    await store.forget_player_chats("u1")
     assert await store.player_chats("u1") == []
     assert await store.replace_archived(CHAT, game_id, {"game_id": game_id, "gone": True})
     assert await store.archived_game(CHAT, game_id) == {"game_id": game_id, "gone": True}
