@@ -71,7 +71,7 @@ from unobot.chat.actions import decode
 from unobot.chat.i18n import known, normalize
 from unobot.chat.outcome import Outcome
 from unobot.chat.records_text import forget_question
-from unobot.chat.render import error_text, failure_text, store_error_code
+from unobot.chat.render import failure_text, store_error_code
 from unobot.chat.service import ChatService
 from unobot.chat.settings_press import press as settings_press
 from unobot.chat.table import FINISHED, LOBBY, Table
@@ -519,7 +519,7 @@ class WebTable:
         if out.code == "stale":
             text = refusal("bad_action", page.lang)
         else:
-            text = error_text(out.code, page.lang) if out.code and out.reason is None else out.error or ""
+            text = out.refusal(page.lang)  # its reason too (which rules clash) in the page's language
         await self._send(page, {"type": "refused", "code": out.code, "text": text})
         await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
 

@@ -9,46 +9,25 @@ from __future__ import annotations
 import random
 import uuid
 
-from tests.support.chat_worker import command_for
+from tests.records.matches import PEOPLE, play_match
 from tests.support.redis_server import RedisServer
 from unobot.adapters.redis_store import RedisStore
 from unobot.chat import commands as c
 from unobot.chat import records, records_text
 from unobot.chat.match_text import by_standing, match_winner
 from unobot.chat.service import ChatService
-from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING
 from unobot.chat.views import table_view
 
 CHAT = "-100777"
-PEOPLE = [c.Person(str(60 + i), name) for i, name in enumerate(("Ana", "Bea", "Cid", "Dan"))]
 
 
 async def test_who_lasted_longer_is_placed_and_rated_ahead(redis_server: RedisServer) -> None:
     store = RedisStore.from_url(redis_server.url, prefix=f"elm{uuid.uuid4().hex[:6]}")
     try:
         svc = ChatService(store, rng=random.Random(3))
-        admin = c.Person(PEOPLE[0].id, "Ana", is_admin=True)
-        for cmd in (c.SetRule(rule="elimination", enabled=True), c.SetRule(rule="deck", option="hand_size", value=3)):
-            assert (await svc.handle(CHAT, admin, cmd)).ok, cmd
-        assert (await svc.handle(CHAT, PEOPLE[0], c.NewGame())).ok
-        for p in PEOPLE[1:]:
-            assert (await svc.handle(CHAT, p, c.Join())).ok
-        assert (await svc.handle(CHAT, PEOPLE[0], c.Start())).ok
-        rnd = random.Random(4)
-        table = await svc.table(CHAT)
-        for _ in range(6000):
-            assert table is not None
-            if table.phase not in (PLAYING, BETWEEN_ROUNDS):
-                break
-            if table.phase == BETWEEN_ROUNDS:
-                outcome = await svc.handle(CHAT, PEOPLE[0], c.NextRound(version=table.version))
-            else:
-                assert table.game is not None
-                seat = table.seats[table.game.turn]
-                outcome = await svc.handle(CHAT, c.Person(seat.id, seat.name), command_for(table, seat.id, rnd))
-            # the finished match's table is archived, not kept: the last outcome carries it
-            table = outcome.table if outcome.ok and outcome.table is not None else await svc.table(CHAT)
-        assert table is not None and table.phase == FINISHED and table.game is not None
+        table = await play_match(svc, CHAT, [c.SetRule(rule="elimination", enabled=True),
+                                             c.SetRule(rule="deck", option="hand_size", value=3)], seed=4)
+        assert table.game is not None
         gone = list(table.game.match["eliminated"])  # first out first
         assert len(gone) == 3
         names = [p.name for p in PEOPLE]

@@ -7,41 +7,23 @@ from __future__ import annotations
 import random
 import uuid
 
-from tests.support.chat_worker import command_for
+from tests.records.matches import play_match
 from tests.support.redis_server import RedisServer
 from unobot.adapters.redis_store import RedisStore
 from unobot.chat import commands as c
 from unobot.chat import records
 from unobot.chat.service import ChatService
-from unobot.chat.table import BETWEEN_ROUNDS, PLAYING
 
 CHAT = "-100321"
-PEOPLE = [c.Person(str(40 + i), name) for i, name in enumerate(("Ana", "Bea", "Cid", "Dan"))]
 
 
 async def test_partners_share_the_win_and_are_rated_as_a_team(redis_server: RedisServer) -> None:
     store = RedisStore.from_url(redis_server.url, prefix=f"tms{uuid.uuid4().hex[:6]}")
     try:
         svc = ChatService(store, rng=random.Random(1))
-        admin = c.Person(PEOPLE[0].id, "Ana", is_admin=True)
-        for cmd in (c.SetRule(rule="teams", enabled=True), c.SetRule(rule="deck", option="hand_size", value=3),
-                    c.SetRule(rule="scoring", option="target", value=0)):
-            assert (await svc.handle(CHAT, admin, cmd)).ok, cmd
-        assert (await svc.handle(CHAT, PEOPLE[0], c.NewGame())).ok
-        for p in PEOPLE[1:]:
-            assert (await svc.handle(CHAT, p, c.Join())).ok
-        assert (await svc.handle(CHAT, PEOPLE[0], c.Start())).ok
-        rnd = random.Random(2)
-        for _ in range(3000):
-            table = await svc.table(CHAT)
-            if table is None or table.phase not in (PLAYING, BETWEEN_ROUNDS):
-                break
-            if table.phase == BETWEEN_ROUNDS:
-                await svc.handle(CHAT, PEOPLE[0], c.NextRound(version=table.version))
-                continue
-            assert table.game is not None
-            seat = table.seats[table.game.turn]
-            await svc.handle(CHAT, c.Person(seat.id, seat.name), command_for(table, seat.id, rnd))
+        await play_match(svc, CHAT, [c.SetRule(rule="teams", enabled=True),
+                                     c.SetRule(rule="deck", option="hand_size", value=3),
+                                     c.SetRule(rule="scoring", option="target", value=0)], seed=2)
         kept = await records.last(store, CHAT)
         assert kept is not None and kept["teams"] == [0, 1, 0, 1]  # partners sit opposite
         winners = {p["id"] for i, p in enumerate(kept["players"]) if i % 2 == kept["winner"] % 2}
