@@ -142,6 +142,21 @@ class Rule:
         return rule_text(cls, english, lang) if lang and lang != "en" else english
 
     @classmethod
+    def translated(cls, text: str, lang: str | None = None) -> str:
+        """One of the rule's own texts (marked with `N_`) in `lang`, through
+        its catalogue (`locale`; unobot's for its own rules); English as
+        written when there is no translation."""
+        return rule_text(cls, text, lang) if lang else text
+
+    @classmethod
+    def label_with(cls, options: Mapping[str, Any], lang: str = "en") -> str:
+        """The rule's title with these options in force (a variant's, a
+        chat's): `label`, unless an option changes what the rule is, as
+        no-action-finish's `forbid: draw` does (not "Finish on a number"
+        then). What the lobby's list of house rules shows."""
+        return cls.label(lang)
+
+    @classmethod
     def option_help(cls, name: str, lang: str | None = None) -> str:
         """What option `name` does (its `option(help=...)`), in `lang`,
         through the rule's own catalogue (unobot's for its own rules); the

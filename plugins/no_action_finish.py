@@ -7,7 +7,8 @@ card but a number), `wild` (no-wild-finish: only wilds are refused) or
 A player whose only card is refused draws as usual.
 """
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from unobot import N_, PLAY, Card, GameState, Move, Rule, dataclass, errors, hookimpl, option
 
@@ -21,6 +22,15 @@ class NoActionFinish(Rule):
     title = {"en": "Finish on a number", "es": "Terminar con un número"}
     refusals = {NO_WILD_FINISH: N_("You may not go out on a wild card."),
                 NO_DRAW_FINISH: N_("You may not go out on a draw card.")}
+
+    #: The title when `forbid` narrows the rule: "Finish on a number" would
+    #: be false of a variant (crazy) that refuses only draw cards last.
+    titles = {"wild": N_("No finishing on a wild card"), "draw": N_("No finishing on a draw card")}
+
+    @classmethod
+    def label_with(cls, options: Mapping[str, Any], lang: str = "en") -> str:
+        title = cls.titles.get(str(options.get("forbid", "action")))
+        return cls.translated(title, lang) if title else cls.label(lang)
 
     @dataclass(frozen=True)
     class Options:

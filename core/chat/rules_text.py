@@ -87,5 +87,6 @@ def rule_lines(rules: RuleSet, lang: str | None, *, house_only: bool = False) ->
         options = rules.options.get(name)
         lines = [option_line(cls, spec, getattr(options, spec.name), lang)
                  for spec in option_specs(cls) if hasattr(options, spec.name)]
-        out.append(RuleLine(name, cls.label(lang or "en"), not cls.base, lines))
+        values = {spec.name: getattr(options, spec.name) for spec in option_specs(cls) if hasattr(options, spec.name)}
+        out.append(RuleLine(name, cls.label_with(values, lang or "en"), not cls.base, lines))
     return out

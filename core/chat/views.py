@@ -446,6 +446,6 @@ def rules_summary(settings: dict[str, Any], lang: str) -> RulesSummary:
         title = load_variant(variant).label(lang)
     except VariantError:
         title = variant
-    house = [rules[n].label(lang) for n in sorted(enabled) if n in rules and not rules[n].base]
+    house = [rules[n].label_with(resolved.rules[n], lang) for n in sorted(enabled) if n in rules and not rules[n].base]
     return RulesSummary(title, enabled, house, int(str(settings.get("timer") or 0)))
 

@@ -80,3 +80,18 @@ def test_every_choice_is_named_in_words_in_every_language() -> None:
     panels = {p.option: p for p in menu.rule_panel("no-mercy-cards")}
     labels = [e.label for e in panels["deck"].choices.entries]
     assert "solo la baraja No Mercy" in labels and "añadidas a la baraja habitual" in labels
+
+
+def test_a_rule_is_titled_as_its_options_make_it() -> None:
+    """Crazy refuses only draw cards as a last card (`no-action-finish: {forbid:
+    draw}`): its lobby and its /rules said "Finish on a number", which is
+    false there (a last Skip or 7 is fine). The title follows the option."""
+    from unobot.chat.views import rules_summary
+
+    for lang, title in (("en", "No finishing on a draw card"), ("es", "No terminar con una carta de robo")):
+        assert title in rules_summary({"variant": "crazy", "rules": {}}, lang).house
+        assert title in [line.title for line in rule_lines(rules_for("crazy"), lang)]
+    official = rules_summary({"variant": "official", "rules": {"no-action-finish": True}}, "en").house
+    assert "Finish on a number" in official
+    wild = rules_summary({"variant": "official", "rules": {"no-action-finish": {"forbid": "wild"}}}, "en").house
+    assert "No finishing on a wild card" in wild
