@@ -20,6 +20,7 @@ from .i18n import N_, Joined, Msg, Plural, gettext_for
 from .names import MAX_NAME, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
+from .settings import seen_settings
 from .table import FINISHED, LOBBY, PLAYING, Seat, Table
 from .typed import LEVEL_NAMES
 
@@ -139,7 +140,8 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     seed = service.rng.getrandbits(48) if service.rng else secrets.randbits(48)
     table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"],
                   version=1, lang=lang, seats=[Seat(person.id, person.name)] if cmd.join else [],
-                  seed=seed, created=now, turn_started=now, timer=settings["timer"])
+                  seed=seed, created=now, turn_started=now, timer=settings["timer"],
+                  settings_seen=seen_settings(settings))
     try:
         game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
     except ChatBusy:

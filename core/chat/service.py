@@ -41,7 +41,7 @@ from .i18n import N_, Msg, normalize
 from .lobby import open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
 from .render import FORGETFUL_OUTAGE, error_text, store_error_code
-from .settings import SETTINGS_COMMANDS, settings_command
+from .settings import SETTINGS_COMMANDS, catch_up, settings_command
 from .stats import record_stats
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, TABLES, Table
 from .unconfirmed import Unconfirmed
@@ -378,6 +378,8 @@ class ChatService:
         return Outcome(ok=True, changed=True, table=table, events=events, notices=notices, said=said)
 
     async def _table_command(self, chat_id: str, person: c.Person, cmd: c.Command) -> Outcome:
+        # a lobby deals its game on the chat's settings as they are now (`catch_up`)
+        fresh = await self.settings(chat_id) if isinstance(cmd, c.Start) else None
         for _attempt in range(self.max_tries):  # the chat's game may change under us (a stop, a new game)
             game_id = self._games.get(chat_id)
             remembered = game_id is not None
@@ -391,6 +393,8 @@ class ChatService:
                 out = Outcome(table=table)
                 judged[:] = [(table, out)]
                 before = table.phase
+                if fresh is not None:
+                    catch_up(table, fresh)
                 entries = play.step(table, person, cmd, out, self.clock())
                 if entries is None:
                     return None

@@ -119,10 +119,34 @@ def refusal(exc: VariantError, cmd: c.Command) -> tuple[str, Msg]:
     return "bad_option", Msg(N_("That option does not fit the rule: {reason}."), reason=exc.msg)
 
 
+#: The settings a lobby takes (`apply_settings`): what its game is dealt with and said in.
+LOBBY_SETTINGS = ("variant", "rules", "lang", "timer")
+
+
+def seen_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """What a lobby remembers of the chat's settings (`Table.settings_seen`)."""
+    return {key: settings[key] for key in LOBBY_SETTINGS if key in settings}
+
+
+def catch_up(table: Table, settings: dict[str, Any]) -> None:
+    """At Start, a lobby takes the chat's settings changed since it last took
+    them. Why: a setting is kept at the place's settings (a forum's group, a
+    Discord server), and only the lobby where it was changed hears of it at
+    once; a lobby open in another topic or channel would else deal its game
+    on the old rules. Only what changed: a variant chosen with /new stays
+    unless the chat's variant itself changed since."""
+    if table.phase != LOBBY or not table.settings_seen:
+        return
+    changes = {key: value for key, value in seen_settings(settings).items() if table.settings_seen.get(key) != value}
+    if changes:
+        apply_settings(table, changes)
+
+
 def apply_settings(table: Table, changes: dict[str, Any]) -> list[str] | None:
     """A lobby takes the chat's new settings (a running game keeps its own)."""
     if table.phase != LOBBY:
         return None
+    table.settings_seen = {**table.settings_seen, **{k: v for k, v in changes.items() if k in LOBBY_SETTINGS}}
     if "variant" in changes:
         table.variant = changes["variant"]
     if "rules" in changes:

@@ -70,6 +70,11 @@ class Table:
     #: taken), less those played since; people only. Their hand marks them: the
     #: private "You drew" notice may be lost. Cleared when a round is dealt.
     drawn_last: dict[int, list[Card]] = field(default_factory=dict)
+    #: The chat's settings (variant, rules, lang, timer) as this lobby last
+    #: took them: at Start the lobby takes those changed since (`settings.catch_up`),
+    #: made where it did not hear of them (a forum's other topic, a Discord
+    #: server's scope). Empty for a table from before it was kept.
+    settings_seen: dict[str, Any] = field(default_factory=dict)
     #: The table's revision: +1 on every change a person could have seen
     #: (a move, a join, a setting). Commands and adapters' result ids carry
     #: it to detect stale choices; adapters' own bookkeeping does not bump it.
@@ -155,6 +160,7 @@ class Table:
             "ad": self.adapter,
             "v": self.version,
             **({"left": self.left} if self.left else {}),
+            **({"ss": self.settings_seen} if self.settings_seen and self.phase == LOBBY else {}),
             **({"rt": round(self.round_started, 1)} if self.round_started else {}),
             **({"nd": {str(k): pack(v) for k, v in self.drawn_last.items()}} if self.drawn_last else {}),
         }
@@ -196,6 +202,7 @@ class Table:
                 round_started=float(d.get("rt", 0.0)),
                 version=int(d.get("v", 0)),
                 drawn_last={int(k): unpack(v) for k, v in (d.get("nd") or {}).items()},
+                settings_seen=dict(d.get("ss") or {}),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateFormatError(f"table is incomplete or corrupt: {exc!r}") from exc
