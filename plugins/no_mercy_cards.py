@@ -153,7 +153,8 @@ class NoMercyCards(Rule):
             if same:  # one pass over the hand, not a remove (a pass) per card
                 hand[:] = [c for c in hand if c.color != color]
             state.discard[-1:-1] = same
-            events.append(Event(DISCARDED_ALL, player, card, n=len(same)))
+            if same:  # "discards 0 more cards" told nothing a player needs to read
+                events.append(Event(DISCARDED_ALL, player, card, n=len(same)))
             if hand:
                 advance(state)
             return True
