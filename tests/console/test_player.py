@@ -162,6 +162,26 @@ def test_narrow_terminal_wraps_between_parts(lang: str) -> None:
     _quit(child)
 
 
+@pytest.mark.parametrize("lang", (*LANGS, "fr"))
+def test_help_reads_in_a_40_column_terminal(lang: str) -> None:
+    """`help` in 40 columns: the commands' column (30 wide, never wrapped)
+    left four columns to the explanations, printed a word or half a word
+    ("pla…") a line. Each explanation now reads whole, words kept together."""
+    from unobot.chat.typed_help import move_rows
+
+    _ = gettext_for(lang)
+    child = spawn(*BASE, "--seed", "3", "--lang", lang, "--variant", "crazy", size=(30, 40))
+    _first_move(child, lang)
+    out = _ask(child, _("help"))
+    lines = [" ".join(line.split()) for line in out.splitlines()]
+    assert all(len(line) <= 40 for line in out.splitlines())
+    assert "…" not in out, out
+    for _word, what in move_rows(lang):
+        start = " ".join(what.split()[:3])  # its first words on one line, not one a line
+        assert any(line.startswith(start) for line in lines), (start, out)
+    _quit(child)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_typing_while_the_others_move_is_not_echoed(lang: str) -> None:
     _ = gettext_for(lang)
