@@ -79,7 +79,9 @@ class NoMercyCards(Rule):
         SKIPPED_EVERYONE: N_("{player} skips everyone and plays again!"),
         DISCARDED_ALL: NP_("{player} discards {n} more card of that colour.",
                            "{player} discards {n} more cards of that colour."),
-        ROULETTE_DRAWN: N_("{other} turns up {n} cards before a {color} one comes."),
+        # plural: "turns up 1 cards" was said when the first card was the colour
+        ROULETTE_DRAWN: NP_("{other} turns up {n} card, and it is {color}.",
+                            "{other} turns up {n} cards until a {color} one comes."),
     }
 
     @dataclass(frozen=True)
