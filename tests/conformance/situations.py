@@ -148,6 +148,11 @@ SITUATIONS: list[Situation] = [
                 kind("play", card=card, color="B" if card.startswith("W") else None),
                 variant="no-mercy")
       for card in ("RSA", "RDA", "R+4", "WR+4", "WCR", "W+6", "W+10", "R+2", "RS", "RR", "R7", "R0")],
+    # The 2018 deck's own cards: Shuffle Hands deals every hand out again, a
+    # Customizable plays as a plain wild.
+    *[Situation(f"official-2018-{card}", (f"{card} G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4",
+                kind("play", card=card, color="G"), variant="official-2018")
+      for card in ("WSH", "WCU")],
 ]
 
 
