@@ -80,3 +80,17 @@ def test_every_choice_is_named_in_words_in_every_language() -> None:
     panels = {p.option: p for p in menu.rule_panel("no-mercy-cards")}
     labels = [e.label for e in panels["deck"].choices.entries]
     assert "solo la baraja No Mercy" in labels and "añadidas a la baraja habitual" in labels
+
+
+def test_an_option_and_its_value_are_joined_as_the_language_writes_it() -> None:
+    """`rules` in French read "cartes distribuées à chaque joueur: 7", a colon
+    hard-coded where French writes " : " (as every other French line of the
+    bot does), and Chinese its own "："."""
+    def dealt(lang: str) -> str:
+        deck = next(line for line in rule_lines(rules_for("official"), lang) if line.name == "deck")
+        return deck.options[0]
+
+    assert dealt("en") == "cards dealt to each player: 7"
+    assert dealt("fr").endswith(" : 7") and not dealt("fr").endswith(" : : 7")
+    assert dealt("zh_CN").endswith("：7")
+    assert dealt("es").endswith(": 7") and not dealt("es").endswith(" : 7")
