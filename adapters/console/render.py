@@ -365,20 +365,24 @@ class HelpList:
             yield Padding(Text(what), (0, 0, 0, 4))
 
 
-def rules_text(title: str, rules: RuleSet, lang: str, rounds: int | None = None) -> Text:
-    """`rules`: the variant, then every rule in play (house rules first) with its options, in words."""
+def rules_text(title: str, rules: RuleSet, lang: str, rounds: int | None = None) -> Group:
+    """`rules`: the variant, then every rule in play (house rules first) with its options, in words.
+
+    Each rule and option is its own indented block, so a line that wraps in a
+    narrow terminal keeps its indent (in one Text, "attente: oui" came back to
+    the first column, among the rules' titles)."""
     _ = gettext_for(lang)
-    text = Text(_("Rules in play: {variant}").format(variant=title), style="bold")
+    parts: list[RenderableType] = [Text(_("Rules in play: {variant}").format(variant=title), style="bold")]
     for line in rule_lines(rules, lang):  # core's words: the title, each option's help and value
-        text.append("\n  " + ("+ " if line.house else "· "), style="grey50")
-        text.append(line.title, style="bold cyan" if line.house else "")
-        for option in line.options:
-            text.append("\n      " + option, style="grey62")
-    text.append("\n" + _("+ house rule   · shared rule"), style="grey62")
+        head = Text("+ " if line.house else "· ", style="grey50")
+        head.append(line.title, style="bold cyan" if line.house else "")
+        parts.append(Padding(head, (0, 0, 0, 2)))
+        parts += [Padding(Text(option, style="grey62"), (0, 0, 0, 6)) for option in line.options]
+    parts.append(Text(_("+ house rule   · shared rule"), style="grey62"))
     length = match_length(lang, rounds=rounds)
     if length is not None:
-        text.append("\n" + length)
-    return text
+        parts.append(Text(length))
+    return Group(*parts)
 
 
 def choice_line(title: str, options: Sequence[Text]) -> Text:

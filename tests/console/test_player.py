@@ -182,6 +182,26 @@ def test_help_reads_in_a_40_column_terminal(lang: str) -> None:
     _quit(child)
 
 
+@pytest.mark.parametrize("lang", (*LANGS, "fr"))
+def test_rules_keep_their_indent_in_a_40_column_terminal(lang: str) -> None:
+    """`rules` in 40 columns: an option's words that wrapped came back to the
+    first column ("attente: oui" among the rules' titles). Every line but the
+    title, the legend and the match's length is indented."""
+    from unobot.chat.match_text import match_length
+
+    _ = gettext_for(lang)
+    child = spawn(*BASE, "--seed", "3", "--lang", lang, "--variant", "crazy", "--rounds", "1", size=(30, 40))
+    _first_move(child, lang)
+    out = _ask(child, _("rules"))
+    body = [line.rstrip() for line in out.splitlines()[1:-1] if line.strip()]  # the line typed, the prompt
+    unindented = [line for line in body if not line.startswith("  ")]
+    title = _("Rules in play: {variant}").split("{variant}")[0]
+    assert len(unindented) == 3 and unindented[0].startswith(title), unindented
+    assert unindented[1:] == [_("+ house rule   · shared rule"), match_length(lang, rounds=1)], unindented
+    assert all(len(line) <= 40 for line in out.splitlines())
+    _quit(child)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_typing_while_the_others_move_is_not_echoed(lang: str) -> None:
     _ = gettext_for(lang)
