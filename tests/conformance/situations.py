@@ -156,6 +156,48 @@ SITUATIONS: list[Situation] = [
 ]
 
 
+# -- a turn timer that runs out ---------------------------------------------------------
+
+#: Seconds of the timed situations' turn timer: short, as two front-ends (Discord, the
+#: web table) and the console wait on the wall clock; long enough for a table to be laid.
+TIMER_SECONDS = 2
+
+
+def timed(name: str, hands: tuple[str, ...], top: str, rules: dict[str, Any] | None = None,
+          **kw: Any) -> Situation:
+    """A situation in which the person on turn does nothing and the turn
+    timer runs out (RULES.md §6): the bot's own wake, not a pick of theirs."""
+    return Situation(name, hands, top, kind("skip"),
+                     rules={**(rules or {}), "turn-timer": {"seconds": TIMER_SECONDS, "kick_after": 0}}, **kw)
+
+
+#: What the timer does, the same in every front-end: a Wild starter's colour named
+#: (the colour held most), then one card drawn; a pending total taken; one card drawn.
+TIMED: list[Situation] = [
+    timed("timer-wild-starter", ("R1 G2 G3", "Y4 R5 G6", "B7 Y8 R9"), "W", wild_starter=True),
+    timed("timer-pending-draw", ("R+2 G1 B3", "G+2 R6 G6", "B7 Y8 R9"), "R4", {"stacking": {}},
+          before=((0, "R+2", None),), actor=1),  # the actor: whose turn runs out (the console's person's seat)
+    timed("timer-draw-one", ("G2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4"),
+]
+
+
+def timed_out(table: Table) -> Table:
+    """The table once its turn timer has run out, as the model says (the wake's
+    own command, by the bot, any time after the timer)."""
+    from unobot.chat.wake import SYSTEM
+
+    return reference(table, SYSTEM, c.Skip(auto=True, version=table.version), table.turn_started + 10 ** 6)
+
+
+def rule_commands(rules: dict[str, Any]) -> list[c.Command]:
+    """What an admin sends to set a situation's rules: each on, then its options."""
+    out: list[c.Command] = []
+    for rule, options in rules.items():
+        out.append(c.SetRule(rule=rule, enabled=True))
+        out += [c.SetRule(rule=rule, option=option, value=value) for option, value in options.items()]
+    return out
+
+
 # -- the chat's rules ------------------------------------------------------------------
 
 def house_rules() -> list[str]:
