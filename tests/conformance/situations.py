@@ -12,6 +12,11 @@ each front-end's test checks two things against the model:
 - the result: the game stored after the pick is the game the model's
   command gives on the same table (`reference`), compared seat by seat, so
   two front-ends with different user ids reach the same state.
+
+`TIMED` situations are picked by nobody: the turn timer runs out and the
+front-end's own wake must time the turn out as the model does
+(`timed_out`). `MANAGED` ones are a leave and a stop, through the chat
+front-ends (the console's game is one person's).
 """
 
 from __future__ import annotations
@@ -179,6 +184,37 @@ TIMED: list[Situation] = [
           before=((0, "R+2", None),), actor=1),  # the actor: whose turn runs out (the console's person's seat)
     timed("timer-draw-one", ("G2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4"),
 ]
+
+
+# -- leaving and stopping ------------------------------------------------------------------
+
+def leave(menu: actions.Menu) -> actions.Action | None:
+    return menu.leave
+
+
+def stop(menu: actions.Menu) -> actions.Action | None:
+    return menu.stop
+
+
+#: A player leaving for good (off their turn, and on it: the turn passes on) and the
+#: creator stopping the game: the model's `Menu.leave` and `Menu.stop`, confirmed.
+#: Not through the console: its game is one person's, whose `quit` keeps it saved
+#: (`--resume`) and whose "no" to resuming it puts it away.
+MANAGED: list[Situation] = [
+    Situation("leave-off-turn", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", leave, actor=1),
+    Situation("leave-on-turn", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", leave, actor=0),
+    Situation("stop", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", stop, actor=0),
+]
+
+
+def managed_result(table: Table | None, s: Situation, before: Table, person: c.Person) -> None:
+    """What a leave or a stop leaves behind, as the model says: the game without
+    the leaver (its cards back in the pile), or no game at all."""
+    if s.pick is stop:
+        assert table is None or table.phase == "finished", table
+        return
+    assert table is not None and table.version == before.version + 1, "the leave was not taken"
+    assert game_of(table) == game_of(reference(before, person, c.Leave(version=before.version), 0.0))
 
 
 def timed_out(table: Table) -> Table:

@@ -19,6 +19,7 @@ import pytest_asyncio
 
 from tests.conformance.conftest import new_prefix
 from tests.conformance.situations import (
+    MANAGED,
     OPTIONS,
     SITUATIONS,
     TIMED,
@@ -27,6 +28,7 @@ from tests.conformance.situations import (
     game_of,
     house_rules,
     lay,
+    managed_result,
     reference,
     rule_commands,
     rules_after,
@@ -61,7 +63,7 @@ class World:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def discord(redis_server: RedisServer) -> AsyncIterator[World]:
     async with DiscordAPIServer() as server:
-        guild = server.guild(channels=len(SITUATIONS) + len(TIMED) + len(house_rules()) + len(OPTIONS))
+        guild = server.guild(channels=len(SITUATIONS) + len(TIMED) + len(MANAGED) + len(house_rules()) + len(OPTIONS))
         bot = await BotProcess(server, redis_server.url, new_prefix("dc")).start()
         yield World(server, bot, list(guild.channels))
         await bot.stop()
@@ -121,6 +123,17 @@ async def test_discord_offers_the_model_and_reaches_its_state(discord: World, s:
     assert after.version == table.version + 1, "the pick was not taken"
     expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, 0.0)
     assert game_of(after) == game_of(expected)
+
+
+@pytest.mark.parametrize("s", MANAGED, ids=str)
+async def test_discord_leaves_and_stops_as_the_model_does(discord: World, s: Situation) -> None:
+    """/uno leave and /uno stop (the creator's), offered to whom the model offers them, end what the model ends."""
+    driver, table = await laid_out(discord, s)
+    member = driver.members[s.actor]
+    person = c.Person(str(member.id), NAMES[s.actor])
+    assert s.pick(actions.menu(table, person.id)) is not None, "the model offers it"
+    await driver.slash(member, "stop" if s.name == "stop" else "leave")
+    managed_result(await driver.table(), s, table, person)
 
 
 @pytest.mark.parametrize("s", TIMED, ids=str)

@@ -19,6 +19,7 @@ import pytest_asyncio
 from tests.botapi import BotAPIServer
 from tests.conformance.conftest import new_prefix
 from tests.conformance.situations import (
+    MANAGED,
     OPTIONS,
     SITUATIONS,
     TIMED,
@@ -27,6 +28,7 @@ from tests.conformance.situations import (
     game_of,
     house_rules,
     lay,
+    managed_result,
     reference,
     rule_commands,
     rules_after,
@@ -113,6 +115,19 @@ async def test_telegram_offers_the_model_and_reaches_its_state(
     expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, bot.clock() if bot.clock else 0.0)
     assert after.version == table.version + 1, "the pick was not taken"
     assert game_of(after) == game_of(expected)
+
+
+@pytest.mark.parametrize("s", MANAGED, ids=str)
+async def test_telegram_leaves_and_stops_as_the_model_does(telegram: tuple[BotAPIServer, BotProcess],
+                                                           s: Situation) -> None:
+    """/leave and /stop (the creator's), offered to whom the model offers them, end what the model ends."""
+    server, bot = telegram
+    driver, table = await laid_out(server, bot, s)
+    actor = driver.players[s.actor]
+    person = c.Person(str(actor["id"]), NAMES[s.actor])
+    assert s.pick(actions.menu(table, person.id)) is not None, "the model offers it"
+    await driver.command(actor, "/stop" if s.name == "stop" else "/leave")
+    managed_result(await driver.table(), s, table, person)
 
 
 @pytest.mark.parametrize("s", TIMED, ids=str)

@@ -44,6 +44,7 @@ import pytest_asyncio
 
 from tests.conformance.conftest import new_prefix
 from tests.conformance.situations import (
+    MANAGED,
     OPTIONS,
     SITUATIONS,
     TIMED,
@@ -52,6 +53,7 @@ from tests.conformance.situations import (
     game_of,
     house_rules,
     lay,
+    managed_result,
     reference,
     rule_commands,
     rules_after,
@@ -234,6 +236,36 @@ async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, device
         assert after.version == table.version + 1, "the pick was not taken"
         expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, web.service.clock())
         assert game_of(after) == game_of(expected)
+        assert [r for p in players for r in p.refusals] == []
+    finally:
+        for p in players:
+            await p.page.close()
+
+
+@pytest.mark.parametrize("s", MANAGED, ids=str)
+async def test_web_leaves_and_stops_as_the_model_does(web: WebServer, devices: list[Any], s: Situation) -> None:
+    """The page's Leave and Stop buttons are the model's (label, question), shown to whom
+    it offers them; confirmed, they end what the model ends."""
+    players: list[WebPlayer] = []
+    try:
+        chat, table = await laid_out(web, devices, s, players)
+        page = players[s.actor].page
+        person = c.Person(table.seats[s.actor].id, NAMES[s.actor])
+        wanted = s.pick(actions.menu(table, person.id, "en"))
+        assert wanted is not None, "the model offers it"
+        button = "#stop" if s.name == "stop" else "#leave"
+        assert await page.is_visible(button) and await page.text_content(button) == wanted.label
+        await page.click(button)
+        await page.wait_for_selector("#stop-confirm[open]")
+        assert await page.text_content("#stop-text") == wanted.confirm
+        await page.click("#stop-yes")
+        got: Table | None = table
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            got = await web.service.table(chat)
+            if got is None or got.version > table.version:
+                break
+        managed_result(got, s, table, person)
         assert [r for p in players for r in p.refusals] == []
     finally:
         for p in players:
