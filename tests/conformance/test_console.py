@@ -212,8 +212,8 @@ def test_console_lets_the_turn_timer_run_out(redis_server: RedisServer, login: s
             time.sleep(0.1)
         assert after.version > table.version, "the turn timer did not run out: " + clean(child.before)[-800:]
         assert game_of(after) == game_of(timed_out(table))
-        child.sendline("quit")
-        child.expect(pexpect.EOF)
+        # No `quit`: typed while the AI seats move it is dropped (as typing then is), and the
+        # next turn's 2 seconds may run out before it lands; the game is put away as it is.
     finally:
         child.close(force=True)
 
