@@ -409,12 +409,20 @@ def _known(msgid: str, names: list[str], close: list[str]) -> Msg:
     return Msg(N_("did you mean {name}? {known}"), name=repr(close[0]), known=listed)
 
 
+def _as_typed(value: object) -> str:
+    """A default as a person writes it in `--rule` or YAML: `true`, not Python's
+    `True` (the hint said "true or false (default True)")."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
 def option_fix(rule: type[Rule]) -> Msg:
     """Every option of a rule with what it takes and its default: the fix of an option error."""
     from .rule import option_specs
 
     parts = [Msg(N_("{option}: {kind} (default {default})"), option=o.name, kind=o.describe_msg(),
-                 default=repr(o.default)) for o in option_specs(rule)]
+                 default=_as_typed(o.default)) for o in option_specs(rule)]
     if not parts:
         return Msg(N_("rule '{rule}' has no options"), rule=rule.name)
     return Msg(N_("options of '{rule}': {options}"), rule=rule.name, options=Joined(parts, "; "))

@@ -79,7 +79,9 @@ class NoMercyCards(Rule):
         SKIPPED_EVERYONE: N_("{player} skips everyone and plays again!"),
         DISCARDED_ALL: NP_("{player} discards {n} more card of that colour.",
                            "{player} discards {n} more cards of that colour."),
-        ROULETTE_DRAWN: N_("{other} turns up {n} cards before a {color} one comes."),
+        # plural: "turns up 1 cards" was said when the first card was the colour
+        ROULETTE_DRAWN: NP_("{other} turns up {n} card, and it is {color}.",
+                            "{other} turns up {n} cards until a {color} one comes."),
     }
 
     @dataclass(frozen=True)
@@ -153,7 +155,8 @@ class NoMercyCards(Rule):
             if same:  # one pass over the hand, not a remove (a pass) per card
                 hand[:] = [c for c in hand if c.color != color]
             state.discard[-1:-1] = same
-            events.append(Event(DISCARDED_ALL, player, card, n=len(same)))
+            if same:  # "discards 0 more cards" told nothing a player needs to read
+                events.append(Event(DISCARDED_ALL, player, card, n=len(same)))
             if hand:
                 advance(state)
             return True

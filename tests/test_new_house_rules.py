@@ -133,3 +133,43 @@ def test_shuffle_seats_first_player_follows_the_dealer_in_the_new_order() -> Non
             continue
         order = state.ext["seats"]
         assert state.turn == order[(order.index(state.dealer) + 1) % 5]
+
+
+def test_a_discard_all_with_no_other_card_of_its_colour_tells_nothing_more() -> None:
+    """Played with no other card of its colour, a Discard All said "Root
+    discards 0 more cards of that colour." in every game (seen in the console,
+    in English and Spanish); with some, it says how many."""
+    from unobot.cards import parse_card
+    from unobot.engine import setup_round
+    from unobot.moves import play_move
+
+    def said(hand: str) -> list[str]:
+        game = setup_round("no-mercy", ["ana", "ben"], [[parse_card(t) for t in hand.split()],
+                                                        [parse_card("B1"), parse_card("B2")]],
+                           [parse_card("R3")], [parse_card("Y5"), parse_card("Y6")], turn=0)
+        _game, events = apply(game, play_move(0, parse_card("RDA")))
+        return [line for e in events if (line := describe_event(e, ["Ana", "Ben"].__getitem__, "en"))]
+
+    assert not any("more card" in line for line in said("RDA G2 B5")), said("RDA G2 B5")
+    assert "Ana discards 2 more cards of that colour." in said("RDA R1 R5 G2")
+
+
+def test_a_colour_roulette_that_stops_at_the_first_card_says_one_card() -> None:
+    """Seen in a console game of crazy in Spanish: "Tess levanta 1 cartas hasta
+    que sale una de color verde." (the text had no plural form)."""
+    from unobot.cards import parse_card
+    from unobot.engine import setup_round
+    from unobot.moves import play_move
+
+    def said(draw: str, lang: str) -> list[str]:
+        game = setup_round("no-mercy", ["ana", "ben"], [[parse_card("WCR"), parse_card("B2")],
+                                                        [parse_card("B1"), parse_card("B3")]],
+                           [parse_card("R3")], [parse_card(t) for t in draw.split()], turn=0)
+        _game, events = apply(game, play_move(0, parse_card("WCR"), "G"))
+        return [line for e in events if e.kind == "roulette_drawn"
+                and (line := describe_event(e, ["Ana", "Ben"].__getitem__, lang))]
+
+    assert said("G5 Y1", "en") == ["Ben turns up 1 card, and it is green."]
+    assert said("G5 Y1", "es") == ["Ben levanta 1 carta, y es de color verde."]
+    assert said("Y1 R2 G5", "en") == ["Ben turns up 3 cards until a green one comes."]
+    assert said("Y1 R2 G5", "es") == ["Ben levanta 3 cartas hasta que sale una de color verde."]

@@ -207,7 +207,7 @@ def assert_translated(exc: VariantError, where: str, spanish: list[str]) -> None
          ["regla desconocida: 'stackng'", "solución: ¿querías decir 'stacking'? reglas conocidas: "]),
         ("name: x\nrules:\n  stacking:\n    optional: maybe\n", 4,
          ["la opción 'optional' de la regla 'stacking' debe ser true o false, no 'maybe'",
-          "solución: opciones de 'stacking': draw_two_on_draw_two: true o false (por defecto True); "]),
+          "solución: opciones de 'stacking': draw_two_on_draw_two: true o false (por defecto true); "]),
         ("name: x\nrules:\n  stacking:\n    colour: 1\n", 4,
          ["la regla 'stacking' no tiene la opción 'colour' (sus opciones: draw_two_on_draw_two,"]),
         ("name: x\nrules:\n  deck: {hand_size: 31}\n", 3,

@@ -85,6 +85,10 @@ PACED = frozenset({"card_played", "cards_drawn", "passed", "penalty_taken", "cha
 T = TypeVar("T")
 
 
+class _TimeUp(Exception):
+    """The turn timer ran out at a question asked on the turn's clock."""
+
+
 class _Quit(Exception):
     """The person asked to leave (quit, Ctrl-C, Ctrl-D); the game stays saved."""
 
@@ -316,9 +320,14 @@ class ConsoleApp:
             self.console.print(render.actions(hv, view, self.lang))
         if hv.colors:
             # A Wild starter: the first thing to do is name its colour, asked at
-            # once like a wild's colour (Enter cancels back to the move prompt).
+            # once like a wild's colour (Enter cancels back to the move prompt),
+            # on the turn's clock: the timer names it when nobody does.
             self.console.print(Text(_("The first card is a wild: you name its colour."), style="yellow"))
-            chosen = self._ask_color([m.color for m in hv.colors if m.color])
+            try:
+                chosen = self._ask_color([m.color for m in hv.colors if m.color], self._time_left(table))
+            except _TimeUp:
+                await self._time_up(table)
+                return
             if chosen is not None:
                 await self._send_all((c.NameColor(color=COLOR_NAMES[chosen]),))
                 return
@@ -328,12 +337,16 @@ class ConsoleApp:
             prompt.append(" " + _("({n} s)").format(n=max(0, math.ceil(timeout))), style="red")
         line = self.reader.read(prompt + Text(" " + render.PROMPT_MARK), timeout)
         if line is None:  # the turn timer ran out
-            out = await self.send(c.Skip(auto=True))
-            await self.show(out)
-            if not out.changed:  # the service's clock says not yet: look again shortly
-                self._turn = (table.version, self.clock() - (table_view(table).turn_seconds - 1.0))
+            await self._time_up(table)
             return
         await self._act(self._parse(line, hv), view, hv, my_turn=True)
+
+    async def _time_up(self, table: Table) -> None:
+        """My turn timer ran out: the service times the turn out (RULES.md §6)."""
+        out = await self.send(c.Skip(auto=True))
+        await self.show(out)
+        if not out.changed:  # the service's clock says not yet: look again shortly
+            self._turn = (table.version, self.clock() - (table_view(table).turn_seconds - 1.0))
 
     async def _out_of_turn(self, table: Table, view: TableView, hv: HandView) -> None:
         _ = self._
@@ -457,10 +470,13 @@ class ConsoleApp:
             target = chosen
         return [needs.command(color, target)]
 
-    def _ask_color(self, colors: Sequence[str]) -> str | None:
+    def _ask_color(self, colors: Sequence[str], timeout: float | None = None) -> str | None:
+        """A colour, or None (cancelled); with `timeout` (a Wild starter's, on the
+        turn's clock) raises `_TimeUp` when it passes with no colour named."""
         _ = self._
         self.console.print(render.choice_line(_("Choose a colour:"), render.color_options(colors, self.lang)))
-        return self._ask(_("Colour"), "color", len(colors), lambda word: pick_color(word, colors, self.lang))
+        return self._ask(_("Colour"), "color", len(colors), lambda word: pick_color(word, colors, self.lang),
+                         timeout)
 
     def _ask_target(self, seats: Sequence[int], view: TableView, optional: bool) -> str | Literal[False]:
         """A player's id; "" for nobody (when optional); False when cancelled."""
@@ -478,11 +494,21 @@ class ConsoleApp:
                       lambda word: -1 if optional and word == "0" else pick_name(word, names))
         return False if n is None else "" if n == -1 else by_seat[seats[n]].id
 
-    def _ask(self, prompt: str, kind: str, count: int, pick: Callable[[str], T | None]) -> T | None:
+    def _ask(self, prompt: str, kind: str, count: int, pick: Callable[[str], T | None],
+             timeout: float | None = None) -> T | None:
         """Ask until `pick` reads the answer (core's picks); Enter cancels
-        (None), `quit` leaves as at the move prompt."""
+        (None), `quit` leaves as at the move prompt; `timeout` seconds (the
+        turn's clock, counting down over every try) raise `_TimeUp`."""
+        until = None if timeout is None else self.clock() + timeout
         while True:
-            word = (self.reader.read(Text(prompt, style="bold") + Text(" " + render.PROMPT_MARK)) or "").strip()
+            left = None if until is None else until - self.clock()
+            label = Text(prompt, style="bold")
+            if left is not None:
+                label.append(" " + self._("({n} s)").format(n=max(0, math.ceil(left))), style="red")
+            line = self.reader.read(label + Text(" " + render.PROMPT_MARK), None if left is None else max(0.0, left))
+            if line is None and until is not None:
+                raise _TimeUp
+            word = (line or "").strip()
             if not word:
                 self.console.print(Text(self._("Cancelled."), style="grey62"))
                 return None

@@ -291,6 +291,14 @@ def run(args: argparse.Namespace) -> int:
         lang=lang, rounds=args.rounds, resume=args.resume, auto=args.auto,
         delay=args.delay if args.delay is not None else DEFAULT_DELAY, explicit_lang=args.lang is not None,
         name=args.name or user.capitalize(), user=user, persistent=url != MEMORY)
+    if args.store is not None and args.store != MEMORY:
+        from unobot.adapters.store_factory import StoreAddressError, store_address
+
+        try:  # the person's typing mistake, said in their language before any server is asked
+            store_address(args.store)
+        except StoreAddressError:
+            return fail(_("--store takes memory or a Redis URL (redis://host:port/db, rediss://..., "
+                          "unix:///path/redis.sock), not {value!r}.").format(value=args.store))
     if args.web and url == MEMORY:
         return fail(_("--web needs the Redis store (the embedded one, or --store URL), not --store memory."))
     try:

@@ -12,9 +12,11 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 
 from rich import box
+from rich.cells import cell_len
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
@@ -310,7 +312,7 @@ def reading(lines: Sequence[str]) -> Text:
     return text
 
 
-def help_table(lang: str, rules: RuleSet | None = None) -> Table:
+def help_table(lang: str, rules: RuleSet | None = None) -> HelpList:
     """Every command, with its short forms, in the person's language: core's
     typed grammar and records commands (`typed_help`), the moves and cards
     the rules in play add (`rules`), and the console's own words."""
@@ -327,28 +329,60 @@ def help_table(lang: str, rules: RuleSet | None = None) -> Table:
         (f"{_(WORDS['quit'])} · q", _("save the game and leave ({command} --resume continues it)").format(
             command=play_command())),
     ]
-    table = Table(title=_("Commands"), box=box.SIMPLE, show_header=False, title_style="bold")
-    table.add_column(style="bold cyan", no_wrap=True)
-    table.add_column()
-    for word, what in rows:
-        table.add_row(escape(word), what)  # `top [week|month|all]` is no rich markup
-    return table
+    return HelpList(_("Commands"), rows)
 
 
-def rules_text(title: str, rules: RuleSet, lang: str, rounds: int | None = None) -> Text:
-    """`rules`: the variant, then every rule in play (house rules first) with its options, in words."""
+class HelpList:
+    """The help's rows: two columns where they fit, else each command on its
+    own line with what it does under it.
+
+    Why chosen at render time: the widest command (`3 red · W+4 green · w
+    yel`, a plugin's title) takes ~30 columns it must not wrap in, so in a
+    40-column terminal the table left four columns for the explanations and
+    printed them a word (or half a word) a line; only the terminal's width,
+    known when rich renders, tells which layout reads."""
+
+    #: The narrowest explanation column worth a table.
+    MIN_TEXT = 24
+
+    def __init__(self, title: str, rows: Sequence[tuple[str, str]]) -> None:
+        self.title = title
+        self.rows = list(rows)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        widest = max((cell_len(word) for word, _what in self.rows), default=0)
+        if options.max_width - widest - 4 >= self.MIN_TEXT:
+            table = Table(title=self.title, box=box.SIMPLE, show_header=False, title_style="bold")
+            table.add_column(style="bold cyan", no_wrap=True)
+            table.add_column()
+            for word, what in self.rows:
+                table.add_row(escape(word), what)  # `top [week|month|all]` is no rich markup
+            yield table
+            return
+        yield Text(self.title, style="bold")
+        for word, what in self.rows:
+            yield Text(word, style="bold cyan")
+            yield Padding(Text(what), (0, 0, 0, 4))
+
+
+def rules_text(title: str, rules: RuleSet, lang: str, rounds: int | None = None) -> Group:
+    """`rules`: the variant, then every rule in play (house rules first) with its options, in words.
+
+    Each rule and option is its own indented block, so a line that wraps in a
+    narrow terminal keeps its indent (in one Text, "attente: oui" came back to
+    the first column, among the rules' titles)."""
     _ = gettext_for(lang)
-    text = Text(_("Rules in play: {variant}").format(variant=title), style="bold")
+    parts: list[RenderableType] = [Text(_("Rules in play: {variant}").format(variant=title), style="bold")]
     for line in rule_lines(rules, lang):  # core's words: the title, each option's help and value
-        text.append("\n  " + ("+ " if line.house else "· "), style="grey50")
-        text.append(line.title, style="bold cyan" if line.house else "")
-        for option in line.options:
-            text.append("\n      " + option, style="grey62")
-    text.append("\n" + _("+ house rule   · shared rule"), style="grey62")
+        head = Text("+ " if line.house else "· ", style="grey50")
+        head.append(line.title, style="bold cyan" if line.house else "")
+        parts.append(Padding(head, (0, 0, 0, 2)))
+        parts += [Padding(Text(option, style="grey62"), (0, 0, 0, 6)) for option in line.options]
+    parts.append(Text(_("+ house rule   · shared rule"), style="grey62"))
     length = match_length(lang, rounds=rounds)
     if length is not None:
-        text.append("\n" + length)
-    return text
+        parts.append(Text(length))
+    return Group(*parts)
 
 
 def choice_line(title: str, options: Sequence[Text]) -> Text:

@@ -394,7 +394,7 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
         return Refusal(_("Type a card's number to play it, or draw (help lists every command)."), "empty")
     move = plugin_move_text(words, lang)  # a whole title, before its first word is read as a command
     if move is not None:                    # (`Jugar varias cartas` is no `jugar` of a card)
-        return c.PluginMove(text=move)
+        return c.PluginMove(text=move_cards(move, hand, lang))
     name = command_word(words[0], lang)
     rest = words[1:]
     if name == DRAW_PLAY or (name == DRAW and rest and command_word(rest[0], lang) == PLAY):
@@ -408,7 +408,7 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
     if name == CATCH:
         return c.Catch(target=" ".join(rest) or None)
     if _plugin_kind(words[0]):
-        return c.PluginMove(text=line.strip())
+        return c.PluginMove(text=move_cards(line.strip(), hand, lang))
     if name == COLOR:
         # Naming the colour of a Wild starter: `color green`, `color verde`, `color g`.
         named = color_word(" ".join(rest), lang=lang) if rest else None
@@ -426,6 +426,30 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
     if hand_number(words[0]) is not None or card_readings(words, lang):
         return _play(words, hand, lang, deck)
     return Refusal(_("Unknown command {word!r}. Type help to see the commands.").format(word=words[0]))
+
+
+def move_cards(text: str, hand: Collection[Card], lang: str | None) -> str:
+    """A plugin move's text with each card of `hand` its player typed in
+    their own short form (`V5`: vert 5, `A5`: amarillo 5) as the engine's
+    code (`G5`, `Y5`); words that are codes already, colours and names are
+    kept (a card not held is no card of theirs: `ada` reads as a Yellow
+    Discard All to a Spanish reader, and is a player).
+
+    Why: the engine reads a move's cards by their codes only, so a French
+    player who typed `Jouer plusieurs cartes R5 V5`, as they type a card
+    anywhere else, was told "No such player in this game" (`V5` read as a
+    target). Only a word that reads as one card and nothing else is changed."""
+    words = text.split()
+    out = words[:1]
+    for word in words[1:]:
+        try:
+            parse_card(word)
+        except CardError:
+            readings = {card for card, used in card_readings([word], lang) if used == 1 and card in hand}
+            if len(readings) == 1:
+                word = next(iter(readings)).text
+        out.append(word)
+    return " ".join(out)
 
 
 def plugin_move_text(words: Sequence[str], lang: str | None = None) -> str | None:

@@ -17,7 +17,7 @@ from .. import engine
 from ..ai import Level, best_play, level_name, new_player
 from ..ai.knowledge import TableMemory
 from ..cards import CardError, parse_card
-from ..errors import MoveError
+from ..errors import UNKNOWN_PLAYER, MoveError
 from ..events import Event
 from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
 from ..service import LEAVE, NEXT_ROUND, deal_entry
@@ -206,7 +206,12 @@ def _move(table: Table, seat: int, cmd: c.Command) -> Move:
             raise ChatError("bad_move")
         if kind in rule.system_moves:
             raise MoveError("not_allowed")  # the chat applies it (a round clock), never a person
-        return parse_move(cmd.text[:500], seat, [s.name for s in table.seats])
+        try:
+            return parse_move(cmd.text[:500], seat, [s.name for s in table.seats])
+        except MoveError as exc:
+            if exc.code == UNKNOWN_PLAYER:  # a word read as a target only because it is no card
+                raise ChatError("bad_move_word") from exc
+            raise
     if isinstance(cmd, c.NameColor):
         color = color_from_text(cmd.color)
         if color is None:

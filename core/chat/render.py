@@ -157,6 +157,8 @@ CHAT_ERRORS = {
     "bad_card": N_("That is not a card. Cards look like R5, G+2, BS, YR, W, W+4."),
     "bad_color": N_("That is not a colour. Say red, green, blue or yellow."),
     "bad_player": N_("No such player at this table."),
+    # a plugin move's word that is no card, colour or seat (`multi R5 X5` said "No such player")
+    "bad_move_word": N_("That move names something that is neither a card nor a player at this table."),
     "unknown_variant": N_("There is no variant of that name."),
     "variant_rules_clash": N_("This chat's house rules do not fit that variant; an admin changes them with {rules}."),
     "unknown_rule": N_("There is no rule of that name."),

@@ -61,7 +61,12 @@ def value_words(value: Any, lang: str | None, rule: type[Rule] | None = None, op
 
 
 def option_line(rule: type[Rule], spec: OptionSpec, value: Any, lang: str | None) -> str:
-    return f"{option_words(rule, spec, lang)}: {value_words(value, lang, rule, spec.name)}"
+    """`cards dealt to each player: 7`, the colon as the language writes it
+    (French puts a space before it, Chinese uses its own): it was a
+    hard-coded `: ` in every language."""
+    _ = gettext_for(lang)
+    return _("{option}: {value}").format(option=option_words(rule, spec, lang),
+                                         value=value_words(value, lang, rule, spec.name))
 
 
 def switchable_rules() -> list[type[Rule]]:

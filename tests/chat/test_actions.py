@@ -304,3 +304,27 @@ async def test_each_action_stands_out_by_its_tone() -> None:
     assert tones[a.START] == a.MAIN and tones[a.LEAVE] == a.QUIET
     assert {a.TONES[k] for k in ("uno", "catch", "challenge")} == {a.ALERT}
     assert a.Action("mx", "a-plugin-kind", a.TURN, "X", c.PluginMove(text="x")).tone == a.QUIET
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_plugin_moves_word_that_is_no_card_nor_player_is_said_so(lang: str) -> None:
+    """`multi R5 X5` (a typo in the second card) was refused with "No such player
+    in this game.": the engine reads a word that is no card as a target. The
+    chat says the word is neither a card nor a player; a real move still plays."""
+    from unobot.cards import parse_cards
+    from unobot.chat import play
+    from unobot.chat.outcome import ChatError, Outcome
+    from unobot.chat.render import error_text
+    from unobot.chat.table import Seat
+    from unobot.engine import setup_round
+
+    seats = [Seat("1", "Ana"), Seat("2", "Ben")]
+    game = setup_round("crazy", [s.id for s in seats], [parse_cards("R5 G5 B3"), parse_cards("Y4 R6")],
+                       parse_cards("R9"), parse_cards("R1 R2 R3 R4"), turn=0)
+    table = Table(chat_id=CHAT, creator="1", seats=seats, phase=PLAYING, game=game, variant="crazy")
+    with pytest.raises(ChatError) as refused:
+        play.step(table, c.Person("1", "Ana"), c.PluginMove(text="multi R5 X5"), Outcome(table=table), 0.0)
+    assert refused.value.code == "bad_move_word"
+    assert "neither a card nor a player" in error_text("bad_move_word", "en")
+    assert error_text("bad_move_word", lang) != error_text("bad_player", lang)
+    assert play.step(table, c.Person("1", "Ana"), c.PluginMove(text="multi R5 G5"), Outcome(table=table), 0.0)

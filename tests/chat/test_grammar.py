@@ -279,6 +279,22 @@ def test_a_plugins_move_is_typed_by_its_title_in_the_readers_language(lang: str)
     assert isinstance(parse_hand("draw", hand, lang), c.Draw)
 
 
+@pytest.mark.parametrize(("lang", "line", "text"), [
+    ("fr", "Jouer plusieurs cartes R5 V5", "multi R5 G5"),  # V: vert
+    ("es", "Jugar varias cartas A5 Az5", "multi Y5 B5"),    # A: amarillo, Az: azul
+    ("es", "multi R5 V5 B5", "multi R5 G5 B5"),
+    ("de", "Mehrere Karten spielen R5 G5", "multi R5 G5"),  # the codes shown read as shown
+    ("en", "multi R5 G5 ada", "multi R5 G5 ada"),
+])
+def test_a_plugin_moves_cards_are_read_in_the_readers_short_forms(lang: str, line: str, text: str) -> None:
+    """Seen in a console game of crazy in French: `Jouer plusieurs cartes R5
+    V5`, the cards in the short forms a French player types anywhere else,
+    was refused with "No such player in this game" (the engine reads codes
+    only, and took `V5` for a target)."""
+    hand = numbered_hand([Card.get(color, "5") for color in "RYGB"])
+    assert parse_hand(line, hand, lang) == c.PluginMove(text=text)
+
+
 @pytest.mark.parametrize(("lang", "line"), [("es", "¡UNO!"), ("es", "¡uno!"), ("en", "UNO!"), ("fr", "UNO !"),
                                             ("it", "uno!")])
 def test_uno_is_read_as_the_texts_write_it(lang: str, line: str) -> None:

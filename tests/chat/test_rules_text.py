@@ -95,3 +95,17 @@ def test_a_rule_is_titled_as_its_options_make_it() -> None:
     assert "Finish on a number" in official
     wild = rules_summary({"variant": "official", "rules": {"no-action-finish": {"forbid": "wild"}}}, "en").house
     assert "No finishing on a wild card" in wild
+
+
+def test_an_option_and_its_value_are_joined_as_the_language_writes_it() -> None:
+    """`rules` in French read "cartes distribuées à chaque joueur: 7", a colon
+    hard-coded where French writes " : " (as every other French line of the
+    bot does), and Chinese its own "："."""
+    def dealt(lang: str) -> str:
+        deck = next(line for line in rule_lines(rules_for("official"), lang) if line.name == "deck")
+        return deck.options[0]
+
+    assert dealt("en") == "cards dealt to each player: 7"
+    assert dealt("fr").endswith(" : 7") and not dealt("fr").endswith(" : : 7")
+    assert dealt("zh_CN").endswith("：7")
+    assert dealt("es").endswith(": 7") and not dealt("es").endswith(" : 7")

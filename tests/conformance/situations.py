@@ -12,6 +12,11 @@ each front-end's test checks two things against the model:
 - the result: the game stored after the pick is the game the model's
   command gives on the same table (`reference`), compared seat by seat, so
   two front-ends with different user ids reach the same state.
+
+`TIMED` situations are picked by nobody: the turn timer runs out and the
+front-end's own wake must time the turn out as the model does
+(`timed_out`). `MANAGED` ones are a leave and a stop, through the chat
+front-ends (the console's game is one person's).
 """
 
 from __future__ import annotations
@@ -148,7 +153,85 @@ SITUATIONS: list[Situation] = [
                 kind("play", card=card, color="B" if card.startswith("W") else None),
                 variant="no-mercy")
       for card in ("RSA", "RDA", "R+4", "WR+4", "WCR", "W+6", "W+10", "R+2", "RS", "RR", "R7", "R0")],
+    # The 2018 deck's own cards: Shuffle Hands deals every hand out again, a
+    # Customizable plays as a plain wild.
+    *[Situation(f"official-2018-{card}", (f"{card} G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4",
+                kind("play", card=card, color="G"), variant="official-2018")
+      for card in ("WSH", "WCU")],
 ]
+
+
+# -- a turn timer that runs out ---------------------------------------------------------
+
+#: Seconds of the timed situations' turn timer: short, as two front-ends (Discord, the
+#: web table) and the console wait on the wall clock; long enough for a table to be laid.
+TIMER_SECONDS = 2
+
+
+def timed(name: str, hands: tuple[str, ...], top: str, rules: dict[str, Any] | None = None,
+          **kw: Any) -> Situation:
+    """A situation in which the person on turn does nothing and the turn
+    timer runs out (RULES.md §6): the bot's own wake, not a pick of theirs."""
+    return Situation(name, hands, top, kind("skip"),
+                     rules={**(rules or {}), "turn-timer": {"seconds": TIMER_SECONDS, "kick_after": 0}}, **kw)
+
+
+#: What the timer does, the same in every front-end: a Wild starter's colour named
+#: (the colour held most), then one card drawn; a pending total taken; one card drawn.
+TIMED: list[Situation] = [
+    timed("timer-wild-starter", ("R1 G2 G3", "Y4 R5 G6", "B7 Y8 R9"), "W", wild_starter=True),
+    timed("timer-pending-draw", ("R+2 G1 B3", "G+2 R6 G6", "B7 Y8 R9"), "R4", {"stacking": {}},
+          before=((0, "R+2", None),), actor=1),  # the actor: whose turn runs out (the console's person's seat)
+    timed("timer-draw-one", ("G2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4"),
+]
+
+
+# -- leaving and stopping ------------------------------------------------------------------
+
+def leave(menu: actions.Menu) -> actions.Action | None:
+    return menu.leave
+
+
+def stop(menu: actions.Menu) -> actions.Action | None:
+    return menu.stop
+
+
+#: A player leaving for good (off their turn, and on it: the turn passes on) and the
+#: creator stopping the game: the model's `Menu.leave` and `Menu.stop`, confirmed.
+#: Not through the console: its game is one person's, whose `quit` keeps it saved
+#: (`--resume`) and whose "no" to resuming it puts it away.
+MANAGED: list[Situation] = [
+    Situation("leave-off-turn", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", leave, actor=1),
+    Situation("leave-on-turn", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", leave, actor=0),
+    Situation("stop", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", stop, actor=0),
+]
+
+
+def managed_result(table: Table | None, s: Situation, before: Table, person: c.Person) -> None:
+    """What a leave or a stop leaves behind, as the model says: the game without
+    the leaver (its cards back in the pile), or no game at all."""
+    if s.pick is stop:
+        assert table is None or table.phase == "finished", table
+        return
+    assert table is not None and table.version == before.version + 1, "the leave was not taken"
+    assert game_of(table) == game_of(reference(before, person, c.Leave(version=before.version), 0.0))
+
+
+def timed_out(table: Table) -> Table:
+    """The table once its turn timer has run out, as the model says (the wake's
+    own command, by the bot, any time after the timer)."""
+    from unobot.chat.wake import SYSTEM
+
+    return reference(table, SYSTEM, c.Skip(auto=True, version=table.version), table.turn_started + 10 ** 6)
+
+
+def rule_commands(rules: dict[str, Any]) -> list[c.Command]:
+    """What an admin sends to set a situation's rules: each on, then its options."""
+    out: list[c.Command] = []
+    for rule, options in rules.items():
+        out.append(c.SetRule(rule=rule, enabled=True))
+        out += [c.SetRule(rule=rule, option=option, value=value) for option, value in options.items()]
+    return out
 
 
 # -- the chat's rules ------------------------------------------------------------------

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import re
+import time
 from collections.abc import Iterator
 
 import pexpect
@@ -28,6 +29,8 @@ import pytest
 from tests.conformance.situations import (
     OPTIONS,
     SITUATIONS,
+    TIMED,
+    TIMER_SECONDS,
     Situation,
     game_of,
     house_rules,
@@ -35,6 +38,7 @@ from tests.conformance.situations import (
     reference,
     rotated,
     rules_after,
+    timed_out,
 )
 from tests.console.helpers import ROOT, Stage, clean, env, spawn, stage_game
 from tests.support.redis_server import RedisServer
@@ -180,6 +184,36 @@ def test_console_offers_the_model_and_reaches_its_state(redis_server: RedisServe
         if i == 0:
             child.sendline("quit")
             child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+
+
+@pytest.mark.parametrize("s", TIMED, ids=str)
+def test_console_lets_the_turn_timer_run_out(redis_server: RedisServer, login: str, s: Situation) -> None:
+    """The person types nothing: once their turn timer runs out the console times
+    the turn out as the model does (the AI seats then move on as the service moves them)."""
+    s = rotated(s)
+    chat = f"console.{login}"
+    options = [rule for rule, opts in s.rules.items() if not opts]  # on, as `--rule` reads it; then the options
+    options += [f"{rule}.{option}={value}" for rule, opts in s.rules.items() for option, value in opts.items()]
+    stage_game(redis_server.url, Stage(s.hands, s.top, turn=s.turn), lang="en", variant=s.variant,
+               rules=tuple(options), rounds=None)
+    table = asyncio.run(relay(redis_server.url, chat, s))
+    child = spawn("--store", redis_server.url, "--resume", "--delay", "0", "--name", "Tess", "--lang", "en",
+                  LOGNAME=login)
+    try:
+        child.expect(r"› ")  # the first question: the move, or a Wild starter's colour
+        after = table
+        for _ in range(int((TIMER_SECONDS + 10) / 0.1)):  # nothing typed
+            got = asyncio.run(stored(redis_server.url, chat))
+            if got.version > table.version:
+                after = got
+                break
+            time.sleep(0.1)
+        assert after.version > table.version, "the turn timer did not run out: " + clean(child.before)[-800:]
+        assert game_of(after) == game_of(timed_out(table))
+        # No `quit`: typed while the AI seats move it is dropped (as typing then is), and the
+        # next turn's 2 seconds may run out before it lands; the game is put away as it is.
     finally:
         child.close(force=True)
 

@@ -19,14 +19,20 @@ import pytest_asyncio
 
 from tests.conformance.conftest import new_prefix
 from tests.conformance.situations import (
+    MANAGED,
     OPTIONS,
     SITUATIONS,
+    TIMED,
+    TIMER_SECONDS,
     Situation,
     game_of,
     house_rules,
     lay,
+    managed_result,
     reference,
+    rule_commands,
     rules_after,
+    timed_out,
 )
 from tests.discord.driver import BotProcess, TableDriver, action_of
 from tests.discord_api import DiscordAPIServer, Member
@@ -57,7 +63,7 @@ class World:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def discord(redis_server: RedisServer) -> AsyncIterator[World]:
     async with DiscordAPIServer() as server:
-        guild = server.guild(channels=len(SITUATIONS) + len(house_rules()) + len(OPTIONS))
+        guild = server.guild(channels=len(SITUATIONS) + len(TIMED) + len(MANAGED) + len(house_rules()) + len(OPTIONS))
         bot = await BotProcess(server, redis_server.url, new_prefix("dc")).start()
         yield World(server, bot, list(guild.channels))
         await bot.stop()
@@ -67,8 +73,8 @@ async def discord(redis_server: RedisServer) -> AsyncIterator[World]:
 async def laid_out(world: World, s: Situation) -> tuple[TableDriver, Table]:
     members: list[Member] = [world.server.member(NAMES[i]) for i in range(len(s.hands))]
     driver = TableDriver(world.server, world.bot, world.channel(), members)
-    for rule in s.rules:
-        out = await driver.service.handle(driver.chat, ADMIN, c.SetRule(rule=rule, enabled=True))
+    for command in rule_commands(s.rules):
+        out = await driver.service.handle(driver.chat, ADMIN, command)
         assert out.ok, out.error
     await driver.slash(members[0], "new", variant=s.variant)
     for other in members[1:]:
@@ -117,6 +123,37 @@ async def test_discord_offers_the_model_and_reaches_its_state(discord: World, s:
     assert after.version == table.version + 1, "the pick was not taken"
     expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, 0.0)
     assert game_of(after) == game_of(expected)
+
+
+@pytest.mark.parametrize("s", MANAGED, ids=str)
+async def test_discord_leaves_and_stops_as_the_model_does(discord: World, s: Situation) -> None:
+    """/uno leave and /uno stop (the creator's), offered to whom the model offers them, end what the model ends."""
+    driver, table = await laid_out(discord, s)
+    member = driver.members[s.actor]
+    person = c.Person(str(member.id), NAMES[s.actor])
+    assert s.pick(actions.menu(table, person.id)) is not None, "the model offers it"
+    await driver.slash(member, "stop" if s.name == "stop" else "leave")
+    managed_result(await driver.table(), s, table, person)
+
+
+@pytest.mark.parametrize("s", TIMED, ids=str)
+async def test_discord_lets_the_turn_timer_run_out(discord: World, s: Situation) -> None:
+    """Nobody acts: the bot's own wake (on the wall clock) times the turn out as the model does."""
+    import asyncio
+
+    driver, table = await laid_out(discord, s)
+    # The timer planned at the start is the dealt table's (laying the deal made it stale):
+    # plan the laid table's, as the bot plans after every move.
+    driver.bot.client.waker.after(driver.chat, table)
+    after = table
+    for _ in range(int((TIMER_SECONDS + 10) / 0.1)):
+        await asyncio.sleep(0.1)
+        got = await driver.table()
+        if got is not None and got.version > table.version:
+            after = got
+            break
+    assert after.version > table.version, "the timer did not ring"
+    assert game_of(after) == game_of(timed_out(table))
 
 
 async def _switch(driver: TableDriver, admin: Member, rule: str) -> None:

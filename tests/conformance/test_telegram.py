@@ -19,14 +19,20 @@ import pytest_asyncio
 from tests.botapi import BotAPIServer
 from tests.conformance.conftest import new_prefix
 from tests.conformance.situations import (
+    MANAGED,
     OPTIONS,
     SITUATIONS,
+    TIMED,
+    TIMER_SECONDS,
     Situation,
     game_of,
     house_rules,
     lay,
+    managed_result,
     reference,
+    rule_commands,
     rules_after,
+    timed_out,
 )
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import BotProcess, TableDriver
@@ -60,10 +66,9 @@ async def laid_out(server: BotAPIServer, bot: BotProcess, s: Situation) -> tuple
     people = [server.user(base + i, NAMES[i]) for i in range(len(s.hands))]
     driver = TableDriver(server, bot, server.group(title=s.name), people, check_privacy=False)
     assert bot.service is not None
-    for rule, options in s.rules.items():
-        out = await bot.service.handle(driver.chat, ADMIN, c.SetRule(rule=rule, enabled=True))
+    for command in rule_commands(s.rules):
+        out = await bot.service.handle(driver.chat, ADMIN, command)
         assert out.ok, out.error
-        assert not options
     await driver.command(people[0], "/new", s.variant)
     for other in people[1:]:
         await driver.press(other, keyboards.JOIN)
@@ -110,6 +115,35 @@ async def test_telegram_offers_the_model_and_reaches_its_state(
     expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, bot.clock() if bot.clock else 0.0)
     assert after.version == table.version + 1, "the pick was not taken"
     assert game_of(after) == game_of(expected)
+
+
+@pytest.mark.parametrize("s", MANAGED, ids=str)
+async def test_telegram_leaves_and_stops_as_the_model_does(telegram: tuple[BotAPIServer, BotProcess],
+                                                           s: Situation) -> None:
+    """/leave and /stop (the creator's), offered to whom the model offers them, end what the model ends."""
+    server, bot = telegram
+    driver, table = await laid_out(server, bot, s)
+    actor = driver.players[s.actor]
+    person = c.Person(str(actor["id"]), NAMES[s.actor])
+    assert s.pick(actions.menu(table, person.id)) is not None, "the model offers it"
+    await driver.command(actor, "/stop" if s.name == "stop" else "/leave")
+    managed_result(await driver.table(), s, table, person)
+
+
+@pytest.mark.parametrize("s", TIMED, ids=str)
+async def test_telegram_lets_the_turn_timer_run_out(telegram: tuple[BotAPIServer, BotProcess], s: Situation) -> None:
+    """Nobody acts: the bot's own wake (on its clock, moved on) times the turn out as the model does."""
+    server, bot = telegram
+    driver, table = await laid_out(server, bot, s)
+    # The timer planned at the start is the dealt table's (laying the deal made it stale):
+    # plan the laid table's, as the adapter plans after every move.
+    from unobot.adapters.telegram.runtime import KEY
+
+    bot.app.bot_data[KEY].waker.after(int(driver.chat), table)
+    await bot.advance(TIMER_SECONDS + 1)
+    after = await driver.table()
+    assert after is not None and after.version > table.version, "the timer did not ring"
+    assert game_of(after) == game_of(timed_out(table))
 
 
 async def _admin_group(server: BotAPIServer, bot: BotProcess, title: str) -> tuple[TableDriver, dict[str, object]]:

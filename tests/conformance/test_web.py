@@ -44,14 +44,20 @@ import pytest_asyncio
 
 from tests.conformance.conftest import new_prefix
 from tests.conformance.situations import (
+    MANAGED,
     OPTIONS,
     SITUATIONS,
+    TIMED,
+    TIMER_SECONDS,
     Situation,
     game_of,
     house_rules,
     lay,
+    managed_result,
     reference,
+    rule_commands,
     rules_after,
+    timed_out,
 )
 from tests.support.redis_server import RedisServer
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, WebServer
@@ -135,7 +141,7 @@ async def laid_out(web: WebServer, devices: list[Any], s: Situation,
         made: dict[str, Any] = await r.json()
     chat = made["chat"]
     got = (await web.service.settings(chat)).get("rules") or {}
-    assert got == await rules_after([c.SetRule(rule=rule, enabled=True) for rule in s.rules]), got
+    assert got == await rules_after(rule_commands(s.rules)), got
     players.extend([await new_player(device, name) for device, name in zip(devices, NAMES[:len(s.hands)])])
     ann, others = players[0], players[1:]
 
@@ -230,6 +236,64 @@ async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, device
         assert after.version == table.version + 1, "the pick was not taken"
         expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, web.service.clock())
         assert game_of(after) == game_of(expected)
+        assert [r for p in players for r in p.refusals] == []
+    finally:
+        for p in players:
+            await p.page.close()
+
+
+@pytest.mark.parametrize("s", MANAGED, ids=str)
+async def test_web_leaves_and_stops_as_the_model_does(web: WebServer, devices: list[Any], s: Situation) -> None:
+    """The page's Leave and Stop buttons are the model's (label, question), shown to whom
+    it offers them; confirmed, they end what the model ends."""
+    players: list[WebPlayer] = []
+    try:
+        chat, table = await laid_out(web, devices, s, players)
+        page = players[s.actor].page
+        person = c.Person(table.seats[s.actor].id, NAMES[s.actor])
+        wanted = s.pick(actions.menu(table, person.id, "en"))
+        assert wanted is not None, "the model offers it"
+        button = "#stop" if s.name == "stop" else "#leave"
+        assert await page.is_visible(button) and await page.text_content(button) == wanted.label
+        await page.click(button)
+        await page.wait_for_selector("#stop-confirm[open]")
+        assert await page.text_content("#stop-text") == wanted.confirm
+        await page.click("#stop-yes")
+        got: Table | None = table
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            got = await web.service.table(chat)
+            if got is None or got.version > table.version:
+                break
+        managed_result(got, s, table, person)
+        assert [r for p in players for r in p.refusals] == []
+    finally:
+        for p in players:
+            await p.page.close()
+
+
+@pytest.mark.parametrize("s", TIMED, ids=str)
+async def test_web_lets_the_turn_timer_run_out(web: WebServer, devices: list[Any], s: Situation) -> None:
+    """Nobody acts: the server's own wake (on the wall clock) times the turn out as the
+    model does, and every page draws the table it left."""
+    players: list[WebPlayer] = []
+    try:
+        chat, table = await laid_out(web, devices, s, players)
+        # The timer planned at the start is the dealt table's (laying the deal made it stale):
+        # plan the laid table's, as the server plans after every move.
+        web.table.waker.after(chat, table)
+        after = table
+        for _ in range(int((TIMER_SECONDS + 10) / 0.1)):
+            await asyncio.sleep(0.1)
+            got = await web.service.table(chat)
+            if got is not None and got.version > table.version:
+                after = got
+                break
+        assert after.version > table.version, "the timer did not ring"
+        assert game_of(after) == game_of(timed_out(table))
+        for p in players:  # drawn (or a later table: the next turn's timer rings 2 s on)
+            await p.page.wait_for_function(
+                f"(() => {{ const s = {LAST}; return s && s.version >= {after.version}; }})()", timeout=SHOWN)
         assert [r for p in players for r in p.refusals] == []
     finally:
         for p in players:

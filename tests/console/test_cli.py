@@ -67,6 +67,19 @@ def test_errors_are_reported_without_a_traceback() -> None:
     assert done.returncode == 1 and "not reachable" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "--store takes memory or a Redis URL"),
+                                             ("es", "--store admite memory o una URL de Redis")])
+def test_a_store_that_is_no_address_is_said_in_the_players_language(lang: str, said: str) -> None:
+    """`--store bogus://x --lang es` said "el almacén de partidas se negó: 'bogus://x'
+    is not a Redis URL: give ...": "refused" (no server was asked) and the rest in
+    English. It is the person's typing mistake, said as the other options' are."""
+    done = unobot("--store", "bogus://x", "--auto", "--lang", lang)
+    text = " ".join(done.stderr.split())
+    assert done.returncode == 2 and said in text and "'bogus://x'" in text, done.stderr
+    assert "is not a Redis URL" not in text or lang == "en"
+    assert "refused" not in text and "se negó" not in text and "Traceback" not in text
+
+
 def test_rule_overrides_become_chat_settings() -> None:
     overrides = {"no-bluffing": {}, "challenge": False, "stacking": {"optional": False}}
     # off first, so turning no-bluffing on never meets challenge still on

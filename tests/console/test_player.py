@@ -162,6 +162,46 @@ def test_narrow_terminal_wraps_between_parts(lang: str) -> None:
     _quit(child)
 
 
+@pytest.mark.parametrize("lang", (*LANGS, "fr"))
+def test_help_reads_in_a_40_column_terminal(lang: str) -> None:
+    """`help` in 40 columns: the commands' column (30 wide, never wrapped)
+    left four columns to the explanations, printed a word or half a word
+    ("pla…") a line. Each explanation now reads whole, words kept together."""
+    from unobot.chat.typed_help import move_rows
+
+    _ = gettext_for(lang)
+    child = spawn(*BASE, "--seed", "3", "--lang", lang, "--variant", "crazy", size=(30, 40))
+    _first_move(child, lang)
+    out = _ask(child, _("help"))
+    lines = [" ".join(line.split()) for line in out.splitlines()]
+    assert all(len(line) <= 40 for line in out.splitlines())
+    assert "…" not in out, out
+    for _word, what in move_rows(lang):
+        start = " ".join(what.split()[:3])  # its first words on one line, not one a line
+        assert any(line.startswith(start) for line in lines), (start, out)
+    _quit(child)
+
+
+@pytest.mark.parametrize("lang", (*LANGS, "fr"))
+def test_rules_keep_their_indent_in_a_40_column_terminal(lang: str) -> None:
+    """`rules` in 40 columns: an option's words that wrapped came back to the
+    first column ("attente: oui" among the rules' titles). Every line but the
+    title, the legend and the match's length is indented."""
+    from unobot.chat.match_text import match_length
+
+    _ = gettext_for(lang)
+    child = spawn(*BASE, "--seed", "3", "--lang", lang, "--variant", "crazy", "--rounds", "1", size=(30, 40))
+    _first_move(child, lang)
+    out = _ask(child, _("rules"))
+    body = [line.rstrip() for line in out.splitlines()[1:-1] if line.strip()]  # the line typed, the prompt
+    unindented = [line for line in body if not line.startswith("  ")]
+    title = _("Rules in play: {variant}").split("{variant}")[0]
+    assert len(unindented) == 3 and unindented[0].startswith(title), unindented
+    assert unindented[1:] == [_("+ house rule   · shared rule"), match_length(lang, rounds=1)], unindented
+    assert all(len(line) <= 40 for line in out.splitlines())
+    _quit(child)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_typing_while_the_others_move_is_not_echoed(lang: str) -> None:
     _ = gettext_for(lang)
