@@ -268,7 +268,10 @@ class SettingsMenu:
         if off:
             lines.append(_("Shared rules off: {rules}").format(rules=joined(off, self.lang)))
         lines.append(_("Turn timer: {n} seconds").format(n=s.timer) if s.timer else _("Turn timer: off"))
-        lines.append(_("Language: {language}").format(language=LANGUAGE_NAMES.get(self.lang, self.lang)))
+        # The chat's language, not the reader's: a web page or a Discord panel is read in its
+        # reader's own language, which is not what the chat is set to (that is what this says).
+        chat_lang = str(self.settings.get("lang") or self.lang)
+        lines.append(_("Language: {language}").format(language=LANGUAGE_NAMES.get(chat_lang, chat_lang)))
         return lines
 
     def option_panels(self) -> list[list[OptionPanel]]:

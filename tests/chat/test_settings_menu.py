@@ -184,3 +184,12 @@ def test_a_show_names_the_view_a_one_list_front_end_draws() -> None:
     assert m.view(sm.Show(sm.RULES, page=1)) == m.rules(1) and m.rules(1).number == 1
     assert m.view(sm.Show(sm.OPTION, cls.name, "no-such-option")) == m.rules(0)
     assert isinstance(m.view(sm.Show(sm.RULE, cls.name)), sm.RulesPage)
+
+
+def test_the_summary_names_the_chats_language_not_the_readers() -> None:
+    """A web page or a Discord panel is read in its reader's language: the summary still says
+    which language the chat is set to, as the language list marks it."""
+    m = sm.SettingsMenu(settings("official", "en"), "uk")
+    assert m.summary_lines()[-1] == "Мова: English"
+    assert [e.id for e in m.languages() if e.on] == ["lang:en"]
+    assert sm.SettingsMenu(settings("official", "es"), "es").summary_lines()[-1] == "Idioma: Español"
