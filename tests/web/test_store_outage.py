@@ -71,3 +71,23 @@ async def test_a_page_hears_the_store_message_and_keeps_its_socket(own: tuple[Re
         after = await next_of(ws, "state")
         assert after["version"] == before["version"]
         await ws.close()
+
+
+async def test_a_page_opened_while_the_store_is_down_shows_the_table_once_it_is_back(
+        own: tuple[RedisServer, WebServer], browser: Any) -> None:
+    """Opened while Redis is down, the page says so in its reader's language; once Redis is
+    back it shows the table by itself (it stayed on "try again shortly" until reloaded: the
+    server had no page to send the table to, and the page never asked again)."""
+    from tests.web.players import WebPlayer
+
+    redis_server, web = own
+    async with aiohttp.ClientSession() as http, http.post(f"{web.url}/api/new", json={"name": "Ann", "lang": "fr"}) as r:
+        made = await r.json()
+        assert r.status == 200, made
+    redis_server.stop()
+    ann = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ann", lang="fr-FR")
+    await ann.page.wait_for_selector("#message:not([hidden])")
+    assert await ann.page.text_content("#message") == error_text("store_unavailable", "fr")
+    redis_server.start()
+    s = await ann.wait_for(lambda s: s is not None and s["phase"] == "lobby", timeout=15)
+    assert s["seat"] == 0 and await ann.page.is_hidden("#message")

@@ -113,11 +113,24 @@
     } else if (m.type === "refused") {
       if (!state) { $("message").textContent = m.text; show("message"); }
       else toast(m.text);
+      // Opened while the store could not answer: nothing was shown and the server holds no page
+      // to send the table to once it can, so the page asks again by itself (the text says "try
+      // again shortly"; without this it stayed on that text until reloaded).
+      if (!state && STORE_DOWN.indexOf(m.code) >= 0) askAgain();
       if (m.code === "forged" || m.code === "expired" || m.code === "bad_link" || m.code === "other_game") {
         $("message").textContent = m.text; show("message");
       }
     } else if (m.type === "notice") { (m.lines || []).forEach(toast); }
     else if (m.type === "settings") drawSettings(m);
+  }
+  var STORE_DOWN = ["store_unavailable", "store_refusing", "store_slow"], again = null, againPause = 1000;
+  function askAgain() {
+    if (again) return;
+    again = setTimeout(function () {
+      again = null;
+      if (!state && ws && ws.readyState === 1) send({ type: "hello" });
+    }, againPause);
+    againPause = Math.min(againPause * 1.6, 8000);
   }
   function drawPending() {
     drawing = false; var s = pending; pending = null;
