@@ -199,6 +199,11 @@
     var actions = $("actions"); actions.textContent = "";
     s.actions.forEach(function (a) { actions.appendChild(actionButton(a)); });
     $("watching").hidden = s.seat !== null || s.phase === "none" || s.actions.length > 0;
+    // A match over (or no game): nothing to do and no hand, so no empty "What you can do" and
+    // "Your hand" above who won; during a game they stay, even empty, or the page would jump.
+    var over = s.phase === "finished" || s.phase === "none";
+    $("actions-box").hidden = over;
+    $("hand-box").hidden = over || (s.seat === null && !s.hand.length);
     var hand = $("hand"); hand.textContent = "";
     s.hand.forEach(function (h) {
       var b = el("button", "card" + (h.playable ? " playable" : " dim") + (h.new ? " new" : ""));
