@@ -207,7 +207,8 @@
     var hand = $("hand"); hand.textContent = "";
     s.hand.forEach(function (h) {
       var b = el("button", "card" + (h.playable ? " playable" : " dim") + (h.new ? " new" : ""));
-      b.type = "button"; b.setAttribute("role", "listitem");
+      // A button, as a screen reader names it (a "listitem" role here hid that the card is pressed to play).
+      b.type = "button";
       b.setAttribute("data-code", h.code);
       var label = h.label + (h.count > 1 ? " ×" + h.count : "") + " · " + (h.playable ? t("playable") : t("not_playable"));
       b.setAttribute("aria-label", label); b.title = label;
