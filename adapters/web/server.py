@@ -275,8 +275,9 @@ class WebTable:
             return web.json_response({"code": store_error_code(exc), "error": failure_text(
                 exc, lang, keeps_nothing=self.service.keeps_nothing)}, status=503)
         out = await self.service.handle(chat, c.Person(person, name, lang), c.NewGame(variant=variant))
-        if not out.ok:
-            return web.json_response({"error": out.error}, status=400)
+        if not out.ok:  # a store that could not serve (or confirm) it is no fault of the request
+            return web.json_response({"code": out.code, "error": out.error},
+                                     status=503 if (out.code or "").startswith("store_") else 400)
         token = links.player_token(self.config.secret, chat, person, name,
                                    time.time() + BROWSER_SEAT_SECONDS, lang)
         self.after(chat, out)

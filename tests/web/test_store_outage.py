@@ -116,13 +116,17 @@ async def test_a_page_told_not_confirmed_yet_is_told_later_that_the_move_counts(
             client.config_set("repl-diskless-sync-delay", 0)
         _replicate(replica, primary)
         await web.start(ChatService(store))
-        async with aiohttp.ClientSession() as http, http.post(f"{web.url}/api/new",
-                                                              json={"name": "Ana", "lang": "de"}) as r:
-            made = await r.json()
-            assert r.status == 200, made
+        de = gettext_for("de")
+        async with aiohttp.ClientSession() as http:
+            with frozen(replica):  # a new table not confirmed: the store's answer, a 503, not a 400
+                async with http.post(f"{web.url}/api/new", json={"name": "Ana", "lang": "de"}) as r:
+                    assert (r.status, await r.json()) == (503, {"code": "store_unconfirmed",
+                                                               "error": de(NOT_CONFIRMED)})
+            async with http.post(f"{web.url}/api/new", json={"name": "Ana", "lang": "de"}) as r:
+                made = await r.json()
+                assert r.status == 200, made
         ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang="de-DE")
         await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-        de = gettext_for("de")
         with frozen(replica):
             await ana.press("add_ai")
             await ana.page.click("#choices button >> nth=0")
