@@ -25,7 +25,7 @@ class Blitz(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        minutes: int = option(5, min=1, max=120, help="minutes the round lasts")
+        minutes: int = option(5, min=1, max=120, title="Minutes per round", help="minutes the round lasts")
 
     @hookimpl
     def round_seconds(self, state: GameState) -> int:

@@ -32,7 +32,7 @@ class CardEffects(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        two_player_reverse_skips: bool = option(True, help="a Reverse acts as a Skip with two players")
+        two_player_reverse_skips: bool = option(True, title="Reverse skips with two players", help="a Reverse acts as a Skip with two players")
 
     @hookimpl(trylast=True)
     def on_wild(self, state: GameState, move: Move, color: str | None, events: list[Event]) -> bool:

@@ -37,8 +37,8 @@ class Challenge(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        extra_penalty: int = option(2, min=0, max=20, help="cards added for a lost challenge")
-        challenge_stacked: bool = option(False, help="a Wild Draw Four played on a pending total may be challenged")
+        extra_penalty: int = option(2, min=0, max=20, title="Lost challenge penalty", help="cards added for a lost challenge")
+        challenge_stacked: bool = option(False, title="Challenge a stacked +4", help="a Wild Draw Four played on a pending total may be challenged")
 
     @hookimpl
     def before_play(self, state: GameState, move: Move, events: list[Event]) -> None:

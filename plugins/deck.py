@@ -19,8 +19,8 @@ class Deck(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        hand_size: int = option(7, min=1, max=30, help="cards dealt to each player")
-        decks: int = option(0, min=0, max=8, help="decks shuffled together (0: as many as needed)")
+        hand_size: int = option(7, min=1, max=30, title="Cards dealt", help="cards dealt to each player")
+        decks: int = option(0, min=0, max=8, title="Decks", help="decks shuffled together (0: as many as needed)")
 
     @hookimpl(trylast=True)
     def build_deck(self, players: int) -> list[Card]:

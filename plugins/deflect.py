@@ -24,8 +24,8 @@ class Deflect(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        reverse: bool = option(True, help="a Reverse sends a pending total back")
-        skip: bool = option(True, help="a Skip passes a pending total on")
+        reverse: bool = option(True, title="Reverse sends back", help="a Reverse sends a pending total back")
+        skip: bool = option(True, title="Skip passes on", help="a Skip passes a pending total on")
 
     def _deflects(self, state: GameState, card: Card) -> bool:
         if card.is_wild or card.color != state.color:

@@ -15,7 +15,7 @@ class DoubleScore(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        factor: int = option(2, min=1, max=10, help="what round points are multiplied by")
+        factor: int = option(2, min=1, max=10, title="Multiplier", help="what round points are multiplied by")
 
     @hookimpl
     def score_factor(self, state: GameState) -> int:

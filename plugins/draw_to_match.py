@@ -38,7 +38,7 @@ class DrawToMatch(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        may_stop_early: bool = option(False, help="one card per draw; the player may pass after any of them")
+        may_stop_early: bool = option(False, title="May stop early", help="one card per draw; the player may pass after any of them")
 
     @hookimpl
     def check_move(self, state: GameState, move: Move) -> bool | str | None:

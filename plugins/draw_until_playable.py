@@ -35,7 +35,7 @@ class DrawUntilPlayable(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        may_keep_drawing: bool = option(True, help="the player may draw on while holding a playable card")
+        may_keep_drawing: bool = option(True, title="May keep drawing", help="the player may draw on while holding a playable card")
 
     @hookimpl
     def check_move(self, state: GameState, move: Move) -> bool | str | None:

@@ -26,7 +26,7 @@ class Elimination(Rule):
     @dataclass(frozen=True)
     class Options:
         by: Literal["cards", "points"] = option(
-            "cards", help="what eliminates: the most cards or the most points in hand",
+            "cards", title="Who is eliminated", help="what eliminates: the most cards or the most points in hand",
             words={"cards": "the most cards", "points": "the most points"})
 
     @staticmethod

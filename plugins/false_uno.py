@@ -21,7 +21,7 @@ class FalseUno(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        penalty: int = option(2, min=1, max=20, help="cards for saying UNO when it is not owed")
+        penalty: int = option(2, min=1, max=20, title="Penalty cards", help="cards for saying UNO when it is not owed")
 
     @staticmethod
     def owed(state: GameState, player: int) -> bool:

@@ -21,7 +21,7 @@ class HandLimit(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        limit: int = option(25, min=2, max=200, help="most cards a hand may hold")
+        limit: int = option(25, min=2, max=200, title="Card limit", help="most cards a hand may hold")
 
     @hookimpl(wrapper=True)
     def hand_size(self, state: GameState) -> Generator[None, int | None, int | None]:

@@ -15,8 +15,8 @@ class JumpIn(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        wilds: bool = option(False, help="jump in with a wild on the same wild")
-        onto_pending: bool = option(False, help="jump in on a pending draw total")
+        wilds: bool = option(False, title="Jump in with wilds", help="jump in with a wild on the same wild")
+        onto_pending: bool = option(False, title="Jump in on a draw total", help="jump in on a pending draw total")
 
     @hookimpl
     def can_jump_in(self, state: GameState, player: int, card: Card) -> bool:

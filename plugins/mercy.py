@@ -46,7 +46,7 @@ class Mercy(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        limit: int = option(25, min=2, max=200, help="cards that knock a player out of the round")
+        limit: int = option(25, min=2, max=200, title="Knock-out at", help="cards that knock a player out of the round")
 
     @hookimpl
     def after_move(self, state: GameState, move: Move, events: list[Event]) -> None:

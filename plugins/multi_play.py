@@ -43,7 +43,7 @@ class MultiPlay(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        same_colour_runs: bool = option(False, help="runs of consecutive numbers in one colour too")
+        same_colour_runs: bool = option(False, title="Same-colour runs", help="runs of consecutive numbers in one colour too")
 
     def _group_ok(self, cards: list[Card]) -> bool:
         if len(cards) < 2 or not all(c.is_number for c in cards):

@@ -35,7 +35,7 @@ class NoActionFinish(Rule):
     @dataclass(frozen=True)
     class Options:
         forbid: Literal["action", "wild", "draw"] = option(
-            "action", help="last cards refused: action, wild or draw cards",
+            "action", title="Refused last cards", help="last cards refused: action, wild or draw cards",
             words={"action": "action cards", "wild": "wild cards", "draw": "draw cards"})
 
     def refused(self, card: Card) -> str | None:

@@ -87,9 +87,9 @@ class NoMercyCards(Rule):
     @dataclass(frozen=True)
     class Options:
         deck: Literal["no-mercy", "added"] = option(
-            "no-mercy", help="the No Mercy deck alone, or its cards added to the usual deck",
+            "no-mercy", title="Deck", help="the No Mercy deck alone, or its cards added to the usual deck",
             words={"no-mercy": "the No Mercy deck alone", "added": "added to the usual deck"})
-        number_starter: bool = option(False, help="cards are turned until a number starts the round")
+        number_starter: bool = option(False, title="Number starter", help="cards are turned until a number starts the round")
 
     @hookimpl(tryfirst=True)
     def first_card(self, state: GameState, card: Card, events: list[Event]) -> bool | None:

@@ -41,7 +41,7 @@ class OneWinner(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        places: bool = option(False, help="play on for places after the first player goes out")
+        places: bool = option(False, title="Play on for places", help="play on for places after the first player goes out")
 
     @hookimpl(trylast=True)
     def on_go_out(self, state: GameState, player: int, events: list[Event]) -> bool:

@@ -12,7 +12,7 @@ class ProgressiveScoring(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        target: int = option(500, min=1, max=100_000, help="total that ends the match")
+        target: int = option(500, min=1, max=100_000, title="Match total", help="total that ends the match")
 
     @hookimpl(tryfirst=True)
     def score(self, state: GameState) -> dict[int, int]:

@@ -14,7 +14,7 @@ class Scoring(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        target: int = option(500, min=0, max=100_000, help="points that win the match (0: every round)")
+        target: int = option(500, min=0, max=100_000, title="Target score", help="points that win the match (0: every round)")
 
     @hookimpl(trylast=True)
     def score(self, state: GameState) -> dict[int, int]:

@@ -17,7 +17,7 @@ class SevenO(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        mandatory: bool = option(True, help="a 7 must name a player to swap hands with")
+        mandatory: bool = option(True, title="A 7 must swap", help="a 7 must name a player to swap hands with")
 
     @hookimpl
     def card_targets(self, state: GameState, player: int, card: Card) -> list[int | None] | None:

@@ -44,8 +44,8 @@ class ShuffleHands(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        shuffle_hands: int = option(1, min=0, max=4, help="Wild Shuffle Hands cards in the deck")
-        customizable: int = option(3, min=0, max=8, help="blank Wild Customizable cards in the deck")
+        shuffle_hands: int = option(1, min=0, max=4, title="Shuffle Hands cards", help="Wild Shuffle Hands cards in the deck")
+        customizable: int = option(3, min=0, max=8, title="Customizable cards", help="blank Wild Customizable cards in the deck")
 
     @hookimpl
     def more_cards(self, players: int) -> list[Card]:

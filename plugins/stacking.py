@@ -22,11 +22,11 @@ class Stacking(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        draw_two_on_draw_two: bool = option(True, help="a Draw Two goes on a Draw Two")
-        draw_four_on_draw_four: bool = option(False, help="a Wild Draw Four goes on a Wild Draw Four")
-        draw_four_on_draw_two: bool = option(False, help="a Wild Draw Four goes on a Draw Two")
-        draw_two_on_draw_four: bool = option(False, help="a Draw Two goes on a Wild Draw Four")
-        optional: bool = option(True, help="a player who can stack may draw instead")
+        draw_two_on_draw_two: bool = option(True, title="+2 on +2", help="a Draw Two goes on a Draw Two")
+        draw_four_on_draw_four: bool = option(False, title="+4 on +4", help="a Wild Draw Four goes on a Wild Draw Four")
+        draw_four_on_draw_two: bool = option(False, title="+4 on +2", help="a Wild Draw Four goes on a Draw Two")
+        draw_two_on_draw_four: bool = option(False, title="+2 on +4", help="a Draw Two goes on a Wild Draw Four")
+        optional: bool = option(True, title="May draw instead", help="a player who can stack may draw instead")
 
     def _allowed(self, on_rank: str, card: Card, color: str | None) -> bool:
         o = self.options

@@ -38,9 +38,9 @@ class Starter(Rule):
     @dataclass(frozen=True)
     class Options:
         reverse_first: Literal["dealer", "other_side"] = option(
-            "dealer", help="who moves first after a Reverse starter: the dealer or the other side",
+            "dealer", title="First after a Reverse", help="who moves first after a Reverse starter: the dealer or the other side",
             words={"dealer": "the dealer", "other_side": "the player on the dealer's other side"})
-        redeal_wild_draw_four: bool = option(True, help="a Wild Draw Four starter goes back and another is turned")
+        redeal_wild_draw_four: bool = option(True, title="Redeal a +4 starter", help="a Wild Draw Four starter goes back and another is turned")
 
     @hookimpl(trylast=True)
     def first_card(self, state: GameState, card: Card, events: list[Event]) -> bool:

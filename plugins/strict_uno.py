@@ -44,7 +44,7 @@ class StrictUno(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        penalty: int = option(2, min=0, max=20, help="cards for a player caught without UNO")
+        penalty: int = option(2, min=0, max=20, title="Penalty cards", help="cards for a player caught without UNO")
 
     # What views and the chat layer ask whichever rule owns the UNO calls.
     @staticmethod

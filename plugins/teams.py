@@ -24,7 +24,7 @@ class Teams(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        size: int = option(2, min=2, max=5, help="players in a team")
+        size: int = option(2, min=2, max=5, title="Team size", help="players in a team")
 
     def team(self, state: GameState, seat: int) -> int | None:
         """The seat's team: partners win the match together (the players' records say so)."""

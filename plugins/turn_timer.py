@@ -29,8 +29,8 @@ class TurnTimer(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        seconds: int = option(0, min=0, max=86_400, help="seconds per turn (0: no timer)")
-        kick_after: int = option(3, min=0, max=100, help="timeouts in a row before the player is removed (0: never)")
+        seconds: int = option(0, min=0, max=86_400, title="Seconds per turn", help="seconds per turn (0: no timer)")
+        kick_after: int = option(3, min=0, max=100, title="Timeouts before removal", help="timeouts in a row before the player is removed (0: never)")
 
     @hookimpl(trylast=True)
     def turn_seconds(self, state: GameState) -> int | None:

@@ -53,7 +53,7 @@ class UnoCall(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        penalty: int = option(2, min=0, max=20, help="cards for a player caught without UNO")
+        penalty: int = option(2, min=0, max=20, title="Penalty cards", help="cards for a player caught without UNO")
 
     # -- what others ask this rule (its data: `state.uno`, `state.exposed`) --------
     @staticmethod

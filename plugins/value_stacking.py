@@ -47,7 +47,7 @@ class ValueStacking(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        optional: bool = option(True, help="a player who can stack may draw instead")
+        optional: bool = option(True, title="May draw instead", help="a player who can stack may draw instead")
 
     @hookimpl
     def hold_penalty(self, state: GameState, victim: int, card: Card) -> bool | None:

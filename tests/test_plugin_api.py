@@ -214,9 +214,9 @@ def test_option_help_is_translated_for_built_in_and_plugin_rules() -> None:
             assert cls.option_help(spec.name, "en") == spec.help
     crazy = rules_for("crazy", {"sticky-seven": {}, "seven-o": False})
     shown = console_rules("Locura", crazy, "es").plain
-    assert "cartas que dejan a un jugador fuera de la mano" in shown
-    assert "Cartas por 7: 2" in shown  # an option with a title is shown by its title
-    assert "cards that knock" not in shown
+    # An option is shown by its title (every built-in option has one), in the reader's words.
+    assert "Fuera a partir de: 25" in shown and "Cartas por 7: 2" in shown
+    assert "cards that knock" not in shown and "Knock-out at" not in shown and "limit" not in shown
     text = discord_rules(SettingsMenu({"variant": "crazy", "rules": {}, "lang": "es", "timer": 0}, "es"))
     assert "por cuánto se multiplican los puntos de la mano" in text and "what round points" not in text
     assert len(text) <= 2000

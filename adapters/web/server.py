@@ -275,8 +275,9 @@ class WebTable:
             return web.json_response({"code": store_error_code(exc), "error": failure_text(
                 exc, lang, keeps_nothing=self.service.keeps_nothing)}, status=503)
         out = await self.service.handle(chat, c.Person(person, name, lang), c.NewGame(variant=variant))
-        if not out.ok:
-            return web.json_response({"error": out.error}, status=400)
+        if not out.ok:  # a store that could not serve (or confirm) it is no fault of the request
+            return web.json_response({"code": out.code, "error": out.error},
+                                     status=503 if (out.code or "").startswith("store_") else 400)
         token = links.player_token(self.config.secret, chat, person, name,
                                    time.time() + BROWSER_SEAT_SECONDS, lang)
         self.after(chat, out)
@@ -509,6 +510,7 @@ class WebTable:
             return
         person = self.person(page)
         async with self.lock(viewer.chat):
+            await self._settle(viewer.chat, page.lang)
             out = await self.service.handle(viewer.chat, person, cmd)
             if out.ok:
                 await self._publish(viewer.chat, out)
@@ -522,6 +524,22 @@ class WebTable:
             text = out.refusal(page.lang)  # its reason too (which rules clash) in the page's language
         await self._send(page, {"type": "refused", "code": out.code, "text": text})
         await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
+
+    async def _settle(self, chat: str, lang: str | None) -> None:
+        """Tell the chat's pages what became of its moves the store did not confirm ("Confirmed
+        now", "was lost"): a page that read "not confirmed yet, I will say here whether this
+        counts" is told, at the next move made here or at the watcher's next look. (Core's
+        `handle` settles them too, but puts the lines among the outcome's notices, which the
+        page does not show: they were never said on the page.)"""
+        if not self.service.unconfirmed.waiting(chat):
+            return
+        try:
+            lines = await self.service.settle_unconfirmed(chat, lang)
+        except StoreUnavailable:  # still down: asked again next time
+            return
+        for page in list(self.pages.get(chat, ())):
+            if lines:
+                await self._send(page, {"type": "notice", "lines": lines})
 
     def lock(self, chat: str) -> asyncio.Lock:
         found = self.locks.get(chat)
@@ -626,6 +644,9 @@ class WebTable:
             await asyncio.sleep(self.config.poll if self.following is None else max(self.config.poll, FEED_POLL))
             async with self.lock(chat):
                 await self._look(chat)
+                if self.service.unconfirmed.waiting(chat):
+                    pages = self.pages.get(chat)
+                    await self._settle(chat, next(iter(pages)).lang if pages else None)
         self.watchers.pop(chat, None)
         if not self.lock(chat).locked():
             self.locks.pop(chat, None)

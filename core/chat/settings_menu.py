@@ -42,7 +42,7 @@ from typing import Any
 
 from ..rule import OptionSpec, Rule, option_specs
 from . import commands as c
-from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, joined
+from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, joined, ngettext_for
 from .markup import CODE, PLAIN, Line, bold, plain
 from .option_values import (
     decode_value,
@@ -268,7 +268,10 @@ class SettingsMenu:
         if off:
             lines.append(_("Shared rules off: {rules}").format(rules=joined(off, self.lang)))
         lines.append(_("Turn timer: {n} seconds").format(n=s.timer) if s.timer else _("Turn timer: off"))
-        lines.append(_("Language: {language}").format(language=LANGUAGE_NAMES.get(self.lang, self.lang)))
+        # The chat's language, not the reader's: a web page or a Discord panel is read in its
+        # reader's own language, which is not what the chat is set to (that is what this says).
+        chat_lang = str(self.settings.get("lang") or self.lang)
+        lines.append(_("Language: {language}").format(language=LANGUAGE_NAMES.get(chat_lang, chat_lang)))
         return lines
 
     def option_panels(self) -> list[list[OptionPanel]]:
@@ -336,9 +339,11 @@ class SettingsMenu:
         return paged(self.variant_entries(), self.size, number, lambda p: f"pv:{p}")
 
     def timers(self) -> list[Entry]:
-        _ = gettext_for(self.lang)
+        _, ngettext = gettext_for(self.lang), ngettext_for(self.lang)
         timer = int(self.settings.get("timer") or 0)
-        return [Entry(f"tm:{s}", f"{s}s" if s else _("no timer"), s == timer) for s in TIMER_CHOICES]
+        # A button's short "30 s", in the reader's words (30 с, 30 ث, 30 秒): a bare "30s" is English.
+        return [Entry(f"tm:{s}", ngettext("{n} s", "{n} s", s).format(n=s) if s else _("no timer"), s == timer)
+                for s in TIMER_CHOICES]
 
     def languages(self) -> list[Entry]:
         current = self.settings.get("lang")

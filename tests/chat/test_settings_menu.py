@@ -184,3 +184,35 @@ def test_a_show_names_the_view_a_one_list_front_end_draws() -> None:
     assert m.view(sm.Show(sm.RULES, page=1)) == m.rules(1) and m.rules(1).number == 1
     assert m.view(sm.Show(sm.OPTION, cls.name, "no-such-option")) == m.rules(0)
     assert isinstance(m.view(sm.Show(sm.RULE, cls.name)), sm.RulesPage)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_option_is_named_in_words_in_every_language(lang: str) -> None:
+    """An option's panel, button and rules line are titled in the reader's words, never by
+    its key (`Deck · hand_size` was what every front-end showed, in every language)."""
+    m = sm.SettingsMenu(settings("crazy", lang), lang)
+    for cls in available_rules().values():
+        for spec in option_specs(cls):
+            title = cls.option_title(spec.name, lang)
+            assert spec.title and title and title != spec.name, (cls.name, spec.name)
+            if lang != "en":
+                assert cls.option_title(spec.name, "en") != title, (cls.name, spec.name, lang)
+    for rule in m.option_panels():
+        for panel in rule:
+            assert panel.title != panel.option, (panel.rule, panel.option)
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "30 s"), ("ru", "30 с"), ("ar", "30 ث"), ("zh_CN", "30 秒")])
+def test_the_turn_timer_choices_are_said_in_the_readers_words(lang: str, label: str) -> None:
+    timers = sm.SettingsMenu(settings("official", "en"), lang).timers()
+    assert [e.id for e in timers] == [f"tm:{s}" for s in sm.TIMER_CHOICES]
+    assert timers[1].label == label
+
+
+def test_the_summary_names_the_chats_language_not_the_readers() -> None:
+    """A web page or a Discord panel is read in its reader's language: the summary still says
+    which language the chat is set to, as the language list marks it."""
+    m = sm.SettingsMenu(settings("official", "en"), "uk")
+    assert m.summary_lines()[-1] == "Мова: English"
+    assert [e.id for e in m.languages() if e.on] == ["lang:en"]
+    assert sm.SettingsMenu(settings("official", "es"), "es").summary_lines()[-1] == "Idioma: Español"

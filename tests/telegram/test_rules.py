@@ -166,8 +166,9 @@ async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: Bot
     plus = next(b["callback_data"] for b in buttons if b["text"] == "+1" and ":0:" in b["callback_data"])
     assert "Saved" in (await press(server, bot, group, ann, plus))["text"]
     assert (await bot.service.settings(chat))["rules"] == {"deck": {"hand_size": 8}}
-    assert "hand_size</code>: <b>8" in str(server.calls_to("editMessageText")[-1]["text"]) or \
-        "hand_size: 8" in rules_message(server, group)["text"]
+    # The option by its code (what /set takes) and its title in the reader's words.
+    assert "hand_size</code> (Cards dealt): <b>8" in str(server.calls_to("editMessageText")[-1]["text"]) or \
+        "hand_size (Cards dealt): 8" in rules_message(server, group)["text"]
     # A forged value out of bounds, or a key that is no rule, changes nothing.
     key = key_of("deck")
     for forged in (f"{keyboards.SET_OPTION}{key}:0:31", f"{keyboards.SET_OPTION}{key}:0:²",
@@ -182,7 +183,7 @@ async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: Bot
     await press(server, bot, group, ann, keyboards.OPTIONS + key_of("starter"))
     buttons = server.buttons(group, rules_message(server, group)["message_id"])
     other_side = next(b["callback_data"] for b in buttons if "dealer's other side" in b["text"])
-    redeal = next(b["callback_data"] for b in buttons if "redeal_wild_draw_four" in b["text"])
+    redeal = next(b["callback_data"] for b in buttons if "Redeal a +4 starter" in b["text"])  # its title, not its key
     await press(server, bot, group, ann, other_side)
     await press(server, bot, group, ann, redeal)
     rules = (await bot.service.settings(chat))["rules"]

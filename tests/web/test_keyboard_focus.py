@@ -46,3 +46,20 @@ async def test_the_focus_stays_on_its_card_through_every_redraw(web: WebServer, 
     assert await ana.page.evaluate(FOCUSED) == "G3"
     assert await bea.page.evaluate(FOCUSED) == "Y6"
     assert not [r for r in ana.refusals + bea.refusals if r.startswith("console")]
+
+
+async def test_a_screen_reader_hears_each_card_as_a_button_of_the_hand(web: WebServer, browser: Any) -> None:
+    """The cards were `listitem`s to assistive technology (a role on the button itself), so a
+    screen reader never said they can be pressed: now each is a button named by its card and
+    whether it plays, in a group named "Your hand" (in the reader's language)."""
+    made, ana, bea = await two_seated(web, browser)
+    version = await laid_out(web, made["chat"], ("R2 G3", "Y5 Y6"), "R1")
+    await bea.wait_for(lambda s, v=version: s is not None and s["version"] == v)
+    hand = bea.page.get_by_role("group", name="Tu mano")
+    assert await hand.get_by_role("button").count() == 2
+    assert await hand.get_by_role("button", name="Y5 · 5 amarillo · no se puede jugar ahora").count() == 1
+    assert await hand.get_by_role("listitem").count() == 0
+    await ana.wait_for(lambda s, v=version: s is not None and s["version"] == v)
+    playable = ana.page.get_by_role("group", name="Your hand").get_by_role("button", name="R2 · Red 2 · playable")
+    await playable.press("Enter")
+    await ana.wait_for(lambda s, v=version: s is not None and s["version"] > v)

@@ -34,6 +34,9 @@ async def test_after_the_match_the_page_offers_a_new_table(web: WebServer, brows
         await p.wait_for(lambda s: s is not None and s["phase"] == "finished")
         await p.page.wait_for_selector("#again-link", state="visible")
     assert await ana.page.text_content("#again-link") == "New table"
+    # Nothing left to do and no hand: no empty "What you can do" and "Your hand" under who won.
+    for p in (ana, bea):
+        assert await p.page.is_hidden("#actions-title") and await p.page.is_hidden("#hand-title")
     assert await bea.page.text_content("#again-link") == "Mesa nueva"
     # The game is gone once the page is opened again: no board, still the way on.
     await bea.page.reload()

@@ -165,6 +165,33 @@ async def test_the_panel_works_by_keyboard_on_a_phone_in_arabic(web: WebServer, 
     assert nour.refusals == []
 
 
+async def test_the_panel_is_in_the_readers_words_and_says_the_chats_language(web: WebServer,
+                                                                              browser: Any) -> None:
+    """An English table's creator reads its panel in Ukrainian: every option is titled in
+    Ukrainian (not `Колода й роздача · hand_size`), the timer's choices too (not `30s`), and
+    the summary names the chat's language, English, as the language list marks it (it said
+    the reader's own)."""
+    made = await new_table(web, "Olha", "en")
+    olha = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Olha", lang="uk-UA", phone=True)
+    await olha.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    page = olha.page
+    await open_panel(page)
+    await press(page, "on:hand-limit")
+    titles = await page.eval_on_selector_all("#settings-body .option h3", "els => els.map(e => e.textContent)")
+    keys = [(p.rule, p.option) for rule in SettingsMenu(await web.service.settings(made["chat"]), "uk").option_panels()
+            for p in rule]
+    assert len(titles) == len(keys) > 5 and ("hand-limit", "limit") in keys
+    for title, (_rule, option) in zip(titles, keys, strict=True):
+        assert option not in title, title
+    assert "Ліміт карт у руці · Ліміт карт" in titles
+    timers = await page.eval_on_selector_all("#settings-body .g-timer button", "els => els.map(e => e.textContent)")
+    assert timers[1:] == ["30 с", "60 с", "120 с"]
+    summary = await page.eval_on_selector_all("#settings-summary li", "els => els.map(e => e.textContent)")
+    assert summary[-1] == "Мова: English"
+    assert await page.text_content("#settings-body .g-lang legend") == "Мова: English"
+    assert olha.refusals == []
+
+
 # -- a Telegram group's page ------------------------------------------------------------------
 
 def mini_app(web: WebServer, chat: str, uid: int, name: str, token: str) -> tuple[str, dict[str, Any]]:

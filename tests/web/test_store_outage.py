@@ -71,3 +71,70 @@ async def test_a_page_hears_the_store_message_and_keeps_its_socket(own: tuple[Re
         after = await next_of(ws, "state")
         assert after["version"] == before["version"]
         await ws.close()
+
+
+async def test_a_page_opened_while_the_store_is_down_shows_the_table_once_it_is_back(
+        own: tuple[RedisServer, WebServer], browser: Any) -> None:
+    """Opened while Redis is down, the page says so in its reader's language; once Redis is
+    back it shows the table by itself (it stayed on "try again shortly" until reloaded: the
+    server had no page to send the table to, and the page never asked again)."""
+    from tests.web.players import WebPlayer
+
+    redis_server, web = own
+    async with aiohttp.ClientSession() as http, http.post(f"{web.url}/api/new", json={"name": "Ann", "lang": "fr"}) as r:
+        made = await r.json()
+        assert r.status == 200, made
+    redis_server.stop()
+    ann = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ann", lang="fr-FR")
+    await ann.page.wait_for_selector("#message:not([hidden])")
+    assert await ann.page.text_content("#message") == error_text("store_unavailable", "fr")
+    redis_server.start()
+    s = await ann.wait_for(lambda s: s is not None and s["phase"] == "lobby", timeout=15)
+    assert s["seat"] == 0 and await ann.page.is_hidden("#message")
+
+
+async def test_a_page_told_not_confirmed_yet_is_told_later_that_the_move_counts(tmp_path: Path,
+                                                                                 browser: Any) -> None:
+    """`redis.wait_replicas: 1` and the replica frozen: the lobby press is answered "not
+    confirmed yet: I will say here whether this counts". The replica back, the page is told
+    "Confirmed now" by itself (the watcher settles it), with no other move made; before, the
+    page was never told (core's settling lines went into an outcome's notices, which the page
+    does not show)."""
+    from tests.store.test_durability import _client, _replicate, frozen
+    from tests.web.players import WebPlayer
+    from unobot.adapters.redis_store import RedisStore
+    from unobot.chat.i18n import gettext_for
+    from unobot.chat.service import ChatService
+    from unobot.chat.unconfirmed import KEPT, NOT_CONFIRMED
+
+    primary = RedisServer(tmp_path / "primary").start()
+    replica = RedisServer(tmp_path / "replica").start()
+    store = RedisStore.from_url(primary.url, prefix="unconfirmed", wait_replicas=1, wait_timeout=1.0)
+    web = WebServer(primary.url, "unconfirmed")
+    try:
+        with _client(primary) as client:
+            client.config_set("repl-diskless-sync-delay", 0)
+        _replicate(replica, primary)
+        await web.start(ChatService(store))
+        de = gettext_for("de")
+        async with aiohttp.ClientSession() as http:
+            with frozen(replica):  # a new table not confirmed: the store's answer, a 503, not a 400
+                async with http.post(f"{web.url}/api/new", json={"name": "Ana", "lang": "de"}) as r:
+                    assert (r.status, await r.json()) == (503, {"code": "store_unconfirmed",
+                                                               "error": de(NOT_CONFIRMED)})
+            async with http.post(f"{web.url}/api/new", json={"name": "Ana", "lang": "de"}) as r:
+                made = await r.json()
+                assert r.status == 200, made
+        ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang="de-DE")
+        await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+        with frozen(replica):
+            await ana.press("add_ai")
+            await ana.page.click("#choices button >> nth=0")
+            await ana.page.wait_for_function("t => window.__toasts.indexOf(t) >= 0", arg=de(NOT_CONFIRMED))
+        await ana.page.wait_for_function("t => window.__toasts.indexOf(t) >= 0",
+                                         arg=de(KEPT).format(player="Ana"), timeout=15_000)
+    finally:
+        await web.stop()
+        await store.close()
+        replica.stop()
+        primary.stop()

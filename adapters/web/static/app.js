@@ -113,11 +113,24 @@
     } else if (m.type === "refused") {
       if (!state) { $("message").textContent = m.text; show("message"); }
       else toast(m.text);
+      // Opened while the store could not answer: nothing was shown and the server holds no page
+      // to send the table to once it can, so the page asks again by itself (the text says "try
+      // again shortly"; without this it stayed on that text until reloaded).
+      if (!state && STORE_DOWN.indexOf(m.code) >= 0) askAgain();
       if (m.code === "forged" || m.code === "expired" || m.code === "bad_link" || m.code === "other_game") {
         $("message").textContent = m.text; show("message");
       }
     } else if (m.type === "notice") { (m.lines || []).forEach(toast); }
     else if (m.type === "settings") drawSettings(m);
+  }
+  var STORE_DOWN = ["store_unavailable", "store_refusing", "store_slow"], again = null, againPause = 1000;
+  function askAgain() {
+    if (again) return;
+    again = setTimeout(function () {
+      again = null;
+      if (!state && ws && ws.readyState === 1) send({ type: "hello" });
+    }, againPause);
+    againPause = Math.min(againPause * 1.6, 8000);
   }
   function drawPending() {
     drawing = false; var s = pending; pending = null;
@@ -186,10 +199,16 @@
     var actions = $("actions"); actions.textContent = "";
     s.actions.forEach(function (a) { actions.appendChild(actionButton(a)); });
     $("watching").hidden = s.seat !== null || s.phase === "none" || s.actions.length > 0;
+    // A match over (or no game): nothing to do and no hand, so no empty "What you can do" and
+    // "Your hand" above who won; during a game they stay, even empty, or the page would jump.
+    var over = s.phase === "finished" || s.phase === "none";
+    $("actions-box").hidden = over;
+    $("hand-box").hidden = over || (s.seat === null && !s.hand.length);
     var hand = $("hand"); hand.textContent = "";
     s.hand.forEach(function (h) {
       var b = el("button", "card" + (h.playable ? " playable" : " dim") + (h.new ? " new" : ""));
-      b.type = "button"; b.setAttribute("role", "listitem");
+      // A button, as a screen reader names it (a "listitem" role here hid that the card is pressed to play).
+      b.type = "button";
       b.setAttribute("data-code", h.code);
       var label = h.label + (h.count > 1 ? " ×" + h.count : "") + " · " + (h.playable ? t("playable") : t("not_playable"));
       b.setAttribute("aria-label", label); b.title = label;

@@ -54,7 +54,7 @@ class DoubleSkip(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        players: int = option(2, min=1, max=5, help="players a Skip skips")
+        players: int = option(2, min=1, max=5, title="Players skipped", help="players a Skip skips")
 
     @hookimpl
     def on_play(self, state: GameState, move: Move, card: Card, events: list[Event]) -> bool | None:
@@ -79,7 +79,7 @@ class SkipEveryone(Rule):
 
     @dataclass(frozen=True)
     class Options:
-        per_colour: int = option(1, min=0, max=2, help="Skip Everyone cards of each colour in the deck")
+        per_colour: int = option(1, min=0, max=2, title="Cards per colour", help="Skip Everyone cards of each colour in the deck")
 
     @hookimpl
     def more_cards(self, players: int) -> list[Card]:
