@@ -34,12 +34,13 @@ class RuleLine:
 
 
 def option_words(rule: type[Rule], spec: OptionSpec, lang: str | None) -> str:
-    """What an option is, in `lang`: its title when it has one, else its help
-    (both through the rule's own catalogue: `Rule.option_title` / `option_help`),
-    else its name in words."""
-    if spec.title:
-        return rule.option_title(spec.name, lang)
-    return rule.option_help(spec.name, lang) or spec.name.replace("_", " ")
+    """What an option is, in `lang`, in a list of the rules in force: its help
+    when it has one (it explains: "seconds a turn (0: no timer)", where the
+    title a settings button needs is short: "Seconds per turn"), else its
+    title, else its name in words (both through the rule's own catalogue:
+    `Rule.option_help` / `option_title`)."""
+    return rule.option_help(spec.name, lang) or (rule.option_title(spec.name, lang) if spec.title else "") \
+        or spec.name.replace("_", " ")
 
 
 def value_words(value: Any, lang: str | None, rule: type[Rule] | None = None, option: str = "") -> str:
