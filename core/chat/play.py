@@ -11,6 +11,7 @@ the AI seats' moves, timeouts, leaving and being removed, next rounds.
 
 from __future__ import annotations
 
+import logging
 import random
 
 from .. import engine
@@ -20,6 +21,7 @@ from ..cards import CardError, parse_card
 from ..errors import MoveError
 from ..events import Event
 from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
+from ..rule_failure import RuleFailure, refusing_rule_failures
 from ..service import LEAVE, NEXT_ROUND, deal_entry
 from ..state import MATCH_OVER, ROUND_OVER
 from . import commands as c
@@ -29,6 +31,8 @@ from .outcome import ChatError, Outcome
 from .render import color_from_text, describe_event, describe_private
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .uno_timing import uno_after_play
+
+log = logging.getLogger(__name__)
 
 
 def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: float) -> list[str] | None:
@@ -296,21 +300,40 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
         if not moves:
             break
         rnd = random.Random(f"{table.seed}/{game.round}/{game.moves}")
-        entries.append(_ai_move(table, out, now, seat, moves, rnd))
+        moved = _ai_move(table, out, now, seat, moves, rnd)
+        if not moved:
+            break  # every move it had set off a rule's failure: the table waits (a person, the timer)
+        entries.append(moved)
     return entries
 
 
 def _ai_move(table: Table, out: Outcome, now: float, seat: int, moves: list[Move], rnd: random.Random) -> str:
-    """The AI seat's policy picks one of `moves`, and it is made; its log entry."""
+    """The AI seat's policy picks one of `moves`, and it is made; its log entry.
+
+    A move that sets off a rule's failure (a plugin's hook that raises:
+    `RuleFailure`) is logged for the operator and left out, and the policy
+    picks again, so a broken rule never stops the table on an AI seat's
+    turn; "" when every move failed (nothing changed). The move is applied
+    to a copy for that reason: a failed hook may have half changed it."""
     game = table.game
     assert game is not None
     player = _ai_player(table, table.seats[seat].level)
-    move = player(game, seat, moves, rnd)
-    colour, pending = game.color, game.pending
-    table.game, events = engine.apply(game, move, inplace=True)
-    player.observe(table.game, move, events, colour, pending)
-    _after_moves(table, events, out, now)
-    return f"{seat} {move.text}"
+    while moves:
+        try:
+            move = player(game, seat, moves, rnd)
+        except RuleFailure:  # its look-ahead set the broken rule off: any move, then
+            move = rnd.choice(moves)
+        colour, pending = game.color, game.pending
+        try:
+            table.game, events = engine.apply(game, move)
+        except RuleFailure as exc:
+            log.warning("table %s: an AI move was refused: %s", table.seed, exc.detail)
+            moves = [m for m in moves if m is not move]
+            continue
+        player.observe(table.game, move, events, colour, pending)
+        _after_moves(table, events, out, now)
+        return f"{seat} {move.text}"
+    return ""
 
 
 #: One chance in this many that an AI seat makes a plugin's out-of-turn move
@@ -399,7 +422,7 @@ def end_match_stopped(table: Table, reason: str = "stopped") -> list[Event]:
         return []
     engine.rules_of(game)
     events: list[Event] = []
-    end_match(game, -1, reason, events)
+    refusing_rule_failures(end_match)(game, -1, reason, events)
     return events
 
 
