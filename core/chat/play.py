@@ -20,7 +20,7 @@ from ..ai.knowledge import TableMemory
 from ..cards import CardError, parse_card
 from ..errors import MoveError
 from ..events import Event
-from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
+from ..moves import CATCH, CHALLENGE, DRAW, KINDS, PASS, PLAY, UNO, Move, color_move
 from ..rule_failure import RuleFailure, refusing_rule_failures
 from ..service import LEAVE, NEXT_ROUND, deal_entry
 from ..state import MATCH_OVER, ROUND_OVER
@@ -269,7 +269,8 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
     """Let AI seats move until a person is to move (or the round ends).
 
     Before each AI move, when a person could act out of turn (jump in,
-    catch someone, say UNO before being caught), the AI waits: the
+    catch someone, say UNO before being caught, make a plugin's move out of
+    turn such as a cheer), the AI waits: the
     outcome is `paused` and the adapter sends `Continue` after a moment.
     The first AI move after a Continue is not paused again.
 
@@ -442,7 +443,8 @@ def _person_may_act(table: Table) -> bool:
         if info.is_ai or seat == game.turn or seat in game.out:
             continue
         for m in engine.legal_moves(game, seat):
-            if m.kind in (PLAY, CATCH) or (m.kind == UNO and len(game.hands[seat]) == 1):
+            if m.kind in (PLAY, CATCH) or (m.kind == UNO and len(game.hands[seat]) == 1) \
+                    or m.kind not in KINDS:  # a plugin's move out of turn (a cheer) waits for them too
                 return True
     return False
 
