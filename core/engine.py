@@ -530,9 +530,11 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     return plain
 
 
+@refusing_rule_failures
 def _hook_moves(state: GameState, player: int) -> list[Move]:
     """`legal_moves` outside a plain turn: every rule asked (or, out of turn
-    while no rule keeps data for the round, uno-call's offers)."""
+    while no rule keeps data for the round, uno-call's offers). A rule that
+    raises while asked is a `RuleFailure`, as in `apply`."""
     if state.phase != PLAYING or player in state.out:
         return []
     rules = state.rules or rules_of(state)

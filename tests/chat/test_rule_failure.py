@@ -20,6 +20,7 @@ from unobot.chat import commands as c
 from unobot.chat.render import error_text
 from unobot.chat.service import ChatService
 from unobot.chat.table import PLAYING
+from unobot.chat.views import hand_view
 from unobot.engine import legal_moves
 from unobot.store import MemoryStore
 
@@ -107,3 +108,44 @@ async def test_a_person_is_refused_in_words_and_ai_seats_play_around_it() -> Non
         assert out.ok, out.error
         assert await service.table("chat") is None
         assert (await service.handle("chat", ANA, c.NewGame())).ok
+
+
+class FaultyOffers(Rule):
+    """Raises when asked for its moves (a question hook) once `broken` (mid-game)."""
+
+    name = "test-faulty-offers"
+    broken = False
+
+    @hookimpl
+    def extra_moves(self, state: GameState, player: int) -> list[Move] | None:
+        if self.broken:
+            raise LookupError("no offers")
+        return None
+
+
+async def test_a_question_hook_that_raises_is_refused_shown_and_stoppable() -> None:
+    """`extra_moves` raising (asked for every hand and every AI move) was a
+    traceback in the console and on every chat update: now the commands are
+    refused in words, the hand is shown with nothing to do, and a stop frees
+    the chat."""
+    service = ChatService(MemoryStore())
+    ben = c.Person("ben", "Ben", "es")
+    with extra_rule(FaultyOffers):
+        for person, cmd in ((ANA, c.SetRule(rule=FaultyOffers.name, enabled=True)), (ANA, c.NewGame()),
+                            (ben, c.Join()), (ANA, c.Start())):
+            out = await service.handle("chat", person, cmd)
+            assert out.ok, (cmd, out.error)
+        FaultyOffers.broken = True
+        try:
+            table = await service.table("chat")
+            assert table is not None and table.game is not None
+            for person in (ANA, ben):
+                hv = hand_view(table, person.id)
+                assert hv is not None and not hv.extras and not any(hc.playable for hc in hv.cards)
+            on_turn = ANA if table.seats[table.game.turn].id == ANA.id else ben
+            out = await service.handle("chat", on_turn, c.Draw() if table.game.color else c.NameColor(color="red"))
+            assert out.code == "rule_failed", (out.code, out.error)
+            assert (await service.handle("chat", ANA, c.Stop())).ok
+            assert await service.table("chat") is None
+        finally:
+            FaultyOffers.broken = False
