@@ -184,3 +184,19 @@ def test_a_show_names_the_view_a_one_list_front_end_draws() -> None:
     assert m.view(sm.Show(sm.RULES, page=1)) == m.rules(1) and m.rules(1).number == 1
     assert m.view(sm.Show(sm.OPTION, cls.name, "no-such-option")) == m.rules(0)
     assert isinstance(m.view(sm.Show(sm.RULE, cls.name)), sm.RulesPage)
+
+
+@pytest.mark.parametrize(("rule", "option", "lang", "takes"), [
+    ("stacking", "draw_four_on_draw_four", "es", "sí o no"),
+    ("stacking", "draw_four_on_draw_four", "en", "on or off"),
+    ("starter", "reverse_first", "en", "the dealer or the player on the dealer's other side"),
+    ("elimination", "by", "es", "más cartas o más puntos"),
+])
+def test_a_panel_says_what_a_choice_takes_in_the_words_of_its_choices(rule: str, option: str, lang: str,
+                                                                       takes: str) -> None:
+    """Before, the panel said what a variant file takes ("true o false",
+    "one of 'dealer', 'other_side'") above buttons named "sí" and "no"."""
+    panel = sm.SettingsMenu(settings(lang=lang), lang).find_option(rule, option)
+    assert panel is not None
+    assert panel.takes == takes
+    assert all(e.label in takes for e in panel.choices.entries)
