@@ -121,3 +121,31 @@ def test_a_plugins_variant_title_is_shown_from_its_catalogue(tmp_path: Path,
     finally:
         monkeypatch.delenv("UNOBOT_VARIANTS_PATH")
         clear_caches()
+
+
+def test_check_judges_only_the_languages_it_is_told_to_require(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`--lang` names "a language ... that check requires": a plugin translated
+    into Spanish alone passes `check --lang es`, though `extract` (run first
+    without --lang, as the tutorial shows) left an untranslated catalogue for
+    every other language; without --lang, those still fail it."""
+    from babel.messages.pofile import read_po, write_po
+
+    package = tmp_path / "unobot_big"
+    package.mkdir()
+    (package / "__init__.py").write_text(RULE, encoding="utf-8")
+    extract = argparse.Namespace(action="extract", package=str(package), domain=None, lang=None, verbose=False)
+    assert cmd_i18n(extract) == 0
+    po = package / "locale" / "es" / "LC_MESSAGES" / "unobot_big.po"
+    with po.open("rb") as f:
+        catalog = read_po(f, locale="es")
+    for message in catalog:
+        if message.id:
+            message.string = "«" + str(message.id) + "»"  # translated (the check reads completeness)
+    with po.open("wb") as f:
+        write_po(f, catalog)
+    check = argparse.Namespace(action="check", package=str(package), domain=None, lang=["es"], verbose=False)
+    assert cmd_i18n(check) == 0, capsys.readouterr().out
+    assert "de " in capsys.readouterr().out  # the others are still listed
+    assert cmd_i18n(argparse.Namespace(**{**vars(check), "lang": ["es", "de"]})) == 1
+    assert cmd_i18n(argparse.Namespace(**{**vars(check), "lang": None})) == 1
