@@ -329,7 +329,10 @@ def _ai_move(table: Table, out: Outcome, now: float, seat: int, moves: list[Move
             table.game, events = engine.apply(game, move)
         except RuleFailure as exc:
             log.warning("table %s: an AI move was refused: %s", table.seed, exc.detail)
-            moves = [m for m in moves if m is not move]
+            left = [m for m in moves if m != move]  # by value: a policy may build its own
+            if len(left) == len(moves):
+                return ""  # not one of the moves it was given: nothing left to try
+            moves = left
             continue
         player.observe(table.game, move, events, colour, pending)
         _after_moves(table, events, out, now)
