@@ -12,7 +12,7 @@ Ranks are open: a plugin may build a deck with ranks the core does not know
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Final
 
@@ -210,6 +210,14 @@ def load_installed_rules() -> None:
     """Make sure the installed rules are loaded (their card and move kinds known)."""
     if _discover is not None:
         _discover()
+
+
+def installed_rule_names() -> Collection[str]:
+    """The names of the installed rules, through the same discovery (none
+    before the registry set it): what a saved game's rules are checked
+    against without importing the registry (which imports the state)."""
+    found = _discover() if _discover is not None else None
+    return found.keys() if isinstance(found, dict) else ()
 
 
 

@@ -80,6 +80,7 @@ from .moves import (
     simple_move,
 )
 from .plain_turn import PlainMoves, drawn_fits, plain_step, use_can_play
+from .rule_failure import refusing_rule_failures, rule_failure
 from .ruleset import RuleSet
 from .state import PLAYING, GameState
 from .variants import rules_for, rules_from_spec
@@ -113,6 +114,7 @@ def rules_of(state: GameState) -> RuleSet:
 
 # -- starting -------------------------------------------------------------------
 
+@refusing_rule_failures
 def new_game(variant: str, players: list[str], seed: int = 0,
              overrides: dict[str, Any] | None = None, dealer: int | None = None,
              rule_spec: list[list[Any]] | None = None) -> tuple[GameState, list[Event]]:
@@ -146,6 +148,7 @@ def _deck(rules: RuleSet, players: int) -> list[Card]:
     return deck
 
 
+@refusing_rule_failures
 def next_round(state: GameState) -> tuple[GameState, list[Event]]:
     """After a round (not the match) ended: the next dealer deals a new round."""
     s = state.clone()
@@ -298,44 +301,56 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
     `inplace=True` changes and returns `state` itself instead of a copy: for
     callers that drop the old state anyway (simulations, the chat service,
     which decodes a fresh state per command). A refused move still changes
-    nothing, since every check runs before the first change.
+    nothing, since every check runs before the first change. A rule whose
+    hook raises refuses the move with `RuleFailure` (code `rule_failed`,
+    naming the rule, its file and line): an in-place state may then be
+    half changed, and the caller drops it, as the chat service drops its
+    copy of the table on any refusal.
     """
     rules = state.rules or rules_of(state)
-    legal = state.legal
-    if legal is not None:
-        for m in legal:  # noqa: SIM110 - is this very move object one legal_moves listed?
-            if m is move:
-                break
-        else:
-            legal = None
-    if legal.__class__ is PlainMoves:
-        # A move of a plain turn (every one of them of a core kind): the
-        # shared rules' answer without the hooks, unless the move itself
-        # needs them (the last card, a target).
-        if inplace:
+    try:
+        legal = state.legal
+        if legal is not None:
+            for m in legal:  # noqa: SIM110 - is this very move object one legal_moves listed?
+                if m is move:
+                    break
+            else:
+                legal = None
+        if legal.__class__ is PlainMoves:
+            # A move of a plain turn (every one of them of a core kind): the
+            # shared rules' answer without the hooks, unless the move itself
+            # needs them (the last card, a target).
+            if inplace:
+                s = state
+                s.legal = None
+            else:
+                s = state.clone()
+            plain = plain_step(s, move, rules)
+            if plain is not None:
+                s.moves += 1
+            else:
+                plain = _apply_hooks(s, rules, move)
+            if move.kind == DRAW:
+                _if_blocked(s, rules, move.player, plain)
+            return s, plain
+        if legal is None:
+            _check(state, rules, move)
+        if inplace and move.kind in KINDS:
             s = state
             s.legal = None
         else:
             s = state.clone()
-        plain = plain_step(s, move, rules)
-        if plain is not None:
-            s.moves += 1
-        else:
-            plain = _apply_hooks(s, rules, move)
+        events = _apply_hooks(s, rules, move)
         if move.kind == DRAW:
-            _if_blocked(s, rules, move.player, plain)
-        return s, plain
-    if legal is None:
-        _check(state, rules, move)
-    if inplace and move.kind in KINDS:
-        s = state
-        s.legal = None
-    else:
-        s = state.clone()
-    events = _apply_hooks(s, rules, move)
-    if move.kind == DRAW:
-        _if_blocked(s, rules, move.player, events)
-    return s, events
+            _if_blocked(s, rules, move.player, events)
+        return s, events
+    except MoveError:
+        raise
+    except Exception as exc:  # a rule's hook raised: refused, naming it (core/rule_failure.py)
+        failure = rule_failure(exc)
+        if failure is None:
+            raise
+        raise failure from exc
 
 
 def _got_cards(player: int, events: list[Event]) -> bool:
@@ -515,9 +530,11 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     return plain
 
 
+@refusing_rule_failures
 def _hook_moves(state: GameState, player: int) -> list[Move]:
     """`legal_moves` outside a plain turn: every rule asked (or, out of turn
-    while no rule keeps data for the round, uno-call's offers)."""
+    while no rule keeps data for the round, uno-call's offers). A rule that
+    raises while asked is a `RuleFailure`, as in `apply`."""
     if state.phase != PLAYING or player in state.out:
         return []
     rules = state.rules or rules_of(state)
@@ -708,6 +725,7 @@ def expand_play(state: GameState, player: int, card: Card) -> list[Move]:
     return out
 
 
+@refusing_rule_failures
 def timeout(state: GameState) -> tuple[GameState, list[Event]]:
     """The current player's turn timer ran out: apply what `on_timeout` says
     until the turn has passed (by default: name a starter's colour if needed,
@@ -752,6 +770,7 @@ def timeout(state: GameState) -> tuple[GameState, list[Event]]:
     return s, events
 
 
+@refusing_rule_failures
 def remove_player(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     """A player leaves a running round (left, kicked, timed out too often).
 

@@ -36,6 +36,8 @@ UNKNOWN_PLAYER: Final = "unknown_player"
 BAD_MOVE: Final = "bad_move"
 NAME_COLOR_FIRST: Final = "name_color_first"
 NO_COLOR_TO_NAME: Final = "no_color_to_name"
+#: A rule raised inside its hook (a plugin's bug): see core/rule_failure.py.
+RULE_FAILED: Final = "rule_failed"
 
 #: Every code with a one-line English explanation (adapters translate these).
 CODES: Final = {
@@ -65,6 +67,8 @@ CODES: Final = {
     BAD_MOVE: N_("That is not a move."),
     NAME_COLOR_FIRST: N_("Name the colour of the starting wild card first."),
     NO_COLOR_TO_NAME: N_("There is no colour to name now."),
+    RULE_FAILED: N_("A rule of this game failed on that move, so nothing changed. Try another move; "
+                    "if it keeps failing, an admin can end the game with {stop}."),
 }
 
 

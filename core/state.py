@@ -22,9 +22,10 @@ mutate in place), since clones share them. Both must be JSON-able.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Final
 
-from .cards import Card, parse_card
+from .cards import Card, CardError, installed_rule_names, parse_card
 
 
 def spec_to_text(spec: list[list[Any]]) -> tuple[str, dict[str, Any]]:
@@ -233,7 +234,11 @@ class GameState:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False).encode()
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameState:
+    def from_dict(cls, d: dict[str, Any], parse: Callable[[str], Card] = parse_card) -> GameState:
+        """The state `to_dict` wrote. `parse` reads a card written out in full
+        (a plugin's kind); a card of a kind no installed rule declares, in a
+        game whose saved rules name a rule that is not installed, is read as
+        it was written (`_card_of_missing_kind`), not as corruption."""
         schema = d.get("s")
         if schema not in (1, SCHEMA):
             raise StateFormatError(
@@ -244,9 +249,9 @@ class GameState:
             s.fingerprint = d.get("fp", "")
             s.shuffles = d["sh"]
             cards = _cards if schema == 1 else unpack
-            s.hands = [cards(h) for h in d["h"]]
-            s.draw_pile = cards(d["dp"])
-            s.discard = cards(d["dc"])
+            s.hands = [cards(h, parse) for h in d["h"]]
+            s.draw_pile = cards(d["dp"], parse)
+            s.discard = cards(d["dc"], parse)
             s.turn = d["t"]
             s.direction = d["d"]
             s.color = d["c"]
@@ -258,7 +263,7 @@ class GameState:
             s.pending = d.get("pn", 0)
             s.pending_rank = d.get("pr", "")
             dw = d.get("dw")
-            s.drawn = parse_card(dw) if dw else None
+            s.drawn = parse(dw) if dw else None
             s.draws = d.get("ds", 0)
             s.uno = d.get("u", 0)
             s.exposed = d.get("x", -1)
@@ -268,6 +273,8 @@ class GameState:
             s.match = dict(d.get("md", {}))
             s.rule_spec = spec_from_text(d["rs"], d.get("ro", {})) if d.get("rs") else []
         except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, CardError) and parse is parse_card and _missing_rules(d):
+                return cls.from_dict(d, parse=_card_of_missing_kind)
             raise StateFormatError(f"game state is incomplete or corrupt: {exc!r}") from exc
         if len(s.hands) != len(s.players) or len(s.scores) != len(s.players):
             raise StateFormatError("game state is corrupt: hands, scores and players disagree")
@@ -287,14 +294,41 @@ class GameState:
         return self.to_dict() == other.to_dict()
 
 
-def _cards(text: str) -> list[Card]:
+def _missing_rules(d: dict[str, Any]) -> list[str]:
+    """The rules a saved game names (its rule spec) that are not installed."""
+    known = installed_rule_names()
+    return [name for name in str(d.get("rs") or "").split() if name not in known]
+
+
+def _card_of_missing_kind(text: str) -> Card:
+    """`text` as a card, of a kind no installed rule declares when it must be.
+
+    Why: a game whose rule plugin is gone (uninstalled, or failing to load
+    after an upgrade) holds cards of that plugin's kinds (a Thunder). Read as
+    a corrupt state, the game was unbound from its chat, so lost for good,
+    though it reads again once the plugin is back. Read this way, the table
+    loads; its rules do not (`rules_of` names the missing rule), so the chat
+    answers `rules_unavailable`, the console says why it cannot resume, and
+    an admin may stop it."""
+    try:
+        return parse_card(text)
+    except CardError:
+        raw = text.strip().upper()
+        head, rank = raw[:1], raw[1:]
+        if head not in ("W", "R", "Y", "G", "B") or not rank or len(rank) > 4 \
+                or not all(ch.isascii() and (ch.isalnum() or ch == "+") for ch in rank):
+            raise
+        return Card.get(None if head == "W" else head, rank)
+
+
+def _cards(text: str, parse: Callable[[str], Card] = parse_card) -> list[Card]:
     if not text:
         return []
     words = text.split()
     try:
         return list(map(_KNOWN.__getitem__, words))  # the common case, at C speed
     except KeyError:
-        cards = [parse_card(w) for w in words]
+        cards = [parse(w) for w in words]
         _KNOWN.update(zip(words, cards))
         return cards
 
@@ -329,7 +363,7 @@ def pack(cards: list[Card]) -> str:
     return "".join(get(c) or f"({c.text})" for c in cards)
 
 
-def unpack(text: str) -> list[Card]:
+def unpack(text: str, parse: Callable[[str], Card] = parse_card) -> list[Card]:
     if "(" not in text:
         return list(map(_FROM_CHAR.__getitem__, text))  # the common case, at C speed
     out: list[Card] = []
@@ -338,7 +372,7 @@ def unpack(text: str) -> list[Card]:
         ch = text[i]
         if ch == "(":
             end = text.index(")", i)
-            out.append(parse_card(text[i + 1:end]))
+            out.append(parse(text[i + 1:end]))
             i = end + 1
         else:
             out.append(_FROM_CHAR[ch])

@@ -35,7 +35,7 @@ from .actions import STOPPED, end_match
 from .cards import Card, parse_card
 from .engine import apply, new_game, next_round, remove_player, rules_of
 from .engine import timeout as engine_timeout
-from .errors import MoveError
+from .errors import RULE_FAILED, MoveError
 from .events import Event
 from .moves import Move, parse_move
 from .rule import Rule
@@ -156,6 +156,8 @@ class Table:
         try:
             return self._step(apply(self.state, self.move(who, text)))
         except MoveError as exc:
+            if exc.code == RULE_FAILED:  # a rule's bug: its file, line and error, with its traceback
+                raise AssertionError(f"{who}: {text}: {exc.detail}") from exc.__cause__
             raise AssertionError(f"{who}: {text} was refused ({exc.code}: {refusal_text(exc.code)})") from None
 
     def refused(self, who: str | int, text: str, code: str | None = None,

@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from .chat.i18n import N_, Joined, Msg, gettext_for
+from .chat.i18n import N_, Joined, Msg, catalogue_text, gettext_for
 from .registry import available_rules
 from .rule import OptionError, Rule, build_options
 from .ruleset import RuleSet
@@ -109,22 +109,30 @@ class Variant:
     order: list[str] = field(default_factory=list)
     #: The line of `extends` in the file (an unknown parent is reported there).
     parent_line: int | None = None
+    #: The catalogue of the plugin package the file is in, (domain, locale
+    #: folder), where `unobot i18n extract PACKAGE` put its title and
+    #: description; None for a file in no such package (`package_catalogue`).
+    catalogue: tuple[str, str] | None = None
 
     def label(self, lang: str = "en") -> str:
         """The title in `lang`: the file's own entry, else its English title
-        through unobot's catalogue, else the variant's name."""
+        through unobot's catalogue or its package's, else the variant's name."""
         return self._text(self.title, lang) or self.name
 
     def describe(self, lang: str = "en") -> str:
         """The description in `lang`, the same way (empty when the file has none)."""
         return self._text(self.description, lang)
 
-    @staticmethod
-    def _text(texts: dict[str, str], lang: str) -> str:
+    def _text(self, texts: dict[str, str], lang: str) -> str:
         if lang in texts:
             return texts[lang]
         english = texts.get("en", "")
-        return gettext_for(lang)(english) if english and lang != "en" else english
+        if not english or lang == "en":
+            return english
+        said = gettext_for(lang)(english)
+        if said == english and self.catalogue is not None:
+            said = catalogue_text(*self.catalogue, english, lang)
+        return said
 
 
 # -- YAML with line numbers ---------------------------------------------------
@@ -285,8 +293,24 @@ def load_variant(name: str) -> Variant:
         raise VariantError(source, line, Msg(N_("the file is not UTF-8 text")),
                            Msg(N_("save it as UTF-8 (any editor's default)"))) from None
     variant = parse_variant(text, source, default_name=path.stem)
+    variant.catalogue = package_catalogue(path)
     _variant_cache[str(path)] = (mtime, variant)
     return variant
+
+
+def package_catalogue(path: Path) -> tuple[str, str] | None:
+    """The catalogue a variant file's title and description were extracted
+    to: `unobot i18n extract PACKAGE` writes `PACKAGE/locale/<lang>/
+    LC_MESSAGES/<package name>.po` for every variant file under PACKAGE, so
+    the nearest folder above the file that holds a `locale/` folder, with its
+    own name as the domain (None: none within three folders up).
+
+    Why: a plugin's variant named in a language its file does not spell out
+    was shown in English, although its catalogue had the translation."""
+    for folder in list(path.resolve().parents)[:3]:
+        if (folder / "locale").is_dir():
+            return folder.name, str(folder / "locale")
+    return None
 
 
 def _display(path: Path) -> Path:

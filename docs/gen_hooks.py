@@ -21,7 +21,9 @@ first implementation that returns something other than `None`.
 Seats (`player`, `victim`, `target`, ...) are indexes into `state.players`.
 Hooks that change the game receive the engine's working copy of the state
 and a list `events` to append `unobot.Event`s to; question hooks must not
-change the state. (Inside a hook that list hides the module `unobot.events`
+change the state. A hook that raises refuses the move (or the deal) that
+asked it with the code `rule_failed`, naming the rule, the hook, its file
+and line; nothing changes. (Inside a hook that list hides the module `unobot.events`
 of event kinds: import it under another name, `from unobot import events as
 kinds`.) The building blocks that call the right hooks for you are part of
 the public surface, `from unobot import ...`: `advance`, `draw_cards`,

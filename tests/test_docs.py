@@ -150,3 +150,38 @@ def test_names_the_docs_give_exist() -> None:
         named = re.findall(r"`([a-z0-9-]+)`", line)
         problems += [f"hooks.md: implementer {n}" for n in named if n not in own]
     assert not problems, problems
+
+
+def test_the_tutorials_package_builds_as_laid_out(tmp_path: Path) -> None:
+    """docs/plugins.md step 1's folders with step 8's pyproject.toml build a
+    wheel that carries the rule, its catalogues and its variant. Before, the
+    copied pyproject.toml stopped the build: setuptools found `scenarios/`
+    and `unobot_lucky/` as two top-level packages of a flat layout."""
+    import subprocess
+    import sys
+    import zipfile
+
+    text = (DOCS / "plugins.md").read_text()
+    toml = re.findall(r"^```toml\n(.*?)^```", text, re.M | re.S)
+    assert len(toml) == 1
+    root = tmp_path / "unobot-lucky"
+    package = root / "unobot_lucky"
+    for folder in (package / "variants", package / "locale" / "es" / "LC_MESSAGES", root / "scenarios",
+                   root / "tests"):
+        folder.mkdir(parents=True)
+    (root / "pyproject.toml").write_text(toml[0], encoding="utf-8")
+    (package / "__init__.py").write_text('"""The rule (step 2)."""\n', encoding="utf-8")
+    (package / "variants" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "variants" / "lucky.yaml").write_text("name: lucky\nextends: official\n", encoding="utf-8")
+    (package / "locale" / "es" / "LC_MESSAGES" / "unobot_lucky.po").write_text("", encoding="utf-8")
+    (root / "scenarios" / "lucky.yaml").write_text("name: a scenario\n", encoding="utf-8")
+    (root / "tests" / "test_lucky.py").write_text("", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+                          "-w", str(tmp_path / "wheels"), str(root)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    (wheel,) = (tmp_path / "wheels").glob("unobot_lucky-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"unobot_lucky/__init__.py", "unobot_lucky/variants/lucky.yaml",
+            "unobot_lucky/locale/es/LC_MESSAGES/unobot_lucky.po"} <= names, sorted(names)
+    assert not any(n.startswith(("scenarios/", "tests/")) for n in names), sorted(names)

@@ -259,6 +259,13 @@ def rule_translations(rule: Any, lang: str | None) -> gettext.NullTranslations:
     return _plugin_catalogue(str(domain), str(folder), normalize(lang))
 
 
+def catalogue_text(domain: str, folder: str, text: str, lang: str | None) -> str:
+    """`text` through a plugin package's own catalogue (`domain` under the
+    locale `folder`), as `rule_text` reads a rule's: a plugin's variant
+    titles and descriptions are extracted there; `text` when it has none."""
+    return _plugin_catalogue(str(domain), str(folder), normalize(lang)).gettext(text)
+
+
 @cache
 def _plugin_catalogue(domain: str, folder: str, lang: str) -> gettext.NullTranslations:
     import io

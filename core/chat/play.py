@@ -11,6 +11,7 @@ the AI seats' moves, timeouts, leaving and being removed, next rounds.
 
 from __future__ import annotations
 
+import logging
 import random
 
 from .. import engine
@@ -19,7 +20,8 @@ from ..ai.knowledge import TableMemory
 from ..cards import CardError, parse_card
 from ..errors import UNKNOWN_PLAYER, MoveError
 from ..events import Event
-from ..moves import CATCH, CHALLENGE, DRAW, PASS, PLAY, UNO, Move, color_move
+from ..moves import CATCH, CHALLENGE, DRAW, KINDS, PASS, PLAY, UNO, Move, color_move
+from ..rule_failure import RuleFailure, refusing_rule_failures
 from ..service import LEAVE, NEXT_ROUND, deal_entry
 from ..state import MATCH_OVER, ROUND_OVER
 from . import commands as c
@@ -29,6 +31,8 @@ from .outcome import ChatError, Outcome
 from .render import EventText, color_from_text, describe_event, describe_private
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .uno_timing import uno_after_play
+
+log = logging.getLogger(__name__)
 
 
 def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: float) -> list[str] | None:
@@ -269,7 +273,8 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
     """Let AI seats move until a person is to move (or the round ends).
 
     Before each AI move, when a person could act out of turn (jump in,
-    catch someone, say UNO before being caught), the AI waits: the
+    catch someone, say UNO before being caught, make a plugin's move out of
+    turn such as a cheer), the AI waits: the
     outcome is `paused` and the adapter sends `Continue` after a moment.
     The first AI move after a Continue is not paused again.
 
@@ -300,21 +305,43 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
         if not moves:
             break
         rnd = random.Random(f"{table.seed}/{game.round}/{game.moves}")
-        entries.append(_ai_move(table, out, now, seat, moves, rnd))
+        moved = _ai_move(table, out, now, seat, moves, rnd)
+        if not moved:
+            break  # every move it had set off a rule's failure: the table waits (a person, the timer)
+        entries.append(moved)
     return entries
 
 
 def _ai_move(table: Table, out: Outcome, now: float, seat: int, moves: list[Move], rnd: random.Random) -> str:
-    """The AI seat's policy picks one of `moves`, and it is made; its log entry."""
+    """The AI seat's policy picks one of `moves`, and it is made; its log entry.
+
+    A move that sets off a rule's failure (a plugin's hook that raises:
+    `RuleFailure`) is logged for the operator and left out, and the policy
+    picks again, so a broken rule never stops the table on an AI seat's
+    turn; "" when every move failed (nothing changed). The move is applied
+    to a copy for that reason: a failed hook may have half changed it."""
     game = table.game
     assert game is not None
     player = _ai_player(table, table.seats[seat].level)
-    move = player(game, seat, moves, rnd)
-    colour, pending = game.color, game.pending
-    table.game, events = engine.apply(game, move, inplace=True)
-    player.observe(table.game, move, events, colour, pending)
-    _after_moves(table, events, out, now)
-    return f"{seat} {move.text}"
+    while moves:
+        try:
+            move = player(game, seat, moves, rnd)
+        except RuleFailure:  # its look-ahead set the broken rule off: any move, then
+            move = rnd.choice(moves)
+        colour, pending = game.color, game.pending
+        try:
+            table.game, events = engine.apply(game, move)
+        except RuleFailure as exc:
+            log.warning("table %s: an AI move was refused: %s", table.seed, exc.detail)
+            left = [m for m in moves if m != move]  # by value: a policy may build its own
+            if len(left) == len(moves):
+                return ""  # not one of the moves it was given: nothing left to try
+            moves = left
+            continue
+        player.observe(table.game, move, events, colour, pending)
+        _after_moves(table, events, out, now)
+        return f"{seat} {move.text}"
+    return ""
 
 
 #: One chance in this many that an AI seat makes a plugin's out-of-turn move
@@ -403,7 +430,7 @@ def end_match_stopped(table: Table, reason: str = "stopped") -> list[Event]:
         return []
     engine.rules_of(game)
     events: list[Event] = []
-    end_match(game, -1, reason, events)
+    refusing_rule_failures(end_match)(game, -1, reason, events)
     return events
 
 
@@ -421,7 +448,8 @@ def _person_may_act(table: Table) -> bool:
         if info.is_ai or seat == game.turn or seat in game.out:
             continue
         for m in engine.legal_moves(game, seat):
-            if m.kind in (PLAY, CATCH) or (m.kind == UNO and len(game.hands[seat]) == 1):
+            if m.kind in (PLAY, CATCH) or (m.kind == UNO and len(game.hands[seat]) == 1) \
+                    or m.kind not in KINDS:  # a plugin's move out of turn (a cheer) waits for them too
                 return True
     return False
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import MoveError
+from ..rule_failure import RuleFailure
 from ..session import Change, Session
 from ..state import StateFormatError
 from ..store import (
@@ -366,6 +367,12 @@ class ChatService:
             # tells the admin it can be; else the chat could never play again.
             log.warning("chat %s: stopped without its rules (%s)", chat_id, exc)
             events, rules_loaded = [], False
+        except RuleFailure as exc:
+            # A rule's match_end raised: the stop must still put the game away
+            # (it is how a table a broken rule holds up is freed), untold.
+            log.warning("chat %s: stopped; a rule failed at the match's end: %s", chat_id, exc.detail)
+            events = []
+            rules_loaded = True
         said = [] if after_rounds else [Msg(N_("The game was stopped by {player}."), player=person.name)]
         said += play.event_texts(table, events)
         notices = [m.text(table.lang) for m in said]
@@ -406,6 +413,8 @@ class ChatService:
             try:
                 saved = await self.session.update(game_id, change, use_memory=remembered)
             except (ChatError, MoveError) as exc:
+                if isinstance(exc, RuleFailure):  # the plugin's author reads what to fix in the log
+                    log.warning("chat %s: %s", chat_id, exc.detail)
                 table = judged[0][0]
                 return self.fail(exc.code, table.lang, table)
             except GameNotFound:

@@ -362,6 +362,21 @@ class SettingsMenu:
             return _("on") if value else _("off")
         return value_words(value, self.lang, cls, spec.name)
 
+    def takes(self, cls: type[Rule], spec: OptionSpec) -> str:
+        """What the option takes, said as its panel's choices name the values
+        ("on or off", "one of the dealer, ..."); a number's kind and bounds.
+
+        Why not `spec.describe`: that is the variant file's syntax ("true or
+        false", "one of 'dealer', 'other_side'"), which a chat admin never
+        types; a Spanish panel read "true o false" above its "sí" and "no"."""
+        if spec.choices is None:
+            return spec.describe(self.lang)
+        _ = gettext_for(self.lang)
+        words = [self.value_text(cls, spec, choice) for choice in spec.choices]
+        if len(words) == 2:
+            return _("{first} or {second}").format(first=words[0], second=words[1])
+        return _("one of {values}").format(values=joined(words, self.lang))
+
     def rule_panel(self, rule: str) -> list[OptionPanel]:
         """Every option of a rule, each as its panel (Telegram shows them all at once)."""
         from ..registry import available_rules
@@ -393,7 +408,7 @@ class SettingsMenu:
         return OptionPanel(
             id=f"o:{key}", rule=cls.name, option=spec.name, rule_label=cls.label(self.lang),
             title=cls.option_title(spec.name, self.lang), help=cls.option_help(spec.name, self.lang),
-            takes=spec.describe(self.lang), value=value, value_text=self.value_text(cls, spec, value),
+            takes=self.takes(cls, spec), value=value, value_text=self.value_text(cls, spec, value),
             choices=paged(entries, self.choice_size, number, lambda p: f"o:{key}:{p}"), steps=tuple(steps),
             typed=typed, is_switch=spec.type is bool)
 

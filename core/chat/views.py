@@ -7,6 +7,7 @@ they never look into the engine themselves.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from ..cards import Card, sort_key
 from ..engine import legal_moves, rules_of
 from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
+from ..rule_failure import RuleFailure
 from ..ruleset import RuleSet
 from ..state import GameState
 from ..variants import VariantError, load_variant, rules_for
@@ -22,6 +24,8 @@ from .narration import merge_repeats
 from .render import card_name, color_name, describe_event
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .typed import LEVEL_NAMES
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -310,7 +314,11 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
     game = table.game
     if seat is None or game is None:
         return None
-    moves = legal_moves(game, seat)
+    try:
+        moves = legal_moves(game, seat)
+    except RuleFailure as exc:  # a rule's bug: the hand is shown with nothing to do, never a traceback
+        log.warning("table %s: no moves offered: %s", table.chat_id, exc.detail)
+        moves = []
     by_card: dict[Card, list[Move]] = {}
     uno = _uno_rule(game)
     view = HandView(seat, game.turn == seat, [], pending=game.pending if game.turn == seat else 0,

@@ -46,3 +46,29 @@ async def test_ai_seats_jump_in_and_the_log_replays() -> None:
             audit = await audit_table(store, game_id)
             assert audit.ok, audit.problem
     assert jumps > 0
+
+
+async def test_ai_seats_wait_for_a_persons_plugin_move_out_of_turn() -> None:
+    """A plugin's move out of turn (the example plugin's cheer) gets the same
+    pause as a jump-in: before, the AI seats moved straight on to the
+    person's next turn, so a person alone with AI seats (the console) was
+    never offered the move and could never make it."""
+    svc = ChatService(MemoryStore(), rng=random.Random(3))
+    ana = c.Person("1", "Ana", None, True)
+    for cmd in (c.SetRule(rule="cheer", enabled=True), c.NewGame(), c.AddAI(count=2)):
+        assert (await svc.handle("cheer", ana, cmd)).ok
+    out = await svc.handle("cheer", ana, c.Start())
+    for _ in range(50):
+        table = await svc.table("cheer")
+        assert table is not None and table.game is not None and table.phase == PLAYING
+        if table.game.turn != 0:
+            break
+        out = await svc.handle("cheer", ana, c.Draw())
+        if (await svc.table("cheer")).game.turn == 0:  # type: ignore[union-attr]
+            out = await svc.handle("cheer", ana, c.Pass())
+    assert out.paused, "an AI seat is to move and Ana may cheer: the table waits for her"
+    table = await svc.table("cheer")
+    assert table is not None and table.game is not None and table.game.turn != 0
+    cheered = await svc.handle("cheer", ana, c.PluginMove("cheer"))
+    assert cheered.ok, cheered.error
+    assert any("Ana cheers" in line for line in cheered.notices)

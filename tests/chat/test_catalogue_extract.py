@@ -85,3 +85,67 @@ def test_a_plugin_gets_a_catalogue_for_every_language_and_check_names_the_absent
     assert cmd_i18n(check) == 1  # untranslated entries, and no Russian catalogue at all
     out = capsys.readouterr().out
     assert "  ru     no catalogue" in out and "  en     no catalogue" not in out
+
+
+def test_a_plugins_variant_title_is_shown_from_its_catalogue(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The title and description extracted to the package's catalogue are the
+    ones shown in a language the file does not spell out (before: English)."""
+    from babel.messages.pofile import read_po, write_po
+
+    from unobot.chat.views import variant_title
+    from unobot.variants import clear_caches, load_variant
+
+    package = tmp_path / "unobot_big"
+    (package / "variants").mkdir(parents=True)
+    (package / "__init__.py").write_text(RULE, encoding="utf-8")
+    (package / "variants" / "big-night.yaml").write_text(
+        "name: big-night\ntitle: {en: Big night, es: Gran noche}\ndescription: Big hands all night.\n"
+        "extends: official\n", encoding="utf-8")
+    args = argparse.Namespace(action="extract", package=str(package), domain=None, lang=["de"], verbose=False)
+    assert cmd_i18n(args) == 0
+    po = package / "locale" / "de" / "LC_MESSAGES" / "unobot_big.po"
+    with po.open("rb") as f:
+        catalog = read_po(f, locale="de")
+    catalog["Big night"].string = "Große Nacht"
+    catalog["Big hands all night."].string = "Große Hände die ganze Nacht."
+    with po.open("wb") as f:
+        write_po(f, catalog)
+    monkeypatch.setenv("UNOBOT_VARIANTS_PATH", str(package / "variants"))
+    clear_caches()
+    try:
+        variant = load_variant("big-night")
+        assert variant.label("de") == "Große Nacht" == variant_title("big-night", "de")
+        assert variant.describe("de") == "Große Hände die ganze Nacht."
+        assert variant.label("es") == "Gran noche" and variant.label("fr") == "Big night"
+    finally:
+        monkeypatch.delenv("UNOBOT_VARIANTS_PATH")
+        clear_caches()
+
+
+def test_check_judges_only_the_languages_it_is_told_to_require(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`--lang` names "a language ... that check requires": a plugin translated
+    into Spanish alone passes `check --lang es`, though `extract` (run first
+    without --lang, as the tutorial shows) left an untranslated catalogue for
+    every other language; without --lang, those still fail it."""
+    from babel.messages.pofile import read_po, write_po
+
+    package = tmp_path / "unobot_big"
+    package.mkdir()
+    (package / "__init__.py").write_text(RULE, encoding="utf-8")
+    extract = argparse.Namespace(action="extract", package=str(package), domain=None, lang=None, verbose=False)
+    assert cmd_i18n(extract) == 0
+    po = package / "locale" / "es" / "LC_MESSAGES" / "unobot_big.po"
+    with po.open("rb") as f:
+        catalog = read_po(f, locale="es")
+    for message in catalog:
+        if message.id:
+            message.string = "«" + str(message.id) + "»"  # translated (the check reads completeness)
+    with po.open("wb") as f:
+        write_po(f, catalog)
+    check = argparse.Namespace(action="check", package=str(package), domain=None, lang=["es"], verbose=False)
+    assert cmd_i18n(check) == 0, capsys.readouterr().out
+    assert "de " in capsys.readouterr().out  # the others are still listed
+    assert cmd_i18n(argparse.Namespace(**{**vars(check), "lang": ["es", "de"]})) == 1
+    assert cmd_i18n(argparse.Namespace(**{**vars(check), "lang": None})) == 1

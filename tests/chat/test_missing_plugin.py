@@ -9,10 +9,16 @@ variant), so the console, which resets them at every start, never started.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections.abc import Iterator
+
 import pytest
 
 from tests.rulekit import extra_rule
-from unobot import Event, GameState, Rule, hookimpl
+from tests.support.redis_server import RedisServer
+from unobot import Card, CardKind, Event, GameState, Rule, hookimpl
+from unobot.adapters.redis_store import RedisStore
 from unobot.chat import commands as c
 from unobot.chat.service import ChatService
 from unobot.store import MemoryStore
@@ -63,3 +69,65 @@ async def test_rules_reset_when_the_chats_variant_is_gone() -> None:
     out = await service.handle(CHAT, ADMIN, c.SetVariant("official"))
     assert out.ok, out.error
     assert (await service.settings(CHAT))["variant"] == "official"
+
+
+class GoneCards(Rule):
+    """A rule whose plugin adds a card kind of its own, then is uninstalled."""
+
+    name = "test-gone-cards"
+    cards = (CardKind("ZQ", value=30, name="Zap"),)
+
+    @hookimpl
+    def more_cards(self, players: int) -> list[Card]:
+        return [Card.get(color, "ZQ") for color in "RYGB"] * 8  # some are dealt, surely
+
+
+#: A new process without the plugin, on the same Redis: what a Draw is answered.
+WITHOUT_THE_PLUGIN = """
+import asyncio, sys
+from unobot.adapters.redis_store import RedisStore
+from unobot.adapters.redis_store import RedisStore
+from unobot.chat import commands as c
+from unobot.chat.service import ChatService
+
+async def main() -> None:
+    store = RedisStore.from_url(sys.argv[1], prefix=sys.argv[2])
+    out = await ChatService(store).handle("chat", c.Person("admin", "Admin", None, True), c.Draw())
+    print(out.code, await store.chat_game("chat"))
+
+asyncio.run(main())
+"""
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path_factory.mktemp("gone-plugin-redis")).start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_game_holding_a_gone_plugins_cards_is_kept_not_taken_for_corrupt(
+        redis_server: RedisServer) -> None:
+    """Before, in a process without the plugin, the saved cards of its kind did
+    not read back: the game was taken for corrupt (`store_data`) and unbound
+    from its chat, so lost for good, though it reads again once the plugin is
+    back. Now the chat answers `rules_unavailable` and keeps its game."""
+    store = RedisStore.from_url(redis_server.url, prefix="gone-cards")
+    with extra_rule(GoneCards):
+        service = ChatService(store)
+        for cmd in (c.SetRule(rule=GoneCards.name, enabled=True), c.NewGame(), c.AddAI(), c.Start()):
+            out = await service.handle(CHAT, ADMIN, cmd)
+            assert out.ok, (cmd, out.error)
+        game_id = await store.chat_game(CHAT)
+        table = await service.table(CHAT)
+        assert table is not None and table.game is not None
+        assert any(card.rank == "ZQ" for card in table.game.all_cards())
+        run = subprocess.run([sys.executable, "-c", WITHOUT_THE_PLUGIN, redis_server.url, "gone-cards"],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert run.stdout.split() == ["rules_unavailable", game_id], run.stdout
+        # the plugin is here again (this process): the game plays on, or is stopped
+        table = await ChatService(store).table(CHAT)
+        assert table is not None and table.game is not None
+        assert (await service.handle(CHAT, ADMIN, c.Stop())).ok

@@ -216,3 +216,19 @@ def test_the_summary_names_the_chats_language_not_the_readers() -> None:
     assert m.summary_lines()[-1] == "Мова: English"
     assert [e.id for e in m.languages() if e.on] == ["lang:en"]
     assert sm.SettingsMenu(settings("official", "es"), "es").summary_lines()[-1] == "Idioma: Español"
+
+
+@pytest.mark.parametrize(("rule", "option", "lang", "takes"), [
+    ("stacking", "draw_four_on_draw_four", "es", "sí o no"),
+    ("stacking", "draw_four_on_draw_four", "en", "on or off"),
+    ("starter", "reverse_first", "en", "the dealer or the player on the dealer's other side"),
+    ("elimination", "by", "es", "más cartas o más puntos"),
+])
+def test_a_panel_says_what_a_choice_takes_in_the_words_of_its_choices(rule: str, option: str, lang: str,
+                                                                       takes: str) -> None:
+    """Before, the panel said what a variant file takes ("true o false",
+    "one of 'dealer', 'other_side'") above buttons named "sí" and "no"."""
+    panel = sm.SettingsMenu(settings(lang=lang), lang).find_option(rule, option)
+    assert panel is not None
+    assert panel.takes == takes
+    assert all(e.label in takes for e in panel.choices.entries)
