@@ -30,6 +30,7 @@ import hmac
 import json
 import logging
 import signal
+import socket
 import time
 from typing import Any
 
@@ -72,10 +73,12 @@ class WebhookServer:
         web_app.router.add_get("/metrics", self.on_metrics)
         self.web_app = web_app
 
-    async def start(self, listen: str, port: int) -> None:
+    async def start(self, listen: str, port: int, sock: socket.socket | None = None) -> None:
+        """Serve on `listen`:`port`, or on `sock` when it was bound beforehand (`bind`)."""
         self._runner = web.AppRunner(self.web_app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        await web.TCPSite(self._runner, listen, port).start()
+        site = web.SockSite(self._runner, sock) if sock is not None else web.TCPSite(self._runner, listen, port)
+        await site.start()
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -134,10 +137,33 @@ class WebhookServer:
         return web.Response(body=body, headers={"Content-Type": content_type})
 
 
+def bind(listen: str, port: int) -> socket.socket:
+    """The webhook's listening socket, bound before anything else starts.
+
+    Why first: a port already in use (another bot, an old process) must stop
+    the command with its one error line before it opens the store, posts the
+    command menu or prints "running as ... serving HOST:PORT", none of which
+    is true of a bot that cannot take an update (an OSError, which the
+    command line turns into that line)."""
+    family, kind, proto, _, address = socket.getaddrinfo(listen or None, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp's TCPSite does
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {listen}:{port}: {exc.strerror or exc}") from exc
+    sock.setblocking(False)
+    return sock
+
+
 async def serve(app: App, *, listen: str, port: int, path: str, webhook_url: str, secret: str | None,
                 allowed_updates: list[str], on_ready: Any = None) -> None:
     """Run `app` behind its webhook until SIGINT/SIGTERM or `app.stop_running()`:
     what `Application.run_webhook` does, with `WebhookServer` in place of PTB's."""
+    sock = bind(listen, port)
     server = WebhookServer(app, path=path, secret=secret)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -148,7 +174,7 @@ async def serve(app: App, *, listen: str, port: int, path: str, webhook_url: str
     try:
         if app.post_init is not None:
             await app.post_init(app)
-        await server.start(listen, port)
+        await server.start(listen, port, sock)
         await app.bot.set_webhook(webhook_url, allowed_updates=allowed_updates, secret_token=secret,
                                   max_connections=40)
         await app.start()
@@ -159,6 +185,7 @@ async def serve(app: App, *, listen: str, port: int, path: str, webhook_url: str
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
         await server.stop()  # no update is taken any more; the ones in hand are done
+        sock.close()
         if app.running:
             await app.stop()
         if app.post_stop is not None:

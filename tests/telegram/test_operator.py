@@ -142,3 +142,24 @@ async def test_a_webhook_bot_serves_health_and_metrics(server: BotAPIServer, red
     assert 'unobot_updates_total{frontend="telegram",outcome="admitted"}' in metrics, metrics
     assert 'unobot_games_running{frontend="telegram"} 1.0' in metrics, metrics
     assert "# TYPE unobot_update_seconds summary" in metrics and "# TYPE unobot_store_errors_total counter" in metrics
+
+
+async def test_a_webhook_port_in_use_stops_the_bot_before_it_says_it_runs(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """Another process holds the port: one line naming the address, exit 1,
+    and nothing a running bot does first (no "running as ... serving" line,
+    no command menu posted, no webhook set)."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        url = f"http://127.0.0.1:{port}/unobot/hook"
+        async with unobot(server, redis_server.url, prefix, tmp_path, "--webhook", url, "--listen", "127.0.0.1",
+                          "--port", str(port)) as run:
+            await asyncio.wait_for(run.process.wait(), 30)
+    assert run.process.returncode == 1, run.output
+    assert f"error: the bot could not start: cannot listen on 127.0.0.1:{port}" in run.output, run.output
+    assert "running as" not in run.output and "setMyCommands" not in run.output, run.output
+    assert not server.calls_to("setMyCommands") and not server.calls_to("setWebhook")
