@@ -64,6 +64,25 @@ def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def configured() -> bool:
+    """Read config.yaml (or $UNOBOT_CONFIG) for the commands that name variants.
+
+    Why: its `variants.path` is where an operator's own variants are found
+    (`variants.set_configured_path`, applied as the file is read), and
+    `unobot variants` is how they check one; a command that never read the
+    file said "unknown variant" of a variant the bot plays. A broken file is
+    said in its one line (file, line, fix), as every other command says it:
+    False, and the command exits 2."""
+    from .config import ConfigError, load_config
+
+    try:
+        load_config(check_variant=False)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
 # -- variants -----------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace) -> int:
@@ -72,6 +91,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
     from .rule import option_fields
     from .variants import VariantError, load_variant, resolve, variant_names
 
+    if not configured():
+        return 2
     lang = env_lang() or "en"  # a player sent here by `unobot play --help` reads their language
     if not args.name:
         for name in variant_names():
@@ -223,6 +244,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import InvariantError, simulate
     from .variants import VariantError, resolve
 
+    if not configured():
+        return 2
     try:
         overrides = parse_rule_overrides(args.rule)
         resolve(args.variant, overrides or None, "--rule")

@@ -219,3 +219,37 @@ def test_config_module_imports_no_driver() -> None:
     imported += [node.module for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module and node.level == 0]
     assert not [n for n in imported if n.split(".")[0] in ("redis", "telegram", "adapters")]
+
+
+def test_the_commands_that_name_variants_find_the_configured_folders(tmp_path: Path) -> None:
+    """`variants.path` is where an operator's variants are found: `unobot
+    variants` lists them (a broken one with its file, line and fix) and
+    `unobot simulate --variant` plays them, as the bot does; a broken
+    config.yaml is said in its one line by both."""
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "house.yaml").write_text("name: house\nextends: official\nrules:\n  jump-in: {}\n")
+    (folder / "wrong.yaml").write_text("name: wrong\nextends: official\nrules:\n  stacking: {optional: maybe}\n")
+    config = write(tmp_path, "variants:\n  path: [mine]\n")
+    env = {**os.environ, "UNOBOT_CONFIG": str(config)}
+
+    def unobot(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "unobot.cli", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    listed = unobot("variants")
+    assert listed.returncode == 0, listed.stderr
+    assert any(line.startswith("house ") for line in listed.stdout.splitlines()), listed.stdout
+    assert "wrong.yaml:4: option 'optional' of rule 'stacking'" in listed.stdout, listed.stdout
+    shown = unobot("variants", "house")
+    assert shown.returncode == 0 and "jump-in" in shown.stdout, shown.stdout + shown.stderr
+    played = unobot("simulate", "--variant", "house", "--games", "1", "--json")
+    assert played.returncode == 0 and '"variant": "house"' in played.stdout, played.stdout + played.stderr
+    config.write_text("variants:\n  path: [mine\n")
+    for args in (["variants"], ["simulate", "--games", "1"]):
+        broken = unobot(*args)
+        assert broken.returncode == 2 and broken.stderr.startswith(f"error: {config}:"), broken.stderr
