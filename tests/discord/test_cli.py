@@ -61,6 +61,8 @@ async def test_runs_against_the_configured_api(server: DiscordAPIServer, redis_s
         output, _ = await asyncio.wait_for(process.communicate(), 20)
     assert process.returncode == 0, output.decode()[-2000:]
     assert "0 of 1 replicas acknowledged it" in output.decode(), output.decode()[-2000:]
+    # Nothing about voice, which the bot never uses (discord.py warns of it at every start).
+    assert "voice will NOT be supported" not in output.decode(), output.decode()[-2000:]
 
 
 def run_to_exit(tmp: Path, redis_url: str) -> tuple[int, list[str]]:
