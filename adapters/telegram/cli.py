@@ -138,7 +138,11 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
     if config.web.enabled:  # the web table in this process (adapters/web), on the bot's service
         from unobot.adapters.web.cli import attach_telegram
 
-        attach_telegram(app, config)
+        try:
+            attach_telegram(app, config)  # binds web.listen:web.port now
+        except OSError as exc:
+            print(f"error: the bot could not start: {exc}", file=sys.stderr)
+            return 1
     elif config.web.telegram_app:  # served by a separate `unobot web`: only the button here
         from unobot.adapters.web.cli import attach_telegram_link
 

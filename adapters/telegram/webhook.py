@@ -39,6 +39,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from unobot.adapters import metrics
+from unobot.adapters.startup import listening_socket
 from unobot.chat.bounded import BoundedCache
 from unobot.store import StoreError
 
@@ -137,33 +138,11 @@ class WebhookServer:
         return web.Response(body=body, headers={"Content-Type": content_type})
 
 
-def bind(listen: str, port: int) -> socket.socket:
-    """The webhook's listening socket, bound before anything else starts.
-
-    Why first: a port already in use (another bot, an old process) must stop
-    the command with its one error line before it opens the store, posts the
-    command menu or prints "running as ... serving HOST:PORT", none of which
-    is true of a bot that cannot take an update (an OSError, which the
-    command line turns into that line)."""
-    family, kind, proto, _, address = socket.getaddrinfo(listen or None, port, type=socket.SOCK_STREAM,
-                                                         flags=socket.AI_PASSIVE)[0]
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp's TCPSite does
-        sock.bind(address)
-        sock.listen(128)
-    except OSError as exc:
-        sock.close()
-        raise OSError(f"cannot listen on {listen}:{port}: {exc.strerror or exc}") from exc
-    sock.setblocking(False)
-    return sock
-
-
 async def serve(app: App, *, listen: str, port: int, path: str, webhook_url: str, secret: str | None,
                 allowed_updates: list[str], on_ready: Any = None) -> None:
     """Run `app` behind its webhook until SIGINT/SIGTERM or `app.stop_running()`:
     what `Application.run_webhook` does, with `WebhookServer` in place of PTB's."""
-    sock = bind(listen, port)
+    sock = listening_socket(listen, port, "the webhook server")  # before anything says the bot runs
     server = WebhookServer(app, path=path, secret=secret)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

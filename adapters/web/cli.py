@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from unobot.chat.i18n import gettext_for
 
 if TYPE_CHECKING:
+    import socket
+
     from unobot.chat.service import ChatService
     from unobot.config import Config
     from unobot.store import Store
@@ -114,13 +116,14 @@ def telegram_admins(config: Config, timeout: float) -> Any:
 
 
 async def start_inside(service: ChatService, config: Config, *, on_outcome: OutcomeHook | None = None,
-                       admins: Any = None) -> tuple[WebTable, Any]:
+                       admins: Any = None, sock: socket.socket | None = None) -> tuple[WebTable, Any]:
     """Serve the web table on the bot's loop with the bot's service; returns (table, runner).
-    `admins`: how a Telegram group's admins are known (`admins.telegram_check`)."""
+    `admins`: how a Telegram group's admins are known (`admins.telegram_check`);
+    `sock`: web.listen:web.port, bound by the caller beforehand."""
     from .server import WebTable, start
 
     table = WebTable(service, web_config(config), on_outcome=on_outcome, admins=admins)
-    runner = await start(table, config.web.listen, config.web.port)
+    runner = await start(table, config.web.listen, config.web.port, sock)
     return table, runner
 
 
@@ -132,20 +135,25 @@ def attach_telegram(app: Any, config: Config) -> None:
     on a page is published to the group as the bot publishes its own
     (`publish.after`: status message, jobs, private notices); the status
     message gets the "Open the table" button (`keyboards.WEB_TABLE`)."""
+    from unobot.adapters.startup import listening_socket
     from unobot.adapters.telegram import keyboards
 
     first_init, first_shutdown = app.post_init, app.post_shutdown
+    # Bound now, before the bot starts: a port in use stops `unobot telegram` with
+    # its one line (an OSError), not after it said it runs and posted its menu.
+    sock = listening_socket(config.web.listen, config.web.port, "the web table")
     held: dict[str, Any] = {}
 
     async def post_init(application: Any) -> None:
         if first_init is not None:
             await first_init(application)
-        _table, held["runner"] = await serve_with_bot(application, config)
+        _table, held["runner"] = await serve_with_bot(application, config, sock)
 
     async def post_shutdown(application: Any) -> None:
         runner = held.pop("runner", None)
         if runner is not None:
             await runner.cleanup()
+        sock.close()
         keyboards.WEB_TABLE = None
         if first_shutdown is not None:
             await first_shutdown(application)
@@ -181,7 +189,8 @@ def attach_telegram_link(app: Any, config: Config) -> None:
     app.post_init = post_init
 
 
-async def serve_with_bot(application: Any, config: Config) -> tuple[WebTable, Any]:
+async def serve_with_bot(application: Any, config: Config,
+                         sock: socket.socket | None = None) -> tuple[WebTable, Any]:
     """Start the web table on a started Telegram Application's service (its
     post_init done): pages' moves are published to their group as the bot's
     own (status message, jobs, private notices), and with `web.telegram_app`
@@ -205,7 +214,7 @@ async def serve_with_bot(application: Any, config: Config) -> tuple[WebTable, An
     runtime = application.bot_data[KEY]
     # The group's admins as the bot knows them: its own Bot API client and admin cache.
     table, runner = await start_inside(runtime.service, config, on_outcome=on_outcome,
-                                       admins=telegram_check(application.bot, runtime.admins))
+                                       admins=telegram_check(application.bot, runtime.admins), sock=sock)
     short = config.web.telegram_app
     if short:
         def link(chat: str) -> str:

@@ -55,6 +55,7 @@ import contextlib
 import json
 import logging
 import secrets
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -742,9 +743,10 @@ def render_png(card: Any) -> bytes:
     return buf.getvalue()
 
 
-async def start(web_table: WebTable, host: str, port: int) -> web.AppRunner:
-    """Serve `web_table` on host:port (the caller keeps the runner and cleans it up)."""
+async def start(web_table: WebTable, host: str, port: int, sock: socket.socket | None = None) -> web.AppRunner:
+    """Serve `web_table` on host:port, or on `sock` when the caller bound it
+    beforehand (the caller keeps the runner and cleans it up)."""
     runner = web.AppRunner(web_table.app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
+    await (web.SockSite(runner, sock) if sock is not None else web.TCPSite(runner, host, port)).start()
     return runner

@@ -33,11 +33,13 @@ class Run:
 
 
 @asynccontextmanager
-async def unobot(server: BotAPIServer, redis_url: str, prefix: str, tmp: Path, *args: str) -> AsyncIterator[Run]:
-    config = tmp / "config.yaml"
-    config.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp}\n")
+async def unobot(server: BotAPIServer, redis_url: str, prefix: str, tmp: Path, *args: str,
+                 config: str = "") -> AsyncIterator[Run]:
+    """`config`: more of config.yaml, after the store's section."""
+    path = tmp / "config.yaml"
+    path.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp}\n{config}")
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
-           "UNOBOT_REDIS_URL": redis_url, "UNOBOT_CONFIG": str(config)}
+           "UNOBOT_REDIS_URL": redis_url, "UNOBOT_CONFIG": str(path)}
     process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", *args,
                                                    cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                                    stderr=subprocess.STDOUT)
@@ -160,6 +162,26 @@ async def test_a_webhook_port_in_use_stops_the_bot_before_it_says_it_runs(
                           "--port", str(port)) as run:
             await asyncio.wait_for(run.process.wait(), 30)
     assert run.process.returncode == 1, run.output
-    assert f"error: the bot could not start: cannot listen on 127.0.0.1:{port}" in run.output, run.output
+    assert f"error: the bot could not start: the webhook server cannot listen on 127.0.0.1:{port}: " \
+        in run.output, run.output
     assert "running as" not in run.output and "setMyCommands" not in run.output, run.output
     assert not server.calls_to("setMyCommands") and not server.calls_to("setWebhook")
+
+
+async def test_a_web_table_port_in_use_stops_the_bot_before_it_says_it_runs(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """`web.enabled` with web.port taken: the same one line, naming the web table."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with unobot(server, redis_server.url, prefix, tmp_path,
+                          config=f"web:\n  enabled: true\n  port: {port}\n") as run:
+            await asyncio.wait_for(run.process.wait(), 30)
+    assert run.process.returncode == 1, run.output
+    assert f"error: the bot could not start: the web table cannot listen on 127.0.0.1:{port}: " \
+        in run.output, run.output
+    assert "running as" not in run.output and "setMyCommands" not in run.output, run.output
+    assert not server.calls_to("setMyCommands")
