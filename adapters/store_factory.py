@@ -132,8 +132,12 @@ def prepare_redis(url: str | None, data_dir: str | os.PathLike[str]) -> tuple[st
             url = server.start()
         except EmbeddedRedisError as exc:
             raise StoreUnavailable(f"the embedded Redis server could not start: {exc}") from None
-    import unobot.adapters.redis_store  # noqa: F401  (here, in the caller's thread, not on the event loop)
-
+    try:
+        import unobot.adapters.redis_store  # noqa: F401  (here, in the caller's thread, not on the event loop)
+    except BaseException:  # Ctrl-C meanwhile: nobody will own (and stop) the server just launched
+        if server is not None:
+            server.stop()
+        raise
     return url, server
 
 

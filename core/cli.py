@@ -431,6 +431,12 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except BrokenPipeError:  # `unobot rules | head`: the reader left, which is no error of ours
         return _reader_left()
+    except KeyboardInterrupt:
+        # Ctrl-C where a command has no stop of its own (a long `simulate`, a
+        # bot still importing its libraries): the person asked for it, so no
+        # traceback; 130 is how shells report a stop by SIGINT.
+        print(file=sys.stderr)
+        return 130
 
 
 def _reader_left() -> int:
