@@ -98,7 +98,7 @@ def store_address(url: str | None) -> str | None:
     if not url.startswith(URL_SCHEMES):
         raise StoreAddressError(f"{url!r} is not a Redis URL: give redis://host:port/db, rediss://..., "
                                 "unix:///path/redis.sock, redis+cluster://host:port (a Redis Cluster), "
-                                "or embedded")
+                                "embedded, or memory (nothing kept)")
     return url
 
 
