@@ -58,7 +58,9 @@ URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+c
 """What a Redis store URL starts with (the config's, and every --store / --redis on a command line)."""
 CLUSTER_SCHEMES = {"redis://": "redis+cluster://", "rediss://": "rediss+cluster://"}
 """Plain scheme -> the scheme that selects Redis Cluster (``redis.cluster: true`` rewrites to it)."""
-_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook secret
+WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook secret
+#: What is said of a webhook secret that does not match it (the file's key, or `--secret`).
+WEBHOOK_SECRET_FORM = "Telegram accepts 1-256 characters: letters, digits, _ and -"
 _LANG_RE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")  # a catalogue's name: es, pt_BR, zh_TW
 _PREFIX_RE = re.compile(r"[^{}\s]{1,64}")
 
@@ -360,9 +362,8 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     reader.known(hook_raw, ("telegram", "webhook"), _names(WebhookConfig))
     hook_defaults = WebhookConfig()
     secret = reader.text(hook_raw.get("secret"), ("telegram", "webhook", "secret"))
-    if secret is not None and not _SECRET_RE.fullmatch(secret):
-        reader.fail(("telegram", "webhook", "secret"),
-                    "Telegram accepts 1-256 characters: letters, digits, _ and -")
+    if secret is not None and not WEBHOOK_SECRET_RE.fullmatch(secret):
+        reader.fail(("telegram", "webhook", "secret"), WEBHOOK_SECRET_FORM)
     port = reader.integer(hook_raw.get("port"), ("telegram", "webhook", "port"),
                           hook_defaults.port, minimum=1)
     if port > 65535:

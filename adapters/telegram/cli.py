@@ -72,6 +72,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     hook = config.telegram.webhook
     webhook = args.webhook or hook.url
+    from unobot.config import WEBHOOK_SECRET_FORM, WEBHOOK_SECRET_RE
+
+    if args.secret is not None and not WEBHOOK_SECRET_RE.fullmatch(args.secret):
+        # Checked as telegram.webhook.secret is: Telegram would refuse it at setWebhook.
+        print(f"error: --secret: {WEBHOOK_SECRET_FORM}", file=sys.stderr)
+        return 2
     redis_url = args.redis or config.redis.url
     from unobot.adapters.store_factory import PreparedRedis
     from unobot.store import StoreError
@@ -134,7 +140,8 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         token, base_url=config.telegram.base_url, store_factory=store_factory,
         defaults=Defaults.of(game),
         options=Options(lobby_seconds=game.lobby_minutes * 60.0, sticker_owner=config.telegram.sticker_owner),
-        on_ready=ready)
+        # Behind a webhook the bot runs once Telegram took the webhook: the line is said then (serve).
+        on_ready=None if webhook else ready)
     if config.web.enabled:  # the web table in this process (adapters/web), on the bot's service
         from unobot.adapters.web.cli import attach_telegram
 
@@ -178,7 +185,7 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
             secret = args.secret or hook.secret or webhook_secret(token)
             # Our own server: an update is answered 200 once handled, not once queued (webhook.py).
             asyncio.run(serve(app, listen=listen, port=port, path=path, webhook_url=webhook,
-                              secret=secret, allowed_updates=updates))
+                              secret=secret, allowed_updates=updates, on_ready=lambda: ready(app)))
         else:
             app.run_polling(allowed_updates=updates)
     except (StoreError, TelegramError, OSError) as exc:
@@ -239,9 +246,15 @@ def _not_bootstrap(record: logging.LogRecord) -> bool:
 
 
 def startup_reason(exc: BaseException) -> str:
-    """Why the bot could not start, in the shared words (`startup.startup_reason`)."""
-    from telegram.error import InvalidToken, NetworkError
+    """Why the bot could not start, in the shared words (`startup.startup_reason`).
+
+    A Bad Request (the webhook's URL or port refused) is python-telegram-bot's
+    kind of NetworkError, but the Bot API answered it: "refused", with what it
+    said, never "cannot be reached"."""
+    from telegram.error import BadRequest, InvalidToken, NetworkError
 
     from unobot.adapters.startup import startup_reason as reason
 
+    if isinstance(exc, BadRequest):
+        return f"the Telegram Bot API refused: {exc.message}"
     return reason(exc, "Telegram", "Telegram Bot API", (InvalidToken,), (NetworkError,))

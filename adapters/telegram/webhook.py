@@ -43,6 +43,7 @@ from unobot.adapters.startup import listening_socket
 from unobot.chat.bounded import BoundedCache
 from unobot.store import StoreError
 
+from .app import start_menu
 from .runtime import KEY
 
 log = logging.getLogger(__name__)
@@ -149,6 +150,7 @@ async def serve(app: App, *, listen: str, port: int, path: str, webhook_url: str
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     app.bot_data["unobot.stop"] = stop
+    app.bot_data["unobot.setup"]["menu_later"] = True  # once Telegram took the webhook (start_menu)
     await app.initialize()
     try:
         if app.post_init is not None:
@@ -156,6 +158,7 @@ async def serve(app: App, *, listen: str, port: int, path: str, webhook_url: str
         await server.start(listen, port, sock)
         await app.bot.set_webhook(webhook_url, allowed_updates=allowed_updates, secret_token=secret,
                                   max_connections=40)
+        start_menu(app)
         await app.start()
         if on_ready is not None:
             on_ready()

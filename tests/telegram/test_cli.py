@@ -102,14 +102,16 @@ async def test_webhook_without_secret_gets_one(server: BotAPIServer, redis_serve
         assert await server.post_update_to(url, forged, secret_token="guess") == 403
 
 
-async def run_to_exit(env_changes: dict[str, str], tmp: Path, *, drop: tuple[str, ...] = ()) -> tuple[int, str]:
-    """Run `unobot telegram` until it exits (the local Bot API server keeps answering meanwhile)."""
+async def run_to_exit(env_changes: dict[str, str], tmp: Path, *args: str,
+                      drop: tuple[str, ...] = ()) -> tuple[int, str]:
+    """Run `unobot telegram [args]` until it exits (the local Bot API server keeps answering meanwhile)."""
     config = tmp / "config.yaml"
     config.write_text(f"store:\n  data_dir: {tmp}\n")
     env = {**os.environ, "UNOBOT_CONFIG": str(config), **env_changes}
     for name in drop:
         env.pop(name, None)
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", cwd=ROOT, env=env,
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", *args,
+                                                   cwd=ROOT, env=env,
                                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     output, _ = await asyncio.wait_for(process.communicate(), 60)
     return int(process.returncode or 0), output.decode(errors="replace")

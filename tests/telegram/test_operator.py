@@ -128,6 +128,7 @@ async def test_a_webhook_bot_serves_health_and_metrics(server: BotAPIServer, red
     async with unobot(server, redis_server.url, prefix, tmp_path, "--webhook", url, "--listen", "127.0.0.1",
                       "--port", str(port)):
         await server.wait_for("setWebhook", timeout=20, after=0)
+        await server.wait_for("setMyCommands", timeout=20, after=0)  # sent once Telegram took the webhook
         group = server.group()
         update = server.send_command(group, server.user(1, "Ann"), "/new")
         await server.wait_answer(update, "sendMessage", timeout=30)
@@ -185,3 +186,32 @@ async def test_a_web_table_port_in_use_stops_the_bot_before_it_says_it_runs(
         in run.output, run.output
     assert "running as" not in run.output and "setMyCommands" not in run.output, run.output
     assert not server.calls_to("setMyCommands")
+
+
+async def test_a_webhook_telegram_refuses_stops_the_bot_with_what_it_said(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """setWebhook refused (here: not an http(s) URL; in production also a port
+    Telegram does not post to): "refused" with Telegram's words, not "cannot
+    be reached"; no "running as" line before it and no command menu sent by
+    a client that is closing ("setMyCommands failed" once per language)."""
+    port = free_port()
+    async with unobot(server, redis_server.url, prefix, tmp_path, "--webhook", f"ftp://127.0.0.1:{port}/hook",
+                      "--listen", "127.0.0.1", "--port", str(port)) as run:
+        await asyncio.wait_for(run.process.wait(), 30)
+    assert run.process.returncode == 1, run.output
+    assert "error: the Telegram Bot API refused: Bad webhook: an https url must be provided" in run.output, \
+        run.output
+    assert "running as" not in run.output and "setMyCommands" not in run.output, run.output
+    assert not server.calls_to("setMyCommands")
+
+
+async def test_a_webhook_secret_telegram_would_refuse_is_said_before_the_start(
+        server: BotAPIServer, tmp_path: Path) -> None:
+    """`--secret` is checked as `telegram.webhook.secret` is (Telegram takes
+    1-256 of A-Z a-z 0-9 _ -): one line, exit 2, before the bot starts."""
+    code, out = await run_to_exit({"TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
+                                   "UNOBOT_REDIS_URL": "memory"}, tmp_path,
+                                  "--webhook", "https://bot.example.org/hook", "--secret", "not a secret!")
+    assert code == 2, out
+    assert out.strip() == "error: --secret: Telegram accepts 1-256 characters: letters, digits, _ and -", out
+    assert not server.calls_to("getMe")
