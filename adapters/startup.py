@@ -186,6 +186,8 @@ def listening_socket(listen: str, port: int, what: str) -> socket.socket:
     (`the webhook server cannot listen on 127.0.0.1:8443: Address already in
     use`), for the command line's one line; aiohttp then serves on the socket
     (`web.SockSite`)."""
+    if not 0 <= port <= 65535:  # getaddrinfo takes 99999 as 34463 without a word
+        raise OSError(f"{what} cannot listen on {listen}:{port}: {port} is not a TCP port (0-65535)")
     family, kind, proto, _, address = socket.getaddrinfo(listen or None, port, type=socket.SOCK_STREAM,
                                                          flags=socket.AI_PASSIVE)[0]
     sock = socket.socket(family, kind, proto)
@@ -198,3 +200,4 @@ def listening_socket(listen: str, port: int, what: str) -> socket.socket:
         raise OSError(f"{what} cannot listen on {listen}:{port}: {exc.strerror or exc}") from exc
     sock.setblocking(False)
     return sock
+

@@ -83,6 +83,23 @@ def configured() -> bool:
     return True
 
 
+def tcp_port(text: str) -> int:
+    """An argparse type for the servers' `--port` (`unobot web`, `telegram`): 0 to 65535.
+
+    Why: a plain `int` let `--port 99999` through, which `unobot web` met as an
+    OverflowError traceback from asyncio's bind (and the C library's
+    getaddrinfo quietly takes as port 34463); config.yaml's ports are checked,
+    the command line's were not. Here, beside the other shared argument
+    readers, because `unobot --help` imports no adapter module but the commands'."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (0-65535)") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a TCP port (0-65535)")
+    return port
+
+
 # -- variants -----------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace) -> int:

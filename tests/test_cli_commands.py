@@ -58,3 +58,18 @@ def test_ctrl_c_stops_a_command_without_a_traceback(tmp_path: Path) -> None:
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130, out + err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_a_port_that_is_no_tcp_port_is_a_usage_error(tmp_path: Path) -> None:
+    """`--port 99999` reached asyncio's bind as an OverflowError traceback
+    (`unobot web`), and getaddrinfo takes it as port 34463 without a word."""
+    import os
+    import subprocess
+    import sys
+
+    for command in ("web", "telegram"):
+        done = subprocess.run([sys.executable, "-m", "unobot.cli", command, "--redis", "memory", "--port", "99999"],
+                              cwd=tmp_path, env={**os.environ, "UNOBOT_CONFIG": ""},
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "argument --port: 99999 is not a TCP port (0-65535)" in done.stderr, done.stderr

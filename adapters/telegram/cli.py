@@ -33,13 +33,15 @@ CONFIG_CHECK_DELAY = 1.0
 
 
 def register(subparsers: Any) -> None:
+    from unobot.cli import tcp_port
+
     _ = gettext_for("en")
     p = subparsers.add_parser(
         "telegram", help=_("run the Telegram bot (long polling, or --webhook URL)"),
         description=_("Run the Telegram bot. The token comes from TELEGRAM_BOT_TOKEN or config.yaml."))
     p.add_argument("--webhook", metavar="URL", help=_("serve updates at this public https URL instead of polling"))
     p.add_argument("--listen", metavar="HOST", help=_("address the webhook server binds (default 0.0.0.0)"))
-    p.add_argument("--port", type=int, metavar="N", help=_("port the webhook server binds (default 8443)"))
+    p.add_argument("--port", type=tcp_port, metavar="N", help=_("port the webhook server binds (default 8443)"))
     p.add_argument("--secret", metavar="TOKEN", help=_("webhook secret token Telegram must send"))
     p.add_argument("--redis", metavar="URL", help=_("Redis URL (default: config, else the embedded server)"))
     p.add_argument("--verbose", "-v", action="store_true", help=_("log every update"))

@@ -28,12 +28,14 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: Any) -> None:
+    from unobot.cli import tcp_port
+
     _ = gettext_for("en")
     p = subparsers.add_parser("web", help=_("serve the web table (a page with your hand as cards)"),
                               description=_("Serve the web table: browser-only tables, and Telegram "
                                             "Mini App tables when a bot token is configured."))
     p.add_argument("--listen", metavar="HOST", help=_("address to bind (default: web.listen)"))
-    p.add_argument("--port", type=int, metavar="N", help=_("port to bind (default: web.port)"))
+    p.add_argument("--port", type=tcp_port, metavar="N", help=_("port to bind (default: web.port)"))
     p.add_argument("--public-url", metavar="URL", help=_("the address players open (default: web.public_url)"))
     p.add_argument("--redis", metavar="URL", help=_("Redis URL, or memory (default: config, else the embedded server)"))
     p.add_argument("--verbose", "-v", action="store_true", help=_("log every request"))
