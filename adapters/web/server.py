@@ -241,8 +241,12 @@ class WebTable:
             except VariantError:
                 continue
         # The landing page has no socket yet: its own words (and direction) come with the variants.
+        # With `web.browser_tables: false` it says where tables are made instead of offering
+        # a form every press of which is refused.
+        closed = None if self.config.browser_tables else refusal("no_browser", lang)
         return web.json_response({"variants": out, "default": self.config.default_variant,
-                                  "texts": page_texts(lang), "lang": lang, "dir": direction(lang)})
+                                  "texts": page_texts(lang), "lang": lang, "dir": direction(lang),
+                                  "closed": closed})
 
     async def new_table(self, request: web.Request) -> web.StreamResponse:
         """A browser-only table: its creator sits down under a name; the answer is the share link."""
