@@ -38,7 +38,7 @@ from .guard import chat_of, telegram_id
 from .limiter import GroupLimiter
 from .replies import ReplySender
 from .runtime import KEY, Options, Runtime, telegram_chat
-from .scheduler import Scheduler, SchedulerFactory
+from .scheduler import LATE_OK, Scheduler, SchedulerFactory
 from .texts import COMMANDS
 from .transport import JsonRequest
 
@@ -139,7 +139,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     if not setup.get("menu_later"):
         start_menu(app)
     if app.job_queue is not None and setup["options"].sticker_owner:
-        app.job_queue.run_once(jobs.make_stickers, when=0, name=stickers.JOB)  # tries again after a failure
+        # tries again after a failure
+        app.job_queue.run_once(jobs.make_stickers, when=0, name=stickers.JOB, job_kwargs=LATE_OK)
     if setup.get("on_ready") is not None:
         setup["on_ready"](app)
     settle_gc()  # the bot is ready: what start-up made is frozen out of collection (a no-op in tests)

@@ -169,7 +169,10 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
             stop_running(context.application)
 
     if app.job_queue is not None:
-        app.job_queue.run_once(check_config, when=CONFIG_CHECK_DELAY, name="config-check")
+        from .scheduler import LATE_OK
+
+        # However late: the job queue starts only once the bot did (a slow Bot API, a loaded machine).
+        app.job_queue.run_once(check_config, when=CONFIG_CHECK_DELAY, name="config-check", job_kwargs=LATE_OK)
     else:  # pragma: no cover - python-telegram-bot's JobQueue is a dependency
         try:
             load_config()

@@ -215,3 +215,26 @@ async def test_a_webhook_secret_telegram_would_refuse_is_said_before_the_start(
     assert code == 2, out
     assert out.strip() == "error: --secret: Telegram accepts 1-256 characters: letters, digits, _ and -", out
     assert not server.calls_to("getMe")
+
+
+async def test_a_turn_timer_due_while_the_process_was_held_still_rings(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """The bot's process is held past a turn timer (SIGSTOP here; a loaded
+    machine or a storm of updates holds its event loop the same way). APScheduler
+    skipped a job more than a second late ("was missed by"): the timer never
+    rang and the game waited for a player who had run out of time."""
+    async with unobot(server, redis_server.url, prefix, tmp_path,
+                      config="game:\n  turn_seconds: 3\n") as run:
+        await server.wait_for("getUpdates", timeout=20, after=0)
+        group = server.group()
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        for user, command in ((ann, "/new"), (ben, "/join"), (ann, "/start")):
+            await server.wait_answer(server.send_command(group, user, command), timeout=30)
+        assert run.process.pid is not None
+        os.kill(run.process.pid, signal.SIGSTOP)
+        await asyncio.sleep(5.5)  # the timer was due at 3 s
+        mark = server.mark()
+        os.kill(run.process.pid, signal.SIGCONT)
+        await server.wait_for("editMessageText", lambda p: "ran out of time" in p.get("text", ""),
+                              timeout=10, after=mark)
+    assert "was missed by" not in run.output, run.output
