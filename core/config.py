@@ -404,8 +404,7 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     game = GameConfig(
         default_variant=variant or game_defaults.default_variant,
         default_language=language or game_defaults.default_language,
-        turn_seconds=reader.integer(game_raw.get("turn_seconds"), ("game", "turn_seconds"),
-                                    game_defaults.turn_seconds, minimum=0),
+        turn_seconds=_turn_seconds(reader, game_raw.get("turn_seconds"), game_defaults.turn_seconds),
         lobby_minutes=reader.integer(game_raw.get("lobby_minutes"), ("game", "lobby_minutes"),
                                      game_defaults.lobby_minutes, minimum=1),
         ai_seconds=reader.number(game_raw.get("ai_seconds"), ("game", "ai_seconds"),
@@ -523,6 +522,19 @@ def _redis_config(url: str | None, cluster: bool, reader: _Reader,
             return RedisConfig(url=clustered + url[len(plain):], cluster=True)
     reader.fail(path, f"a Redis Cluster needs a redis:// or rediss:// URL in redis.url, not {url!r}")
     return RedisConfig()  # unreachable
+
+
+def _turn_seconds(reader: _Reader, value: Any, default: int) -> int:
+    """`game.turn_seconds`, within what a chat's `/timer` may set: a longer one
+    was taken and shown ("100000 seconds per turn") where `/timer 100000`
+    sets an hour; the file and the chats now agree on what a timer may be."""
+    from .chat.commands import MAX_TIMER_SECONDS
+
+    seconds = reader.integer(value, ("game", "turn_seconds"), default, minimum=0)
+    if seconds > MAX_TIMER_SECONDS:
+        reader.fail(("game", "turn_seconds"), f"at most {MAX_TIMER_SECONDS} (an hour, the longest /timer sets), "
+                    f"not {seconds}")
+    return seconds
 
 
 def _resolve_dir(value: str, base_dir: Path | None) -> Path:

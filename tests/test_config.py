@@ -166,6 +166,7 @@ def test_bad_env_url_is_named(tmp_path: Path) -> None:
     ("redis:\n  url: localhost:6379\n", 2, "redis.url: 'localhost:6379' is not a Redis URL"),
     ("game:\n  turn_seconds: soon\n", 2, "game.turn_seconds: expected a whole number"),
     ("game:\n  lobby_minutes: 0\n", 2, "game.lobby_minutes: must be at least 1"),
+    ("game:\n  turn_seconds: 100000\n", 2, "game.turn_seconds: at most 3600 (an hour, the longest /timer sets)"),
     ("game:\n\n  default_variant: offical\n", 3, "did you mean 'official'?"),
     ("game:\n  default_language: klingon\n", 2, "unknown language 'klingon'; known: "),
     ("store:\n  socket_timeout: -1\n", 2, "store.socket_timeout: must be at least"),
