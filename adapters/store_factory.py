@@ -91,7 +91,7 @@ class StoreAddressError(StoreError):
 def store_address(url: str | None) -> str | None:
     """``url`` checked: None or ``embedded`` -> None (the embedded server); a Redis
     URL as it is; anything else raises :class:`StoreAddressError`."""
-    from unobot.config import EMBEDDED, URL_SCHEMES
+    from unobot.config import EMBEDDED, URL_SCHEMES, redis_address_problem
 
     if url is None or url.strip() == EMBEDDED:
         return None
@@ -99,6 +99,8 @@ def store_address(url: str | None) -> str | None:
         raise StoreAddressError(f"{url!r} is not a Redis URL: give redis://host:port/db, rediss://..., "
                                 "unix:///path/redis.sock, redis+cluster://host:port (a Redis Cluster), "
                                 "embedded, or memory (nothing kept)")
+    if (problem := redis_address_problem(url)) is not None:
+        raise StoreAddressError(f"{url!r}: {problem}")
     return url
 
 

@@ -493,6 +493,26 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
     return config
 
 
+def redis_address_problem(url: str) -> str | None:
+    """What is wrong with the hosts of a Redis URL (`redis://h:99999/0`, `h:abc`), or None.
+
+    Why: the scheme alone was checked, and redis-py's own parser met a port
+    that is no port as a ValueError traceback ("Port out of range 0-65535")
+    from every command that opens a store. A cluster URL may name several
+    hosts (`redis+cluster://h1:7000,h2:7000`); a unix socket has none."""
+    from urllib.parse import urlsplit
+
+    if url.startswith("unix://"):
+        return None
+    hosts = urlsplit(url).netloc.rpartition("@")[2]
+    for host in hosts.split(","):
+        try:
+            _ = urlsplit(f"//{host}").port  # the parsing is the check
+        except ValueError:
+            return f"{host!r} is no host:port (a port is a number, 1-65535)"
+    return None
+
+
 def languages() -> list[str]:
     """Languages the bot has texts for (folders of ``core/locale``; English always)."""
     found = {"en"}
@@ -604,6 +624,8 @@ class _Reader:
         text = self.text(value, path)
         if text is None or text == EMBEDDED:
             return None
+        if text.startswith(URL_SCHEMES) and (problem := redis_address_problem(text)) is not None:
+            self.fail(path, f"{text!r}: {problem}")
         if text == MEMORY or text.startswith(URL_SCHEMES):
             return text
         self.fail(path, f"{text!r} is not a Redis URL; use redis://host:port/db, rediss://..., "

@@ -164,6 +164,8 @@ def test_bad_env_url_is_named(tmp_path: Path) -> None:
     ("store:\n  prefix: unobot\n  game_ttl: 48\n", 3,
      "store.game_ttl: unknown key; did you mean 'game_ttl_hours'?"),
     ("redis:\n  url: localhost:6379\n", 2, "redis.url: 'localhost:6379' is not a Redis URL"),
+    ("redis:\n  url: 'redis+cluster://h1:7000,h2:70000'\n", 2,
+     "redis.url: 'redis+cluster://h1:7000,h2:70000': 'h2:70000' is no host:port"),
     ("game:\n  turn_seconds: soon\n", 2, "game.turn_seconds: expected a whole number"),
     ("game:\n  lobby_minutes: 0\n", 2, "game.lobby_minutes: must be at least 1"),
     ("game:\n  turn_seconds: 100000\n", 2, "game.turn_seconds: at most 3600 (an hour, the longest /timer sets)"),
