@@ -188,15 +188,17 @@ def listening_socket(listen: str, port: int, what: str) -> socket.socket:
     (`web.SockSite`)."""
     if not 0 <= port <= 65535:  # getaddrinfo takes 99999 as 34463 without a word
         raise OSError(f"{what} cannot listen on {listen}:{port}: {port} is not a TCP port (0-65535)")
-    family, kind, proto, _, address = socket.getaddrinfo(listen or None, port, type=socket.SOCK_STREAM,
-                                                         flags=socket.AI_PASSIVE)[0]
-    sock = socket.socket(family, kind, proto)
-    try:
+    sock: socket.socket | None = None
+    try:  # an unknown --listen host is said as the port in use is
+        family, kind, proto, _, address = socket.getaddrinfo(listen or None, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp's TCPSite does
         sock.bind(address)
         sock.listen(128)
     except OSError as exc:
-        sock.close()
+        if sock is not None:
+            sock.close()
         raise OSError(f"{what} cannot listen on {listen}:{port}: {exc.strerror or exc}") from exc
     sock.setblocking(False)
     return sock

@@ -70,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
     config = begin(args.verbose)
     if config is None:
         return 2
+    if args.public_url and not args.public_url.startswith(("http://", "https://")):
+        # as web.public_url and $UNOBOT_WEB_URL are checked: every link the page hands out starts with it
+        print(f"error: --public-url: {args.public_url!r} is not an http(s) URL", file=sys.stderr)
+        return 2
     listen, port = args.listen or config.web.listen, args.port or config.web.port
 
     async def serve() -> int:

@@ -238,3 +238,13 @@ async def test_a_turn_timer_due_while_the_process_was_held_still_rings(
         await server.wait_for("editMessageText", lambda p: "ran out of time" in p.get("text", ""),
                               timeout=10, after=mark)
     assert "was missed by" not in run.output, run.output
+
+
+async def test_a_listen_address_that_is_no_host_is_named(server: BotAPIServer, tmp_path: Path) -> None:
+    """`--listen 999.1.1.1`: said as a port in use is, naming what could not listen where."""
+    code, out = await run_to_exit({"TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
+                                   "UNOBOT_REDIS_URL": "memory"}, tmp_path,
+                                  "--webhook", "https://bot.example.org/hook", "--listen", "999.1.1.1")
+    assert code == 1, out
+    assert out.strip().startswith("error: the bot could not start: the webhook server cannot listen on "
+                                  "999.1.1.1:8443: "), out
