@@ -61,7 +61,13 @@ from unobot.adapters.embedded_redis import EmbeddedRedis
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.store_factory import EMBEDDED_SUBDIR, PLAIN_SCHEMES, store_failure_reason
 from unobot.ai import POLICIES
-from unobot.config import CLUSTER_SCHEMES, URL_SCHEMES, ConfigError, load_config
+from unobot.config import (
+    CLUSTER_SCHEMES,
+    URL_SCHEMES,
+    ConfigError,
+    load_config,
+    redis_address_problem,
+)
 from unobot.engine import legal_moves
 from unobot.service import AuditError, GameService, audit
 from unobot.state import PLAYING
@@ -359,6 +365,8 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
     if url not in ("memory", "embedded") and not url.startswith(URL_SCHEMES):
         return _fail(f"--store {url!r}: give memory, embedded, config, or a redis://, rediss://, "
                      "unix://, redis+cluster:// or rediss+cluster:// URL")
+    if url not in ("memory", "embedded") and (problem := redis_address_problem(url)) is not None:
+        return _fail(f"--store {url!r}: {problem}")
     if config.redis.cluster and url.startswith(PLAIN_SCHEMES):
         # `redis.cluster: true` makes a plain URL a cluster's here too, as for the bot
         scheme = next(plain for plain in PLAIN_SCHEMES if url.startswith(plain))

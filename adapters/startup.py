@@ -19,6 +19,7 @@ and :func:`settle_gc` without a pause is a no-op.
 from __future__ import annotations
 
 import gc
+import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -173,3 +174,32 @@ def on_stop_signals(stop: Callable[[], object]) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop)
+
+
+def listening_socket(listen: str, port: int, what: str) -> socket.socket:
+    """A listening socket on `listen`:`port`, bound before the command starts anything else.
+
+    Why first: a port already in use (another bot, an old process) must stop a
+    bot with its one line before it opens the store, posts its command menu or
+    says "running as ... serving HOST:PORT", none of which is true of a bot
+    that cannot take a request. The OSError says `what` could not listen where
+    (`the webhook server cannot listen on 127.0.0.1:8443: Address already in
+    use`), for the command line's one line; aiohttp then serves on the socket
+    (`web.SockSite`)."""
+    if not 0 <= port <= 65535:  # getaddrinfo takes 99999 as 34463 without a word
+        raise OSError(f"{what} cannot listen on {listen}:{port}: {port} is not a TCP port (0-65535)")
+    sock: socket.socket | None = None
+    try:  # an unknown --listen host is said as the port in use is
+        family, kind, proto, _, address = socket.getaddrinfo(listen or None, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp's TCPSite does
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        if sock is not None:
+            sock.close()
+        raise OSError(f"{what} cannot listen on {listen}:{port}: {exc.strerror or exc}") from exc
+    sock.setblocking(False)
+    return sock
+

@@ -91,14 +91,16 @@ class StoreAddressError(StoreError):
 def store_address(url: str | None) -> str | None:
     """``url`` checked: None or ``embedded`` -> None (the embedded server); a Redis
     URL as it is; anything else raises :class:`StoreAddressError`."""
-    from unobot.config import EMBEDDED, URL_SCHEMES
+    from unobot.config import EMBEDDED, URL_SCHEMES, redis_address_problem
 
     if url is None or url.strip() == EMBEDDED:
         return None
     if not url.startswith(URL_SCHEMES):
         raise StoreAddressError(f"{url!r} is not a Redis URL: give redis://host:port/db, rediss://..., "
                                 "unix:///path/redis.sock, redis+cluster://host:port (a Redis Cluster), "
-                                "or embedded")
+                                "embedded, or memory (nothing kept)")
+    if (problem := redis_address_problem(url)) is not None:
+        raise StoreAddressError(f"{url!r}: {problem}")
     return url
 
 
@@ -132,8 +134,12 @@ def prepare_redis(url: str | None, data_dir: str | os.PathLike[str]) -> tuple[st
             url = server.start()
         except EmbeddedRedisError as exc:
             raise StoreUnavailable(f"the embedded Redis server could not start: {exc}") from None
-    import unobot.adapters.redis_store  # noqa: F401  (here, in the caller's thread, not on the event loop)
-
+    try:
+        import unobot.adapters.redis_store  # noqa: F401  (here, in the caller's thread, not on the event loop)
+    except BaseException:  # Ctrl-C meanwhile: nobody will own (and stop) the server just launched
+        if server is not None:
+            server.stop()
+        raise
     return url, server
 
 

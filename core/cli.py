@@ -64,6 +64,42 @@ def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
     return out
 
 
+def configured() -> bool:
+    """Read config.yaml (or $UNOBOT_CONFIG) for the commands that name variants.
+
+    Why: its `variants.path` is where an operator's own variants are found
+    (`variants.set_configured_path`, applied as the file is read), and
+    `unobot variants` is how they check one; a command that never read the
+    file said "unknown variant" of a variant the bot plays. A broken file is
+    said in its one line (file, line, fix), as every other command says it:
+    False, and the command exits 2."""
+    from .config import ConfigError, load_config
+
+    try:
+        load_config(check_variant=False)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def tcp_port(text: str) -> int:
+    """An argparse type for the servers' `--port` (`unobot web`, `telegram`): 0 to 65535.
+
+    Why: a plain `int` let `--port 99999` through, which `unobot web` met as an
+    OverflowError traceback from asyncio's bind (and the C library's
+    getaddrinfo quietly takes as port 34463); config.yaml's ports are checked,
+    the command line's were not. Here, beside the other shared argument
+    readers, because `unobot --help` imports no adapter module but the commands'."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (0-65535)") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a TCP port (0-65535)")
+    return port
+
+
 # -- variants -----------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace) -> int:
@@ -72,6 +108,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
     from .rule import option_fields
     from .variants import VariantError, load_variant, resolve, variant_names
 
+    if not configured():
+        return 2
     lang = env_lang() or "en"  # a player sent here by `unobot play --help` reads their language
     if not args.name:
         for name in variant_names():
@@ -226,6 +264,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import InvariantError, simulate
     from .variants import VariantError, resolve
 
+    if not configured():
+        return 2
     try:
         overrides = parse_rule_overrides(args.rule)
         resolve(args.variant, overrides or None, "--rule")
@@ -411,6 +451,12 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except BrokenPipeError:  # `unobot rules | head`: the reader left, which is no error of ours
         return _reader_left()
+    except KeyboardInterrupt:
+        # Ctrl-C where a command has no stop of its own (a long `simulate`, a
+        # bot still importing its libraries): the person asked for it, so no
+        # traceback; 130 is how shells report a stop by SIGINT.
+        print(file=sys.stderr)
+        return 130
 
 
 def _reader_left() -> int:

@@ -58,7 +58,9 @@ URL_SCHEMES = ("redis://", "rediss://", "unix://", "redis+cluster://", "rediss+c
 """What a Redis store URL starts with (the config's, and every --store / --redis on a command line)."""
 CLUSTER_SCHEMES = {"redis://": "redis+cluster://", "rediss://": "rediss+cluster://"}
 """Plain scheme -> the scheme that selects Redis Cluster (``redis.cluster: true`` rewrites to it)."""
-_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook secret
+WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook secret
+#: What is said of a webhook secret that does not match it (the file's key, or `--secret`).
+WEBHOOK_SECRET_FORM = "Telegram accepts 1-256 characters: letters, digits, _ and -"
 _LANG_RE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")  # a catalogue's name: es, pt_BR, zh_TW
 _PREFIX_RE = re.compile(r"[^{}\s]{1,64}")
 
@@ -360,9 +362,8 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     reader.known(hook_raw, ("telegram", "webhook"), _names(WebhookConfig))
     hook_defaults = WebhookConfig()
     secret = reader.text(hook_raw.get("secret"), ("telegram", "webhook", "secret"))
-    if secret is not None and not _SECRET_RE.fullmatch(secret):
-        reader.fail(("telegram", "webhook", "secret"),
-                    "Telegram accepts 1-256 characters: letters, digits, _ and -")
+    if secret is not None and not WEBHOOK_SECRET_RE.fullmatch(secret):
+        reader.fail(("telegram", "webhook", "secret"), WEBHOOK_SECRET_FORM)
     port = reader.integer(hook_raw.get("port"), ("telegram", "webhook", "port"),
                           hook_defaults.port, minimum=1)
     if port > 65535:
@@ -403,8 +404,7 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     game = GameConfig(
         default_variant=variant or game_defaults.default_variant,
         default_language=language or game_defaults.default_language,
-        turn_seconds=reader.integer(game_raw.get("turn_seconds"), ("game", "turn_seconds"),
-                                    game_defaults.turn_seconds, minimum=0),
+        turn_seconds=_turn_seconds(reader, game_raw.get("turn_seconds"), game_defaults.turn_seconds),
         lobby_minutes=reader.integer(game_raw.get("lobby_minutes"), ("game", "lobby_minutes"),
                                      game_defaults.lobby_minutes, minimum=1),
         ai_seconds=reader.number(game_raw.get("ai_seconds"), ("game", "ai_seconds"),
@@ -493,6 +493,26 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
     return config
 
 
+def redis_address_problem(url: str) -> str | None:
+    """What is wrong with the hosts of a Redis URL (`redis://h:99999/0`, `h:abc`), or None.
+
+    Why: the scheme alone was checked, and redis-py's own parser met a port
+    that is no port as a ValueError traceback ("Port out of range 0-65535")
+    from every command that opens a store. A cluster URL may name several
+    hosts (`redis+cluster://h1:7000,h2:7000`); a unix socket has none."""
+    from urllib.parse import urlsplit
+
+    if url.startswith("unix://"):
+        return None
+    hosts = urlsplit(url).netloc.rpartition("@")[2]
+    for host in hosts.split(","):
+        try:
+            _ = urlsplit(f"//{host}").port  # the parsing is the check
+        except ValueError:
+            return f"{host!r} is no host:port (a port is a number, 1-65535)"
+    return None
+
+
 def languages() -> list[str]:
     """Languages the bot has texts for (folders of ``core/locale``; English always)."""
     found = {"en"}
@@ -522,6 +542,19 @@ def _redis_config(url: str | None, cluster: bool, reader: _Reader,
             return RedisConfig(url=clustered + url[len(plain):], cluster=True)
     reader.fail(path, f"a Redis Cluster needs a redis:// or rediss:// URL in redis.url, not {url!r}")
     return RedisConfig()  # unreachable
+
+
+def _turn_seconds(reader: _Reader, value: Any, default: int) -> int:
+    """`game.turn_seconds`, within what a chat's `/timer` may set: a longer one
+    was taken and shown ("100000 seconds per turn") where `/timer 100000`
+    sets an hour; the file and the chats now agree on what a timer may be."""
+    from .chat.commands import MAX_TIMER_SECONDS
+
+    seconds = reader.integer(value, ("game", "turn_seconds"), default, minimum=0)
+    if seconds > MAX_TIMER_SECONDS:
+        reader.fail(("game", "turn_seconds"), f"at most {MAX_TIMER_SECONDS} (an hour, the longest /timer sets), "
+                    f"not {seconds}")
+    return seconds
 
 
 def _resolve_dir(value: str, base_dir: Path | None) -> Path:
@@ -591,6 +624,8 @@ class _Reader:
         text = self.text(value, path)
         if text is None or text == EMBEDDED:
             return None
+        if text.startswith(URL_SCHEMES) and (problem := redis_address_problem(text)) is not None:
+            self.fail(path, f"{text!r}: {problem}")
         if text == MEMORY or text.startswith(URL_SCHEMES):
             return text
         self.fail(path, f"{text!r} is not a Redis URL; use redis://host:port/db, rediss://..., "

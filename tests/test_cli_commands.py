@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.support.fresh_python import fresh_python
 from unobot.cli import COMMANDS_GROUP, build_parser, command_entry_points
 
@@ -36,3 +38,38 @@ def test_unobot_telegram_does_not_import_the_other_adapters() -> None:
             "parser = cli.build_parser(['telegram'])\n"
             "print(sorted(m for m in sys.modules if m.startswith('unobot.adapters.') and m.endswith('cli')))\n")
     assert fresh_python(code) == "['unobot.adapters.telegram.cli']"
+
+
+def test_ctrl_c_stops_a_command_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C in a command with no stop of its own (a long simulation; a bot
+    still importing) ends it with status 130, as shells report SIGINT, and
+    no traceback: the person asked for it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "unobot.cli", "simulate", "--games", "1000000"],
+                               cwd=tmp_path, env={**os.environ, "UNOBOT_CONFIG": ""},
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # well into the games
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, out + err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_a_port_that_is_no_tcp_port_is_a_usage_error(tmp_path: Path) -> None:
+    """`--port 99999` reached asyncio's bind as an OverflowError traceback
+    (`unobot web`), and getaddrinfo takes it as port 34463 without a word."""
+    import os
+    import subprocess
+    import sys
+
+    for command in ("web", "telegram"):
+        done = subprocess.run([sys.executable, "-m", "unobot.cli", command, "--redis", "memory", "--port", "99999"],
+                              cwd=tmp_path, env={**os.environ, "UNOBOT_CONFIG": ""},
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "argument --port: 99999 is not a TCP port (0-65535)" in done.stderr, done.stderr

@@ -164,8 +164,11 @@ def test_bad_env_url_is_named(tmp_path: Path) -> None:
     ("store:\n  prefix: unobot\n  game_ttl: 48\n", 3,
      "store.game_ttl: unknown key; did you mean 'game_ttl_hours'?"),
     ("redis:\n  url: localhost:6379\n", 2, "redis.url: 'localhost:6379' is not a Redis URL"),
+    ("redis:\n  url: 'redis+cluster://h1:7000,h2:70000'\n", 2,
+     "redis.url: 'redis+cluster://h1:7000,h2:70000': 'h2:70000' is no host:port"),
     ("game:\n  turn_seconds: soon\n", 2, "game.turn_seconds: expected a whole number"),
     ("game:\n  lobby_minutes: 0\n", 2, "game.lobby_minutes: must be at least 1"),
+    ("game:\n  turn_seconds: 100000\n", 2, "game.turn_seconds: at most 3600 (an hour, the longest /timer sets)"),
     ("game:\n\n  default_variant: offical\n", 3, "did you mean 'official'?"),
     ("game:\n  default_language: klingon\n", 2, "unknown language 'klingon'; known: "),
     ("store:\n  socket_timeout: -1\n", 2, "store.socket_timeout: must be at least"),
@@ -219,3 +222,37 @@ def test_config_module_imports_no_driver() -> None:
     imported += [node.module for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module and node.level == 0]
     assert not [n for n in imported if n.split(".")[0] in ("redis", "telegram", "adapters")]
+
+
+def test_the_commands_that_name_variants_find_the_configured_folders(tmp_path: Path) -> None:
+    """`variants.path` is where an operator's variants are found: `unobot
+    variants` lists them (a broken one with its file, line and fix) and
+    `unobot simulate --variant` plays them, as the bot does; a broken
+    config.yaml is said in its one line by both."""
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "house.yaml").write_text("name: house\nextends: official\nrules:\n  jump-in: {}\n")
+    (folder / "wrong.yaml").write_text("name: wrong\nextends: official\nrules:\n  stacking: {optional: maybe}\n")
+    config = write(tmp_path, "variants:\n  path: [mine]\n")
+    env = {**os.environ, "UNOBOT_CONFIG": str(config)}
+
+    def unobot(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "unobot.cli", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    listed = unobot("variants")
+    assert listed.returncode == 0, listed.stderr
+    assert any(line.startswith("house ") for line in listed.stdout.splitlines()), listed.stdout
+    assert "wrong.yaml:4: option 'optional' of rule 'stacking'" in listed.stdout, listed.stdout
+    shown = unobot("variants", "house")
+    assert shown.returncode == 0 and "jump-in" in shown.stdout, shown.stdout + shown.stderr
+    played = unobot("simulate", "--variant", "house", "--games", "1", "--json")
+    assert played.returncode == 0 and '"variant": "house"' in played.stdout, played.stdout + played.stderr
+    config.write_text("variants:\n  path: [mine\n")
+    for args in (["variants"], ["simulate", "--games", "1"]):
+        broken = unobot(*args)
+        assert broken.returncode == 2 and broken.stderr.startswith(f"error: {config}:"), broken.stderr

@@ -245,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.text import Text
 
+    from unobot.adapters.store_factory import StoreAddressError
     from unobot.cli import parse_rule_overrides
     from unobot.config import ConfigError, load_config
     from unobot.rule import OptionError
@@ -305,6 +306,9 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(_main(options, config, url, str(data_dir(args.data_dir, config)), web=args.web))
     except KeyboardInterrupt:  # between two moves: every move is saved already
         return 130
+    except StoreAddressError as exc:  # --store names no store: the writer's mistake, no server was asked
+        err.print(Text.assemble((_("error:") + " ", "bold red"), f"--store: {exc}"))
+        return 2
     except StoreError as exc:
         # "not reachable" only when it is: a server that answered (a cluster node named
         # by a plain URL, say) is a store that refused, with its reason

@@ -78,6 +78,9 @@ class UnoBot(discord.Client):
                  shard_id: int | None = None, shard_count: int | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # The bot never joins a voice channel: discord.py's two start-up WARNINGs that
+        # voice needs PyNaCl and davey only told an operator of a feature unobot does not use.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
                          shard_id=shard_id, shard_count=shard_count)
         self.service = service

@@ -63,6 +63,12 @@ def run(args: argparse.Namespace) -> int:
     if (args.shard is None) != (args.shards is None):
         print("error: --shard and --shards go together", file=sys.stderr)
         return 2
+    if args.shards is not None and not 0 <= args.shard < args.shards:
+        # Discord closes the gateway of a shard outside 0..N-1 (4010, "invalid shard").
+        print(f"error: --shard is this process's number among --shards {args.shards}: "
+              f"0 to {args.shards - 1}, not {args.shard}" if args.shards > 0 else
+              "error: --shards is how many processes serve the bot: 1 or more", file=sys.stderr)
+        return 2
     use_api(config.discord.api_url, config.discord.gateway_url)
     redis_url = args.redis or config.redis.url
 

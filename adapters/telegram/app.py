@@ -38,7 +38,7 @@ from .guard import chat_of, telegram_id
 from .limiter import GroupLimiter
 from .replies import ReplySender
 from .runtime import KEY, Options, Runtime, telegram_chat
-from .scheduler import Scheduler, SchedulerFactory
+from .scheduler import LATE_OK, Scheduler, SchedulerFactory
 from .texts import COMMANDS
 from .transport import JsonRequest
 
@@ -136,13 +136,28 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         app.bot_data[FOLLOWING] = follow_changes(
             rt.waker, rt.store.changes(), telegram_id,
             lambda place, table: publish.show(CallbackContext(app), place, table))
-    if setup["set_commands"]:
-        setup["menu"] = asyncio.ensure_future(register_commands(app, app.bot_data[KEY].store))
+    if not setup.get("menu_later"):
+        start_menu(app)
     if app.job_queue is not None and setup["options"].sticker_owner:
-        app.job_queue.run_once(jobs.make_stickers, when=0, name=stickers.JOB)  # tries again after a failure
+        # tries again after a failure
+        app.job_queue.run_once(jobs.make_stickers, when=0, name=stickers.JOB, job_kwargs=LATE_OK)
     if setup.get("on_ready") is not None:
         setup["on_ready"](app)
     settle_gc()  # the bot is ready: what start-up made is frozen out of collection (a no-op in tests)
+
+
+def start_menu(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Send the command menu in the background (not waited for: no update needs it).
+
+    Called by post_init, or, when `setup["menu_later"]` says so, by whoever
+    starts the bot once it really runs: the webhook's `serve`, after Telegram
+    took the webhook. A start that fails there then sends no menu from a
+    client that is closing (which logged "setMyCommands failed: This
+    HTTPXRequest is not initialized!" once per language above the line that
+    says why the bot stopped)."""
+    setup = app.bot_data["unobot.setup"]
+    if setup["set_commands"] and setup.get("menu") is None:
+        setup["menu"] = asyncio.ensure_future(register_commands(app, app.bot_data[KEY].store))
 
 
 async def settled(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

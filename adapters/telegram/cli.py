@@ -33,13 +33,15 @@ CONFIG_CHECK_DELAY = 1.0
 
 
 def register(subparsers: Any) -> None:
+    from unobot.cli import tcp_port
+
     _ = gettext_for("en")
     p = subparsers.add_parser(
         "telegram", help=_("run the Telegram bot (long polling, or --webhook URL)"),
         description=_("Run the Telegram bot. The token comes from TELEGRAM_BOT_TOKEN or config.yaml."))
     p.add_argument("--webhook", metavar="URL", help=_("serve updates at this public https URL instead of polling"))
     p.add_argument("--listen", metavar="HOST", help=_("address the webhook server binds (default 0.0.0.0)"))
-    p.add_argument("--port", type=int, metavar="N", help=_("port the webhook server binds (default 8443)"))
+    p.add_argument("--port", type=tcp_port, metavar="N", help=_("port the webhook server binds (default 8443)"))
     p.add_argument("--secret", metavar="TOKEN", help=_("webhook secret token Telegram must send"))
     p.add_argument("--redis", metavar="URL", help=_("Redis URL (default: config, else the embedded server)"))
     p.add_argument("--verbose", "-v", action="store_true", help=_("log every update"))
@@ -72,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     hook = config.telegram.webhook
     webhook = args.webhook or hook.url
+    from unobot.config import WEBHOOK_SECRET_FORM, WEBHOOK_SECRET_RE
+
+    if args.secret is not None and not WEBHOOK_SECRET_RE.fullmatch(args.secret):
+        # Checked as telegram.webhook.secret is: Telegram would refuse it at setWebhook.
+        print(f"error: --secret: {WEBHOOK_SECRET_FORM}", file=sys.stderr)
+        return 2
     redis_url = args.redis or config.redis.url
     from unobot.adapters.store_factory import PreparedRedis
     from unobot.store import StoreError
@@ -134,11 +142,16 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         token, base_url=config.telegram.base_url, store_factory=store_factory,
         defaults=Defaults.of(game),
         options=Options(lobby_seconds=game.lobby_minutes * 60.0, sticker_owner=config.telegram.sticker_owner),
-        on_ready=ready)
+        # Behind a webhook the bot runs once Telegram took the webhook: the line is said then (serve).
+        on_ready=None if webhook else ready)
     if config.web.enabled:  # the web table in this process (adapters/web), on the bot's service
         from unobot.adapters.web.cli import attach_telegram
 
-        attach_telegram(app, config)
+        try:
+            attach_telegram(app, config)  # binds web.listen:web.port now
+        except OSError as exc:
+            print(f"error: the bot could not start: {exc}", file=sys.stderr)
+            return 1
     elif config.web.telegram_app:  # served by a separate `unobot web`: only the button here
         from unobot.adapters.web.cli import attach_telegram_link
 
@@ -156,7 +169,10 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
             stop_running(context.application)
 
     if app.job_queue is not None:
-        app.job_queue.run_once(check_config, when=CONFIG_CHECK_DELAY, name="config-check")
+        from .scheduler import LATE_OK
+
+        # However late: the job queue starts only once the bot did (a slow Bot API, a loaded machine).
+        app.job_queue.run_once(check_config, when=CONFIG_CHECK_DELAY, name="config-check", job_kwargs=LATE_OK)
     else:  # pragma: no cover - python-telegram-bot's JobQueue is a dependency
         try:
             load_config()
@@ -174,7 +190,7 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
             secret = args.secret or hook.secret or webhook_secret(token)
             # Our own server: an update is answered 200 once handled, not once queued (webhook.py).
             asyncio.run(serve(app, listen=listen, port=port, path=path, webhook_url=webhook,
-                              secret=secret, allowed_updates=updates))
+                              secret=secret, allowed_updates=updates, on_ready=lambda: ready(app)))
         else:
             app.run_polling(allowed_updates=updates)
     except (StoreError, TelegramError, OSError) as exc:
@@ -235,9 +251,15 @@ def _not_bootstrap(record: logging.LogRecord) -> bool:
 
 
 def startup_reason(exc: BaseException) -> str:
-    """Why the bot could not start, in the shared words (`startup.startup_reason`)."""
-    from telegram.error import InvalidToken, NetworkError
+    """Why the bot could not start, in the shared words (`startup.startup_reason`).
+
+    A Bad Request (the webhook's URL or port refused) is python-telegram-bot's
+    kind of NetworkError, but the Bot API answered it: "refused", with what it
+    said, never "cannot be reached"."""
+    from telegram.error import BadRequest, InvalidToken, NetworkError
 
     from unobot.adapters.startup import startup_reason as reason
 
+    if isinstance(exc, BadRequest):
+        return f"the Telegram Bot API refused: {exc.message}"
     return reason(exc, "Telegram", "Telegram Bot API", (InvalidToken,), (NetworkError,))

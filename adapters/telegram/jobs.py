@@ -18,7 +18,7 @@ from unobot.chat.wake import KINDS
 
 from . import migrate, publish, stickers
 from .runtime import runtime, telegram_chat
-from .scheduler import Callback
+from .scheduler import LATE_OK, Callback
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ async def make_stickers(context: Any) -> None:
     except stickers.NotReady as exc:
         wait = min(stickers.FIRST_RETRY * 2 ** tries, stickers.MAX_RETRY)
         log.warning("card stickers not ready yet (%s): trying again in %.0f s", exc, wait)
-        context.job_queue.run_once(make_stickers, when=wait, data=tries + 1, name=stickers.JOB)
+        context.job_queue.run_once(make_stickers, when=wait, data=tries + 1, name=stickers.JOB, job_kwargs=LATE_OK)
         return
     if rt.stickers is not None:
         log.info("card stickers ready: %d cards", len(rt.stickers.bright))

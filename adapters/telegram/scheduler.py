@@ -19,6 +19,14 @@ from telegram.ext import Application, Job
 #: A job callback, as python-telegram-bot calls it (with a CallbackContext).
 Callback = Callable[[Any], Coroutine[Any, Any, None]]
 Clock = Callable[[], float]
+#: Every job of the bot runs however late it comes (`run_once(..., job_kwargs=LATE_OK)`).
+#: Why: APScheduler skips a job more than a second late ("Run time of job ... was
+#: missed by"), and one is whenever the event loop was held that long (a loaded
+#: machine, a storm of updates, a process paused): an AI's pause or a turn timer
+#: skipped left its game waiting with the job still counted as planned, the
+#: start-up's config check skipped let a broken default variant through. A late
+#: job is judged by the service's clock and the table's version like any other.
+LATE_OK: dict[str, Any] = {"misfire_grace_time": None}
 
 
 class Scheduler:
@@ -71,7 +79,8 @@ class Scheduler:
     def _start(self, callback: Callback, at: float, data: dict[str, Any], name: str, chat_id: int) -> Job[Any]:
         jq = self.app.job_queue
         assert jq is not None
-        return jq.run_once(callback, when=max(0.0, at - self.clock()), data=data, name=name, chat_id=chat_id)
+        return jq.run_once(callback, when=max(0.0, at - self.clock()), data=data, name=name, chat_id=chat_id,
+                           job_kwargs=LATE_OK)
 
     def _stop(self, job: Job[Any] | None) -> None:
         """Unplan a job; one that is running now (or already ran) is gone already."""

@@ -30,6 +30,7 @@ import hmac
 import json
 import logging
 import signal
+import socket
 import time
 from typing import Any
 
@@ -38,9 +39,11 @@ from telegram import Update
 from telegram.ext import Application
 
 from unobot.adapters import metrics
+from unobot.adapters.startup import listening_socket
 from unobot.chat.bounded import BoundedCache
 from unobot.store import StoreError
 
+from .app import start_menu
 from .runtime import KEY
 
 log = logging.getLogger(__name__)
@@ -72,10 +75,12 @@ class WebhookServer:
         web_app.router.add_get("/metrics", self.on_metrics)
         self.web_app = web_app
 
-    async def start(self, listen: str, port: int) -> None:
+    async def start(self, listen: str, port: int, sock: socket.socket | None = None) -> None:
+        """Serve on `listen`:`port`, or on `sock` when it was bound beforehand (`bind`)."""
         self._runner = web.AppRunner(self.web_app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        await web.TCPSite(self._runner, listen, port).start()
+        site = web.SockSite(self._runner, sock) if sock is not None else web.TCPSite(self._runner, listen, port)
+        await site.start()
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -138,19 +143,22 @@ async def serve(app: App, *, listen: str, port: int, path: str, webhook_url: str
                 allowed_updates: list[str], on_ready: Any = None) -> None:
     """Run `app` behind its webhook until SIGINT/SIGTERM or `app.stop_running()`:
     what `Application.run_webhook` does, with `WebhookServer` in place of PTB's."""
+    sock = listening_socket(listen, port, "the webhook server")  # before anything says the bot runs
     server = WebhookServer(app, path=path, secret=secret)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     app.bot_data["unobot.stop"] = stop
+    app.bot_data["unobot.setup"]["menu_later"] = True  # once Telegram took the webhook (start_menu)
     await app.initialize()
     try:
         if app.post_init is not None:
             await app.post_init(app)
-        await server.start(listen, port)
+        await server.start(listen, port, sock)
         await app.bot.set_webhook(webhook_url, allowed_updates=allowed_updates, secret_token=secret,
                                   max_connections=40)
+        start_menu(app)
         await app.start()
         if on_ready is not None:
             on_ready()
@@ -159,6 +167,7 @@ async def serve(app: App, *, listen: str, port: int, path: str, webhook_url: str
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
         await server.stop()  # no update is taken any more; the ones in hand are done
+        sock.close()
         if app.running:
             await app.stop()
         if app.post_stop is not None:

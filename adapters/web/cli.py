@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from unobot.chat.i18n import gettext_for
 
 if TYPE_CHECKING:
+    import socket
+
     from unobot.chat.service import ChatService
     from unobot.config import Config
     from unobot.store import Store
@@ -26,12 +28,14 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: Any) -> None:
+    from unobot.cli import tcp_port
+
     _ = gettext_for("en")
     p = subparsers.add_parser("web", help=_("serve the web table (a page with your hand as cards)"),
                               description=_("Serve the web table: browser-only tables, and Telegram "
                                             "Mini App tables when a bot token is configured."))
     p.add_argument("--listen", metavar="HOST", help=_("address to bind (default: web.listen)"))
-    p.add_argument("--port", type=int, metavar="N", help=_("port to bind (default: web.port)"))
+    p.add_argument("--port", type=tcp_port, metavar="N", help=_("port to bind (default: web.port)"))
     p.add_argument("--public-url", metavar="URL", help=_("the address players open (default: web.public_url)"))
     p.add_argument("--redis", metavar="URL", help=_("Redis URL, or memory (default: config, else the embedded server)"))
     p.add_argument("--verbose", "-v", action="store_true", help=_("log every request"))
@@ -65,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
 
     config = begin(args.verbose)
     if config is None:
+        return 2
+    if args.public_url and not args.public_url.startswith(("http://", "https://")):
+        # as web.public_url and $UNOBOT_WEB_URL are checked: every link the page hands out starts with it
+        print(f"error: --public-url: {args.public_url!r} is not an http(s) URL", file=sys.stderr)
         return 2
     listen, port = args.listen or config.web.listen, args.port or config.web.port
 
@@ -114,13 +122,14 @@ def telegram_admins(config: Config, timeout: float) -> Any:
 
 
 async def start_inside(service: ChatService, config: Config, *, on_outcome: OutcomeHook | None = None,
-                       admins: Any = None) -> tuple[WebTable, Any]:
+                       admins: Any = None, sock: socket.socket | None = None) -> tuple[WebTable, Any]:
     """Serve the web table on the bot's loop with the bot's service; returns (table, runner).
-    `admins`: how a Telegram group's admins are known (`admins.telegram_check`)."""
+    `admins`: how a Telegram group's admins are known (`admins.telegram_check`);
+    `sock`: web.listen:web.port, bound by the caller beforehand."""
     from .server import WebTable, start
 
     table = WebTable(service, web_config(config), on_outcome=on_outcome, admins=admins)
-    runner = await start(table, config.web.listen, config.web.port)
+    runner = await start(table, config.web.listen, config.web.port, sock)
     return table, runner
 
 
@@ -132,20 +141,25 @@ def attach_telegram(app: Any, config: Config) -> None:
     on a page is published to the group as the bot publishes its own
     (`publish.after`: status message, jobs, private notices); the status
     message gets the "Open the table" button (`keyboards.WEB_TABLE`)."""
+    from unobot.adapters.startup import listening_socket
     from unobot.adapters.telegram import keyboards
 
     first_init, first_shutdown = app.post_init, app.post_shutdown
+    # Bound now, before the bot starts: a port in use stops `unobot telegram` with
+    # its one line (an OSError), not after it said it runs and posted its menu.
+    sock = listening_socket(config.web.listen, config.web.port, "the web table")
     held: dict[str, Any] = {}
 
     async def post_init(application: Any) -> None:
         if first_init is not None:
             await first_init(application)
-        _table, held["runner"] = await serve_with_bot(application, config)
+        _table, held["runner"] = await serve_with_bot(application, config, sock)
 
     async def post_shutdown(application: Any) -> None:
         runner = held.pop("runner", None)
         if runner is not None:
             await runner.cleanup()
+        sock.close()
         keyboards.WEB_TABLE = None
         if first_shutdown is not None:
             await first_shutdown(application)
@@ -181,7 +195,8 @@ def attach_telegram_link(app: Any, config: Config) -> None:
     app.post_init = post_init
 
 
-async def serve_with_bot(application: Any, config: Config) -> tuple[WebTable, Any]:
+async def serve_with_bot(application: Any, config: Config,
+                         sock: socket.socket | None = None) -> tuple[WebTable, Any]:
     """Start the web table on a started Telegram Application's service (its
     post_init done): pages' moves are published to their group as the bot's
     own (status message, jobs, private notices), and with `web.telegram_app`
@@ -205,7 +220,7 @@ async def serve_with_bot(application: Any, config: Config) -> tuple[WebTable, An
     runtime = application.bot_data[KEY]
     # The group's admins as the bot knows them: its own Bot API client and admin cache.
     table, runner = await start_inside(runtime.service, config, on_outcome=on_outcome,
-                                       admins=telegram_check(application.bot, runtime.admins))
+                                       admins=telegram_check(application.bot, runtime.admins), sock=sock)
     short = config.web.telegram_app
     if short:
         def link(chat: str) -> str:

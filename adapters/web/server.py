@@ -55,6 +55,7 @@ import contextlib
 import json
 import logging
 import secrets
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -240,8 +241,12 @@ class WebTable:
             except VariantError:
                 continue
         # The landing page has no socket yet: its own words (and direction) come with the variants.
+        # With `web.browser_tables: false` it says where tables are made instead of offering
+        # a form every press of which is refused.
+        closed = None if self.config.browser_tables else refusal("no_browser", lang)
         return web.json_response({"variants": out, "default": self.config.default_variant,
-                                  "texts": page_texts(lang), "lang": lang, "dir": direction(lang)})
+                                  "texts": page_texts(lang), "lang": lang, "dir": direction(lang),
+                                  "closed": closed})
 
     async def new_table(self, request: web.Request) -> web.StreamResponse:
         """A browser-only table: its creator sits down under a name; the answer is the share link."""
@@ -763,9 +768,10 @@ def render_png(card: Any) -> bytes:
     return buf.getvalue()
 
 
-async def start(web_table: WebTable, host: str, port: int) -> web.AppRunner:
-    """Serve `web_table` on host:port (the caller keeps the runner and cleans it up)."""
+async def start(web_table: WebTable, host: str, port: int, sock: socket.socket | None = None) -> web.AppRunner:
+    """Serve `web_table` on host:port, or on `sock` when the caller bound it
+    beforehand (the caller keeps the runner and cleans it up)."""
     runner = web.AppRunner(web_table.app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
+    await (web.SockSite(runner, sock) if sock is not None else web.TCPSite(runner, host, port)).start()
     return runner

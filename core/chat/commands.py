@@ -184,6 +184,11 @@ class SetTimer(Command):
     seconds: int = 0
 
 
+#: The longest turn timer a chat can have (seconds): `/timer` sets at most this,
+#: and config.yaml's `game.turn_seconds` may not ask for more.
+MAX_TIMER_SECONDS = 3600
+
+
 GAME_MOVES = (Play, Draw, Pass, SayUno, Catch, Challenge, NameColor, PluginMove)
 
 #: What the commands every chat front-end offers do, in the words of its

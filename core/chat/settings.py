@@ -34,7 +34,7 @@ async def settings_command(service: ServicePort, chat_id: str, person: c.Person,
             return service.fail("bad_language", lang)
         changes["lang"] = code
     elif isinstance(cmd, c.SetTimer):
-        changes["timer"] = max(0, min(int(cmd.seconds), 3600))
+        changes["timer"] = max(0, min(int(cmd.seconds), c.MAX_TIMER_SECONDS))
     elif isinstance(cmd, c.SetVariant):
         try:
             known_variant(cmd.name)

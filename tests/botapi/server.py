@@ -380,6 +380,8 @@ class BotAPIServer:
         self.webhook_posting: int | None = None
         #: Tokens answered 401 Unauthorized (revoked), whatever they call.
         self.rejected_tokens: set[str] = set()
+        #: Seconds a method waits before it is answered (a slow Bot API, or a slow network).
+        self.slow: dict[str, float] = {}
         self._update_ids = itertools.count(100001)
         self._query_ids = itertools.count(4_000_000_000_000_000_001)
         self._group_ids = itertools.count(-1001000000001, -1)
@@ -512,6 +514,8 @@ class BotAPIServer:
             return self._reply(bad_request(f"can't parse request: {exc}").payload(), 400)
         self.calls.append(Call(method, params))
         self._notify()
+        if self.slow.get(method):
+            await asyncio.sleep(self.slow[method])
         handler = self._handlers.get(method)
         if handler is None:
             error = ApiError(404, "Not Found: method not found")

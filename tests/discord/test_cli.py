@@ -61,6 +61,8 @@ async def test_runs_against_the_configured_api(server: DiscordAPIServer, redis_s
         output, _ = await asyncio.wait_for(process.communicate(), 20)
     assert process.returncode == 0, output.decode()[-2000:]
     assert "0 of 1 replicas acknowledged it" in output.decode(), output.decode()[-2000:]
+    # Nothing about voice, which the bot never uses (discord.py warns of it at every start).
+    assert "voice will NOT be supported" not in output.decode(), output.decode()[-2000:]
 
 
 def run_to_exit(tmp: Path, redis_url: str) -> tuple[int, list[str]]:
@@ -109,3 +111,17 @@ async def test_sigterm_closes_the_bot_cleanly(server: DiscordAPIServer, tmp_path
     output, _ = await asyncio.wait_for(process.communicate(), 20)
     assert process.returncode == 0, output.decode()[-2000:]
     assert "Traceback" not in output.decode()
+
+
+def test_a_shard_outside_the_shards_is_said_before_connecting(tmp_path: Path) -> None:
+    """`--shard 2 --shards 2` (shards count from 0): Discord would close the
+    gateway (4010, invalid shard); the command says what to give instead."""
+    (tmp_path / "config.yaml").write_text("redis:\n  url: memory\n")
+    env = {**os.environ, "DISCORD_BOT_TOKEN": "x" * 24, "UNOBOT_CONFIG": str(tmp_path / "config.yaml"),
+           "UNOBOT_DISCORD_API_URL": "http://127.0.0.1:9/api/v10"}
+    for args, said in ((["--shard", "2", "--shards", "2"], "error: --shard is this process's number among "
+                        "--shards 2: 0 to 1, not 2"),
+                       (["--shard", "0", "--shards", "0"], "error: --shards is how many processes serve the bot")):
+        out = subprocess.run([sys.executable, "-m", "unobot.cli", "discord", *args], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2 and out.stderr.startswith(said), out.stderr

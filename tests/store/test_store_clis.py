@@ -80,6 +80,30 @@ def test_a_store_address_that_names_no_redis_is_one_line(command: list[str], tmp
     assert "refused" not in line and "cannot be reached" not in line, line
 
 
+@pytest.mark.parametrize("command", [["audit", "--store"], ["replay", "-100", "--store"],
+                                     ["simulate", "--games", "1", "--store"],
+                                     ["web", "--port", "0", "--redis"], ["telegram", "--redis"]])
+def test_a_port_that_is_no_port_is_one_line(command: list[str], tmp_path: Path) -> None:
+    """`redis://127.0.0.1:99999/0`: redis-py's URL parser raised "Port out of
+    range 0-65535" as a traceback from every command but telegram."""
+    config = "telegram: {token: '1:abcdefghijk', base_url: 'http://127.0.0.1:9/bot'}\n"
+    done = unobot(tmp_path, config, *command, "redis://127.0.0.1:99999/0")
+    line = one_error_line(done)
+    assert done.returncode in (1, 2), done.returncode
+    assert "'127.0.0.1:99999' is no host:port (a port is a number, 1-65535)" in line, line
+
+
+def test_play_says_a_store_address_that_names_no_redis_as_the_players_mistake(tmp_path: Path) -> None:
+    """`unobot play --store typo` said "the game store refused" (exit 1): no
+    store was asked. Now the address is said to be wrong, with every form
+    play takes, memory included (exit 2, as for a wrong option)."""
+    done = unobot(tmp_path, "{}\n", "play", "--store", "redis.example.org:6379")
+    text = " ".join((done.stdout + done.stderr).split())  # the console wraps at the terminal's width
+    assert done.returncode == 2 and "Traceback" not in text, text
+    assert text.startswith("error: --store: 'redis.example.org:6379' is not a Redis URL: give redis://"), text
+    assert "memory" in text and "refused" not in text, text
+
+
 def test_audit_store_config_is_the_configured_store(redis_server: RedisServer, tmp_path: Path) -> None:
     """`--store config` means what it means for `unobot simulate` (the README's command
     line for a cluster uses it): the store the configuration names."""

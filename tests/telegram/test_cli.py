@@ -102,14 +102,16 @@ async def test_webhook_without_secret_gets_one(server: BotAPIServer, redis_serve
         assert await server.post_update_to(url, forged, secret_token="guess") == 403
 
 
-async def run_to_exit(env_changes: dict[str, str], tmp: Path, *, drop: tuple[str, ...] = ()) -> tuple[int, str]:
-    """Run `unobot telegram` until it exits (the local Bot API server keeps answering meanwhile)."""
+async def run_to_exit(env_changes: dict[str, str], tmp: Path, *args: str,
+                      drop: tuple[str, ...] = ()) -> tuple[int, str]:
+    """Run `unobot telegram [args]` until it exits (the local Bot API server keeps answering meanwhile)."""
     config = tmp / "config.yaml"
     config.write_text(f"store:\n  data_dir: {tmp}\n")
     env = {**os.environ, "UNOBOT_CONFIG": str(config), **env_changes}
     for name in drop:
         env.pop(name, None)
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", cwd=ROOT, env=env,
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", *args,
+                                                   cwd=ROOT, env=env,
                                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     output, _ = await asyncio.wait_for(process.communicate(), 60)
     return int(process.returncode or 0), output.decode(errors="replace")
@@ -215,3 +217,26 @@ def test_the_rules_keyboard_keeps_telegrams_limits_with_every_language() -> None
         assert all(len((b.callback_data or "").encode()) <= 64 for row in rows for b in row)
         codes = {b.callback_data for row in rows for b in row if str(b.callback_data).startswith("r:lang:")}
         assert codes == {f"r:lang:{code}" for code in LANGUAGES}  # every language reachable
+
+
+async def test_a_slow_start_still_checks_the_default_variant(server: BotAPIServer, tmp_path: Path) -> None:
+    """The check is a job due a second after the command built the bot; the
+    job queue runs only once the bot started. A start slower than that (a
+    slow Bot API here; a loaded machine, a first embedded Redis) made
+    APScheduler skip it ("Run time of job ... was missed by"), so a broken
+    default variant went unnoticed and the bot ran on."""
+    server.slow["getMe"] = 3.0
+    config = tmp_path / "config.yaml"
+    config.write_text(f"store:\n  data_dir: {tmp_path}\ngame:\n  default_variant: offical\n")
+    env = {**os.environ, "UNOBOT_CONFIG": str(config), "TELEGRAM_BOT_TOKEN": server.token,
+           "UNOBOT_TELEGRAM_API_URL": server.base_url, "UNOBOT_REDIS_URL": "memory"}
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", cwd=ROOT, env=env,
+                                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        output, _ = await asyncio.wait_for(process.communicate(), 30)
+    except TimeoutError:
+        process.kill()
+        output, _ = await process.communicate()
+    out = output.decode(errors="replace")
+    assert "was missed by" not in out, out
+    assert process.returncode == 2 and "game.default_variant" in out, out

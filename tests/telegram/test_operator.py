@@ -33,11 +33,13 @@ class Run:
 
 
 @asynccontextmanager
-async def unobot(server: BotAPIServer, redis_url: str, prefix: str, tmp: Path, *args: str) -> AsyncIterator[Run]:
-    config = tmp / "config.yaml"
-    config.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp}\n")
+async def unobot(server: BotAPIServer, redis_url: str, prefix: str, tmp: Path, *args: str,
+                 config: str = "") -> AsyncIterator[Run]:
+    """`config`: more of config.yaml, after the store's section."""
+    path = tmp / "config.yaml"
+    path.write_text(f"store:\n  prefix: {prefix}\n  data_dir: {tmp}\n{config}")
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
-           "UNOBOT_REDIS_URL": redis_url, "UNOBOT_CONFIG": str(config)}
+           "UNOBOT_REDIS_URL": redis_url, "UNOBOT_CONFIG": str(path)}
     process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "telegram", *args,
                                                    cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                                    stderr=subprocess.STDOUT)
@@ -126,6 +128,7 @@ async def test_a_webhook_bot_serves_health_and_metrics(server: BotAPIServer, red
     async with unobot(server, redis_server.url, prefix, tmp_path, "--webhook", url, "--listen", "127.0.0.1",
                       "--port", str(port)):
         await server.wait_for("setWebhook", timeout=20, after=0)
+        await server.wait_for("setMyCommands", timeout=20, after=0)  # sent once Telegram took the webhook
         group = server.group()
         update = server.send_command(group, server.user(1, "Ann"), "/new")
         await server.wait_answer(update, "sendMessage", timeout=30)
@@ -142,3 +145,106 @@ async def test_a_webhook_bot_serves_health_and_metrics(server: BotAPIServer, red
     assert 'unobot_updates_total{frontend="telegram",outcome="admitted"}' in metrics, metrics
     assert 'unobot_games_running{frontend="telegram"} 1.0' in metrics, metrics
     assert "# TYPE unobot_update_seconds summary" in metrics and "# TYPE unobot_store_errors_total counter" in metrics
+
+
+async def test_a_webhook_port_in_use_stops_the_bot_before_it_says_it_runs(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """Another process holds the port: one line naming the address, exit 1,
+    and nothing a running bot does first (no "running as ... serving" line,
+    no command menu posted, no webhook set)."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        url = f"http://127.0.0.1:{port}/unobot/hook"
+        async with unobot(server, redis_server.url, prefix, tmp_path, "--webhook", url, "--listen", "127.0.0.1",
+                          "--port", str(port)) as run:
+            await asyncio.wait_for(run.process.wait(), 30)
+    assert run.process.returncode == 1, run.output
+    assert f"error: the bot could not start: the webhook server cannot listen on 127.0.0.1:{port}: " \
+        in run.output, run.output
+    assert "running as" not in run.output and "setMyCommands" not in run.output, run.output
+    assert not server.calls_to("setMyCommands") and not server.calls_to("setWebhook")
+
+
+async def test_a_web_table_port_in_use_stops_the_bot_before_it_says_it_runs(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """`web.enabled` with web.port taken: the same one line, naming the web table."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with unobot(server, redis_server.url, prefix, tmp_path,
+                          config=f"web:\n  enabled: true\n  port: {port}\n") as run:
+            await asyncio.wait_for(run.process.wait(), 30)
+    assert run.process.returncode == 1, run.output
+    assert f"error: the bot could not start: the web table cannot listen on 127.0.0.1:{port}: " \
+        in run.output, run.output
+    assert "running as" not in run.output and "setMyCommands" not in run.output, run.output
+    assert not server.calls_to("setMyCommands")
+
+
+async def test_a_webhook_telegram_refuses_stops_the_bot_with_what_it_said(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """setWebhook refused (here: not an http(s) URL; in production also a port
+    Telegram does not post to): "refused" with Telegram's words, not "cannot
+    be reached"; no "running as" line before it and no command menu sent by
+    a client that is closing ("setMyCommands failed" once per language)."""
+    port = free_port()
+    async with unobot(server, redis_server.url, prefix, tmp_path, "--webhook", f"ftp://127.0.0.1:{port}/hook",
+                      "--listen", "127.0.0.1", "--port", str(port)) as run:
+        await asyncio.wait_for(run.process.wait(), 30)
+    assert run.process.returncode == 1, run.output
+    assert "error: the Telegram Bot API refused: Bad webhook: an https url must be provided" in run.output, \
+        run.output
+    assert "running as" not in run.output and "setMyCommands" not in run.output, run.output
+    assert not server.calls_to("setMyCommands")
+
+
+async def test_a_webhook_secret_telegram_would_refuse_is_said_before_the_start(
+        server: BotAPIServer, tmp_path: Path) -> None:
+    """`--secret` is checked as `telegram.webhook.secret` is (Telegram takes
+    1-256 of A-Z a-z 0-9 _ -): one line, exit 2, before the bot starts."""
+    code, out = await run_to_exit({"TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
+                                   "UNOBOT_REDIS_URL": "memory"}, tmp_path,
+                                  "--webhook", "https://bot.example.org/hook", "--secret", "not a secret!")
+    assert code == 2, out
+    assert out.strip() == "error: --secret: Telegram accepts 1-256 characters: letters, digits, _ and -", out
+    assert not server.calls_to("getMe")
+
+
+async def test_a_turn_timer_due_while_the_process_was_held_still_rings(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:
+    """The bot's process is held past a turn timer (SIGSTOP here; a loaded
+    machine or a storm of updates holds its event loop the same way). APScheduler
+    skipped a job more than a second late ("was missed by"): the timer never
+    rang and the game waited for a player who had run out of time."""
+    async with unobot(server, redis_server.url, prefix, tmp_path,
+                      config="game:\n  turn_seconds: 3\n") as run:
+        await server.wait_for("getUpdates", timeout=20, after=0)
+        group = server.group()
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        for user, command in ((ann, "/new"), (ben, "/join"), (ann, "/start")):
+            await server.wait_answer(server.send_command(group, user, command), timeout=30)
+        assert run.process.pid is not None
+        os.kill(run.process.pid, signal.SIGSTOP)
+        await asyncio.sleep(5.5)  # the timer was due at 3 s
+        mark = server.mark()
+        os.kill(run.process.pid, signal.SIGCONT)
+        await server.wait_for("editMessageText", lambda p: "ran out of time" in p.get("text", ""),
+                              timeout=10, after=mark)
+    assert "was missed by" not in run.output, run.output
+
+
+async def test_a_listen_address_that_is_no_host_is_named(server: BotAPIServer, tmp_path: Path) -> None:
+    """`--listen 999.1.1.1`: said as a port in use is, naming what could not listen where."""
+    code, out = await run_to_exit({"TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
+                                   "UNOBOT_REDIS_URL": "memory"}, tmp_path,
+                                  "--webhook", "https://bot.example.org/hook", "--listen", "999.1.1.1")
+    assert code == 1, out
+    assert out.strip().startswith("error: the bot could not start: the webhook server cannot listen on "
+                                  "999.1.1.1:8443: "), out

@@ -76,3 +76,14 @@ async def test_a_player_link_opens_that_players_seat_of_that_game(web: WebServer
                 break
         assert got[-1]["type"] == "state" and got[-1]["seat"] == 0
     await asyncio.sleep(0)
+
+
+def test_a_public_url_that_is_no_web_address_is_refused(tmp_path: Path) -> None:
+    """`--public-url ftp://x` was served ("web table at ftp://x/") and every
+    share link made from it; web.public_url and $UNOBOT_WEB_URL were checked."""
+    (tmp_path / "config.yaml").write_text("")
+    done = subprocess.run([sys.executable, "-m", "unobot.cli", "web", "--redis", "memory", "--public-url", "ftp://x"],
+                          env={**os.environ, "UNOBOT_CONFIG": str(tmp_path / "config.yaml")}, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and done.stderr.strip() == "error: --public-url: 'ftp://x' is not an http(s) URL", \
+        done.stderr

@@ -35,3 +35,26 @@ async def test_the_seats_are_named_for_a_screen_reader_in_the_readers_language(w
     _made, ana, bea = await two_seated(web, browser)
     assert await ana.page.get_attribute("#seats", "aria-label") == "Players"
     assert await bea.page.get_attribute("#seats", "aria-label") == gettext_for("es")("Players") == "Jugadores"
+
+
+async def test_a_server_without_browser_tables_says_where_tables_are_made(redis_server: Any, browser: Any) -> None:
+    """`web.browser_tables: false`: the landing page offered the new-table form
+    all the same, and every press was refused; it now says, in the browser's
+    language, that tables are made in the chats."""
+    from dataclasses import replace
+
+    from tests.web.conftest import WebServer as Server
+
+    class Closed(Server):
+        def config(self) -> Any:
+            return replace(super().config(), browser_tables=False)
+
+    server = await Closed(redis_server.url, "webclosed").start()
+    try:
+        page = (await WebPlayer.open(browser, server.url + "/", "Ana", lang="es-ES")).page
+        await page.wait_for_selector("#message", state="visible")
+        said = await page.text_content("#message")
+        assert said == "Aquí las mesas nuevas se crean en los chats, no en la página.", said
+        assert await page.is_hidden("#landing")
+    finally:
+        await server.stop()

@@ -480,6 +480,7 @@
       if (v.lang) lang = v.lang;
       if (v.dir) setDir(v.dir);
       if (v.texts) { texts = v.texts; applyTexts(); }
+      if (v.closed) { $("message").textContent = v.closed; show("message"); return; }  // web.browser_tables: false
       var sel = $("new-variant");
       v.variants.forEach(function (x) {
         var o = el("option", "", x.title); o.value = x.name; if (x.name === v.default) o.selected = true; sel.appendChild(o);
