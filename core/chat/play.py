@@ -255,7 +255,11 @@ def _skip(table: Table, person: c.Person, cmd: c.Skip, out: Outcome, now: float)
     table.timeouts[sid] = count
     kick_after = engine.rules_of(table.game).options["turn-timer"].kick_after \
         if engine.rules_of(table.game).enabled("turn-timer") else 0
-    if kick_after and count >= kick_after and table.phase == PLAYING:
+    # Never the last person still playing: the match would go on among AI seats with
+    # nobody to watch it (the console's one player, a chat whose others left); their
+    # turns keep timing out instead.
+    others = [s for s in table.humans() if s.id != sid and s.id not in table.left]
+    if kick_after and count >= kick_after and table.phase == PLAYING and others:
         entries += _remove(table, seat, out, now=now, line=Msg(N_("{player} timed out too often and was removed."),
                                                                player=table.seats[seat].name))
     return entries + _ai(table, out, now)

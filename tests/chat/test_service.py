@@ -464,3 +464,29 @@ async def test_a_chat_move_that_failed_halfway_completes_when_called_again(
     assert (await svc.store.get_stats("chat", "group-2"))["games"] == 3  # moved once, not twice
     assert await svc.move_chat(CHAT, "group-2") is None  # the second announcement: nothing left to move
     assert (await svc.store.get_stats("chat", "group-2"))["games"] == 3
+
+
+async def test_the_last_person_at_a_table_is_never_removed_for_timeouts(svc: ChatService, clock: Clock) -> None:
+    """A person alone with AI seats (the console's game, a chat whose others
+    left) who keeps running out of time is timed out turn after turn, never
+    removed: removing them left a match among AI seats nobody watched, which
+    still asked them for "Next round"."""
+    assert (await svc.handle(CHAT, ADMIN, c.SetTimer(10))).ok
+    assert (await svc.handle(CHAT, ANA, c.NewGame())).ok
+    assert (await svc.handle(CHAT, ANA, c.AddAI(2, "normal"))).ok
+    out = await svc.handle(CHAT, ANA, c.Start())
+    timeouts = 0
+    for _ in range(200):
+        table = out.table
+        assert table is not None
+        if table.phase != PLAYING or timeouts >= 5:
+            break
+        if table.seats[table.game.turn].id == ANA.id:
+            clock.now += 11
+            out = await svc.handle(CHAT, ANA, c.Skip(auto=True, version=table.version))
+            assert out.ok and out.changed
+            timeouts += 1
+        else:  # AI seats wait on a person: let them go on
+            out = await svc.handle(CHAT, ANA, c.Continue()) if out.paused else out
+    assert timeouts >= 3, timeouts  # past kick_after (3)
+    assert ANA.id not in out.table.left and not any("timed out too often" in n for n in out.notices)
