@@ -490,3 +490,29 @@ async def test_the_last_person_at_a_table_is_never_removed_for_timeouts(svc: Cha
             out = await svc.handle(CHAT, ANA, c.Continue()) if out.paused else out
     assert timeouts >= 3, timeouts  # past kick_after (3)
     assert ANA.id not in out.table.left and not any("timed out too often" in n for n in out.notices)
+
+
+async def test_the_challenger_alone_is_shown_the_challenged_hand(svc: ChatService) -> None:
+    """The official rule: the challenged player shows their hand to the
+    challenger. Only the console did (it read the hands itself); core now
+    says it among the challenger's private lines, which every front-end
+    sends, in the challenger's language."""
+    from unobot.cards import parse_card, sort_key
+    from unobot.chat.i18n import gettext_for
+    from unobot.chat.render import card_name
+
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule(rule="scoring", option="target", value=0))).ok
+    await lobby(svc, ANA, BEN)
+    assert (await svc.handle(CHAT, ANA, c.Start())).ok
+    await _rig(svc, ["W+4 R9 B2", "G2 Y6 G3"], "R5", next_draw="G9")
+    assert (await svc.handle(CHAT, ANA, c.Play(card="W+4", color="blue"))).ok  # a bluff: she holds red
+    out = await svc.handle(CHAT, BEN, c.Challenge())
+    assert out.ok and out.table is not None
+    assert set(out.shown) == {BEN.id} and [card.text for card in out.shown[BEN.id][1]] == ["R9", "B2"]
+    for lang in ("en", "es"):
+        _ = gettext_for(lang)
+        hand = _("{player}'s hand:").format(player="Ana") + " " + ", ".join(
+            card_name(card, lang) for card in sorted(map(parse_card, ("B2", "R9")), key=sort_key))
+        assert hand in out.private_for(BEN.id, lang), out.private_for(BEN.id, lang)
+        assert not [line for line in out.private_for(ANA.id, lang) if "Ana" in line]  # nobody else sees it
+    assert any("Ana" in line for line in out.private[BEN.id])
