@@ -51,7 +51,6 @@ from unobot.events import (
     CHALLENGE_LOST,
     CHALLENGE_WON,
     PLAYER_LEFT,
-    Event,
 )
 from unobot.ruleset import RuleSet
 from unobot.store import Store
@@ -402,11 +401,8 @@ class ConsoleApp:
     async def _send_all(self, commands: Sequence[c.Command]) -> None:
         """Send in order; stop at the first refusal."""
         for cmd in commands:
-            # A challenger sees the challenged hand (the official rule): as it was when challenged.
-            before = [list(h) for h in self.table.game.hands] if (
-                isinstance(cmd, c.Challenge) and self.table is not None and self.table.game is not None) else None
             out = await self.send(cmd)
-            await self.show(out, hands=before)
+            await self.show(out)
             if not out.ok:
                 return
             if isinstance(cmd, c.Draw) and cmd.then_play:
@@ -421,13 +417,13 @@ class ConsoleApp:
             self._print(render.styled_line("  · " + line, self.lang, drawn) if drawn
                         else Text("  · " + line, style="grey70"))
 
-    def _reveal(self, e: Event, hands: list[list[Card]], names: Sequence[str]) -> None:
-        """The challenged hand, under the challenge's line (before what follows it)."""
-        if not 0 <= e.other < len(hands):
-            return
-        name = names[e.other] if e.other < len(names) else "?"
+    def _reveal(self, shown: tuple[int, list[Card]], names: Sequence[str]) -> None:
+        """The challenged hand core showed me (`Outcome.shown`), under the
+        challenge's line (before what follows it)."""
+        seat, cards = shown
+        name = names[seat] if 0 <= seat < len(names) else "?"
         self._print(render.flow(Text("  " + self._("{player}'s hand:").format(player=name) + " ", style="italic"),
-                                [render.card_text(card, self.lang) for card in sorted(hands[e.other], key=sort_key)],
+                                [render.card_text(card, self.lang) for card in sorted(cards, key=sort_key)],
                                 self.console.width, indent=4))
 
     def _ask_choice(self, choice: Ambiguous) -> c.Play | None:
@@ -663,7 +659,7 @@ class ConsoleApp:
             await self.show(out)
         return out.ok
 
-    async def show(self, out: Outcome, extras: bool = True, hands: list[list[Card]] | None = None) -> None:
+    async def show(self, out: Outcome, extras: bool = True) -> None:
         """Print a refusal, or the outcome's events one by one (the others' moves paced)."""
         if not out.ok:
             code = out.code or ""
@@ -700,8 +696,9 @@ class ConsoleApp:
             if times[i] > 1:  # the same move again (a multi-play of twins): one line, counted
                 line.append(f" ×{times[i]}", style="bold")
             self._print(Text("  · ", style="grey50") + line)
-            if hands is not None and e.kind in (CHALLENGE_WON, CHALLENGE_LOST) and e.player == me:
-                self._reveal(e, hands, names)  # `hands`: as they were when I challenged
+            shown = out.shown.get(self.person.id)
+            if shown is not None and e.kind in (CHALLENGE_WON, CHALLENGE_LOST) and e.player == me:
+                self._reveal(shown, names)  # as it was when I challenged
             if e.cards and e.player == me and me is not None:
                 private = render.private_line(e, self.lang, self.console.width)
                 if private is not None:

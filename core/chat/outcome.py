@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cards import Card, sort_key
 from ..config import GameConfig
 from ..events import MATCH_WON, ROUND_WON, Event
-from .i18n import Msg, known
-from .render import describe_private, error_text
+from .i18n import Msg, gettext_for, joined, known
+from .render import card_name, describe_private, error_text
 from .table import Table
 
 MAX_PLAYERS = 10
@@ -46,6 +47,10 @@ class Outcome:
     paused: bool = False
     #: The notices as texts for any reader (`tell`), when each was told so.
     said: list[Msg] = field(default_factory=list)
+    #: The hand a challenger is shown (the official rule: the challenged player
+    #: shows it to the challenger alone), as it was when challenged: person
+    #: id -> (the challenged seat, its cards). Also among their private lines.
+    shown: dict[str, tuple[int, list[Card]]] = field(default_factory=dict)
 
     def refusal(self, lang: str, commands: Mapping[str, str] | None = None) -> str:
         """A refused command's answer in the reader's language: its reason
@@ -81,7 +86,10 @@ class Outcome:
         says it in theirs, not the chat's (`private` is in the chat's)."""
         table = self.table
         seats = {i for i, seat in enumerate(table.seats) if seat.id == person_id} if table is not None else set()
-        return [line for e in self.events if e.cards and e.player in seats if (line := describe_private(e, lang))]
+        lines = [line for e in self.events if e.cards and e.player in seats if (line := describe_private(e, lang))]
+        if person_id in self.shown and table is not None:
+            lines.append(shown_line(table, *self.shown[person_id], lang))
+        return lines
 
     @property
     def round_over(self) -> bool:
@@ -90,6 +98,14 @@ class Outcome:
     @property
     def match_over(self) -> bool:
         return any(e.kind == MATCH_WON for e in self.events)
+
+
+def shown_line(table: Table, seat: int, cards: list[Card], lang: str) -> str:
+    """"Ben's hand: Red 5, Wild" in `lang`: the hand a challenger is shown."""
+    _ = gettext_for(lang)
+    name = table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
+    return _("{player}'s hand:").format(player=name) + " " + joined(
+        (card_name(card, lang) for card in sorted(cards, key=sort_key)), lang)
 
 
 def reader_lang(person_lang: str | None, table: Table | None, default: str) -> str:

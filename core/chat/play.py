@@ -17,9 +17,9 @@ import random
 from .. import engine
 from ..ai import Level, best_play, level_name, new_player
 from ..ai.knowledge import TableMemory
-from ..cards import CardError, parse_card
+from ..cards import Card, CardError, parse_card
 from ..errors import UNKNOWN_PLAYER, MoveError
-from ..events import Event
+from ..events import CHALLENGE_LOST, CHALLENGE_WON, Event
 from ..moves import CATCH, CHALLENGE, DRAW, KINDS, PASS, PLAY, UNO, Move, color_move
 from ..rule_failure import RuleFailure, refusing_rule_failures
 from ..service import LEAVE, NEXT_ROUND, deal_entry
@@ -27,7 +27,7 @@ from ..state import MATCH_OVER, ROUND_OVER
 from . import commands as c
 from .i18n import N_, Msg, gettext_for, known
 from .lobby import LOBBY_COMMANDS, lobby_step, start
-from .outcome import ChatError, Outcome
+from .outcome import ChatError, Outcome, shown_line
 from .render import EventText, color_from_text, describe_event, describe_private
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .uno_timing import uno_after_play
@@ -106,12 +106,27 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
         if seat is None:
             raise ChatError("not_in_game")
         move = _move(table, seat, cmd)
+        before = [list(hand) for hand in table.game.hands] if move.kind == CHALLENGE else None
         entries = _apply(table, move, out, now, uno=isinstance(cmd, c.Play) and cmd.uno)
+        if before is not None:
+            _show_challenged(table, seat, person.id, before, out)
         table.timeouts.pop(person.id, None)
         if isinstance(cmd, c.Draw) and cmd.then_play:
             entries += _play_drawn(table, seat, out, now)
         return entries + _ai(table, out, now)
     raise ChatError("bad_move")
+
+
+def _show_challenged(table: Table, seat: int, person_id: str, before: list[list[Card]], out: Outcome) -> None:
+    """The challenged player shows their hand to the challenger alone (the
+    official rule), as it was when challenged: kept in `out.shown` and said
+    among the challenger's private lines, so every front-end shows it."""
+    for e in out.events:
+        if e.kind in (CHALLENGE_WON, CHALLENGE_LOST) and e.player == seat and 0 <= e.other < len(before):
+            out.shown[person_id] = (e.other, before[e.other])
+            lang = table.seats[seat].lang or table.lang
+            out.private.setdefault(person_id, []).append(shown_line(table, e.other, before[e.other], lang))
+            return
 
 
 def _learn_lang(table: Table, person: c.Person) -> None:
@@ -264,7 +279,11 @@ def _skip(table: Table, person: c.Person, cmd: c.Skip, out: Outcome, now: float)
     table.timeouts[sid] = count
     kick_after = engine.rules_of(table.game).options["turn-timer"].kick_after \
         if engine.rules_of(table.game).enabled("turn-timer") else 0
-    if kick_after and count >= kick_after and table.phase == PLAYING:
+    # Never the last person still playing: the match would go on among AI seats with
+    # nobody to watch it (the console's one player, a chat whose others left); their
+    # turns keep timing out instead.
+    others = [s for s in table.humans() if s.id != sid and s.id not in table.left]
+    if kick_after and count >= kick_after and table.phase == PLAYING and others:
         entries += _remove(table, seat, out, now=now, line=Msg(N_("{player} timed out too often and was removed."),
                                                                player=table.seats[seat].name))
     return entries + _ai(table, out, now)

@@ -464,3 +464,55 @@ async def test_a_chat_move_that_failed_halfway_completes_when_called_again(
     assert (await svc.store.get_stats("chat", "group-2"))["games"] == 3  # moved once, not twice
     assert await svc.move_chat(CHAT, "group-2") is None  # the second announcement: nothing left to move
     assert (await svc.store.get_stats("chat", "group-2"))["games"] == 3
+
+
+async def test_the_last_person_at_a_table_is_never_removed_for_timeouts(svc: ChatService, clock: Clock) -> None:
+    """A person alone with AI seats (the console's game, a chat whose others
+    left) who keeps running out of time is timed out turn after turn, never
+    removed: removing them left a match among AI seats nobody watched, which
+    still asked them for "Next round"."""
+    assert (await svc.handle(CHAT, ADMIN, c.SetTimer(10))).ok
+    assert (await svc.handle(CHAT, ANA, c.NewGame())).ok
+    assert (await svc.handle(CHAT, ANA, c.AddAI(2, "normal"))).ok
+    out = await svc.handle(CHAT, ANA, c.Start())
+    timeouts = 0
+    for _ in range(200):
+        table = out.table
+        assert table is not None
+        if table.phase != PLAYING or timeouts >= 5:
+            break
+        if table.seats[table.game.turn].id == ANA.id:
+            clock.now += 11
+            out = await svc.handle(CHAT, ANA, c.Skip(auto=True, version=table.version))
+            assert out.ok and out.changed
+            timeouts += 1
+        else:  # AI seats wait on a person: let them go on
+            out = await svc.handle(CHAT, ANA, c.Continue()) if out.paused else out
+    assert timeouts >= 3, timeouts  # past kick_after (3)
+    assert ANA.id not in out.table.left and not any("timed out too often" in n for n in out.notices)
+
+
+async def test_the_challenger_alone_is_shown_the_challenged_hand(svc: ChatService) -> None:
+    """The official rule: the challenged player shows their hand to the
+    challenger. Only the console did (it read the hands itself); core now
+    says it among the challenger's private lines, which every front-end
+    sends, in the challenger's language."""
+    from unobot.cards import parse_card, sort_key
+    from unobot.chat.i18n import gettext_for
+    from unobot.chat.render import card_name
+
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule(rule="scoring", option="target", value=0))).ok
+    await lobby(svc, ANA, BEN)
+    assert (await svc.handle(CHAT, ANA, c.Start())).ok
+    await _rig(svc, ["W+4 R9 B2", "G2 Y6 G3"], "R5", next_draw="G9")
+    assert (await svc.handle(CHAT, ANA, c.Play(card="W+4", color="blue"))).ok  # a bluff: she holds red
+    out = await svc.handle(CHAT, BEN, c.Challenge())
+    assert out.ok and out.table is not None
+    assert set(out.shown) == {BEN.id} and [card.text for card in out.shown[BEN.id][1]] == ["R9", "B2"]
+    for lang in ("en", "es"):
+        _ = gettext_for(lang)
+        hand = _("{player}'s hand:").format(player="Ana") + " " + ", ".join(
+            card_name(card, lang) for card in sorted(map(parse_card, ("B2", "R9")), key=sort_key))
+        assert hand in out.private_for(BEN.id, lang), out.private_for(BEN.id, lang)
+        assert not [line for line in out.private_for(ANA.id, lang) if "Ana" in line]  # nobody else sees it
+    assert any("Ana" in line for line in out.private[BEN.id])
