@@ -8,39 +8,20 @@ from __future__ import annotations
 import random
 import uuid
 
-from tests.support.chat_worker import command_for
+from tests.records.matches import play_match
 from tests.support.redis_server import RedisServer
 from unobot.adapters.redis_store import RedisStore
 from unobot.chat import commands as c
 from unobot.chat import records, records_text
 from unobot.chat.service import ChatService
-from unobot.chat.table import BETWEEN_ROUNDS, PLAYING
 
 PEOPLE = [c.Person("21", "Ann"), c.Person("22", "Bob"), c.Person("23", "Cid")]
 
 
 async def _progressive_match(svc: ChatService, chat: str, seed: int) -> None:
-    admin = c.Person("21", "Ann", is_admin=True)
-    for cmd in (c.SetRule(rule="deck", option="hand_size", value=5),
-                c.SetRule(rule="progressive-scoring", enabled=True),
-                c.SetRule(rule="progressive-scoring", option="target", value=40)):
-        assert (await svc.handle(chat, admin, cmd)).ok, cmd
-    assert (await svc.handle(chat, PEOPLE[0], c.NewGame())).ok
-    for p in PEOPLE[1:]:
-        assert (await svc.handle(chat, p, c.Join())).ok
-    assert (await svc.handle(chat, PEOPLE[0], c.Start())).ok
-    rnd = random.Random(seed)
-    for _ in range(5000):
-        table = await svc.table(chat)
-        if table is None or table.phase not in (PLAYING, BETWEEN_ROUNDS):
-            return
-        if table.phase == BETWEEN_ROUNDS:
-            assert (await svc.handle(chat, PEOPLE[0], c.NextRound(version=table.version))).ok
-            continue
-        assert table.game is not None
-        seat = table.seats[table.game.turn]
-        await svc.handle(chat, c.Person(seat.id, seat.name), command_for(table, seat.id, rnd))
-    raise AssertionError("the match did not end")
+    await play_match(svc, chat, [c.SetRule(rule="deck", option="hand_size", value=5),
+                                 c.SetRule(rule="progressive-scoring", enabled=True),
+                                 c.SetRule(rule="progressive-scoring", option="target", value=40)], seed, PEOPLE)
 
 
 async def test_a_lowest_wins_match_ranks_the_lowest_totals_first(redis_server: RedisServer) -> None:

@@ -171,18 +171,24 @@ async def test_a_topics_waiting_lobby_takes_the_chats_new_settings(server: BotAP
     assert (settings["variant"], settings["lang"]) == ("no-mercy", "es") and rule in settings["rules"]
 
 
+def _two_topics(server: BotAPIServer, bot: BotProcess) -> tuple[TableDriver, TableDriver, tuple[JSON, JSON]]:
+    """A forum with an admin, Ann, and Ben: a driver for its topic "Table"
+    (where a lobby waits) and one for its topic "Chat" (where settings are typed)."""
+    forum = server.forum(title="UNO club")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    server.set_status(forum, ann, "administrator")
+    waiting, elsewhere = server.create_topic(forum, ann, "Table"), server.create_topic(forum, ann, "Chat")
+    return (TableDriver(server, bot, forum, [ann, ben], thread=waiting, check_privacy=False),
+            TableDriver(server, bot, forum, [ann, ben], thread=elsewhere, check_privacy=False), (ann, ben))
+
+
 async def test_a_lobby_in_another_topic_deals_on_the_settings_changed_meanwhile(
         server: BotAPIServer, bot: BotProcess) -> None:
     """The settings are the group's: /variant and /language typed in one topic
     while a lobby waits in another must reach that lobby's game. Only the
     lobby where the command was typed took them, so the other topic's game
     was dealt on the old variant, in the old language."""
-    forum = server.forum(title="UNO club")
-    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
-    server.set_status(forum, ann, "administrator")
-    waiting, elsewhere = server.create_topic(forum, ann, "Table"), server.create_topic(forum, ann, "Chat")
-    driver = TableDriver(server, bot, forum, [ann, ben], thread=waiting, check_privacy=False)
-    other = TableDriver(server, bot, forum, [ann, ben], thread=elsewhere, check_privacy=False)
+    driver, other, (ann, ben) = _two_topics(server, bot)
     await driver.command(ann, "/new")
     await driver.press(ben, keyboards.JOIN)
     await other.command(ann, "/variant", "no-mercy")
@@ -198,12 +204,7 @@ async def test_a_variant_chosen_with_new_stays_when_other_settings_change(
         server: BotAPIServer, bot: BotProcess) -> None:
     """`/new crazy` opens a lobby of another variant than the chat's: a change
     of the chat's language meanwhile reaches it, and its variant stays."""
-    forum = server.forum(title="UNO club")
-    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
-    server.set_status(forum, ann, "administrator")
-    waiting, elsewhere = server.create_topic(forum, ann, "Table"), server.create_topic(forum, ann, "Chat")
-    driver = TableDriver(server, bot, forum, [ann, ben], thread=waiting, check_privacy=False)
-    other = TableDriver(server, bot, forum, [ann, ben], thread=elsewhere, check_privacy=False)
+    driver, other, (ann, ben) = _two_topics(server, bot)
     await driver.command(ann, "/new", "crazy")
     await driver.press(ben, keyboards.JOIN)
     await other.command(ann, "/language", "es")
