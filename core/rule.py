@@ -111,6 +111,13 @@ class Rule:
         for each of them and rate them as a team); None: each plays alone."""
         return None
 
+    def match_target(self) -> int | None:
+        """The points that end the match under this rule, when it decides the
+        match by a target (the lobby's "First to 500 points wins the match");
+        None: it sets none. A house rule's answer wins over a shared rule's
+        (progressive scoring's total over scoring's target)."""
+        return None
+
     def place(self, state: Any, seat: int) -> int | None:
         """The seat's place in the match when this rule decides it by more
         than the points (lower is better; equal places tie, and the points

@@ -234,6 +234,16 @@ class RuleSet:
         return None
 
     @property
+    def match_target(self) -> int | None:
+        """The points that end the match (`Rule.match_target`): a house
+        rule's answer before a shared rule's; None when no rule sets one."""
+        for rule in sorted(self.rules.values(), key=lambda r: r.base):
+            target = rule.match_target()
+            if target is not None:
+                return target
+        return None
+
+    @property
     def lowest_score_wins(self) -> bool:
         """Whether a rule in force ranks a lower score better (progressive
         scoring; `Rule.lowest_score_wins`): what orders the scores shown and

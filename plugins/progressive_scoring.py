@@ -14,6 +14,9 @@ class ProgressiveScoring(Rule):
     class Options:
         target: int = option(500, min=1, max=100_000, title="Match total", help="total that ends the match")
 
+    def match_target(self) -> int | None:
+        return int(self.options.target)
+
     @hookimpl(tryfirst=True)
     def score(self, state: GameState) -> dict[int, int]:
         return {seat: sum(c.value for c in hand) for seat, hand in enumerate(state.hands)}

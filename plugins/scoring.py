@@ -16,6 +16,9 @@ class Scoring(Rule):
     class Options:
         target: int = option(500, min=0, max=100_000, title="Target score", help="points that win the match (0: every round)")
 
+    def match_target(self) -> int | None:
+        return int(self.options.target) or None  # 0: every round is a match; no target to tell
+
     @hookimpl(trylast=True)
     def score(self, state: GameState) -> dict[int, int]:
         winner = state.winner

@@ -213,9 +213,15 @@ def test_option_help_is_translated_for_built_in_and_plugin_rules() -> None:
             assert cls.option_help(spec.name, "es") != spec.help, f"{name}.{spec.name}: no Spanish help"
             assert cls.option_help(spec.name, "en") == spec.help
     crazy = rules_for("crazy", {"sticky-seven": {}, "seven-o": False})
-    shown = console_rules("Locura", crazy, "es").plain
-    # An option is shown by its title (every built-in option has one), in the reader's words.
-    assert "Fuera a partir de: 25" in shown and "Cartas por 7: 2" in shown
+    from rich.console import Console
+
+    screen = Console(width=200, record=True)
+    screen.print(console_rules("Locura", crazy, "es"))
+    shown = screen.export_text()
+    # An option is explained by its help in a list of the rules (a settings button
+    # has only its short title), in the reader's words.
+    assert "cartas que dejan a un jugador fuera de la mano: 25" in shown
+    assert "cartas que un 7 hace robar al siguiente: 2" in shown
     assert "cards that knock" not in shown and "Knock-out at" not in shown and "limit" not in shown
     text = discord_rules(SettingsMenu({"variant": "crazy", "rules": {}, "lang": "es", "timer": 0}, "es"))
     assert "por cuánto se multiplican los puntos de la mano" in text and "what round points" not in text
@@ -250,3 +256,39 @@ def test_a_rule_installed_for_a_test_is_forgotten_with_its_cards_and_moves() -> 
     with installed(Bombs):
         assert "ZB" in {k.rank for k in all_kinds()} and declared(MOVE_KINDS, "fuse") is Bombs
     assert {k.rank for k in all_kinds()} == before and "fuse" not in MOVE_KINDS
+
+
+def test_a_plugin_scoring_rule_tells_its_target_as_the_built_ins_do() -> None:
+    """The lobby's "First to N points wins the match" was read from `scoring`
+    and `progressive-scoring` by name: a plugin's own scoring (one that
+    replaces scoring) could never show it. Now any rule answers
+    `match_target`, and a house rule's answer wins over the shared rule's."""
+    from unobot import dataclass, option
+    from unobot.chat.match_text import match_length
+    from unobot.chat.table import Table
+    from unobot.chat.views import rule_facts
+    from unobot.testing import installed
+
+    class FirstToTen(Rule):
+        name = "first-to-ten-for-a-test"
+        replaces = ("scoring",)
+
+        @dataclass(frozen=True)
+        class Options:
+            goal: int = option(10, min=1, max=100, help="points that win")
+
+        def match_target(self) -> int | None:
+            return int(self.options.goal)
+
+        @hookimpl(tryfirst=True)
+        def match_winner(self, state: GameState) -> int | None:
+            best = max(range(len(state.scores)), key=lambda s: state.scores[s])
+            return best if state.scores[best] >= self.options.goal else None
+
+    with installed(FirstToTen):
+        table = Table(chat_id="c", creator="1", overrides={"first-to-ten-for-a-test": {"goal": 12}})
+        assert rule_facts(table)[1] == 12
+        assert match_length("en", target=rule_facts(table)[1]) == "First to 12 points wins the match."
+    assert rule_facts(Table(chat_id="c", creator="1"))[1] == 500  # scoring's own
+    assert rule_facts(Table(chat_id="c", creator="1", overrides={"progressive-scoring": {"target": 80}}))[1] == 80
+    assert rule_facts(Table(chat_id="c", creator="1", overrides={"scoring": {"target": 0}}))[1] is None

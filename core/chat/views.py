@@ -281,12 +281,7 @@ def rule_facts(table: Table) -> tuple[int, int | None]:
         seconds = int(rules.turn_seconds(table.game) or 0)
     elif not seconds and rules.enabled("turn-timer"):
         seconds = int(rules.options["turn-timer"].seconds or 0)
-    target = None
-    for name in ("progressive-scoring", "scoring"):
-        if rules.enabled(name):
-            target = int(rules.options[name].target) or None
-            break
-    return seconds, target
+    return seconds, rules.match_target  # asked of the rules (`Rule.match_target`), never by a rule's name
 
 
 def _uno_rule(game: GameState | None) -> Any:
