@@ -469,72 +469,78 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
     and built a function object every turn. The loops below are that
     comprehension unrolled (a quarter less for a six-card hand, measured).
     """
-    rules = state.rules
-    if rules is None:
-        if state.phase != PLAYING:
-            return []
-        rules = rules_of(state)
-    exposed = state.exposed
-    if not rules.plain_turn or player != state.turn or state.pending or state.ext \
-            or state.phase != PLAYING or state.color is None or player in state.out \
-            or exposed >= 0 and (exposed == player or not rules.plain_uno):
-        return _hook_moves(state, player)
-    drawn = state.drawn
-    hand = state.hands[player]
-    try:
-        seat = _SEATS[player]
-    except IndexError:
-        seat = _seat_moves(player)
-    fitting: Collection[Card]
-    if drawn is None:
-        if state.draws:
+    try:  # a rule that raises while asked refuses with `RuleFailure` (core/rule_failure.py), as in `apply`
+        rules = state.rules
+        if rules is None:
+            if state.phase != PLAYING:
+                return []
+            rules = rules_of(state)
+        exposed = state.exposed
+        if not rules.plain_turn or player != state.turn or state.pending or state.ext \
+                or state.phase != PLAYING or state.color is None or player in state.out \
+                or exposed >= 0 and (exposed == player or not rules.plain_uno):
             return _hook_moves(state, player)
-        last = seat.draw
-        fits = rules.plain_fits
-        if fits is None:
-            fitting = dict.fromkeys(rules.cards_that_fit(state, player, hand))
+        drawn = state.drawn
+        hand = state.hands[player]
+        try:
+            seat = _SEATS[player]
+        except IndexError:
+            seat = _seat_moves(player)
+        fitting: Collection[Card]
+        if drawn is None:
+            if state.draws:
+                return _hook_moves(state, player)
+            last = seat.draw
+            fits = rules.plain_fits
+            if fits is None:
+                fitting = dict.fromkeys(rules.cards_that_fit(state, player, hand))
+            else:
+                # The rule set's answer for a whole hand (RuleSet.plain_fits),
+                # filtered here: a call into the rules less a turn.
+                fits = fits(state, player)
+                found: dict[Card, None] = {}  # a card held twice is one play, in the hand's order
+                for card in hand:
+                    if card in fits:
+                        found[card] = None
+                fitting = found
+                keep = rules.plain_keep
+                if found and keep is not None:
+                    refusable = rules.plain_refusable
+                    if refusable is None or not refusable.isdisjoint(found):
+                        fitting = keep(state, player, found)
+        elif state.draws == 1:
+            last = seat.pass_
+            fitting = (drawn,) if drawn in hand and drawn_fits(state, player, drawn, rules) else ()
         else:
-            # The rule set's answer for a whole hand (RuleSet.plain_fits),
-            # filtered here: a call into the rules less a turn.
-            fits = fits(state, player)
-            found: dict[Card, None] = {}  # a card held twice is one play, in the hand's order
-            for card in hand:
-                if card in fits:
-                    found[card] = None
-            fitting = found
-            keep = rules.plain_keep
-            if found and keep is not None:
-                refusable = rules.plain_refusable
-                if refusable is None or not refusable.isdisjoint(found):
-                    fitting = keep(state, player, found)
-    elif state.draws == 1:
-        last = seat.pass_
-        fitting = (drawn,) if drawn in hand and drawn_fits(state, player, drawn, rules) else ()
-    else:
-        return _hook_moves(state, player)
-    plain = PlainMoves()
-    if fitting:
-        if not rules.simple_plays:
-            _plays(state, rules, player, list(fitting), plain)
-        else:
-            plays = seat.plays
-            for card in fitting:  # no card twice (a dict, or the drawn card)
-                plain += plays[card]
-    if not (plain and (rules.plain_must_play if last is seat.draw else rules.plain_force_play)):
-        plain.append(last)  # must-play: no draw while a card fits; force-play: no pass
-    if len(hand) == 2 and rules.plain_uno and not state.uno >> player & 1:
-        plain.append(seat.uno)  # uno-call: said with the next-to-last card
-    if exposed >= 0:
-        plain.append(catch_move(player, exposed))  # uno-call: who forgot it may be caught
-    state.legal = plain
-    return plain
+            return _hook_moves(state, player)
+        plain = PlainMoves()
+        if fitting:
+            if not rules.simple_plays:
+                _plays(state, rules, player, list(fitting), plain)
+            else:
+                plays = seat.plays
+                for card in fitting:  # no card twice (a dict, or the drawn card)
+                    plain += plays[card]
+        if not (plain and (rules.plain_must_play if last is seat.draw else rules.plain_force_play)):
+            plain.append(last)  # must-play: no draw while a card fits; force-play: no pass
+        if len(hand) == 2 and rules.plain_uno and not state.uno >> player & 1:
+            plain.append(seat.uno)  # uno-call: said with the next-to-last card
+        if exposed >= 0:
+            plain.append(catch_move(player, exposed))  # uno-call: who forgot it may be caught
+        state.legal = plain
+        return plain
+    except MoveError:
+        raise
+    except Exception as exc:
+        failure = rule_failure(exc)
+        if failure is None:
+            raise
+        raise failure from exc
 
 
-@refusing_rule_failures
 def _hook_moves(state: GameState, player: int) -> list[Move]:
     """`legal_moves` outside a plain turn: every rule asked (or, out of turn
-    while no rule keeps data for the round, uno-call's offers). A rule that
-    raises while asked is a `RuleFailure`, as in `apply`."""
+    while no rule keeps data for the round, uno-call's offers)."""
     if state.phase != PLAYING or player in state.out:
         return []
     rules = state.rules or rules_of(state)

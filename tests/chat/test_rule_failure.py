@@ -149,3 +149,36 @@ async def test_a_question_hook_that_raises_is_refused_shown_and_stoppable() -> N
             assert await service.table("chat") is None
         finally:
             FaultyOffers.broken = False
+
+
+class FaultyFits(Rule):
+    """Promises the plain turn and raises when asked whether a card fits, once `broken`."""
+
+    name = "test-faulty-fits"
+    plain_turn = True
+    broken = False
+
+    @hookimpl
+    def card_fits(self, state: GameState, player: int, card: Card) -> bool | None:
+        if self.broken:
+            raise ZeroDivisionError("no fit today")
+        return None
+
+
+def test_a_rule_that_raises_on_the_plain_turn_is_refused_too() -> None:
+    """The engine's fast path (a plain turn) asks a rule that promises it
+    (`plain_turn = True`) whether a card fits without going through the hooks'
+    path: a raise there was still an exception, not a refusal."""
+    from unobot.errors import RULE_FAILED
+    from unobot.rule_failure import RuleFailure
+
+    with extra_rule(FaultyFits):
+        t = testing.table({"players": ["ana", "ben"], "rules": {FaultyFits.name: {}},
+                           "setup": {"hands": {"ana": "R5 G1", "ben": "B7 B2"}, "discard": "R3", "draw": "Y3"}})
+        FaultyFits.broken = True
+        try:
+            with pytest.raises(RuleFailure) as caught:
+                legal_moves(t.state, 0)
+            assert caught.value.code == RULE_FAILED and FaultyFits.name in str(caught.value)
+        finally:
+            FaultyFits.broken = False
