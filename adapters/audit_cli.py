@@ -26,7 +26,9 @@ def register(subparsers: Any) -> None:
     which.add_argument("--game", metavar="N", help="a kept finished game: N-th newest (1 = last) or its id")
     which.add_argument("--last", action="store_true",
                        help="the chat's last finished game (no CHAT: each chat's, the latest first)")
-    p.add_argument("--lang", metavar="LANG", help="language of a finished game's moves (default: the chat's)")
+    p.add_argument("--lang", metavar="LANG", type=_language,
+                   help="the language it is told in (default: yours, from LC_ALL/LC_MESSAGES/LANG as gettext "
+                        "reads them, else the chat's, else game.default_language)")
     p.add_argument("--store", metavar="URL", help="redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
     p.set_defaults(func=cmd_replay)
     p = subparsers.add_parser("audit", help="replay every stored game; exit 1 on any mismatch")
@@ -96,9 +98,32 @@ def _run(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
     return 2
 
 
+def _language(value: str) -> str:
+    """``--lang``: a language unobot speaks (`es`, `es-MX`, `pt_BR`), else refused with the list."""
+    from unobot.chat.i18n import LANGUAGES, known
+
+    found = known(value)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"unknown language {value!r}; known: {', '.join(LANGUAGES)}")
+    return found
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    from unobot.chat.audit import replay_lines
+    from unobot.chat.audit import game_heading, reader_language, replay_lines
+    from unobot.config import ConfigError, load_config
     from unobot.service import ReplayError
+
+    try:
+        default = load_config().game.default_language
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    def told(record: dict[str, Any]) -> list[str]:
+        from unobot.chat.audit import narrate
+
+        lang = reader_language(args.lang, str(record.get("lang") or ""), default)
+        return [game_heading(str(record["game_id"]), lang), *narrate(record, lang)]
 
     if args.chat is None and not args.last:
         print("error: name a chat (or --last alone for every chat's last finished game)", file=sys.stderr)
@@ -108,25 +133,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
         store = await _open(args.store)
         try:
             if args.chat is None:  # --last alone: the last kept game of every chat
-                from unobot.chat.audit import last_of_every_chat, narrate
+                from unobot.chat.audit import last_of_every_chat
 
                 kept = await _through(functools.partial(last_of_every_chat, store))
                 if not kept:
                     print("no finished game kept in any chat", file=sys.stderr)
                     return 2
-                blocks = [[f"game {r['game_id']}", *narrate(r, args.lang)] for r in kept]
+                blocks = [told(r) for r in kept]
                 lines = [line for block in blocks for line in ([""] if block is not blocks[0] else []) + block]
             elif args.last or args.game:
-                from unobot.chat.audit import find_archived, narrate
+                from unobot.chat.audit import find_archived
 
                 record = await _through(functools.partial(find_archived, store, args.chat,
                                                           None if args.last else args.game))
                 if record is None:
                     print(f"no such finished game kept in chat {args.chat}", file=sys.stderr)
                     return 2
-                lines = [f"game {record['game_id']}", *narrate(record, args.lang)]
+                lines = told(record)
             else:
-                lines = await _through(functools.partial(replay_lines, store, args.chat))
+                lines = await _through(functools.partial(replay_lines, store, args.chat, args.lang, default))
         except ReplayError as exc:
             print(f"error: the log does not replay: {exc}", file=sys.stderr)
             return 1

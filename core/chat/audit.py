@@ -19,14 +19,16 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..cards import Card
 from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay, replay_events, replay_steps
 from ..state import StateFormatError
 from ..store import Store, acknowledgement_problem
-from .i18n import gettext_for
+from .i18n import env_lang, gettext_for, known
 from .records import shown_name
 from .records_text import stopped_line
-from .render import describe_event
+from .render import card_name, describe_event
 from .table import Table
+from .views import variant_title
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,26 +79,60 @@ async def stored_tables(store: Store) -> AsyncIterator[str]:
             yield game_id
 
 
-async def replay_lines(store: Store, chat_id: str) -> list[str]:
-    """The chat's game, move by move: each log entry with the move number,
-    the top card and who is to move after it (table entries in brackets)."""
+def top_name(card: Card | None, lang: str) -> str:
+    """The top card's name as the console shows it ("-" before any card is turned)."""
+    return card_name(card, lang) if card is not None else "-"
+
+
+def reader_language(asked: str | None, played_in: str | None, default: str = "en") -> str:
+    """The language a replay speaks: the one asked for (``--lang``), else the
+    reader's own (their locale, read as gettext reads it, as the console
+    does), else the one the game was played in, else ``default`` (the
+    configured one).
+
+    Why the reader's before the game's: a replay is read by the person at
+    the terminal, not by the chat that played; a Spanish chat's game told to
+    a German operator is told in German, as their console would speak."""
+    return known(asked) or env_lang() or known(played_in) or known(default) or "en"
+
+
+async def replay_lines(store: Store, chat_id: str, lang: str | None = None,
+                       default: str = "en") -> list[str]:
+    """The chat's game, move by move: each log entry as written (the log's
+    own vocabulary, what an audit compares) with the move number, the top
+    card and who is to move after it (table entries in brackets); the words
+    around it, the variant's title and the card names in the reader's
+    language (:func:`reader_language`)."""
     game_id = await store.chat_game(chat_id)
     if not game_id:
         return []
+    stored = await store.load_game(game_id)
+    played_in, seat_names = None, {}
+    if stored is not None:
+        try:
+            table = Table.decode(stored.state, stored.version)
+            played_in, seat_names = table.lang, {s.id: s.name for s in table.seats}
+        except StateFormatError:
+            pass  # the replay below says what is wrong with the log; the language falls back
+    language = reader_language(lang, played_in, default)
+    _ = gettext_for(language)
     lines: list[str] = []
     for entry, state in replay_steps(await store.read_log(game_id)):
         head = entry.split(" ", 1)[0]
         if state is None or head in TABLE_ENTRIES:
             lines.append(f"     ({entry})")
             continue
+        names = [shown_name(seat_names.get(p, p), language) for p in state.players]  # as the table shows them
         if head == DEAL:
-            lines.append(f"deal: {', '.join(state.players)} · {state.variant} · first card {state.top}")
+            lines.append(_("Dealt: {players} ({variant}); first card {card}.").format(
+                players=", ".join(names), variant=variant_title(state.variant, language),
+                card=top_name(state.top, language)))
             continue
-        who = state.players[int(head)] if head.isascii() and head.isdecimal() \
-            and int(head) < len(state.players) else ""
+        who = names[int(head)] if head.isascii() and head.isdecimal() and int(head) < len(names) else ""
         move = entry.split(" ", 1)[1] if who else entry
-        after = f"top {state.top} · to move {state.players[state.turn]}" if state.phase == "play" \
-            else f"round over: {state.players[state.winner] if state.winner >= 0 else '-'} won"
+        after = _("top card {card} · {player} to move").format(
+            card=top_name(state.top, language), player=names[state.turn]) if state.phase == "play" \
+            else _("round over: {player} won").format(player=names[state.winner] if state.winner >= 0 else "-")
         lines.append(f"{state.moves:5} {who:>14}  {move:30} {after}")
     return lines
 
@@ -155,10 +191,12 @@ async def find_archived(store: Store, chat_id: str, game: str | None = None) -> 
         return None
 
 
-def narrate(record: dict[str, Any], lang: str | None = None) -> list[str]:
-    """A kept game told move by move in words, in ``lang`` (default: the
-    chat's language when it was played)."""
-    language = lang or str(record.get("lang") or "en")
+def narrate(record: dict[str, Any], lang: str | None = None, default: str = "en") -> list[str]:
+    """A kept game told move by move in words, in the reader's language
+    (:func:`reader_language`: ``lang``, else their locale, else the chat's
+    when it was played), with the variant's title and the cards' names as
+    the console shows them."""
+    language = reader_language(lang, str(record.get("lang") or ""), default)
     _ = gettext_for(language)
     names = [shown_name(str(p.get("name", "?")), language) for p in record.get("players", [])]
 
@@ -172,7 +210,8 @@ def narrate(record: dict[str, Any], lang: str | None = None) -> list[str]:
             continue
         if head == DEAL:
             lines.append(_("Dealt: {players} ({variant}); first card {card}.").format(
-                players=", ".join(names), variant=state.variant, card=state.top))
+                players=", ".join(names), variant=variant_title(state.variant, language),
+                card=top_name(state.top, language)))
             continue
         said = [line for e in events if (line := describe_event(e, name, language))]
         lines.append(f"{state.moves:4}  " + (" ".join(said) if said else entry))
@@ -182,3 +221,9 @@ def narrate(record: dict[str, Any], lang: str | None = None) -> list[str]:
     elif record.get("stopped"):
         lines.append(stopped_line(record, language))
     return lines
+
+
+def game_heading(game_id: str, lang: str) -> str:
+    """The line a replayed game opens with ("Game <id>"), in the reader's language."""
+    _ = gettext_for(lang)
+    return _("Game {game}").format(game=game_id)

@@ -135,8 +135,15 @@ async def test_every_chat_game_replays_from_its_log(redis_server: RedisServer) -
         audited = [await audit_table(store, g) async for g in stored_tables(store)]
         assert len(audited) == len(chats)
         assert all(a.ok for a in audited), [a.problem for a in audited if not a.ok]
-        lines = await replay_lines(store, chats[0])
-        assert lines[0].startswith("     (new ") and any(line.startswith("deal: ") for line in lines)
+        lines = await replay_lines(store, chats[0], "en")
+        assert lines[0].startswith("     (new ") and any(line.startswith("Dealt: P1, ") for line in lines)
+        # in the reader's language, with the variant's title and the cards' names as players see them
+        german = await replay_lines(store, chats[0], "de")
+        dealt = next(line for line in german if line.startswith("Ausgeteilt: "))
+        assert "(Offizielle Regeln); erste Karte " in dealt and " official" not in dealt
+        moves = [line for line in german if "ist dran" in line]
+        assert moves and all("oberste Karte " in line for line in moves)
+        assert any(colour in moves[0] for colour in ("Rot", "Gelb", "Grün", "Blau", "Wild", "Joker"))
 
         # the command says the same, as its last line
         config = tmp_config(redis_server)

@@ -36,12 +36,20 @@ def test_a_finished_console_match_is_audited_and_replayed(tmp_path: Path) -> Non
         replay = run("replay", CHAT, "--last", "--store", redis.url, extra=extra)
         assert replay.returncode == 0, replay.stdout + replay.stderr
         lines = replay.stdout.splitlines()
-        assert lines[0].startswith(f"game {CHAT}#") and lines[1].startswith("Dealt: ")
+        assert lines[0].startswith(f"Game {CHAT}#") and lines[1].startswith("Dealt: ")
         assert lines[-1].endswith("won the match.") and len(lines) > 10
         spanish = run("replay", CHAT, "--game", "1", "--lang", "es", "--store", redis.url, extra=extra)
         assert spanish.returncode == 0, spanish.stderr
         assert spanish.stdout.splitlines()[1].startswith("Repartido: ")
         assert spanish.stdout.splitlines()[-1].endswith("ganó la partida.")
+        # the reader's language by default (their locale, as the console reads it), cards and variant named
+        german = run("replay", CHAT, "--last", "--store", redis.url, extra={**extra, "LANG": "de_DE.UTF-8"})
+        told = german.stdout.splitlines()
+        assert told[0].startswith(f"Spiel {CHAT}#"), german.stdout + german.stderr
+        assert told[1].startswith("Ausgeteilt: ") and "(Offizielle Regeln); erste Karte " in told[1]
+        assert told[-1].endswith("hat die Partie gewonnen.")
+        unknown = run("replay", CHAT, "--last", "--lang", "xx", "--store", redis.url, extra=extra)
+        assert unknown.returncode == 2 and "unknown language 'xx'; known: en, " in unknown.stderr
         missing = run("replay", CHAT, "--game", "7", "--store", redis.url, extra=extra)
         assert missing.returncode == 2 and "no such finished game" in missing.stderr
     finally:

@@ -67,7 +67,7 @@ async def test_a_console_match_and_a_telegram_match_are_audited_and_replayed(tmp
             replay = await asyncio.to_thread(cli, "replay", chat, "--last")
             assert replay.returncode == 0, replay.stdout + replay.stderr
             lines = replay.stdout.splitlines()
-            assert lines[0].startswith(f"game {chat}#") and lines[1].startswith("Dealt: ")
+            assert lines[0].startswith(f"Game {chat}#") and lines[1].startswith("Dealt: ")
             assert lines[-1].endswith("won the match.") and len(lines) > 5
             told[chat] = lines
         assert "Alice" in told[telegram_chat][1] and "Carol" in told[telegram_chat][1]
