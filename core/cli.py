@@ -84,7 +84,8 @@ def configured() -> bool:
 
 
 def tcp_port(text: str) -> int:
-    """An argparse type for the servers' `--port` (`unobot web`, `telegram`): 0 to 65535.
+    """An argparse type for the servers' `--port` (`unobot web`, `telegram`): 0 to 65535
+    (0: any free port, as everywhere; the server says which it got).
 
     Why: a plain `int` let `--port 99999` through, which `unobot web` met as an
     OverflowError traceback from asyncio's bind (and the C library's
@@ -97,6 +98,22 @@ def tcp_port(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (0-65535)") from None
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{port} is not a TCP port (0-65535)")
+    return port
+
+
+def fixed_port(text: str) -> int:
+    """An argparse type for a `--port` others must find where they were told
+    (`unobot telegram`'s webhook: Telegram, or the reverse proxy in front of
+    it, posts to one fixed port): 1 to 65535.
+
+    Why 0 is refused here and not taken as "the configured port" (what
+    `args.port or configured` did without a word): 0 means "any free port"
+    everywhere else (`unobot web --port 0` serves on one and prints it), and
+    a webhook on a port chosen at random would never receive an update."""
+    port = tcp_port(text)
+    if port == 0:
+        raise argparse.ArgumentTypeError("0 (any free port) cannot be used here: the webhook must listen on the "
+                                         "port its public URL or reverse proxy sends to (1-65535)")
     return port
 
 

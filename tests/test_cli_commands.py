@@ -73,3 +73,34 @@ def test_a_port_that_is_no_tcp_port_is_a_usage_error(tmp_path: Path) -> None:
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
         assert "argument --port: 99999 is not a TCP port (0-65535)" in done.stderr, done.stderr
+
+
+def test_port_0_is_any_free_port_for_the_web_table_and_refused_for_the_webhook(tmp_path: Path) -> None:
+    """`--port 0` was taken as "the configured port" (`args.port or configured`)
+    without a word. It means any free port, as everywhere: `unobot web` binds
+    one and prints the address it serves, which answers. The webhook must
+    listen where Telegram (or its reverse proxy) posts: 0 is refused, saying why."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+
+    env = {**os.environ, "UNOBOT_CONFIG": ""}
+    web = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web", "--redis", "memory", "--listen", "127.0.0.1",
+                            "--port", "0"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        assert web.stdout is not None
+        line = web.stdout.readline()
+        found = re.fullmatch(r"web table at http://127\.0\.0\.1:(\d+)/\n", line)
+        assert found and int(found[1]) not in (0, 8080), line
+        with urllib.request.urlopen(f"http://127.0.0.1:{found[1]}/healthz", timeout=10) as answer:
+            assert answer.status == 200
+    finally:
+        web.terminate()
+        web.communicate(timeout=30)
+    hook = subprocess.run([sys.executable, "-m", "unobot.cli", "telegram", "--redis", "memory", "--port", "0"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert hook.returncode == 2 and "Traceback" not in hook.stderr, hook.stderr
+    assert "argument --port: 0 (any free port) cannot be used here: the webhook must listen" in hook.stderr

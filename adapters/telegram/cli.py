@@ -33,7 +33,7 @@ CONFIG_CHECK_DELAY = 1.0
 
 
 def register(subparsers: Any) -> None:
-    from unobot.cli import tcp_port
+    from unobot.cli import fixed_port
 
     _ = gettext_for("en")
     p = subparsers.add_parser(
@@ -41,7 +41,7 @@ def register(subparsers: Any) -> None:
         description=_("Run the Telegram bot. The token comes from TELEGRAM_BOT_TOKEN or config.yaml."))
     p.add_argument("--webhook", metavar="URL", help=_("serve updates at this public https URL instead of polling"))
     p.add_argument("--listen", metavar="HOST", help=_("address the webhook server binds (default 0.0.0.0)"))
-    p.add_argument("--port", type=tcp_port, metavar="N", help=_("port the webhook server binds (default 8443)"))
+    p.add_argument("--port", type=fixed_port, metavar="N", help=_("port the webhook server binds (default 8443)"))
     p.add_argument("--secret", metavar="TOKEN", help=_("webhook secret token Telegram must send"))
     p.add_argument("--redis", metavar="URL", help=_("Redis URL (default: config, else the embedded server)"))
     p.add_argument("--verbose", "-v", action="store_true", help=_("log every update"))
@@ -121,7 +121,7 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
 
     game = config.game
     hook = config.telegram.webhook
-    listen, port = args.listen or hook.listen, args.port or hook.port
+    listen, port = args.listen or hook.listen, hook.port if args.port is None else args.port
 
     def ready(app: Any) -> None:
         """One line saying who the bot is, how it takes updates, and its store."""

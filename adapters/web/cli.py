@@ -35,7 +35,8 @@ def register(subparsers: Any) -> None:
                               description=_("Serve the web table: browser-only tables, and Telegram "
                                             "Mini App tables when a bot token is configured."))
     p.add_argument("--listen", metavar="HOST", help=_("address to bind (default: web.listen)"))
-    p.add_argument("--port", type=tcp_port, metavar="N", help=_("port to bind (default: web.port)"))
+    p.add_argument("--port", type=tcp_port, metavar="N",
+                   help=_("port to bind (default: web.port); 0: any free port, printed"))
     p.add_argument("--public-url", metavar="URL", help=_("the address players open (default: web.public_url)"))
     p.add_argument("--redis", metavar="URL", help=_("Redis URL, or memory (default: config, else the embedded server)"))
     p.add_argument("--verbose", "-v", action="store_true", help=_("log every request"))
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         # as web.public_url and $UNOBOT_WEB_URL are checked: every link the page hands out starts with it
         print(f"error: --public-url: {args.public_url!r} is not an http(s) URL", file=sys.stderr)
         return 2
-    listen, port = args.listen or config.web.listen, args.port or config.web.port
+    listen, port = args.listen or config.web.listen, config.web.port if args.port is None else args.port
 
     async def serve() -> int:
         try:
@@ -83,7 +84,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"error: the store cannot be opened: {exc}", file=sys.stderr)
             return 1
         store = service.store
-        web = web_config(config, public_url=args.public_url, listen=listen, port=port)
+        sock = None
+        if port == 0:  # any free port: bound here, so the links the page hands out carry the one it got
+            import socket
+
+            try:
+                sock = socket.create_server((listen, 0))
+            except OSError as exc:
+                await store.close()
+                print(f"error: cannot listen on {listen}:0: {exc}", file=sys.stderr)
+                return 1
+        bound = sock.getsockname()[1] if sock is not None else port
+        web = web_config(config, public_url=args.public_url, listen=listen, port=bound)
         if not config.web.secret and not signing_token(config):
             try:
                 web.secret = await kept_secret(store)
@@ -93,12 +105,14 @@ def run(args: argparse.Namespace) -> int:
                 return 1
         table = WebTable(service, web, admins=telegram_admins(config, web.admin_timeout))
         try:
-            runner = await start(table, listen, port)
+            runner = await start(table, listen, port, sock)
         except OSError as exc:
             await store.close()
             print(f"error: cannot listen on {listen}:{port}: {exc}", file=sys.stderr)
             return 1
-        print(f"web table at {table.config.public_url}/", flush=True)
+        url = table.config.public_url
+        serving = f" (serving {listen}:{bound})" if sock is not None and not url.endswith(f":{bound}") else ""
+        print(f"web table at {url}/{serving}", flush=True)
         stop = asyncio.Event()
         on_stop_signals(stop.set)
         await stop.wait()
