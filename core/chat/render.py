@@ -164,6 +164,8 @@ CHAT_ERRORS = {
     "unknown_rule": N_("There is no rule of that name."),
     "bad_option": N_("That option does not fit the rule."),
     "rule_conflict": N_("That rule conflicts with one that is on; turn the other off first."),
+    # (a chat that typed /timer 7200 was set to an hour without a word)
+    "bad_timer": N_("A turn timer is from 1 to 3600 seconds (an hour), or off. Nothing was changed."),
     "timer_running": N_("The player still has time."),
     "no_timer": N_("There is no turn timer in this game."),
     "store_unavailable": N_("The game store is not reachable right now. Try again shortly; nothing was lost."),

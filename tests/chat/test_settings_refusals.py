@@ -69,3 +69,20 @@ async def test_an_option_that_does_not_fit_says_what_it_takes(svc: ChatService) 
 async def test_codes_without_more_to_say_keep_their_text(svc: ChatService) -> None:
     out = await svc.handle(CHAT, ADMIN, c.SetRule("nonsense", enabled=True))
     assert out.code == "unknown_rule" and out.reason is None and out.error == error_text("unknown_rule", "en")
+
+
+async def test_a_timer_longer_than_an_hour_is_refused_not_cut_without_a_word(svc: ChatService) -> None:
+    """`/timer 7200` set an hour and said "Turn timer: 3600 seconds" as if asked:
+    the admin believed turns had two hours. Refused, in the chat's language, on
+    every front-end (core's refusal), and nothing changes; so is a negative one."""
+    assert (await svc.handle(CHAT, ADMIN, c.SetTimer(90))).ok
+    for seconds in (7200, c.MAX_TIMER_SECONDS + 1, -5):
+        out = await svc.handle(CHAT, ADMIN, c.SetTimer(seconds))
+        assert not out.ok and out.code == "bad_timer"
+        assert out.error == "A turn timer is from 1 to 3600 seconds (an hour), or off. Nothing was changed."
+        assert f" {c.MAX_TIMER_SECONDS} " in out.error
+        assert (await svc.settings(CHAT))["timer"] == 90
+    assert error_text("bad_timer", "es") == ("El temporizador de turno va de 1 a 3600 segundos (una hora), "
+                                             "o desactivado. No se ha cambiado nada.")
+    assert (await svc.handle(CHAT, ADMIN, c.SetTimer(c.MAX_TIMER_SECONDS))).ok
+    assert (await svc.settings(CHAT))["timer"] == c.MAX_TIMER_SECONDS
