@@ -41,7 +41,6 @@ from unobot.chat.i18n import gettext_for, joined, ngettext_for
 from unobot.chat.match_text import match_length, match_winner, rounds_result
 from unobot.chat.narration import kept_after_draw, last_wild_colours, merge_repeats, unsaid_notices
 from unobot.chat.play_picks import pick_color, pick_name, pick_number, play_needs, retry_text
-from unobot.chat.render import error_text
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.settings import override_commands
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
@@ -64,6 +63,7 @@ from .input import (
     QUIT,
     RULES,
     TABLE,
+    WORDS,
     Ambiguous,
     Intent,
     Local,
@@ -659,11 +659,27 @@ class ConsoleApp:
             await self.show(out)
         return out.ok
 
+    def commands(self) -> dict[str, str]:
+        """The console's own words for the commands core's refusals name
+        (`render.error_text`'s `commands`): a refusal that says `/stop` or
+        `/new`, which only the chats have, leaves a console player stuck.
+
+        A new game is `unobot play` (as the player started it); the console
+        has no stop: a game ends by quitting and answering no to resuming it
+        at the next start (`_run` then puts it away); rules are chosen on the
+        command line (`--rule`)."""
+        _ = self._
+        play = render.play_command()
+        return {"new": play,
+                "stop": _("{quit}, then {command} answering no to resuming it").format(
+                    quit=_(WORDS[QUIT]), command=play),
+                "rules": f"{play} --rule"}
+
     async def show(self, out: Outcome, extras: bool = True) -> None:
         """Print a refusal, or the outcome's events one by one (the others' moves paced)."""
         if not out.ok:
-            code = out.code or ""
-            self.console.print(render.error(error_text(code, self.lang) if code else out.error or "?"))
+            text = out.refusal(self.lang, self.commands()) if out.code or out.reason else out.error or "?"
+            self.console.print(render.error(text))
             return
         table = out.table
         if table is None:
