@@ -18,12 +18,13 @@ a chat's /leave does).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cards import Card, CardError, parse_card, parse_color
+from .cards import Card, CardError, known_cards, parse_card, parse_color
 from .engine import apply, deal_round, remove_player, rules_of, setup_round
 from .errors import MoveError
 from .events import MATCH_WON, Event
@@ -33,7 +34,12 @@ from .variants import VariantError, load_yaml_with_lines
 
 
 class ScenarioError(Exception):
-    """The scenario file itself is malformed."""
+    """The scenario file itself is malformed. `where`: the key path of the
+    value at fault (its line is looked up), `fix`: how to write it."""
+
+    def __init__(self, message: str, where: tuple[str, ...] = (), fix: str = "") -> None:
+        super().__init__(message)
+        self.where, self.fix = where, fix
 
 
 @dataclass
@@ -41,6 +47,7 @@ class Failure:
     step: int | None
     message: str
     line: int | None = None
+    fix: str = ""
 
 
 @dataclass
@@ -62,20 +69,66 @@ class Result:
             if f.line:
                 where += f" (line {f.line})"
             lines.append(f"  {where}: {f.message}")
+            if f.fix:
+                lines.append(f"    fix: {f.fix}")
         return "\n".join(lines)
 
 
-def _cards(value: Any, what: str) -> list[Card]:
+#: How a card is written, for a card the runner cannot read.
+CARD_FORM = ("a card is its colour letter (R, G, B, Y) and its rank (0-9, S skip, R reverse, +2), "
+             "or W and W+4 for the wilds")
+
+
+def card_fix(text: str, variant: str = "official", overrides: dict[str, Any] | None = None,
+             players: int = 4) -> str:
+    """How to write a card the runner could not read: the nearest codes of
+    the variant's deck, how a card is written, and the variant's cards of
+    other kinds (a plugin's, No Mercy's) by their codes.
+
+    Why: "unknown card 'X9'" alone sends a scenario's author looking for the
+    format; a broken variant names its nearest keys the same way."""
+    import difflib
+
+    from .engine import _deck
+    from .variants import rules_for
+
+    try:
+        codes = sorted({c.text for c in _deck(rules_for(variant, overrides), players)})
+    except Exception:  # a variant that does not load: said by the setup's own failure; any card then
+        codes = sorted({c.text for c in known_cards()})
+    wanted = text.strip().upper()
+    close = difflib.get_close_matches(wanted, codes, n=4, cutoff=0.5)
+    others = [code for code in codes if not _PLAIN_CARD.fullmatch(code)]
+    said = f"did you mean {', '.join(close[:-1])} or {close[-1]}? " if len(close) > 1 else \
+        f"did you mean {close[0]}? " if close else ""
+    form = CARD_FORM[0].upper() + CARD_FORM[1:] if said else CARD_FORM
+    if others:
+        return f"{said}{form}; this variant's other cards: {', '.join(others)}"
+    return said + form
+
+
+_PLAIN_CARD = re.compile(r"[RGBY]([0-9SR]|\+2)|W|W\+4")
+
+
+def _cards(value: Any, what: str, where: tuple[str, ...] = (), table: tuple[str, dict[str, Any] | None, int] |
+           None = None) -> list[Card]:
+    """`value`'s cards; an unknown one is refused with its key path (for its
+    line) and how to write it (`card_fix`, for `table`'s variant, overrides
+    and players)."""
     if value is None:
         return []
     if isinstance(value, str):
         value = value.split()
     if not isinstance(value, list):
-        raise ScenarioError(f"{what} must be a list of cards")
-    try:
-        return [parse_card(str(v)) for v in value]
-    except CardError as exc:
-        raise ScenarioError(f"{what}: unknown card {exc.args[0]!r}") from None
+        raise ScenarioError(f"{what} must be a list of cards", where)
+    cards = []
+    for i, v in enumerate(value):
+        try:
+            cards.append(parse_card(str(v)))
+        except CardError:
+            fix = card_fix(str(v), *(table or ("official", None, 4)))
+            raise ScenarioError(f"{what}: unknown card {str(v)!r}", (*where, str(i)), fix) from None
+    return cards
 
 
 def _direction(value: Any) -> int:
@@ -119,7 +172,7 @@ def build_table(data: dict[str, Any], base_dir: Path | None = None) -> GameState
         state = GameState(variant, players, seed, overrides)
         state.dealer = players.index(dealer)
         rules_of(state)
-        deck = _cards(deal.get("deck"), "deal.deck")
+        deck = _cards(deal.get("deck"), "deal.deck", ("setup", "deal", "deck"), (variant, overrides, len(players)))
         try:
             deal_round(state, deck)
         except ValueError as exc:
@@ -129,11 +182,12 @@ def build_table(data: dict[str, Any], base_dir: Path | None = None) -> GameState
         unknown = set(map(str, hands_raw)) - set(players)
         if unknown:
             raise ScenarioError(f"hands for unknown players: {', '.join(sorted(unknown))}")
-        hands = [_cards(hands_raw.get(p), f"hands.{p}") for p in players]
-        discard = _cards(setup.get("discard"), "discard")
+        table = (variant, overrides, len(players))
+        hands = [_cards(hands_raw.get(p), f"hands.{p}", ("setup", "hands", p), table) for p in players]
+        discard = _cards(setup.get("discard"), "discard", ("setup", "discard"), table)
         if not discard:
             raise ScenarioError("setup needs a discard pile (at least the top card)")
-        draw = _cards(setup.get("draw"), "draw")
+        draw = _cards(setup.get("draw"), "draw", ("setup", "draw"), table)
         turn_name = str(setup.get("turn", players[0]))
         if turn_name not in players:
             raise ScenarioError(f"turn: {turn_name!r} is not a player")
@@ -266,7 +320,9 @@ def check_expect(state: GameState, expect: dict[str, Any], events: list[Event] |
             for player, cards in (want or {}).items():
                 seat = names.index(str(player))
                 got = sorted(c.text for c in state.hands[seat])
-                if Counter(c.text for c in _cards(cards, f"hand.{player}")) != Counter(got):
+                wanted = _cards(cards, f"hand.{player}", ("expect", "hand", str(player)),
+                                (state.variant, state.overrides, len(names)))
+                if Counter(c.text for c in wanted) != Counter(got):
                     differ(f"hand.{player}", cards, got)
         elif key == "hand_size":
             for player, n in (want or {}).items():
@@ -319,7 +375,11 @@ def run_scenario_data(data: dict[str, Any], path: str = "<scenario>",
     base_dir = Path(path).parent if path != "<scenario>" else None
     try:
         state = build_table(data, base_dir)
-    except (ScenarioError, VariantError, ValueError) as exc:
+    except ScenarioError as exc:
+        line = lines.get(exc.where) or lines.get(("setup",))
+        result.failures.append(Failure(None, f"setup: {exc}", line, exc.fix))
+        return result
+    except (VariantError, ValueError) as exc:
         result.failures.append(Failure(None, f"setup: {exc}", lines.get(("setup",))))
         return result
     initial = Counter(state.all_cards())
@@ -365,7 +425,12 @@ def run_scenario_data(data: dict[str, Any], path: str = "<scenario>",
                     result.failures.append(Failure(i, f"refused move {text!r} changed the state", line))
                     return result
                 if error is None or error is False:
-                    result.failures.append(Failure(i, f"{who}: {text} was refused ({exc.code}), expected it to be accepted", line))
+                    unread = exc.detail.startswith("unknown card ")  # the step's card, not the game, is at fault
+                    said = f"{exc.code}: {exc.detail}" if unread else exc.code
+                    fix = card_fix(exc.detail.split("'")[1] if unread else "", state.variant, state.overrides,
+                                   len(state.players)) if unread else ""
+                    result.failures.append(Failure(i, f"{who}: {text} was refused ({said}), expected it to be "
+                                                      "accepted", line, fix))
                     return result
                 if error is not True and str(error) != exc.code:
                     result.failures.append(Failure(i, f"{who}: {text} was refused with {exc.code}, expected {error}", line))
@@ -387,7 +452,8 @@ def run_scenario_data(data: dict[str, Any], path: str = "<scenario>",
                 return result
             state = new_state
         except ScenarioError as exc:
-            result.failures.append(Failure(i, str(exc), line))
+            at = lines.get(("steps", str(i - 1), *exc.where)) if exc.where else None
+            result.failures.append(Failure(i, str(exc), at or line, exc.fix))
             return result
     if Counter(state.all_cards()) != initial:
         gained = Counter(state.all_cards()) - initial

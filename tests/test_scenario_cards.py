@@ -1,0 +1,64 @@
+"""A scenario with a card the runner cannot read says where and how to write it.
+
+Before, `unobot scenario` said "setup: hands.ana: unknown card 'X9'" at the
+line of `setup:`, and a move's card only "was refused (bad_move)": nothing
+said which line, what was meant or how a card is written, unlike a broken
+variant (file, line and a fix). Run through the command, as an author does.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+SETUP = """\
+name: a card nobody can read
+variant: {variant}
+players: [ana, ben]
+setup:
+  hands:
+    ana: [R5, {card}]
+    ben: [B2, G3]
+  discard: [R3]
+  draw: [G2, G4]
+  turn: ana
+steps:
+  - ana: {move}
+  - expect:
+      hand: {{ana: [{expected}]}}
+"""
+
+
+def scenario(tmp_path: Path, *, variant: str = "official", card: str = "R9", move: str = "play R5",
+             expected: str = "R9") -> list[str]:
+    path = tmp_path / "card.yaml"
+    path.write_text(SETUP.format(variant=variant, card=card, move=move, expected=expected))
+    done = subprocess.run([sys.executable, "-m", "unobot.cli", "scenario", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stdout + done.stderr
+    return done.stdout.splitlines()
+
+
+def test_an_unknown_card_in_a_hand_names_its_line_and_the_nearest_codes(tmp_path: Path) -> None:
+    said = scenario(tmp_path, card="X9")
+    assert said[1] == "  scenario (line 6): setup: hands.ana: unknown card 'X9'"
+    assert said[2] == ("    fix: did you mean Y9, R9, G9 or B9? A card is its colour letter (R, G, B, Y) and its "
+                       "rank (0-9, S skip, R reverse, +2), or W and W+4 for the wilds")
+
+
+def test_an_unknown_card_in_a_move_or_an_expectation_says_so_with_a_fix(tmp_path: Path) -> None:
+    said = scenario(tmp_path, move="play R55")
+    assert said[1] == ("  step 1 (line 12): ana: play R55 was refused (bad_move: unknown card 'R55'), "
+                       "expected it to be accepted")
+    assert said[2].startswith("    fix: did you mean R5? A card is its colour letter")
+    said = scenario(tmp_path, expected="RX")
+    assert said[1] == "  step 2 (line 14): hand.ana: unknown card 'RX'"
+    assert said[2].startswith("    fix: did you mean ") and "A card is its colour letter" in said[2]
+
+
+def test_a_variants_own_cards_are_listed_by_their_codes(tmp_path: Path) -> None:
+    said = scenario(tmp_path, variant="no-mercy", card="W+6X")
+    assert said[1] == "  scenario (line 6): setup: hands.ana: unknown card 'W+6X'"
+    assert said[2].startswith("    fix: did you mean W+6")
+    assert "; this variant's other cards: " in said[2] and "W+10" in said[2] and "WCR" in said[2]
