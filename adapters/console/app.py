@@ -52,10 +52,11 @@ from unobot.events import (
     PLAYER_LEFT,
 )
 from unobot.ruleset import RuleSet
-from unobot.store import Store
+from unobot.store import Store, StoreError
 from unobot.variants import VariantError, load_variant, rules_for
 
 from . import render
+from .claim import Claim, Holder
 from .input import (
     ENTER,
     HELP,
@@ -147,6 +148,8 @@ class ConsoleApp:
         self._ = gettext_for(self.lang)
         self.person = c.Person(options.person_id, options.name, lang=options.lang, is_admin=True)
         self.table: Table | None = None
+        #: This console's claim on its table, while it runs (none for a memory store).
+        self.claim: Claim | None = None
         self._drawn = -1  # the table version whose screen is on show
         self._turn: tuple[int, float] = (-1, 0.0)  # (version, when its prompt first showed)
         self.log: deque[Text] = deque(maxlen=40)  # the last lines of moves, for `log`
@@ -162,7 +165,27 @@ class ConsoleApp:
     async def run(self) -> int:
         session = getattr(self.reader, "session", None)  # typing shows only at a prompt
         with session() if session is not None else contextlib.nullcontext():
-            return await self._run()
+            if not self.o.persistent:  # a memory store: no other process can reach this table
+                return await self._run()
+            claim = self.claim = Claim(self.service.store, self.o.chat_id)
+            holder = await claim.take()
+            if holder is not None:  # another terminal plays this table: change nothing, say where
+                self.console.print(render.error(self._open_elsewhere(holder, claim)))
+                return 1
+            try:
+                return await self._run()
+            finally:
+                with contextlib.suppress(StoreError):  # an outage was said already; the claim goes stale
+                    await claim.release()
+
+    def _open_elsewhere(self, holder: Holder, claim: Claim) -> str:
+        """What a second console of the same table is told (`claim.py` says why)."""
+        _ = self._
+        if holder.host == claim.me.host:
+            return _("Your game is open in another terminal (process {pid}). Play on there, or quit it "
+                     "there first.").format(pid=holder.pid)
+        return _("Your game is open in another terminal (process {pid} on {host}). Play on there, or quit "
+                 "it there first.").format(pid=holder.pid, host=holder.host)
 
     async def _run(self) -> int:
         _ = self._
@@ -640,6 +663,8 @@ class ConsoleApp:
 
     # -- talking to the service, showing what happened ----------------------------------------
     async def send(self, cmd: c.Command) -> Outcome:
+        if self.claim is not None:
+            await self.claim.renew()
         out = await self.service.handle(self.o.chat_id, self.person, cmd)
         if out.table is not None:
             self.table = out.table
