@@ -318,7 +318,7 @@ def help_table(lang: str, rules: RuleSet | None = None) -> HelpList:
     the rules in play add (`rules`), and the console's own words."""
     _ = gettext_for(lang)
     rows = [
-        *move_rows(lang),
+        *move_rows(lang, rules),
         *rule_rows(rules, lang),
         (_("Enter"), _("let the others go on, when you are asked whether to act")),
         (f"{_(WORDS['table'])} · {_(SHORT['table'])}", _("show the table and your hand again")),

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..cards import Card, sort_key
 from . import typed
-from .grammar import DRAW_PLAY, SHORT, WORDS, plugin_move_word
+from .grammar import DRAW_PLAY, SHORT, WORDS
 from .i18n import gettext_for, rule_text
 
 if TYPE_CHECKING:
@@ -26,11 +27,24 @@ def top_usage(lang: str) -> str:
     return "top [" + "|".join(words) + "]"
 
 
-def move_rows(lang: str) -> list[tuple[str, str]]:
-    """(What to type, what it does) for every kind of move the grammar reads."""
+#: Fixed rows that only some rule makes a move (their first column's key, the rule's name).
+_ONLY_WITH = {"target": "seven-o", "challenge": "challenge"}
+
+
+def move_rows(lang: str, rules: RuleSet | None = None) -> list[tuple[str, str]]:
+    """(What to type, what it does) for every kind of move the grammar reads;
+    with `rules`, without the moves no rule in play allows (a challenge
+    without the challenge rule, a target without seven-o)."""
+    rows = _move_rows(lang)
+    if rules is None:
+        return [row for _key, row in rows]
+    return [row for key, row in rows if key not in _ONLY_WITH or _ONLY_WITH[key] in rules.rules]
+
+
+def _move_rows(lang: str) -> list[tuple[str, tuple[str, str]]]:
     _ = gettext_for(lang)
     play = _(WORDS["play"])
-    return [
+    rows = [
         ("3", _("play card 3 of your hand (the numbers in front of the cards)")),
         (_("Red 5 · R5 · {play} R5").format(play=play),
          _("play a card by its name, as shown or short: R5, G+2, BS (skip), YR (reverse), W, W+4")),
@@ -47,33 +61,64 @@ def move_rows(lang: str) -> list[tuple[str, str]]:
          _("catch a player who forgot to say UNO")),
         (f"{_(WORDS['challenge'])} · {_(SHORT['challenge'])}", _("challenge a Wild Draw Four played on you")),
     ]
+    keys = ["", "", "", "", "target", "", "", "", "", "", "", "challenge"]
+    return list(zip(keys, rows, strict=True))
 
 
 def rule_rows(rules: RuleSet | None, lang: str) -> list[tuple[str, str]]:
     """(What to type, what it is) for what the rules in play add: each move
     kind a person may send (`Rule.move_kinds`, not the chat's own
-    `system_moves`) with its title, and each card kind (`Rule.cards`) as
-    its code (`R+3`, `WL`) with its name, all in the reader's language.
+    `system_moves`) as its word and what follows it (`Rule.move_usage`:
+    `multi R5 G5 B5`) with its title, and each card the variant deals or a
+    rule declares that the fixed rows do not name (`Rule.cards`, and cards
+    of the deck such as No Mercy's `W+6`, `W+10`, `R+4`) as its code with
+    its name, all in the reader's language.
 
-    Why: the grammar reads them (a move by its kind, a card by its code or
-    name), but the fixed rows above cannot know them, so a plugin's move
-    and card were offered on screen yet missing from `help`."""
-    from ..cards import Card
+    Why: the grammar reads them (a move by its kind or its title, a card by
+    its code or name), but the fixed rows above cannot know them, so a
+    plugin's move and card, and a deck's own cards, were offered on screen
+    yet missing from `help`. Why the kind on the left and the title on the
+    right: a translated title on both sides said the same thing twice; the
+    title, read too, stays in view."""
     from .render import card_name
 
     if rules is None:
         return []
     rows: list[tuple[str, str]] = []
+    declared: list[Card] = []
     for rule in rules.rules.values():
         cls = type(rule)
         for kind, title in cls.move_kinds.items():
-            if kind not in cls.system_moves:  # its title in the reader's language, and its kind: both read
-                word = plugin_move_word(kind, kind, lang)
-                rows.append((kind if word == kind else f"{word} · {kind}", rule_text(cls, title, lang)))
-        for card_kind in cls.cards:
-            card = Card.get(None if card_kind.wild else "R", card_kind.rank)
-            rows.append((card.text, card_name(card, lang)))
+            if kind not in cls.system_moves:
+                usage = cls.move_usage.get(kind, "")
+                rows.append((f"{kind} {usage}".strip(), rule_text(cls, title, lang)))
+        declared += [Card.get(None if k.wild else "R", k.rank) for k in cls.cards]
+    cards = list(dict.fromkeys([*declared, *sorted(_dealt(rules), key=sort_key)]))
+    rows += [(card.text, card_name(card, lang)) for card in cards]
     return rows
+
+
+#: The cards the fixed rows name ("R5, G+2, BS, YR, W, W+4"): by colour and rank.
+_NAMED_RANKS = frozenset({*"0123456789", "S", "R", "+2"})
+
+
+def _dealt(rules: RuleSet) -> set[Card]:
+    """The cards of the rules' deck the fixed rows do not name, one a kind
+    (red for a coloured one, as `R+4`: any colour's letter is read)."""
+    from ..engine import _deck
+
+    try:
+        deck = _deck(rules, 4)
+    except Exception:  # a rule whose deck hook fails is said when a game is dealt, not in help
+        return set()
+    out: set[Card] = set()
+    for card in deck:
+        if card.is_wild:
+            if card.rank not in ("", "+4"):  # W and W+4
+                out.add(card)
+        elif card.rank not in _NAMED_RANKS:
+            out.add(Card.get("R", card.rank))
+    return out
 
 
 def records_rows(lang: str) -> list[tuple[str, str]]:

@@ -51,6 +51,38 @@ def test_the_console_help_lists_the_plugins_move_and_card(lang: str, server: Red
 
 
 def knock_word(lang: str) -> str:
-    """The help's row for the example plugin's move: its kind, and first its
-    title where the reader's language translates it (both are read)."""
-    return "knock" if lang == "en" else f"{plugin_move_title('knock', lang)} · knock"
+    """The help's row for the example plugin's move: its kind (read in every
+    language; its title, read too, is on the right, not said twice)."""
+    return "knock"
+
+
+SHIPPED = ("official", "official-2018", "party", "fast", "reglas-de-uno", "no-mercy", "crazy")
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_every_shipped_variants_help_names_every_card_it_deals_and_only_its_moves(variant: str) -> None:
+    """No Mercy's help had no row for W+6, W+10 or its coloured +4s (cards of
+    its deck, not declared kinds), offered a challenge it has no rule for, and
+    a multi-play row said its title twice in Spanish. Each card the deck can
+    deal is named by the fixed rows' forms or has its own row; each move of
+    the rules has a row, and no row offers a move no rule allows."""
+    from unobot.cards import Card
+    from unobot.chat.typed_help import move_rows
+    from unobot.engine import _deck
+
+    rules = rules_for(variant)
+    for lang in ("en", "es"):
+        rows = [*move_rows(lang, rules), *rule_rows(rules, lang)]
+        said = " ".join(f"{left} {right}" for left, right in rows)
+        for card in set(_deck(rules, 4)):
+            named = card.rank in (*"0123456789", "S", "R", "+2") if not card.is_wild else card.rank in ("", "+4")
+            code = card.text if card.is_wild else Card.get("R", card.rank).text
+            assert named or any(left == code for left, _right in rows), (variant, lang, card.text, rows)
+        assert ("challenge" in rules.rules) == any("Wild Draw Four played on you" in r or "+4 que te han jugado" in r
+                                                  for _l, r in rows), (variant, lang)
+        for rule in rules.rules.values():
+            for kind in type(rule).move_kinds:
+                if kind not in type(rule).system_moves:
+                    row = next(r for r in rows if r[0].split()[0] == kind)
+                    assert row[0] != row[1] and plugin_move_title(kind, lang) not in row[0], row
+        assert len({left for left, _right in rows}) == len(rows), said  # no row twice
