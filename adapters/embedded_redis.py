@@ -15,12 +15,18 @@ Everything lives in one data directory::
     redis.log       the server's log
     appendonly...   the append-only file(s): the data
     .lock           serialises two processes starting on the same directory
+    .users          held (shared) by every process using the server
 
 A server left running by an earlier process on the same directory (one that
 crashed, say) is reused when it still answers and is the process the files
-name. The object that started or reused the server stops it on
-:meth:`EmbeddedRedis.stop`, with SHUTDOWN so the append-only file is
-flushed.
+name. The last object using the server stops it on :meth:`EmbeddedRedis.stop`,
+with SHUTDOWN so the append-only file is flushed: each holds a shared lock on
+``.users`` while it uses the server, and one that stops leaves the server
+running while another still holds it. Why: a console game and `unobot
+audit` (or `replay`, or a second console) share one data folder's server,
+and the short-lived command's stop shut it down under the game, which then
+said the store was unreachable. A process that dies releases its lock with
+it (the kernel's), so a crash never keeps the server "in use".
 
 Persistence: ``appendonly yes`` with ``appendfsync always`` by default. A
 write is on disk before Redis answers it, so neither a killed server nor a
@@ -57,6 +63,7 @@ SOCKET_NAME = "redis.sock"
 PID_NAME = "redis.pid"
 ADDRESS_NAME = "embedded.json"
 LOG_NAME = "redis.log"
+USERS_NAME = ".users"
 _MAX_UNIX_PATH = 100  # AF_UNIX paths are limited to 107 bytes on Linux
 
 
@@ -164,6 +171,7 @@ class EmbeddedRedis:
         self.port: int | None = None
         self.reused = False
         self._process: subprocess.Popen[bytes] | None = None
+        self._users: Any = None  # the open `.users` file this object holds a shared lock on
 
     # ---- addresses
 
@@ -202,10 +210,34 @@ class EmbeddedRedis:
         with _dir_lock(self.data_dir):
             if self._adopt():
                 self.reused = True
+                self._hold()
                 return self.url
             self.reused = False
             self._launch()
+            self._hold()
             return self.url
+
+    def _hold(self) -> None:
+        """Say this object uses the server (a shared lock on ``.users``, kept until stop)."""
+        if fcntl is None or self._users is not None:  # pragma: no cover - not on Windows
+            return
+        self._users = open(self.data_dir / USERS_NAME, "a+")  # noqa: SIM115 - held until stop
+        fcntl.flock(self._users, fcntl.LOCK_SH)
+
+    def _last_user(self) -> bool:
+        """Give up this object's hold; whether nobody else holds the server now."""
+        handle, self._users = self._users, None
+        if fcntl is None or handle is None:  # pragma: no cover - not on Windows (or never held)
+            return True
+        try:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return False  # another process (or object) still uses it
+            return True
+        finally:
+            handle.close()
 
     def _adopt(self) -> bool:
         """Attach to the server that ``embedded.json`` names, if it is alive and ours."""
@@ -296,21 +328,30 @@ class EmbeddedRedis:
     # ---- stop
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Shut the server down cleanly (SHUTDOWN flushes the append-only file)."""
+        """Shut the server down cleanly (SHUTDOWN flushes the append-only file),
+        unless another process still uses it: then leave it running for the
+        last one to stop."""
         if self.pid is None:
             return
         import redis
 
-        with contextlib.suppress(redis.RedisError, OSError), self._client() as client:
-            client.shutdown()
-        if not self._wait_gone(timeout):
-            self._signal(signal.SIGTERM)
+        with _dir_lock(self.data_dir):  # no start adopts a server that is going away
+            if not self._last_user():
+                self.pid, self._process = None, None
+                return
+            with contextlib.suppress(redis.RedisError, OSError), self._client() as client:
+                client.shutdown()
             if not self._wait_gone(timeout):
-                self.kill()
-        self._forget()
+                self._signal(signal.SIGTERM)
+                if not self._wait_gone(timeout):
+                    self.kill()
+            self._forget()
 
     def kill(self) -> None:
         """SIGKILL the server (as a crash would); the data on disk stays."""
+        if self._users is not None:
+            self._users.close()  # (its lock with it)
+            self._users = None
         if self.pid is None:
             return
         self._signal(signal.SIGKILL)

@@ -13,6 +13,7 @@ on a real Redis, through ptys.
 from __future__ import annotations
 
 import signal
+from pathlib import Path
 
 import pexpect
 
@@ -56,3 +57,26 @@ def test_a_second_console_is_told_the_table_is_open_elsewhere(server: RedisServe
         after.expect(pexpect.EOF)
     finally:
         after.close()
+
+
+def test_the_second_console_leaves_the_first_ones_embedded_store_running(tmp_path: Path) -> None:
+    """The default set-up: both consoles use the embedded server of one data
+    folder. The second one, told and gone, must not take the server with it
+    (adapters/embedded_redis.py: the last user stops it)."""
+    data = {"XDG_DATA_HOME": str(tmp_path / "xdg")}
+    first = spawn(*MINE, **data)
+    try:
+        first.expect("Your move " + PROMPT)
+        second = spawn(*MINE, **data)
+        second.expect(pexpect.EOF)
+        second.close()
+        assert second.exitstatus == 1
+        first.sendline("d")
+        first.expect(PROMPT)
+        said = clean(first.before)
+        assert "not reachable" not in said and "You drew" in said, said
+        first.sendline("quit")
+        first.expect("Game saved")
+        first.expect(pexpect.EOF)
+    finally:
+        first.close()

