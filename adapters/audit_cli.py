@@ -15,6 +15,7 @@ import argparse
 import functools
 import sys
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 
@@ -30,24 +31,59 @@ def register(subparsers: Any) -> None:
                    help="the language it is told in (default: yours, from LC_ALL/LC_MESSAGES/LANG as gettext "
                         "reads them, else the chat's, else game.default_language)")
     p.add_argument("--store", metavar="URL", help="redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
+    p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_replay)
     p = subparsers.add_parser("audit", help="replay every stored game; exit 1 on any mismatch")
     p.add_argument("--store", metavar="URL", help="redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
+    p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_audit)
 
 
-async def _open(url: str | None) -> Any:
+DATA_DIR_HELP = ("the embedded store's folder (default: store.data_dir of the config file; with none, ./data "
+                 "when a store is there, else your data folder, where unobot play keeps its games)")
+
+
+def embedded_dir(given: str | None, config: Any, environ: Any = None) -> Path:
+    """Which folder's embedded store to read: ``--data-dir``; else the
+    config's ``store.data_dir`` when a config file or ``UNOBOT_DATA_DIR``
+    names it; else ``./data`` if a store is there (a bot run here without a
+    config file), else the person's data folder (the console's).
+
+    Why: with no config file, `unobot audit` and `unobot replay --last` read
+    ``./data`` of whatever folder they were started in, so a console player
+    found none of their games (the console keeps them in their data folder
+    whatever the folder) and a new, empty store was started there."""
+    import os
+
+    from unobot.adapters.console.cli import user_data_dir
+
+    env = os.environ if environ is None else environ
+    if given:
+        return Path(given)
+    if config.source is not None or env.get("UNOBOT_DATA_DIR"):
+        return Path(config.store.data_dir)
+    here = Path(config.store.data_dir)
+    return here if (here / "redis").is_dir() else user_data_dir(env)
+
+
+async def _open(url: str | None, data_dir: str | None = None) -> Any:
     """The store ``--store`` names (read with the config's options, ``redis.cluster``
-    included), else the configured one."""
-    from unobot.adapters.store_factory import open_configured_store, open_store, store_options
-    from unobot.config import load_config
+    included), else the configured one; an embedded one in :func:`embedded_dir`,
+    and only where one was kept (reading starts no new, empty store)."""
+    from unobot.adapters.store_factory import open_store, store_options
+    from unobot.config import ConfigError, load_config
 
     config = load_config()
-    if url and url.strip() != "config":  # `config`: the configured store, as for `unobot simulate`
+    if not url or url.strip() == "config":  # `config`: the configured store, as for `unobot simulate`
+        url, memory = config.redis.url, config.redis.memory
+    else:
         memory = url == "memory"
-        return await open_store(url, data_dir=config.store.data_dir, prefix=config.store.prefix,
-                                memory=memory, **store_options(config, memory=memory))
-    return await open_configured_store(config)
+    folder = embedded_dir(data_dir, config)
+    if not memory and (url is None or url.strip() == "embedded") and not (folder / "redis").is_dir():
+        raise ConfigError(str(folder), None, "", "no games are kept here: no embedded store in this folder "
+                          "(--data-dir names another, --store a Redis server)")
+    return await open_store(url, data_dir=str(folder), prefix=config.store.prefix,
+                            memory=memory, **store_options(config, memory=memory))
 
 
 OUTAGE_WINDOW = 30.0
@@ -130,7 +166,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
 
     async def run() -> int:
-        store = await _open(args.store)
+        store = await _open(args.store, args.data_dir)
         try:
             if args.chat is None:  # --last alone: the last kept game of every chat
                 from unobot.chat.audit import last_of_every_chat
@@ -170,7 +206,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from unobot.chat.audit import archived_records, audit_archived, audit_table, stored_tables
 
     async def run() -> int:
-        store = await _open(args.store)
+        store = await _open(args.store, args.data_dir)
         games = mismatches = 0
         try:
             async def walk() -> list[str]:

@@ -54,3 +54,32 @@ def test_a_finished_console_match_is_audited_and_replayed(tmp_path: Path) -> Non
         assert missing.returncode == 2 and "no such finished game" in missing.stderr
     finally:
         redis.stop()
+
+
+def test_with_no_config_audit_and_replay_read_the_consoles_own_store(tmp_path: Path) -> None:
+    """With no config file, `unobot audit` and `unobot replay --last` read
+    `./data` of the folder they were started in: a console player (whose
+    games are in their data folder, whatever the folder) found "0 games
+    replayed", and an empty store was started in that folder. Now they read
+    the person's data folder (unless a store is in ./data), and where no
+    store was ever kept they say so and start none."""
+    home, elsewhere = tmp_path / "xdg", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    extra = {"XDG_DATA_HOME": str(home), "HOME": str(tmp_path)}
+
+    def here(*args: str, **more: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "unobot.cli", *args], cwd=elsewhere,
+                              env={**env(), **extra, **more}, capture_output=True, text=True, timeout=120)
+
+    played = here("play", "--auto", "--seed", "3", "--players", "3", "--delay", "0", "--rounds", "1")
+    assert played.returncode == 0, played.stdout + played.stderr
+    audit = here("audit")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert audit.stdout.strip().splitlines()[-1] == "1 games replayed, 0 mismatches"
+    told = here("replay", "--last")
+    assert told.returncode == 0 and told.stdout.startswith(f"Game {CHAT}#"), told.stdout + told.stderr
+    assert not (elsewhere / "data").exists()
+    nothing = here("audit", XDG_DATA_HOME=str(tmp_path / "empty"))
+    assert nothing.returncode == 2 and "Traceback" not in nothing.stderr, nothing.stderr
+    assert nothing.stderr.startswith(f"error: {tmp_path / 'empty' / 'unobot'}: no games are kept here"), nothing.stderr
+    assert not (tmp_path / "empty").exists() and not (elsewhere / "data").exists()
