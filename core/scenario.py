@@ -464,7 +464,13 @@ def run_scenario_data(data: dict[str, Any], path: str = "<scenario>",
 
 def load_scenario(path: Path) -> tuple[dict[str, Any], dict[tuple[str, ...], int]]:
     try:
-        data, lines = load_yaml_with_lines(path.read_text(encoding="utf-8"), str(path))
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:  # a mistyped name: said as the others are, not a traceback
+        raise ScenarioError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{path}: cannot read it: {exc}") from None
+    try:
+        data, lines = load_yaml_with_lines(text, str(path))
     except VariantError as exc:
         raise ScenarioError(str(exc)) from None
     if not isinstance(data, dict):

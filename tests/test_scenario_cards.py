@@ -62,3 +62,13 @@ def test_a_variants_own_cards_are_listed_by_their_codes(tmp_path: Path) -> None:
     assert said[1] == "  scenario (line 6): setup: hands.ana: unknown card 'W+6X'"
     assert said[2].startswith("    fix: did you mean W+6")
     assert "; this variant's other cards: " in said[2] and "W+10" in said[2] and "WCR" in said[2]
+
+
+def test_a_scenario_file_that_is_not_there_is_one_failure_not_a_traceback(tmp_path: Path) -> None:
+    """`unobot scenario nofile.yaml` printed a FileNotFoundError traceback."""
+    missing = tmp_path / "nofile.yaml"
+    done = subprocess.run([sys.executable, "-m", "unobot.cli", "scenario", str(missing)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.splitlines() == [f"FAIL {missing}: nofile", f"  scenario: {missing}: no such file",
+                                        "0 passed, 1 failed"]
