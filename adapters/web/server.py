@@ -61,6 +61,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
@@ -180,13 +181,16 @@ class WebTable:
         #: time (keep_payloads, tests only): person -> [{payload, seat, hands}].
         self.sent: dict[str, list[dict[str, Any]]] = {}
         self.app = web.Application(client_max_size=64 * 1024)
-        self.app.add_routes([
-            web.get("/", self.index), web.get("/ws", self.socket),
-            web.get("/static/{name}", self.asset), web.get("/cards/{code}.png", self.card),
-            web.get("/api/variants", self.variants), web.post("/api/new", self.new_table),
-            web.post("/api/records", self.records),
-            web.get("/healthz", self.health),
-        ])
+        for base in served_under(self.config.public_url):
+            self.app.add_routes([
+                web.get(base + "/", self.index), web.get(base + "/ws", self.socket),
+                web.get(base + "/static/{name}", self.asset), web.get(base + "/cards/{code}.png", self.card),
+                web.get(base + "/api/variants", self.variants), web.post(base + "/api/new", self.new_table),
+                web.post(base + "/api/records", self.records),
+                web.get(base + "/healthz", self.health),
+            ])
+            if base:  # the page's relative addresses need its folder: /uno -> /uno/ (the query kept)
+                self.app.router.add_get(base, self.to_folder)
         self.app.on_shutdown.append(self._shutdown)
 
     # -- links ---------------------------------------------------------------------------
@@ -205,6 +209,9 @@ class WebTable:
     # -- HTTP ----------------------------------------------------------------------------
     async def index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def to_folder(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPPermanentRedirect(request.rel_url.with_path(request.path + "/").with_query(request.query))
 
     async def asset(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
@@ -561,7 +568,8 @@ class WebTable:
         table = out.table
         for page in list(self.pages.get(chat, ())):
             if page.viewer is not None and out.private.get(page.viewer.person):
-                await self._send(page, {"type": "notice", "lines": out.private[page.viewer.person]})
+                lines = out.private[page.viewer.person]
+                await self._send(page, {"type": "notice", "lines": lines})
         await self._broadcast(chat, table)
         if table is not None:
             self.planned.add(chat)
@@ -733,6 +741,18 @@ class WebTable:
         for pages in list(self.pages.values()):
             for page in list(pages):
                 await page.ws.close()
+
+
+def served_under(public_url: str) -> list[str]:
+    """The path prefixes the routes answer under: the root, and `web.public_url`'s path when
+    it has one (`https://example.org/uno` -> "/uno").
+
+    Why both: a reverse proxy in front may pass the prefix on (Caddy's `handle /uno/*`,
+    nginx's `proxy_pass http://127.0.0.1:8080;`) or strip it (Caddy's `handle_path`, nginx's
+    `proxy_pass http://127.0.0.1:8080/;`), and the page works under either, because every
+    address it asks for is relative to itself (static/app.js, state.card_url)."""
+    path = urlsplit(public_url).path.rstrip("/")
+    return [""] if not path else ["", path]
 
 
 def split_game(chat: str) -> tuple[str, int | None]:

@@ -24,7 +24,9 @@ COLOR_LETTERS = ("R", "Y", "G", "B")
 
 
 def card_url(card: Card) -> str:
-    return "/cards/" + quote(card.text, safe="") + ".png"
+    """Relative to the page (never "/cards/..."): a page served under a reverse proxy's
+    sub-path (`web.public_url: https://example.org/uno`) asks for its pictures under it."""
+    return "cards/" + quote(card.text, safe="") + ".png"
 
 
 def card_json(card: Card, lang: str) -> dict[str, Any]:

@@ -22,6 +22,9 @@
   window.__states = [];  // what was drawn, for tests
   // When each version was drawn and each tap was sent (epoch ms): bench/web.py reads them.
   window.__timing = { shown: {}, taps: [] };
+  // Every address the page asks for is relative to the page itself (never "/..."): served
+  // under a reverse proxy's sub-path (https://example.org/uno/) it stays under it.
+  var here = function (rest) { return new URL(rest, location.href.split(/[?#]/)[0]).href; };
   var clock = function () { return performance.timeOrigin + performance.now(); };
 
   function t(key, n, extra) {
@@ -89,7 +92,9 @@
   }
   function connect() {
     banner(t("connecting"));
-    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    var url = new URL("ws", location.href);  // beside the page: under a proxy's sub-path too
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(url.href);
     ws.onopen = function () { retry = 0; banner(""); settingsAsked = false; send({ type: "hello" }); };
     ws.onmessage = function (ev) { receive(JSON.parse(ev.data)); };
     ws.onclose = function () {
@@ -160,7 +165,7 @@
     $("facts").classList.toggle("no-card", !s.top);
     if (tableToken && s.phase === "lobby") {
       $("share").hidden = false;
-      $("share-link").value = location.origin + "/?t=" + tableToken;
+      $("share-link").value = here("?t=" + tableToken);
     } else $("share").hidden = true;
     var top = $("top");
     if (s.top) {
@@ -423,7 +428,7 @@
   function records(what, extra) {
     var body = { what: what, period: period, auth: auth, lang: lang };
     if (extra) for (var k in extra) body[k] = extra[k];
-    return fetch("/api/records", { method: "POST", headers: { "Content-Type": "application/json" },
+    return fetch("api/records", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body) })
       .then(function (r) { return r.json(); })
       .then(function (r) {
@@ -476,7 +481,7 @@
   // -- a new browser table ----------------------------------------------------------------------
   function landing() {
     show("landing");
-    fetch("/api/variants?lang=" + lang).then(function (r) { return r.json(); }).then(function (v) {
+    fetch("api/variants?lang=" + lang).then(function (r) { return r.json(); }).then(function (v) {
       if (v.lang) lang = v.lang;
       if (v.dir) setDir(v.dir);
       if (v.texts) { texts = v.texts; applyTexts(); }
@@ -488,12 +493,12 @@
     });
     $("new-form").onsubmit = function (ev) {
       ev.preventDefault();
-      fetch("/api/new", { method: "POST", headers: { "Content-Type": "application/json" },
+      fetch("api/new", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ name: $("new-name").value, variant: $("new-variant").value, lang: lang }) })
         .then(function (r) { return r.json(); }).then(function (r) {
           if (r.error) { toast(r.error); return; }
           localStorage.setItem("unobot.seat." + r.table, r.player);
-          location.href = "/?t=" + r.table;
+          location.href = here("?t=" + r.table);
         });
     };
   }
