@@ -568,7 +568,9 @@ class WebTable:
         table = out.table
         for page in list(self.pages.get(chat, ())):
             if page.viewer is not None and out.private.get(page.viewer.person):
-                lines = out.private[page.viewer.person]
+                # In the page's language (its reader's now), not the one the seat joined with,
+                # which is what `private` holds: core says each line again in any language.
+                lines = out.private_for(page.viewer.person, page.lang) or out.private[page.viewer.person]
                 await self._send(page, {"type": "notice", "lines": lines})
         await self._broadcast(chat, table)
         if table is not None:
