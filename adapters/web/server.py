@@ -71,6 +71,7 @@ from unobot.chat import answers
 from unobot.chat import commands as c
 from unobot.chat.actions import decode
 from unobot.chat.i18n import known, normalize
+from unobot.chat.lobby import last_match
 from unobot.chat.outcome import Outcome
 from unobot.chat.records_text import forget_question
 from unobot.chat.render import failure_text, store_error_code
@@ -83,7 +84,7 @@ from unobot.store import StoreDataError, StoreUnavailable
 
 from . import links, state
 from .admins import CREATOR_KEY, AdminCheck, Admins
-from .texts import direction, page_texts, refusal, settings_payload
+from .texts import direction, page_texts, refusal, settings_payload, web_commands
 
 log = logging.getLogger(__name__)
 
@@ -401,6 +402,8 @@ class WebTable:
         page.lang = normalize(who.lang or lang)
         chat, game = split_game(who.chat)
         table = await self.service.table(chat)
+        if table is None:  # a match just over: its end (who won) and "Play again", not "no game"
+            table = await last_match(self.service, chat)
         if game is not None and (table is None or table.seed != game):
             await self._refuse(page, "other_game", page.lang, texts=True)
             return
@@ -444,6 +447,12 @@ class WebTable:
                 return self.admins.known(chat, viewer.person, otherwise)
             return await self.admins.telegram(chat, viewer.person)
         return False
+
+    def commands(self, chat: str, lang: str) -> dict[str, str] | None:
+        """How core's texts name commands on this table's page: a browser table's buttons
+        (`texts.web_commands`); a chat's table keeps the chat's commands (a Telegram group's
+        Mini App: `/new` is typed in that group)."""
+        return web_commands(lang) if chat.startswith(BROWSER_PREFIX) else None
 
     def person(self, page: Page) -> c.Person:
         """The page's person as the service sees them (an admin or not, as asked)."""
@@ -533,7 +542,8 @@ class WebTable:
         if out.code == "stale":
             text = refusal("bad_action", page.lang)
         else:
-            text = out.refusal(page.lang)  # its reason too (which rules clash) in the page's language
+            # its reason too (which rules clash) in the page's language, naming the page's buttons
+            text = out.refusal(page.lang, self.commands(viewer.chat, page.lang))
         await self._send(page, {"type": "refused", "code": out.code, "text": text})
         await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
 
@@ -599,7 +609,7 @@ class WebTable:
         page.sent = version
         page.finished = table is not None and table.phase == FINISHED
         data = state.payload(table, viewer.person, page.lang, now=self.service.clock(), chat=viewer.chat,
-                             is_admin=page.admin)
+                             is_admin=page.admin, offer_again=viewer.chat.startswith(BROWSER_PREFIX))
         if self.config.keep_payloads:  # the tests' privacy scan: what was sent, beside every hand then
             hands = [[card.text for card in h] for h in table.game.hands] if table is not None and table.game else []
             self.sent.setdefault(viewer.person, []).append({"payload": json.loads(json.dumps(data)),
@@ -624,9 +634,11 @@ class WebTable:
         say it (the socket stays open: the page's next message tries again)."""
         log.warning("a page's message could not be handled: %s", exc)
         code = "store_data" if isinstance(exc, StoreDataError) else store_error_code(exc)
+        commands = self.commands(page.viewer.chat, page.lang) if page.viewer is not None else None
         await self._send(page, {"type": "refused", "code": code, "texts": page_texts(page.lang),
                                 "lang": page.lang, "dir": direction(page.lang),
-                                "text": failure_text(exc, page.lang, keeps_nothing=self.service.keeps_nothing)})
+                                "text": failure_text(exc, page.lang, keeps_nothing=self.service.keeps_nothing,
+                                                     commands=commands)})
 
     async def _refuse(self, page: Page, code: str, lang: str, *, texts: bool = False) -> None:
         data: dict[str, Any] = {"type": "refused", "code": code, "text": refusal(code, lang)}

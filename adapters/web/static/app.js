@@ -156,8 +156,8 @@
     $("variant").textContent = s.variant || "";
     $("headline").textContent = s.headline || "";
     if (s.phase === "none") { $("headline").textContent = t("no_game"); }
-    // A browser table whose match is over (or where no game runs) has nothing on offer: the
-    // way on is a new table from the landing page (a chat's table starts its next game in the chat).
+    // A browser table whose match is over (or where no game runs): besides core's "Play again"
+    // (the same table, its seats kept), a new table from the landing page.
     $("again").hidden = !(tableToken && (s.phase === "finished" || s.phase === "none"));
     // No card on the table yet (the lobby) or no game: no colour, no direction to show (not
     // "–" and a made-up counter-clockwise); the board stays for a turn timer's clock only.
@@ -207,7 +207,7 @@
     // A match over (or no game): nothing to do and no hand, so no empty "What you can do" and
     // "Your hand" above who won; during a game they stay, even empty, or the page would jump.
     var over = s.phase === "finished" || s.phase === "none";
-    $("actions-box").hidden = over;
+    $("actions-box").hidden = over && !s.actions.length;  // after a match: "Play again" (core's)
     $("hand-box").hidden = over || (s.seat === null && !s.hand.length);
     var hand = $("hand"); hand.textContent = "";
     s.hand.forEach(function (h) {
