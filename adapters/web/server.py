@@ -74,7 +74,7 @@ from unobot.chat.i18n import known, normalize
 from unobot.chat.lobby import last_match
 from unobot.chat.outcome import Outcome
 from unobot.chat.records_text import forget_question
-from unobot.chat.render import failure_text, store_error_code
+from unobot.chat.render import error_text, failure_text, store_error_code
 from unobot.chat.service import ChatService
 from unobot.chat.settings_press import press as settings_press
 from unobot.chat.table import FINISHED, LOBBY, Table
@@ -531,11 +531,18 @@ class WebTable:
             return
         person = self.person(page)
         async with self.lock(viewer.chat):
-            await self._settle(viewer.chat, page.lang)
+            await self._settle(viewer.chat)
             out = await self.service.handle(viewer.chat, person, cmd)
             if out.ok:
                 await self._publish(viewer.chat, out)
                 return
+        if out.code == "store_unconfirmed":
+            # Applied on the primary, not confirmed by its copies: neither done nor refused. Every
+            # page of the chat keeps the table it shows (the move is not drawn as made) and says
+            # it waits; `_settle` draws the table once the store has said (kept or lost).
+            await self._send(page, {"type": "refused", "code": out.code, "text": out.refusal(page.lang)})
+            await self._tell_unconfirmed(viewer.chat)
+            return
         # Said in the page's language (the outcome's text is in the table's). A stale tap is
         # the page's own words: the chats' "open your hand again" means nothing here, where
         # the table is drawn anew just below.
@@ -547,7 +554,7 @@ class WebTable:
         await self._send(page, {"type": "refused", "code": out.code, "text": text})
         await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
 
-    async def _settle(self, chat: str, lang: str | None) -> None:
+    async def _settle(self, chat: str) -> None:
         """Tell the chat's pages what became of its moves the store did not confirm ("Confirmed
         now", "was lost"): a page that read "not confirmed yet, I will say here whether this
         counts" is told, at the next move made here or at the watcher's next look. (Core's
@@ -556,12 +563,25 @@ class WebTable:
         if not self.service.unconfirmed.waiting(chat):
             return
         try:
-            lines = await self.service.settle_unconfirmed(chat, lang)
+            said = await self.service.settle_unconfirmed_said(chat)
         except StoreUnavailable:  # still down: asked again next time
             return
+        if not said:  # undecided yet: the pages keep waiting
+            return
+        for page in list(self.pages.get(chat, ())):  # each in its reader's language
+            await self._send(page, {"type": "notice", "lines": [m.text(page.lang) for m in said]})
+        # Decided: the table as the store now holds it (the move made, or not), drawn at last.
+        try:
+            table = await self.service.table(chat)
+        except StoreUnavailable:
+            return
+        pages = list(self.pages.get(chat, ()))
+        await asyncio.gather(*(self._push(p, table, force=True) for p in pages), return_exceptions=True)
+
+    async def _tell_unconfirmed(self, chat: str) -> None:
+        """Every page of `chat`: a move waits for the store's confirmation (said in its language)."""
         for page in list(self.pages.get(chat, ())):
-            if lines:
-                await self._send(page, {"type": "notice", "lines": lines})
+            await self._send(page, {"type": "unconfirmed", "text": error_text("store_unconfirmed", page.lang)})
 
     def lock(self, chat: str) -> asyncio.Lock:
         found = self.locks.get(chat)
@@ -610,6 +630,8 @@ class WebTable:
         page.finished = table is not None and table.phase == FINISHED
         data = state.payload(table, viewer.person, page.lang, now=self.service.clock(), chat=viewer.chat,
                              is_admin=page.admin, offer_again=viewer.chat.startswith(BROWSER_PREFIX))
+        if self.service.unconfirmed.waiting(viewer.chat):  # drawn, but as waiting: no move offered
+            data["unconfirmed"] = error_text("store_unconfirmed", page.lang)
         if self.config.keep_payloads:  # the tests' privacy scan: what was sent, beside every hand then
             hands = [[card.text for card in h] for h in table.game.hands] if table is not None and table.game else []
             self.sent.setdefault(viewer.person, []).append({"payload": json.loads(json.dumps(data)),
@@ -670,10 +692,9 @@ class WebTable:
         while self.pages.get(chat):
             await asyncio.sleep(self.config.poll if self.following is None else max(self.config.poll, FEED_POLL))
             async with self.lock(chat):
-                await self._look(chat)
                 if self.service.unconfirmed.waiting(chat):
-                    pages = self.pages.get(chat)
-                    await self._settle(chat, next(iter(pages)).lang if pages else None)
+                    await self._settle(chat)
+                await self._look(chat)
         self.watchers.pop(chat, None)
         if not self.lock(chat).locked():
             self.locks.pop(chat, None)
@@ -703,7 +724,11 @@ class WebTable:
             self.looking.pop(chat, None)
 
     async def _look(self, chat: str) -> None:
-        """One look at the store for the watcher: show a newer table (or its end)."""
+        """One look at the store for the watcher: show a newer table (or its end). Not while
+        a move made here waits for the store's confirmation: the store's newer table holds
+        it, and drawing it would show it as made (`_settle` draws it once decided)."""
+        if self.service.unconfirmed.waiting(chat):
+            return
         try:
             game_id = await self.service.store.chat_game(chat)
             seen = {p.sent for p in self.pages.get(chat, ())}

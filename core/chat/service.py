@@ -310,6 +310,13 @@ class ChatService:
             return []
         return await self.unconfirmed.settle(chat_id, normalize(lang) if lang else self.defaults.lang)
 
+    async def settle_unconfirmed_said(self, chat_id: str) -> list[Msg]:
+        """`settle_unconfirmed` as texts each reader reads in their own language (the web
+        table tells each page in its own)."""
+        if not self.unconfirmed.waiting(chat_id):
+            return []
+        return await self.unconfirmed.settle_said(chat_id)
+
     async def _handle(self, chat_id: str, person: c.Person, command: c.Command) -> Outcome:
         lang = normalize(person.lang) if person.lang else None
         try:

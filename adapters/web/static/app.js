@@ -83,9 +83,10 @@
   }
 
   // -- the socket ---------------------------------------------------------------------------
+  var lastTap = null;  // the id of the last move sent (marked as waiting if the store does not confirm it)
   function send(msg) {
     msg.auth = auth; msg.lang = lang;
-    if (msg.type === "act") window.__timing.taps.push({ version: msg.version, at: clock() });
+    if (msg.type === "act") { lastTap = msg.id; window.__timing.taps.push({ version: msg.version, at: clock() }); }
     if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg)); return true; }
     toast(t("offline"));
     return false;
@@ -125,7 +126,9 @@
       if (m.code === "forged" || m.code === "expired" || m.code === "bad_link" || m.code === "other_game") {
         $("message").textContent = m.text; show("message");
       }
-    } else if (m.type === "notice") { (m.lines || []).forEach(toast); }
+      if (m.code === "store_unconfirmed") waiting(m.text);
+    } else if (m.type === "unconfirmed") waiting(m.text);
+    else if (m.type === "notice") { (m.lines || []).forEach(toast); }
     else if (m.type === "settings") drawSettings(m);
   }
   var STORE_DOWN = ["store_unavailable", "store_refusing", "store_slow"], again = null, againPause = 1000;
@@ -231,8 +234,25 @@
     // An admin of this table (the server says who) has the settings panel; its title is the
     // chats' "Rules in this chat", sent with the panel (asked for once, then kept fresh).
     drawStop(s);
+    waiting(s.unconfirmed || "");
     $("settings").hidden = !s.admin;
     if (s.admin && !settingsAsked) { settingsAsked = true; send({ type: "settings" }); }
+  }
+
+  // A move the store applied but has not confirmed (core/chat/unconfirmed.py): the table stays
+  // as it was, the move tapped is marked as waiting, nothing can be pressed until the server
+  // draws the table the store settled on (the move made, or lost); never drawn as made.
+  function waiting(text) {
+    var box = $("unconfirmed");
+    box.textContent = text ? "⏳ " + text : ""; box.hidden = !text;
+    $("table").classList.toggle("unconfirmed", !!text);
+    document.querySelectorAll("#actions button, #hand button, #stop-box button").forEach(function (b) {
+      b.disabled = !!text;
+    });
+    if (!text || !lastTap) return;
+    var tapped = document.querySelector('#hand [data-action="' + CSS.escape(lastTap) + '"], #actions [data-id="'
+      + CSS.escape(lastTap) + '"]');
+    if (tapped) { tapped.classList.add("pending"); tapped.setAttribute("aria-busy", "true"); }
   }
 
   // -- Stop and Leave: core's `Menu.stop` (the creator or an admin) and `Menu.leave` (a seated
