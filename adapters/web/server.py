@@ -69,7 +69,7 @@ from unobot.cards import CardError, parse_card
 from unobot.changes import Change, start_following, stop_following
 from unobot.chat import answers
 from unobot.chat import commands as c
-from unobot.chat.actions import decode
+from unobot.chat.actions import AGAIN, decode
 from unobot.chat.i18n import known, normalize
 from unobot.chat.lobby import last_match
 from unobot.chat.outcome import Outcome
@@ -121,6 +121,9 @@ class Page:
     #: a change made elsewhere (a Telegram admin's /rules) reaches the lobby, and so the
     #: open panel is drawn again instead of going stale.
     lobby_settings: tuple[object, ...] | None = None
+    #: Opened with a link for one game (Discord's `/uno table`, the console's): it cannot
+    #: follow its player into the next game, so it offers no "Play again".
+    one_game: bool = False
 
 
 def lobby_settings(table: Table) -> tuple[object, ...]:
@@ -408,6 +411,7 @@ class WebTable:
             await self._refuse(page, "other_game", page.lang, texts=True)
             return
         page.viewer = links.Viewer(chat, who.person, who.name, page.lang, via=who.via, admin=who.admin)
+        page.one_game = game is not None
         self._add(page)
         page.admin = await self.is_admin(page.viewer, quick=kind == "act", otherwise=page.admin)
         if kind == "hello":
@@ -630,6 +634,8 @@ class WebTable:
         page.finished = table is not None and table.phase == FINISHED
         data = state.payload(table, viewer.person, page.lang, now=self.service.clock(), chat=viewer.chat,
                              is_admin=page.admin, offer_again=viewer.chat.startswith(BROWSER_PREFIX))
+        if page.one_game:  # the next game's lobby would refuse this link ("an earlier game")
+            data["actions"] = [a for a in data["actions"] if a["kind"] != AGAIN]
         if self.service.unconfirmed.waiting(viewer.chat):  # drawn, but as waiting: no move offered
             data["unconfirmed"] = error_text("store_unconfirmed", page.lang)
         if self.config.keep_payloads:  # the tests' privacy scan: what was sent, beside every hand then

@@ -120,3 +120,27 @@ async def test_two_who_ask_to_play_again_at_once_share_one_lobby() -> None:
     assert (await service.handle("web.x", ana, c.Start())).ok
     running = await service.handle("web.x", bea, c.Again())
     assert not running.ok and running.code == "game_running"
+
+
+async def test_a_link_for_one_game_shows_its_end_without_play_again(web: WebServer, browser: Any) -> None:
+    """Discord's `/uno table` (and the console's) link is signed for one game: it shows that
+    match's end, but offers no "Play again" (the next game's lobby would refuse the link as
+    an earlier game's; the chat starts the next game itself)."""
+    svc = web.service
+    chat = "dc_1_2"
+    await svc.store.update_chat_settings(chat, {"rules": {"scoring": {"target": 0}}})  # one round
+    assert (await svc.handle(chat, c.Person("7", "Dee"), c.NewGame(variant="official"))).ok
+    assert (await svc.handle(chat, c.Person("8", "Eve"), c.Join())).ok
+    assert (await svc.handle(chat, c.Person("7", "Dee"), c.Start())).ok
+    table = await svc.table(chat)
+    assert table is not None and web.table is not None
+    dee = await WebPlayer.open(browser, web.table.player_link(chat, "7", "Dee", game=table.seed), "Dee")
+    await dee.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    version = await laid_out(web, chat, ("R5", "G1 G2"), "R1")
+    await dee.wait_for(lambda s: s is not None and s["version"] == version)
+    await dee.page.click('#hand button[data-code="R5"]')
+    s = await dee.wait_for(lambda s: s is not None and s["phase"] == "finished")
+    assert not [a for a in s["actions"] if a["kind"] == "again"], s["actions"]
+    await dee.page.reload()
+    s = await dee.wait_for(lambda s: s is not None and s["phase"] == "finished")
+    assert not [a for a in s["actions"] if a["kind"] == "again"], s["actions"]
