@@ -75,8 +75,12 @@ async def test_a_move_not_confirmed_is_drawn_as_waiting_until_the_store_says(tmp
                 assert last is not None and last["version"] == version, last
             card = ana.page.locator('#hand button[data-code="R5"]')
             assert await card.get_attribute("class") == "card playable pending"
-            assert await card.is_disabled()
-            assert await ana.page.locator("#actions button:not([disabled])").count() == 0
+            assert await card.is_disabled()  # aria-disabled: it keeps the keyboard's focus
+            assert await ana.page.locator('#actions button:not([aria-disabled="true"])').count() == 0
+            taps = await ana.page.evaluate("window.__timing.taps.length")
+            await ana.page.keyboard.press("d")  # the draw key sends nothing meanwhile, nor a card
+            await ana.page.click('#hand button[data-code="R6"]', force=True)
+            assert await ana.page.evaluate("window.__timing.taps.length") == taps
         # Confirmed: said, and drawn on every page.
         await ana.page.wait_for_function("t => window.__toasts.indexOf(t) >= 0",
                                          arg=de(KEPT).format(player="Ana"), timeout=15_000)

@@ -85,6 +85,7 @@
   // -- the socket ---------------------------------------------------------------------------
   var lastTap = null;  // the id of the last move sent (marked as waiting if the store does not confirm it)
   function send(msg) {
+    if (msg.type === "act" && held) return false;  // a move waits for the store: nothing else yet
     msg.auth = auth; msg.lang = lang;
     if (msg.type === "act") { lastTap = msg.id; window.__timing.taps.push({ version: msg.version, at: clock() }); }
     if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg)); return true; }
@@ -242,14 +243,19 @@
   // A move the store applied but has not confirmed (core/chat/unconfirmed.py): the table stays
   // as it was, the move tapped is marked as waiting, nothing can be pressed until the server
   // draws the table the store settled on (the move made, or lost); never drawn as made.
+  // (aria-disabled, not disabled: a disabled button loses the keyboard's focus, and the
+  // redraw after could not give it back; `send` holds every move meanwhile.)
+  var held = false;
   function waiting(text) {
     var box = $("unconfirmed");
     box.textContent = text ? "⏳ " + text : ""; box.hidden = !text;
-    $("table").classList.toggle("unconfirmed", !!text);
+    held = !!text;
+    $("table").classList.toggle("unconfirmed", held);
+    if (!held) return;  // the buttons were just drawn anew, as the table offers them
     document.querySelectorAll("#actions button, #hand button, #stop-box button").forEach(function (b) {
-      b.disabled = !!text;
+      b.setAttribute("aria-disabled", "true");
     });
-    if (!text || !lastTap) return;
+    if (!lastTap) return;
     var tapped = document.querySelector('#hand [data-action="' + CSS.escape(lastTap) + '"], #actions [data-id="'
       + CSS.escape(lastTap) + '"]');
     if (tapped) { tapped.classList.add("pending"); tapped.setAttribute("aria-busy", "true"); }
