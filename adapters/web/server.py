@@ -80,7 +80,7 @@ from unobot.chat.settings_press import press as settings_press
 from unobot.chat.table import FINISHED, LOBBY, Table
 from unobot.chat.wake import Pacing
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker
-from unobot.store import StoreDataError, StoreUnavailable
+from unobot.store import StoreDataError, StoreUnavailable, StoreUnconfirmed
 
 from . import links, state
 from .admins import CREATOR_KEY, AdminCheck, Admins
@@ -287,18 +287,27 @@ class WebTable:
         try:
             await self.service.store.update_chat_settings(chat, {"lang": lang, CREATOR_KEY: person,
                                                                  **({"rules": rules} if rules else {})})
+        except StoreUnconfirmed:  # on the server, its copies late: the table's own save tells
+            pass
         except StoreUnavailable as exc:  # said like every other answer, not a bare 500
             return web.json_response({"code": store_error_code(exc), "error": failure_text(
                 exc, lang, keeps_nothing=self.service.keeps_nothing)}, status=503)
         out = await self.service.handle(chat, c.Person(person, name, lang), c.NewGame(variant=variant))
-        if not out.ok:  # a store that could not serve (or confirm) it is no fault of the request
+        # Made, but not confirmed by the store's copies: the creator is still sent to the table,
+        # where the page shows it as waiting and then says whether it counts (the page's
+        # `unconfirmed`, settled by the watcher). Refused with no table to go to, "I will say
+        # here whether this counts" was a promise nobody kept, and the table was lost to them.
+        unconfirmed = out.code == "store_unconfirmed"
+        if not out.ok and not unconfirmed:  # a store that could not serve it is no fault of the request
             return web.json_response({"code": out.code, "error": out.error},
                                      status=503 if (out.code or "").startswith("store_") else 400)
         token = links.player_token(self.config.secret, chat, person, name,
                                    time.time() + BROWSER_SEAT_SECONDS, lang)
-        self.after(chat, out)
+        if not unconfirmed:
+            self.after(chat, out)
         return web.json_response({"chat": chat, "player": token, "link": self.table_link(chat),
-                                  "table": links.table_token(self.config.secret, chat)})
+                                  "table": links.table_token(self.config.secret, chat),
+                                  **({"code": out.code, "unconfirmed": out.error} if unconfirmed else {})})
 
     async def records(self, request: web.Request) -> web.StreamResponse:
         """The players' records for the page's panel: `what` is one of core's
