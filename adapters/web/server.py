@@ -643,6 +643,8 @@ class WebTable:
         page.finished = table is not None and table.phase == FINISHED
         data = state.payload(table, viewer.person, page.lang, now=self.service.clock(), chat=viewer.chat,
                              is_admin=page.admin, offer_again=viewer.chat.startswith(BROWSER_PREFIX))
+        if table is None:  # no game: what to do next, as the chats say it (with this page's words)
+            data["headline"] = error_text("no_game", page.lang, self.commands(viewer.chat, page.lang))
         if page.one_game:  # the next game's lobby would refuse this link ("an earlier game")
             data["actions"] = [a for a in data["actions"] if a["kind"] != AGAIN]
         if self.service.unconfirmed.waiting(viewer.chat):  # drawn, but as waiting: no move offered

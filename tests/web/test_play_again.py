@@ -95,6 +95,7 @@ async def test_with_no_game_the_page_names_its_own_button_and_offers_it(web: Web
     await bea.page.reload()
     s = await bea.wait_for(lambda s: s is not None and s["phase"] == "none")
     assert not await bea.page.is_visible("#board")  # no colour or direction that no game has
+    assert await bea.page.text_content("#headline") == refused[0]  # how one starts here
     button = bea.page.locator('#actions button[data-kind="again"]')
     await button.wait_for(state="visible")
     await button.click()
@@ -144,3 +145,18 @@ async def test_a_link_for_one_game_shows_its_end_without_play_again(web: WebServ
     await dee.page.reload()
     s = await dee.wait_for(lambda s: s is not None and s["phase"] == "finished")
     assert not [a for a in s["actions"] if a["kind"] == "again"], s["actions"]
+
+
+async def test_a_telegram_groups_page_with_no_game_says_to_start_one_in_the_group(web: WebServer,
+                                                                                  browser: Any) -> None:
+    """A group's Mini App opened when no game runs there: the group's own command, `/new`
+    (typed in that group), and no "Play again" of a browser table."""
+    from tests.web.test_refusals import GROUP, init_data, mini_app_url
+    from unobot.adapters.web import links
+
+    token = links.table_token(web.secret, GROUP)
+    bea = await WebPlayer.open(browser, mini_app_url(web, init_data(2, "Bea", start=token, lang="de")), "Bea")
+    s = await bea.wait_for(lambda s: s is not None and s["phase"] == "none")
+    assert s["actions"] == []
+    assert await bea.page.text_content("#headline") == error_text("no_game", "de")
+    assert "/new" in error_text("no_game", "de")

@@ -159,7 +159,9 @@
     show("table");
     $("variant").textContent = s.variant || "";
     $("headline").textContent = s.headline || "";
-    if (s.phase === "none") { $("headline").textContent = t("no_game"); }
+    // No game: the server says how one starts here ("Start one with /new" in a Telegram group,
+    // the page's own "Play again" on a browser table).
+    if (s.phase === "none") { $("headline").textContent = s.headline || t("no_game"); }
     // A browser table whose match is over (or where no game runs): besides core's "Play again"
     // (the same table, its seats kept), a new table from the landing page.
     $("again").hidden = !(tableToken && (s.phase === "finished" || s.phase === "none"));
