@@ -201,3 +201,33 @@ def test_the_readme_shows_this_block() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     indented = "\n".join("    " + line if line else "" for line in LOCATION.splitlines())
     assert indented in readme
+
+
+async def test_unobot_web_with_a_public_url_ending_in_a_slash_prints_a_link_that_opens(tmp_path: Path) -> None:
+    """`--public-url http://host/uno/` (as BotFather's Web App URL is written) printed
+    "web table at http://host/uno//", an address no route served (404)."""
+    import os
+    import signal
+    import sys
+
+    port = free_port()
+    (tmp_path / "config.yaml").write_text("")
+    proc = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web", "--redis", "memory", "--port", str(port),
+                             "--public-url", f"http://127.0.0.1:{port}/uno/"],
+                            env={**os.environ, "UNOBOT_CONFIG": str(tmp_path / "config.yaml")}, cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        while line and "web table at" not in line:
+            line = proc.stdout.readline()
+        link = line.split("web table at ", 1)[1].strip()
+        assert link == f"http://127.0.0.1:{port}/uno/", line
+        async with aiohttp.ClientSession() as http, http.get(link) as r:
+            assert r.status == 200 and "text/html" in r.headers["Content-Type"]
+        async with aiohttp.ClientSession() as http, http.post(link + "api/new", json={"name": "Ana"}) as r:
+            made = await r.json()
+            assert made["link"].startswith(link + "?t="), made
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
