@@ -212,7 +212,17 @@ class WebTable:
 
     # -- HTTP ----------------------------------------------------------------------------
     async def index(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        """The page, with its words in the reader's language (the browser's Accept-Language,
+        or `?lang=`) and its writing direction: what it says before the socket answers, or
+        when it cannot reach it ("Connecting…", "Connection lost"), is translated too."""
+        lang = known(request.query.get("lang")) or accepted_language(request.headers.get("Accept-Language", ""))
+        words = json.dumps(page_texts(lang), ensure_ascii=False).replace("</", "<\\/")
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        html = html.replace('<html lang="en">', f'<html lang="{lang.replace("_", "-")}" dir="{direction(lang)}">', 1)
+        html = html.replace('<script type="application/json" id="page-texts">{}</script>',
+                            f'<script type="application/json" id="page-texts">{words}</script>', 1)
+        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-cache",
+                                                                           "Vary": "Accept-Language"})
 
     async def to_folder(self, request: web.Request) -> web.StreamResponse:
         raise web.HTTPPermanentRedirect(request.rel_url.with_path(request.path + "/").with_query(request.query))
@@ -809,6 +819,16 @@ def served_under(public_url: str) -> list[str]:
     address it asks for is relative to itself (static/app.js, state.card_url)."""
     path = urlsplit(public_url).path.rstrip("/")
     return [""] if not path else ["", path]
+
+
+def accepted_language(header: str) -> str:
+    """The first language of an Accept-Language header spoken here (`de-DE,de;q=0.9` -> `de`),
+    else English. (Browsers list them most wanted first.)"""
+    for part in header.split(","):
+        found = known(part.split(";", 1)[0].strip())
+        if found:
+            return found
+    return normalize(None)
 
 
 def split_game(chat: str) -> tuple[str, int | None]:

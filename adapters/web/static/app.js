@@ -12,7 +12,10 @@
   var params = new URLSearchParams(location.search);
   var hash = new URLSearchParams(location.hash.replace(/^#/, ""));
   var tg = window.Telegram && window.Telegram.WebApp;
+  // The page's words as the server put them in the page for the browser's language: the
+  // banners said before (or without) a socket read "connecting" and "offline", the raw keys.
   var texts = {};
+  try { texts = JSON.parse(document.getElementById("page-texts").textContent) || {}; } catch (e) { texts = {}; }
   var auth = null;
   var tableToken = params.get("t");
   var ws = null, retry = 0, state = null, pending = null, drawing = false;
