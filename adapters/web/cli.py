@@ -52,7 +52,9 @@ def web_config(config: Config, *, public_url: str | None = None, listen: str | N
     from .server import WebConfig
 
     w = config.web
-    url = public_url or w.public_url or f"http://{listen or w.listen}:{port or w.port}"
+    # Without its trailing slash: every address is made as `url + "/..."` ("https://example.org/uno/"
+    # printed ".../uno//", which no route serves).
+    url = (public_url or w.public_url or f"http://{listen or w.listen}:{port or w.port}").rstrip("/")
     return WebConfig(secret=server_secret(w.secret, signing_token(config)), bot_token=config.telegram.token,
                      init_data_age=w.init_data_minutes * 60.0, public_url=url,
                      browser_tables=w.browser_tables, default_variant=config.game.default_variant,

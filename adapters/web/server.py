@@ -61,6 +61,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
@@ -68,21 +69,22 @@ from unobot.cards import CardError, parse_card
 from unobot.changes import Change, start_following, stop_following
 from unobot.chat import answers
 from unobot.chat import commands as c
-from unobot.chat.actions import decode
+from unobot.chat.actions import AGAIN, decode
 from unobot.chat.i18n import known, normalize
+from unobot.chat.lobby import last_match
 from unobot.chat.outcome import Outcome
 from unobot.chat.records_text import forget_question
-from unobot.chat.render import failure_text, store_error_code
+from unobot.chat.render import error_text, failure_text, store_error_code
 from unobot.chat.service import ChatService
 from unobot.chat.settings_press import press as settings_press
 from unobot.chat.table import FINISHED, LOBBY, Table
 from unobot.chat.wake import Pacing
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker
-from unobot.store import StoreDataError, StoreUnavailable
+from unobot.store import StoreDataError, StoreUnavailable, StoreUnconfirmed
 
 from . import links, state
 from .admins import CREATOR_KEY, AdminCheck, Admins
-from .texts import direction, page_texts, refusal, settings_payload
+from .texts import direction, page_texts, refusal, settings_payload, web_commands
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +121,9 @@ class Page:
     #: a change made elsewhere (a Telegram admin's /rules) reaches the lobby, and so the
     #: open panel is drawn again instead of going stale.
     lobby_settings: tuple[object, ...] | None = None
+    #: Opened with a link for one game (Discord's `/uno table`, the console's): it cannot
+    #: follow its player into the next game, so it offers no "Play again".
+    one_game: bool = False
 
 
 def lobby_settings(table: Table) -> tuple[object, ...]:
@@ -180,13 +185,16 @@ class WebTable:
         #: time (keep_payloads, tests only): person -> [{payload, seat, hands}].
         self.sent: dict[str, list[dict[str, Any]]] = {}
         self.app = web.Application(client_max_size=64 * 1024)
-        self.app.add_routes([
-            web.get("/", self.index), web.get("/ws", self.socket),
-            web.get("/static/{name}", self.asset), web.get("/cards/{code}.png", self.card),
-            web.get("/api/variants", self.variants), web.post("/api/new", self.new_table),
-            web.post("/api/records", self.records),
-            web.get("/healthz", self.health),
-        ])
+        for base in served_under(self.config.public_url):
+            self.app.add_routes([
+                web.get(base + "/", self.index), web.get(base + "/ws", self.socket),
+                web.get(base + "/static/{name}", self.asset), web.get(base + "/cards/{code}.png", self.card),
+                web.get(base + "/api/variants", self.variants), web.post(base + "/api/new", self.new_table),
+                web.post(base + "/api/records", self.records),
+                web.get(base + "/healthz", self.health),
+            ])
+            if base:  # the page's relative addresses need its folder: /uno -> /uno/ (the query kept)
+                self.app.router.add_get(base, self.to_folder)
         self.app.on_shutdown.append(self._shutdown)
 
     # -- links ---------------------------------------------------------------------------
@@ -204,7 +212,20 @@ class WebTable:
 
     # -- HTTP ----------------------------------------------------------------------------
     async def index(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        """The page, with its words in the reader's language (the browser's Accept-Language,
+        or `?lang=`) and its writing direction: what it says before the socket answers, or
+        when it cannot reach it ("Connecting…", "Connection lost"), is translated too."""
+        lang = known(request.query.get("lang")) or accepted_language(request.headers.get("Accept-Language", ""))
+        words = json.dumps(page_texts(lang), ensure_ascii=False).replace("</", "<\\/")
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        html = html.replace('<html lang="en">', f'<html lang="{lang.replace("_", "-")}" dir="{direction(lang)}">', 1)
+        html = html.replace('<script type="application/json" id="page-texts">{}</script>',
+                            f'<script type="application/json" id="page-texts">{words}</script>', 1)
+        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-cache",
+                                                                           "Vary": "Accept-Language"})
+
+    async def to_folder(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPPermanentRedirect(request.rel_url.with_path(request.path + "/").with_query(request.query))
 
     async def asset(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
@@ -276,18 +297,27 @@ class WebTable:
         try:
             await self.service.store.update_chat_settings(chat, {"lang": lang, CREATOR_KEY: person,
                                                                  **({"rules": rules} if rules else {})})
+        except StoreUnconfirmed:  # on the server, its copies late: the table's own save tells
+            pass
         except StoreUnavailable as exc:  # said like every other answer, not a bare 500
             return web.json_response({"code": store_error_code(exc), "error": failure_text(
                 exc, lang, keeps_nothing=self.service.keeps_nothing)}, status=503)
         out = await self.service.handle(chat, c.Person(person, name, lang), c.NewGame(variant=variant))
-        if not out.ok:  # a store that could not serve (or confirm) it is no fault of the request
+        # Made, but not confirmed by the store's copies: the creator is still sent to the table,
+        # where the page shows it as waiting and then says whether it counts (the page's
+        # `unconfirmed`, settled by the watcher). Refused with no table to go to, "I will say
+        # here whether this counts" was a promise nobody kept, and the table was lost to them.
+        unconfirmed = out.code == "store_unconfirmed"
+        if not out.ok and not unconfirmed:  # a store that could not serve it is no fault of the request
             return web.json_response({"code": out.code, "error": out.error},
                                      status=503 if (out.code or "").startswith("store_") else 400)
         token = links.player_token(self.config.secret, chat, person, name,
                                    time.time() + BROWSER_SEAT_SECONDS, lang)
-        self.after(chat, out)
+        if not unconfirmed:
+            self.after(chat, out)
         return web.json_response({"chat": chat, "player": token, "link": self.table_link(chat),
-                                  "table": links.table_token(self.config.secret, chat)})
+                                  "table": links.table_token(self.config.secret, chat),
+                                  **({"code": out.code, "unconfirmed": out.error} if unconfirmed else {})})
 
     async def records(self, request: web.Request) -> web.StreamResponse:
         """The players' records for the page's panel: `what` is one of core's
@@ -394,10 +424,13 @@ class WebTable:
         page.lang = normalize(who.lang or lang)
         chat, game = split_game(who.chat)
         table = await self.service.table(chat)
+        if table is None:  # a match just over: its end (who won) and "Play again", not "no game"
+            table = await last_match(self.service, chat)
         if game is not None and (table is None or table.seed != game):
             await self._refuse(page, "other_game", page.lang, texts=True)
             return
         page.viewer = links.Viewer(chat, who.person, who.name, page.lang, via=who.via, admin=who.admin)
+        page.one_game = game is not None
         self._add(page)
         page.admin = await self.is_admin(page.viewer, quick=kind == "act", otherwise=page.admin)
         if kind == "hello":
@@ -437,6 +470,12 @@ class WebTable:
                 return self.admins.known(chat, viewer.person, otherwise)
             return await self.admins.telegram(chat, viewer.person)
         return False
+
+    def commands(self, chat: str, lang: str) -> dict[str, str] | None:
+        """How core's texts name commands on this table's page: a browser table's buttons
+        (`texts.web_commands`); a chat's table keeps the chat's commands (a Telegram group's
+        Mini App: `/new` is typed in that group)."""
+        return web_commands(lang) if chat.startswith(BROWSER_PREFIX) else None
 
     def person(self, page: Page) -> c.Person:
         """The page's person as the service sees them (an admin or not, as asked)."""
@@ -515,22 +554,30 @@ class WebTable:
             return
         person = self.person(page)
         async with self.lock(viewer.chat):
-            await self._settle(viewer.chat, page.lang)
+            await self._settle(viewer.chat)
             out = await self.service.handle(viewer.chat, person, cmd)
             if out.ok:
                 await self._publish(viewer.chat, out)
                 return
+        if out.code == "store_unconfirmed":
+            # Applied on the primary, not confirmed by its copies: neither done nor refused. Every
+            # page of the chat keeps the table it shows (the move is not drawn as made) and says
+            # it waits; `_settle` draws the table once the store has said (kept or lost).
+            await self._send(page, {"type": "refused", "code": out.code, "text": out.refusal(page.lang)})
+            await self._tell_unconfirmed(viewer.chat)
+            return
         # Said in the page's language (the outcome's text is in the table's). A stale tap is
         # the page's own words: the chats' "open your hand again" means nothing here, where
         # the table is drawn anew just below.
         if out.code == "stale":
             text = refusal("bad_action", page.lang)
         else:
-            text = out.refusal(page.lang)  # its reason too (which rules clash) in the page's language
+            # its reason too (which rules clash) in the page's language, naming the page's buttons
+            text = out.refusal(page.lang, self.commands(viewer.chat, page.lang))
         await self._send(page, {"type": "refused", "code": out.code, "text": text})
         await self._push(page, out.table or await self.service.table(viewer.chat), force=True)
 
-    async def _settle(self, chat: str, lang: str | None) -> None:
+    async def _settle(self, chat: str) -> None:
         """Tell the chat's pages what became of its moves the store did not confirm ("Confirmed
         now", "was lost"): a page that read "not confirmed yet, I will say here whether this
         counts" is told, at the next move made here or at the watcher's next look. (Core's
@@ -539,12 +586,25 @@ class WebTable:
         if not self.service.unconfirmed.waiting(chat):
             return
         try:
-            lines = await self.service.settle_unconfirmed(chat, lang)
+            said = await self.service.settle_unconfirmed_said(chat)
         except StoreUnavailable:  # still down: asked again next time
             return
+        if not said:  # undecided yet: the pages keep waiting
+            return
+        for page in list(self.pages.get(chat, ())):  # each in its reader's language
+            await self._send(page, {"type": "notice", "lines": [m.text(page.lang) for m in said]})
+        # Decided: the table as the store now holds it (the move made, or not), drawn at last.
+        try:
+            table = await self.service.table(chat)
+        except StoreUnavailable:
+            return
+        pages = list(self.pages.get(chat, ()))
+        await asyncio.gather(*(self._push(p, table, force=True) for p in pages), return_exceptions=True)
+
+    async def _tell_unconfirmed(self, chat: str) -> None:
+        """Every page of `chat`: a move waits for the store's confirmation (said in its language)."""
         for page in list(self.pages.get(chat, ())):
-            if lines:
-                await self._send(page, {"type": "notice", "lines": lines})
+            await self._send(page, {"type": "unconfirmed", "text": error_text("store_unconfirmed", page.lang)})
 
     def lock(self, chat: str) -> asyncio.Lock:
         found = self.locks.get(chat)
@@ -561,7 +621,10 @@ class WebTable:
         table = out.table
         for page in list(self.pages.get(chat, ())):
             if page.viewer is not None and out.private.get(page.viewer.person):
-                await self._send(page, {"type": "notice", "lines": out.private[page.viewer.person]})
+                # In the page's language (its reader's now), not the one the seat joined with,
+                # which is what `private` holds: core says each line again in any language.
+                lines = out.private_for(page.viewer.person, page.lang) or out.private[page.viewer.person]
+                await self._send(page, {"type": "notice", "lines": lines})
         await self._broadcast(chat, table)
         if table is not None:
             self.planned.add(chat)
@@ -589,7 +652,13 @@ class WebTable:
         page.sent = version
         page.finished = table is not None and table.phase == FINISHED
         data = state.payload(table, viewer.person, page.lang, now=self.service.clock(), chat=viewer.chat,
-                             is_admin=page.admin)
+                             is_admin=page.admin, offer_again=viewer.chat.startswith(BROWSER_PREFIX))
+        if table is None:  # no game: what to do next, as the chats say it (with this page's words)
+            data["headline"] = error_text("no_game", page.lang, self.commands(viewer.chat, page.lang))
+        if page.one_game:  # the next game's lobby would refuse this link ("an earlier game")
+            data["actions"] = [a for a in data["actions"] if a["kind"] != AGAIN]
+        if self.service.unconfirmed.waiting(viewer.chat):  # drawn, but as waiting: no move offered
+            data["unconfirmed"] = error_text("store_unconfirmed", page.lang)
         if self.config.keep_payloads:  # the tests' privacy scan: what was sent, beside every hand then
             hands = [[card.text for card in h] for h in table.game.hands] if table is not None and table.game else []
             self.sent.setdefault(viewer.person, []).append({"payload": json.loads(json.dumps(data)),
@@ -614,9 +683,11 @@ class WebTable:
         say it (the socket stays open: the page's next message tries again)."""
         log.warning("a page's message could not be handled: %s", exc)
         code = "store_data" if isinstance(exc, StoreDataError) else store_error_code(exc)
+        commands = self.commands(page.viewer.chat, page.lang) if page.viewer is not None else None
         await self._send(page, {"type": "refused", "code": code, "texts": page_texts(page.lang),
                                 "lang": page.lang, "dir": direction(page.lang),
-                                "text": failure_text(exc, page.lang, keeps_nothing=self.service.keeps_nothing)})
+                                "text": failure_text(exc, page.lang, keeps_nothing=self.service.keeps_nothing,
+                                                     commands=commands)})
 
     async def _refuse(self, page: Page, code: str, lang: str, *, texts: bool = False) -> None:
         data: dict[str, Any] = {"type": "refused", "code": code, "text": refusal(code, lang)}
@@ -648,10 +719,9 @@ class WebTable:
         while self.pages.get(chat):
             await asyncio.sleep(self.config.poll if self.following is None else max(self.config.poll, FEED_POLL))
             async with self.lock(chat):
-                await self._look(chat)
                 if self.service.unconfirmed.waiting(chat):
-                    pages = self.pages.get(chat)
-                    await self._settle(chat, next(iter(pages)).lang if pages else None)
+                    await self._settle(chat)
+                await self._look(chat)
         self.watchers.pop(chat, None)
         if not self.lock(chat).locked():
             self.locks.pop(chat, None)
@@ -681,7 +751,11 @@ class WebTable:
             self.looking.pop(chat, None)
 
     async def _look(self, chat: str) -> None:
-        """One look at the store for the watcher: show a newer table (or its end)."""
+        """One look at the store for the watcher: show a newer table (or its end). Not while
+        a move made here waits for the store's confirmation: the store's newer table holds
+        it, and drawing it would show it as made (`_settle` draws it once decided)."""
+        if self.service.unconfirmed.waiting(chat):
+            return
         try:
             game_id = await self.service.store.chat_game(chat)
             seen = {p.sent for p in self.pages.get(chat, ())}
@@ -733,6 +807,28 @@ class WebTable:
         for pages in list(self.pages.values()):
             for page in list(pages):
                 await page.ws.close()
+
+
+def served_under(public_url: str) -> list[str]:
+    """The path prefixes the routes answer under: the root, and `web.public_url`'s path when
+    it has one (`https://example.org/uno` -> "/uno").
+
+    Why both: a reverse proxy in front may pass the prefix on (Caddy's `handle /uno/*`,
+    nginx's `proxy_pass http://127.0.0.1:8080;`) or strip it (Caddy's `handle_path`, nginx's
+    `proxy_pass http://127.0.0.1:8080/;`), and the page works under either, because every
+    address it asks for is relative to itself (static/app.js, state.card_url)."""
+    path = urlsplit(public_url).path.rstrip("/")
+    return [""] if not path else ["", path]
+
+
+def accepted_language(header: str) -> str:
+    """The first language of an Accept-Language header spoken here (`de-DE,de;q=0.9` -> `de`),
+    else English. (Browsers list them most wanted first.)"""
+    for part in header.split(","):
+        found = known(part.split(";", 1)[0].strip())
+        if found:
+            return found
+    return normalize(None)
 
 
 def split_game(chat: str) -> tuple[str, int | None]:

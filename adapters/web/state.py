@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from unobot.cards import Card
-from unobot.chat.actions import CARD, OUT_OF_TURN, PLAY, Action, menu
+from unobot.chat.actions import CARD, OUT_OF_TURN, PLAY, Action, again_action, menu
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_label, card_name, color_name
 from unobot.chat.table import LOBBY, PLAYING, Table
@@ -24,7 +24,9 @@ COLOR_LETTERS = ("R", "Y", "G", "B")
 
 
 def card_url(card: Card) -> str:
-    return "/cards/" + quote(card.text, safe="") + ".png"
+    """Relative to the page (never "/cards/..."): a page served under a reverse proxy's
+    sub-path (`web.public_url: https://example.org/uno`) asks for its pictures under it."""
+    return "cards/" + quote(card.text, safe="") + ".png"
 
 
 def card_json(card: Card, lang: str) -> dict[str, Any]:
@@ -49,14 +51,16 @@ def action_json(a: Action) -> dict[str, Any]:
 
 
 def payload(table: Table | None, person: str, lang: str, *, now: float | None = None,
-            chat: str = "", is_admin: bool = False) -> dict[str, Any]:
+            chat: str = "", is_admin: bool = False, offer_again: bool = False) -> dict[str, Any]:
     """The state message for `person` (their hand only) in `lang`; `is_admin`:
     they are an admin of the table (the menu offers what an admin may do, and
-    the page its settings panel)."""
+    the page its settings panel); `offer_again`: with no game at all, the page
+    offers core's "Play again" (a browser table, which has no `/new` to type)."""
     _ = gettext_for(lang)
     if table is None:
         return {"type": "state", "chat": chat, "version": -1, "phase": "none", "seats": [], "hand": [],
-                "actions": [], "recent": [], "seat": None, "admin": is_admin}
+                "actions": [action_json(again_action(lang))] if offer_again else [], "recent": [],
+                "seat": None, "admin": is_admin}
     view = table_view(table, lang)
     m = menu(table, person, lang, now=now, is_admin=is_admin)
     grouped = m.grouped()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from unobot.chat.actions import AGAIN_LABEL
 from unobot.chat.i18n import LANGUAGE_NAMES, N_, RTL, gettext_for
 from unobot.chat.settings_menu import RULES_TITLE, Entry, SettingsMenu
 
@@ -79,6 +80,26 @@ REFUSALS = {
     "no_person": N_("Sit down at the table first: your records go with your seat."),
     "bad_record": N_("There is no such record to show."),
 }
+
+
+#: A button named in a sentence, where a chat's text names its command ("Start one with /new").
+BUTTON = N_("“{button}”")
+
+
+def web_commands(lang: str) -> dict[str, str]:
+    """What core's texts name as commands (`render.TYPED_COMMANDS`: `/new`, `/stop`,
+    `/rules`), as a browser table offers them: its buttons, by their labels. Why: a page
+    has no command to type, and "Start one with /new" left its reader stuck."""
+    _ = gettext_for(lang)
+
+    def button(label: str) -> str:
+        return _(BUTTON).format(button=_(label))
+
+    return {"new": button(AGAIN_LABEL), "stop": button(STOP_LABEL), "rules": button(RULES_TITLE)}
+
+
+#: The Stop button's words (core's `Menu.stop`, without its mark).
+STOP_LABEL = N_("Stop the game")
 
 
 def page_texts(lang: str) -> dict[str, str]:

@@ -48,6 +48,9 @@ from .views import HandCard, HandView, hand_view
 # a plugin's own kinds as they are, and these.
 DRAW_PLAY = "draw_play"
 JOIN, LEAVE, START, ADD_AI, NEXT_ROUND, SKIP = "join", "leave", "start", "add_ai", "next_round", "skip"
+AGAIN = "again"
+#: `again_action`'s label; a front-end with buttons and no commands names it in a sentence too.
+AGAIN_LABEL = N_("Play again")
 #: Take an AI seat out of the lobby (the creator or an admin), one choice an AI seat.
 REMOVE_AI = "remove_ai"
 #: Stop the game (`Menu.stop`): its creator's or an admin's, apart from the other actions.
@@ -62,7 +65,7 @@ MAIN, GO, ALERT, QUIET = "main", "go", "alert", "quiet"
 #: Each kind's tone (any other kind's: QUIET): naming a colour and starting
 #: the game are the choice on offer; drawing to play, joining and the next
 #: round move the game on; UNO, a catch and a challenge are urgent.
-TONES = {COLOR: MAIN, START: MAIN, DRAW_PLAY: GO, JOIN: GO, NEXT_ROUND: GO, UNO: ALERT, CATCH: ALERT,
+TONES = {COLOR: MAIN, START: MAIN, DRAW_PLAY: GO, JOIN: GO, NEXT_ROUND: GO, AGAIN: GO, UNO: ALERT, CATCH: ALERT,
          CHALLENGE: ALERT}
 
 #: The longest plain id; a plugin move's text longer than this goes by digest.
@@ -219,11 +222,11 @@ def encode(cmd: c.Command) -> str:
 
 _SIMPLE: dict[type[c.Command], str] = {
     c.Pass: "s", c.SayUno: "u", c.Challenge: "c", c.Join: "j", c.Leave: "l", c.Start: "g",
-    c.NextRound: "n", c.Skip: "t", c.Stop: "q",
+    c.NextRound: "n", c.Skip: "t", c.Stop: "q", c.Again: "r",
 }
 _BY_CODE = {code: cls for cls, code in _SIMPLE.items()}
 #: The ids of the lobby's and between rounds' commands, which `decode` sends without a version.
-_UNVERSIONED = frozenset(_SIMPLE[cls] for cls in (c.Join, c.Leave, c.Start, c.NextRound, c.Stop))
+_UNVERSIONED = frozenset(_SIMPLE[cls] for cls in (c.Join, c.Leave, c.Start, c.NextRound, c.Stop, c.Again))
 
 
 def _letter(color: str) -> str:
@@ -312,6 +315,10 @@ def menu(table: Table, person_id: str, lang: str | None = None, *, now: float | 
         if seat is not None or is_admin:
             b.add(NEXT_ROUND, ROUND, "⏭ " + b._("Next round"), c.NextRound())
         return out
+    if table.phase == FINISHED:  # the match is over: the same table again, its players seated
+        if seat is not None or is_admin or person_id == table.creator:
+            out.actions.append(again_action(lang, table.version))
+        return out
     if table.phase != PLAYING or table.game is None:
         return out
     hv = hand_view(table, person_id) if seat is not None and not gone else None
@@ -321,6 +328,12 @@ def menu(table: Table, person_id: str, lang: str | None = None, *, now: float | 
     if now is not None and (seat is not None or is_admin) and _time_up(table, now):
         b.add(SKIP, TURN, "⏱ " + b._("Skip the player whose time is up"), c.Skip())
     return out
+
+
+def again_action(lang: str | None, version: int | None = None) -> Action:
+    """"Play again" (`c.Again`): offered after a match (`menu`), and by a front-end whose
+    table has no game at all and no command to type (a browser table after a stop)."""
+    return Action(encode(c.Again()), AGAIN, ROUND, "🔁 " + gettext_for(lang)(AGAIN_LABEL), c.Again(version=version))
 
 
 def public_actions(table: Table, lang: str | None = None) -> list[Action]:

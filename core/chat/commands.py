@@ -48,6 +48,18 @@ class NewGame(Command):
     join: bool = True  # False: open the table without a seat (an AI-only demo)
 
 
+class Again(Command):
+    """Play again at this table: a new lobby seated as the chat's last match
+    was (its people and its AI seats at their levels, its variant), to be
+    started when everyone is there (see `lobby.open_again`).
+
+    Why beside `NewGame`: a table made once and shared by a link (the web
+    table) has no `/new` to type, and its players expect the same table,
+    not a new link and everyone joining again."""
+
+    __slots__ = ()
+
+
 class Join(Command):
     __slots__ = ()
 

@@ -9,10 +9,11 @@ refuses with a ChatError.
 from __future__ import annotations
 
 import secrets
+import time
 
 from .. import engine
 from ..ai import level_name
-from ..store import ChatBusy
+from ..store import ChatBusy, StoreUnavailable
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from . import records
@@ -119,10 +120,11 @@ def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> Non
     out.events.extend(events)
 
 
-async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: c.NewGame) -> Outcome:
+async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: c.NewGame, *,
+                     seats: list[Seat] | None = None) -> Outcome:
     """`/new`: a lobby under the chat's settings (a running game is refused,
     an abandoned one replaced). The one lobby change that needs the store
-    directly: it creates the table."""
+    directly: it creates the table. `seats`: seated already (`open_again`)."""
     settings = await service.settings(chat_id)
     lang = settings["lang"]
     variant = cmd.variant or settings["variant"]
@@ -139,7 +141,8 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     now = service.clock()
     seed = service.rng.getrandbits(48) if service.rng else secrets.randbits(48)
     table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"],
-                  version=1, lang=lang, seats=[Seat(person.id, person.name)] if cmd.join else [],
+                  version=1, lang=lang,
+                  seats=seats if seats is not None else [Seat(person.id, person.name)] if cmd.join else [],
                   seed=seed, created=now, turn_started=now, timer=settings["timer"],
                   settings_seen=seen_settings(settings))
     try:
@@ -162,8 +165,53 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     table.store_version = version
     service.forget(chat_id)
     out = Outcome(ok=True, changed=True, table=table)
-    out.tell(Msg(N_("{player} opened a game of {variant}. Join with /join; start with /start."),
-                 player=person.name, variant=VariantTitle(variant)), lang)
+    if seats is not None:
+        out.tell(Msg(N_("{player} asked for another game of {variant}: the same players are seated."),
+                     player=person.name, variant=VariantTitle(variant)), lang)
+    else:
+        out.tell(Msg(N_("{player} opened a game of {variant}. Join with /join; start with /start."),
+                     player=person.name, variant=VariantTitle(variant)), lang)
+    return out
+
+
+async def last_match(service: ServicePort, chat_id: str, within: float = 3600.0) -> Table | None:
+    """The chat's last match as it ended (its final table: who won, the scores) if it ended
+    less than `within` seconds ago and the store still keeps its game; None when there is
+    none (never played, stopped before a round was over, or long ago). Why: a page opened
+    after a match shows how it ended and offers to play again, not "no game is running"."""
+    try:
+        record = await records.last(service.store, chat_id)
+        recent = record is not None and time.time() - float(record.get("ended") or 0) <= within
+        stored = await service.store.load_game(str(record["game_id"])) if record and recent else None
+    except StoreUnavailable:
+        return None
+    if stored is None:
+        return None
+    try:
+        table = Table.decode(stored.state, stored.version)
+    except (ValueError, KeyError, TypeError):
+        return None
+    return table if table.phase == FINISHED and table.chat_id == chat_id else None
+
+
+async def open_again(service: ServicePort, chat_id: str, person: c.Person) -> Outcome:
+    """Play again at this table (`c.Again`): a new lobby with the last match's variant and
+    seats, the people as they were seated (a forgotten one left out) and the AI seats at
+    their levels, the asker among them; started with Start as any lobby. Two who ask at
+    once both see the one lobby (the second is no refusal)."""
+    record = await records.last(service.store, chat_id)
+    seats: list[Seat] = []
+    for p in record.get("players", []) if record else []:
+        ident, name = str(p.get("id")), str(p.get("name"))
+        if ident.startswith(records.FORGOTTEN) or any(s.id == ident for s in seats):
+            continue
+        seats.append(Seat(ident, name, str(p.get("level") or "normal") if p.get("ai") else None))
+    if not any(s.id == person.id for s in seats):
+        seats.append(Seat(person.id, person.name))
+    variant = str(record["variant"]) if record and record.get("variant") else None
+    out = await open_table(service, chat_id, person, c.NewGame(variant=variant), seats=seats[:MAX_PLAYERS])
+    if not out.ok and out.code == "game_running" and out.table is not None and out.table.phase == LOBBY:
+        return Outcome(ok=True, table=out.table)  # someone asked first: this is that lobby
     return out
 
 def _abandoned(service: ServicePort, table: Table) -> bool:

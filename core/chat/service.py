@@ -39,7 +39,7 @@ from . import commands as c
 from . import migration, play, records
 from .bounded import BoundedCache
 from .i18n import N_, Msg, normalize
-from .lobby import open_table
+from .lobby import open_again, open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
 from .render import FORGETFUL_OUTAGE, error_text, store_error_code
 from .settings import SETTINGS_COMMANDS, catch_up, settings_command
@@ -310,6 +310,13 @@ class ChatService:
             return []
         return await self.unconfirmed.settle(chat_id, normalize(lang) if lang else self.defaults.lang)
 
+    async def settle_unconfirmed_said(self, chat_id: str) -> list[Msg]:
+        """`settle_unconfirmed` as texts each reader reads in their own language (the web
+        table tells each page in its own)."""
+        if not self.unconfirmed.waiting(chat_id):
+            return []
+        return await self.unconfirmed.settle_said(chat_id)
+
     async def _handle(self, chat_id: str, person: c.Person, command: c.Command) -> Outcome:
         lang = normalize(person.lang) if person.lang else None
         try:
@@ -317,6 +324,8 @@ class ChatService:
                 return await settings_command(self, chat_id, person, command)
             if isinstance(command, c.NewGame):
                 return await open_table(self, chat_id, person, command)
+            if isinstance(command, c.Again):
+                return await open_again(self, chat_id, person)
             if isinstance(command, c.Stop):
                 return await self._stop(chat_id, person, command)
             return await self._table_command(chat_id, person, command)

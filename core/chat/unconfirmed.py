@@ -21,7 +21,7 @@ import logging
 from dataclasses import dataclass
 
 from ..store import Receipt, Store, StoreUnavailable, StoreUnconfirmed
-from .i18n import N_, gettext_for
+from .i18n import N_, Msg
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,13 @@ class Unconfirmed:
         return list(self._pending)
 
     async def settle(self, chat_id: str, lang: str | None) -> list[str]:
-        """Ask the store about the chat's unconfirmed saves; what to tell the chat.
+        """Ask the store about the chat's unconfirmed saves; what to tell the chat, in `lang`
+        (`settle_said`)."""
+        return [m.text(lang) for m in await self.settle_said(chat_id)]
+
+    async def settle_said(self, chat_id: str) -> list[Msg]:
+        """Ask the store about the chat's unconfirmed saves; what to tell the chat, as texts
+        each reader reads in their own language (a page in German beside one in English).
 
         Each one is confirmed (it counts: said once per player), lost (said),
         or still undecided (kept, nothing said). A store that cannot answer
@@ -75,8 +81,8 @@ class Unconfirmed:
         held = self._pending.get(chat_id)
         if not held:
             return []
-        _ = gettext_for(lang)
-        notices: list[str] = []
+        notices: list[Msg] = []
+        said: set[tuple[str, str]] = set()
         left: list[Pending] = []
         for pending in held:
             try:
@@ -87,9 +93,10 @@ class Unconfirmed:
             except StoreUnavailable as exc:
                 log.info("chat %s: cannot settle unconfirmed saves yet: %s", chat_id, exc)
                 return []
-            text = (_(KEPT) if kept else _(LOST)).format(player=pending.player)
-            if text not in notices:
-                notices.append(text)
+            msgid = KEPT if kept else LOST
+            if (msgid, pending.player) not in said:
+                said.add((msgid, pending.player))
+                notices.append(Msg(msgid, player=pending.player))
             log.warning("chat %s: unconfirmed save of %s version %d %s", chat_id,
                         pending.receipt.game_id, pending.receipt.version,
                         "is confirmed now" if kept else "was lost")

@@ -58,3 +58,22 @@ async def test_a_server_without_browser_tables_says_where_tables_are_made(redis_
         assert await page.is_hidden("#landing")
     finally:
         await server.stop()
+
+
+@pytest.mark.parametrize(("locale", "lang", "direction"), [("de-DE", "de", "ltr"), ("ar", "ar", "rtl")])
+async def test_a_page_that_cannot_reach_its_socket_says_so_in_the_readers_language(
+        web: WebServer, browser: Any, locale: str, lang: str, direction: str) -> None:
+    """A table's link opened where the WebSocket cannot get through (a proxy that does not
+    pass upgrades, a server restarting): the banner said "offline", the page's raw key, as
+    the page had no words before the socket's first answer. The server now puts them in
+    the page for the browser's language."""
+
+    context = await browser.new_context(locale=locale)
+    page = await context.new_page()
+    await page.route_web_socket("**/ws", lambda ws: ws.close())
+    await page.goto(f"{web.url}/?t=anything")
+    _ = gettext_for(lang)
+    await page.wait_for_function("t => document.getElementById('banner').textContent === t",
+                                 arg=_("Connection lost, trying again…"))
+    assert await page.evaluate("document.documentElement.dir") == direction
+    await context.close()

@@ -1,8 +1,6 @@
-"""When a browser table's match is over, the page offers the way on: a "New
-table" link to the landing page (the menu has nothing more to offer, and a
-chat's table starts its next game in the chat). Once the game is gone (a
-reload), the page says no game runs, and shows no colour or direction that
-no game has."""
+"""When a browser table's match is over, the page offers the ways on: core's
+"Play again" (the same table) and a "New table" link to the landing page;
+opened again after the match, it still shows how it ended."""
 
 from __future__ import annotations
 
@@ -34,14 +32,14 @@ async def test_after_the_match_the_page_offers_a_new_table(web: WebServer, brows
         await p.wait_for(lambda s: s is not None and s["phase"] == "finished")
         await p.page.wait_for_selector("#again-link", state="visible")
     assert await ana.page.text_content("#again-link") == "New table"
-    # Nothing left to do and no hand: no empty "What you can do" and "Your hand" under who won.
+    # No hand under who won; what is left to do is core's "Play again" (tests/web/test_play_again.py).
     for p in (ana, bea):
-        assert await p.page.is_hidden("#actions-title") and await p.page.is_hidden("#hand-title")
+        assert await p.page.is_hidden("#hand-title")
+        assert [a["kind"] for a in (await p.state() or {})["actions"]] == ["again"]
     assert await bea.page.text_content("#again-link") == "Mesa nueva"
-    # The game is gone once the page is opened again: no board, still the way on.
+    # Opened again: the match as it ended, still the ways on.
     await bea.page.reload()
-    await bea.wait_for(lambda s: s is not None and s["phase"] == "none")
-    assert not await bea.page.is_visible("#board")
+    await bea.wait_for(lambda s: s is not None and s["phase"] == "finished")
     await bea.page.click("#again-link")
     await bea.page.wait_for_selector("#new-form", state="visible")
     assert not [r for r in ana.refusals + bea.refusals if r.startswith("console")]

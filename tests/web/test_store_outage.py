@@ -118,10 +118,22 @@ async def test_a_page_told_not_confirmed_yet_is_told_later_that_the_move_counts(
         await web.start(ChatService(store))
         de = gettext_for("de")
         async with aiohttp.ClientSession() as http:
-            with frozen(replica):  # a new table not confirmed: the store's answer, a 503, not a 400
+            # A new table not confirmed: its maker still gets its link and seat (refused, the
+            # table was lost to them and "I will say here" had no "here"); the page shows it
+            # as waiting, then says it counts.
+            with frozen(replica):
                 async with http.post(f"{web.url}/api/new", json={"name": "Ana", "lang": "de"}) as r:
-                    assert (r.status, await r.json()) == (503, {"code": "store_unconfirmed",
-                                                               "error": de(NOT_CONFIRMED)})
+                    body = await r.json()
+                    assert r.status == 200 and body["code"] == "store_unconfirmed", body
+                    assert body["unconfirmed"] == de(NOT_CONFIRMED) and body["link"] and body["player"]
+                first = await WebPlayer.open(browser, f"{web.url}/?p={body['player']}", "Ana", lang="de-DE")
+                await first.page.wait_for_selector("#unconfirmed:not([hidden])")
+                waiting = await first.state()
+                assert waiting is not None and waiting["phase"] == "lobby" and waiting["unconfirmed"]
+            await first.page.wait_for_function("t => window.__toasts.indexOf(t) >= 0",
+                                               arg=de(KEPT).format(player="Ana"), timeout=15_000)
+            await first.wait_for(lambda s: s is not None and not s.get("unconfirmed"))
+            await first.page.wait_for_selector("#unconfirmed", state="hidden")
             async with http.post(f"{web.url}/api/new", json={"name": "Ana", "lang": "de"}) as r:
                 made = await r.json()
                 assert r.status == 200, made

@@ -12,7 +12,10 @@
   var params = new URLSearchParams(location.search);
   var hash = new URLSearchParams(location.hash.replace(/^#/, ""));
   var tg = window.Telegram && window.Telegram.WebApp;
+  // The page's words as the server put them in the page for the browser's language: the
+  // banners said before (or without) a socket read "connecting" and "offline", the raw keys.
   var texts = {};
+  try { texts = JSON.parse(document.getElementById("page-texts").textContent) || {}; } catch (e) { texts = {}; }
   var auth = null;
   var tableToken = params.get("t");
   var ws = null, retry = 0, state = null, pending = null, drawing = false;
@@ -22,6 +25,9 @@
   window.__states = [];  // what was drawn, for tests
   // When each version was drawn and each tap was sent (epoch ms): bench/web.py reads them.
   window.__timing = { shown: {}, taps: [] };
+  // Every address the page asks for is relative to the page itself (never "/..."): served
+  // under a reverse proxy's sub-path (https://example.org/uno/) it stays under it.
+  var here = function (rest) { return new URL(rest, location.href.split(/[?#]/)[0]).href; };
   var clock = function () { return performance.timeOrigin + performance.now(); };
 
   function t(key, n, extra) {
@@ -80,16 +86,20 @@
   }
 
   // -- the socket ---------------------------------------------------------------------------
+  var lastTap = null;  // the id of the last move sent (marked as waiting if the store does not confirm it)
   function send(msg) {
+    if (msg.type === "act" && held) return false;  // a move waits for the store: nothing else yet
     msg.auth = auth; msg.lang = lang;
-    if (msg.type === "act") window.__timing.taps.push({ version: msg.version, at: clock() });
+    if (msg.type === "act") { lastTap = msg.id; window.__timing.taps.push({ version: msg.version, at: clock() }); }
     if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg)); return true; }
     toast(t("offline"));
     return false;
   }
   function connect() {
     banner(t("connecting"));
-    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    var url = new URL("ws", location.href);  // beside the page: under a proxy's sub-path too
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(url.href);
     ws.onopen = function () { retry = 0; banner(""); settingsAsked = false; send({ type: "hello" }); };
     ws.onmessage = function (ev) { receive(JSON.parse(ev.data)); };
     ws.onclose = function () {
@@ -120,7 +130,9 @@
       if (m.code === "forged" || m.code === "expired" || m.code === "bad_link" || m.code === "other_game") {
         $("message").textContent = m.text; show("message");
       }
-    } else if (m.type === "notice") { (m.lines || []).forEach(toast); }
+      if (m.code === "store_unconfirmed") waiting(m.text);
+    } else if (m.type === "unconfirmed") waiting(m.text);
+    else if (m.type === "notice") { (m.lines || []).forEach(toast); }
     else if (m.type === "settings") drawSettings(m);
   }
   var STORE_DOWN = ["store_unavailable", "store_refusing", "store_slow"], again = null, againPause = 1000;
@@ -150,9 +162,11 @@
     show("table");
     $("variant").textContent = s.variant || "";
     $("headline").textContent = s.headline || "";
-    if (s.phase === "none") { $("headline").textContent = t("no_game"); }
-    // A browser table whose match is over (or where no game runs) has nothing on offer: the
-    // way on is a new table from the landing page (a chat's table starts its next game in the chat).
+    // No game: the server says how one starts here ("Start one with /new" in a Telegram group,
+    // the page's own "Play again" on a browser table).
+    if (s.phase === "none") { $("headline").textContent = s.headline || t("no_game"); }
+    // A browser table whose match is over (or where no game runs): besides core's "Play again"
+    // (the same table, its seats kept), a new table from the landing page.
     $("again").hidden = !(tableToken && (s.phase === "finished" || s.phase === "none"));
     // No card on the table yet (the lobby) or no game: no colour, no direction to show (not
     // "–" and a made-up counter-clockwise); the board stays for a turn timer's clock only.
@@ -160,7 +174,7 @@
     $("facts").classList.toggle("no-card", !s.top);
     if (tableToken && s.phase === "lobby") {
       $("share").hidden = false;
-      $("share-link").value = location.origin + "/?t=" + tableToken;
+      $("share-link").value = here("?t=" + tableToken);
     } else $("share").hidden = true;
     var top = $("top");
     if (s.top) {
@@ -202,7 +216,7 @@
     // A match over (or no game): nothing to do and no hand, so no empty "What you can do" and
     // "Your hand" above who won; during a game they stay, even empty, or the page would jump.
     var over = s.phase === "finished" || s.phase === "none";
-    $("actions-box").hidden = over;
+    $("actions-box").hidden = over && !s.actions.length;  // after a match: "Play again" (core's)
     $("hand-box").hidden = over || (s.seat === null && !s.hand.length);
     var hand = $("hand"); hand.textContent = "";
     s.hand.forEach(function (h) {
@@ -226,8 +240,30 @@
     // An admin of this table (the server says who) has the settings panel; its title is the
     // chats' "Rules in this chat", sent with the panel (asked for once, then kept fresh).
     drawStop(s);
+    waiting(s.unconfirmed || "");
     $("settings").hidden = !s.admin;
     if (s.admin && !settingsAsked) { settingsAsked = true; send({ type: "settings" }); }
+  }
+
+  // A move the store applied but has not confirmed (core/chat/unconfirmed.py): the table stays
+  // as it was, the move tapped is marked as waiting, nothing can be pressed until the server
+  // draws the table the store settled on (the move made, or lost); never drawn as made.
+  // (aria-disabled, not disabled: a disabled button loses the keyboard's focus, and the
+  // redraw after could not give it back; `send` holds every move meanwhile.)
+  var held = false;
+  function waiting(text) {
+    var box = $("unconfirmed");
+    box.textContent = text ? "⏳ " + text : ""; box.hidden = !text;
+    held = !!text;
+    $("table").classList.toggle("unconfirmed", held);
+    if (!held) return;  // the buttons were just drawn anew, as the table offers them
+    document.querySelectorAll("#actions button, #hand button, #stop-box button").forEach(function (b) {
+      b.setAttribute("aria-disabled", "true");
+    });
+    if (!lastTap) return;
+    var tapped = document.querySelector('#hand [data-action="' + CSS.escape(lastTap) + '"], #actions [data-id="'
+      + CSS.escape(lastTap) + '"]');
+    if (tapped) { tapped.classList.add("pending"); tapped.setAttribute("aria-busy", "true"); }
   }
 
   // -- Stop and Leave: core's `Menu.stop` (the creator or an admin) and `Menu.leave` (a seated
@@ -423,7 +459,7 @@
   function records(what, extra) {
     var body = { what: what, period: period, auth: auth, lang: lang };
     if (extra) for (var k in extra) body[k] = extra[k];
-    return fetch("/api/records", { method: "POST", headers: { "Content-Type": "application/json" },
+    return fetch("api/records", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body) })
       .then(function (r) { return r.json(); })
       .then(function (r) {
@@ -476,7 +512,7 @@
   // -- a new browser table ----------------------------------------------------------------------
   function landing() {
     show("landing");
-    fetch("/api/variants?lang=" + lang).then(function (r) { return r.json(); }).then(function (v) {
+    fetch("api/variants?lang=" + lang).then(function (r) { return r.json(); }).then(function (v) {
       if (v.lang) lang = v.lang;
       if (v.dir) setDir(v.dir);
       if (v.texts) { texts = v.texts; applyTexts(); }
@@ -488,12 +524,12 @@
     });
     $("new-form").onsubmit = function (ev) {
       ev.preventDefault();
-      fetch("/api/new", { method: "POST", headers: { "Content-Type": "application/json" },
+      fetch("api/new", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ name: $("new-name").value, variant: $("new-variant").value, lang: lang }) })
         .then(function (r) { return r.json(); }).then(function (r) {
           if (r.error) { toast(r.error); return; }
           localStorage.setItem("unobot.seat." + r.table, r.player);
-          location.href = "/?t=" + r.table;
+          location.href = here("?t=" + r.table);
         });
     };
   }

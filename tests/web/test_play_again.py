@@ -1,0 +1,162 @@
+"""After a match, a browser table plays again at the same table: the same link,
+the same seats (the people and the AI seats at their levels), the same
+variant. A page opened again after the match shows how it ended, not "no
+game is running". With no game at all, a refusal names the page's own
+button, not Telegram's `/new`.
+
+Why: a browser-only table has no `/new` to type; it offered only "New
+table" (a new link everyone had to open and join again), a reload after
+the match showed "No game is running here now", and a stale tap after a
+stop answered "Start one with /new".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import WebServer
+from tests.web.players import WebPlayer
+from tests.web.test_browser import guest, new_table
+from tests.web.test_refusals import ws_send
+from tests.web.test_round_end import laid_out
+from unobot.adapters.web.texts import web_commands
+from unobot.chat import commands as c
+from unobot.chat.render import error_text
+from unobot.chat.service import ChatService
+from unobot.store import MemoryStore
+
+
+async def test_a_browser_table_plays_again_with_the_same_seats_at_the_same_link(web: WebServer,
+                                                                                browser: Any) -> None:
+    made = await new_table(web, "Ana", "official", scoring={"target": 0})  # one round is the match
+    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", phone=True)
+    s = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    bea = await guest(browser, made["link"], "Bea", lang="es-ES")
+    await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
+    await ana.press("add_ai")
+    await ana.page.click('#choices button[data-id="ahard"]')
+    s = await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 3)
+    seats_before = [(p["name"], p["ai"], p["level"]) for p in s["seats"]]
+    await ana.press("start")
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    version = await laid_out(web, s["chat"], ("R5", "G1 G2 B3", "G4 G5"), "R1")
+    await ana.wait_for(lambda s: s is not None and s["version"] == version)
+    await ana.page.click('#hand button[data-code="R5"]')
+    url = bea.page.url
+    for p, label in ((ana, "🔁 Play again"), (bea, "🔁 Jugar otra vez")):
+        await p.wait_for(lambda s: s is not None and s["phase"] == "finished")
+        button = p.page.locator('#actions button[data-kind="again"]')
+        await button.wait_for(state="visible")
+        assert await button.text_content() == label
+    # A reload after the match: how it ended and the way on, not "no game is running".
+    await bea.page.reload()
+    s = await bea.wait_for(lambda s: s is not None and s["phase"] == "finished")
+    assert s["headline"] and s["headline"] != "No game is running here now."
+    assert "Ana" in s["headline"], s["headline"]
+    assert await bea.page.is_visible('#actions button[data-kind="again"]')
+    assert await bea.page.is_visible("#top-img")  # the final table: the last card played
+    # Bea plays again: a lobby at the same link, everyone seated as before, the variant kept.
+    await bea.page.click('#actions button[data-kind="again"]')
+    s = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    assert [(q["name"], q["ai"], q["level"]) for q in s["seats"]] == seats_before
+    s = await bea.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    assert [q["name"] for q in s["seats"]] == [name for name, _ai, _level in seats_before] and s["seat"] == 1
+    assert bea.page.url == url
+    table = await web.service.table(s["chat"])
+    assert table is not None and table.variant == "official" and table.overrides == {"scoring": {"target": 0}}
+    await ana.press("start")
+    for p in (ana, bea):
+        await p.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    assert not [r for r in ana.refusals + bea.refusals if r.startswith("console")]
+    assert not await bea.toasts() and not await ana.toasts()
+
+
+async def test_with_no_game_the_page_names_its_own_button_and_offers_it(web: WebServer, browser: Any) -> None:
+    """Stopped before any round was over: no match to show. A stale tap is told to start
+    one with the page's "Play again" (in the page's language), never with `/new`; the page
+    offers that button, and it opens a lobby at the same table."""
+    made = await new_table(web, "Ana", "official")
+    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana")
+    s = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    bea = await guest(browser, made["link"], "Bea", lang="es-ES")
+    await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
+    await ana.press("start")
+    s = await bea.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    token = await bea.page.evaluate(f"localStorage.getItem('unobot.seat.{made['table']}')")
+    await ana.page.click("#stop")
+    await ana.page.click("#stop-yes")
+    await bea.wait_for(lambda s: s is not None and s["phase"] in ("none", "finished"))
+    got = await ws_send(web, [{"type": "act", "id": "d", "version": s["version"], "auth": {"player": token},
+                               "lang": "es"}])
+    refused = [m["text"] for m in got if m["type"] == "refused"]
+    assert refused == [error_text("no_game", "es", web_commands("es"))], refused
+    assert "/new" not in refused[0] and "«Jugar otra vez»" in refused[0], refused
+    # The page itself: no game, and the button the refusal names.
+    await bea.page.reload()
+    s = await bea.wait_for(lambda s: s is not None and s["phase"] == "none")
+    assert not await bea.page.is_visible("#board")  # no colour or direction that no game has
+    assert await bea.page.text_content("#headline") == refused[0]  # how one starts here
+    button = bea.page.locator('#actions button[data-kind="again"]')
+    await button.wait_for(state="visible")
+    await button.click()
+    s = await bea.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    assert [p["name"] for p in s["seats"]] == ["Bea"] and s["seat"] == 0
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+
+
+async def test_two_who_ask_to_play_again_at_once_share_one_lobby() -> None:
+    """Core: a second "Play again" is the lobby the first opened, not "a game is already
+    running" (two players press it at once after a match)."""
+    service = ChatService(MemoryStore())
+    ana, bea = c.Person("a", "Ana"), c.Person("b", "Bea")
+    assert (await service.handle("web.x", ana, c.NewGame(variant="official"))).ok
+    assert (await service.handle("web.x", bea, c.Join())).ok
+    assert (await service.handle("web.x", ana, c.Stop())).ok
+    first = await service.handle("web.x", ana, c.Again())
+    second = await service.handle("web.x", bea, c.Again())
+    assert first.ok and first.changed and second.ok and not second.changed, (second.code, second.error)
+    assert second.table is not None and second.table.version == (first.table.version if first.table else 0)
+    # A game under way is no lobby: asking then is refused as /new is.
+    assert (await service.handle("web.x", bea, c.Join())).ok
+    assert (await service.handle("web.x", ana, c.Start())).ok
+    running = await service.handle("web.x", bea, c.Again())
+    assert not running.ok and running.code == "game_running"
+
+
+async def test_a_link_for_one_game_shows_its_end_without_play_again(web: WebServer, browser: Any) -> None:
+    """Discord's `/uno table` (and the console's) link is signed for one game: it shows that
+    match's end, but offers no "Play again" (the next game's lobby would refuse the link as
+    an earlier game's; the chat starts the next game itself)."""
+    svc = web.service
+    chat = "dc_1_2"
+    await svc.store.update_chat_settings(chat, {"rules": {"scoring": {"target": 0}}})  # one round
+    assert (await svc.handle(chat, c.Person("7", "Dee"), c.NewGame(variant="official"))).ok
+    assert (await svc.handle(chat, c.Person("8", "Eve"), c.Join())).ok
+    assert (await svc.handle(chat, c.Person("7", "Dee"), c.Start())).ok
+    table = await svc.table(chat)
+    assert table is not None and web.table is not None
+    dee = await WebPlayer.open(browser, web.table.player_link(chat, "7", "Dee", game=table.seed), "Dee")
+    await dee.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    version = await laid_out(web, chat, ("R5", "G1 G2"), "R1")
+    await dee.wait_for(lambda s: s is not None and s["version"] == version)
+    await dee.page.click('#hand button[data-code="R5"]')
+    s = await dee.wait_for(lambda s: s is not None and s["phase"] == "finished")
+    assert not [a for a in s["actions"] if a["kind"] == "again"], s["actions"]
+    await dee.page.reload()
+    s = await dee.wait_for(lambda s: s is not None and s["phase"] == "finished")
+    assert not [a for a in s["actions"] if a["kind"] == "again"], s["actions"]
+
+
+async def test_a_telegram_groups_page_with_no_game_says_to_start_one_in_the_group(web: WebServer,
+                                                                                  browser: Any) -> None:
+    """A group's Mini App opened when no game runs there: the group's own command, `/new`
+    (typed in that group), and no "Play again" of a browser table."""
+    from tests.web.test_refusals import GROUP, init_data, mini_app_url
+    from unobot.adapters.web import links
+
+    token = links.table_token(web.secret, GROUP)
+    bea = await WebPlayer.open(browser, mini_app_url(web, init_data(2, "Bea", start=token, lang="de")), "Bea")
+    s = await bea.wait_for(lambda s: s is not None and s["phase"] == "none")
+    assert s["actions"] == []
+    assert await bea.page.text_content("#headline") == error_text("no_game", "de")
+    assert "/new" in error_text("no_game", "de")
