@@ -235,8 +235,8 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: 
         return
     settings = out.settings or await bot.service.settings(chat)
     m = render.settings_menu(settings, str(settings["lang"]))
-    await reply.show(render.Shown(render.rules_text(m) + "\n" + render.esc(gettext_for(m.lang)(sp.SAVED)),
-                                  None))
+    # The note first (rules_lines): appended after a text fitted to 2,000 characters it could overflow.
+    await reply.show(render.Shown(render.rules_text(m, gettext_for(m.lang)(sp.SAVED)), None))
     await lobby_follows(bot, chat_of(it))
 
 

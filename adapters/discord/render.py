@@ -230,7 +230,7 @@ def settings_menu(settings: dict[str, Any], lang: str) -> SettingsMenu:
 
 def rules_text(m: SettingsMenu, note: str = "") -> str:
     """The settings in words, then every option of the rules on with its value and help."""
-    return clip(MD.text(sm.rules_lines(m, note, options=True)), MAX_RULES_TEXT)
+    return MD.fit(sm.rules_lines(m, note, options=True), MAX_RULES_TEXT)
 
 
 def entry_option(entry: Entry, label: str) -> discord.SelectOption:
