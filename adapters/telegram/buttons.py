@@ -26,7 +26,7 @@ from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import ai_levels
 from unobot.chat.i18n import gettext_for, known
-from unobot.chat.outcome import reader_lang
+from unobot.chat.outcome import Outcome, reader_lang
 from unobot.chat.render import error_text
 
 from . import inline_handlers, keyboards, publish
@@ -53,11 +53,14 @@ async def rules_view(context: Context, chat_id: int, show: sm.Show | None = None
     return rules_text(m), keyboards.rules_keyboard(m, page, variants)
 
 
-async def refresh_lobby(context: Context, chat_id: int) -> None:
-    """Settings reach a lobby that has not started: show it with them."""
+async def refresh_lobby(context: Context, chat_id: int, outcome: Outcome | None = None) -> None:
+    """Settings reach a lobby that has not started: show it with them, and
+    the lobbies of the forum's other topics that took them (`outcome.followers`)."""
     table = await runtime(context).service.lobby(str(chat_id))
     if table is not None:
         await publish.show(context, chat_id, table)
+    for follower in outcome.followers if outcome is not None else []:
+        await publish.show(context, int(follower.chat_id), follower)
 
 
 _GAME_COMMANDS: dict[str, Any] = {
@@ -140,7 +143,7 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     _edit_view(context, chat.id, query.message, text, markup)
     if pressed.outcome is None:  # a view: a page, a rule's options, back
         return None, False
-    await refresh_lobby(context, where(update))  # settings are the chat's; the lobby shown is this topic's
+    await refresh_lobby(context, where(update), pressed.outcome)  # settings are the chat's: every topic's lobby
     return pressed.note(reader or (pressed.outcome.settings or {}).get("lang", "en")), False
 
 

@@ -348,7 +348,7 @@ async def settings_command(update: Update, context: Context, command: c.Command)
     if not outcome.ok:
         await reply(update, outcome.error or "")
         return None
-    await buttons.refresh_lobby(context, where(update))  # the chat's settings, this topic's lobby
+    await buttons.refresh_lobby(context, where(update), outcome)  # the chat's settings: every topic's lobby
     return outcome
 
 

@@ -51,6 +51,9 @@ class Outcome:
     #: shows it to the challenger alone), as it was when challenged: person
     #: id -> (the challenged seat, its cards). Also among their private lines.
     shown: dict[str, tuple[int, list[Card]]] = field(default_factory=dict)
+    #: A settings change: the lobbies of other places that took it (a forum's
+    #: other topics, a server's other channels), for their status messages.
+    followers: list[Table] = field(default_factory=list)
 
     def refusal(self, lang: str, commands: Mapping[str, str] | None = None) -> str:
         """A refused command's answer in the reader's language: its reason
