@@ -17,7 +17,7 @@ import logging
 from functools import partial
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -33,6 +33,7 @@ from . import inline_handlers, keyboards, publish
 from .bot import uno_bot
 from .guard import person_of, where
 from .notices import failure_text
+from .reply import reply_to
 from .runtime import runtime
 from .status import Status
 from .texts import options_text, rules_text
@@ -40,6 +41,8 @@ from .texts import options_text, rules_text
 log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
+#: The longest answer Telegram shows for a button press (a toast or an alert).
+ANSWER_MAX = 200
 
 
 async def rules_view(context: Context, chat_id: int, show: sm.Show | None = None) -> tuple[str, InlineKeyboardMarkup]:
@@ -87,8 +90,13 @@ async def on_button(update: Update, context: Context) -> None:
         where_from = chat.id if chat is not None and reader is None else None
         text, _lang = await failure_text(context, where_from, exc, update, person_lang=reader)
     finally:
+        if text and len(text) > ANSWER_MAX and query.message is not None and isinstance(query.message, Message):
+            # A press's answer shows 200 characters: a longer one (which rules clash,
+            # and how to fix it) would lose its end, so it is said in the chat instead.
+            reply_to(query.message, text)
+            text, alert = None, False
         try:
-            await query.answer(text[:200] if text else None, show_alert=alert)
+            await query.answer(text[:ANSWER_MAX] if text else None, show_alert=alert)
         except TelegramError as exc:
             log.info("callback answer failed: %s", exc)
 

@@ -10,7 +10,7 @@ from typing import Any
 from ..cards import Card, sort_key
 from ..config import GameConfig
 from ..events import MATCH_WON, ROUND_WON, Event
-from .i18n import Msg, gettext_for, joined, known
+from .i18n import N_, Msg, gettext_for, joined, known
 from .render import card_name, describe_private, error_text
 from .table import Table
 
@@ -21,9 +21,11 @@ AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", "
 class ChatError(Exception):
     """A command the chat layer refuses, with a code (translated by `error_text`)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, detail: Msg | None = None) -> None:
         super().__init__(code)
         self.code = code
+        #: What exactly, said before the code's text (`Outcome.detail`).
+        self.detail = detail
 
 
 @dataclass
@@ -37,6 +39,10 @@ class Outcome:
     #: Why, when there is more to say than the code's text (which rules clash):
     #: `reason.text(lang)` for an adapter that answers each reader in their own language.
     reason: Msg | None = None
+    #: What exactly, said before the code's own text (which rules clash, which
+    #: rule is missing), where the code's text says how to fix it with the
+    #: front-end's commands: `refusal` says both.
+    detail: Msg | None = None
     table: Table | None = None
     events: list[Event] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
@@ -61,7 +67,11 @@ class Outcome:
         commands as the front-end spells them (`render.error_text`)."""
         if self.reason is not None:
             return self.reason.text(lang)
-        return error_text(self.code or "bad_move", lang, commands)
+        text = error_text(self.code or "bad_move", lang, commands)
+        if self.detail is None:
+            return text
+        # Two sentences, joined as the language joins them (Chinese needs no space).
+        return gettext_for(lang)(N_("{detail} {refusal}")).format(detail=self.detail.text(lang), refusal=text)
 
     def tell(self, msg: Msg, lang: str | None) -> None:
         """Add a notice for everyone at the table: said in `lang` (the

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ..store import Store
+from .i18n import Msg
 from .outcome import Defaults, Outcome
 from .table import Table
 
@@ -28,7 +29,7 @@ class ServicePort(Protocol):
     max_tries: int
     settings_from: Callable[[str], Sequence[str]]
 
-    def fail(self, code: str, lang: str, table: Table | None = None) -> Outcome: ...
+    def fail(self, code: str, lang: str, table: Table | None = None, *, detail: Msg | None = None) -> Outcome: ...
 
     def forget(self, chat_id: str) -> None: ...
 

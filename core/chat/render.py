@@ -161,6 +161,8 @@ CHAT_ERRORS = {
     "bad_move_word": N_("That move names something that is neither a card nor a player at this table."),
     "unknown_variant": N_("There is no variant of that name."),
     "variant_rules_clash": N_("This chat's house rules do not fit that variant; an admin changes them with {rules}."),
+    "lobby_rules_clash": N_("This game cannot start with the chat's house rules as they are now: an admin turns one "
+                            "of them off with {rules}, or stops this game with {stop} and opens another with {new}."),
     "unknown_rule": N_("There is no rule of that name."),
     "bad_option": N_("That option does not fit the rule."),
     "rule_conflict": N_("That rule conflicts with one that is on; turn the other off first."),
