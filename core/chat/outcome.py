@@ -11,7 +11,7 @@ from ..cards import Card, sort_key
 from ..config import GameConfig
 from ..events import MATCH_WON, ROUND_WON, Event
 from .i18n import N_, Msg, gettext_for, joined, known
-from .render import card_name, describe_private, error_text
+from .render import EventText, card_name, describe_private, error_text
 from .table import Table
 
 MAX_PLAYERS = 10
@@ -79,6 +79,18 @@ class Outcome:
         alone in their own language (`notices_in`)."""
         self.notices.append(msg.text(lang))
         self.said.append(msg)
+
+    def status_notes(self) -> list[str]:
+        """The notices a status message adds under the table's last moves:
+        those that are not a move's line. Why: a move's line is among the
+        last moves already, or scrolled out of them (a No Mercy start that
+        sends back three first cards tells eight lines; the last moves keep
+        six), and repeated under them it read as the newest news ("the
+        first card is Wild Reverse Draw Four" under "the first card is Blue
+        7"), or one line per card under the last moves' "drew 4 cards"."""
+        moves = {m.text(self.table.lang) for m in self.said if isinstance(m, EventText)
+                 and Table.remembers(m.event)} if self.table is not None else set()
+        return [n for n in self.notices if n not in moves]
 
     def notices_in(self, lang: str) -> list[str]:
         """The notices in `lang`, for an answer only one member reads
