@@ -43,7 +43,7 @@ from typing import Any
 from ..rule import OptionSpec, Rule, option_specs
 from . import commands as c
 from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, joined, ngettext_for
-from .markup import PLAIN, Line, bold, plain
+from .markup import Line, bold, plain
 from .option_values import (
     decode_value,
     encode_value,
@@ -556,11 +556,9 @@ def rules_lines(m: SettingsMenu, note: str = "", *, options: bool = False) -> li
     if panels:
         lines += [[], bold(_("Options"))]
     for rule in panels:
-        line: Line = [(PLAIN, rule[0].rule_label + ": ")]
-        for i, p in enumerate(rule):
-            line += [(PLAIN, "; ")] if i else []
-            line += [(PLAIN, _("{option}: {value}").format(option=p.help or p.title, value=p.value_text))]
-        lines.append(line)
+        # The colon as the language writes it (French " : "), after the rule as after each option.
+        said = "; ".join(_("{option}: {value}").format(option=p.help or p.title, value=p.value_text) for p in rule)
+        lines.append(plain(_("{option}: {value}").format(option=rule[0].rule_label, value=said)))
     return lines
 
 

@@ -47,8 +47,14 @@ def test_the_help_and_the_rules() -> None:
     assert short[0] == plain("Saved.") and short[1] == bold("Rules in this chat")
     assert full[:len(short) - 1] == short[1:] and bold("Options") in full
     # Each option as the rules in words say it (its help, else its title), never by its id.
-    assert all(any((PLAIN, f"{p.help or p.title}: {p.value_text}") in line for line in full)
+    assert all(any(f"{p.help or p.title}: {p.value_text}" in text for line in full for _style, text in line)
                for p in m.option_panels()[0])
+    # The colon as the language writes it, after the rule too ("Cartes action : ...", not "Cartes action: ...").
+    french = rules_lines(SettingsMenu({**m.settings, "lang": "fr"}, "fr", 25, 20), options=True)
+    rule = m.option_panels()[0][0].rule
+    label = SettingsMenu(m.settings, "fr").rule_panel(rule)[0].rule_label
+    assert any(text.startswith(f"{label} : ") for line in french for _style, text in line), french
+    assert not any(text.startswith(f"{label}: ") for line in french for _style, text in line), french
     words = " ".join(text for line in full for _style, text in line)
     assert not [p.option for rule in m.option_panels() for p in rule if "_" in p.option and p.option in words]
 
