@@ -1082,17 +1082,19 @@ class RedisStore(Store):
         return self._feed
 
 
-    async def bound_chats(self) -> AsyncIterator[str]:
-        """SCAN for binding keys: walked once when a process starts, so no index is kept
-        (an index set would be one more key to keep right on every bind, and
+    async def bound_chats(self, prefix: str = "") -> AsyncIterator[str]:
+        """SCAN for binding keys: walked when a process starts and when a
+        settings change looks for the lobbies following it (then under the
+        chats' `prefix`, which the server matches), so no index is kept (an
+        index set would be one more key to keep right on every bind, and
         would sit outside the chats' hash slots)."""
         head = f"{self.keys.prefix}:{{chat:"
         tail = "}:current"
-        pattern = "".join("\\" + ch if ch in "*?[]\\" else ch for ch in head) + "*" + tail  # glob-escaped
+        pattern = "".join("\\" + ch if ch in "*?[]\\" else ch for ch in head + prefix) + "*" + tail  # glob-escaped
         with _translate_errors():
             async for key in self.client.scan_iter(match=pattern, count=1000):
                 chat = _text(key)[len(head):-len(tail)]
-                if ID_RE.fullmatch(chat):  # else a stray key that only looks like a binding
+                if ID_RE.fullmatch(chat) and chat.startswith(prefix):  # else a stray key that only looks like one
                     yield chat
 
     # ---- settings

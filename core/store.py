@@ -536,13 +536,15 @@ class Store(abc.ABC):
         """Clear the chat's binding (only if it names ``game_id``, when given). True if cleared."""
 
     @abc.abstractmethod
-    def bound_chats(self) -> AsyncIterator[str]:
-        """Every chat bound to a game, in no order (a game may have expired a moment ago).
+    def bound_chats(self, prefix: str = "") -> AsyncIterator[str]:
+        """Every chat bound to a game, in no order (a game may have expired a moment ago);
+        with `prefix`, only the chats whose id starts with it.
 
         Why: a bot process that starts re-plans the timers of the games
-        already running (turn timers, AI pauses, lobby expiry); nothing else
-        walks every chat. A chat bound or unbound during the walk may or
-        may not be seen.
+        already running (turn timers, AI pauses, lobby expiry), and a
+        settings change finds the lobbies that follow it (a forum's topics:
+        their ids start with the group's). A chat bound or unbound during
+        the walk may or may not be seen.
         """
 
     # ---- settings
@@ -906,9 +908,9 @@ class MemoryStore(Store):
         """Nothing to release; whoever follows its changes stops."""
         self._feed.close()
 
-    async def bound_chats(self) -> AsyncIterator[str]:
+    async def bound_chats(self, prefix: str = "") -> AsyncIterator[str]:
         for chat, game_id in list(self._bindings.items()):
-            if self._game(game_id) is not None:
+            if chat.startswith(prefix) and self._game(game_id) is not None:
                 yield chat
 
     # ---- settings

@@ -28,6 +28,7 @@ class ServicePort(Protocol):
     rng: random.Random | None
     max_tries: int
     settings_from: Callable[[str], Sequence[str]]
+    settings_followers: Callable[[str], str | None]
 
     def fail(self, code: str, lang: str, table: Table | None = None, *, detail: Msg | None = None) -> Outcome: ...
 

@@ -94,7 +94,8 @@ class ChatService:
     def __init__(self, store: Store, *, defaults: Defaults | None = None,
                  clock: Callable[[], float] = time.time, max_tries: int = 8,
                  rng: random.Random | None = None, cache_size: int = 1024,
-                 settings_from: Callable[[str], Sequence[str]] | None = None, keeps_nothing: bool = False) -> None:
+                 settings_from: Callable[[str], Sequence[str]] | None = None, keeps_nothing: bool = False,
+                 settings_followers: Callable[[str], str | None] | None = None) -> None:
         self.store = store
         #: The store keeps nothing on disk (`adapters.startup.store_persistence`
         #: found neither snapshots nor an append-only file): an outage is said
@@ -104,6 +105,11 @@ class ChatService:
         #: places it inherits from (a Discord channel, then its server; a
         #: Telegram forum topic has only its group's). The chat alone by default.
         self.settings_from = settings_from or (lambda chat: (chat,))
+        #: The start of the ids of the chats that may take their settings from
+        #: a place (`settings_from`'s inverse, as a prefix the store can match:
+        #: a Telegram group's topics, a Discord server's channels), or None
+        #: when no other chat does (each chat its own: the default).
+        self.settings_followers = settings_followers or (lambda place: None)
         #: A chat's language when its settings name none, if the front-end knows
         #: who reads it: a Telegram private chat is one person, whose app's
         #: language is known from their updates (issue 26: a person's own texts

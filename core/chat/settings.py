@@ -98,14 +98,18 @@ async def lobbies_following(service: ServicePort, kept_at: str, but: str) -> lis
     Why now and not only at Start (`catch_up`): a lobby's status message says
     its variant, house rules, language and timer; left as they were, the
     people waiting there read rules their game will not be dealt with.
-    Why a walk of the bound chats (the store's SCAN): a settings change is an
-    admin's rare act, and an index of places by settings would be one more
-    key to keep right on every bind. A follower the store fails on is left
-    to `catch_up` at its Start: the change itself is saved.
+    Why a walk of the bound chats under the front-end's prefix
+    (`settings_followers`; the store's SCAN matches it): a settings change is
+    an admin's rare act, and an index of places by settings would be one
+    more key to keep right on every bind. A follower the store fails on is
+    left to `catch_up` at its Start: the change itself is saved.
     """
+    prefix = service.settings_followers(kept_at)
+    if prefix is None:  # nobody else takes their settings from there
+        return []
     out: list[Table] = []
     try:
-        async for place in service.store.bound_chats():
+        async for place in service.store.bound_chats(prefix):
             if place == but or kept_at not in service.settings_from(place):
                 continue
             fresh = await service.settings(place)

@@ -143,3 +143,17 @@ async def test_a_lobby_in_another_channel_shows_the_servers_new_settings(server:
     assert lobby is not None and "Party" in lobby.content, lobby.content
     table = await two.table()
     assert table is not None and table.variant == "party" and table.timer == 45
+
+
+def test_a_servers_settings_are_followed_by_its_channels_alone() -> None:
+    from unobot.adapters.discord.place import (
+        chat_id,
+        guild_chat,
+        settings_followers,
+        settings_places,
+    )
+
+    prefix = settings_followers(guild_chat(5))
+    assert prefix is not None and chat_id(5, 9).startswith(prefix) and not chat_id(55, 9).startswith(prefix)
+    assert guild_chat(5) in settings_places(chat_id(5, 9))
+    assert settings_followers(chat_id(5, 9)) is None

@@ -150,6 +150,17 @@ async def test_bound_chats_lists_every_chat_with_a_game(store: Store) -> None:
     assert [chat async for chat in store.bound_chats()] == [CHAT]
 
 
+async def test_bound_chats_under_a_prefix_are_the_chats_whose_id_starts_with_it(store: Store) -> None:
+    """What a settings change walks to find its followers (a forum's topics,
+    a server's channels): the store matches the prefix; a glob character in
+    it is a character, not a pattern."""
+    for chat in ("-100777", "-1007770000000005", "-1007771", "-100888", "dc_5_1", "dc_5_2", "dc_55_1"):
+        await store.create_game(chat, b"s")
+    assert sorted([c async for c in store.bound_chats("-100777")]) == ["-100777", "-1007770000000005", "-1007771"]
+    assert sorted([c async for c in store.bound_chats("dc_5_")]) == ["dc_5_1", "dc_5_2"]
+    assert [c async for c in store.bound_chats("dc_*")] == []
+
+
 async def test_delete_game(store: Store) -> None:
     game_id, _ = await store.create_game(CHAT, b"s", log=["0 deal"])
     assert await store.delete_game(game_id) is True

@@ -36,6 +36,18 @@ def test_a_place_is_its_chat_and_topic_and_never_a_telegram_id() -> None:
     assert telegram_id(str(-(10 ** 30))) is None  # beyond any id, and no topic in it
 
 
+def test_a_groups_settings_are_followed_by_its_topics_alone() -> None:
+    """What a settings change walks (core's `settings_followers`): a topic's
+    place starts with its group's id; a topic or a private chat has none."""
+    from unobot.adapters.telegram.app import settings_followers, settings_places
+
+    chat = -1001234567890
+    prefix = settings_followers(str(chat))
+    assert prefix == str(chat) and str(place(chat, 45)).startswith(prefix)
+    assert settings_places(str(place(chat, 45))) == (str(chat),)
+    assert settings_followers(str(place(chat, 45))) is None and settings_followers("42") is None
+
+
 async def test_two_games_in_two_topics_of_one_forum_each_stay_in_their_topic(
         server: BotAPIServer, bot: BotProcess) -> None:
     forum = server.forum(title="UNO club")
