@@ -129,7 +129,7 @@ def paged(panel: Panel, page: int) -> discord.ui.View | None:
 RULES_COMMAND = "/uno rules"
 #: How a refusal names a command here (core's `render.error_text`): "Start one with
 #: /uno new", not Telegram's `/new`, which no Discord server has.
-COMMANDS = {"new": "/uno new", "stop": "/uno stop", "rules": RULES_COMMAND}
+COMMANDS = {"new": "/uno new", "stop": "/uno stop", "rules": RULES_COMMAND, "variant": "/uno variant"}
 
 
 def status(table: Table, st: StatusText | None = None) -> Shown:
