@@ -121,7 +121,7 @@ async def lobbies_following(service: ServicePort, kept_at: str, but: str) -> lis
                 return entries
 
             table = await service.mutate(place, take)
-            if table is not None and any(changed):
+            if table is not None and changed and changed[-1]:  # the attempt that was saved
                 out.append(table)
     except StoreError as exc:
         log.warning("settings of %s saved; the lobbies following them take them at Start (%s)", kept_at, exc)
