@@ -12,7 +12,8 @@ same values in its text format.
 Every metric has a `frontend` label (telegram, discord, ...). What is counted:
 
 * `unobot_updates_total{frontend, outcome}`: updates taken (handled,
-  repeated, unparsable, too_large, malformed);
+  repeated, held_elsewhere (another process still handles it: 503),
+  unparsable, too_large, malformed);
 * `unobot_moves_total{frontend, outcome}`: commands the chat service
   handled (ok, refused);
 * `unobot_games_running{frontend}`: games bound to a chat, counted from the

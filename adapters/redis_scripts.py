@@ -20,7 +20,8 @@ Reply codes (first element of the returned array):
     1 ok;  2 conflict (+ the stored envelope (SAVE) or the bound game id (CREATE));
     3 missing;  4 wrong type (+ key, type);  5 id collision;
     6 other key (CREATE: the binding names a game whose state key is not
-      KEYS[4]; + that game id: call again declaring its state key).
+      KEYS[4]; + that game id: call again declaring its state key);
+    7 done (CLAIM: the delivery was handled already).
 SAVE and CREATE answer ok with the log's length and digest after the write
 (``{1, length, digest}``: the receipt of the save, ``core.store.Receipt``).
 
@@ -32,7 +33,7 @@ existed) is digested whole once.
 
 from __future__ import annotations
 
-OK, CONFLICT, MISSING, WRONG_TYPE, COLLISION, OTHER_KEY = 1, 2, 3, 4, 5, 6
+OK, CONFLICT, MISSING, WRONG_TYPE, COLLISION, OTHER_KEY, DONE = 1, 2, 3, 4, 5, 6, 7
 
 # Shared helper: the type of a key, as a plain string.
 _TYPE = """
@@ -179,12 +180,26 @@ return {1}
 UNBIND_IF = (
     _TYPE
     + """
--- KEYS: chat binding;  ARGV: game id
+-- KEYS: chat binding (or a delivery's claim);  ARGV: game id (the claim's owner)
 local bt = ktype(KEYS[1])
 if bt == 'none' then return {3} end
 if bt ~= 'string' then return {4, KEYS[1], bt} end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {2} end
 redis.call('DEL', KEYS[1])
+return {1}
+"""
+)
+
+CLAIM = (
+    _TYPE
+    + """
+-- KEYS: a delivery's claim;  ARGV: owner, lease (ms), the done marker
+local t = ktype(KEYS[1])
+if t ~= 'none' and t ~= 'string' then return {4, KEYS[1], t} end
+local held = redis.call('GET', KEYS[1])
+if held == ARGV[3] then return {7} end
+if held and held ~= ARGV[1] then return {2} end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return {1}
 """
 )

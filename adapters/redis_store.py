@@ -99,11 +99,13 @@ from unobot.store import (
     DEFAULT_ARCHIVE_MAX,
     DEFAULT_GAME_TTL,
     DEFAULT_STANDINGS_MAX,
+    DELIVERY_DONE,
     DONE_MAX,
     DONE_TTL,
     ID_RE,
     ChatBusy,
     ChatId,
+    DeliveryClaim,
     GameNotFound,
     Receipt,
     Standing,
@@ -117,6 +119,7 @@ from unobot.store import (
     StoreUnavailable,
     StoreUnconfirmed,
     VersionConflict,
+    check_delivery,
     check_deltas,
     check_expected_version,
     check_log,
@@ -281,6 +284,9 @@ class RedisKeys:
                                                        least recent leave every table past the cap
     P:{chat:C}:periods                      set        the periods with a table (for reset, forget)
     P:{player:U}:chats                      set        chats whose standings name U
+    P:{delivery:K}                          string     who handles delivery K now (an owner,
+                                                       for a lease) or ``done`` (for a while):
+                                                       ``core/delivery.py``
     <any key>:quarantine:<unix ms>          as moved   a value that could not be read
     ======================================  =========  ==============================
 
@@ -373,6 +379,9 @@ class RedisKeys:
 
     def player_chats(self, player: str) -> str:
         return f"{self.prefix}:{{player:{player}}}:chats"
+
+    def delivery(self, key: str) -> str:
+        return f"{self.prefix}:{{delivery:{key}}}"
 
     @staticmethod
     def quarantine(key: str, stamp_ms: int) -> str:
@@ -527,6 +536,7 @@ class RedisStore(Store):
         self._create = client.register_script(lua.CREATE)
         self._bind = client.register_script(lua.BIND)
         self._unbind_if = client.register_script(lua.UNBIND_IF)
+        self._claim = client.register_script(lua.CLAIM)
         self._delete = client.register_script(lua.DELETE)
         self._quarantine = client.register_script(lua.QUARANTINE)
         self._incr_stats = client.register_script(lua.INCR_STATS)
@@ -1072,17 +1082,19 @@ class RedisStore(Store):
         return self._feed
 
 
-    async def bound_chats(self) -> AsyncIterator[str]:
-        """SCAN for binding keys: walked once when a process starts, so no index is kept
-        (an index set would be one more key to keep right on every bind, and
+    async def bound_chats(self, prefix: str = "") -> AsyncIterator[str]:
+        """SCAN for binding keys: walked when a process starts and when a
+        settings change looks for the lobbies following it (then under the
+        chats' `prefix`, which the server matches), so no index is kept (an
+        index set would be one more key to keep right on every bind, and
         would sit outside the chats' hash slots)."""
         head = f"{self.keys.prefix}:{{chat:"
         tail = "}:current"
-        pattern = "".join("\\" + ch if ch in "*?[]\\" else ch for ch in head) + "*" + tail  # glob-escaped
+        pattern = "".join("\\" + ch if ch in "*?[]\\" else ch for ch in head + prefix) + "*" + tail  # glob-escaped
         with _translate_errors():
             async for key in self.client.scan_iter(match=pattern, count=1000):
                 chat = _text(key)[len(head):-len(tail)]
-                if ID_RE.fullmatch(chat):  # else a stray key that only looks like a binding
+                if ID_RE.fullmatch(chat) and chat.startswith(prefix):  # else a stray key that only looks like one
                     yield chat
 
     # ---- settings
@@ -1317,6 +1329,27 @@ class RedisStore(Store):
     async def forget_player_chats(self, player_id: str) -> None:
         key = self.keys.player_chats(player_id)
         await self._call(lambda: self.client.delete(key))
+
+    # ---- deliveries
+
+    async def claim_delivery(self, key: str, owner: str, lease: float) -> DeliveryClaim:
+        check_delivery(key, owner)
+        name = self.keys.delivery(key)
+        reply = await self._run(self._claim, [name], [owner, _ttl_ms(lease), DELIVERY_DONE])
+        if reply[0] == lua.WRONG_TYPE:
+            raise await self._wrong_type_reply(reply)
+        return "mine" if reply[0] == lua.OK else "done" if reply[0] == lua.DONE else "busy"
+
+    async def finish_delivery(self, key: str, keep: float) -> None:
+        check_delivery(key)
+        name = self.keys.delivery(key)
+        await self._call(lambda: self.client.set(name, DELIVERY_DONE, px=_ttl_ms(keep)), name)
+
+    async def release_delivery(self, key: str, owner: str) -> None:
+        check_delivery(key, owner)
+        reply = await self._run(self._unbind_if, [self.keys.delivery(key)], [owner])
+        if reply[0] == lua.WRONG_TYPE:
+            raise await self._wrong_type_reply(reply)
 
     # ---- lifecycle
 

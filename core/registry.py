@@ -111,6 +111,19 @@ def broken_rules() -> dict[str, str]:
     return dict(_broken)
 
 
+def rule_package(name: str) -> str | None:
+    """The distribution (pip's name) whose entry point declares rule `name`,
+    when one is installed (a broken plugin's too), for a chat told the rule
+    is missing: the package is what an operator reinstalls or fixes. None
+    for a rule no installed package declares (uninstalled, or registered at
+    run time)."""
+    for ep in entry_points(group=GROUP, name=name):
+        dist = getattr(ep, "dist", None)
+        if dist is not None and getattr(dist, "name", None):
+            return str(dist.name)
+    return None
+
+
 def register_rule(rule: type[Rule]) -> None:
     """Make a rule class available by its name without an entry point.
 

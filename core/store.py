@@ -226,6 +226,14 @@ def encode_setting(name: str, value: Any) -> str:
         raise ValueError(f"setting {name!r} is not JSON-able: {exc}") from exc
 
 
+def check_delivery(key: str, owner: str | None = None) -> None:
+    """Refuse a delivery key or owner a store could not hold as one name."""
+    if not DELIVERY_RE.fullmatch(key):
+        raise ValueError(f"bad delivery key: {key!r}")
+    if owner is not None and (owner == DELIVERY_DONE or not DELIVERY_RE.fullmatch(owner)):
+        raise ValueError(f"bad delivery owner: {owner!r}")
+
+
 def check_expected_version(version: int) -> None:
     """Refuse a version no save can name (versions start at 1)."""
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
@@ -269,6 +277,11 @@ DEFAULT_STANDINGS_MAX = 1000
 """People a chat's standings hold at most (config ``records.max_people_per_chat``):
 the one who played least recently goes first, from every table."""
 _PERIOD_RE = re.compile(r"[a-z0-9-]{1,16}")
+DELIVERY_RE = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
+"""A delivery's key (``telegram:<bot id>:<update id>``) and its owner's name."""
+DeliveryClaim = Literal["mine", "busy", "done"]
+DELIVERY_DONE = "done"
+"""What a finished delivery's key holds (an owner is never named that)."""
 _PLAYER_RE = re.compile(r"[A-Za-z0-9_.@+=:-]{1,64}")
 
 
@@ -523,13 +536,15 @@ class Store(abc.ABC):
         """Clear the chat's binding (only if it names ``game_id``, when given). True if cleared."""
 
     @abc.abstractmethod
-    def bound_chats(self) -> AsyncIterator[str]:
-        """Every chat bound to a game, in no order (a game may have expired a moment ago).
+    def bound_chats(self, prefix: str = "") -> AsyncIterator[str]:
+        """Every chat bound to a game, in no order (a game may have expired a moment ago);
+        with `prefix`, only the chats whose id starts with it.
 
         Why: a bot process that starts re-plans the timers of the games
-        already running (turn timers, AI pauses, lobby expiry); nothing else
-        walks every chat. A chat bound or unbound during the walk may or
-        may not be seen.
+        already running (turn timers, AI pauses, lobby expiry), and a
+        settings change finds the lobbies that follow it (a forum's topics:
+        their ids start with the group's). A chat bound or unbound during
+        the walk may or may not be seen.
         """
 
     # ---- settings
@@ -639,6 +654,29 @@ class Store(abc.ABC):
         moved leaves the old id."""
         raise NotImplementedError
 
+    # ---- deliveries (core/delivery.py: an update handled once, whichever process gets it)
+
+    async def claim_delivery(self, key: str, owner: str, lease: float) -> DeliveryClaim:
+        """Claim the handling of delivery ``key`` for ``owner`` for ``lease`` seconds.
+
+        ``"mine"``: nobody held it (or its holder's lease ran out: the holder
+        died), or ``owner`` holds it already (the lease is renewed): handle it,
+        then :meth:`finish_delivery` or :meth:`release_delivery`.
+        ``"busy"``: another owner holds it now. ``"done"``: it was handled.
+        Atomic: of two owners claiming at once, one gets ``"mine"``.
+        """
+        raise NotImplementedError
+
+    async def finish_delivery(self, key: str, keep: float) -> None:
+        """Remember for ``keep`` seconds that ``key`` was handled (claims answer ``"done"``)."""
+        raise NotImplementedError
+
+    async def release_delivery(self, key: str, owner: str) -> None:
+        """Let go of ``owner``'s claim without marking it handled (the handler
+        failed): the next delivery of ``key`` is handled. Nothing when another
+        owner holds it or it is done."""
+        raise NotImplementedError
+
     # ---- changes
 
     def changes(self) -> ChangeFeed | None:
@@ -707,6 +745,7 @@ class MemoryStore(Store):
         self._tables: dict[tuple[str, str], tuple[float | None, dict[str, str]]] = {}
         self._player_chats: dict[str, set[str]] = {}
         self._seen: dict[str, dict[str, float]] = {}  # chat -> player -> last match (least recent first)
+        self._deliveries: dict[str, tuple[str, float]] = {}  # key -> (owner or "done", until)
         self._feed = LocalFeed()
 
     # ---- helpers
@@ -824,6 +863,43 @@ class MemoryStore(Store):
         self._feed.announce(chat, current, 0)
         return True
 
+    def _delivery(self, key: str) -> str | None:
+        """Who holds ``key`` now (an owner, "done", or None); expired entries leave."""
+        now = self._clock()
+        while self._deliveries:  # oldest first: entries written long ago leave on their own
+            first, (_, until) = next(iter(self._deliveries.items()))
+            if until > now:
+                break
+            del self._deliveries[first]
+        held = self._deliveries.get(key)
+        if held is None or held[1] <= now:
+            self._deliveries.pop(key, None)
+            return None
+        return held[0]
+
+    def _hold(self, key: str, value: str, seconds: float) -> None:
+        self._deliveries.pop(key, None)  # to the end: the dict stays in order of writing
+        self._deliveries[key] = (value, self._clock() + seconds)
+
+    async def claim_delivery(self, key: str, owner: str, lease: float) -> DeliveryClaim:
+        check_delivery(key, owner)
+        holder = self._delivery(key)
+        if holder == DELIVERY_DONE:
+            return "done"
+        if holder is not None and holder != owner:
+            return "busy"
+        self._hold(key, owner, lease)
+        return "mine"
+
+    async def finish_delivery(self, key: str, keep: float) -> None:
+        check_delivery(key)
+        self._hold(key, DELIVERY_DONE, keep)
+
+    async def release_delivery(self, key: str, owner: str) -> None:
+        check_delivery(key, owner)
+        if self._delivery(key) == owner:
+            del self._deliveries[key]
+
     def changes(self) -> ChangeFeed:
         """This process's changes (nothing else shares a memory store)."""
         return self._feed
@@ -832,9 +908,9 @@ class MemoryStore(Store):
         """Nothing to release; whoever follows its changes stops."""
         self._feed.close()
 
-    async def bound_chats(self) -> AsyncIterator[str]:
+    async def bound_chats(self, prefix: str = "") -> AsyncIterator[str]:
         for chat, game_id in list(self._bindings.items()):
-            if self._game(game_id) is not None:
+            if chat.startswith(prefix) and self._game(game_id) is not None:
                 yield chat
 
     # ---- settings

@@ -60,7 +60,8 @@ class VariantError(ValueError):
         self.line = line
         #: What kind of error, for callers that answer it their own way: "conflict"
         #: and "requires" (rules = the rule that says so, the other), "option"
-        #: (rules = the rule), "unknown_rule"; "" for the rest.
+        #: (rules = the rule), "unknown_rule", "missing" (a saved game's rule no
+        #: longer installed; rules = the rule); "" for the rest.
         self.kind = kind
         self.rules = rules
         self.msg = message if isinstance(message, Msg) else Msg.plain(message)
@@ -629,7 +630,8 @@ def rules_from_spec(variant: str, spec: list[list[Any]]) -> RuleSet:
                 raise VariantError(variant, None, Msg(N_("this game's rule '{rule}' is not available: its plugin "
                                                          "failed to load ({error})"), rule=name, error=why)
                                    if why else Msg(N_("this game's rule '{rule}' is not available"), rule=name),
-                                   Msg(N_("install the plugin again, or stop the game")))
+                                   Msg(N_("install the plugin again, or stop the game")),
+                                   kind="missing", rules=(name,))
             enabled.append((known[name], build_options(known[name], options)))
         rules = RuleSet(variant, enabled)
         rules.spec = spec

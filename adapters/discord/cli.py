@@ -78,10 +78,11 @@ def run(args: argparse.Namespace) -> int:
     from unobot.store import StoreError
 
     from .bot import Options, UnoBot
-    from .place import settings_places
+    from .place import settings_followers, settings_places
 
     async def main() -> None:
-        service = await open_service(config, redis_url, settings_from=settings_places)
+        service = await open_service(config, redis_url, settings_from=settings_places,
+                                      settings_followers=settings_followers)
         store = service.store
         options = Options(sync_commands=not args.no_sync, lobby_seconds=config.game.lobby_minutes * 60.0)
         bot = UnoBot(service, options=options, shard_id=args.shard, shard_count=args.shards)

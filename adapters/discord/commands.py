@@ -38,7 +38,7 @@ from unobot.chat import settings_press as sp
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
 from unobot.chat.markup import titled
-from unobot.chat.outcome import reader_lang
+from unobot.chat.outcome import Outcome, reader_lang
 from unobot.chat.status_text import stop_line
 from unobot.chat.typed import PERIODS, TYPED, menu_word
 
@@ -235,15 +235,19 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: 
         return
     settings = out.settings or await bot.service.settings(chat)
     m = render.settings_menu(settings, str(settings["lang"]))
-    await reply.show(render.Shown(render.rules_text(m) + "\n" + render.esc(gettext_for(m.lang)(sp.SAVED)),
-                                  None))
-    await lobby_follows(bot, chat_of(it))
+    # The note first (rules_lines): appended after a text fitted to 2,000 characters it could overflow.
+    await reply.show(render.Shown(render.rules_text(m, gettext_for(m.lang)(sp.SAVED)), None))
+    await lobby_follows(bot, chat_of(it), out)
 
 
-async def lobby_follows(bot: UnoBot, chat: str) -> None:
-    """A lobby takes new settings (core's `ChatService.lobby`): its status message shows them."""
+async def lobby_follows(bot: UnoBot, chat: str, out: Outcome | None = None) -> None:
+    """A lobby takes new settings (core's `ChatService.lobby`): its status message shows them;
+    so do the lobbies of the server's other channels that took them (`out.followers`)."""
     if (lobby := await bot.service.lobby(chat)) is not None:
         await bot.refresh(chat, lobby)
+    for follower in out.followers if out is not None else []:
+        if follower.chat_id != chat:
+            await bot.refresh(follower.chat_id, follower)
 
 
 async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, show: sm.Show | None = None,
@@ -298,7 +302,7 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
         reply.mode = EPHEMERAL
     await reply.show(await settings_message(bot, it, press.scope, show, pressed.note(bot.lang(it))))
     if pressed.saved:
-        await lobby_follows(bot, chat_of(it))
+        await lobby_follows(bot, chat_of(it), pressed.outcome)
 
 
 async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, what: str,

@@ -80,3 +80,12 @@ def settings_places(chat: str) -> tuple[str, ...]:
     guild = guild_of(chat)
     return (chat, guild) if guild is not None else (chat,)
 
+
+
+def settings_followers(place: str) -> str | None:
+    """The start of the chats that take their settings from `place` (core's
+    `ChatService(settings_followers=...)`): a server's channels; none for a
+    channel (its settings are its own)."""
+    if place.startswith(GUILD_PREFIX) and place[len(GUILD_PREFIX):].isdecimal():
+        return f"{CHAT_PREFIX}{place[len(GUILD_PREFIX):]}_"
+    return None

@@ -129,7 +129,7 @@ def paged(panel: Panel, page: int) -> discord.ui.View | None:
 RULES_COMMAND = "/uno rules"
 #: How a refusal names a command here (core's `render.error_text`): "Start one with
 #: /uno new", not Telegram's `/new`, which no Discord server has.
-COMMANDS = {"new": "/uno new", "stop": "/uno stop", "rules": RULES_COMMAND}
+COMMANDS = {"new": "/uno new", "stop": "/uno stop", "rules": RULES_COMMAND, "variant": "/uno variant"}
 
 
 def status(table: Table, st: StatusText | None = None) -> Shown:
@@ -230,7 +230,7 @@ def settings_menu(settings: dict[str, Any], lang: str) -> SettingsMenu:
 
 def rules_text(m: SettingsMenu, note: str = "") -> str:
     """The settings in words, then every option of the rules on with its value and help."""
-    return clip(MD.text(sm.rules_lines(m, note, options=True)), MAX_RULES_TEXT)
+    return MD.fit(sm.rules_lines(m, note, options=True), MAX_RULES_TEXT)
 
 
 def entry_option(entry: Entry, label: str) -> discord.SelectOption:

@@ -183,6 +183,7 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
     if service is None:
         # On a store that keeps nothing on disk an outage promises nothing (its restart loses every game).
         service = ChatService(store, defaults=setup["defaults"], settings_from=settings_places,
+                              settings_followers=settings_followers,
                               keeps_nothing=persistence is not None and persistence.persistent is False)
     rt = app.bot_data[KEY] = Runtime(service=service, store=store, options=setup["options"],
                                      bot_username=app.bot.username, persistence=persistence)
@@ -207,6 +208,15 @@ def settings_places(chat_id: str) -> tuple[str, ...]:
     and timer per chat."""
     value = telegram_id(chat_id)
     return (str(chat_of(value)) if value is not None else chat_id,)
+
+
+def settings_followers(place: str) -> str | None:
+    """The start of the places that take their settings from `place` (core's
+    `ChatService(settings_followers=...)`): a group's forum topics, whose
+    places are the group's id followed by the topic's (`guard.place`); none
+    for a topic or a private chat."""
+    value = telegram_id(place)
+    return place if value is not None and value < 0 and chat_of(value) == value else None
 
 
 async def _post_shutdown(app: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -17,7 +17,7 @@ import logging
 from functools import partial
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -26,13 +26,14 @@ from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import ai_levels
 from unobot.chat.i18n import gettext_for, known
-from unobot.chat.outcome import reader_lang
+from unobot.chat.outcome import Outcome, reader_lang
 from unobot.chat.render import error_text
 
 from . import inline_handlers, keyboards, publish
 from .bot import uno_bot
 from .guard import person_of, where
 from .notices import failure_text
+from .reply import reply_to
 from .runtime import runtime
 from .status import Status
 from .texts import options_text, rules_text
@@ -40,6 +41,8 @@ from .texts import options_text, rules_text
 log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
+#: The longest answer Telegram shows for a button press (a toast or an alert).
+ANSWER_MAX = 200
 
 
 async def rules_view(context: Context, chat_id: int, show: sm.Show | None = None) -> tuple[str, InlineKeyboardMarkup]:
@@ -53,11 +56,14 @@ async def rules_view(context: Context, chat_id: int, show: sm.Show | None = None
     return rules_text(m), keyboards.rules_keyboard(m, page, variants)
 
 
-async def refresh_lobby(context: Context, chat_id: int) -> None:
-    """Settings reach a lobby that has not started: show it with them."""
+async def refresh_lobby(context: Context, chat_id: int, outcome: Outcome | None = None) -> None:
+    """Settings reach a lobby that has not started: show it with them, and
+    the lobbies of the forum's other topics that took them (`outcome.followers`)."""
     table = await runtime(context).service.lobby(str(chat_id))
     if table is not None:
         await publish.show(context, chat_id, table)
+    for follower in outcome.followers if outcome is not None else []:
+        await publish.show(context, int(follower.chat_id), follower)
 
 
 _GAME_COMMANDS: dict[str, Any] = {
@@ -84,8 +90,13 @@ async def on_button(update: Update, context: Context) -> None:
         where_from = chat.id if chat is not None and reader is None else None
         text, _lang = await failure_text(context, where_from, exc, update, person_lang=reader)
     finally:
+        if text and len(text) > ANSWER_MAX and query.message is not None and isinstance(query.message, Message):
+            # A press's answer shows 200 characters: a longer one (which rules clash,
+            # and how to fix it) would lose its end, so it is said in the chat instead.
+            reply_to(query.message, text)
+            text, alert = None, False
         try:
-            await query.answer(text[:200] if text else None, show_alert=alert)
+            await query.answer(text[:ANSWER_MAX] if text else None, show_alert=alert)
         except TelegramError as exc:
             log.info("callback answer failed: %s", exc)
 
@@ -140,7 +151,7 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     _edit_view(context, chat.id, query.message, text, markup)
     if pressed.outcome is None:  # a view: a page, a rule's options, back
         return None, False
-    await refresh_lobby(context, where(update))  # settings are the chat's; the lobby shown is this topic's
+    await refresh_lobby(context, where(update), pressed.outcome)  # settings are the chat's: every topic's lobby
     return pressed.note(reader or (pressed.outcome.settings or {}).get("lang", "en")), False
 
 

@@ -8,15 +8,12 @@ service already translated and are answered to the person who asked.
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
-from typing import Any, cast
+from typing import Any
 
 from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
-    Message,
-    ReplyParameters,
     Update,
 )
 from telegram.constants import ChatType, ParseMode
@@ -47,11 +44,10 @@ from unobot.chat.views import variant_title
 from unobot.chat.wake import SYSTEM
 
 from . import buttons, inline_handlers, inline_results, keyboards, migrate, publish, users
-from .bot import MAX_TEXT, UnoBot, uno_bot
+from .bot import uno_bot
 from .guard import (
     admit,
     chat_of,
-    clip16,
     display_name,
     is_user_id,
     parse_int,
@@ -61,6 +57,7 @@ from .guard import (
     where,
 )
 from .notices import failure_text
+from .reply import reply_to as reply_message
 from .runtime import runtime
 from .status import render, send
 from .texts import HTML, esc, help_text, welcome_text
@@ -95,27 +92,8 @@ async def reply(update: Update, text: str, *, markup: InlineKeyboardMarkup | Non
                 html_text: bool = False, reply_to: int | None = None) -> None:
     """Answer a command with a reply (the one kind of new group message a person asks for)."""
     message = update.effective_message
-    if message is None:
-        return
-    if not html_text:
-        text = clip16(text, MAX_TEXT)
-    sender = cast(UnoBot, message.get_bot()).replies  # the bot `build_application` installs
-    # The reply goes from a task of its own (the handler waits for no budget): at
-    # once, or at the group's next token; the same reply waiting already answers
-    # a repeat of it (a hundred people typing /help).
-    key = f"{int(markup is not None)}:{text}"
-    sender.submit(message.chat_id, key, functools.partial(_reply, message, text, markup, html_text, reply_to))
-
-
-async def _reply(message: Message, text: str, markup: InlineKeyboardMarkup | None, html_text: bool,
-                 reply_to: int | None) -> Message:
-    body = text if html_text else esc(text)
-    if reply_to:
-        return await message.get_bot().send_message(
-            message.chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup,
-            message_thread_id=thread_of(message),
-            reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True))
-    return await message.reply_text(body, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=True)
+    if message is not None:
+        reply_message(message, text, markup=markup, html_text=html_text, reply_to=reply_to)
 
 
 async def run(update: Update, context: Context, command: c.Command, *, admin: bool = False) -> Outcome:
@@ -348,7 +326,7 @@ async def settings_command(update: Update, context: Context, command: c.Command)
     if not outcome.ok:
         await reply(update, outcome.error or "")
         return None
-    await buttons.refresh_lobby(context, where(update))  # the chat's settings, this topic's lobby
+    await buttons.refresh_lobby(context, where(update), outcome)  # the chat's settings: every topic's lobby
     return outcome
 
 

@@ -37,7 +37,7 @@ async def after(context: Any, chat_id: int, outcome: Outcome, *, note: str | Non
     waker = runtime(context).waker
     if waker is not None:
         waker.after(chat_id, table, outcome)
-    notes = list(outcome.notices)
+    notes = outcome.status_notes()  # a move's line is among the last moves the status shows already
     if note:
         notes.append(note)
     # In the players' languages before a finished game's release forgets them.

@@ -83,7 +83,6 @@ def options_text(m: SettingsMenu, rule: str) -> str:
     title = panels[0].rule_label if panels else rule
     lines = ["<b>" + esc(_("Options of {rule}").format(rule=title)) + "</b>"]
     for p in panels:
-        line = f"• <code>{esc(p.option)}</code>" + (f" ({esc(p.title)})" if p.title != p.option else "") \
-            + f": <b>{esc(p.value_text)}</b>"
+        line = f"• {esc(p.title)}: <b>{esc(p.value_text)}</b>"  # its title: nobody types an option's id here
         lines.append(line + (" · " + esc(p.help) if p.help else ""))
     return "\n".join([*lines, "", esc(_(FOOTNOTE))])

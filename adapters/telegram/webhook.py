@@ -14,10 +14,15 @@ refused) and only then answers 200. A process killed meanwhile answers
 nothing, and Telegram delivers the update again, to whichever process
 serves the URL then.
 
-A redelivered update that was already applied changes nothing: a process
-remembers the ids of the updates it handled (`seen`, bounded), and a move
-carries the table version it was made on (a pick of an old hand is
-refused by the service, whichever process gets it).
+A redelivered update that was already applied changes nothing, whichever
+process gets it: each update is handled under a claim in the store that
+every process serving the bot shares (core's `delivery.Deliveries`: a
+repeat waits for the first copy's outcome and is answered 200 unhandled;
+one whose process died meanwhile is handled once the claim's lease ran
+out). A process also remembers the ids it handled (`seen`, bounded), to
+answer its own repeats without asking the store. And a move carries the
+table version it was made on, so a pick of an old hand is refused by the
+service however it arrives.
 
 The same server answers `GET /healthz` (the store pinged) and
 `GET /metrics` (Prometheus' text format: `metrics.py`).
@@ -41,6 +46,7 @@ from telegram.ext import Application
 from unobot.adapters import metrics
 from unobot.adapters.startup import listening_socket
 from unobot.chat.bounded import BoundedCache
+from unobot.delivery import Deliveries
 from unobot.store import StoreError
 
 from .app import start_menu
@@ -68,6 +74,7 @@ class WebhookServer:
         self.secret = secret
         self.max_body = max_body
         self.seen: BoundedCache[int, bool] = BoundedCache(SEEN)
+        self._deliveries: Deliveries | None = None
         self._runner: web.AppRunner | None = None
         web_app = web.Application(client_max_size=max_body)
         web_app.router.add_post(self.path, self.on_update)
@@ -116,12 +123,33 @@ class WebhookServer:
             metrics.UPDATES.labels("telegram", "unparsable").inc()
             return web.Response(status=200)
         started = time.perf_counter()
-        await self.app.process_update(update)  # every handler to its end; their errors go to on_error
-        metrics.HANDLING.labels("telegram").observe(time.perf_counter() - started)
-        metrics.UPDATES.labels("telegram", "handled").inc()
+        deliveries = self.deliveries()
+        if deliveries is None or not isinstance(update_id, int):
+            outcome = "handled"
+            await self.app.process_update(update)  # every handler to its end; their errors go to on_error
+        else:
+            # Updates are numbered per bot: the key names the bot, so bots sharing a store never meet.
+            outcome = await deliveries.handle(f"telegram:{self.app.bot.id}:{update_id}",
+                                              lambda: self.app.process_update(update))
+        if outcome == "later":  # another process still handles it: Telegram sends it again later
+            metrics.UPDATES.labels("telegram", "held_elsewhere").inc()
+            return web.Response(status=503, headers={"Retry-After": "5"})
+        if outcome == "repeated":
+            metrics.UPDATES.labels("telegram", "repeated").inc()
+        else:
+            metrics.HANDLING.labels("telegram").observe(time.perf_counter() - started)
+            metrics.UPDATES.labels("telegram", "handled").inc()
         if isinstance(update_id, int):
             self.seen.put(update_id, True)
         return web.Response(status=200)
+
+    def deliveries(self) -> Deliveries | None:
+        """The store's shared memory of handled updates (None before the runtime is set up)."""
+        if self._deliveries is None:
+            rt = self.app.bot_data.get(KEY)
+            if rt is not None:
+                self._deliveries = Deliveries(rt.store)
+        return self._deliveries
 
     async def on_health(self, request: web.Request) -> web.Response:
         rt = self.app.bot_data.get(KEY)

@@ -21,6 +21,7 @@ from .i18n import N_, Joined, Msg, Plural, gettext_for
 from .names import MAX_NAME, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
+from .rules_refusals import VariantTitle, clash_detail, missing_detail
 from .settings import seen_settings
 from .table import FINISHED, LOBBY, PLAYING, Seat, Table
 from .typed import LEVEL_NAMES
@@ -75,16 +76,6 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
     raise ChatError("bad_move")
 
 
-class VariantTitle(Msg):
-    """A variant's title in the reader's language (its name when it cannot be loaded)."""
-
-    def text(self, lang: str | None = None) -> str:
-        try:
-            return load_variant(self.msgid).label(lang or "en")
-        except VariantError:
-            return self.msgid
-
-
 def unique_name(table: Table, name: str) -> str:
     """`name`, or `name 2`, `name 3` ... when a seat is already called so.
 
@@ -113,8 +104,16 @@ def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> Non
         raise ChatError("not_allowed_admin")
     if len(table.seats) < 2:
         raise ChatError("too_few_players")
-    game, events = engine.new_game(table.variant, [s.id for s in table.seats], seed=table.seed,
-                                   overrides=table.overrides or None)
+    try:
+        game, events = engine.new_game(table.variant, [s.id for s in table.seats], seed=table.seed,
+                                       overrides=table.overrides or None)
+    except VariantError as exc:
+        # The chat's house rules changed since /new chose this lobby's variant, and
+        # they clash with it: say which rules, and how to fix it (not "cannot be loaded").
+        detail = clash_detail(exc, table.variant)
+        if detail is None:
+            raise
+        raise ChatError("lobby_rules_clash", detail) from exc
     table.game = game
     table.phase = PLAYING
     out.events.extend(events)
@@ -136,8 +135,8 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
         return service.fail("unknown_variant", lang)
     try:
         rules_for(variant, settings["rules"] or None)
-    except VariantError:  # the chat's house rules conflict with this variant's
-        return service.fail("variant_rules_clash", lang)
+    except VariantError as exc:  # the chat's house rules conflict with this variant's: say which
+        return service.fail("variant_rules_clash", lang, detail=clash_detail(exc, variant) or missing_detail(exc))
     now = service.clock()
     seed = service.rng.getrandbits(48) if service.rng else secrets.randbits(48)
     table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"],

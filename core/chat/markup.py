@@ -54,6 +54,22 @@ class Markup:
     def text(self, lines: Iterable[Line]) -> str:
         return "\n".join(map(self.line, lines))
 
+    def fit(self, lines: Iterable[Line], limit: int) -> str:
+        """`text` within `limit` characters: whole lines, then "…" on a line of
+        its own where lines were left out. Why not cut the text at the limit:
+        a cut inside a bold run leaves its mark open (Markdown's `**`, HTML's
+        `<b>`), which the platform refuses or shows as stars."""
+        out: list[str] = []
+        size = 0
+        for line in lines:
+            written = self.line(line)
+            if size + len(written) + 2 > limit:  # room for the newline and "…"
+                out.append("…")
+                break
+            out.append(written)
+            size += len(written) + 1
+        return "\n".join(out)
+
 
 def titled(lines: Sequence[str]) -> list[Line]:
     """A reading command's answer (`answers.reading_lines`): its first line a

@@ -10,8 +10,8 @@ from typing import Any
 from ..cards import Card, sort_key
 from ..config import GameConfig
 from ..events import MATCH_WON, ROUND_WON, Event
-from .i18n import Msg, gettext_for, joined, known
-from .render import card_name, describe_private, error_text
+from .i18n import N_, Msg, gettext_for, joined, known
+from .render import EventText, card_name, describe_private, error_text
 from .table import Table
 
 MAX_PLAYERS = 10
@@ -21,9 +21,11 @@ AI_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", "
 class ChatError(Exception):
     """A command the chat layer refuses, with a code (translated by `error_text`)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, detail: Msg | None = None) -> None:
         super().__init__(code)
         self.code = code
+        #: What exactly, said before the code's text (`Outcome.detail`).
+        self.detail = detail
 
 
 @dataclass
@@ -37,6 +39,10 @@ class Outcome:
     #: Why, when there is more to say than the code's text (which rules clash):
     #: `reason.text(lang)` for an adapter that answers each reader in their own language.
     reason: Msg | None = None
+    #: What exactly, said before the code's own text (which rules clash, which
+    #: rule is missing), where the code's text says how to fix it with the
+    #: front-end's commands: `refusal` says both.
+    detail: Msg | None = None
     table: Table | None = None
     events: list[Event] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
@@ -51,6 +57,9 @@ class Outcome:
     #: shows it to the challenger alone), as it was when challenged: person
     #: id -> (the challenged seat, its cards). Also among their private lines.
     shown: dict[str, tuple[int, list[Card]]] = field(default_factory=dict)
+    #: A settings change: the lobbies of other places that took it (a forum's
+    #: other topics, a server's other channels), for their status messages.
+    followers: list[Table] = field(default_factory=list)
 
     def refusal(self, lang: str, commands: Mapping[str, str] | None = None) -> str:
         """A refused command's answer in the reader's language: its reason
@@ -58,7 +67,11 @@ class Outcome:
         commands as the front-end spells them (`render.error_text`)."""
         if self.reason is not None:
             return self.reason.text(lang)
-        return error_text(self.code or "bad_move", lang, commands)
+        text = error_text(self.code or "bad_move", lang, commands)
+        if self.detail is None:
+            return text
+        # Two sentences, joined as the language joins them (Chinese needs no space).
+        return gettext_for(lang)(N_("{detail} {refusal}")).format(detail=self.detail.text(lang), refusal=text)
 
     def tell(self, msg: Msg, lang: str | None) -> None:
         """Add a notice for everyone at the table: said in `lang` (the
@@ -66,6 +79,18 @@ class Outcome:
         alone in their own language (`notices_in`)."""
         self.notices.append(msg.text(lang))
         self.said.append(msg)
+
+    def status_notes(self) -> list[str]:
+        """The notices a status message adds under the table's last moves:
+        those that are not a move's line. Why: a move's line is among the
+        last moves already, or scrolled out of them (a No Mercy start that
+        sends back three first cards tells eight lines; the last moves keep
+        six), and repeated under them it read as the newest news ("the
+        first card is Wild Reverse Draw Four" under "the first card is Blue
+        7"), or one line per card under the last moves' "drew 4 cards"."""
+        moves = {m.text(self.table.lang) for m in self.said if isinstance(m, EventText)
+                 and Table.remembers(m.event)} if self.table is not None else set()
+        return [n for n in self.notices if n not in moves]
 
     def notices_in(self, lang: str) -> list[str]:
         """The notices in `lang`, for an answer only one member reads

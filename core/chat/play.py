@@ -479,7 +479,7 @@ def _after_moves(table: Table, events: list[Event], out: Outcome, now: float,
     assert game is not None
     if not already:
         out.events.extend(events)
-    table.remember([e for e in events if e.kind not in ("turn", "scores")])
+    table.remember([e for e in events if table.remembers(e)])
     table.note_draws(events)
 
     def name(seat: int) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from ..store import Store
+from .i18n import Msg
 from .outcome import Defaults, Outcome
 from .table import Table
 
@@ -27,8 +28,9 @@ class ServicePort(Protocol):
     rng: random.Random | None
     max_tries: int
     settings_from: Callable[[str], Sequence[str]]
+    settings_followers: Callable[[str], str | None]
 
-    def fail(self, code: str, lang: str, table: Table | None = None) -> Outcome: ...
+    def fail(self, code: str, lang: str, table: Table | None = None, *, detail: Msg | None = None) -> Outcome: ...
 
     def forget(self, chat_id: str) -> None: ...
 

@@ -83,7 +83,7 @@ def card_label(card: Card, lang: str | None) -> str:
 
 
 #: The commands a refusal names ("Start one with /new"), as a chat that types them spells them.
-TYPED_COMMANDS: Mapping[str, str] = {"new": "/new", "stop": "/stop", "rules": "/rules"}
+TYPED_COMMANDS: Mapping[str, str] = {"new": "/new", "stop": "/stop", "rules": "/rules", "variant": "/variant"}
 
 
 def error_text(code: str, lang: str | None, commands: Mapping[str, str] | None = None) -> str:
@@ -159,8 +159,10 @@ CHAT_ERRORS = {
     "bad_player": N_("No such player at this table."),
     # a plugin move's word that is no card, colour or seat (`multi R5 X5` said "No such player")
     "bad_move_word": N_("That move names something that is neither a card nor a player at this table."),
-    "unknown_variant": N_("There is no variant of that name."),
+    "unknown_variant": N_("There is no variant of that name; {variant} lists them."),
     "variant_rules_clash": N_("This chat's house rules do not fit that variant; an admin changes them with {rules}."),
+    "lobby_rules_clash": N_("This game cannot start with the chat's house rules as they are now: an admin turns one "
+                            "of them off with {rules}, or stops this game with {stop} and opens another with {new}."),
     "unknown_rule": N_("There is no rule of that name."),
     "bad_option": N_("That option does not fit the rule."),
     "rule_conflict": N_("That rule conflicts with one that is on; turn the other off first."),

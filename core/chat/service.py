@@ -41,7 +41,8 @@ from .bounded import BoundedCache
 from .i18n import N_, Msg, normalize
 from .lobby import open_again, open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
-from .render import FORGETFUL_OUTAGE, error_text, store_error_code
+from .render import FORGETFUL_OUTAGE, store_error_code
+from .rules_refusals import missing_detail
 from .settings import SETTINGS_COMMANDS, catch_up, settings_command
 from .stats import record_stats
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, TABLES, Table
@@ -93,7 +94,8 @@ class ChatService:
     def __init__(self, store: Store, *, defaults: Defaults | None = None,
                  clock: Callable[[], float] = time.time, max_tries: int = 8,
                  rng: random.Random | None = None, cache_size: int = 1024,
-                 settings_from: Callable[[str], Sequence[str]] | None = None, keeps_nothing: bool = False) -> None:
+                 settings_from: Callable[[str], Sequence[str]] | None = None, keeps_nothing: bool = False,
+                 settings_followers: Callable[[str], str | None] | None = None) -> None:
         self.store = store
         #: The store keeps nothing on disk (`adapters.startup.store_persistence`
         #: found neither snapshots nor an append-only file): an outage is said
@@ -103,6 +105,11 @@ class ChatService:
         #: places it inherits from (a Discord channel, then its server; a
         #: Telegram forum topic has only its group's). The chat alone by default.
         self.settings_from = settings_from or (lambda chat: (chat,))
+        #: The start of the ids of the chats that may take their settings from
+        #: a place (`settings_from`'s inverse, as a prefix the store can match:
+        #: a Telegram group's topics, a Discord server's channels), or None
+        #: when no other chat does (each chat its own: the default).
+        self.settings_followers = settings_followers or (lambda place: None)
         #: A chat's language when its settings name none, if the front-end knows
         #: who reads it: a Telegram private chat is one person, whose app's
         #: language is known from their updates (issue 26: a person's own texts
@@ -347,13 +354,16 @@ class ChatService:
             # A rule the game was started with is no longer installed (its plugin
             # failed to load, or was removed): say so, never a traceback per update.
             log.warning("chat %s: the game's rules cannot be loaded: %s", chat_id, exc)
-            return self.fail("rules_unavailable", lang or self.defaults.lang)
+            # Which rule is missing (and its package when known): the admin who must act learns what.
+            return self.fail("rules_unavailable", lang or self.defaults.lang, detail=missing_detail(exc))
 
-    def fail(self, code: str, lang: str, table: Table | None = None) -> Outcome:
+    def fail(self, code: str, lang: str, table: Table | None = None, *, detail: Msg | None = None) -> Outcome:
         if self.keeps_nothing and code in ("store_unavailable", "store_refusing"):
             reason = Msg(FORGETFUL_OUTAGE)  # each reader's language from it (`Outcome.refusal`)
             return Outcome(ok=False, code=code, error=reason.text(lang), reason=reason, table=table)
-        return Outcome(ok=False, code=code, error=error_text(code, lang), table=table)
+        out = Outcome(ok=False, code=code, detail=detail, table=table)
+        out.error = out.refusal(lang)
+        return out
 
     async def _stop(self, chat_id: str, person: c.Person, cmd: c.Stop) -> Outcome:
         found = await self.load(chat_id)
@@ -425,7 +435,8 @@ class ChatService:
                 if isinstance(exc, RuleFailure):  # the plugin's author reads what to fix in the log
                     log.warning("chat %s: %s", chat_id, exc.detail)
                 table = judged[0][0]
-                return self.fail(exc.code, table.lang, table)
+                detail = exc.detail if isinstance(exc, ChatError) and isinstance(exc.detail, Msg) else None
+                return self.fail(exc.code, table.lang, table, detail=detail)
             except GameNotFound:
                 self.forget(chat_id)
                 if remembered:

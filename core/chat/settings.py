@@ -6,8 +6,10 @@ so a change applies from the next game.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from ..store import StoreError
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from .i18n import N_, Msg, normalize
@@ -15,6 +17,8 @@ from .i18n import known as spoken
 from .outcome import Outcome
 from .ports import ServicePort
 from .table import LOBBY, Table
+
+log = logging.getLogger(__name__)
 
 #: The commands this module carries out.
 SETTINGS_COMMANDS = (c.SetVariant, c.SetRule, c.ResetRules, c.SetLanguage, c.SetTimer)
@@ -80,12 +84,62 @@ async def settings_command(service: ServicePort, chat_id: str, person: c.Person,
     # group's), and taken by the lobby waiting at the place the command came
     # from: a topic's lobby kept its variant and language while /variant typed
     # in that topic changed the group's, and its game started on the old ones.
-    await service.store.update_chat_settings(service.settings_from(chat_id)[0], changes)
+    kept_at = service.settings_from(chat_id)[0]
+    await service.store.update_chat_settings(kept_at, changes)
     # A lobby that has not started yet takes the new settings too.
     table = await service.table(chat_id)
     if table is not None and table.phase == LOBBY:
         await service.mutate(chat_id, lambda t: apply_settings(t, changes))
-    return Outcome(ok=True, changed=True, settings=await service.settings(chat_id))
+    return Outcome(ok=True, changed=True, settings=await service.settings(chat_id),
+                   followers=await lobbies_following(service, kept_at, chat_id))
+
+
+async def lobbies_following(service: ServicePort, kept_at: str, but: str) -> list[Table]:
+    """The lobbies of the other places whose settings come from `kept_at` (a
+    forum's other topics, a Discord server's channels), each having taken
+    the settings it has now (`follow`), for their front-end to show.
+
+    Why now and not only at Start (`catch_up`): a lobby's status message says
+    its variant, house rules, language and timer; left as they were, the
+    people waiting there read rules their game will not be dealt with.
+    Why a walk of the bound chats under the front-end's prefix
+    (`settings_followers`; the store's SCAN matches it): a settings change is
+    an admin's rare act, and an index of places by settings would be one
+    more key to keep right on every bind. A follower the store fails on is
+    left to `catch_up` at its Start: the change itself is saved.
+    """
+    prefix = service.settings_followers(kept_at)
+    if prefix is None:  # nobody else takes their settings from there
+        return []
+    out: list[Table] = []
+    try:
+        async for place in service.store.bound_chats(prefix):
+            if place == but or kept_at not in service.settings_from(place):
+                continue
+            fresh = await service.settings(place)
+            changed: list[bool] = []
+
+            def take(table: Table, fresh: dict[str, Any] = fresh, changed: list[bool] = changed) -> list[str] | None:
+                entries = follow(table, fresh)
+                changed.append(entries is not None)
+                return entries
+
+            table = await service.mutate(place, take)
+            if table is not None and changed and changed[-1]:  # the attempt that was saved
+                out.append(table)
+    except StoreError as exc:
+        log.warning("settings of %s saved; the lobbies following them take them at Start (%s)", kept_at, exc)
+    return out
+
+
+def follow(table: Table, settings: dict[str, Any]) -> list[str] | None:
+    """A lobby takes the settings of its place changed since it last took
+    them (`catch_up`); None when nothing changed for it (a Discord
+    channel's own setting stays over its server's)."""
+    if table.phase != LOBBY or not table.settings_seen:
+        return None
+    changes = {key: value for key, value in seen_settings(settings).items() if table.settings_seen.get(key) != value}
+    return apply_settings(table, changes) if changes else None
 
 class RuleLabel(Msg):
     """A rule's title in the reader's language (`Stacking`, `Acumular`), as
@@ -139,11 +193,7 @@ def catch_up(table: Table, settings: dict[str, Any]) -> None:
     once; a lobby open in another topic or channel would else deal its game
     on the old rules. Only what changed: a variant chosen with /new stays
     unless the chat's variant itself changed since."""
-    if table.phase != LOBBY or not table.settings_seen:
-        return
-    changes = {key: value for key, value in seen_settings(settings).items() if table.settings_seen.get(key) != value}
-    if changes:
-        apply_settings(table, changes)
+    follow(table, settings)
 
 
 def apply_settings(table: Table, changes: dict[str, Any]) -> list[str] | None:

@@ -43,7 +43,7 @@ from typing import Any
 from ..rule import OptionSpec, Rule, option_specs
 from . import commands as c
 from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, joined, ngettext_for
-from .markup import CODE, PLAIN, Line, bold, plain
+from .markup import Line, bold, plain
 from .option_values import (
     decode_value,
     encode_value,
@@ -69,8 +69,8 @@ ON_MARK, OFF_MARK, CHOSEN_MARK = "✅ ", "▫️ ", "🔘 "
 @dataclass(frozen=True)
 class Entry:
     """One thing to press: its press id, its label, whether it is on (a rule
-    on, the current variant, an option's value), and a hint (a rule's id,
-    a variant's description, an option's help)."""
+    on, the current variant, an option's value), and a hint (a rule's
+    options, a variant's description, an option's help)."""
 
     id: str
     label: str
@@ -291,7 +291,14 @@ class SettingsMenu:
         """Every switchable rule (core's `switchable_rules`, house rules first), on or off."""
         enabled = self.enabled
         return [Entry(("off:" if cls.name in enabled else "on:") + rule_ref(cls.name), cls.label(self.lang),
-                      cls.name in enabled, cls.name, cls.name) for cls in switchable_rules()]
+                      cls.name in enabled, self.options_hint(cls), cls.name) for cls in switchable_rules()]
+
+    def options_hint(self, cls: type[Rule]) -> str:
+        """A rule's hint: what its options are, by title in the reader's
+        language ("" without options). Not its id: a hint is shown beside
+        the title (Discord's select, the web's tooltip), and nobody types a
+        rule's id in a chat."""
+        return joined((cls.option_title(spec.name, self.lang) for spec in option_specs(cls)), self.lang)
 
     def options(self) -> list[Entry]:
         """One entry per option of the rules on: `Rule: option = value`, its help as hint."""
@@ -307,7 +314,7 @@ class SettingsMenu:
 
     def rules_with_options(self) -> list[Entry]:
         """One entry per rule on that has options (a rule's panel of all of them)."""
-        return [Entry(f"m:{key_of(cls.name)}", cls.label(self.lang), hint=cls.name, name=cls.name)
+        return [Entry(f"m:{key_of(cls.name)}", cls.label(self.lang), hint=self.options_hint(cls), name=cls.name)
                 for cls in option_rules(self.enabled)]
 
     def rules(self, number: int = 0) -> RulesPage:
@@ -538,19 +545,20 @@ RULES_TITLE = N_("Rules in this chat")
 
 def rules_lines(m: SettingsMenu, note: str = "", *, options: bool = False) -> list[Line]:
     """The settings in words under their title (after a `note`, if any);
-    with `options`, then every option of the rules on: its name (code), its
-    value and its help, a line per rule."""
+    with `options`, then every option of the rules on and its value, a line
+    per rule, each option said as the rules in words say it (its help, else
+    its title: `rules_text.option_words`). Never the options' ids: nobody
+    types an id in a chat (the panels' buttons set them), so an id would
+    only be English code in a translated text."""
     _ = gettext_for(m.lang)
     lines = ([plain(note)] if note else []) + [bold(_(RULES_TITLE)), *map(plain, m.summary_lines())]
     panels = m.option_panels() if options else []
     if panels:
         lines += [[], bold(_("Options"))]
     for rule in panels:
-        line: Line = [(PLAIN, rule[0].rule_label + ": ")]
-        for i, p in enumerate(rule):
-            line += [(PLAIN, "; ")] if i else []
-            line += [(CODE, p.option), (PLAIN, " " + p.value_text + (f" ({p.help})" if p.help else ""))]
-        lines.append(line)
+        # The colon as the language writes it (French " : "), after the rule as after each option.
+        said = "; ".join(_("{option}: {value}").format(option=p.help or p.title, value=p.value_text) for p in rule)
+        lines.append(plain(_("{option}: {value}").format(option=rule[0].rule_label, value=said)))
     return lines
 
 

@@ -25,6 +25,8 @@ FINISHED = "finished"
 
 #: How many public events the table keeps for its status view.
 RECENT = 6
+#: Events the last moves do not keep (`Table.remembers`).
+NOT_REMEMBERED = ("turn", "scores")
 #: A recent event's fields after its kind and player, and their values when absent
 #: (left out of the stored form: most events have no card, count, other player or colour).
 _RECENT_DEFAULTS = [None, 0, -1, None]
@@ -111,6 +113,12 @@ class Table:
         return [s for s in self.seats if not s.is_ai]
 
     # -- recent events ----------------------------------------------------------
+    @staticmethod
+    def remembers(event: Event) -> bool:
+        """Whether the last moves keep `event` (`remember`): a turn's start and
+        the scores are said elsewhere (the status's lines, the round's result)."""
+        return event.kind not in NOT_REMEMBERED
+
     def remember(self, events: list[Event]) -> None:
         for e in events:
             self.recent.append([e.kind, e.player, e.card.text if e.card else None, e.n, e.other, e.color])

@@ -46,7 +46,17 @@ def test_the_help_and_the_rules() -> None:
     short, full = rules_lines(m, "Saved."), rules_lines(m, options=True)
     assert short[0] == plain("Saved.") and short[1] == bold("Rules in this chat")
     assert full[:len(short) - 1] == short[1:] and bold("Options") in full
-    assert any((CODE, p.option) in line for line in full for p in m.option_panels()[0])
+    # Each option as the rules in words say it (its help, else its title), never by its id.
+    assert all(any(f"{p.help or p.title}: {p.value_text}" in text for line in full for _style, text in line)
+               for p in m.option_panels()[0])
+    # The colon as the language writes it, after the rule too ("Cartes action : ...", not "Cartes action: ...").
+    french = rules_lines(SettingsMenu({**m.settings, "lang": "fr"}, "fr", 25, 20), options=True)
+    rule = m.option_panels()[0][0].rule
+    label = SettingsMenu(m.settings, "fr").rule_panel(rule)[0].rule_label
+    assert any(text.startswith(f"{label} : ") for line in french for _style, text in line), french
+    assert not any(text.startswith(f"{label}: ") for line in french for _style, text in line), french
+    words = " ".join(text for line in full for _style, text in line)
+    assert not [p.option for rule in m.option_panels() for p in rule if "_" in p.option and p.option in words]
 
 
 def test_a_members_panel_marks_the_heading_the_turn_and_the_playable_cards() -> None:
@@ -63,3 +73,14 @@ def test_an_options_panel_in_words() -> None:
     lines = option_lines(p, "en", "Saved.")
     assert lines[:2] == [plain("Saved."), bold(f"{p.rule_label} · {p.title}")]
     assert lines[-1] == plain(f"Now: {p.value_text}") and plain(p.takes) in lines
+
+
+def test_a_text_fitted_to_a_limit_keeps_whole_lines_and_closes_every_mark() -> None:
+    """Cut at a platform's limit inside a bold run, a text left `**` open
+    (Discord showed the rules' last line with stars, or refused it)."""
+    md = Markup(lambda t: t, {BOLD: ("**", "**")})
+    lines = [bold("Rules"), plain("a" * 30), [(PLAIN, "x: "), (BOLD, "b" * 30)]]
+    assert md.fit(lines, 1000) == md.text(lines)
+    fitted = md.fit(lines, 60)
+    assert len(fitted) <= 60 and fitted.endswith("\n…") and fitted.count("**") % 2 == 0
+    assert fitted == "**Rules**\n" + "a" * 30 + "\n…"

@@ -50,6 +50,9 @@ async def test_stop_puts_away_a_game_whose_rule_is_gone() -> None:
     service = ChatService(store)  # a new process: the plugin is not installed
     out = await service.handle(CHAT, ADMIN, c.Draw())
     assert out.code == "rules_unavailable"
+    # The rule is named: the admin who must act learns which plugin to put back.
+    assert out.error is not None and out.error.startswith("The rule “test-gone-plugin” is not installed"), out.error
+    assert "«test-gone-plugin»" in out.refusal("es"), out.refusal("es")
     out = await service.handle(CHAT, ADMIN, c.Stop())
     assert out.ok, out.error
     assert await store.chat_game(CHAT) is None
@@ -131,3 +134,17 @@ async def test_a_game_holding_a_gone_plugins_cards_is_kept_not_taken_for_corrupt
         table = await ChatService(store).table(CHAT)
         assert table is not None and table.game is not None
         assert (await service.handle(CHAT, ADMIN, c.Stop())).ok
+
+
+def test_a_missing_rule_is_named_with_its_package_when_one_declares_it() -> None:
+    """A plugin installed but failing to load is still declared by its
+    package: the chat is told which package to fix or reinstall."""
+    from unobot.chat.rules_refusals import missing_detail
+    from unobot.registry import rule_package
+    from unobot.variants import VariantError
+
+    assert rule_package("stacking") == "unobot" and rule_package("test-gone-plugin") is None
+    said = missing_detail(VariantError("official", None, "gone", kind="missing", rules=("stacking",)))
+    assert said is not None and said.text("en") == \
+        "The rule “stacking” (package unobot) is not installed or failed to load."
+    assert missing_detail(VariantError("official", None, "bad YAML")) is None

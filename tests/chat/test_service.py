@@ -357,6 +357,10 @@ async def test_new_game_tells_an_unknown_variant_from_one_the_house_rules_clash_
     assert (await svc.handle(CHAT, ADMIN, c.SetRule(rule="no-bluffing", enabled=True))).ok
     out = await svc.handle(CHAT, ANA, c.NewGame(variant="nope"))
     assert out.code == "unknown_variant"
+    # Where the names are: the front-end's own command for the list (a person cannot guess them).
+    assert out.error == "There is no variant of that name; /variant lists them."
+    assert out.refusal("es", {"variant": "/uno variant"}) == \
+        "No hay ninguna variante con ese nombre; /uno variant las muestra todas."
     out = await svc.handle(CHAT, ANA, c.NewGame(variant="official"))  # has the challenge no-bluffing excludes
     assert out.code == "variant_rules_clash" and "/rules" in (out.error or "")
     assert await svc.table(CHAT) is None

@@ -86,3 +86,27 @@ async def test_a_timer_longer_than_an_hour_is_refused_not_cut_without_a_word(svc
                                              "o desactivado. No se ha cambiado nada.")
     assert (await svc.handle(CHAT, ADMIN, c.SetTimer(c.MAX_TIMER_SECONDS))).ok
     assert (await svc.settings(CHAT))["timer"] == c.MAX_TIMER_SECONDS
+
+
+async def test_a_variant_that_clashes_with_the_house_rules_says_which_rules(svc: ChatService) -> None:
+    """`/new crazy` with a house rule on that Crazy's rules clash with, and a
+    lobby of Crazy whose house rules changed since: both say which rules
+    (the refusal said only "do not fit", or at Start "cannot be loaded: a
+    plugin is missing"), then how to fix it, in the reader's language."""
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule("auto-colour", enabled=True))).ok
+    out = await svc.handle(CHAT, ADMIN, c.NewGame(variant="crazy"))
+    assert out.code == "variant_rules_clash" and out.error == (
+        "With the variant “Crazy”, “Automatic wild colour” and “Random wild colour” cannot both be on. "
+        + error_text("variant_rules_clash", "en"))
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule("auto-colour", enabled=False))).ok
+    assert (await svc.handle(CHAT, ADMIN, c.NewGame(variant="crazy"))).ok
+    assert (await svc.handle(CHAT, ADMIN, c.AddAI())).ok
+    assert (await svc.handle(CHAT, ADMIN, c.SetRule("auto-colour", enabled=True))).ok  # fits the chat's variant
+    out = await svc.handle(CHAT, ADMIN, c.Start())
+    assert out.code == "lobby_rules_clash", out.error
+    assert out.refusal("es", {"rules": "/uno rules", "stop": "/uno stop", "new": "/uno new"}) == (
+        "Con la variante «Locura», «Color del comodín automático» y «Color del comodín al azar» no pueden estar "
+        "activas a la vez. Esta partida no puede empezar con las reglas de la casa del chat tal como están: un "
+        "administrador desactiva una de ellas con /uno rules, o detiene esta partida con /uno stop y abre otra "
+        "con /uno new.")
+    assert out.refusal("zh_CN").startswith("在变体“") and "。按本群" in out.refusal("zh_CN")

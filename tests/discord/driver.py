@@ -26,7 +26,7 @@ from tests.discord_api import DiscordAPIServer, Member, Message, Sent
 from tests.support.privacy import mentions
 from unobot.adapters.discord.bot import Options, UnoBot, chat_id
 from unobot.adapters.discord.cli import use_api
-from unobot.adapters.discord.place import settings_places
+from unobot.adapters.discord.place import settings_followers, settings_places
 from unobot.adapters.redis_store import RedisStore
 from unobot.chat.commands import Person
 from unobot.chat.service import ChatService
@@ -56,7 +56,8 @@ class BotProcess:
         use_api(self.server.base_url, self.server.gateway_url)
         self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
         rng = random.Random(self.seed) if self.seed is not None else None
-        self.service = ChatService(self.store, settings_from=settings_places, rng=rng, **({"clock": self.clock} if self.clock else {}))
+        self.service = ChatService(self.store, settings_from=settings_places, settings_followers=settings_followers,
+                                   rng=rng, **({"clock": self.clock} if self.clock else {}))
         self.client = UnoBot(self.service, options=self.options)
         before = len([s for s in self.server.sessions if s.ready])
         self._run = asyncio.create_task(self.client.start(self.server.token))

@@ -116,3 +116,44 @@ async def test_a_rule_that_clashes_is_refused_in_the_members_language(server: Di
         assert sent.message is not None and sent.message.ephemeral and sent.message.viewer == member.id
         assert sent.message.content == text
         assert "no-bluffing" not in (await driver.service.settings(driver.chat))["rules"]
+
+
+async def test_a_lobby_in_another_channel_shows_the_servers_new_settings(server: DiscordAPIServer,
+                                                                         bot: BotProcess) -> None:
+    """A server's settings (`/uno ... scope:server`) reach the lobby waiting in
+    another channel: its status message says them at once, not only once
+    Start deals the game on them; a channel's own setting stays over the server's."""
+    guild = next(iter(server.guilds.values()))
+    second = server.snowflake()
+    guild.channels.append(second)
+    server.channel_guild[second] = guild.id
+    boss = server.member("Boss", manage_guild=True)
+    ann = server.member("Ann")
+    one = TableDriver(server, bot, guild.channels[0], [boss, ann])
+    two = TableDriver(server, bot, second, [boss, ann])
+    await two.slash(boss, "timer", seconds=45)  # the second channel's own timer
+    await two.slash(ann, "new")
+    await bot.idle()
+    before = two.status_message()
+    assert before is not None and "Official" in before.content, before.content
+    await one.slash(boss, "variant", name="party", scope="server")
+    await one.slash(boss, "timer", seconds=90, scope="server")
+    await bot.idle()
+    lobby = two.status_message()
+    assert lobby is not None and "Party" in lobby.content, lobby.content
+    table = await two.table()
+    assert table is not None and table.variant == "party" and table.timer == 45
+
+
+def test_a_servers_settings_are_followed_by_its_channels_alone() -> None:
+    from unobot.adapters.discord.place import (
+        chat_id,
+        guild_chat,
+        settings_followers,
+        settings_places,
+    )
+
+    prefix = settings_followers(guild_chat(5))
+    assert prefix is not None and chat_id(5, 9).startswith(prefix) and not chat_id(55, 9).startswith(prefix)
+    assert guild_chat(5) in settings_places(chat_id(5, 9))
+    assert settings_followers(chat_id(5, 9)) is None

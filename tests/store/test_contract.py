@@ -150,6 +150,17 @@ async def test_bound_chats_lists_every_chat_with_a_game(store: Store) -> None:
     assert [chat async for chat in store.bound_chats()] == [CHAT]
 
 
+async def test_bound_chats_under_a_prefix_are_the_chats_whose_id_starts_with_it(store: Store) -> None:
+    """What a settings change walks to find its followers (a forum's topics,
+    a server's channels): the store matches the prefix; a glob character in
+    it is a character, not a pattern."""
+    for chat in ("-100777", "-1007770000000005", "-1007771", "-100888", "dc_5_1", "dc_5_2", "dc_55_1"):
+        await store.create_game(chat, b"s")
+    assert sorted([c async for c in store.bound_chats("-100777")]) == ["-100777", "-1007770000000005", "-1007771"]
+    assert sorted([c async for c in store.bound_chats("dc_5_")]) == ["dc_5_1", "dc_5_2"]
+    assert [c async for c in store.bound_chats("dc_*")] == []
+
+
 async def test_delete_game(store: Store) -> None:
     game_id, _ = await store.create_game(CHAT, b"s", log=["0 deal"])
     assert await store.delete_game(game_id) is True
@@ -436,3 +447,46 @@ async def test_a_chat_s_records_move_to_its_new_id_once(store: Store) -> None:
     third = f"{new}#0c03"
     assert await store.archive_game(new, third, _record(third), [Standing("all", None, "u1", "U1", games=1)])
     assert (await store.standings(new, "all"))["u1"]["games"] == 3
+
+
+# --------------------------------------------------------------------------- deliveries
+
+
+async def test_a_delivery_is_claimed_by_one_owner_until_done(store: Store) -> None:
+    key = "telegram:42:1001"
+    claims = await asyncio.gather(*(store.claim_delivery(key, f"p{i}-0", 5.0) for i in range(4)))
+    assert sorted(claims) == ["busy", "busy", "busy", "mine"]
+    holder = f"p{claims.index('mine')}-0"
+    assert await store.claim_delivery(key, holder, 5.0) == "mine"  # renewed by its holder
+    await store.release_delivery(key, "p9-0")  # not the holder's: nothing
+    assert await store.claim_delivery(key, "p9-0", 5.0) == "busy"
+    await store.finish_delivery(key, 60.0)
+    assert await store.claim_delivery(key, holder, 5.0) == "done"
+    assert await store.claim_delivery(key, "p9-1", 5.0) == "done"
+    await store.release_delivery(key, holder)  # done stays done
+    assert await store.claim_delivery(key, "p9-2", 5.0) == "done"
+
+
+async def test_a_released_or_lapsed_claim_is_taken_by_the_next_owner(store: Store) -> None:
+    assert await store.claim_delivery("telegram:42:7", "a-0", 5.0) == "mine"
+    await store.release_delivery("telegram:42:7", "a-0")
+    assert await store.claim_delivery("telegram:42:7", "b-0", 5.0) == "mine"
+    # A holder that died renews nothing: its lease runs out.
+    assert await store.claim_delivery("telegram:42:8", "dead-0", 0.2) == "mine"
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    while await store.claim_delivery("telegram:42:8", "next-0", 5.0) != "mine":
+        assert loop.time() < deadline, "the lapsed claim was never free"
+        await asyncio.sleep(0.05)
+    # A done mark is kept for its while only.
+    await store.finish_delivery("telegram:42:9", 0.2)
+    while await store.claim_delivery("telegram:42:9", "again-0", 5.0) != "mine":
+        assert loop.time() < deadline, "the done mark never lapsed"
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.parametrize("key, owner", [("", "a"), ("a b", "a"), ("{x}", "a"), ("k", "done"), ("k", ""),
+                                        ("x" * 129, "a")])
+async def test_bad_delivery_names_are_refused(store: Store, key: str, owner: str) -> None:
+    with pytest.raises(ValueError):
+        await store.claim_delivery(key, owner, 1.0)

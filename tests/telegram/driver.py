@@ -40,7 +40,12 @@ from tests.support.privacy import mentions
 from tests.telegram.clock import FakeClock, ManualScheduler
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.telegram import inline_results, keyboards
-from unobot.adapters.telegram.app import build_application, settings_places, settled
+from unobot.adapters.telegram.app import (
+    build_application,
+    settings_followers,
+    settings_places,
+    settled,
+)
 from unobot.adapters.telegram.cli import webhook_secret
 from unobot.adapters.telegram.guard import place
 from unobot.adapters.telegram.runtime import KEY, Options
@@ -95,7 +100,8 @@ class BotProcess:
         self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
         rng = random.Random(self.seed) if self.seed is not None else None
         # The adapter's own service (a forum topic's settings are its chat's), as the command line makes it.
-        self.service = ChatService(self.store, rng=rng, settings_from=settings_places, **({"clock": self.clock} if self.clock else {}))
+        self.service = ChatService(self.store, rng=rng, settings_from=settings_places,
+                                   settings_followers=settings_followers, **({"clock": self.clock} if self.clock else {}))
         self.app = build_application(self.server.token, base_url=self.server.base_url,
                                      service=self.service, options=self.options,
                                      rate_limiter=self.rate_limiter or no_throttle(),

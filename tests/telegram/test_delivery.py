@@ -308,3 +308,107 @@ async def test_an_update_delivered_again_changes_nothing(server: BotAPIServer, r
     finally:
         for bot in bots:
             await bot.stop()
+
+
+async def test_a_repeat_handled_by_another_process_is_answered_not_handled_again(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """Telegram sends an update again when the first answer was slow or lost, and
+    the repeat may reach another process serving the bot. That process must
+    answer it as handled: no "A game is already running here" for a repeated
+    /new, no refusal said aloud for a move applied already. The memory of
+    handled updates is the store's, not one process's."""
+    bots = [BotProcess(server, redis_server.url, prefix, seed=i, webhook_port=free_port()) for i in (1, 2)]
+    for bot in bots:
+        await bot.start()
+    try:
+        first, second = bots
+        group = server.group(title="Repeats")
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        chat = str(group["id"])
+        new = server.send_command(group, ann, "/new", queue=False)
+        assert await server.post_update_to(first.webhook_url, new, secret_token=first.secret) == 200
+        join = server.send_command(group, ben, "/join", queue=False)
+        assert await server.post_update_to(first.webhook_url, join, secret_token=first.secret) == 200
+        for bot in bots:
+            await bot.idle()
+        mark = server.mark()
+        for update in (new, join):
+            assert await server.post_update_to(second.webhook_url, update, secret_token=second.secret) == 200
+        await second.idle()
+        assert [c.method for c in server.calls[mark:]] == [], [c.params for c in server.calls[mark:]]
+        assert first.service is not None
+        table = await first.service.table(chat)
+        assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben"]
+        start = server.press_button(group, ann, int(table.adapter["status"]), "g:start", queue=False)
+        assert await server.post_update_to(first.webhook_url, start, secret_token=first.secret) == 200
+        started = await first.service.table(chat)
+        assert started is not None and started.game is not None
+        user = next(p for p in (ann, ben) if str(p["id"]) == started.seats[started.game.turn].id)
+        query = server.inline_query(user, f"#{chat} ", queue=False)
+        assert await server.post_update_to(first.webhook_url, query, secret_token=first.secret) == 200
+        pick = _a_move(server.inline_answers[query["inline_query"]["id"]]["results"])
+        _message, chosen = server.pick_inline_result(group, user, pick, queue=False)
+        assert chosen is not None
+        assert await server.post_update_to(first.webhook_url, chosen, secret_token=first.secret) == 200
+        for bot in bots:
+            await bot.idle()
+        moved = await first.service.table(chat)
+        assert moved is not None
+        mark = server.mark()
+        for update in (start, chosen):
+            assert await server.post_update_to(second.webhook_url, update, secret_token=second.secret) == 200
+        await second.idle()
+        assert [c.method for c in server.calls[mark:]] == [], [c.params for c in server.calls[mark:]]
+        after = await first.service.table(chat)
+        assert after is not None and after.version == moved.version
+    finally:
+        for bot in bots:
+            await bot.stop()
+
+
+async def test_a_repeat_arriving_while_another_process_handles_it_waits_for_that_outcome(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """The first copy is still being handled (its process holds the claim) when
+    the repeat reaches a second process: the second waits, and once the first
+    is done it answers 200 without handling it; while the holder never
+    finishes and its lease never runs out, it answers 503 (Telegram tries
+    again later), never 200 for an update nobody handled."""
+    bots = [BotProcess(server, redis_server.url, prefix, seed=i, webhook_port=free_port()) for i in (1, 2)]
+    for bot in bots:
+        await bot.start()
+    store = RedisStore.from_url(redis_server.url, prefix=prefix)
+    try:
+        first, second = bots
+        group = server.group(title="Held")
+        ann = server.user(1, "Ann")
+        new = server.send_command(group, ann, "/new", queue=False)
+        assert first.app is not None and second.app is not None
+        key = f"telegram:{second.app.bot.id}:{new['update_id']}"
+        # Another process holds it (claimed, not finished) for the next 2 s.
+        assert await store.claim_delivery(key, "elsewhere-1", 2.0) == "mine"
+        assert second.webhook is not None
+        deliveries = second.webhook.deliveries()
+        assert deliveries is not None
+        deliveries.wait = 0.5
+        assert await server.post_update_to(second.webhook_url, new, secret_token=second.secret) == 503
+        # It finishes meanwhile: the repeat is answered, not handled.
+        deliveries.wait = 5.0
+        mark = server.mark()
+        posting = asyncio.ensure_future(server.post_update_to(second.webhook_url, new, secret_token=second.secret))
+        await asyncio.sleep(0.3)
+        assert not posting.done()
+        await store.finish_delivery(key, 60.0)
+        assert await posting == 200
+        assert [c.method for c in server.calls[mark:]] == []
+        # A holder that died: its lease runs out and the repeat is handled here, once.
+        other = server.send_command(group, ann, "/new", queue=False)
+        key = f"telegram:{second.app.bot.id}:{other['update_id']}"
+        assert await store.claim_delivery(key, "dead-1", 0.5) == "mine"
+        assert await server.post_update_to(second.webhook_url, other, secret_token=second.secret) == 200
+        assert second.service is not None
+        assert await second.service.table(str(group["id"])) is not None
+        assert await store.claim_delivery(key, "late-1", 5.0) == "done"
+    finally:
+        await store.close()
+        for bot in bots:
+            await bot.stop()

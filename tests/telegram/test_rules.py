@@ -160,15 +160,15 @@ async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: Bot
     assert (await press(server, bot, group, ben, deck))["text"] == error_text("not_admin", "en")
     await press(server, bot, group, ann, deck)
     shown = rules_message(server, group)
-    assert "Options of" in shown["text"] and "hand_size" in shown["text"]
+    assert "Options of" in shown["text"] and "Cards dealt" in shown["text"] and "hand_size" not in shown["text"]
     buttons = server.buttons(group, shown["message_id"])
     assert all(len(b["callback_data"].encode()) <= 64 and len(b["text"]) <= 200 for b in buttons)
     plus = next(b["callback_data"] for b in buttons if b["text"] == "+1" and ":0:" in b["callback_data"])
     assert "Saved" in (await press(server, bot, group, ann, plus))["text"]
     assert (await bot.service.settings(chat))["rules"] == {"deck": {"hand_size": 8}}
-    # The option by its code (what /set takes) and its title in the reader's words.
-    assert "hand_size</code> (Cards dealt): <b>8" in str(server.calls_to("editMessageText")[-1]["text"]) or \
-        "hand_size (Cards dealt): 8" in rules_message(server, group)["text"]
+    # The option by its title in the reader's words, not its id (nobody types one in a chat).
+    assert "Cards dealt: <b>8" in str(server.calls_to("editMessageText")[-1]["text"]) or \
+        "Cards dealt: 8" in rules_message(server, group)["text"]
     # A forged value out of bounds, or a key that is no rule, changes nothing.
     key = key_of("deck")
     for forged in (f"{keyboards.SET_OPTION}{key}:0:31", f"{keyboards.SET_OPTION}{key}:0:²",
@@ -192,3 +192,42 @@ async def test_admin_sets_rule_options_from_rules(server: BotAPIServer, bot: Bot
     await bot.settle(server.send_command(group, ann, "/new"))
     table = await bot.service.table(chat)
     assert table is not None and table.overrides["deck"] == {"hand_size": 8}
+
+
+async def test_a_lobbys_variant_clashing_with_house_rules_changed_since_says_which_and_how(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    """`/new crazy` opens a lobby of another variant than the chat's; an admin
+    then turns on a house rule that fits the chat's variant but clashes with
+    Crazy's. Start was refused with "This game's rules cannot be loaded: a
+    rule plugin it uses is missing or broken" (nothing is missing): now the
+    chat reads which rules clash, by their titles in its language, and how
+    to fix it, whole (a button's answer holds 200 characters: the rest is
+    said in the chat)."""
+    group = server.group(title="Choque")
+    ana, ben = server.user(1, "Ana", language_code="es"), server.user(2, "Ben", language_code="es")
+    server.set_status(group, ana, "creator")
+    chat = str(group["id"])
+    assert bot.service is not None
+    await bot.settle(server.send_command(group, ana, "/language", "es"))
+    await bot.settle(server.send_command(group, ana, "/new", "crazy"))
+    await bot.settle(server.send_command(group, ben, "/join"))
+    await bot.settle(server.send_command(group, ana, "/rules"))
+    answer = await press(server, bot, group, ana, keyboards.RULE_ON + "auto-colour")
+    assert "Guardado" in answer["text"] or "Saved" in answer["text"], answer
+    table = await bot.service.table(chat)
+    assert table is not None and table.variant == "crazy" and "auto-colour" in table.overrides
+    mark = server.mark()
+    start = server.press_button(group, ana, int(table.adapter["status"]), keyboards.START)
+    await bot.settle(start)
+    answered = (await server.wait_answer(start)).params.get("text") or ""
+    await bot.idle()
+    said = [str(call.params.get("text", "")) for call in server.calls[mark:] if call.method == "sendMessage"]
+    told = " ".join([answered, *said])
+    from unobot.registry import available_rules
+    rules = available_rules()
+    for name in ("auto-colour", "random-colour"):
+        assert rules[name].label("es") in told, (name, told)
+    assert "cargar" not in told and "/rules" in told, told
+    assert all(len(text) <= 200 for text in [answered]), answered
+    assert any(rules["auto-colour"].label("es") in text and "/rules" in text for text in said), said
+    assert (await bot.service.table(chat)).phase == "lobby"  # type: ignore[union-attr]

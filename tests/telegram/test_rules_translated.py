@@ -42,6 +42,10 @@ async def test_a_spanish_chat_reads_every_option_help_in_spanish(server: BotAPIS
                 spanish = cls.option_help(spec.name, "es")
                 assert spanish and spanish != spec.help, f"{cls.name}.{spec.name} has no Spanish help"
                 assert spanish in text and spec.help not in text, (cls.name, spec.name, text)
+                # Named by its Spanish title, never by its id (nobody types one in a chat).
+                assert cls.option_title(spec.name, "es") in text, (cls.name, spec.name, text)
+                assert spec.name not in text or "_" not in spec.name and spec.name in cls.option_title(
+                    spec.name, "es"), (cls.name, spec.name, text)
                 checked.add(f"{cls.name}.{spec.name}")
             await press(server, bot, group, ana, keyboards.BACK)
     # every rule of unobot's own with options was seen on at least one of the two variants

@@ -174,3 +174,31 @@ async def test_next_round_arrives_at_once_while_the_groups_budget_is_spent(
     finally:
         clock.advance(3600)  # whatever still waits for the budget (a failed run) can finish
         await bot.stop()
+
+
+async def test_a_start_that_sends_first_cards_back_says_no_stale_first_card(server: BotAPIServer,
+                                                                            bot: BotProcess) -> None:
+    """No Mercy sends an action starter back (with this seed three of them:
+    eight lines, where the last moves keep six). The lines that scrolled
+    out were shown again under the last moves, as the newest news: "The
+    first card is Wild Reverse Draw Four." under "The first card is Blue
+    7." A move's line is said once, among the last moves."""
+    group = server.group(title="Sin piedad")
+    ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+    driver = TableDriver(server, bot, group, [ann, ben], check_privacy=False)
+    await driver.command(ann, "/new", "no-mercy")
+    await driver.command(ben, "/join")
+    await driver.press(ann, keyboards.START)
+    await bot.idle()
+    found = await driver.table()
+    assert found is not None and found.game is not None
+    status = driver.status_message()
+    assert status is not None
+    text = status["text"]
+    lines = text.splitlines()
+    firsts = [line for line in lines if "The first card is" in line]
+    assert len(firsts) >= 2, text  # this seed's start sends cards back (else the test proves nothing)
+    last_move = max(i for i, line in enumerate(lines) if line.startswith("· "))
+    assert not any("first card" in line for line in lines[last_move + 1:]), text
+    said = [line.removeprefix("· ") for line in lines if line]
+    assert len(said) == len(set(said)), text

@@ -36,6 +36,18 @@ def test_a_place_is_its_chat_and_topic_and_never_a_telegram_id() -> None:
     assert telegram_id(str(-(10 ** 30))) is None  # beyond any id, and no topic in it
 
 
+def test_a_groups_settings_are_followed_by_its_topics_alone() -> None:
+    """What a settings change walks (core's `settings_followers`): a topic's
+    place starts with its group's id; a topic or a private chat has none."""
+    from unobot.adapters.telegram.app import settings_followers, settings_places
+
+    chat = -1001234567890
+    prefix = settings_followers(str(chat))
+    assert prefix == str(chat) and str(place(chat, 45)).startswith(prefix)
+    assert settings_places(str(place(chat, 45))) == (str(chat),)
+    assert settings_followers(str(place(chat, 45))) is None and settings_followers("42") is None
+
+
 async def test_two_games_in_two_topics_of_one_forum_each_stay_in_their_topic(
         server: BotAPIServer, bot: BotProcess) -> None:
     forum = server.forum(title="UNO club")
@@ -211,3 +223,30 @@ async def test_a_variant_chosen_with_new_stays_when_other_settings_change(
     await driver.press(ann, keyboards.START)
     table = await driver.table()
     assert table is not None and (table.variant, table.lang) == ("crazy", "es"), (table.variant, table.lang)
+
+
+async def test_a_lobby_in_another_topic_shows_the_settings_changed_meanwhile(
+        server: BotAPIServer, bot: BotProcess) -> None:
+    """The people waiting in a topic's lobby read its variant and language on
+    its status message: a change typed or pressed in another topic must show
+    there at once, not only once the game starts (it showed the old ones
+    until Start, which then dealt the new)."""
+    driver, other, (ann, ben) = _two_topics(server, bot)
+    await driver.command(ann, "/new")
+    await driver.press(ben, keyboards.JOIN)
+    await other.command(ann, "/variant", "no-mercy")
+    await other.command(ann, "/language", "es")
+    await bot.idle()
+    lobby = driver.status_message()
+    assert lobby is not None and "Esperando jugadores" in lobby["text"], lobby["text"]
+    assert "No Mercy" in lobby["text"], lobby["text"]
+    table = await driver.table()
+    assert table is not None and (table.variant, table.lang) == ("no-mercy", "es")
+    # A switch pressed on /rules in the other topic too.
+    await other.command(ann, "/rules")
+    rules = next(m for m in reversed(other.bot_messages()) if any(
+        str(b.get("callback_data", "")).startswith(keyboards.TIMER) for b in server.buttons(other.group, m["message_id"])))
+    await bot.settle(server.press_button(other.group, ann, rules["message_id"], keyboards.TIMER + "60"))
+    await bot.idle()
+    lobby = driver.status_message()
+    assert lobby is not None and "60" in lobby["text"], lobby["text"]

@@ -1,0 +1,127 @@
+"""Each delivery handled once, whichever process gets it, and none dropped.
+
+Why: a chat platform sends an update again when it got no answer in time
+(Telegram's webhook: a slow answer, a lost connection, a process that died
+holding it), and the repeat may reach another process serving the same
+bot. Handled twice, a repeated `/new` says "A game is already running
+here" and a move already applied is refused aloud. A memory of handled
+updates per process misses every repeat that lands elsewhere, so the
+memory is the store's, shared by every process that shares the store.
+
+Why a claim with a lease, not a "seen" mark set on arrival: a mark set
+before handling would make a process that dies mid-update drop it for
+good (the repeat would be answered as handled). A mark set only after
+handling would let a repeat arriving meanwhile run beside the first. So
+the first process *claims* the delivery for a short lease, renews it while
+its handler runs, and marks it done only once the handler finished (the
+move saved or refused: acknowledged means saved). A repeat that finds it
+claimed waits for the outcome: done, it is answered without handling; the
+lease ran out (the holder died), it takes the claim over and handles it;
+still held after ``wait`` seconds, it is answered "not yet" (the platform
+sends it again later).
+
+When the store cannot be asked (an outage), the update is handled without
+a claim: the handler meets the same outage and says so to the people, which
+is what they need; a repeat in that moment may be handled twice.
+
+The one window left: a handler that saved and whose process died before
+the done mark. The repeat is handled again and the service refuses the
+move by the table's version (it was made on an older one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+from .store import Store, StoreError
+
+log = logging.getLogger(__name__)
+
+#: Seconds a claim holds without renewal: how long a repeat of an update
+#: whose process died waits before it is handled elsewhere.
+LEASE = 10.0
+#: Seconds a handled delivery is remembered. Telegram repeats an update it
+#: got no answer for within minutes; an hour bounds the store's memory at
+#: an hour of updates (a key of about 60 bytes each).
+KEEP = 3600.0
+#: Seconds a repeat waits for the holder's outcome before it is answered "not yet".
+WAIT = 20.0
+#: Seconds between looks at a claim held by another process.
+POLL = 0.1
+
+Outcome = Literal["handled", "repeated", "later"]
+
+
+class Deliveries:
+    """Runs each delivery's handler once across the processes sharing `store`."""
+
+    def __init__(self, store: Store, *, lease: float = LEASE, keep: float = KEEP,
+                 wait: float = WAIT, poll: float = POLL) -> None:
+        self.store = store
+        self.lease = lease
+        self.keep = keep
+        self.wait = wait
+        self.poll = poll
+        # An owner names one handling, not one process: a repeat reaching the
+        # process still handling the first copy must wait for it too.
+        self._process = secrets.token_hex(6)
+        self._count = itertools.count()
+
+    async def handle(self, key: str, handler: Callable[[], Awaitable[object]]) -> Outcome:
+        """Run `handler` unless `key` was (or is being) handled elsewhere.
+
+        ``"handled"``: it ran here (to its end: its errors propagate, and the
+        claim is let go so the next delivery runs it). ``"repeated"``: it was
+        handled, answer the platform as such. ``"later"``: another process is
+        still at it after ``wait`` seconds; answer "not yet".
+        """
+        owner = f"{self._process}-{next(self._count)}"
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.wait
+        while True:
+            try:
+                claim = await self.store.claim_delivery(key, owner, self.lease)
+            except StoreError as exc:
+                log.warning("delivery %s handled without a claim: the store did not answer (%s)", key, exc)
+                await handler()
+                return "handled"
+            if claim == "done":
+                return "repeated"
+            if claim == "mine":
+                break
+            if loop.time() + self.poll > deadline:
+                return "later"
+            await asyncio.sleep(self.poll)
+        renewing = asyncio.create_task(self._renew(key, owner))
+        try:
+            await handler()
+        except BaseException:
+            renewing.cancel()
+            with contextlib.suppress(StoreError):
+                await asyncio.shield(self.store.release_delivery(key, owner))
+            raise
+        renewing.cancel()
+        try:
+            await self.store.finish_delivery(key, self.keep)
+        except StoreError as exc:
+            # Handled all the same; only a repeat of it would be handled again (and a move
+            # already applied is refused by its version).
+            log.warning("delivery %s handled but not marked done (%s)", key, exc)
+        return "handled"
+
+    async def _renew(self, key: str, owner: str) -> None:
+        """Keep the claim while the handler runs (a third of the lease at a time)."""
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                if await self.store.claim_delivery(key, owner, self.lease) != "mine":
+                    log.warning("delivery %s: the claim was lost while handling it", key)
+                    return
+            except StoreError as exc:
+                log.info("delivery %s: the claim could not be renewed (%s)", key, exc)
