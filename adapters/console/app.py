@@ -692,13 +692,13 @@ class ConsoleApp:
         A new game is `unobot play` (as the player started it); the console
         has no stop: a game ends by quitting and answering no to resuming it
         at the next start (`_run` then puts it away); rules are chosen on the
-        command line (`--rule`)."""
+        command line (`--rule`), and `unobot variants` lists the variants."""
         _ = self._
         play = render.play_command()
         return {"new": play,
                 "stop": _("{quit}, then {command} answering no to resuming it").format(
                     quit=_(WORDS[QUIT]), command=play),
-                "rules": f"{play} --rule"}
+                "rules": f"{play} --rule", "variant": "unobot variants"}
 
     async def show(self, out: Outcome, extras: bool = True) -> None:
         """Print a refusal, or the outcome's events one by one (the others' moves paced)."""

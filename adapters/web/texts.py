@@ -88,14 +88,15 @@ BUTTON = N_("“{button}”")
 
 def web_commands(lang: str) -> dict[str, str]:
     """What core's texts name as commands (`render.TYPED_COMMANDS`: `/new`, `/stop`,
-    `/rules`), as a browser table offers them: its buttons, by their labels. Why: a page
+    `/rules`, `/variant`), as a browser table offers them: its buttons, by their labels. Why: a page
     has no command to type, and "Start one with /new" left its reader stuck."""
     _ = gettext_for(lang)
 
     def button(label: str) -> str:
         return _(BUTTON).format(button=_(label))
 
-    return {"new": button(AGAIN_LABEL), "stop": button(STOP_LABEL), "rules": button(RULES_TITLE)}
+    return {"new": button(AGAIN_LABEL), "stop": button(STOP_LABEL), "rules": button(RULES_TITLE),
+            "variant": _(BUTTON).format(button=_(PAGE["variant"]))}  # the new-table form's list
 
 
 #: The Stop button's words (core's `Menu.stop`, without its mark).
