@@ -225,12 +225,16 @@ def _move(table: Table, seat: int, cmd: c.Command) -> Move:
             raise ChatError("bad_move")
         if kind in rule.system_moves:
             raise MoveError("not_allowed")  # the chat applies it (a round clock), never a person
+        names = [s.name for s in table.seats]
         try:
-            return parse_move(cmd.text[:500], seat, [s.name for s in table.seats])
+            return parse_move(cmd.text[:500], seat, names)
         except MoveError as exc:
-            if exc.code == UNKNOWN_PLAYER:  # a word read as a target only because it is no card
+            if exc.code != UNKNOWN_PLAYER:
+                raise
+            named = _named_target(cmd.text[:500], table)
+            if named is None:  # a word read as a target only because it is no card
                 raise ChatError("bad_move_word") from exc
-            raise
+            return parse_move(named, seat, names)
     if isinstance(cmd, c.NameColor):
         color = color_from_text(cmd.color)
         if color is None:
@@ -501,3 +505,20 @@ def _after_moves(table: Table, events: list[Event], out: Outcome, now: float,
         table.phase = FINISHED
     table.turn_started = now
 
+
+def _named_target(text: str, table: Table) -> str | None:
+    """A plugin move's text with its target, named as a person names a seat
+    (`poke Alan`, `poke Alan (AI)`), written as the engine reads it
+    (`poke @2`); None when no tail of the words names one seat.
+
+    Why: the engine's move grammar takes a target as one word equal to a
+    seat's whole name, so a plugin move aimed at `Alan (AI)` could not be
+    typed at all, while `catch Alan` works: a target is found here the way
+    the chat finds every other one (`Table.find_seat`: id, name, unique
+    prefix), the longest tail first."""
+    words = text.split()
+    for k in range(1, len(words)):
+        seat = table.find_seat(" ".join(words[k:]))
+        if seat is not None:
+            return " ".join([*words[:k], f"@{seat}"])
+    return None

@@ -70,7 +70,7 @@ def turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:
     if hv.colors:
         offers.append(Offer(_("color red"),
                             _("name the colour of the starting wild card: red, yellow, green or blue")))
-    offers += [_plugin_offer(m, lang) for m in hv.extras]
+    offers += [_plugin_offer(m, view, lang) for m in hv.extras]
     if hv.draw:
         offers.append(Offer(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else _(SHORT["draw"])))
         if not hv.pending:
@@ -95,13 +95,20 @@ def out_of_turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:
     offers += _catches(hv, view, lang)
     if hv.uno:
         offers.append(Offer("uno", _("say it before someone catches you")))
-    return offers + [_plugin_offer(m, lang) for m in hv.extras]
+    return offers + [_plugin_offer(m, view, lang) for m in hv.extras]
 
 
-def _plugin_offer(move: Move, lang: str) -> Offer:
+def _plugin_offer(move: Move, view: TableView, lang: str) -> Offer:
     """A plugin's move: the words the reader types (its title in their
-    language, `plugin_move_word`), with the title beside it where the words are others."""
-    word = plugin_move_word(move.text, move.kind, lang)
+    language, `plugin_move_word`), with the title beside it where the words are others.
+    A target is offered by the seat's name, as a catch is (the move's own
+    text says `@2`, the log's form, which no player reads as a person)."""
+    text = move.text
+    if move.target is not None:
+        name = next((p.name for p in view.players if p.seat == move.target), None)
+        if name is not None:
+            text = text.removesuffix(f"@{move.target}") + name
+    word = plugin_move_word(text, move.kind, lang)
     title = plugin_move_title(move.kind, lang)
     return Offer(word, "" if word.startswith(title) else title)
 
