@@ -362,6 +362,28 @@ def parse_variant(text: str, source: str, default_name: str = "") -> Variant:
                    lines.get(("extends",)))
 
 
+def variant_texts(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """A variant file's `title` and `description` ({lang: text} each), read
+    without checking its rules.
+
+    Why: `unobot i18n extract` collects a plugin's variant texts before the
+    plugin is installed (the tutorial extracts in step 4 and installs in
+    step 8), when its rules are still unknown names; a whole `load_variant`
+    then failed and the texts were dropped from the catalogue without a
+    word. Raises VariantError for a file that is no variant at all."""
+    source = str(_display(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (UnicodeDecodeError, OSError):
+        raise VariantError(source, None, Msg(N_("the file is not UTF-8 text")),
+                           Msg(N_("save it as UTF-8 (any editor's default)"))) from None
+    data, lines = load_yaml_with_lines(text, source)
+    if not isinstance(data, dict):
+        return {}, {}
+    return (_texts(data.get("title"), source, lines, "title"),
+            _texts(data.get("description"), source, lines, "description"))
+
+
 def _texts(value: Any, source: str, lines: dict[tuple[str, ...], int], key: str) -> dict[str, str]:
     if value is None:
         return {}

@@ -155,7 +155,7 @@ def package_data_texts(package: Path) -> list[tuple[str, str, dict[str, str]]]:
     so re-extracting a catalogue dropped the titles' translations."""
     import ast
 
-    from ..variants import VariantError, load_variant
+    from ..variants import VariantError, variant_texts
 
     out: list[tuple[str, str, dict[str, str]]] = []
     for path in sorted(package.rglob("*.py")):
@@ -175,10 +175,10 @@ def package_data_texts(package: Path) -> list[tuple[str, str, dict[str, str]]]:
                         out.append((texts["en"], where, texts))
     for path in sorted(package.rglob("*.yaml")):
         try:
-            variant = load_variant(str(path))
+            both = variant_texts(path)  # not load_variant: the plugin's rules may not be installed yet
         except VariantError:
             continue
-        for texts in (variant.title, variant.description):
+        for texts in both:
             if texts.get("en"):
                 out.append((texts["en"], str(path.relative_to(package.parent)), dict(texts)))
     return out

@@ -149,3 +149,21 @@ def test_check_judges_only_the_languages_it_is_told_to_require(tmp_path: Path,
     assert "de " in capsys.readouterr().out  # the others are still listed
     assert cmd_i18n(argparse.Namespace(**{**vars(check), "lang": ["es", "de"]})) == 1
     assert cmd_i18n(argparse.Namespace(**{**vars(check), "lang": None})) == 1
+
+
+def test_a_variant_of_rules_not_installed_yet_still_gives_its_texts(tmp_path: Path) -> None:
+    """The tutorial extracts (step 4) before it installs the package (step 8):
+    a variant naming the package's own rule, not yet known, was dropped from
+    the catalogue without a word, since extraction loaded the whole variant."""
+    package = tmp_path / "unobot_big"
+    (package / "variants").mkdir(parents=True)
+    (package / "__init__.py").write_text(RULE, encoding="utf-8")
+    (package / "variants" / "big-party.yaml").write_text(
+        "name: big-party\ntitle: {en: Big party, es: Gran fiesta}\n"
+        "description: {en: Ten cards each., es: Diez cartas cada uno.}\n"
+        "extends: official\nrules:\n  big: {cards: 10}\n", encoding="utf-8")
+    args = argparse.Namespace(action="extract", package=str(package), domain=None, lang=["es"], verbose=False)
+    assert cmd_i18n(args) == 0
+    es = (package / "locale" / "es" / "LC_MESSAGES" / "unobot_big.po").read_text(encoding="utf-8")
+    assert 'msgid "Big party"\nmsgstr "Gran fiesta"' in es, es
+    assert 'msgid "Ten cards each."\nmsgstr "Diez cartas cada uno."' in es, es
