@@ -133,10 +133,14 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        """The rule explained for players: the class docstring, else its module's."""
+        """The rule explained for players: the class docstring (a subclass
+        without one keeps its base's: the tutorial grows a rule by
+        subclassing it step by step, and its `rules` entry went blank),
+        else its module's."""
         import sys
 
-        own = cls.__doc__ if cls.__doc__ != Rule.__doc__ else None
+        own = next((k.__doc__ for k in cls.__mro__ if k is not Rule and k.__doc__
+                    and issubclass(k, Rule)), None)
         text = own or getattr(sys.modules.get(cls.__module__), "__doc__", None) or ""
         return text.strip()
 

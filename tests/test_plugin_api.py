@@ -292,3 +292,20 @@ def test_a_plugin_scoring_rule_tells_its_target_as_the_built_ins_do() -> None:
     assert rule_facts(Table(chat_id="c", creator="1"))[1] == 500  # scoring's own
     assert rule_facts(Table(chat_id="c", creator="1", overrides={"progressive-scoring": {"target": 80}}))[1] == 80
     assert rule_facts(Table(chat_id="c", creator="1", overrides={"scoring": {"target": 0}}))[1] is None
+
+
+def test_a_rule_grown_by_subclassing_keeps_its_explanation() -> None:
+    """docs/plugins.md grows its rule step by step (`class LuckySeven(LuckySeven):`),
+    the later steps without a docstring: `unobot rules` showed the rule with
+    no explanation, since only the last class's own docstring was read."""
+    from unobot import Rule
+
+    class Grown(Rule):
+        """Grown: explained once, at its first step."""
+
+        name = "grown"
+
+    class Grown2(Grown):
+        name = "grown"
+
+    assert Grown2.doc() == "Grown: explained once, at its first step."
