@@ -149,6 +149,9 @@ SITUATIONS: list[Situation] = [
               actor=1, turn=0, rules={"stacking": {}}, before=((0, "R+2", None),)),
     Situation("last-card-a-wild", ("W", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W")),
     Situation("crazy-multi-play", ("R5 G5 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi"), variant="crazy"),
+    # A plugin move aimed at a player (two 7s at once, Seven-O's swap): offered and typed by the name.
+    Situation("crazy-multi-seven-target", ("R7 G7 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi", target=2),
+              variant="crazy"),
     *[Situation(f"no-mercy-{card}", (f"{card} G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4",
                 kind("play", card=card, color="B" if card.startswith("W") else None),
                 variant="no-mercy")
