@@ -584,6 +584,8 @@ def move_label(table: Table, move: Move, lang: str) -> str:
         # commas and the target by an arrow, or "G5 · Green 5 G6 · Green 6 Bea" reads as one run.
         cards = joined((card_label(x, lang) for x in (move.card, *move.cards) if x), lang)
         text = "✨ " + " ".join(part for part in (plugin_move_title(move.kind, lang), cards) if part)
+        if move.color:  # one action per colour, told apart as a wild's are
+            text += f" → {COLOR_EMOJI[move.color]} {color_name(move.color, lang)}"
         return text + (" → " + name(move.target) if move.target is not None else "")
     if move.kind == DRAW:
         pending = table.game.pending if table.game is not None else 0

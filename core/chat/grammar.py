@@ -53,6 +53,7 @@ from ..cards import (
     CardError,
     CardKind,
     all_kinds,
+    is_color_word,
     kind_of,
     official_deck,
     parse_card,
@@ -448,6 +449,8 @@ def move_cards(text: str, hand: Collection[Card], lang: str | None) -> str:
             readings = {card for card, used in card_readings([word], lang) if used == 1 and card in hand}
             if len(readings) == 1:
                 word = next(iter(readings)).text
+            elif not is_color_word(word) and (named := color_word(word, letters=False, lang=lang)):
+                word = COLOR_NAMES[named]  # `verde`, `vert`: a colour as the reader writes it
         out.append(word)
     return " ".join(out)
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import Card, sort_key
+from ..cards import COLOR_NAMES, Card, sort_key
 from ..moves import Move
 from .grammar import DRAW_PLAY, SHORT, WORDS, plugin_move_word
 from .i18n import gettext_for, joined
-from .render import card_name, plugin_move_title
+from .render import card_name, color_name, plugin_move_title
 from .views import HandCard, HandView, TableView
 
 
@@ -102,8 +102,13 @@ def _plugin_offer(move: Move, view: TableView, lang: str) -> Offer:
     """A plugin's move: the words the reader types (its title in their
     language, `plugin_move_word`), with the title beside it where the words are others.
     A target is offered by the seat's name, as a catch is (the move's own
-    text says `@2`, the log's form, which no player reads as a person)."""
+    text says `@2`, the log's form, which no player reads as a person), and
+    a colour in the reader's words, as the grammar reads it back."""
     text = move.text
+    if move.color:  # the colour in the reader's words (the text has the log's English name)
+        kind, *rest = text.split()
+        said = color_name(move.color, lang).lower()
+        text = " ".join([kind, *(said if w == COLOR_NAMES[move.color] else w for w in rest)])
     if move.target is not None:
         name = next((p.name for p in view.players if p.seat == move.target), None)
         if name is not None:

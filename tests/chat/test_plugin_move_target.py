@@ -13,6 +13,7 @@ import pytest
 
 from tests.conformance.situations import Situation, kind, lay, reference
 from unobot import (
+    COLORS,
     N_,
     Event,
     GameState,
@@ -23,6 +24,7 @@ from unobot import (
     register_rule,
     unregister_rule,
 )
+from unobot.chat import actions
 from unobot.chat import commands as c
 from unobot.chat.grammar import parse
 from unobot.chat.service import ChatService
@@ -101,3 +103,60 @@ async def test_a_plugin_move_s_target_is_offered_and_typed_by_name(poke: type[Ru
         after = reference(table, ana, cmd, 0.0)
         assert after.game is not None
         assert [len(h) for h in after.game.hands] == [3, 2 + (seat == 1), 2 + (seat == 2)], line
+
+
+PAINT = "paint"
+
+
+class Paint(Rule):
+    """Paint: the player on turn may name the colour in play instead of playing."""
+
+    name = "test-paint"
+    title = {"en": "Painting"}
+    checks = (PAINT,)
+    move_kinds = {PAINT: N_("Paint the pile")}
+
+    @hookimpl
+    def extra_moves(self, state: GameState, player: int) -> list[Move] | None:
+        return [Move(PAINT, player, color=k) for k in COLORS] if player == state.turn else None
+
+    @hookimpl
+    def check_move(self, state: GameState, move: Move) -> bool | str | None:
+        if move.kind != PAINT:
+            return None
+        return True if move.player == state.turn and move.color else "not_allowed"
+
+    @hookimpl
+    def on_move(self, state: GameState, move: Move, events: list[Event]) -> bool | None:
+        if move.kind != PAINT:
+            return None
+        state.color = move.color
+        return True
+
+
+async def test_a_plugin_move_with_a_colour_is_told_apart_and_typed_in_the_readers_words() -> None:
+    """A move made in each colour was four buttons all reading "✨ Paint the
+    pile" (Telegram, Discord, the web table), offered in Spanish as
+    `paint red` and refused when typed `paint verde`."""
+    register_rule(Paint)
+    try:
+        svc = ChatService(MemoryStore(), rng=random.Random(5))
+        ana = c.Person("1", "Ana", None, True)
+        await svc.handle("chat", ana, c.SetRule(rule="test-paint", enabled=True))
+        await svc.handle("chat", ana, c.NewGame(variant="official"))
+        await svc.handle("chat", c.Person("2", "Bea"), c.Join())
+        table = (await svc.handle("chat", ana, c.Start())).table
+        assert table is not None
+        lay(table, Situation("paint", ("R1 G2 B3", "Y4 R6 G6"), "R9", kind(PAINT), rules={"test-paint": {}}))
+        labels = [a.label for a in actions.menu(table, "1", "es").actions if a.kind == PAINT]
+        assert labels == ["✨ Paint the pile → 🟥 rojo", "✨ Paint the pile → 🟨 amarillo",
+                          "✨ Paint the pile → 🟩 verde", "✨ Paint the pile → 🟦 azul"], labels
+        hv = hand_view(table, "1")
+        assert hv is not None
+        words = [o.word for o in turn_offers(hv, table_view(table, "es"), "es")]
+        assert words[:4] == ["paint rojo", "paint amarillo", "paint verde", "paint azul"], words
+        for line in ("paint verde", "paint green", "Paint the pile verde"):
+            after = reference(table, ana, parse(line, table, "1", "es"), 0.0)
+            assert after.game is not None and after.game.color == "G", line
+    finally:
+        unregister_rule(Paint.name)
