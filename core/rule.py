@@ -93,8 +93,10 @@ class Rule:
     #: `check_move` and applies them through the `on_move` hook.
     move_kinds: ClassVar[dict[str, str]] = {}
     #: What follows a move kind's word when typed, as help shows it: {kind:
-    #: example}, e.g. {"multi": "R5 G5 B5"} (cards, a colour, a player; the
-    #: same in every language). None listed: the word alone.
+    #: example}, e.g. {"multi": "R5 G5 B5"} (cards, a colour, a player).
+    #: Said through the rule's catalogue, so a word in it may be marked and
+    #: translated (`{"poke": N_("NAME")}`: "poke NOMBRE" in Spanish). None
+    #: listed: the word alone.
     move_usage: ClassVar[dict[str, str]] = {}
     #: Move kinds of the rule's own that only the chat applies (the round
     #: clock's `time_up`): a person sending one is refused.

@@ -91,6 +91,7 @@ def rule_rows(rules: RuleSet | None, lang: str) -> list[tuple[str, str]]:
         for kind, title in cls.move_kinds.items():
             if kind not in cls.system_moves:
                 usage = cls.move_usage.get(kind, "")
+                usage = rule_text(cls, usage, lang) if usage else ""  # a word in it may be translated
                 rows.append((f"{kind} {usage}".strip(), rule_text(cls, title, lang)))
         declared += [Card.get(None if k.wild else "R", k.rank) for k in cls.cards]
     cards = list(dict.fromkeys([*declared, *sorted(_dealt(rules), key=sort_key)]))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from unobot.chat import answers, grammar, typed
@@ -30,3 +32,35 @@ def test_the_records_rows_name_what_is_read(lang: str) -> None:
         [(name, None) for name in answers.RECORDS]
     periods = top_usage(lang).removeprefix("top [").removesuffix("]").split("|")
     assert [typed.period_of(p) for p in periods] == ["week", "month", "all"]
+
+
+def test_a_plugin_moves_usage_is_said_through_its_catalogue(tmp_path: Path) -> None:
+    """`poke NAME` in an English help, `poke NOMBRE` in a Spanish one: the
+    usage's words were shown as written, in every language."""
+    from unobot import N_, Rule, register_rule, unregister_rule
+    from unobot.chat.typed_help import rule_rows
+    from unobot.variants import clear_caches, rules_for
+
+    folder = tmp_path / "locale" / "es" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "unobot_poke.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: es\\n"\n\n'
+        'msgid "NAME"\nmsgstr "NOMBRE"\n\nmsgid "Poke a player"\nmsgstr "Tocar a un jugador"\n',
+        encoding="utf-8")
+
+    class Poke(Rule):
+        """Poke: make another player draw."""
+
+        name = "test-poke-usage"
+        locale = ("unobot_poke", tmp_path / "locale")
+        move_kinds = {"poke": N_("Poke a player")}
+        move_usage = {"poke": N_("NAME")}
+
+    register_rule(Poke)
+    try:
+        rules = rules_for("official", {"test-poke-usage": {}})
+        assert ("poke NAME", "Poke a player") in rule_rows(rules, "en")
+        assert ("poke NOMBRE", "Tocar a un jugador") in rule_rows(rules, "es")
+    finally:
+        unregister_rule(Poke.name)
+        clear_caches()
