@@ -122,6 +122,8 @@ msgstr[1] "{n} карты"
     assert report.missing == ["Pass"] and report.fuzzy == ["Draw"]
     assert report.plurals == ["{n} card"]  # Russian has three forms (and more in CLDR's count)
     assert "ru has" in report.header and not report.ok
+    # the report's line counts in English words: one fault, two faults
+    assert "2 placeholder faults" in report.line() and "1 plural-form fault;" in report.line(), report.line()
     merged = check_po(po, "ru", template={("{player} drew a card.", None), ("Pass", None), ("A text added since", None),
                                           ("Pass", "typed")})
     assert "A text added since" in merged.missing  # never merged in: missing all the same

@@ -40,10 +40,11 @@ class Report:
 
     def line(self) -> str:
         share = 100.0 * self.translated / self.total if self.total else 100.0
-        faults = [f"{len(v)} {k}" for k, v in (("missing", self.missing), ("fuzzy", self.fuzzy),
-                                               ("placeholder faults", self.fields),
-                                               ("plural-form faults", self.plurals),
-                                               ("left in English against the glossary", self.english)) if v]
+        # "1 placeholder fault", "2 placeholder faults" (a report for authors, in English)
+        faults = [f"{len(v)} {k}{'s' if plural and len(v) != 1 else ''}" for k, plural, v in (
+            ("missing", False, self.missing), ("fuzzy", False, self.fuzzy),
+            ("placeholder fault", True, self.fields), ("plural-form fault", True, self.plurals),
+            ("left in English against the glossary", False, self.english)) if v]
         if self.header:
             faults.append(self.header)
         return f"{self.lang:6} {self.translated:5}/{self.total:<5} {share:5.1f}%  " + ("; ".join(faults) or "ok")
