@@ -19,6 +19,7 @@ from typing import Any
 # adapter's start must not pay for YAML, the rule registry and the variants.
 
 COMMANDS_GROUP = "unobot.commands"
+LANG_HELP = "the language to list in (default: from LANG and LC_ALL, else game.default_language)"
 
 
 def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
@@ -73,14 +74,38 @@ def configured() -> bool:
     file said "unknown variant" of a variant the bot plays. A broken file is
     said in its one line (file, line, fix), as every other command says it:
     False, and the command exits 2."""
+    return configured_language() is not None
+
+
+def configured_language() -> str | None:
+    """`configured`, giving the configured `game.default_language` (None: a broken file, said)."""
     from .config import ConfigError, load_config
 
     try:
-        load_config(check_variant=False)
+        return load_config(check_variant=False).game.default_language
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return False
-    return True
+        return None
+
+
+def language_arg(value: str) -> str:
+    """An argparse type for `--lang`: a language unobot speaks (`es`, `es-MX`,
+    `pt_BR`), else refused with the list."""
+    from .chat.i18n import LANGUAGES, known
+
+    found = known(value)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"unknown language {value!r}; known: {', '.join(LANGUAGES)}")
+    return found
+
+
+def reader_lang(asked: str | None, default: str) -> str:
+    """The language a listing speaks, as the console picks it: `--lang`, else
+    the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else the configured
+    `game.default_language`."""
+    from .chat.i18n import env_lang, normalize
+
+    return normalize(asked or env_lang() or default)
 
 
 def tcp_port(text: str) -> int:
@@ -120,14 +145,14 @@ def fixed_port(text: str) -> int:
 # -- variants -----------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace) -> int:
-    from .chat.i18n import env_lang
+    from .chat.rules_listing import variant_lines
     from .registry import available_rules, broken_rules
-    from .rule import option_fields
     from .variants import VariantError, load_variant, resolve, variant_names
 
-    if not configured():
+    default = configured_language()
+    if default is None:
         return 2
-    lang = env_lang() or "en"  # a player sent here by `unobot play --help` reads their language
+    lang = reader_lang(args.lang, default)  # a player sent here by `unobot play --help` reads their language
     if not args.name:
         for name in variant_names():
             try:
@@ -142,49 +167,29 @@ def cmd_variants(args: argparse.Namespace) -> int:
     try:
         resolved = resolve(args.name)
         variant = load_variant(args.name)
+        parent = load_variant(variant.parent) if variant.parent else None
     except VariantError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {exc.text(lang)}", file=sys.stderr)
         return 2
-    rules = available_rules()
     if args.json:
         print(json.dumps({"name": resolved.name, "rules": resolved.rules}, indent=2))
         return 0
-    print(f"{resolved.name}: {variant.label(lang)}")
-    if variant.parent:
-        print(f"extends: {variant.parent}")
-    for gone, by in sorted(resolved.replaced.items()):
-        print(f"  ({gone} is replaced by {by})")
-    for name in sorted(resolved.rules, key=lambda n: (not rules[n].base, n)):
-        cls = rules[name]
-        opts = {n: getattr(cls.Options(**resolved.rules[name]), n) for n, _, _ in option_fields(cls)}
-        kind = "shared" if cls.base else "house"
-        shown = ", ".join(f"{k}={json.dumps(v)}" for k, v in opts.items())
-        print(f"  {name:22} [{kind}] {shown}")
-    off = sorted(n for n in rules if rules[n].base and n not in resolved.rules)
-    if off:
-        print("  turned off: " + ", ".join(off))
+    for line in variant_lines(resolved.name, variant.label(lang), variant.parent,
+                              parent.label(lang) if parent is not None else None, resolved.rules,
+                              resolved.replaced, available_rules(), lang):
+        print(line)
     return 0
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    import textwrap
-
+    from .chat.rules_listing import rules_lines
     from .registry import available_rules
-    from .rule import option_specs
 
-    for name, cls in sorted(available_rules().items()):
-        kind = "shared" if cls.base else "house"
-        extra = f", replaces {', '.join(cls.replaces)}" if cls.replaces else ""
-        print(f"{name} [{kind}{extra}]")
-        # The first paragraph of the rule's explanation, whole (never cut mid-sentence).
-        first = " ".join(cls.doc().split("\n\n")[0].split())
-        if first:
-            print(textwrap.fill(first, width=96, initial_indent="    ", subsequent_indent="    "))
-        for spec in option_specs(cls):
-            line = f"{spec.name}: {spec.describe()} (default {json.dumps(spec.default)})"
-            if spec.help:
-                line += f" - {spec.help}"
-            print(textwrap.fill(line, width=96, initial_indent="    - ", subsequent_indent="      "))
+    default = configured_language()
+    if default is None:
+        return 2
+    for line in rules_lines(available_rules(), reader_lang(args.lang, default)):
+        print(line)
     return 0
 
 
@@ -365,9 +370,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("variants", help="list the variants, or show one resolved")
     p.add_argument("name", nargs="?", help="a variant to show with its rules resolved (default: list them all)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--lang", type=language_arg, help=LANG_HELP)
     p.set_defaults(func=cmd_variants)
 
     p = sub.add_parser("rules", help="list every rule plugin with its options")
+    p.add_argument("--lang", type=language_arg, help=LANG_HELP)
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("i18n", help="check unobot's catalogues, or extract, compile or check a rule plugin's own")

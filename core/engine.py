@@ -40,6 +40,7 @@ from .errors import (
     DOES_NOT_FIT,
     NAME_COLOR_FIRST,
     NO_COLOR_TO_NAME,
+    NO_SUCH_MOVE,
     NOT_ALLOWED,
     NOT_IN_HAND,
     NOT_YOUR_TURN,
@@ -251,6 +252,8 @@ def _check(state: GameState, rules: RuleSet, move: Move) -> None:
     elif move.kind == COLOR:
         raise MoveError(NO_COLOR_TO_NAME)
     if move.kind != PLAY:
+        if not rules.has_move(move.kind):
+            raise MoveError(NO_SUCH_MOVE)
         verdict = rules.check_move(state, move)
         if verdict is not True:
             raise MoveError(verdict if isinstance(verdict, str) else NOT_ALLOWED)

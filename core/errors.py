@@ -32,6 +32,9 @@ NO_CHALLENGE: Final = "no_challenge"
 NO_ACTION_FINISH: Final = "no_action_finish"
 ROUND_OVER: Final = "round_over"
 NOT_ALLOWED: Final = "not_allowed"
+#: A kind of move the rules in force do not have (a challenge with no-bluffing, a plugin's
+#: move with its rule off): no moment will allow it, unlike NOT_ALLOWED's.
+NO_SUCH_MOVE: Final = "no_such_move"
 UNKNOWN_PLAYER: Final = "unknown_player"
 BAD_MOVE: Final = "bad_move"
 NAME_COLOR_FIRST: Final = "name_color_first"
@@ -63,6 +66,7 @@ CODES: Final = {
     NO_ACTION_FINISH: N_("You may not go out on an action or wild card."),
     ROUND_OVER: N_("The round is over."),
     NOT_ALLOWED: N_("That move is not allowed now."),
+    NO_SUCH_MOVE: N_("This game's rules have no such move."),
     UNKNOWN_PLAYER: N_("No such player in this game."),
     BAD_MOVE: N_("That is not a move."),
     NAME_COLOR_FIRST: N_("Name the colour of the starting wild card first."),

@@ -149,7 +149,9 @@ def check_move(state: GameState, move: Move) -> bool | str:  # type: ignore[empt
     For draw, pass, UNO, catch, challenge and moves of plugins' own: return
     True to accept, an error code (see core/errors.py) to refuse, None to
     defer to the next rule; a move no rule accepts is refused with
-    `not_allowed`.
+    `not_allowed`. A move of a kind the rules in force do not have at all
+    (a challenge with no rule that applies one, a plugin's kind with its
+    rule off) is refused with `no_such_move` before any rule is asked.
 
     For a play, the engine has already checked the shape of the turn (the
     card is in the hand; it is the player's turn or `can_jump_in` allows it;

@@ -22,7 +22,7 @@ import pluggy
 
 from . import hookspecs
 from .hookspecs import PROJECT
-from .moves import DRAW, KINDS, PASS
+from .moves import CATCH, CHALLENGE, DRAW, KINDS, PASS, UNO
 from .plain_turn import plain_rules
 from .rule import Rule
 
@@ -33,6 +33,10 @@ _FIRSTRESULT_TEMPLATE = """
 def {name}({args}):
 {body}    return None
 """
+
+
+#: Core move kinds that exist only while a rule applies them, by the hook that does.
+_RULED_KINDS = {CHALLENGE: "on_challenge", UNO: "on_uno", CATCH: "on_catch"}
 
 
 class RuleSet:
@@ -130,6 +134,10 @@ class RuleSet:
             return by_kind.get(move.kind, generic)(state, move)
 
         self.check_move = check_move
+        #: The move kinds these rules have at all (`has_move`).
+        self.move_kinds = frozenset(kind for kind in KINDS if kind not in _RULED_KINDS
+                                    or self.count_impls(_RULED_KINDS[kind]) > 0) | frozenset(
+            kind for rule in self.rules.values() for kind in type(rule).move_kinds)
         self.check_draw = by_kind[DRAW]
         self.check_pass = by_kind[PASS]
         # Shortcuts for the engine's hottest loop (legal moves): skip hooks
@@ -211,6 +219,15 @@ class RuleSet:
     def count_impls(self, name: str, keep: Any = None) -> int:
         impls = getattr(self.pm.hook, name).get_hookimpls()
         return sum(1 for i in impls if keep is None or keep(i))
+
+    def has_move(self, kind: str) -> bool:
+        """Do the rules in force have this kind of move at all? A challenge
+        needs a rule that applies it (`on_challenge`: off with no-bluffing),
+        UNO and catching theirs, a plugin's kind its rule in force (`multi`
+        without multi-play). The engine refuses a move of a kind they lack
+        as such (`no_such_move`), not as one that is "not allowed now":
+        the player must not wait for a moment that never comes."""
+        return kind in self.move_kinds
 
     def enabled(self, name: str) -> bool:
         return name in self.rules

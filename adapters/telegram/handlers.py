@@ -230,10 +230,29 @@ async def cmd_start(update: Update, context: Context) -> None:
         await users.set_private_ok(rt.store, user.id, True)
         rt.private_ok.put(str(user.id), True)
         table = await rt.service.table(str(chat.id))
+        if context.args and context.args[0] == NOTIFY_START:
+            await notify_started(update, context)
+            return
         if context.args or table is None or table.phase != LOBBY:
             await welcome(update, context, help_only=bool(context.args and context.args[0] == "help"))
             return
     await run(update, context, c.Start(), admin=True)
+
+
+NOTIFY_START = "notify"
+"""The /start payload of /notify's "Open a private chat with me" button."""
+
+
+async def notify_started(update: Update, context: Context) -> None:
+    """The private chat opened from /notify's button: say that the notice
+    asked for in the group will come here (the welcome said nothing of it,
+    and the person could not tell whether their /notify had taken)."""
+    user = update.effective_user
+    assert user is not None
+    settings = await runtime(context).store.get_chat_settings(str(user.id))
+    _ = gettext_for(settings.get("lang") or normalize(user.language_code))
+    await reply(update, _("You will get my notices here now: I will tell you when the next game opens "
+                          "in a group where you used /notify."))
 
 
 async def welcome(update: Update, context: Context, *, help_only: bool = False) -> None:
@@ -427,9 +446,11 @@ async def cmd_notify(update: Update, context: Context) -> None:
         except Forbidden:
             username = rt.bot_username or bot.username
             markup = InlineKeyboardMarkup([[InlineKeyboardButton(
-                _("Open a private chat with me"), url=f"https://t.me/{username}?start=notify")]])
-            await reply(update, _("I cannot write to you yet: open a private chat with me and press Start."),
-                        markup=markup)
+                _("Open a private chat with me"), url=f"https://t.me/{username}?start={NOTIFY_START}")]])
+            # One answer that says both: the wish is kept (subscribed above) and how to receive it;
+            # "I cannot write to you yet" alone read as a refusal of the /notify.
+            await reply(update, _("Noted. Once you open a private chat with me and press Start, I will tell "
+                                  "you there when the next game opens here."), markup=markup)
             return
         except TelegramError as exc:
             log.info("notify confirmation to %s failed: %s", user.id, exc)

@@ -24,7 +24,7 @@ from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay, replay_events, r
 from ..state import StateFormatError
 from ..store import Store, acknowledgement_problem
 from .i18n import env_lang, gettext_for, known
-from .records import shown_name
+from .records import kept_name, shown_name
 from .records_text import stopped_line
 from .render import card_name, describe_event
 from .table import Table
@@ -107,11 +107,12 @@ async def replay_lines(store: Store, chat_id: str, lang: str | None = None,
     if not game_id:
         return []
     stored = await store.load_game(game_id)
-    played_in, seat_names = None, {}
+    played_in, seat_names, ai_seats = None, {}, set()
     if stored is not None:
         try:
             table = Table.decode(stored.state, stored.version)
             played_in, seat_names = table.lang, {s.id: s.name for s in table.seats}
+            ai_seats = {s.id for s in table.seats if s.is_ai}
         except StateFormatError:
             pass  # the replay below says what is wrong with the log; the language falls back
     language = reader_language(lang, played_in, default)
@@ -122,7 +123,8 @@ async def replay_lines(store: Store, chat_id: str, lang: str | None = None,
         if state is None or head in TABLE_ENTRIES:
             lines.append(f"     ({entry})")
             continue
-        names = [shown_name(seat_names.get(p, p), language) for p in state.players]  # as the table shows them
+        names = [shown_name(seat_names.get(p, p), language, p in ai_seats)  # in the reader's words
+                 for p in state.players]
         if head == DEAL:
             lines.append(_("Dealt: {players} ({variant}); first card {card}.").format(
                 players=", ".join(names), variant=variant_title(state.variant, language),
@@ -198,7 +200,7 @@ def narrate(record: dict[str, Any], lang: str | None = None, default: str = "en"
     the console shows them."""
     language = reader_language(lang, str(record.get("lang") or ""), default)
     _ = gettext_for(language)
-    names = [shown_name(str(p.get("name", "?")), language) for p in record.get("players", [])]
+    names = [kept_name(p, language) for p in record.get("players", [])]
 
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else "?"

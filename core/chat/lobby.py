@@ -18,7 +18,7 @@ from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
 from . import records
 from .i18n import N_, Joined, Msg, Plural, gettext_for
-from .names import MAX_NAME, clip
+from .names import MAX_NAME, ai_name, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
 from .rules_refusals import VariantTitle, clash_detail, missing_detail
@@ -53,13 +53,13 @@ def lobby_step(table: Table, person: c.Person, seat: int | None, cmd: c.Command,
             raise ChatError("not_allowed_admin")
         level = level_name(cmd.level)  # an old name (strong) is its level (hard); unknown: the default
         added = []
-        ai_mark = _("(AI)")  # named in the chat's language: "Ada (IA)" in Spanish
         for _i in range(max(0, min(cmd.count, MAX_PLAYERS - len(table.seats)))):
             # The first number no seat holds: an AI seat may be removed from the lobby, and
             # counting the AI seats left would give the next one the id of one still seated.
             taken = {s.id for s in table.seats}
             n = next(k for k in range(len(table.seats) + 1) if f"ai:{k + 1}" not in taken)
-            name = unique_name(table, f"{AI_NAMES[n % len(AI_NAMES)]} {ai_mark}")
+            # named in the chat's language: "Ada (IA)" in Spanish
+            name = unique_name(table, ai_name(AI_NAMES[n % len(AI_NAMES)], table.lang))
             table.seats.append(Seat(f"ai:{n + 1}", name, level))
             added.append(name)
         if not added:

@@ -14,14 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay_events
-from .records import shown_name
+from .records import kept_name
 from .render import describe_event
 
 
 def last_moments(record: dict[str, Any], lang: str, count: int = 4) -> list[str] | None:
     """The last ``count`` lines the game's events say, in ``lang``; None when
     the log does not replay here (a plugin it needs is not installed)."""
-    names = [shown_name(str(p.get("name", "?")), lang) for p in record.get("players", [])]
+    names = [kept_name(p, lang) for p in record.get("players", [])]
 
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else "?"

@@ -38,6 +38,7 @@ from ..state import ROUND_OVER, GameState
 from ..store import Standing, Store, StoreUnavailable
 from ..variants import VariantError
 from .i18n import N_, gettext_for
+from .names import ai_base, ai_name
 from .table import Table
 from .views import level_title
 
@@ -58,11 +59,20 @@ DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3
 
 
-def shown_name(name: str, lang: str) -> str:
+def shown_name(name: str, lang: str, ai: bool = False) -> str:
     """A kept game's player name as a reader sees it: a person who asked to
     be forgotten is kept as :data:`FORGOTTEN` (one marker in every
-    language, so it is told apart from a name), said in the reader's."""
+    language, so it is told apart from a name), said in the reader's; an
+    AI seat (``ai``) with the reader's AI mark, whether the record keeps its
+    base name (``Ada``) or, kept before that, the table's ("Ada (IA)")."""
+    if ai:
+        return ai_name(ai_base(name), lang)
     return gettext_for(lang)(FORGOTTEN_TEXT) if name == FORGOTTEN else name
+
+
+def kept_name(player: dict[str, Any], lang: str) -> str:
+    """`shown_name` of one of a record's players (its ``name`` and ``ai``)."""
+    return shown_name(str(player.get("name", "?")), lang, bool(player.get("ai")))
 
 
 def period_key(period: str, when: float) -> str:
@@ -207,7 +217,8 @@ def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[E
         "lowest_wins": lowest_wins(game),
         "teams": teams_of(game),
         "places": places_of(game),
-        "players": [{"id": s.id, "name": s.name, "ai": s.is_ai, "level": s.level,
+        # an AI seat by its base name: its mark is said in each reader's language (`shown_name`)
+        "players": [{"id": s.id, "name": ai_base(s.name) if s.is_ai else s.name, "ai": s.is_ai, "level": s.level,
                      "score": scores[i] if i < len(scores) else 0} for i, s in enumerate(table.seats)],
         "moments": list(moments)[-8:],
         "log": list(entries),
@@ -278,7 +289,7 @@ def rated_as(player: dict[str, Any], lang: str) -> tuple[str, str]:
     level = player.get("level")
     if not player.get("ai") or not level:  # a person, or a record kept before levels were
         return str(player["id"]), str(player["name"])
-    return f"{player['id']}:{level}", f"{player['name']} · {level_title(str(level), lang)}"
+    return f"{player['id']}:{level}", f"{kept_name(player, lang)} · {level_title(str(level), lang)}"
 
 
 async def _standings(store: Store, table: Table, record: dict[str, Any], now: float) -> list[Standing]:

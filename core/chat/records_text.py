@@ -79,14 +79,14 @@ def summary_lines(record: dict[str, Any], lang: str) -> list[str]:
         rounds = int(record.get("rounds", 0))
         lines.append(ngettext("{player} won after {n} round (moves: {moves}).",
                               "{player} won after {n} rounds (moves: {moves}).", rounds).format(
-            player=records.shown_name(players[winner]["name"], lang), n=rounds, moves=record.get("moves", 0)))
+            player=records.kept_name(players[winner], lang), n=rounds, moves=record.get("moves", 0)))
     elif record.get("stopped"):
         lines.append(stopped_line(record, lang))
     for seat in records.ranked(players, winner, bool(record.get("lowest_wins")), record.get("places")):
         p = players[seat]
         n = int(p.get("score", 0))
         lines.append(ngettext("{player}: {n} point", "{player}: {n} points", n).format(
-            player=records.shown_name(p["name"], lang), n=n))
+            player=records.kept_name(p, lang), n=n))
     told = last_moments(record, lang)  # in the reader's language; the kept texts if the log cannot replay here
     lines += told if told is not None else [str(m) for m in record.get("moments", [])[-4:]]
     return lines

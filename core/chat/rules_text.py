@@ -26,11 +26,11 @@ class RuleLine:
     name: str
     title: str
     house: bool
+    #: One line per option, each already in words with the language's colon
+    #: (`option_line`). No one-line form is offered: it would join the title
+    #: and options with punctuation of one language (a `: ` and `; `), and
+    #: every front-end shows them as separate lines anyway.
     options: list[str] = field(default_factory=list)
-
-    def text(self) -> str:
-        """`Stacking: a Draw Two may answer a Draw Two: yes; ...` on one line."""
-        return f"{self.title}: " + "; ".join(self.options) if self.options else self.title
 
 
 def option_words(rule: type[Rule], spec: OptionSpec, lang: str | None) -> str:

@@ -60,7 +60,7 @@ async def test_each_ai_level_has_its_own_line_and_rating(redis_server: RedisServ
         lines = {x.player: x for x in await records.top(store, CHAT, "all")}
         assert set(lines) == {"31", "ai:1:easy", "ai:1:expert"}, lines
         assert lines["31"].games == 2 and lines["ai:1:easy"].games == lines["ai:1:expert"].games == 1
-        seat_name = kept[0]["players"][1]["name"]
+        seat_name = records.kept_name(kept[0]["players"][1], lang)  # kept as "Ada", standing as "Ada (IA)"
         assert {lines["ai:1:easy"].name, lines["ai:1:expert"].name} == {f"{seat_name} · {easy}", f"{seat_name} · {expert}"}
         told = "\n".join(await records_text.top_lines(store, CHAT, "all", lang))
         assert f"{seat_name} · {easy}:" in told and f"{seat_name} · {expert}:" in told, told
