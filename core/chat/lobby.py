@@ -8,6 +8,7 @@ refuses with a ChatError.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 
@@ -25,6 +26,8 @@ from .rules_refusals import VariantTitle, clash_detail, missing_detail
 from .settings import seen_settings
 from .table import FINISHED, LOBBY, PLAYING, Seat, Table
 from .typed import LEVEL_NAMES
+
+log = logging.getLogger(__name__)
 
 #: The commands this module carries out on its own.
 LOBBY_COMMANDS = (c.Join, c.AddAI)
@@ -163,6 +166,7 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
             return service.fail("game_running", lang, now_bound[1] if now_bound else None)
     table.store_version = version
     service.forget(chat_id)
+    await _note_newest(service, chat_id, game_id)
     out = Outcome(ok=True, changed=True, table=table)
     if seats is not None:
         out.tell(Msg(N_("{player} asked for another game of {variant}: the same players are seated."),
@@ -173,14 +177,34 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     return out
 
 
+#: The chat's setting that names its newest game (the last lobby opened there), kept in
+#: the chat's own settings record beside the front-ends' own keys.
+NEWEST_GAME = "newest_game"
+
+
+async def _note_newest(service: ServicePort, chat_id: str, game_id: str) -> None:
+    """Remember the chat's newest game (`last_match` shows no match older than it). Why
+    a note of its own: a game stopped before any round was over leaves no record, so the
+    records alone would name the match before it as the chat's last. An outage here costs
+    only that (the lobby is open and said so): logged, not refused."""
+    try:
+        await service.store.update_chat_settings(chat_id, {NEWEST_GAME: game_id})
+    except StoreUnavailable as exc:
+        log.warning("chat %s: its newest game not noted: %s", chat_id, exc)
+
+
 async def last_match(service: ServicePort, chat_id: str, within: float = 3600.0) -> Table | None:
     """The chat's last match as it ended (its final table: who won, the scores) if it ended
-    less than `within` seconds ago and the store still keeps its game; None when there is
-    none (never played, stopped before a round was over, or long ago). Why: a page opened
-    after a match shows how it ended and offers to play again, not "no game is running"."""
+    less than `within` seconds ago, was the chat's newest game (no game opened since, even
+    one stopped before a round was over, which leaves no record) and the store still keeps
+    it; None when there is none (never played, stopped before a round was over, or long
+    ago). Why: a page opened after a match shows how it ended and offers to play again, not
+    "no game is running"; and never an older match as if it were the last."""
     try:
         record = await records.last(service.store, chat_id)
-        recent = record is not None and time.time() - float(record.get("ended") or 0) <= within
+        newest = (await service.store.get_chat_settings(chat_id)).get(NEWEST_GAME) if record else None
+        recent = (record is not None and time.time() - float(record.get("ended") or 0) <= within
+                  and (newest is None or str(newest) == str(record["game_id"])))
         stored = await service.store.load_game(str(record["game_id"])) if record and recent else None
     except StoreUnavailable:
         return None

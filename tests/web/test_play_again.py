@@ -160,3 +160,33 @@ async def test_a_telegram_groups_page_with_no_game_says_to_start_one_in_the_grou
     assert s["actions"] == []
     assert await bea.page.text_content("#headline") == error_text("no_game", "de")
     assert "/new" in error_text("no_game", "de")
+
+
+async def test_a_replay_stopped_before_a_round_ended_is_not_shown_as_the_older_match(web: WebServer,
+                                                                                    browser: Any) -> None:
+    """A match, "Play again", then that game stopped before any round was over (nothing is
+    kept of it): a reload within the hour shows no game, not the match before it as if it
+    were the last (core notes the chat's newest game when a lobby opens)."""
+    made = await new_table(web, "Ana", "official", scoring={"target": 0})  # one round is the match
+    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana")
+    s = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    bea = await guest(browser, made["link"], "Bea")
+    await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
+    await ana.press("start")
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    version = await laid_out(web, s["chat"], ("R5", "G1 G2 B3"), "R1")
+    await ana.wait_for(lambda s: s is not None and s["version"] == version)
+    await ana.page.click('#hand button[data-code="R5"]')
+    await bea.wait_for(lambda s: s is not None and s["phase"] == "finished")
+    await bea.page.click('#actions button[data-kind="again"]')
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    await ana.press("start")
+    await bea.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    await ana.page.click("#stop")
+    await ana.page.click("#stop-yes")
+    await bea.wait_for(lambda s: s is not None and s["phase"] in ("none", "finished"))
+    await bea.page.reload()
+    s = await bea.wait_for(lambda s: s is not None and s["phase"] in ("none", "finished"))
+    assert s["phase"] == "none", s["headline"]  # not the first match's "Ana won"
+    assert "Ana" not in (s["headline"] or ""), s["headline"]
+    assert await bea.page.is_visible('#actions button[data-kind="again"]')
