@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from typing import Any
 
 from .. import engine
 from ..ai import level_name
@@ -24,7 +25,7 @@ from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
 from .rules_refusals import VariantTitle, clash_detail, missing_detail
 from .settings import seen_settings
-from .table import FINISHED, LOBBY, PLAYING, Seat, Table
+from .table import FINISHED, LOBBY, PLAYING, UNPOSTED, Seat, Table
 from .typed import LEVEL_NAMES
 
 log = logging.getLogger(__name__)
@@ -123,10 +124,11 @@ def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> Non
 
 
 async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: c.NewGame, *,
-                     seats: list[Seat] | None = None) -> Outcome:
+                     seats: list[Seat] | None = None, adapter: dict[str, Any] | None = None) -> Outcome:
     """`/new`: a lobby under the chat's settings (a running game is refused,
     an abandoned one replaced). The one lobby change that needs the store
-    directly: it creates the table. `seats`: seated already (`open_again`)."""
+    directly: it creates the table. `seats`: seated already (`open_again`);
+    `adapter`: the table's front-end data to start with (`UNPOSTED`)."""
     settings = await service.settings(chat_id)
     lang = settings["lang"]
     variant = cmd.variant or settings["variant"]
@@ -146,7 +148,7 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
                   version=1, lang=lang,
                   seats=seats if seats is not None else [Seat(person.id, person.name)] if cmd.join else [],
                   seed=seed, created=now, turn_started=now, timer=settings["timer"],
-                  settings_seen=seen_settings(settings))
+                  settings_seen=seen_settings(settings), adapter=dict(adapter or {}))
     try:
         game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
     except ChatBusy:
@@ -217,7 +219,7 @@ async def last_match(service: ServicePort, chat_id: str, within: float = 3600.0)
     return table if table.phase == FINISHED and table.chat_id == chat_id else None
 
 
-async def open_again(service: ServicePort, chat_id: str, person: c.Person) -> Outcome:
+async def open_again(service: ServicePort, chat_id: str, person: c.Person, cmd: c.Again | None = None) -> Outcome:
     """Play again at this table (`c.Again`): a new lobby with the last match's variant and
     seats, the people as they were seated (a forgotten one left out) and the AI seats at
     their levels, the asker among them; started with Start as any lobby. Two who ask at
@@ -232,7 +234,8 @@ async def open_again(service: ServicePort, chat_id: str, person: c.Person) -> Ou
     if not any(s.id == person.id for s in seats):
         seats.append(Seat(person.id, person.name))
     variant = str(record["variant"]) if record and record.get("variant") else None
-    out = await open_table(service, chat_id, person, c.NewGame(variant=variant), seats=seats[:MAX_PLAYERS])
+    out = await open_table(service, chat_id, person, c.NewGame(variant=variant), seats=seats[:MAX_PLAYERS],
+                           adapter={UNPOSTED: True} if cmd is not None and cmd.unposted else None)
     if not out.ok and out.code == "game_running" and out.table is not None and out.table.phase == LOBBY:
         return Outcome(ok=True, table=out.table)  # someone asked first: this is that lobby
     return out
