@@ -244,3 +244,48 @@ async def test_a_telegram_groups_mini_app_plays_again_in_the_group(browser: Any,
         finally:
             await web.stop()
             await bot.stop()
+
+
+async def test_the_mini_app_of_a_bot_serving_its_own_page_plays_again_in_the_group(
+        browser: Any, redis_server: Any, prefix: str) -> None:
+    """The same through `unobot telegram` with `web.enabled` (the page served by the bot's
+    own process, on its service): one lobby status in the group, not one per path."""
+    from tests.botapi import BotAPIServer
+    from tests.telegram.driver import BotProcess
+    from tests.telegram.test_play_again import finished_match
+    from tests.web.test_refusals import init_data
+    from unobot.adapters.embedded_redis import free_port
+    from unobot.adapters.telegram import keyboards
+    from unobot.adapters.web import links
+    from unobot.adapters.web.cli import serve_with_bot
+    from unobot.config import Config, TelegramConfig, WebTableConfig
+
+    async with BotAPIServer() as server:
+        bot = await BotProcess(server, redis_server.url, prefix, real_time=True).start()
+        port = free_port()
+        config = Config(telegram=TelegramConfig(token=server.token),
+                        web=WebTableConfig(enabled=True, port=port, secret="again", telegram_app="table",
+                                           public_url=f"http://127.0.0.1:{port}"))
+        web, runner = await serve_with_bot(bot.app, config)
+        try:
+            driver, before = await finished_match(server, bot)
+            token = links.table_token(web.config.secret, driver.chat)
+            url = f"http://127.0.0.1:{port}/?tgWebAppStartParam={token}#tgWebAppData=" + \
+                quote(init_data(502, "Ben", token=server.token, start=token))
+            ben = await WebPlayer.open(browser, url, "Ben")
+            await ben.wait_for(lambda s: s is not None and s["phase"] == "finished")
+            await ben.page.click('#actions button[data-kind="again"]')
+            await ben.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+            await asyncio.sleep(0.5)
+            await bot.idle()
+            lobby = await driver.table()
+            assert lobby is not None and lobby.adapter.get("status"), lobby
+            lobbies = [m["message_id"] for m in driver.bot_messages()
+                       if any(b.get("callback_data") == keyboards.START
+                              for b in server.buttons(driver.group, m["message_id"]))]
+            assert lobbies == [lobby.adapter["status"]], lobbies
+            assert [s.name for s in lobby.seats] == [s.name for s in before.seats]
+        finally:
+            keyboards.WEB_TABLE = None
+            await runner.cleanup()
+            await bot.stop()
