@@ -16,6 +16,7 @@ from tests.telegram.driver import BotProcess, TableDriver
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import actions
 from unobot.chat import commands as c
+from unobot.chat.render import error_text
 from unobot.chat.table import FINISHED, LOBBY, PLAYING, Table
 from unobot.engine import setup_round
 
@@ -90,6 +91,11 @@ async def test_play_again_under_a_finished_match_opens_the_lobby_in_the_group(se
     await driver.press(ben, keyboards.START)  # who asked opened it: they start it, as after /new
     started = await driver.table()
     assert started is not None and started.phase == PLAYING
+    # Pressed again once that game runs: refused as /new is, to the presser, in their app's language.
+    await driver.press(ann, keyboards.AGAIN)
+    answer = server.calls_to("answerCallbackQuery")[-1]
+    assert answer.get("text") == error_text("game_running", ann.get("language_code") or "es"), answer
+    assert (await driver.table()).seed == started.seed  # type: ignore[union-attr]
 
 
 async def test_play_again_in_a_forum_topic_stays_in_the_topic(server: BotAPIServer, bot: BotProcess) -> None:
