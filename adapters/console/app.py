@@ -209,8 +209,9 @@ class ConsoleApp:
                     self.table = None  # ... and start a new one
                     if not self.o.auto:
                         self.console.print(Text(_("The saved game is deleted; a new one starts."), style="grey62"))
+            again = False
             while True:
-                if self.table is None and not await self._setup():
+                if self.table is None and not (again and await self._again()) and not await self._setup():
                     return 1
                 code = await self._loop()
                 # self._, not _: a resumed game may have switched the language
@@ -218,6 +219,7 @@ class ConsoleApp:
                     return code
                 self.table = None
                 self.log.clear()
+                again = True
         except (_Quit, EOFError, KeyboardInterrupt):  # quit, Ctrl-D, Ctrl-C: the game stays saved
             return self._quit()
 
@@ -245,6 +247,26 @@ class ConsoleApp:
         last = render.recent(view, self.lang)
         if last is not None:
             self.console.print(last)
+        return True
+
+    async def _again(self) -> bool:
+        """"Play again?" answered yes: core's Play again (`c.Again`, as every front-end
+        does it), the match's seats (its AI seats at their levels) and variant, dealt at
+        once. Why not `_setup` again: it seats what this process's options say, and a
+        resumed game's process was started with the defaults (four seats, normal AI),
+        not with the options the match was set up with. False: set up anew."""
+        out = await self.send(c.Again())
+        if not out.ok or out.table is None or out.table.seat_of(self.person.id) is None:
+            return False
+        start = await self.send(c.Start())
+        if not start.ok:  # put the lobby away: `_setup` opens its own
+            await self.send(c.Stop())
+            self.table = None
+            return False
+        self._intro()
+        if self.on_game is not None and self.table is not None:
+            self.on_game(self.table)
+        await self.show(start)
         return True
 
     async def _setup(self) -> bool:

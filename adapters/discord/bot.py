@@ -169,6 +169,9 @@ class UnoBot(discord.Client):
         else:
             await reply.ack()
         if ans.outcome is not None:
+            if isinstance(ans.command, c.Again) and ans.outcome.changed:  # a new game here: as /uno new starts one
+                self.waker.cancel(chat)
+                self.pacer.reset(chat)  # its versions start again (the lobby's status is posted anew)
             await self.after(chat, ans.outcome)
         elif ans.resume and ans.table is not None:
             self.waker.ensure(chat, ans.table)

@@ -26,6 +26,7 @@ from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import ai_levels
 from unobot.chat.i18n import gettext_for, known
+from unobot.chat.lobby import last_match
 from unobot.chat.outcome import Outcome, reader_lang
 from unobot.chat.render import error_text
 
@@ -33,6 +34,7 @@ from . import inline_handlers, keyboards, publish
 from .bot import uno_bot
 from .guard import person_of, where
 from .notices import failure_text
+from .opening import open_lobby
 from .reply import reply_to
 from .runtime import runtime
 from .status import Status
@@ -111,6 +113,8 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     data = query.data or ""
     user = query.from_user
     reader = known(user.language_code)  # the answer is the presser's alone: their language when known
+    if data == keyboards.AGAIN:
+        return await _again(update, context)
     game_command = _GAME_COMMANDS.get(data)
     if game_command is None and data.startswith(keyboards.REMOVE_AI) and len(data) > len(keyboards.REMOVE_AI):
         game_command = (partial(c.Kick, target=data[len(keyboards.REMOVE_AI):]), True)
@@ -153,6 +157,34 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
         return None, False
     await refresh_lobby(context, where(update), pressed.outcome)  # settings are the chat's: every topic's lobby
     return pressed.note(reader or (pressed.outcome.settings or {}).get("lang", "en")), False
+
+
+async def _again(update: Update, context: Context) -> tuple[str | None, bool]:
+    """"Play again" under a finished match: core's `c.Again` (a lobby seated as that
+    match, its variant), posted as /new posts one (the game's status message from now
+    on, at the bottom of the group or topic). Any message's button may ask (the match's
+    is no table's status any more); a second press is the lobby the first opened, so
+    it posts nothing; a game under way is refused as /new is."""
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    rt = runtime(context)
+    here = where(update)
+    before = await last_match(rt.service, str(here))  # the match's title ("group · topic"), to keep
+    person = person_of(user, False)
+    outcome = await rt.service.handle(str(here), person, c.Again())
+    reader = known(user.language_code)
+    if not outcome.ok:
+        return outcome.refusal(reader or await _chat_lang(rt, here, outcome)), False
+    if not outcome.changed or outcome.table is None:
+        return None, False
+    chat = update.effective_chat
+    title = str(before.adapter.get("title") or "") if before is not None else ""
+    title = title or (chat.title or "" if chat is not None else "")
+    await open_lobby(context, here, title, person, outcome)
+    for seat in outcome.table.seats:  # seated without /join: their inline queries find this game
+        if not seat.is_ai and seat.id.isdigit():
+            await inline_handlers.remember_player(context, int(seat.id), here)
+    return None, False
 
 
 async def _chat_lang(rt: Any, here: int, outcome: Any) -> str:

@@ -22,7 +22,7 @@ from unobot.chat.bounded import BoundedCache
 from unobot.chat.i18n import gettext_for
 from unobot.chat.names import clip
 from unobot.chat.settings_menu import CHOSEN_MARK, Entry, OptionPanel, SettingsMenu
-from unobot.chat.table import BETWEEN_ROUNDS, LOBBY, PLAYING, Table
+from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 
 JOIN = "g:join"
 START = "g:start"
@@ -31,12 +31,15 @@ ADD_AI = "g:ai"
 REMOVE_AI = "g:rm:"
 NEXT_ROUND = "g:next"
 LEAVE = "g:leave"
+#: "Play again" under a finished match: a new lobby seated as that match (core's `c.Again`).
+AGAIN = "g:again"
 #: Every settings press: ``r:`` and the settings menu's press id.
 SETTINGS = "r:"
 RULE_ON, RULE_OFF, VARIANT, TIMER, LANGUAGE, RESET, OPTIONS, SET_OPTION, BACK = (
     SETTINGS + verb for verb in ("on:", "off:", "var:", "tm:", "lang:", "reset", "m:", "s:", "back"))
 #: Core's lobby and round actions as callback data (an AI seat's level after ``g:ai:``).
-PUBLIC_DATA = {actions.JOIN: JOIN, actions.START: START, actions.LEAVE: LEAVE, actions.NEXT_ROUND: NEXT_ROUND}
+PUBLIC_DATA = {actions.JOIN: JOIN, actions.START: START, actions.LEAVE: LEAVE, actions.NEXT_ROUND: NEXT_ROUND,
+               actions.AGAIN: AGAIN}
 LANGUAGES_A_ROW = 4
 MAX_BUTTON = 64
 #: Entries a list shows on one keyboard: all of today's rules, within Telegram's 100 buttons.
@@ -110,8 +113,8 @@ def table_keyboard(table: Table) -> InlineKeyboardMarkup | None:
 
 
 def _table_keyboard(table: Table) -> InlineKeyboardMarkup | None:
-    if table.phase in (LOBBY, BETWEEN_ROUNDS):
-        return public_keyboard(table)
+    if table.phase in (LOBBY, BETWEEN_ROUNDS, FINISHED):  # a match's end: "Play again"
+        return public_keyboard(table) if table.phase != FINISHED or table.seats else None
     if table.phase == PLAYING:
         return play_keyboard(table.lang, table.chat_id)
     return None
@@ -120,7 +123,7 @@ def _table_keyboard(table: Table) -> InlineKeyboardMarkup | None:
 def public_keyboard(table: Table) -> InlineKeyboardMarkup:
     """A lobby's or a finished round's buttons: core's public actions (Join,
     Start, an AI seat of each level, one to take out each AI seat, Leave;
-    Next round), as Discord's status message offers them. Before, Telegram
+    Next round; Play again after the match), as Discord's status message offers them. Before, Telegram
     drew its own: no Leave, and Add AI only of the default level. Two a row;
     the levels on a row of their own, the AI seats to take out two a row."""
     rows: list[list[InlineKeyboardButton]] = [[]]

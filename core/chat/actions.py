@@ -341,7 +341,11 @@ def public_actions(table: Table, lang: str | None = None) -> list[Action]:
     the lobby and round actions of every menu at the table, for a member not
     seated (who may be an admin) and for each person seated, once each, in
     order. The service still judges who presses; in a round there are none
-    (each player's own menu holds their moves)."""
+    (each player's own menu holds their moves). After a match: "Play again"
+    (the chat's status message offers its players the same table again, as
+    the console asks "Play again?" and the web page shows its button)."""
+    if table.phase == FINISHED:
+        return [again_action(lang, table.version)] if table.seats else []
     if table.phase not in (LOBBY, BETWEEN_ROUNDS):
         return []
     seen: dict[str, Action] = {}

@@ -48,6 +48,7 @@ class NewGame(Command):
     join: bool = True  # False: open the table without a seat (an AI-only demo)
 
 
+@dataclass(frozen=True)
 class Again(Command):
     """Play again at this table: a new lobby seated as the chat's last match
     was (its people and its AI seats at their levels, its variant), to be
@@ -55,9 +56,13 @@ class Again(Command):
 
     Why beside `NewGame`: a table made once and shared by a link (the web
     table) has no `/new` to type, and its players expect the same table,
-    not a new link and everyone joining again."""
+    not a new link and everyone joining again.
 
-    __slots__ = ()
+    `unposted`: asked where the chat's messages are not written (a Telegram
+    group's Mini App page): the lobby is marked so the chat's own front-end
+    posts its status when it sees it (`table.UNPOSTED`)."""
+
+    unposted: bool = False
 
 
 class Join(Command):

@@ -8,8 +8,10 @@ refuses with a ChatError.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
+from typing import Any
 
 from .. import engine
 from ..ai import level_name
@@ -23,8 +25,10 @@ from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
 from .rules_refusals import VariantTitle, clash_detail, missing_detail
 from .settings import seen_settings
-from .table import FINISHED, LOBBY, PLAYING, Seat, Table
+from .table import FINISHED, LOBBY, PLAYING, UNPOSTED, Seat, Table
 from .typed import LEVEL_NAMES
+
+log = logging.getLogger(__name__)
 
 #: The commands this module carries out on its own.
 LOBBY_COMMANDS = (c.Join, c.AddAI)
@@ -120,10 +124,11 @@ def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> Non
 
 
 async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: c.NewGame, *,
-                     seats: list[Seat] | None = None) -> Outcome:
+                     seats: list[Seat] | None = None, adapter: dict[str, Any] | None = None) -> Outcome:
     """`/new`: a lobby under the chat's settings (a running game is refused,
     an abandoned one replaced). The one lobby change that needs the store
-    directly: it creates the table. `seats`: seated already (`open_again`)."""
+    directly: it creates the table. `seats`: seated already (`open_again`);
+    `adapter`: the table's front-end data to start with (`UNPOSTED`)."""
     settings = await service.settings(chat_id)
     lang = settings["lang"]
     variant = cmd.variant or settings["variant"]
@@ -143,7 +148,7 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
                   version=1, lang=lang,
                   seats=seats if seats is not None else [Seat(person.id, person.name)] if cmd.join else [],
                   seed=seed, created=now, turn_started=now, timer=settings["timer"],
-                  settings_seen=seen_settings(settings))
+                  settings_seen=seen_settings(settings), adapter=dict(adapter or {}))
     try:
         game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
     except ChatBusy:
@@ -163,6 +168,7 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
             return service.fail("game_running", lang, now_bound[1] if now_bound else None)
     table.store_version = version
     service.forget(chat_id)
+    await _note_newest(service, chat_id, game_id)
     out = Outcome(ok=True, changed=True, table=table)
     if seats is not None:
         out.tell(Msg(N_("{player} asked for another game of {variant}: the same players are seated."),
@@ -173,14 +179,34 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     return out
 
 
+#: The chat's setting that names its newest game (the last lobby opened there), kept in
+#: the chat's own settings record beside the front-ends' own keys.
+NEWEST_GAME = "newest_game"
+
+
+async def _note_newest(service: ServicePort, chat_id: str, game_id: str) -> None:
+    """Remember the chat's newest game (`last_match` shows no match older than it). Why
+    a note of its own: a game stopped before any round was over leaves no record, so the
+    records alone would name the match before it as the chat's last. An outage here costs
+    only that (the lobby is open and said so): logged, not refused."""
+    try:
+        await service.store.update_chat_settings(chat_id, {NEWEST_GAME: game_id})
+    except StoreUnavailable as exc:
+        log.warning("chat %s: its newest game not noted: %s", chat_id, exc)
+
+
 async def last_match(service: ServicePort, chat_id: str, within: float = 3600.0) -> Table | None:
     """The chat's last match as it ended (its final table: who won, the scores) if it ended
-    less than `within` seconds ago and the store still keeps its game; None when there is
-    none (never played, stopped before a round was over, or long ago). Why: a page opened
-    after a match shows how it ended and offers to play again, not "no game is running"."""
+    less than `within` seconds ago, was the chat's newest game (no game opened since, even
+    one stopped before a round was over, which leaves no record) and the store still keeps
+    it; None when there is none (never played, stopped before a round was over, or long
+    ago). Why: a page opened after a match shows how it ended and offers to play again, not
+    "no game is running"; and never an older match as if it were the last."""
     try:
         record = await records.last(service.store, chat_id)
-        recent = record is not None and time.time() - float(record.get("ended") or 0) <= within
+        newest = (await service.store.get_chat_settings(chat_id)).get(NEWEST_GAME) if record else None
+        recent = (record is not None and time.time() - float(record.get("ended") or 0) <= within
+                  and (newest is None or str(newest) == str(record["game_id"])))
         stored = await service.store.load_game(str(record["game_id"])) if record and recent else None
     except StoreUnavailable:
         return None
@@ -193,7 +219,7 @@ async def last_match(service: ServicePort, chat_id: str, within: float = 3600.0)
     return table if table.phase == FINISHED and table.chat_id == chat_id else None
 
 
-async def open_again(service: ServicePort, chat_id: str, person: c.Person) -> Outcome:
+async def open_again(service: ServicePort, chat_id: str, person: c.Person, cmd: c.Again | None = None) -> Outcome:
     """Play again at this table (`c.Again`): a new lobby with the last match's variant and
     seats, the people as they were seated (a forgotten one left out) and the AI seats at
     their levels, the asker among them; started with Start as any lobby. Two who ask at
@@ -208,7 +234,8 @@ async def open_again(service: ServicePort, chat_id: str, person: c.Person) -> Ou
     if not any(s.id == person.id for s in seats):
         seats.append(Seat(person.id, person.name))
     variant = str(record["variant"]) if record and record.get("variant") else None
-    out = await open_table(service, chat_id, person, c.NewGame(variant=variant), seats=seats[:MAX_PLAYERS])
+    out = await open_table(service, chat_id, person, c.NewGame(variant=variant), seats=seats[:MAX_PLAYERS],
+                           adapter={UNPOSTED: True} if cmd is not None and cmd.unposted else None)
     if not out.ok and out.code == "game_running" and out.table is not None and out.table.phase == LOBBY:
         return Outcome(ok=True, table=out.table)  # someone asked first: this is that lobby
     return out

@@ -332,7 +332,7 @@ class ChatService:
             if isinstance(command, c.NewGame):
                 return await open_table(self, chat_id, person, command)
             if isinstance(command, c.Again):
-                return await open_again(self, chat_id, person)
+                return await open_again(self, chat_id, person, command)
             if isinstance(command, c.Stop):
                 return await self._stop(chat_id, person, command)
             return await self._table_command(chat_id, person, command)

@@ -32,7 +32,8 @@ class StatusText:
     headline: str | None
     title: str
     lines: list[str] = field(default_factory=list)
-    #: Nothing can be pressed any more (the game is over, the lobby closed).
+    #: Nothing can be pressed any more (the game was stopped, the lobby closed, an
+    #: old message closed). A match that ended is not final: "Play again" is on it.
     final: bool = False
 
 
@@ -86,8 +87,7 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
         out += ["", *extra[-3:]]
     if table.phase == PLAYING:
         out += ["", _("Press “My cards” to see your hand and play.")]
-    return StatusText(round_headline(table) if headline else None, title, out,
-                      final or table.phase == FINISHED)
+    return StatusText(round_headline(table) if headline else None, title, out, final)
 
 
 def stopped_text(table: Table, line: str) -> StatusText:

@@ -23,6 +23,11 @@ PLAYING = "playing"
 BETWEEN_ROUNDS = "between_rounds"
 FINISHED = "finished"
 
+#: `Table.adapter`'s mark of a lobby no process posts in its chat: it was opened where the
+#: chat's own messages are not written (a Telegram group's Mini App page pressed "Play
+#: again"), so the chat's front-end, seeing the change, posts its status (`follow_changes`).
+UNPOSTED = "unposted"
+
 #: How many public events the table keeps for its status view.
 RECENT = 6
 #: Events the last moves do not keep (`Table.remembers`).

@@ -27,7 +27,7 @@ from ..store import StoreError
 from . import commands as c
 from .i18n import gettext_for
 from .outcome import Outcome
-from .table import LOBBY, PLAYING, Table
+from .table import LOBBY, PLAYING, UNPOSTED, Table
 from .views import rule_facts
 from .wake import CLOCK, CONT, KINDS, LOBBY_EXPIRY, SYSTEM, TIMER, Pacing, Wake, due, wake_plan
 
@@ -297,7 +297,9 @@ def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[st
     where) re-plans the table's timers on its new version (the AI seats
     move, the turn timer is the new turn's) and hands it to `show`. A table
     with no status message yet is not shown: the process that opened it is
-    posting it. None when the store has no feed."""
+    posting it; unless it is a lobby no process posts (`UNPOSTED`: opened
+    from a Mini App page), which `show` posts (its claim keeps one message
+    where several processes follow). None when the store has no feed."""
 
     async def changed(change: Change) -> None:
         if change.resync:  # some changes may be lost: each table catches up at its next move or timer
@@ -315,7 +317,7 @@ def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[st
         if table is None:
             return
         waker.ensure(place, table)
-        if table.adapter.get("status"):
+        if table.adapter.get("status") or (table.phase == LOBBY and table.adapter.get(UNPOSTED)):
             await show(place, table)
 
     return start_following(feed, changed)

@@ -49,12 +49,14 @@ async def test_a_running_game_shows_its_full_status() -> None:
 
 
 async def test_a_finished_game_without_a_line_keeps_its_result() -> None:
-    """A match won (no line) shows the whole final status, its result in the headline."""
+    """A match won (no line) shows the whole final status, its result in the headline;
+    it is not final: "Play again" is on it (`public_actions`), while a stop's line is."""
     svc, _table = await running()
     out = await svc.handle(CHAT, ANA, c.Stop())
     assert out.table is not None
     st = outcome_text(out.table)
-    assert st == status_text(out.table, headline=True) and st.final and len(st.lines) >= 1
+    assert st == status_text(out.table, headline=True) and not st.final and len(st.lines) >= 1
+    assert outcome_text(out.table, "stopped").final
 
 
 async def test_a_stop_s_line_is_every_notice_of_the_stop() -> None:

@@ -30,7 +30,7 @@ from unobot.cards import parse_card
 from unobot.chat import actions, play
 from unobot.chat import commands as c
 from unobot.chat.outcome import Outcome
-from unobot.chat.table import PLAYING, Table
+from unobot.chat.table import LOBBY, PLAYING, Table
 from unobot.engine import apply, setup_round
 from unobot.moves import play_move
 
@@ -162,6 +162,31 @@ SITUATIONS: list[Situation] = [
                 kind("play", card=card, color="G"), variant="official-2018")
       for card in ("WSH", "WCU")],
 ]
+
+
+# -- the match's end: playing again ------------------------------------------------------
+
+#: The match's last card (one round is the match): the match is over, and every front-end
+#: offers the model's way on, "Play again" (`public_actions` of the final table; the
+#: console, one person's, asks "Play again?" in the same words), which seats everyone as
+#: the match was, its variant (`replayed`).
+MATCH_OVER = Situation("match-over-play-again", ("R5", "G1 G2", "B3 B4"), "R1", kind("play", card="R5"),
+                       rules={"scoring": {"target": 0}})
+
+
+def again_offer(final: Table, lang: str | None = None) -> list[str]:
+    """What the model offers everyone after the match, by label."""
+    return [a.label for a in actions.public_actions(final, lang or final.lang)]
+
+
+def replayed(table: Table | None, final: Table, phase: str = LOBBY) -> None:
+    """The table "Play again" made: the match's seats (people and AI levels) in their
+    order, its variant, in `phase` (a chat's lobby; the console deals at once)."""
+    assert table is not None and table.phase == phase, table
+    assert table.seed != final.seed, "the same game, not a new one"
+    assert table.variant == final.variant
+    seats = [(s.id, s.level) for s in table.seats]
+    assert seats == [(s.id, s.level) for s in final.seats], seats
 
 
 # -- a turn timer that runs out ---------------------------------------------------------

@@ -27,15 +27,18 @@ import pexpect
 import pytest
 
 from tests.conformance.situations import (
+    MATCH_OVER,
     OPTIONS,
     SITUATIONS,
     TIMED,
     TIMER_SECONDS,
     Situation,
+    again_offer,
     game_of,
     house_rules,
     lay,
     reference,
+    replayed,
     rotated,
     rules_after,
     timed_out,
@@ -45,8 +48,10 @@ from tests.support.redis_server import RedisServer
 from unobot.adapters.redis_store import RedisStore
 from unobot.chat import actions
 from unobot.chat import commands as c
+from unobot.chat.lobby import last_match
 from unobot.chat.render import card_name, color_name
-from unobot.chat.table import Table
+from unobot.chat.service import ChatService
+from unobot.chat.table import PLAYING, Table
 from unobot.config import load_config
 
 _logins = itertools.count(1)
@@ -187,6 +192,49 @@ def test_console_offers_the_model_and_reaches_its_state(redis_server: RedisServe
         if i == 0:
             child.sendline("quit")
             child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+
+
+async def _last_match(url: str, chat: str) -> Table | None:
+    store = await _store(url)
+    try:
+        return await last_match(ChatService(store), chat)
+    finally:
+        await store.close()
+
+
+def test_console_asks_to_play_again_as_the_model_offers_it(redis_server: RedisServer, login: str) -> None:
+    """The match's last card: the console, one person's, asks "Play again?" in the
+    words of the model's Play again, and a yes deals the next game seated as the
+    match was (the AI seats at their levels), its variant."""
+    s = rotated(MATCH_OVER)
+    chat = f"console.{login}"
+    options = [f"{rule}.{option}={value}" for rule, opts in s.rules.items() for option, value in opts.items()]
+    stage_game(redis_server.url, Stage(s.hands, s.top, turn=s.turn), lang="en", variant=s.variant,
+               rules=tuple(options), rounds=None)
+    table = asyncio.run(relay(redis_server.url, chat, s))
+    wanted = s.pick(actions.menu(table, table.seats[0].id, "en"))
+    assert wanted is not None
+    child = spawn("--store", redis_server.url, "--resume", "--delay", "0", "--name", "Tess", "--lang", "en",
+                  LOGNAME=login)
+    try:
+        child.expect(r"› ")
+        child.sendline(typed(table, wanted))
+        for _ in range(20):  # Enter at each pause, up to the question
+            child.expect(r"› ")
+            label = clean(child.before).rsplit("\n", 1)[-1].strip()
+            if "Play again" in label:
+                break
+            child.sendline("")
+        final = asyncio.run(_last_match(redis_server.url, chat))
+        assert final is not None
+        assert [label.split(" [")[0]] == [a.removeprefix("🔁 ") + "?" for a in again_offer(final, "en")], label
+        child.sendline("y")
+        child.expect(r"› ")
+        replayed(asyncio.run(stored(redis_server.url, chat)), final, phase=PLAYING)
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
 

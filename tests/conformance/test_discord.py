@@ -20,16 +20,19 @@ import pytest_asyncio
 from tests.conformance.conftest import new_prefix
 from tests.conformance.situations import (
     MANAGED,
+    MATCH_OVER,
     OPTIONS,
     SITUATIONS,
     TIMED,
     TIMER_SECONDS,
     Situation,
+    again_offer,
     game_of,
     house_rules,
     lay,
     managed_result,
     reference,
+    replayed,
     rule_commands,
     rules_after,
     timed_out,
@@ -39,6 +42,7 @@ from tests.discord_api import DiscordAPIServer, Member
 from tests.support.redis_server import RedisServer
 from unobot.chat import actions
 from unobot.chat import commands as c
+from unobot.chat.lobby import last_match
 from unobot.chat.option_values import encode_value
 from unobot.chat.settings_menu import key_of, rule_ref
 from unobot.chat.table import Table
@@ -63,7 +67,7 @@ class World:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def discord(redis_server: RedisServer) -> AsyncIterator[World]:
     async with DiscordAPIServer() as server:
-        guild = server.guild(channels=len(SITUATIONS) + len(TIMED) + len(MANAGED) + len(house_rules()) + len(OPTIONS))
+        guild = server.guild(channels=len(SITUATIONS) + len(TIMED) + len(MANAGED) + 1 + len(house_rules()) + len(OPTIONS))
         bot = await BotProcess(server, redis_server.url, new_prefix("dc")).start()
         yield World(server, bot, list(guild.channels))
         await bot.stop()
@@ -123,6 +127,25 @@ async def test_discord_offers_the_model_and_reaches_its_state(discord: World, s:
     assert after.version == table.version + 1, "the pick was not taken"
     expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, 0.0)
     assert game_of(after) == game_of(expected)
+
+
+async def test_discord_offers_play_again_after_the_match_as_the_model_does(discord: World) -> None:
+    """The match's last card: the status message offers the model's public actions
+    (Play again), and a press seats everyone again as the model says."""
+    s = MATCH_OVER
+    driver, table = await laid_out(discord, s)
+    member = driver.members[s.actor]
+    wanted = s.pick(actions.menu(table, str(member.id), "en"))
+    assert wanted is not None
+    panel = await driver.open_hand(member)
+    await driver.pick(member, panel, next(cid for _, cid in panel.custom_ids() if action_of(cid) == wanted.id))
+    final = await last_match(driver.service, driver.chat)
+    assert final is not None
+    status = driver.status_message()
+    assert status is not None and status.id == final.adapter.get("status")
+    assert [label for label, cid in status.custom_ids() if action_of(cid)] == again_offer(final)
+    await driver.press_status(driver.members[1], "r")
+    replayed(await driver.table(), final)
 
 
 @pytest.mark.parametrize("s", MANAGED, ids=str)

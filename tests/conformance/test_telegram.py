@@ -20,16 +20,19 @@ from tests.botapi import BotAPIServer
 from tests.conformance.conftest import new_prefix
 from tests.conformance.situations import (
     MANAGED,
+    MATCH_OVER,
     OPTIONS,
     SITUATIONS,
     TIMED,
     TIMER_SECONDS,
     Situation,
+    again_offer,
     game_of,
     house_rules,
     lay,
     managed_result,
     reference,
+    replayed,
     rule_commands,
     rules_after,
     timed_out,
@@ -39,6 +42,7 @@ from tests.telegram.driver import BotProcess, TableDriver
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import actions
 from unobot.chat import commands as c
+from unobot.chat.lobby import last_match
 from unobot.chat.option_values import encode_value
 from unobot.chat.settings_menu import key_of, rule_ref
 from unobot.chat.table import Table
@@ -115,6 +119,33 @@ async def test_telegram_offers_the_model_and_reaches_its_state(
     expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, bot.clock() if bot.clock else 0.0)
     assert after.version == table.version + 1, "the pick was not taken"
     assert game_of(after) == game_of(expected)
+
+
+async def test_telegram_offers_play_again_after_the_match_as_the_model_does(
+        telegram: tuple[BotAPIServer, BotProcess]) -> None:
+    """The match's last card: its message offers the model's public actions (Play
+    again), and a press seats everyone again as the model says."""
+    server, bot = telegram
+    s = MATCH_OVER
+    driver, table = await laid_out(server, bot, s)
+    actor = driver.players[s.actor]
+    wanted = s.pick(actions.menu(table, str(actor["id"]), table.lang))
+    assert wanted is not None
+    results = await driver.hand(actor)
+    pick = next(r["id"] for r in results if (ch := inline_results.decode(r["id"])) is not None
+                and inline_results.is_move(ch.code) and inline_results.command_of(ch, table) == wanted.command)
+    await driver.choose(actor, pick)
+    await bot.idle()
+    assert bot.service is not None
+    final = await last_match(bot.service, driver.chat)
+    assert final is not None
+    message = driver.message_with(keyboards.AGAIN)
+    assert message is not None
+    offered = [b["text"] for b in server.buttons(driver.group, message["message_id"])
+               if str(b.get("callback_data", "")).startswith("g:")]
+    assert offered == again_offer(final)
+    await driver.press(driver.players[1], keyboards.AGAIN)
+    replayed(await driver.table(), final)
 
 
 @pytest.mark.parametrize("s", MANAGED, ids=str)

@@ -45,16 +45,19 @@ import pytest_asyncio
 from tests.conformance.conftest import new_prefix
 from tests.conformance.situations import (
     MANAGED,
+    MATCH_OVER,
     OPTIONS,
     SITUATIONS,
     TIMED,
     TIMER_SECONDS,
     Situation,
+    again_offer,
     game_of,
     house_rules,
     lay,
     managed_result,
     reference,
+    replayed,
     rule_commands,
     rules_after,
     timed_out,
@@ -65,6 +68,7 @@ from tests.web.players import WebPlayer
 from tests.web.settings_panel import open_panel, press, said
 from unobot.chat import actions
 from unobot.chat import commands as c
+from unobot.chat.lobby import last_match
 from unobot.chat.option_values import encode_value
 from unobot.chat.settings_menu import key_of, rule_ref
 from unobot.chat.table import PLAYING, Table
@@ -236,6 +240,36 @@ async def test_web_offers_the_model_and_reaches_its_state(web: WebServer, device
         assert after.version == table.version + 1, "the pick was not taken"
         expected = reference(table, c.Person(person, NAMES[s.actor]), wanted.command, web.service.clock())
         assert game_of(after) == game_of(expected)
+        assert [r for p in players for r in p.refusals] == []
+    finally:
+        for p in players:
+            await p.page.close()
+
+
+async def test_web_offers_play_again_after_the_match_as_the_model_does(web: WebServer, devices: list[Any]) -> None:
+    """The match's last card: every page offers the model's way on (Play again, by its
+    label), and a press seats everyone again as the model says, at the same link."""
+    s = MATCH_OVER
+    players: list[WebPlayer] = []
+    try:
+        chat, table = await laid_out(web, devices, s, players)
+        await players[s.actor].page.click('#hand button[data-code="R5"]')
+        final = None
+        for _ in range(100):
+            final = await last_match(web.service, chat)
+            if final is not None:
+                break
+            await asyncio.sleep(0.1)
+        assert final is not None
+        for p in players:
+            await p.wait_for(lambda st: st is not None and st["phase"] == "finished")
+            await p.page.wait_for_selector('#actions button[data-kind="again"]')
+            shown = await p.page.eval_on_selector_all("#actions button", BUTTONS)
+            assert [label for _id, _kind, label, _title in shown] == again_offer(final, "en"), shown
+        await players[1].page.click('#actions button[data-kind="again"]')
+        for p in players:
+            await p.wait_for(lambda st: st is not None and st["phase"] == "lobby")
+        replayed(await web.service.table(chat), final)
         assert [r for p in players for r in p.refusals] == []
     finally:
         for p in players:

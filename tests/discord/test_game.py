@@ -60,7 +60,7 @@ async def test_whole_game(server: DiscordAPIServer, bot: BotProcess, variant: st
     assert [m.id for m in shown] == [status_id]
     assert len(shown[0].versions) > stats.moves // 2
     assert "wins the match" in shown[0].content, shown[0].content
-    assert not shown[0].components
+    assert [label for label, _cid in shown[0].custom_ids()] == ["🔁 Play again"]  # the one way on
     # Every member made real moves through their own hand.
     movers = {s.member.id for s in server.interactions.values()
               if s.payload["type"] == 3 and str(s.payload["data"]["custom_id"]).split("|")[1] in ("a", "s", "n")

@@ -63,7 +63,7 @@ async def test_whole_game(server: BotAPIServer, bot: BotProcess, variant: str, t
     # A winner: the last message announces the match, with the final scores.
     last = driver.bot_messages()[-1]
     assert "wins the match" in last["text"], last["text"]
-    assert not server.buttons(driver.group, last["message_id"])
+    assert [b["callback_data"] for b in server.buttons(driver.group, last["message_id"])] == [keyboards.AGAIN]
     assert stats.moves > 5
     assert stats.audits > 0  # the game replayed from its log, exactly, as it went
     kinds = {inline_results.decode(rid).code[0] for rid in stats.chosen}  # type: ignore[union-attr]

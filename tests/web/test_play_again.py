@@ -12,7 +12,9 @@ stop answered "Start one with /new".
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
+from urllib.parse import quote
 
 from tests.web.conftest import WebServer
 from tests.web.players import WebPlayer
@@ -160,3 +162,130 @@ async def test_a_telegram_groups_page_with_no_game_says_to_start_one_in_the_grou
     assert s["actions"] == []
     assert await bea.page.text_content("#headline") == error_text("no_game", "de")
     assert "/new" in error_text("no_game", "de")
+
+
+async def test_a_replay_stopped_before_a_round_ended_is_not_shown_as_the_older_match(web: WebServer,
+                                                                                    browser: Any) -> None:
+    """A match, "Play again", then that game stopped before any round was over (nothing is
+    kept of it): a reload within the hour shows no game, not the match before it as if it
+    were the last (core notes the chat's newest game when a lobby opens)."""
+    made = await new_table(web, "Ana", "official", scoring={"target": 0})  # one round is the match
+    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana")
+    s = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    bea = await guest(browser, made["link"], "Bea")
+    await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
+    await ana.press("start")
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    version = await laid_out(web, s["chat"], ("R5", "G1 G2 B3"), "R1")
+    await ana.wait_for(lambda s: s is not None and s["version"] == version)
+    await ana.page.click('#hand button[data-code="R5"]')
+    await bea.wait_for(lambda s: s is not None and s["phase"] == "finished")
+    await bea.page.click('#actions button[data-kind="again"]')
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    await ana.press("start")
+    await bea.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    await ana.page.click("#stop")
+    await ana.page.click("#stop-yes")
+    await bea.wait_for(lambda s: s is not None and s["phase"] in ("none", "finished"))
+    await bea.page.reload()
+    s = await bea.wait_for(lambda s: s is not None and s["phase"] in ("none", "finished"))
+    assert s["phase"] == "none", s["headline"]  # not the first match's "Ana won"
+    assert "Ana" not in (s["headline"] or ""), s["headline"]
+    assert await bea.page.is_visible('#actions button[data-kind="again"]')
+
+
+async def test_a_telegram_groups_mini_app_plays_again_in_the_group(browser: Any, redis_server: Any,
+                                                                   prefix: str) -> None:
+    """A group's match ended in the group; a player opens its Mini App (a web table
+    beside the bot, its own store connection, as a separate `unobot web` is) and
+    presses "Play again": the lobby is the group's, and the bot posts its status
+    there (the change reaches it through the store), seated as the match was."""
+    from tests.botapi import BotAPIServer
+    from tests.telegram.driver import BotProcess
+    from tests.telegram.test_play_again import finished_match
+    from tests.web.test_refusals import init_data
+    from unobot.adapters.telegram import keyboards
+    from unobot.adapters.web import links
+    from unobot.chat.table import LOBBY
+
+    async with BotAPIServer() as server:
+        bot = await BotProcess(server, redis_server.url, prefix, real_time=True).start()
+        web = await WebServer(redis_server.url, prefix, bot_token=server.token).start()
+        try:
+            driver, before = await finished_match(server, bot)
+            token = links.table_token(web.secret, driver.chat)
+            url = f"{web.url}/?tgWebAppStartParam={token}#tgWebAppData=" + \
+                quote(init_data(502, "Ben", token=server.token, start=token))
+            ben = await WebPlayer.open(browser, url, "Ben")
+            s = await ben.wait_for(lambda s: s is not None and s["phase"] == "finished")
+            button = ben.page.locator('#actions button[data-kind="again"]')
+            await button.wait_for(state="visible")
+            await button.click()
+            s = await ben.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+            assert [p["name"] for p in s["seats"]] == [seat.name for seat in before.seats]
+            for _ in range(100):  # the bot hears of it through the store's change feed
+                lobby = await driver.table()
+                if lobby is not None and lobby.adapter.get("status"):
+                    break
+                await asyncio.sleep(0.05)
+            assert lobby is not None and lobby.phase == LOBBY and lobby.adapter.get("status"), lobby
+            await bot.idle()
+            posted = driver.message_with(keyboards.START)
+            assert posted is not None and posted["message_id"] == lobby.adapter["status"], driver.bot_messages()[-1:]
+            assert "Ann" in posted["text"] and "Ben" in posted["text"], posted["text"]
+            await asyncio.sleep(0.3)  # one status message, not one per process or per change
+            assert [m["message_id"] for m in driver.bot_messages()
+                    if any(b.get("callback_data") == keyboards.START
+                           for b in server.buttons(driver.group, m["message_id"]))] == [posted["message_id"]]
+            # The group goes on from there: Ben starts it in the group.
+            await driver.press(driver.players[1], keyboards.START)
+            started = await driver.table()
+            assert started is not None and started.phase == "playing"
+        finally:
+            await web.stop()
+            await bot.stop()
+
+
+async def test_the_mini_app_of_a_bot_serving_its_own_page_plays_again_in_the_group(
+        browser: Any, redis_server: Any, prefix: str) -> None:
+    """The same through `unobot telegram` with `web.enabled` (the page served by the bot's
+    own process, on its service): one lobby status in the group, not one per path."""
+    from tests.botapi import BotAPIServer
+    from tests.telegram.driver import BotProcess
+    from tests.telegram.test_play_again import finished_match
+    from tests.web.test_refusals import init_data
+    from unobot.adapters.embedded_redis import free_port
+    from unobot.adapters.telegram import keyboards
+    from unobot.adapters.web import links
+    from unobot.adapters.web.cli import serve_with_bot
+    from unobot.config import Config, TelegramConfig, WebTableConfig
+
+    async with BotAPIServer() as server:
+        bot = await BotProcess(server, redis_server.url, prefix, real_time=True).start()
+        port = free_port()
+        config = Config(telegram=TelegramConfig(token=server.token),
+                        web=WebTableConfig(enabled=True, port=port, secret="again", telegram_app="table",
+                                           public_url=f"http://127.0.0.1:{port}"))
+        web, runner = await serve_with_bot(bot.app, config)
+        try:
+            driver, before = await finished_match(server, bot)
+            token = links.table_token(web.config.secret, driver.chat)
+            url = f"http://127.0.0.1:{port}/?tgWebAppStartParam={token}#tgWebAppData=" + \
+                quote(init_data(502, "Ben", token=server.token, start=token))
+            ben = await WebPlayer.open(browser, url, "Ben")
+            await ben.wait_for(lambda s: s is not None and s["phase"] == "finished")
+            await ben.page.click('#actions button[data-kind="again"]')
+            await ben.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+            await asyncio.sleep(0.5)
+            await bot.idle()
+            lobby = await driver.table()
+            assert lobby is not None and lobby.adapter.get("status"), lobby
+            lobbies = [m["message_id"] for m in driver.bot_messages()
+                       if any(b.get("callback_data") == keyboards.START
+                              for b in server.buttons(driver.group, m["message_id"]))]
+            assert lobbies == [lobby.adapter["status"]], lobbies
+            assert [s.name for s in lobby.seats] == [s.name for s in before.seats]
+        finally:
+            keyboards.WEB_TABLE = None
+            await runner.cleanup()
+            await bot.stop()

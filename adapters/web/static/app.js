@@ -56,14 +56,40 @@
     ["landing", "name-step", "message", "table"].forEach(function (s) { $(s).hidden = s !== id; });
   }
   function banner(text) { var b = $("banner"); b.textContent = text || ""; b.hidden = !text; }
-  window.__toasts = [];  // every toast shown, for tests (a toast itself goes after 4 s)
-  function toast(text) {
-    if (!text) return;
-    window.__toasts.push(text);
-    var el = document.createElement("p");
-    el.className = "toast"; el.textContent = text;
-    $("toasts").appendChild(el);
-    setTimeout(function () { el.remove(); }, 4000);
+  window.__toasts = [];  // every line shown, for tests (a toast itself goes after 4 s)
+  // Toasts: what a move told only you ("You drew ...") and refusals. Many arrive at once
+  // (a run of draws, a few moves' notices): shown one after another they stacked over a
+  // phone's whole page. So a message's lines share one toast, the same text again counts
+  // on the toast already up (x2) rather than adding one, and at most TOASTS_SHOWN stay up
+  // (the oldest goes). The screen shows them this way; a screen reader hears every line
+  // from the live log #said (the toasts themselves are aria-hidden).
+  var TOASTS_SHOWN = 3, SAID_KEPT = 20, TOAST_MS = 4000;
+  function toast(text) { toasts([text]); }
+  function toasts(lines) {
+    lines = (lines || []).filter(Boolean);
+    if (!lines.length) return;
+    var said = $("said");
+    lines.forEach(function (line) {
+      window.__toasts.push(line);
+      var p = document.createElement("p"); p.textContent = line; said.appendChild(p);
+    });
+    while (said.childNodes.length > SAID_KEPT) said.removeChild(said.firstChild);
+    var box = $("toasts"), text = lines.join("\n"), last = box.lastElementChild;
+    var el = last && last.dataset.text === text ? last : null;
+    if (el) {
+      el.dataset.count = String(Number(el.dataset.count || "1") + 1);
+      el.querySelector(".times").textContent = "\u00d7" + el.dataset.count;
+      clearTimeout(el._gone);
+    } else {
+      el = document.createElement("p");
+      el.className = "toast"; el.dataset.text = text;
+      var body = document.createElement("span"); body.textContent = text;
+      var times = document.createElement("span"); times.className = "times";
+      el.appendChild(body); el.appendChild(times);
+      box.appendChild(el);
+      while (box.childElementCount > TOASTS_SHOWN) box.removeChild(box.firstElementChild);
+    }
+    el._gone = setTimeout(function () { el.remove(); }, TOAST_MS);
   }
 
   // -- who am I: Telegram, a player link, a browser table's link -----------------------
@@ -132,7 +158,7 @@
       }
       if (m.code === "store_unconfirmed") waiting(m.text);
     } else if (m.type === "unconfirmed") waiting(m.text);
-    else if (m.type === "notice") { (m.lines || []).forEach(toast); }
+    else if (m.type === "notice") { toasts(m.lines); }
     else if (m.type === "settings") drawSettings(m);
   }
   var STORE_DOWN = ["store_unavailable", "store_refusing", "store_slow"], again = null, againPause = 1000;

@@ -1,0 +1,124 @@
+"""After a match in a group, its final status message offers "Play again" (core's public
+actions after the match, as the web page and the console offer it): pressed, a new lobby
+opens in the group, seated as the match was (the people, the AI seats at their levels),
+its variant, and its status message is posted at the bottom of the group; a second press
+is that lobby, not another. Against the local Bot API server and a real Redis.
+
+Why: the match's end offered nothing but typing /new and everyone joining again, while
+core already knew how to play again at the same table.
+"""
+
+from __future__ import annotations
+
+from tests.botapi import BotAPIServer
+from tests.conformance.situations import cards
+from tests.telegram.driver import BotProcess, TableDriver
+from unobot.adapters.telegram import inline_results, keyboards
+from unobot.chat import actions
+from unobot.chat import commands as c
+from unobot.chat.render import error_text
+from unobot.chat.table import FINISHED, LOBBY, PLAYING, Table
+from unobot.engine import setup_round
+
+ADMIN = c.Person("setup", "Setup", None, True)
+
+
+async def finished_match(server: BotAPIServer, bot: BotProcess, *, lang: str = "en",
+                         forum: bool = False) -> tuple[TableDriver, Table]:
+    """A group's one-round match (Ann, Ben and a hard AI seat) ended by Ann's last card
+    (`forum`: in a topic of a forum)."""
+    ann, ben = server.user(501, "Ann"), server.user(502, "Ben")
+    group = server.forum(title="UNO club") if forum else server.group(title="Friday UNO", type="supergroup")
+    thread = server.create_topic(group, ann, "Red table") if forum else None
+    driver = TableDriver(server, bot, group, [ann, ben], check_privacy=False, thread=thread)
+    assert bot.service is not None
+    for command in (c.SetRule(rule="scoring", option="target", value=0), c.SetLanguage(lang)):
+        out = await bot.service.handle(driver.chat, ADMIN, command)
+        assert out.ok, out.error
+    await driver.command(ann, "/new")
+    await driver.press(ben, keyboards.JOIN)
+    await driver.press(ann, keyboards.add_ai("hard"))
+    await driver.press(ann, keyboards.START)
+
+    def rig(table: Table) -> list[str]:
+        table.game = setup_round("official", [s.id for s in table.seats], [cards("R5"), cards("G1 G2"),
+                                 cards("B3 B4")], cards("R1"), cards("G3 G4 G5 G6"), turn=0,
+                                 seed=table.seed, overrides=table.overrides or None)
+        table.drawn_last = {}
+        return []
+
+    table = await bot.service.mutate(driver.chat, rig)
+    assert table is not None and table.phase == PLAYING
+    results = await driver.hand(ann)
+    plays = {r["id"]: inline_results.command_of(ch, table) for r in results
+             if (ch := inline_results.decode(r["id"])) is not None and inline_results.is_move(ch.code)}
+    pick = next(rid for rid, cmd in plays.items() if isinstance(cmd, c.Play) and cmd.card == "R5")
+    await driver.choose(ann, pick)
+    await bot.idle()
+    return driver, table
+
+
+async def test_play_again_under_a_finished_match_opens_the_lobby_in_the_group(server: BotAPIServer,
+                                                                             bot: BotProcess) -> None:
+    driver, before = await finished_match(server, bot, lang="es")
+    assert await driver.table() is None  # the match is over and kept
+    final = driver.message_with(keyboards.AGAIN)
+    assert final is not None, [m.get("text") for m in driver.bot_messages()[-2:]]
+    labels = [b["text"] for b in server.buttons(driver.group, final["message_id"])
+              if b.get("callback_data", "").startswith("g:")]
+    assert labels == ["🔁 Jugar otra vez"], labels  # core's public action, in the chat's language
+    ann, ben = driver.players
+    await driver.press(ben, keyboards.AGAIN)
+    await bot.idle()
+    lobby = await driver.table()
+    assert lobby is not None and lobby.phase == LOBBY and lobby.variant == before.variant
+    assert [(s.name, s.level) for s in lobby.seats] == [(s.name, s.level) for s in before.seats]
+    assert lobby.overrides == {"scoring": {"target": 0}}
+    # Its status is posted at the bottom of the group, with the lobby's buttons, in Spanish.
+    posted = driver.message_with(keyboards.START)
+    assert posted is not None and posted["message_id"] > final["message_id"]
+    assert lobby.adapter.get("status") == posted["message_id"]
+    assert "Ann" in posted["text"] and "Ben" in posted["text"], posted["text"]
+    assert "Ben ha pedido otra partida" in posted["text"], posted["text"]
+    # A second press (Ann, on the same old message) is that lobby: nothing new posted.
+    count = len(driver.bot_messages())
+    await driver.press(ann, keyboards.AGAIN)
+    await bot.idle()
+    again = await driver.table()
+    assert again is not None and again.seed == lobby.seed and again.version == lobby.version
+    assert len(driver.bot_messages()) == count
+    assert not [a for a in server.calls_to("answerCallbackQuery")[-1:] if a.get("text")]  # no refusal
+    await driver.press(ben, keyboards.START)  # who asked opened it: they start it, as after /new
+    started = await driver.table()
+    assert started is not None and started.phase == PLAYING
+    # Pressed again once that game runs: refused as /new is, to the presser, in their app's language.
+    await driver.press(ann, keyboards.AGAIN)
+    answer = server.calls_to("answerCallbackQuery")[-1]
+    assert answer.get("text") == error_text("game_running", ann.get("language_code") or "es"), answer
+    assert (await driver.table()).seed == started.seed  # type: ignore[union-attr]
+
+
+async def test_play_again_in_a_forum_topic_stays_in_the_topic(server: BotAPIServer, bot: BotProcess) -> None:
+    driver, before = await finished_match(server, bot, forum=True)
+    await driver.press(driver.players[1], keyboards.AGAIN)
+    await bot.idle()
+    lobby = await driver.table()
+    assert lobby is not None and lobby.phase == LOBBY and lobby.chat_id == driver.chat
+    posted = driver.message_with(keyboards.START)  # the driver sees its own topic's messages only
+    assert posted is not None and lobby.adapter.get("status") == posted["message_id"]
+    assert server.in_topic(posted) == driver.thread
+    assert lobby.adapter.get("title") == before.adapter.get("title")  # how a player in two games tells it
+
+
+async def test_a_stopped_game_offers_no_play_again(server: BotAPIServer, bot: BotProcess) -> None:
+    """/stop ends a game without a match to repeat: its message keeps no button (the group types /new)."""
+    group = server.group(title="Stopped", type="supergroup")
+    ann, ben = server.user(601, "Ann"), server.user(602, "Ben")
+    driver = TableDriver(server, bot, group, [ann, ben], check_privacy=False)
+    await driver.command(ann, "/new")
+    await driver.press(ben, keyboards.JOIN)
+    await driver.press(ann, keyboards.START)
+    await driver.command(ann, "/stop")
+    await bot.idle()
+    assert driver.message_with(keyboards.AGAIN) is None
+    assert not actions.public_actions(Table(chat_id="x", creator="a", phase=FINISHED), "en")
