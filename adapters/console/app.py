@@ -777,7 +777,7 @@ class ConsoleApp:
         self._drawn = table.version
         self.console.print()
         self.console.print(render.header(view, self.lang))
-        self.console.print(render.status(view, self.lang, self.console.width, hv))
+        self.console.print(render.status(view, self.lang, self.console.width, hv, now=self.service.clock()))
         self.console.print(render.players_table(view, self.lang, self.person.id, self._hidden()))
         self.console.print(render.hand(hv, self.lang))
 

@@ -41,7 +41,7 @@ from unobot.chat.typed_offers import (
     turn_offers,
     typed_order,
 )
-from unobot.chat.views import HandView, TableView
+from unobot.chat.views import HandView, TableView, round_clock_line
 from unobot.events import Event
 from unobot.ruleset import RuleSet
 
@@ -154,9 +154,11 @@ def header(view: TableView, lang: str) -> Rule:
     return Rule(Text(title, style="bold"), style="grey50")
 
 
-def status(view: TableView, lang: str, width: int = 200, hv: HandView | None = None) -> Text:
+def status(view: TableView, lang: str, width: int = 200, hv: HandView | None = None,
+           now: float | None = None) -> Text:
     """Top card, colour, direction, draw pile, and a pending draw if any;
-    wrapped between its parts on a narrow terminal."""
+    wrapped between its parts on a narrow terminal. `now` (the service's
+    clock): the time a round's clock (blitz) has left, core's line for it."""
     _ = gettext_for(lang)
     parts: list[Text] = []
     if view.top is not None:
@@ -168,6 +170,9 @@ def status(view: TableView, lang: str, width: int = 200, hv: HandView | None = N
     text = flow(Text(), parts, width, sep="   ", indent=0)
     if view.pending:
         text.append("\n" + pending_line(view, hv, lang), style="bold red")
+    if view.round_ends is not None and now is not None:
+        left = max(0.0, view.round_ends - now)
+        text.append("\n" + round_clock_line(left, lang), style="bold red" if left < 60 else "yellow")
     return text
 
 

@@ -193,12 +193,13 @@ class UnoBot(discord.Client):
         says why a game ended) and plan the table's jobs anew (none once it ended)."""
         table = out.table
         if out.changed and table is not None:  # a table command's outcome always holds its table
-            await self.refresh(chat, table, render.status(table, outcome_text(table, line, rules=render.RULES_COMMAND)))
+            st = outcome_text(table, line, rules=render.RULES_COMMAND, now=self.now())
+            await self.refresh(chat, table, render.status(table, st))
             self.waker.after(chat, table, out)
 
     async def refresh(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
         """Show `table` (as `shown`, else its status) on the channel's status message (paced)."""
-        self.pacer.show(chat, table.version, (table, shown or render.status(table)))
+        self.pacer.show(chat, table.version, (table, shown or render.status(table, now=self.now())))
 
     async def _send_status(self, chat: str, state: tuple[Table, render.Shown]) -> None:
         """The pacer's sender: edit the game's status message (a deleted one is posted again)."""

@@ -204,7 +204,7 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, vari
     table = out.table
     bot.waker.cancel(chat)
     bot.pacer.reset(chat)
-    shown = render.status(table)
+    shown = render.status(table, now=bot.now())
     mid = await reply.show(shown)
     if mid is not None:
         await bot.claim_status(chat, table, mid, None, shown)

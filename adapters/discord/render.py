@@ -132,9 +132,11 @@ RULES_COMMAND = "/uno rules"
 COMMANDS = {"new": "/uno new", "stop": "/uno stop", "rules": RULES_COMMAND, "variant": "/uno variant"}
 
 
-def status(table: Table, st: StatusText | None = None) -> Shown:
-    """The table's public status (core's `status_text`, or `st`): never a card in anybody's hand."""
-    st = st or status_text(table, headline=True, rules=RULES_COMMAND)
+def status(table: Table, st: StatusText | None = None, *, now: float | None = None) -> Shown:
+    """The table's public status (core's `status_text`, or `st`): never a card in anybody's hand.
+    `now`: the service's clock, for the time a round's clock (blitz) has left, said
+    again whenever the status is edited anyway (never edited for the clock alone)."""
+    st = st or status_text(table, headline=True, rules=RULES_COMMAND, now=now)
     out = ([esc(st.headline)] if st.headline else []) + [f"**{esc(st.title)}**", *map(esc, st.lines)]
     top = table.game.top if table.phase == PLAYING and table.game is not None and not st.final else None
     return Shown("\n".join(out), None if st.final else status_components(table),

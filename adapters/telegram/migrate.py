@@ -69,7 +69,8 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
                 with contextlib.suppress(StoreError):
                     await inline_handlers.remember_player(context, seat.id, new)
         _ = gettext_for(table.lang)
-        status = render(table, notes=[_("This group became a supergroup; the game goes on here.")])
+        status = render(table, notes=[_("This group became a supergroup; the game goes on here.")],
+                        now=rt.service.clock())
         try:
             sent = await send(context.bot, new, status)
         except TelegramError as exc:

@@ -37,7 +37,7 @@ async def open_lobby(context: Context, chat_id: int, chat_title: str, person: Pe
     rt = runtime(context)
     table = outcome.table
     assert table is not None
-    status = render(table, notes=outcome.notices)
+    status = render(table, notes=outcome.notices, now=rt.service.clock())
     # Held while the lobby is posted and recorded: a /join handled meanwhile
     # finds no status message yet, and must edit this one, not post another
     # (`publish.repost`).

@@ -57,7 +57,7 @@ async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | N
     deleted, or if none was recorded (the store failed right after the lobby
     was posted)."""
     message_id = table.adapter.get("status")
-    status = render(table, notes=notes, final=final)
+    status = render(table, notes=notes, final=final, now=runtime(context).service.clock())
     if not message_id:
         if table.phase in (LOBBY, PLAYING, BETWEEN_ROUNDS):
             await repost(context, chat_id, table, 0, Gone(table.version, status))
@@ -198,7 +198,7 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     ended = [int(old), rt.status.moved(chat_id, int(old))] if old else []
     if old:  # the old message keeps the standings, without the moves shown below
         rt.status.submit(context.bot, chat_id, ended[1], table.version, render(table, final=True, recent=False))
-    status = render(table, notes=notes, headline=True)
+    status = render(table, notes=notes, headline=True, now=rt.service.clock())
     try:
         with priority(NORMAL, prepaid=take_token_now(context.bot, chat_id)):
             message = await send(context.bot, chat_id, status)

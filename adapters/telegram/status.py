@@ -89,9 +89,11 @@ class Status(NamedTuple):
 
 
 def render(table: Table, *, notes: list[str] | None = None, headline: bool = False,
-           final: bool = False, recent: bool = True) -> Status:
-    """The status message of a table (core's `status_text`: public facts only) and its buttons."""
-    st = status_text(table, notes=notes or (), headline=headline, recent=recent, final=final)
+           final: bool = False, recent: bool = True, now: float | None = None) -> Status:
+    """The status message of a table (core's `status_text`: public facts only) and its buttons.
+    `now`: the service's clock, for the time a round's clock (blitz) has left, said
+    again whenever the status is edited anyway (never edited for the clock alone)."""
+    st = status_text(table, notes=notes or (), headline=headline, recent=recent, final=final, now=now)
     head = "\n".join(x for x in (st.headline, st.title) if x)
     markup = None if st.final else table_keyboard(table)
     return Status(clip16("\n".join([head, *st.lines]), MAX_TEXT), markup, min(len(head), MAX_TEXT - 1))

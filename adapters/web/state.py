@@ -18,7 +18,7 @@ from unobot.chat.actions import CARD, OUT_OF_TURN, PLAY, Action, again_action, m
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_label, card_name, color_name
 from unobot.chat.table import LOBBY, PLAYING, Table
-from unobot.chat.views import round_headline, table_view, turn_left
+from unobot.chat.views import round_clock_line, round_headline, round_left, table_view, turn_left
 
 COLOR_LETTERS = ("R", "Y", "G", "B")
 
@@ -48,6 +48,17 @@ def action_json(a: Action) -> dict[str, Any]:
         out["choices"] = [{"id": ch.id, "label": a.choice_label(ch), "color": ch.color, "emoji": ch.emoji,
                            "code": ch.code} for ch in a.choices]
     return out
+
+
+def round_clock(table: Table, lang: str, now: float | None) -> dict[str, Any]:
+    """A rule's round clock (blitz) for the page: the seconds left (core's `round_left`;
+    None: no clock runs), the chats' status line for it, and the page's countdown label
+    ("{time}" stands for minutes:seconds, counted down in the page)."""
+    _ = gettext_for(lang)
+    left = None if now is None else round_left(table, now)
+    return {"round_left": left, "round_text": "" if left is None else round_clock_line(left, lang),
+            # TRANSLATORS: {time} is the minutes and seconds left, as 4:05.
+            "round_label": "" if left is None else "⏱ " + _("Round ends in {time}")}
 
 
 def payload(table: Table | None, person: str, lang: str, *, now: float | None = None,
@@ -103,6 +114,10 @@ def payload(table: Table | None, person: str, lang: str, *, now: float | None = 
         "timer_text": ngettext("{n} second per turn", "{n} seconds per turn", view.turn_seconds).format(
             n=view.turn_seconds) if view.turn_seconds and view.phase in (LOBBY, PLAYING) else "",
         "turn_left": None if now is None else turn_left(table, now),
+        # A rule's round clock (blitz): the seconds the round has left (core's `round_left`;
+        # None: no clock runs), the chats' status line for it, and the page's countdown
+        # label, "{time}" standing for minutes:seconds.
+        **round_clock(table, lang, now),
         "admin": is_admin,
         # Stop, for the creator or an admin (core's `Menu.stop`): apart from the moves, asked first.
         "stop": action_json(m.stop) if m.stop is not None else None,

@@ -18,7 +18,7 @@ from .i18n import gettext_for, ngettext_for
 from .match_text import match_length
 from .render import COLOR_EMOJI
 from .table import FINISHED, LOBBY, PLAYING, Table
-from .views import round_headline, status_lines, table_view
+from .views import round_clock_line, round_headline, status_lines, table_view
 
 #: How many of the last moves a status shows.
 RECENT_LINES = 5
@@ -38,14 +38,17 @@ class StatusText:
 
 
 def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", headline: bool = False,
-                recent: bool = True, final: bool = False, rules: str = "/rules") -> StatusText:
+                recent: bool = True, final: bool = False, rules: str = "/rules",
+                now: float | None = None) -> StatusText:
     """The table's status (public facts only: never a card in anybody's hand).
     `notes`: lines an outcome adds (shown unless a last move says them
     already); `line`: why the game is gone, right under the title;
     `headline`: the round's result above the title; `recent`: the last moves;
     `rules`: the front-end's command that shows the rules, as the lobby names
     it (Telegram's `/rules`, Discord's `/uno rules`: a lobby that named a
-    command the platform does not have sent people to nothing)."""
+    command the platform does not have sent people to nothing); `now`: the
+    service's clock, for the time a rule's round clock leaves (blitz: "⏱ Round
+    ends in 3 minutes"; without it, no such line)."""
     lang = table.lang
     _ = gettext_for(lang)
     view = table_view(table, lang)
@@ -78,6 +81,8 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
     if seconds and table.phase in (LOBBY, PLAYING):
         ngettext = ngettext_for(lang)
         out.append("⏱ " + ngettext("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds))
+    if view.round_ends is not None and now is not None:
+        out.append(round_clock_line(max(0.0, view.round_ends - now), lang))
     last = view.recent[-RECENT_LINES:] if recent and table.phase != LOBBY else []
     if last:
         out += ["", *(f"· {move}" for move in last)]
@@ -104,11 +109,11 @@ def stop_line(notices: Sequence[str]) -> str:
     return "\n".join(notices)
 
 
-def outcome_text(table: Table, line: str = "", *, rules: str = "/rules") -> StatusText:
+def outcome_text(table: Table, line: str = "", *, rules: str = "/rules", now: float | None = None) -> StatusText:
     """The status an accepted command leaves on the table's message: a game
     that ended with `line` (a stop, a lobby nobody started) shows only that;
-    any other, the full status under the round's headline (`rules` as in
-    `status_text`)."""
+    any other, the full status under the round's headline (`rules` and `now`
+    as in `status_text`)."""
     if table.phase == FINISHED and line:
         return stopped_text(table, line)
-    return status_text(table, headline=True, rules=rules)
+    return status_text(table, headline=True, rules=rules, now=now)

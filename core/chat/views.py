@@ -19,7 +19,7 @@ from ..rule_failure import RuleFailure
 from ..ruleset import RuleSet
 from ..state import GameState
 from ..variants import VariantError, load_variant, rules_for
-from .i18n import RTL, gettext_for, joined
+from .i18n import RTL, gettext_for, joined, ngettext_for
 from .narration import merge_repeats
 from .render import card_name, color_name, describe_event
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
@@ -93,6 +93,9 @@ class TableView:
     order: list[int] = field(default_factory=list)
     #: Who plays after the player on turn, as the rules say now (-1: nobody).
     next_seat: int = -1
+    #: When a rule's round clock (`round_seconds`: blitz) ends the round, on the
+    #: service's clock (`round_ends`); None: no clock runs in this round.
+    round_ends: float | None = None
 
     @property
     def in_order(self) -> list[PlayerLine]:
@@ -221,6 +224,7 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
                 line.is_next = line.seat == view.next_seat
     view.turn_seconds, view.target = rule_facts(table)
     view.lowest_wins = lowest_wins(table)
+    view.round_ends = round_ends(table)
     return view
 
 
@@ -403,6 +407,38 @@ def turn_left(table: Table, now: float) -> float | None:
     if table.seats[game.turn].is_ai:
         return None
     return max(0.0, table.turn_started + seconds - now)
+
+
+def round_ends(table: Table) -> float | None:
+    """When a rule's round clock (`round_seconds`, blitz) ends the round being
+    played, on the service's clock; None when no clock runs (no such rule, no
+    round being played). The clock's wake (`wake.wake_plan`) and the move that
+    ends the round (`play._round_clock`) judge the same `round_started` and
+    `round_seconds`, so the end shown and the end that comes agree."""
+    game = table.game
+    if table.phase != PLAYING or game is None or not table.round_started:
+        return None
+    seconds = (game.rules or rules_of(game)).round_seconds(game)
+    return table.round_started + float(seconds) if seconds else None
+
+
+def round_left(table: Table, now: float) -> float | None:
+    """Seconds before the round's clock ends the round (0 once it has rung),
+    or None when no clock runs (`round_ends`)."""
+    ends = round_ends(table)
+    return None if ends is None else max(0.0, ends - now)
+
+
+def round_clock_line(left: float, lang: str | None) -> str:
+    """The round's clock as a status says it, `left` seconds before it rings:
+    to the nearest minute ("⏱ Round ends in 3 minutes"), then, in its last
+    minute, "in less than a minute". Said again whenever the status is drawn (no front-end edits a
+    message for a clock alone)."""
+    _, ngettext = gettext_for(lang), ngettext_for(lang)
+    if left < 60:
+        return "⏱ " + _("Round ends in less than a minute")
+    minutes = int(left / 60 + 0.5)  # the nearest minute: 1 from 60 to 89 s left, 2 from 90 s
+    return "⏱ " + ngettext("Round ends in {n} minute", "Round ends in {n} minutes", minutes).format(n=minutes)
 
 
 def round_headline(table: Table, lang: str | None = None) -> str | None:

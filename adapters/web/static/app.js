@@ -216,6 +216,7 @@
     $("turn").textContent = s.turn_text || "";
     $("pile").textContent = s.phase === "playing" ? t("draw_pile", s.draw_size) + " · " + t("round", s.round) : "";
     drawClock(s);
+    drawRoundClock(s);
     var seats = $("seats"); seats.textContent = "";
     s.seats.forEach(function (p) {
       var li = el("li", "seat" + (p.turn ? " turn" : "") + (p.next ? " next" : "") + (p.me ? " me" : ""));
@@ -404,6 +405,28 @@
     };
     tick();
     clockTick = setInterval(tick, 250);
+  }
+  // A rule's round clock (blitz): the minutes:seconds the server said the round has left,
+  // counted down from when they came, in the label core gives ("⏱ Round ends in {time}").
+  // role="timer" in the page: read when asked, never announced every second. The
+  // round ends by the server's wake, not the page's.
+  var roundTick = null;
+  function drawRoundClock(s) {
+    var box = $("round-clock");
+    if (roundTick) { clearInterval(roundTick); roundTick = null; }
+    box.classList.remove("low");
+    box.hidden = s.round_left === null || s.round_left === undefined || !s.round_label;
+    if (box.hidden) { box.textContent = ""; return; }
+    var end = performance.now() + s.round_left * 1000;
+    var tick = function () {
+      var left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
+      var sec = left % 60;
+      box.textContent = s.round_label.replace("{time}", Math.floor(left / 60) + ":" + (sec < 10 ? "0" : "") + sec);
+      box.classList.toggle("low", left <= 30);
+      if (!left && roundTick) { clearInterval(roundTick); roundTick = null; }
+    };
+    tick();
+    roundTick = setInterval(tick, 500);
   }
   // The hand's and the menu's buttons are made anew for each state: the one that had the
   // keyboard's focus gets it back (the same card or action, else the one now in its place),
