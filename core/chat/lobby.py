@@ -225,11 +225,15 @@ async def open_again(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     their levels, the asker among them; started with Start as any lobby. Two who ask at
     once both see the one lobby (the second is no refusal)."""
     record = await records.last(service.store, chat_id)
+    # An AI seat's record keeps its base name ("Ada"): it sits down with the mark of the
+    # chat's language now ("Ada (IA)"), as `AddAI` would seat it.
+    lang = (await service.settings(chat_id))["lang"] if record else None
     seats: list[Seat] = []
     for p in record.get("players", []) if record else []:
-        ident, name = str(p.get("id")), str(p.get("name"))
+        ident = str(p.get("id"))
         if ident.startswith(records.FORGOTTEN) or any(s.id == ident for s in seats):
             continue
+        name = records.kept_name(p, str(lang)) if p.get("ai") else str(p.get("name"))
         seats.append(Seat(ident, name, str(p.get("level") or "normal") if p.get("ai") else None))
     if not any(s.id == person.id for s in seats):
         seats.append(Seat(person.id, person.name))
