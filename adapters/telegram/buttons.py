@@ -32,7 +32,7 @@ from unobot.chat.render import error_text
 
 from . import inline_handlers, keyboards, publish
 from .bot import uno_bot
-from .guard import person_of, where
+from .guard import is_user_id, person_of, where
 from .notices import failure_text
 from .opening import open_lobby
 from .reply import reply_to
@@ -182,7 +182,7 @@ async def _again(update: Update, context: Context) -> tuple[str | None, bool]:
     title = title or (chat.title or "" if chat is not None else "")
     await open_lobby(context, here, title, person, outcome)
     for seat in outcome.table.seats:  # seated without /join: their inline queries find this game
-        if not seat.is_ai and seat.id.isdigit():
+        if not seat.is_ai and is_user_id(seat.id):  # int()'s reading: "²" passes isdigit, not int
             await inline_handlers.remember_player(context, int(seat.id), here)
     return None, False
 

@@ -14,9 +14,9 @@ from tests.botapi import BotAPIServer
 from tests.conformance.situations import cards
 from tests.telegram.driver import BotProcess, TableDriver
 from unobot.adapters.telegram import inline_results, keyboards
-from unobot.chat import actions
+from unobot.chat import actions, records
 from unobot.chat import commands as c
-from unobot.chat.render import error_text
+from unobot.chat.render import error_text, failure_text
 from unobot.chat.table import FINISHED, LOBBY, PLAYING, Table
 from unobot.engine import setup_round
 
@@ -122,3 +122,25 @@ async def test_a_stopped_game_offers_no_play_again(server: BotAPIServer, bot: Bo
     await bot.idle()
     assert driver.message_with(keyboards.AGAIN) is None
     assert not actions.public_actions(Table(chat_id="x", creator="a", phase=FINISHED), "en")
+
+
+async def test_a_kept_seat_whose_id_is_no_telegram_id_is_seated_without_a_fault(server: BotAPIServer,
+                                                                                bot: BotProcess) -> None:
+    """A kept match's seat whose id only looks numeric ("²": `str.isdigit` says yes, `int`
+    refuses it) once made the press end in "Something went wrong" after the lobby was
+    opened: the Telegram ids of the people seated are read as the guard reads every id."""
+    driver, _before = await finished_match(server, bot)
+    assert bot.service is not None
+    record = await records.last(bot.service.store, driver.chat)
+    assert record is not None
+    record["players"] = [{"id": "²", "name": "Zed", "ai": False, "level": None}, *record["players"]]
+    assert await bot.service.store.replace_archived(driver.chat, str(record["game_id"]), record)
+    _ann, ben = driver.players
+    press = await driver.press(ben, keyboards.AGAIN)
+    await bot.idle()
+    lobby = await driver.table()
+    assert lobby is not None and lobby.phase == LOBBY and lobby.seats[0].name == "Zed"
+    query = press["callback_query"]["id"]
+    answers = [p for p in server.calls_to("answerCallbackQuery") if p.get("callback_query_id") == query]
+    assert answers, "the press was not answered"
+    assert all(failure_text(ValueError(), "en") not in str(p.get("text") or "") for p in answers), answers
