@@ -81,7 +81,7 @@ from .moves import (
     simple_move,
 )
 from .plain_turn import PlainMoves, drawn_fits, plain_step, use_can_play
-from .rule_failure import refusing_rule_failures, rule_failure
+from .rule_failure import raise_rule_failure, refusing_rule_failures
 from .ruleset import RuleSet
 from .state import PLAYING, GameState
 from .variants import rules_for, rules_from_spec
@@ -347,13 +347,8 @@ def apply(state: GameState, move: Move, *, inplace: bool = False) -> tuple[GameS
         if move.kind == DRAW:
             _if_blocked(s, rules, move.player, events)
         return s, events
-    except MoveError:
-        raise
     except Exception as exc:  # a rule's hook raised: refused, naming it (core/rule_failure.py)
-        failure = rule_failure(exc)
-        if failure is None:
-            raise
-        raise failure from exc
+        raise_rule_failure(exc)
 
 
 def _got_cards(player: int, events: list[Event]) -> bool:
@@ -532,13 +527,8 @@ def legal_moves(state: GameState, player: int) -> list[Move]:
             plain.append(catch_move(player, exposed))  # uno-call: who forgot it may be caught
         state.legal = plain
         return plain
-    except MoveError:
-        raise
-    except Exception as exc:
-        failure = rule_failure(exc)
-        if failure is None:
-            raise
-        raise failure from exc
+    except Exception as exc:  # a rule's hook raised: refused, naming it (core/rule_failure.py)
+        raise_rule_failure(exc)
 
 
 def _hook_moves(state: GameState, player: int) -> list[Move]:

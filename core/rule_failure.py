@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 from types import TracebackType
-from typing import ParamSpec, TypeVar
+from typing import NoReturn, ParamSpec, TypeVar
 
 from .errors import RULE_FAILED, MoveError
 from .rule import Rule
@@ -61,6 +61,18 @@ def rule_failure(exc: BaseException) -> RuleFailure | None:
     return RuleFailure(rule, first[1], f"{file}:{line}", exc)
 
 
+def raise_rule_failure(exc: Exception) -> NoReturn:
+    """Raise `exc` as the `RuleFailure` it is when a rule's hook raised it,
+    else as itself (a refusal, an engine bug). Why one helper: the engine's
+    `apply` and `legal_moves` catch inline (no wrapper's call on their hot
+    paths) and `refusing_rule_failures` wraps the rarer calls; all three
+    must turn the same exceptions into the same refusals."""
+    failure = rule_failure(exc)
+    if failure is None:
+        raise exc
+    raise failure from exc
+
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -73,12 +85,7 @@ def refusing_rule_failures(fn: Callable[P, R]) -> Callable[P, R]:
     def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
-        except MoveError:
-            raise
         except Exception as exc:
-            failure = rule_failure(exc)
-            if failure is None:
-                raise
-            raise failure from exc
+            raise_rule_failure(exc)
 
     return guarded
