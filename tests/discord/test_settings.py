@@ -7,18 +7,24 @@ import asyncio
 
 from tests.discord.driver import BotProcess, TableDriver
 from tests.discord.test_game import short_games
-from tests.discord_api import DiscordAPIServer
+from tests.discord_api import DiscordAPIServer, Member
 
 
-async def test_rules_per_server_and_channel(server: DiscordAPIServer, bot: BotProcess) -> None:
+def two_channels(server: DiscordAPIServer, bot: BotProcess) -> tuple[Member, Member, TableDriver, TableDriver]:
+    """Two channels of one server (the second added), a member who manages the
+    server and one who does not, and a driver in each channel."""
     guild = next(iter(server.guilds.values()))
     second = server.snowflake()  # a second channel in the same guild
     guild.channels.append(second)
     server.channel_guild[second] = guild.id
     boss = server.member("Boss", manage_guild=True)
     ann = server.member("Ann")
-    one = TableDriver(server, bot, guild.channels[0], [boss, ann])
-    two = TableDriver(server, bot, second, [boss, ann])
+    one, two = (TableDriver(server, bot, channel, [boss, ann]) for channel in (guild.channels[0], second))
+    return boss, ann, one, two
+
+
+async def test_rules_per_server_and_channel(server: DiscordAPIServer, bot: BotProcess) -> None:
+    boss, ann, one, two = two_channels(server, bot)
     # A member without Manage Server sees the rules, with nothing to change them with ...
     seen = await one.slash(ann, "rules")
     assert seen.message is not None and seen.message.ephemeral and not seen.message.components
@@ -123,14 +129,7 @@ async def test_a_lobby_in_another_channel_shows_the_servers_new_settings(server:
     """A server's settings (`/uno ... scope:server`) reach the lobby waiting in
     another channel: its status message says them at once, not only once
     Start deals the game on them; a channel's own setting stays over the server's."""
-    guild = next(iter(server.guilds.values()))
-    second = server.snowflake()
-    guild.channels.append(second)
-    server.channel_guild[second] = guild.id
-    boss = server.member("Boss", manage_guild=True)
-    ann = server.member("Ann")
-    one = TableDriver(server, bot, guild.channels[0], [boss, ann])
-    two = TableDriver(server, bot, second, [boss, ann])
+    boss, ann, one, two = two_channels(server, bot)
     await two.slash(boss, "timer", seconds=45)  # the second channel's own timer
     await two.slash(ann, "new")
     await bot.idle()

@@ -256,6 +256,35 @@ async def _is(get: object, wanted: list[str]) -> bool:
     return await get() == wanted  # type: ignore[operator,no-any-return]
 
 
+async def _start(server: BotAPIServer, bot: BotProcess, group: dict[str, Any],
+                 ann: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """Ann presses Start on the lobby of Ann and Ben, posted to `bot`'s webhook:
+    the update and the table it started."""
+    assert bot.service is not None
+    chat = str(group["id"])
+    table = await bot.service.table(chat)
+    assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben"]
+    start = server.press_button(group, ann, int(table.adapter["status"]), "g:start", queue=False)
+    assert await server.post_update_to(bot.webhook_url, start, secret_token=bot.secret) == 200
+    started = await bot.service.table(chat)
+    assert started is not None and started.game is not None
+    return start, started
+
+
+async def _move(server: BotAPIServer, bot: BotProcess, group: dict[str, Any], started: Any,
+                people: tuple[dict[str, Any], ...]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The player on turn picks a move from their hand, posted to `bot`'s webhook:
+    who, and the pick's update."""
+    user = next(p for p in people if str(p["id"]) == started.seats[started.game.turn].id)
+    query = server.inline_query(user, f"#{group['id']} ", queue=False)
+    assert await server.post_update_to(bot.webhook_url, query, secret_token=bot.secret) == 200
+    pick = _a_move(server.inline_answers[query["inline_query"]["id"]]["results"])
+    _message, chosen = server.pick_inline_result(group, user, pick, queue=False)
+    assert chosen is not None
+    assert await server.post_update_to(bot.webhook_url, chosen, secret_token=bot.secret) == 200
+    return user, chosen
+
+
 async def test_an_update_delivered_again_changes_nothing(server: BotAPIServer, redis_server: RedisServer,
                                                         prefix: str) -> None:
     """Telegram sends an update again when it got no 200 in time (a slow
@@ -273,13 +302,7 @@ async def test_an_update_delivered_again_changes_nothing(server: BotAPIServer, r
         for update in (server.send_command(group, ann, "/new", queue=False),
                        server.send_command(group, ben, "/join", queue=False)):
             assert await server.post_update_to(first.webhook_url, update, secret_token=first.secret) == 200
-        assert first.service is not None
-        table = await first.service.table(chat)
-        assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben"]
-        start = server.press_button(group, ann, int(table.adapter["status"]), "g:start", queue=False)
-        assert await server.post_update_to(first.webhook_url, start, secret_token=first.secret) == 200
-        started = await first.service.table(chat)
-        assert started is not None and started.game is not None
+        start, started = await _start(server, first, group, ann)
         # The 200 comes once the start is saved; its status edit may still be on its way.
         for bot in bots:
             await bot.idle()
@@ -290,14 +313,7 @@ async def test_an_update_delivered_again_changes_nothing(server: BotAPIServer, r
         assert again is not None and again.version == started.version
         assert [c.method for c in server.calls[mark:]] == []
         # A move picked from a hand, applied by the first process, then delivered to the second.
-        user = next(p for p in (ann, ben) if str(p["id"]) == started.seats[started.game.turn].id)
-        query = server.inline_query(user, f"#{chat} ", queue=False)
-        assert await server.post_update_to(first.webhook_url, query, secret_token=first.secret) == 200
-        results = server.inline_answers[query["inline_query"]["id"]]["results"]
-        pick = _a_move(results)
-        _message, chosen = server.pick_inline_result(group, user, pick, queue=False)
-        assert chosen is not None
-        assert await server.post_update_to(first.webhook_url, chosen, secret_token=first.secret) == 200
+        user, chosen = await _move(server, first, group, started, (ann, ben))
         moved = await first.service.table(chat)
         assert moved is not None and moved.version > started.version
         second = bots[1]
@@ -336,20 +352,8 @@ async def test_a_repeat_handled_by_another_process_is_answered_not_handled_again
             assert await server.post_update_to(second.webhook_url, update, secret_token=second.secret) == 200
         await second.idle()
         assert [c.method for c in server.calls[mark:]] == [], [c.params for c in server.calls[mark:]]
-        assert first.service is not None
-        table = await first.service.table(chat)
-        assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben"]
-        start = server.press_button(group, ann, int(table.adapter["status"]), "g:start", queue=False)
-        assert await server.post_update_to(first.webhook_url, start, secret_token=first.secret) == 200
-        started = await first.service.table(chat)
-        assert started is not None and started.game is not None
-        user = next(p for p in (ann, ben) if str(p["id"]) == started.seats[started.game.turn].id)
-        query = server.inline_query(user, f"#{chat} ", queue=False)
-        assert await server.post_update_to(first.webhook_url, query, secret_token=first.secret) == 200
-        pick = _a_move(server.inline_answers[query["inline_query"]["id"]]["results"])
-        _message, chosen = server.pick_inline_result(group, user, pick, queue=False)
-        assert chosen is not None
-        assert await server.post_update_to(first.webhook_url, chosen, secret_token=first.secret) == 200
+        start, started = await _start(server, first, group, ann)
+        _user, chosen = await _move(server, first, group, started, (ann, ben))
         for bot in bots:
             await bot.idle()
         moved = await first.service.table(chat)
