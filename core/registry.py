@@ -10,6 +10,7 @@ for tests and embedding.
 from __future__ import annotations
 
 import logging
+import unicodedata
 from importlib.metadata import entry_points
 
 from . import moves as _moves
@@ -86,6 +87,12 @@ def _declare(cls: type[Rule]) -> None:
             log.warning("rule plugin %s: %s", cls.name, exc)
     for kind in cls.move_kinds:
         MOVE_KINDS.setdefault(kind, cls)
+    for kind, symbol in cls.move_symbols.items():
+        if valid_move_symbol(symbol):
+            MOVE_SYMBOLS.setdefault(kind, symbol)
+        else:
+            log.warning("rule plugin %s: move symbol %r of %s is not a short mark without "
+                        "spaces; its label keeps the default", cls.name, symbol, kind)
     for kind in cls.event_texts:
         EVENT_TEXTS.setdefault(kind, cls)
     for code in cls.refusals:
@@ -95,6 +102,24 @@ def _declare(cls: type[Rule]) -> None:
 #: Who declared what: move kind / event kind / refusal code -> rule class.
 MOVE_KINDS: dict[str, type[Rule]] = _moves.MOVE_KINDS  # one table: moves.py parses with it
 EVENT_TEXTS: dict[str, type[Rule]] = {}
+#: Move kind -> the mark its label starts with (`Rule.move_symbols`).
+MOVE_SYMBOLS: dict[str, str] = {}
+#: The longest move symbol (in characters: an emoji with its variation selector,
+#: a flag, a keycap); a label is a button's text, not a place for words.
+MOVE_SYMBOL_MAX = 8
+
+
+def valid_move_symbol(symbol: object) -> bool:
+    """A move symbol is a short mark with no spaces nor control characters (it starts a
+    button's text); a joiner is allowed, for emoji built of several (🧑‍🚀)."""
+    return (isinstance(symbol, str) and 0 < len(symbol) <= MOVE_SYMBOL_MAX
+            and not any(ch.isspace() or unicodedata.category(ch) == "Cc" for ch in symbol))
+
+
+def move_symbol(kind: str, default: str = "✨") -> str:
+    """The mark a move kind's label starts with: the one a rule declared, else `default`."""
+    available_rules()
+    return MOVE_SYMBOLS.get(kind, default)
 REFUSALS: dict[str, type[Rule]] = {}
 
 
@@ -148,6 +173,9 @@ def unregister_rule(name: str) -> None:
     for table in (MOVE_KINDS, EVENT_TEXTS, REFUSALS):
         for key in [k for k, v in table.items() if v is cls]:
             del table[key]
+    for kind, symbol in cls.move_symbols.items():
+        if MOVE_SYMBOLS.get(kind) == symbol:
+            del MOVE_SYMBOLS[kind]
 
 
 def _install_discovery() -> None:

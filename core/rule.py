@@ -98,6 +98,13 @@ class Rule:
     #: translated (`{"poke": N_("NAME")}`: "poke NOMBRE" in Spanish). None
     #: listed: the word alone.
     move_usage: ClassVar[dict[str, str]] = {}
+    #: The mark a move's label starts with on every front-end (buttons,
+    #: inline results, the console's list, the web table): {kind: symbol},
+    #: e.g. {"knock": "✊"}. For the rule's own move kinds and for the
+    #: built-in kinds a rule carries out (uno-call gives UNO's 📢 and
+    #: catch's 🫵, challenge its ⚖️). A short mark without spaces
+    #: (`MOVE_SYMBOL_MAX` characters at most); none given: ✨.
+    move_symbols: ClassVar[dict[str, str]] = {}
     #: Move kinds of the rule's own that only the chat applies (the round
     #: clock's `time_up`): a person sending one is refused.
     system_moves: ClassVar[tuple[str, ...]] = ()

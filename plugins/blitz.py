@@ -18,6 +18,7 @@ TIME_UP = "time_up"
 class Blitz(Rule):
     name = "blitz"
     checks = (TIME_UP,)
+    move_symbols = {TIME_UP: "⏰"}
     title = {"en": "Blitz (a clock for the round)", "es": "Relámpago (reloj para la mano)"}
     move_kinds = {TIME_UP: N_("Time is up")}
     system_moves = (TIME_UP,)

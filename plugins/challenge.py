@@ -30,6 +30,7 @@ KEY = "wd4"
 
 class Challenge(Rule):
     name = "challenge"
+    move_symbols = {CHALLENGE: "⚖️"}
     checks = (CHALLENGE,)
     title = {"en": "Challenging a Wild Draw Four", "es": "Desafiar un +4"}
     base = True

@@ -36,6 +36,7 @@ BAD_MULTI = "bad_multi"
 class MultiPlay(Rule):
     name = "multi-play"
     checks = (MULTI,)
+    move_symbols = {MULTI: "🃏"}
     title = {"en": "Play several cards at once", "es": "Jugar varias cartas a la vez"}
     move_kinds = {MULTI: N_("Play several cards")}
     move_usage = {MULTI: "R5 G5 B5"}

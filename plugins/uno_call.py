@@ -46,6 +46,7 @@ _DRAWS = (CARDS_DRAWN, PENALTY_TAKEN)
 
 class UnoCall(Rule):
     name = "uno-call"
+    move_symbols = {UNO: "📢", CATCH: "🫵"}
     checks = (UNO, CATCH)
     title = {"en": "Saying UNO", "es": "Decir UNO"}
     base = True

@@ -564,7 +564,17 @@ def _emoji(m: Move) -> str:
         return COLOR_EMOJI.get(m.card.color, "⬛")
     if m.kind == COLOR and m.color:
         return COLOR_EMOJI[m.color]
-    return {DRAW: "📥", PASS: "⏭", UNO: "📢", CHALLENGE: "⚖️", CATCH: "🫵"}.get(m.kind, "✨")
+    return _symbol(m.kind)
+
+
+def _symbol(kind: str) -> str:
+    """The mark a move's label starts with: core's own for drawing and passing, which no
+    rule carries out; for every other kind (UNO, catch, challenge, a plugin's) the one the
+    rule that carries it out declared (`Rule.move_symbols`), else ✨: one way for all."""
+    from ..registry import move_symbol  # (as render's lookups: loads the rules on first use)
+
+    core = {DRAW: "📥", PASS: "⏭"}.get(kind)
+    return core if core is not None else move_symbol(kind)
 
 
 def move_label(table: Table, move: Move, lang: str) -> str:
@@ -587,7 +597,7 @@ def move_label(table: Table, move: Move, lang: str) -> str:
         # Each card label has its own " · " (`G5 · Green 5`): the cards are set apart by
         # commas and the target by an arrow, or "G5 · Green 5 G6 · Green 6 Bea" reads as one run.
         cards = joined((card_label(x, lang) for x in (move.card, *move.cards) if x), lang)
-        text = "✨ " + " ".join(part for part in (plugin_move_title(move.kind, lang), cards) if part)
+        text = _symbol(move.kind) + " " + " ".join(part for part in (plugin_move_title(move.kind, lang), cards) if part)
         if move.color:  # one action per colour, told apart as a wild's are
             text += f" → {COLOR_EMOJI[move.color]} {color_name(move.color, lang)}"
         return text + (" → " + name(move.target) if move.target is not None else "")
@@ -595,16 +605,16 @@ def move_label(table: Table, move: Move, lang: str) -> str:
         pending = table.game.pending if table.game is not None else 0
         if pending:
             ngettext = ngettext_for(lang)
-            return "📥 " + ngettext("Take {n} card", "Take {n} cards", pending).format(n=pending)
-        return "📥 " + _("Draw a card")
+            return _symbol(DRAW) + " " + ngettext("Take {n} card", "Take {n} cards", pending).format(n=pending)
+        return _symbol(DRAW) + " " + _("Draw a card")
     if move.kind == PASS:
-        return "⏭ " + _("Pass")
+        return _symbol(PASS) + " " + _("Pass")
     if move.kind == UNO:
-        return "📢 UNO!"
+        return _symbol(UNO) + " UNO!"
     if move.kind == CHALLENGE:
-        return "⚖️ " + _("Challenge the Wild Draw Four")
+        return _symbol(CHALLENGE) + " " + _("Challenge the Wild Draw Four")
     if move.kind == CATCH:
-        return "🫵 " + _("Catch {player}: no UNO!").format(player=name(move.target))
+        return _symbol(CATCH) + " " + _("Catch {player}: no UNO!").format(player=name(move.target))
     return move.text
 
 

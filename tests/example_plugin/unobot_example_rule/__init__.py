@@ -108,6 +108,7 @@ class Knock(Rule):
     title = {"en": "Knocking", "es": "Golpear la mesa"}
     locale = LOCALE
     checks = (KNOCK,)
+    move_symbols = {KNOCK: "✊"}
     move_kinds = {KNOCK: N_("Knock on the table")}
     refusals = {ALREADY_KNOCKED: N_("You have already knocked this round.")}
     event_texts = {KNOCKED: NP_("{player} knocks on the table ({n} knock this match).",
