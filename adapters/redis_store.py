@@ -667,6 +667,10 @@ class RedisStore(Store):
         """True when a save is answered only after copies confirm it (WAIT / WAITAOF)."""
         return bool(self.wait_replicas or self.wait_aof)
 
+    @property
+    def confirms_copies(self) -> bool:
+        return self.waits
+
     async def _write(self, script: Any, keys: Sequence[str],
                      args: Sequence[Any]) -> tuple[list[Any], str | None]:
         """``_run`` for a write a player will be told was kept, and whether it is:
@@ -820,19 +824,40 @@ class RedisStore(Store):
         return Receipt(game_id, version, int(reply[1]), _text(reply[2]))
 
     async def confirm_save(self, receipt: Receipt) -> bool:
-        names = self.keys.game(receipt.game_id)
-        reply, short = await self._write(self._confirm, [names.state, names.log, names.digest],
-                                         [receipt.log_length, receipt.digest])
-        code = reply[0]
-        if code == lua.WRONG_TYPE:
-            raise await self._wrong_type_reply(reply, receipt.game_id)
-        if code != lua.OK:
+        short = await self._confirm_copies(receipt.game_id, receipt.log_length, receipt.digest)
+        if short is None:
             return False
-        if short is not None:
+        if short:
             raise StoreUnconfirmed(f"game {receipt.game_id}: version {receipt.version} is still "
                                    f"not confirmed: {short}", receipt)
         self._record_ack(receipt)
         return True
+
+    async def confirm_stored(self, game_id: str) -> bool:
+        # Not through `confirm_save`: the empty log's receipt is no save of this
+        # process, and must not become the game's acknowledgement record.
+        if not self.waits:
+            return True
+        short = await self._confirm_copies(game_id, 0, "")
+        if short is None:
+            return False
+        if short:
+            raise StoreUnconfirmed(f"game {game_id}: what is stored is not confirmed yet: {short}")
+        return True
+
+    async def _confirm_copies(self, game_id: str, log_length: int, digest: str) -> str | None:
+        """CONFIRM (the log still holds `digest` up to `log_length`; one write) and the waits
+        after it: None when the game is gone or its log went another way, ``""`` when the
+        copies have everything up to here, else why they did not confirm in time."""
+        names = self.keys.game(game_id)
+        reply, short = await self._write(self._confirm, [names.state, names.log, names.digest],
+                                         [log_length, digest])
+        code = reply[0]
+        if code == lua.WRONG_TYPE:
+            raise await self._wrong_type_reply(reply, game_id)
+        if code != lua.OK:
+            return None
+        return short or ""
 
     async def _quarantine_keys(
         self, keys: Sequence[str], *, chat: str | None = None, game_id: str = ""

@@ -507,6 +507,36 @@ class Store(abc.ABC):
         log = await self.read_log(receipt.game_id, 0, receipt.log_length)
         return len(log) == receipt.log_length and log_digest(log) == receipt.digest
 
+    @property
+    def confirms_copies(self) -> bool:
+        """True when a save counts only once copies have it (``redis.wait_replicas``,
+        ``wait_aof``): a reader may then load another process's save that is on
+        the primary but not confirmed yet (:meth:`confirm_stored`)."""
+        return False
+
+    async def confirm_stored(self, game_id: str) -> bool:
+        """Whether the game as the store holds it now (every save to it so far,
+        by any process) is confirmed as a save of this process would be.
+
+        Why a reader needs it: a save not confirmed yet (:class:`StoreUnconfirmed`)
+        is on the primary, so any process loads it, and one that shows it as
+        made shows what a failover may still drop; its writer is the only one
+        that knows, and says "not confirmed yet" only in its own chat. True:
+        as many copies have everything saved before this call (a barrier: on
+        Redis a write and ``WAIT`` after it, which counts what came before in
+        the replication stream) and what the reader loaded before calling may
+        be shown as made. False: the game is gone. Raises
+        :class:`StoreUnconfirmed` (with no receipt: the reader made no save to
+        check later; it asks again) or :class:`StoreUnavailable`. A store that
+        does not wait for copies has nothing to wait for: True.
+        """
+        if not self.confirms_copies:
+            return True
+        try:  # the empty log's receipt: any history matches it, so only the copies are waited for
+            return await self.confirm_save(Receipt(game_id, 0, 0, log_digest(())))
+        except StoreUnconfirmed as exc:
+            raise StoreUnconfirmed(str(exc)) from exc
+
     async def acknowledgement(self, game_id: str) -> Receipt | None:
         """The last acknowledged save of a game the store keeps a record of
         elsewhere than the game itself (None: no record; a store without
