@@ -243,11 +243,13 @@ CONFIRM = (
     _TYPE
     + _CHAIN
     + """
--- KEYS: state, log, log digest;  ARGV: log length, digest (a save's receipt)
--- {1}: the log still starts with what it held right after that save; and one
--- write (the digest key rewritten as it is), so that a WAIT sent after this
--- script waits for everything before it, that save included. {3}: the game is gone.
--- {2}: its log went another way (the save was lost).
+-- KEYS: state, log, log digest;  ARGV: log length, digest (a save's receipt),
+--       and optionally a version header (a reader's: is the state still at it?)
+-- {1, length, digest, at}: the log still starts with what it held right after
+-- that save; and one write (the digest key rewritten as it is), so that a WAIT
+-- sent after this script waits for everything before it, that save included;
+-- length and digest of the whole log now, at = 1 when the state starts with the
+-- header given. {3}: the game is gone. {2}: its log went another way (the save was lost).
 if redis.call('EXISTS', KEYS[1]) == 0 then return {3} end
 local lt = ktype(KEYS[2])
 if lt ~= 'none' and lt ~= 'list' then return {4, KEYS[2], lt} end
@@ -266,7 +268,9 @@ elseif ttl > 0 then
 else
   redis.call('SET', KEYS[3], now)
 end
-return {1}
+local at = 0
+if ARGV[3] and string.sub(redis.call('GET', KEYS[1]), 1, string.len(ARGV[3])) == ARGV[3] then at = 1 end
+return {1, len, digest_upto(KEYS[2], KEYS[3], len), at}
 """
 )
 

@@ -824,40 +824,45 @@ class RedisStore(Store):
         return Receipt(game_id, version, int(reply[1]), _text(reply[2]))
 
     async def confirm_save(self, receipt: Receipt) -> bool:
-        short = await self._confirm_copies(receipt.game_id, receipt.log_length, receipt.digest)
-        if short is None:
+        found = await self._confirm_copies(receipt.game_id, [receipt.log_length, receipt.digest])
+        if found is None:
             return False
-        if short:
+        if found[0]:
             raise StoreUnconfirmed(f"game {receipt.game_id}: version {receipt.version} is still "
-                                   f"not confirmed: {short}", receipt)
+                                   f"not confirmed: {found[0]}", receipt)
         self._record_ack(receipt)
         return True
 
-    async def confirm_stored(self, game_id: str) -> bool:
+    async def confirm_stored(self, game_id: str, version: int | None = None) -> bool:
         # Not through `confirm_save`: the empty log's receipt is no save of this
         # process, and must not become the game's acknowledgement record.
         if not self.waits:
             return True
-        short = await self._confirm_copies(game_id, 0, "")
-        if short is None:
+        at = [envelope.version_header(version)] if version is not None else []
+        found = await self._confirm_copies(game_id, [0, "", *at])
+        if found is None:
             return False
+        short, length, digest, still = found
         if short:
-            raise StoreUnconfirmed(f"game {game_id}: what is stored is not confirmed yet: {short}")
+            # The receipt of what the reader loaded, when the game is still at it: settled
+            # later as a save of its own would be (`confirm_save`: kept, or lost).
+            receipt = Receipt(game_id, version, length, digest) if still and version is not None else None
+            raise StoreUnconfirmed(f"game {game_id}: what is stored is not confirmed yet: {short}", receipt)
         return True
 
-    async def _confirm_copies(self, game_id: str, log_length: int, digest: str) -> str | None:
-        """CONFIRM (the log still holds `digest` up to `log_length`; one write) and the waits
-        after it: None when the game is gone or its log went another way, ``""`` when the
-        copies have everything up to here, else why they did not confirm in time."""
+    async def _confirm_copies(self, game_id: str, args: list[Any]) -> tuple[str, int, str, bool] | None:
+        """CONFIRM (the log still holds a receipt's digest up to its length; one write) and
+        the waits after it: None when the game is gone or its log went another way, else
+        why the copies did not confirm in time (``""``: they did), the log's length and
+        digest now, and whether the state is at the version header given."""
         names = self.keys.game(game_id)
-        reply, short = await self._write(self._confirm, [names.state, names.log, names.digest],
-                                         [log_length, digest])
+        reply, short = await self._write(self._confirm, [names.state, names.log, names.digest], args)
         code = reply[0]
         if code == lua.WRONG_TYPE:
             raise await self._wrong_type_reply(reply, game_id)
         if code != lua.OK:
             return None
-        return short or ""
+        return short or "", int(reply[1]), _text(reply[2]), bool(int(reply[3]))
 
     async def _quarantine_keys(
         self, keys: Sequence[str], *, chat: str | None = None, game_id: str = ""

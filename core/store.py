@@ -514,7 +514,7 @@ class Store(abc.ABC):
         the primary but not confirmed yet (:meth:`confirm_stored`)."""
         return False
 
-    async def confirm_stored(self, game_id: str) -> bool:
+    async def confirm_stored(self, game_id: str, version: int | None = None) -> bool:
         """Whether the game as the store holds it now (every save to it so far,
         by any process) is confirmed as a save of this process would be.
 
@@ -526,16 +526,24 @@ class Store(abc.ABC):
         Redis a write and ``WAIT`` after it, which counts what came before in
         the replication stream) and what the reader loaded before calling may
         be shown as made. False: the game is gone. Raises
-        :class:`StoreUnconfirmed` (with no receipt: the reader made no save to
-        check later; it asks again) or :class:`StoreUnavailable`. A store that
-        does not wait for copies has nothing to wait for: True.
+        :class:`StoreUnconfirmed` or :class:`StoreUnavailable`; the former
+        carries the receipt of the save at ``version`` (the one the reader
+        loaded), to settle with :meth:`confirm_save` as the writer would, when
+        the game is still at it (else none: the reader loads again). A store
+        that does not wait for copies has nothing to wait for: True.
         """
         if not self.confirms_copies:
             return True
-        try:  # the empty log's receipt: any history matches it, so only the copies are waited for
-            return await self.confirm_save(Receipt(game_id, 0, 0, log_digest(())))
+        stored = await self.load_game(game_id)
+        if stored is None:
+            return False
+        log = await self.read_log(game_id)
+        # (this default reads the whole log; a replicating store answers in one round trip)
+        receipt = Receipt(game_id, stored.version, len(log), log_digest(log))
+        try:
+            return await self.confirm_save(receipt)
         except StoreUnconfirmed as exc:
-            raise StoreUnconfirmed(str(exc)) from exc
+            raise StoreUnconfirmed(str(exc), receipt if stored.version == version else None) from exc
 
     async def acknowledgement(self, game_id: str) -> Receipt | None:
         """The last acknowledged save of a game the store keeps a record of

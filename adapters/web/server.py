@@ -181,9 +181,6 @@ class WebTable:
         self.following: asyncio.Task[None] | None = None
         self.looking: dict[str, asyncio.Task[None]] = {}
         self.look_again: set[str] = set()
-        #: Chats whose stored game holds a save another process made that the store's
-        #: copies have not confirmed yet (`_stored_confirmed`): drawn as waiting.
-        self.held: set[str] = set()
         #: State payloads each person's pages were sent, with every hand at the
         #: time (keep_payloads, tests only): person -> [{payload, seat, hands}].
         self.sent: dict[str, list[dict[str, Any]]] = {}
@@ -438,8 +435,9 @@ class WebTable:
         page.admin = await self.is_admin(page.viewer, quick=kind == "act", otherwise=page.admin)
         if kind == "hello":
             page.sent = -2
-            if table is not None and chat not in self.held and not self.service.unconfirmed.waiting(chat):
-                await self._stored_confirmed(chat, None)  # another process's save: not drawn as made
+            if table is not None and not self.service.unconfirmed.waiting(chat):
+                # another process's save not confirmed yet: drawn as waiting, not as made
+                await self._stored_confirmed(chat, None, table.store_version)
             await self._send(page, {"type": "hello", "texts": page_texts(page.lang), "lang": page.lang,
                                     "dir": direction(page.lang), "name": who.name})
             await self._push(page, table)
@@ -610,15 +608,16 @@ class WebTable:
         pages = list(self.pages.get(chat, ()))
         await asyncio.gather(*(self._push(p, table, force=True) for p in pages), return_exceptions=True)
 
-    async def _stored_confirmed(self, chat: str, game_id: str | None) -> bool:
-        """Whether the chat's game as stored may be drawn as made: on a store that counts a
-        save only once copies have it, a save by another process serving the chat (a
-        Telegram player's move, another web server's) is on the primary before its copies
-        confirm it, and that process says "not confirmed yet" only in its own chat. Until
-        the store confirms what it holds (`Store.confirm_stored`, a barrier over every save
-        made before), the chat is `held`: its pages keep the table they show, marked as
-        waiting, and the watcher asks again at each look. What the store settles on (the move
-        kept, or lost in a failover) is then drawn on every page."""
+    async def _stored_confirmed(self, chat: str, game_id: str | None, version: int) -> bool:
+        """Whether the chat's game as stored (at `version`) may be drawn as made: on a store
+        that counts a save only once copies have it, a save by another process serving the
+        chat (a Telegram player's move, another web server's) is on the primary before its
+        copies confirm it, and that process says "not confirmed yet" only in its own chat.
+        Not confirmed (`Store.confirm_stored`, a barrier over every save made before), its
+        receipt goes into the chat's ledger as this process's own would: the pages keep the
+        table they show, marked as waiting, and are told whether it counts or was lost,
+        then drawn as the store settled (`_settle`, at the watcher's next look). Not
+        confirmed and already moved on (no receipt): not drawn; the next look reads on."""
         store = self.service.store
         if not store.confirms_copies:
             return True
@@ -626,17 +625,16 @@ class WebTable:
             if game_id is None:
                 game_id = await store.chat_game(chat)
             if game_id is not None:
-                await store.confirm_stored(game_id)  # gone (False): the next look shows the end
-        except StoreUnconfirmed:
-            if chat not in self.held:
-                self.held.add(chat)
+                await store.confirm_stored(game_id, version)  # gone (False): the next look shows the end
+        except StoreUnconfirmed as exc:
+            if exc.receipt is not None:
                 log.info("chat %s: another process's save is not confirmed yet: drawn as waiting", chat)
+                self.service.unconfirmed.note(chat, exc, "")
                 await self._tell_unconfirmed(chat)
             return False
         except StoreUnavailable as exc:  # the pages keep what they have; asked again next look
             log.debug("chat %s: cannot confirm what is stored: %s", chat, exc)
             return False
-        self.held.discard(chat)
         return True
 
     async def _tell_unconfirmed(self, chat: str) -> None:
@@ -695,7 +693,7 @@ class WebTable:
             data["headline"] = error_text("no_game", page.lang, self.commands(viewer.chat, page.lang))
         if page.one_game:  # the next game's lobby would refuse this link ("an earlier game")
             data["actions"] = [a for a in data["actions"] if a["kind"] != AGAIN]
-        if self.service.unconfirmed.waiting(viewer.chat) or viewer.chat in self.held:  # drawn, but as waiting
+        if self.service.unconfirmed.waiting(viewer.chat):  # drawn, but as waiting: no move offered
             data["unconfirmed"] = error_text("store_unconfirmed", page.lang)
         if self.config.keep_payloads:  # the tests' privacy scan: what was sent, beside every hand then
             hands = [[card.text for card in h] for h in table.game.hands] if table is not None and table.game else []
@@ -761,7 +759,6 @@ class WebTable:
                     await self._settle(chat)
                 await self._look(chat)
         self.watchers.pop(chat, None)
-        self.held.discard(chat)  # no page left to draw it on: a new page asks the store again
         if not self.lock(chat).locked():
             self.locks.pop(chat, None)
 
@@ -807,17 +804,12 @@ class WebTable:
         except Exception as exc:  # a store outage: the pages keep what they have
             log.debug("chat %s: watcher could not read the table: %s", chat, exc)
             return
-        held = chat in self.held
-        if table is not None and (seen != {table.version} or held):
+        if table is not None and seen != {table.version}:
             # A version no page was sent was saved by another process (this one's own moves
             # are drawn as they are made): drawn once the store's copies have it.
-            if not await self._stored_confirmed(chat, game_id):
+            if not await self._stored_confirmed(chat, game_id, table.store_version):
                 return
-            if held:  # settled: every page drawn anew, also one that keeps its version (lost)
-                pages = list(self.pages.get(chat, ()))
-                await asyncio.gather(*(self._push(p, table, force=True) for p in pages), return_exceptions=True)
-            else:
-                await self._broadcast(chat, table)
+            await self._broadcast(chat, table)
         if table is not None and chat in self.planned and self.plan_versions.get(chat) != table.version:
             self.plan_versions[chat] = table.version  # moved elsewhere: what it needs now
             self.waker.cancel(chat)

@@ -31,6 +31,12 @@ KEPT = N_("Confirmed now: {player}'s last move counts.")
 LOST = N_("{player}'s last move was lost while the game store switched servers: the game goes "
           "on from before it. Please make it again.")
 
+# The same, for a save this process read but did not make (another process serving the
+# chat made it: a web table drawing a Telegram player's move), whose maker it does not know.
+KEPT_READ = N_("Confirmed now: the last move counts.")
+LOST_READ = N_("The last move was lost while the game store switched servers: the game goes on "
+               "from before it.")
+
 MAX_PENDING = 64
 """Receipts kept per chat (the oldest are dropped: a newer one settles them too)."""
 
@@ -51,7 +57,8 @@ class Unconfirmed:
         self._pending: dict[str, list[Pending]] = {}
 
     def note(self, chat_id: str, exc: StoreUnconfirmed, player: str) -> None:
-        """Remember an unconfirmed save (one without a receipt has nothing to check)."""
+        """Remember an unconfirmed save (one without a receipt has nothing to check);
+        `player` made it, or ``""``: another process did (read, `Store.confirm_stored`)."""
         if exc.receipt is None:
             return
         held = self._pending.setdefault(chat_id, [])
@@ -93,7 +100,10 @@ class Unconfirmed:
             except StoreUnavailable as exc:
                 log.info("chat %s: cannot settle unconfirmed saves yet: %s", chat_id, exc)
                 return []
-            msgid = KEPT if kept else LOST
+            if pending.player:
+                msgid = KEPT if kept else LOST
+            else:
+                msgid = KEPT_READ if kept else LOST_READ
             if (msgid, pending.player) not in said:
                 said.add((msgid, pending.player))
                 notices.append(Msg(msgid, player=pending.player))

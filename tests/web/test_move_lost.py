@@ -80,3 +80,65 @@ async def test_a_move_lost_in_a_failover_is_told_on_every_page(tmp_path: Path, b
         await store.close()
         replica.stop()
         primary.stop()
+
+
+async def test_another_process_s_move_lost_in_a_failover_is_told_on_every_page(tmp_path: Path, browser: Any) -> None:
+    """The same for a move another process serving the chat made (its Telegram bot,
+    say): the pages drew it as waiting, so they are told it was lost (without a
+    name: the web table does not know who made it), then drawn without it."""
+    from tests.store.test_durability import _client, _replicate, frozen
+    from tests.web.test_unconfirmed_elsewhere import person_of
+    from unobot.chat import commands as c
+    from unobot.chat.unconfirmed import LOST_READ
+
+    primary = RedisServer(tmp_path / "primary").start()
+    replica = RedisServer(tmp_path / "replica").start()
+    opened = dict(prefix="lost2", wait_replicas=1, wait_timeout=1.0, socket_timeout=2.0)
+    store = RedisStore.from_url(primary.url, **opened)  # type: ignore[arg-type]
+    other_store = RedisStore.from_url(primary.url, **opened)  # type: ignore[arg-type]
+    web = WebServer(primary.url, "lost2")
+    try:
+        with _client(primary) as client:
+            client.config_set("repl-diskless-sync-delay", 0)
+        _replicate(replica, primary)
+        await web.start(ChatService(store))
+        made = await new_table(web, "Ana", "official")
+        ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang="de-DE")
+        await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+        bea = await guest(browser, made["link"], "Bea", lang="es-ES")
+        await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
+        await ana.press("start")
+        s = await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
+        chat = s["chat"]
+        version = await lay_out(web, store, chat)
+        for p in (ana, bea):
+            await p.wait_for(lambda s: s is not None and s["version"] == version)
+        de, es = gettext_for("de"), gettext_for("es")
+        with frozen(replica, cut_from=primary):
+            out = await ChatService(other_store).handle(chat, c.Person(person_of(web, chat, "Ana"), "Ana"),
+                                                        c.Play(card="R5"))
+            assert out.code == "store_unconfirmed", out
+            for p in (ana, bea):
+                await p.page.wait_for_selector("#unconfirmed:not([hidden])", timeout=10_000)
+            primary.kill()  # dies with the move only on itself
+        _replicate(replica, None)
+        primary.start()
+        _replicate(primary, replica)
+        _replicate(primary, None)
+        _replicate(replica, primary)
+        for p, say in ((ana, de), (bea, es)):
+            await p.page.wait_for_function("t => window.__toasts.indexOf(t) >= 0", arg=say(LOST_READ),
+                                           timeout=20_000)
+            s = await p.wait_for(lambda s: s is not None and s["version"] == version and not s.get("unconfirmed"))
+            await p.page.wait_for_selector("#unconfirmed", state="hidden")
+            assert s["top"]["code"] == "R1", s["top"]
+        await ana.page.click('#hand button[data-code="R5"]')  # the game goes on
+        for p in (ana, bea):
+            s = await p.wait_for(lambda s: s is not None and s["version"] > version and not s.get("unconfirmed"))
+            assert s["top"]["code"] == "R5"
+    finally:
+        await web.stop()
+        await store.close()
+        await other_store.close()
+        replica.stop()
+        primary.stop()

@@ -26,7 +26,7 @@ from unobot.adapters.redis_store import RedisStore
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
 from unobot.chat.service import ChatService
-from unobot.chat.unconfirmed import NOT_CONFIRMED
+from unobot.chat.unconfirmed import KEPT_READ, NOT_CONFIRMED
 from unobot.store import MemoryStore, StoreUnconfirmed, new_game_id
 
 
@@ -78,8 +78,11 @@ async def test_another_process_s_move_not_confirmed_is_drawn_as_waiting(tmp_path
             # A page opened meanwhile does not draw it as made either.
             late = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang="de-DE")
             await late.page.wait_for_selector("#unconfirmed:not([hidden])", timeout=10_000)
-        # Confirmed: drawn on every page, the mark gone.
+        # Confirmed: said as the page promised (its maker is another process's: no name),
+        # and drawn on every page, the mark gone.
         for p in (ana, bea, late):
+            said = (gettext_for("en") if p is bea else de)(KEPT_READ)  # each in its reader's language
+            await p.page.wait_for_function("t => window.__toasts.indexOf(t) >= 0", arg=said, timeout=15_000)
             s = await p.wait_for(lambda s: s is not None and s["version"] > version and not s.get("unconfirmed"))
             assert s["top"]["code"] == "R5"
             await p.page.wait_for_selector("#unconfirmed", state="hidden")
@@ -129,8 +132,16 @@ async def test_confirm_stored_waits_for_every_save_before_it_and_records_nothing
                 await writer.save_game(game_id, b"state 2", expected_version=1, log=["play R5"])
             with pytest.raises(StoreUnconfirmed) as told:  # not "confirmed": the writer's save is not
                 await reader.confirm_stored(game_id)
-            assert told.value.receipt is None  # nothing of the reader's own to settle later
+            assert told.value.receipt is None  # no version named: nothing to settle later
+            with pytest.raises(StoreUnconfirmed) as told:
+                await reader.confirm_stored(game_id, 2)
+            receipt = told.value.receipt  # what the reader loaded, settled later as its writer would
+            assert receipt is not None and (receipt.version, receipt.log_length) == (2, 1), receipt
+            with pytest.raises(StoreUnconfirmed) as told:
+                await reader.confirm_stored(game_id, 1)
+            assert told.value.receipt is None  # moved on since: the reader loads again
         await confirmed(reader, game_id)
+        assert await reader.confirm_save(receipt) is True
         await reader.flush_acknowledgements()
         await writer.flush_acknowledgements()
         record = await reader.acknowledgement(game_id)
