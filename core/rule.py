@@ -105,6 +105,11 @@ class Rule:
     #: catch's 🫵, challenge its ⚖️). A short mark without spaces
     #: (`MOVE_SYMBOL_MAX` characters at most); none given: ✨.
     move_symbols: ClassVar[dict[str, str]] = {}
+    #: What a move does, in a few words, shown beside its label as every
+    #: built-in move's is (a Telegram inline result's second line, a Discord
+    #: option's description, the web table's tooltip): {kind: N_("text")},
+    #: through the rule's catalogue. None given: the label alone.
+    move_hints: ClassVar[dict[str, str]] = {}
     #: Move kinds of the rule's own that only the chat applies (the round
     #: clock's `time_up`): a person sending one is refused.
     system_moves: ClassVar[tuple[str, ...]] = ()

@@ -40,6 +40,7 @@ class MultiPlay(Rule):
     title = {"en": "Play several cards at once", "es": "Jugar varias cartas a la vez"}
     move_kinds = {MULTI: N_("Play several cards")}
     move_usage = {MULTI: "R5 G5 B5"}
+    move_hints = {MULTI: N_("All of them in one turn")}
     refusals = {BAD_MULTI: N_("Those cards cannot be played together.")}
     event_texts = {MULTI_PLAYED: NP_("{player} plays {n} card at once.", "{player} plays {n} cards at once.")}
 

@@ -39,7 +39,14 @@ from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
 from . import commands as c
 from .i18n import N_, gettext_for, joined, ngettext_for
 from .outcome import MAX_PLAYERS
-from .render import COLOR_EMOJI, card_label, card_name, color_name, plugin_move_title
+from .render import (
+    COLOR_EMOJI,
+    card_label,
+    card_name,
+    color_name,
+    plugin_move_hint,
+    plugin_move_title,
+)
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .typed import LEVEL_NAMES as LEVEL_NAMES  # where front-ends have looked for it
 from .views import HandCard, HandView, hand_view
@@ -475,7 +482,7 @@ class _Builder:
             self.move(m, COLOR, TURN, _("Name the colour of the starting wild card"))
         group = TURN if hv.is_turn else OUT_OF_TURN
         for m in hv.extras:  # plugins' own kinds, in or out of turn
-            self.move(m, m.kind, group, "")
+            self.move(m, m.kind, group, plugin_move_hint(m.kind, self.lang))
         if hv.is_turn and hv.uno is not None and len(game.hands[hv.seat]) == 2:
             self.plays(hv, uno=True)
         if hv.uno is not None and not hv.pending:

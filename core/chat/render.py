@@ -301,6 +301,16 @@ def plugin_move_title(kind: str, lang: str | None) -> str:
     return rule_text(rule, rule.move_kinds[kind], lang) if rule is not None else kind
 
 
+def plugin_move_hint(kind: str, lang: str | None) -> str:
+    """What a move kind of a rule's own does, as its rule said (`Rule.move_hints`), or ""."""
+    from ..registry import MOVE_KINDS, declared
+    from .i18n import rule_text
+
+    rule = declared(MOVE_KINDS, kind)
+    hint = rule.move_hints.get(kind, "") if rule is not None else ""
+    return rule_text(rule, hint, lang) if rule is not None and hint else ""
+
+
 def describe_private(e: Event, lang: str | None) -> str | None:
     """The line only the event's player sees (the cards they drew)."""
     if not e.cards:

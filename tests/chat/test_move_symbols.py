@@ -27,6 +27,7 @@ class Brush(Paint):
 
     name = "test-brush"
     move_symbols = {PAINT: "🖌️"}
+    move_hints = {PAINT: "The colour in play becomes this one"}
 
 
 @pytest.fixture
@@ -51,7 +52,22 @@ async def test_a_plugin_move_s_label_starts_with_the_symbol_its_rule_declared(br
     painting = [a for a in actions.menu(table, "1", "es").actions if "Paint the pile" in a.label]
     assert len(painting) == len(COLORS), painting
     assert all(a.emoji == "🖌️" and a.label.startswith("🖌️ Paint the pile") for a in painting), painting
+    # and its hint, as every built-in move has one (a rule without a catalogue: English)
+    assert {a.hint for a in painting} == {"The colour in play becomes this one"}, painting
     assert move_symbol(PAINT) == "🖌️"
+
+
+async def test_a_built_in_rule_s_move_has_its_hint_in_the_reader_s_language() -> None:
+    """multi-play's move read its label alone where every other move says what it does."""
+    svc = ChatService(MemoryStore(), rng=random.Random(5))
+    people = [c.Person("1", "Ana"), c.Person("2", "Bea")]
+    await svc.handle("chat", people[0], c.NewGame(variant="crazy"))
+    await svc.handle("chat", people[1], c.Join())
+    table = (await svc.handle("chat", people[0], c.Start())).table
+    assert table is not None
+    lay(table, Situation("multi", ("G5 G6 G7 Y9", "R1 R2 R3"), "G4", kind("play"), variant="crazy"))
+    hints = {a.hint for a in actions.menu(table, "1", "es").actions if a.kind == "multi"}
+    assert hints == {"Todas en un solo turno"}, hints
 
 
 def test_a_rule_without_symbols_keeps_the_default_and_forgetting_a_rule_forgets_its_symbol() -> None:
