@@ -85,14 +85,27 @@ def _declare(cls: type[Rule]) -> None:
         except ValueError as exc:
             _broken[cls.name] = str(exc)
             log.warning("rule plugin %s: %s", cls.name, exc)
+    taken: set[str] = set()
     for kind in cls.move_kinds:
-        MOVE_KINDS.setdefault(kind, cls)
+        held = MOVE_KINDS.get(kind)
+        if held is not None and held.name != cls.name:
+            # Said, as a card rank declared twice is: the kind's title, parsing and symbol
+            # were the first rule's, and the second rule's moves were silently read as its.
+            taken.add(kind)
+            _broken[cls.name] = f"move kind {kind!r} is declared twice ({held.name}, {cls.name})"
+            log.warning("rule plugin %s: %s", cls.name, _broken[cls.name])
+            continue
+        MOVE_KINDS[kind] = cls  # the same rule registered again (grown step by step): the newer
     for kind, symbol in cls.move_symbols.items():
-        if valid_move_symbol(symbol):
-            MOVE_SYMBOLS.setdefault(kind, symbol)
-        else:
+        if kind in taken:
+            continue
+        if not valid_move_symbol(symbol):
             log.warning("rule plugin %s: move symbol %r of %s is not a short mark without "
                         "spaces; its label keeps the default", cls.name, symbol, kind)
+        elif kind in cls.move_kinds:
+            MOVE_SYMBOLS[kind] = symbol
+        else:  # a built-in kind the rule carries out (UNO): the first rule that gives one
+            MOVE_SYMBOLS.setdefault(kind, symbol)
     for kind in cls.event_texts:
         EVENT_TEXTS.setdefault(kind, cls)
     for code in cls.refusals:
@@ -169,6 +182,7 @@ def unregister_rule(name: str) -> None:
     cls = _extra.pop(name, None)
     if cls is None:
         return
+    _broken.pop(name, None)
     unregister_kind(name)
     for table in (MOVE_KINDS, EVENT_TEXTS, REFUSALS):
         for key in [k for k, v in table.items() if v is cls]:

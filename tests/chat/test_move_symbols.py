@@ -107,3 +107,24 @@ def test_a_bad_symbol_is_not_shown_and_the_author_is_told(caplog: pytest.LogCapt
         assert "move symbol 'PAINT NOW'" in caplog.text
     finally:
         unregister_rule(Shouting.name)
+
+
+def test_a_move_kind_another_rule_declared_is_reported_not_silently_shared(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Two rules declaring one move kind: the second's moves were read, titled and
+    marked as the first's without a word. Reported, as a card rank declared twice is."""
+    from unobot.registry import broken_rules
+
+    class Other(Paint):
+        name = "test-other-paint"
+        move_symbols = {PAINT: "🪣"}
+
+    register_rule(Paint)
+    register_rule(Other)
+    try:
+        assert "move kind 'paint' is declared twice (test-paint, test-other-paint)" in caplog.text
+        assert "declared twice" in broken_rules()["test-other-paint"]
+        assert move_symbol(PAINT) == "✨"  # the first rule's (none), not the second's
+    finally:
+        unregister_rule(Other.name)
+        unregister_rule(Paint.name)
