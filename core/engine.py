@@ -264,7 +264,7 @@ def _check(state: GameState, rules: RuleSet, move: Move) -> None:
     if code is not None:
         raise MoveError(code)
     if card.is_wild:
-        if move.color is None:
+        if move.color is None and rules.wild_colour_named:
             raise MoveError(COLOR_REQUIRED)
     elif move.color is not None:
         raise MoveError(UNEXPECTED_COLOR)
@@ -632,7 +632,7 @@ def _plays(state: GameState, rules: RuleSet, player: int, cards: Collection[Card
         else:
             check = rules.check_by_kind[PLAY]
             cards = [c for c in cards if not isinstance(check(state, play_move(player, c)), str)]
-    table = _seat_moves(player).plays
+    table = _seat_moves(player).plays if rules.wild_colour_named else _seat_moves(player).unnamed
     if not rules.targets_possible:
         for card in cards:
             moves += table[card]
@@ -648,13 +648,13 @@ def _plays(state: GameState, rules: RuleSet, player: int, cards: Collection[Card
         if targets is None:
             moves += table[card]
         else:
-            _targeted(player, card, targets, moves)
+            _targeted(player, card, targets, moves, rules.wild_colour_named)
 
 
 class _SeatMoves:
     """One seat's shared move objects, for the plain turn's listing."""
 
-    __slots__ = ("draw", "pass_", "uno", "plays")
+    __slots__ = ("draw", "pass_", "uno", "plays", "unnamed")
 
     def __init__(self, player: int) -> None:
         self.draw = simple_move(DRAW, player)
@@ -662,20 +662,23 @@ class _SeatMoves:
         self.uno = simple_move(UNO, player)
         #: card -> its untargeted play moves (no key tuple to build per card)
         self.plays = _Plays(player)
+        #: the same where a rule gives wilds their colour: one play a wild, naming none
+        self.unnamed = _Plays(player, named=False)
 
 
 class _Plays(dict[Card, tuple[Move, ...]]):
     """A seat's untargeted play moves by card, made on first use (`plays[card]`
     is one C lookup a card in the hot path, with no miss to test for)."""
 
-    __slots__ = ("player",)
+    __slots__ = ("player", "named")
 
-    def __init__(self, player: int) -> None:
+    def __init__(self, player: int, named: bool = True) -> None:
         super().__init__()
         self.player = player
+        self.named = named
 
     def __missing__(self, card: Card) -> tuple[Move, ...]:
-        colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
+        colors: tuple[str | None, ...] = COLORS if card.is_wild and self.named else (None,)
         found = self[card] = tuple(play_move(self.player, card, c) for c in colors)
         return found
 
@@ -689,23 +692,20 @@ def _seat_moves(player: int) -> _SeatMoves:
     return _SEATS[player]
 
 
-def _untargeted(player: int, card: Card) -> tuple[Move, ...]:
-    """The play moves of a card that names no player (cached per seat: moves are immutable)."""
-    return _seat_moves(player).plays[card]
-
-
 def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list[Move]) -> None:
     """A playable card becomes one move per colour (wild) and target (7-0)."""
     targets = rules.card_targets(state, player, card)
     if targets is None:
-        out.extend(_untargeted(player, card))
+        seat = _seat_moves(player)
+        out.extend((seat.plays if rules.wild_colour_named else seat.unnamed)[card])
         return
-    _targeted(player, card, targets, out)
+    _targeted(player, card, targets, out, rules.wild_colour_named)
 
 
-def _targeted(player: int, card: Card, targets: list[int | None], out: list[Move]) -> None:
-    """A card's play moves naming each of `targets`, in each colour (a wild)."""
-    colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
+def _targeted(player: int, card: Card, targets: list[int | None], out: list[Move], named: bool = True) -> None:
+    """A card's play moves naming each of `targets`, in each colour (a wild,
+    unless a rule gives it its colour)."""
+    colors: tuple[str | None, ...] = COLORS if card.is_wild and named else (None,)
     for color in colors:
         out.extend(play_move(player, card, color, t) for t in targets)
 

@@ -70,6 +70,11 @@ class Rule:
     #: not offered after drawing a card that may be played (force-play's),
     #: which the fast path then applies itself.
     plain_no_pass_while_fitting: ClassVar[bool] = False
+    #: The rule, not the player, gives a wild its colour (random colour): a
+    #: wild is played naming none, so no front-end asks a colour that would be
+    #: ignored (`legal_moves` offers one play a wild; a colour named anyway is
+    #: accepted, as scenarios and older logs name one).
+    decides_wild_colour: ClassVar[bool] = False
     #: Rules this one takes the place of: when it is on, they are off (and
     #: `unobot variants NAME` does not list them as active).
     replaces: ClassVar[tuple[str, ...]] = ()

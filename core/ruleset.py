@@ -145,7 +145,10 @@ class RuleSet:
         self.play_checks = self.count_impls("check_move", lambda i: _checks(i, "play")) > 0
         self.targets_possible = self.count_impls("card_targets") > 1
         #: Neither: a fitting card's plays are the seat's shared move objects.
-        self.simple_plays = not (self.play_checks or self.targets_possible)
+        #: False while a rule gives wilds their colour (`Rule.decides_wild_colour`):
+        #: a wild's play then names no colour, and only the hooks' path lists it.
+        self.wild_colour_named = not any(getattr(r, "decides_wild_colour", False) for r in self.rules.values())
+        self.simple_plays = not (self.play_checks or self.targets_possible) and self.wild_colour_named
         # The same two questions for a whole hand at once, when every rule
         # asked offers the batch form (None otherwise: asked card by card).
         # keep_plays(state, player, cards): the cards whose play (no colour,
@@ -174,7 +177,7 @@ class RuleSet:
             for name in ("extra_moves", "can_jump_in") for i in getattr(self.pm.hook, name).get_hookimpls())
         # The plain turn (core/plain_turn.py): listed and applied without the
         # hooks, when every rule that could have a say promised it has none.
-        self.plain_turn = plain_rules(self.pm)
+        self.plain_turn = plain_rules(self.pm) and self.wild_colour_named
         self.plain_uno = self.plain_turn and "uno-call" in self.rules  # UNO offered, a catch opened
         # no draw while a card fits: a rule's declared say (must-play's), not its name
         self.plain_must_play = self.plain_turn and any(r.plain_no_draw_while_fitting for r in self.rules.values())

@@ -193,6 +193,10 @@ SITUATIONS: list[Situation] = [
               rules={"mercy": {"limit": 4}}),
     Situation("seven-o-zero", ("R0 G2 B3", "Y4 R6 G6", "B7 Y8 R9 Y1"), "R4", kind("play", card="R0"),
               rules={"seven-o": {}}),
+    # A wild under random-colour names no colour: nobody is asked one the rule ignores.
+    Situation("random-colour-wild", ("W B2 B3 G1", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W"),
+              rules={"random-colour": {}}),
+    Situation("crazy-wild", ("W B2 B3 G1", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W"), variant="crazy"),
     Situation("jump-in-wild", ("R1 G2 B3", "W R5 G6", "B7 Y8 R9"), "W", kind("play", card="W", color="G"),
               actor=1, color="R", rules={"jump-in": {"wilds": True}}),
     # The 2018 deck's own cards: Shuffle Hands deals every hand out again, a
