@@ -70,11 +70,6 @@ class Rule:
     #: not offered after drawing a card that may be played (force-play's),
     #: which the fast path then applies itself.
     plain_no_pass_while_fitting: ClassVar[bool] = False
-    #: The rule, not the player, gives a wild its colour (random colour): a
-    #: wild is played naming none, so no front-end asks a colour that would be
-    #: ignored (`legal_moves` offers one play a wild; a colour named anyway is
-    #: accepted, as scenarios and older logs name one).
-    decides_wild_colour: ClassVar[bool] = False
     #: Rules this one takes the place of: when it is on, they are off (and
     #: `unobot variants NAME` does not list them as active).
     replaces: ClassVar[tuple[str, ...]] = ()
@@ -120,6 +115,18 @@ class Rule:
         """The team ``seat`` plays in, when this rule makes teams (seats of
         one team win a match together: the players' records count the win
         for each of them and rate them as a team); None: each plays alone."""
+        return None
+
+    def wild_colours(self, state: Any, player: int, card: Any) -> tuple[str, ...] | None:
+        """The colours worth naming for the wild `card` that `player` plays
+        now (or, on the discard pile, a Wild starter they name), when this
+        rule rather than the player gives wilds their colour: () when the
+        rule alone decides (random colour), a few when the colour named only
+        breaks a tie (automatic colour). None: any colour, as named.
+
+        Why: the engine offers a wild in these colours only, or naming none,
+        so no front-end asks a question whose answer would be ignored. A
+        colour named anyway (older logs, scenarios) is still accepted."""
         return None
 
     def match_target(self) -> int | None:

@@ -1,8 +1,8 @@
 """Random colour: when a wild lands, its colour is drawn at random instead
 of chosen; the colour its player names is ignored.
 
-A wild is played naming no colour (`decides_wild_colour`), so no
-front-end asks one it would ignore.
+A wild is played naming no colour (`wild_colours` leaves none worth
+naming), so no front-end asks one it would ignore.
 
 Decision: the same goes for the colour of a Wild starting card, drawn at
 the deal (the first player is not asked to name it), and every colour is
@@ -23,15 +23,16 @@ class RandomColour(Rule):
     name = "random-colour"
     title = {"en": "Random wild colour", "es": "Color del comodín al azar"}
     conflicts = ("auto-colour",)
-    #: The colour is drawn, so a wild is played naming none: no front-end asks
-    #: a colour it would ignore (a colour named anyway, as in older logs, is accepted).
-    decides_wild_colour = True
     event_texts = {RANDOM_COLOUR: N_("The wild's colour is drawn at random: {color}.")}
 
     @hookimpl(tryfirst=True)
     def on_wild(self, state: GameState, move: Move, color: str | None, events: list[Event]) -> bool:
         draw_colour(state, move.player, events)
         return True
+
+    def wild_colours(self, state: GameState, player: int, card: Card) -> tuple[str, ...]:
+        # The colour is drawn: none is worth naming (one named anyway is accepted).
+        return ()
 
     @hookimpl(wrapper=True)
     def first_card(self, state: GameState, card: Card, events: list[Event]) -> Generator[None, bool, bool]:

@@ -193,9 +193,15 @@ SITUATIONS: list[Situation] = [
               rules={"mercy": {"limit": 4}}),
     Situation("seven-o-zero", ("R0 G2 B3", "Y4 R6 G6", "B7 Y8 R9 Y1"), "R4", kind("play", card="R0"),
               rules={"seven-o": {}}),
-    # A wild under random-colour names no colour: nobody is asked one the rule ignores.
+    # A wild whose colour a rule gives: nobody is asked a colour the rule ignores
+    # (random-colour; auto-colour while one colour leads), and on auto-colour's tie
+    # only the tied colours are offered.
     Situation("random-colour-wild", ("W B2 B3 G1", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W"),
               rules={"random-colour": {}}),
+    Situation("auto-colour-wild", ("W B2 B3 G1", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W"),
+              rules={"auto-colour": {}}),
+    Situation("auto-colour-tie", ("W B2 G1 R5", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W", color="G"),
+              rules={"auto-colour": {}}),
     Situation("crazy-wild", ("W B2 B3 G1", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W"), variant="crazy"),
     Situation("jump-in-wild", ("R1 G2 B3", "W R5 G6", "B7 Y8 R9"), "W", kind("play", card="W", color="G"),
               actor=1, color="R", rules={"jump-in": {"wilds": True}}),
