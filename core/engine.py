@@ -264,7 +264,7 @@ def _check(state: GameState, rules: RuleSet, move: Move) -> None:
     if code is not None:
         raise MoveError(code)
     if card.is_wild:
-        if move.color is None:
+        if move.color is None and (rules.wild_colour_named or rules.wild_colours(state, player, card)[0] is not None):
             raise MoveError(COLOR_REQUIRED)
     elif move.color is not None:
         raise MoveError(UNEXPECTED_COLOR)
@@ -538,7 +538,7 @@ def _hook_moves(state: GameState, player: int) -> list[Move]:
         return []
     rules = state.rules or rules_of(state)
     if state.color is None and awaiting_color(state):
-        return [color_move(player, c) for c in COLORS] if player == state.turn else []
+        return [color_move(player, c) for c in _starter_colours(state, rules, player)] if player == state.turn else []
     exposed = state.exposed
     if player != state.turn:
         moves = []
@@ -635,7 +635,10 @@ def _plays(state: GameState, rules: RuleSet, player: int, cards: Collection[Card
     table = _seat_moves(player).plays
     if not rules.targets_possible:
         for card in cards:
-            moves += table[card]
+            if card.is_wild and not rules.wild_colour_named:
+                _targeted(player, card, [None], moves, rules.wild_colours(state, player, card))
+            else:
+                moves += table[card]
         return
     targets_of = rules.targets_of
     if targets_of is None:
@@ -645,10 +648,10 @@ def _plays(state: GameState, rules: RuleSet, player: int, cards: Collection[Card
     named = targets_of(state, player, cards)
     for card in cards:
         targets = named.get(card)
-        if targets is None:
+        if targets is None and not (card.is_wild and not rules.wild_colour_named):
             moves += table[card]
         else:
-            _targeted(player, card, targets, moves)
+            _targeted(player, card, [None] if targets is None else targets, moves, _colours(state, rules, player, card))
 
 
 class _SeatMoves:
@@ -689,23 +692,38 @@ def _seat_moves(player: int) -> _SeatMoves:
     return _SEATS[player]
 
 
-def _untargeted(player: int, card: Card) -> tuple[Move, ...]:
-    """The play moves of a card that names no player (cached per seat: moves are immutable)."""
-    return _seat_moves(player).plays[card]
-
-
 def _expand(state: GameState, rules: RuleSet, player: int, card: Card, out: list[Move]) -> None:
     """A playable card becomes one move per colour (wild) and target (7-0)."""
     targets = rules.card_targets(state, player, card)
-    if targets is None:
-        out.extend(_untargeted(player, card))
+    if targets is None and (rules.wild_colour_named or not card.is_wild):
+        out.extend(_seat_moves(player).plays[card])
         return
-    _targeted(player, card, targets, out)
+    _targeted(player, card, [None] if targets is None else targets, out, _colours(state, rules, player, card))
 
 
-def _targeted(player: int, card: Card, targets: list[int | None], out: list[Move]) -> None:
-    """A card's play moves naming each of `targets`, in each colour (a wild)."""
-    colors: tuple[str | None, ...] = COLORS if card.is_wild else (None,)
+def _starter_colours(state: GameState, rules: RuleSet, player: int) -> tuple[str, ...]:
+    """The colours a Wild starter may be named: the four, or those a rule
+    that gives wilds their colour says are worth naming (a rule that leaves
+    none settles it at the deal; should it not, all four are offered)."""
+    if rules.wild_colour_named:
+        return COLORS
+    return tuple(c for c in rules.wild_colours(state, player, state.discard[-1]) if c is not None) or COLORS
+
+
+def _colours(state: GameState, rules: RuleSet, player: int, card: Card) -> tuple[str | None, ...]:
+    """A card's colour choices: none but a wild's, and a wild's as the rules
+    in force narrow them (`Rule.wild_colours`: none left, the play names none)."""
+    if not card.is_wild:
+        return (None,)
+    return COLORS if rules.wild_colour_named else rules.wild_colours(state, player, card)
+
+
+def _targeted(player: int, card: Card, targets: list[int | None], out: list[Move],
+              colors: tuple[str | None, ...] | None = None) -> None:
+    """A card's play moves naming each of `targets`, in each of `colors`
+    (default: a wild's four)."""
+    if colors is None:
+        colors = COLORS if card.is_wild else (None,)
     for color in colors:
         out.extend(play_move(player, card, color, t) for t in targets)
 

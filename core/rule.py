@@ -129,6 +129,18 @@ class Rule:
         for each of them and rate them as a team); None: each plays alone."""
         return None
 
+    def wild_colours(self, state: Any, player: int, card: Any) -> tuple[str, ...] | None:
+        """The colours worth naming for the wild `card` that `player` plays
+        now (or, on the discard pile, a Wild starter they name), when this
+        rule rather than the player gives wilds their colour: () when the
+        rule alone decides (random colour), a few when the colour named only
+        breaks a tie (automatic colour). None: any colour, as named.
+
+        Why: the engine offers a wild in these colours only, or naming none,
+        so no front-end asks a question whose answer would be ignored. A
+        colour named anyway (older logs, scenarios) is still accepted."""
+        return None
+
     def match_target(self) -> int | None:
         """The points that end the match under this rule, when it decides the
         match by a target (the lobby's "First to 500 points wins the match");

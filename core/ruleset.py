@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from . import hookspecs
+from .cards import COLORS, Card
 from .hookspecs import PROJECT
 from .moves import CATCH, CHALLENGE, DRAW, KINDS, PASS, UNO
 from .plain_turn import plain_rules
@@ -145,7 +146,11 @@ class RuleSet:
         self.play_checks = self.count_impls("check_move", lambda i: _checks(i, "play")) > 0
         self.targets_possible = self.count_impls("card_targets") > 1
         #: Neither: a fitting card's plays are the seat's shared move objects.
-        self.simple_plays = not (self.play_checks or self.targets_possible)
+        #: The rules that narrow a wild's colour choices (`Rule.wild_colours`);
+        #: while there are any, wilds' plays are listed on the hooks' path only.
+        self._colouring = [r for r in self.rules.values() if type(r).wild_colours is not Rule.wild_colours]
+        self.wild_colour_named = not self._colouring
+        self.simple_plays = not (self.play_checks or self.targets_possible) and self.wild_colour_named
         # The same two questions for a whole hand at once, when every rule
         # asked offers the batch form (None otherwise: asked card by card).
         # keep_plays(state, player, cards): the cards whose play (no colour,
@@ -174,7 +179,7 @@ class RuleSet:
             for name in ("extra_moves", "can_jump_in") for i in getattr(self.pm.hook, name).get_hookimpls())
         # The plain turn (core/plain_turn.py): listed and applied without the
         # hooks, when every rule that could have a say promised it has none.
-        self.plain_turn = plain_rules(self.pm)
+        self.plain_turn = plain_rules(self.pm) and self.wild_colour_named
         self.plain_uno = self.plain_turn and "uno-call" in self.rules  # UNO offered, a catch opened
         # no draw while a card fits: a rule's declared say (must-play's), not its name
         self.plain_must_play = self.plain_turn and any(r.plain_no_draw_while_fitting for r in self.rules.values())
@@ -231,6 +236,17 @@ class RuleSet:
 
     def enabled(self, name: str) -> bool:
         return name in self.rules
+
+    def wild_colours(self, state: GameState, player: int, card: Card) -> tuple[str | None, ...]:
+        """The colour choices of the wild `card` for `player` now: the four,
+        narrowed by every rule that gives wilds their colour
+        (`Rule.wild_colours`); `(None,)` when none is left to name."""
+        colours: tuple[str, ...] = COLORS
+        for rule in self._colouring:
+            worth = rule.wild_colours(state, player, card)
+            if worth is not None:
+                colours = tuple(c for c in colours if c in worth)
+        return colours or (None,)
 
     def teams(self, state: GameState) -> list[int] | None:
         """Each seat's team when a rule in force makes teams (`Rule.team`),

@@ -83,6 +83,8 @@ def cards(text: str) -> list[Any]:
 def lay(table: Table, s: Situation) -> None:
     """Lay `s` out on a started table (its seats as the front-end made them)."""
     assert table.phase == PLAYING and len(table.seats) == len(s.hands), (table.phase, len(table.seats))
+    for rule, options in s.rules.items():  # the front-end set the situation's rules, options included
+        assert (table.overrides or {}).get(rule) == options, (rule, table.overrides)
     game = setup_round(s.variant, [seat.id for seat in table.seats], [cards(h) for h in s.hands],
                        cards(s.top), cards(s.draw), turn=s.turn, color=s.color,
                        seed=table.seed, overrides=table.overrides or None)
@@ -156,6 +158,53 @@ SITUATIONS: list[Situation] = [
                 kind("play", card=card, color="B" if card.startswith("W") else None),
                 variant="no-mercy")
       for card in ("RSA", "RDA", "R+4", "WR+4", "WCR", "W+6", "W+10", "R+2", "RS", "RR", "R7", "R0")],
+    # Each house rule's own moment (issue #21's "the same situations through every front-end"):
+    # a pending total deflected back or passed on, stacked by value or +4 on +2, a draw
+    # that goes on (draw-until-playable, draw-to-match) or must be played (force play),
+    # an offer narrowed by a rule (must play: no draw; no bluffing: no W+4 held with the
+    # colour; colour first: no number match held with the colour), UNO said with the
+    # play (strict UNO), a draw at the hand limit, a draw into mercy, a 0 passing hands
+    # on, a wild jumped in, a wild whose colour a rule decides.
+    Situation("deflect-reverse", ("R+2 G1 B3", "RR R6 G6", "B7 Y8 R9"), "R4", kind("play", card="RR"),
+              actor=1, rules={"deflect": {}}, before=((0, "R+2", None),)),
+    Situation("deflect-skip", ("R+2 G1 B3", "RS R6 G6", "B7 Y8 R9"), "R4", kind("play", card="RS"),
+              actor=1, rules={"deflect": {}}, before=((0, "R+2", None),)),
+    Situation("value-stacking", ("R+2 G1 B3", "W+4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W+4", color="B"),
+              actor=1, rules={"value-stacking": {}}, before=((0, "R+2", None),)),
+    Situation("stacking-four-on-two", ("R+2 G1 B3", "W+4 R6 G6", "B7 Y8 R9"), "R4",
+              kind("play", card="W+4", color="B"), actor=1, rules={"stacking": {"draw_four_on_draw_two": True}},
+              before=((0, "R+2", None),)),
+    Situation("draw-until-playable", ("G2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("draw"), draw="G1 B1 R8 G2",
+              rules={"draw-until-playable": {}}),
+    Situation("draw-to-match", ("G2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("draw"), draw="G1 B1 R8 G2",
+              rules={"draw-to-match": {}}),
+    Situation("force-play", ("G2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("draw"), draw="R8 G1 G2",
+              rules={"force-play": {}}),
+    Situation("must-play", ("R2 B3 G5", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="R2"),
+              rules={"must-play": {}}),
+    Situation("no-bluffing", ("W+4 R2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="R2"),
+              rules={"no-bluffing": {}, "challenge": False}),
+    Situation("color-first", ("B4 R2 G3", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="R2"),
+              rules={"color-first": {}}),
+    Situation("strict-uno", ("R5 G2", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="R5", uno=True),
+              rules={"strict-uno": {}}),
+    Situation("hand-limit", ("G2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("draw"), rules={"hand-limit": {"limit": 2}}),
+    Situation("mercy", ("G2 B3 B4", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("draw"), draw="B1 R8",
+              rules={"mercy": {"limit": 4}}),
+    Situation("seven-o-zero", ("R0 G2 B3", "Y4 R6 G6", "B7 Y8 R9 Y1"), "R4", kind("play", card="R0"),
+              rules={"seven-o": {}}),
+    # A wild whose colour a rule gives: nobody is asked a colour the rule ignores
+    # (random-colour; auto-colour while one colour leads), and on auto-colour's tie
+    # only the tied colours are offered.
+    Situation("random-colour-wild", ("W B2 B3 G1", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W"),
+              rules={"random-colour": {}}),
+    Situation("auto-colour-wild", ("W B2 B3 G1", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W"),
+              rules={"auto-colour": {}}),
+    Situation("auto-colour-tie", ("W B2 G1 R5", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W", color="G"),
+              rules={"auto-colour": {}}),
+    Situation("crazy-wild", ("W B2 B3 G1", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W"), variant="crazy"),
+    Situation("jump-in-wild", ("R1 G2 B3", "W R5 G6", "B7 Y8 R9"), "W", kind("play", card="W", color="G"),
+              actor=1, color="R", rules={"jump-in": {"wilds": True}}),
     # The 2018 deck's own cards: Shuffle Hands deals every hand out again, a
     # Customizable plays as a plain wild.
     *[Situation(f"official-2018-{card}", (f"{card} G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4",
@@ -254,9 +303,13 @@ def timed_out(table: Table) -> Table:
 
 
 def rule_commands(rules: dict[str, Any]) -> list[c.Command]:
-    """What an admin sends to set a situation's rules: each on, then its options."""
-    out: list[c.Command] = []
+    """What an admin sends to set a situation's rules: those it turns off (`False`,
+    a shared rule another clashes with) first, then each on, then its options."""
+    out: list[c.Command] = [c.SetRule(rule=rule, enabled=False) for rule, options in rules.items()
+                            if options is False]
     for rule, options in rules.items():
+        if options is False:
+            continue
         out.append(c.SetRule(rule=rule, enabled=True))
         out += [c.SetRule(rule=rule, option=option, value=value) for option, value in options.items()]
     return out

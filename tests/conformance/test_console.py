@@ -158,13 +158,22 @@ def typed(table: Table, action: actions.Action) -> str:
     raise AssertionError(f"no typed form for {action.id}")
 
 
+def rule_args(s: Situation) -> tuple[str, ...]:
+    """The situation's rules as `--rule` reads them: each turned on (or off, `false`),
+    then its options, so a situation's option (a hand limit of 2) is the console's too."""
+    args = [rule if opts is not False else f"{rule}=false" for rule, opts in s.rules.items() if not opts]
+    args += [f"{rule}.{option}={str(value).lower() if isinstance(value, bool) else value}"
+             for rule, opts in s.rules.items() if opts for option, value in opts.items()]
+    return tuple(args)
+
+
 @pytest.mark.parametrize("s", SITUATIONS, ids=str)
 def test_console_offers_the_model_and_reaches_its_state(redis_server: RedisServer, login: str,
                                                         s: Situation) -> None:
     s = rotated(s)
     chat = f"console.{login}"
     stage_game(redis_server.url, Stage(s.hands, s.top, turn=s.turn), lang="en", variant=s.variant,
-               rules=tuple(s.rules), rounds=None)
+               rules=rule_args(s), rounds=None)
     table = asyncio.run(relay(redis_server.url, chat, s))
     person = table.seats[0].id
     wanted = s.pick(actions.menu(table, person, "en"))
@@ -245,10 +254,8 @@ def test_console_lets_the_turn_timer_run_out(redis_server: RedisServer, login: s
     the turn out as the model does (the AI seats then move on as the service moves them)."""
     s = rotated(s)
     chat = f"console.{login}"
-    options = [rule for rule, opts in s.rules.items() if not opts]  # on, as `--rule` reads it; then the options
-    options += [f"{rule}.{option}={value}" for rule, opts in s.rules.items() for option, value in opts.items()]
     stage_game(redis_server.url, Stage(s.hands, s.top, turn=s.turn), lang="en", variant=s.variant,
-               rules=tuple(options), rounds=None)
+               rules=rule_args(s), rounds=None)
     table = asyncio.run(relay(redis_server.url, chat, s))
     child = spawn("--store", redis_server.url, "--resume", "--delay", "0", "--name", "Tess", "--lang", "en",
                   LOGNAME=login)
