@@ -261,6 +261,17 @@ class RuleSet:
         return None
 
     @property
+    def timeouts_before_removal(self) -> int:
+        """Timeouts in a row after which a person is removed
+        (`Rule.timeouts_before_removal`): a house rule's answer before a
+        shared rule's; 0 (never) when no rule says."""
+        for rule in sorted(self.rules.values(), key=lambda r: r.base):
+            after = rule.timeouts_before_removal()
+            if after is not None:
+                return max(int(after), 0)
+        return 0
+
+    @property
     def lowest_score_wins(self) -> bool:
         """Whether a rule in force ranks a lower score better (progressive
         scoring; `Rule.lowest_score_wins`): what orders the scores shown and
