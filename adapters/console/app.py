@@ -614,7 +614,7 @@ class ConsoleApp:
         (`top`, `last`: how the match just played counts), answered, then asked again."""
         while True:
             line = self._ask_line(self._("Play again?"))
-            asked = reading_of(line)
+            asked = reading_of(line, self.lang)
             if asked is None:
                 return typed.is_yes(line, self.lang)
             await self._reading(asked)
