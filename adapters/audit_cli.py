@@ -18,28 +18,30 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from unobot.chat.i18n import N_
+
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("replay", help="print a chat's game move by move, replayed from its log")
+    p = subparsers.add_parser("replay", help=N_("print a chat's game move by move, replayed from its log"))
     p.add_argument("chat", metavar="CHAT", nargs="?",
-                   help="the chat's id (a Telegram group's is negative); none with --last: every chat's")
+                   help=N_("the chat's id (a Telegram group's is negative); none with --last: every chat's"))
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--game", metavar="N", help="a kept finished game: N-th newest (1 = last) or its id")
+    which.add_argument("--game", metavar="N", help=N_("a kept finished game: N-th newest (1 = last) or its id"))
     which.add_argument("--last", action="store_true",
-                       help="the chat's last finished game (no CHAT: each chat's, the latest first)")
+                       help=N_("the chat's last finished game (no CHAT: each chat's, the latest first)"))
     p.add_argument("--lang", metavar="LANG", type=_language,
-                   help="the language it is told in (default: yours, from LC_ALL/LC_MESSAGES/LANG as gettext "
-                        "reads them, else the chat's, else game.default_language)")
-    p.add_argument("--store", metavar="URL", help="redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
+                   help=N_("the language it is told in (default: yours, from LC_ALL/LC_MESSAGES/LANG as gettext "
+                        "reads them, else the chat's, else game.default_language)"))
+    p.add_argument("--store", metavar="URL", help=N_("redis://..., redis+cluster://..., embedded, or config (the default: the configured store)"))
     p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_replay)
-    p = subparsers.add_parser("audit", help="replay every stored game; exit 1 on any mismatch")
-    p.add_argument("--store", metavar="URL", help="redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
+    p = subparsers.add_parser("audit", help=N_("replay every stored game; exit 1 on any mismatch"))
+    p.add_argument("--store", metavar="URL", help=N_("redis://..., redis+cluster://..., embedded, or config (the default: the configured store)"))
     p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_audit)
 
 
-DATA_DIR_HELP = ("the embedded store's folder (default: store.data_dir of the config file; with none, ./data "
+DATA_DIR_HELP = N_("the embedded store's folder (default: store.data_dir of the config file; with none, ./data "
                  "when a store is there, else your data folder, where unobot play keeps its games)")
 
 
@@ -136,12 +138,9 @@ def _run(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
 
 def _language(value: str) -> str:
     """``--lang``: a language unobot speaks (`es`, `es-MX`, `pt_BR`), else refused with the list."""
-    from unobot.chat.i18n import LANGUAGES, known
+    from unobot.cli import language_arg
 
-    found = known(value)
-    if found is None:
-        raise argparse.ArgumentTypeError(f"unknown language {value!r}; known: {', '.join(LANGUAGES)}")
-    return found
+    return language_arg(value)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
