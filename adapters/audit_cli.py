@@ -18,7 +18,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from unobot.chat.i18n import N_
+from unobot.chat.i18n import N_, gettext_for
 
 
 def register(subparsers: Any) -> None:
@@ -160,9 +160,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
         lang = reader_language(args.lang, str(record.get("lang") or ""), default)
         return [game_heading(str(record["game_id"]), lang), *narrate(record, lang)]
 
+    # What goes wrong is said in the language the game would be told in, without a game's
+    # own: `--lang`, else the reader's locale, else the configured language.
+    _ = gettext_for(reader_language(args.lang, None, default))
+
+    def refuse(text: str, code: int = 2) -> int:
+        print(f"{_('error:')} {text}", file=sys.stderr)
+        return code
+
     if args.chat is None and not args.last:
-        print("error: name a chat (or --last alone for every chat's last finished game)", file=sys.stderr)
-        return 2
+        return refuse(_("name a chat (or --last alone for every chat's last finished game)"))
 
     async def run() -> int:
         store = await _open(args.store, args.data_dir)
@@ -172,8 +179,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
                 kept = await _through(functools.partial(last_of_every_chat, store))
                 if not kept:
-                    print("no finished game kept in any chat", file=sys.stderr)
-                    return 2
+                    return refuse(_("no finished game kept in any chat"))
                 blocks = [told(r) for r in kept]
                 lines = [line for block in blocks for line in ([""] if block is not blocks[0] else []) + block]
             elif args.last or args.game:
@@ -182,19 +188,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 record = await _through(functools.partial(find_archived, store, args.chat,
                                                           None if args.last else args.game))
                 if record is None:
-                    print(f"no such finished game kept in chat {args.chat}", file=sys.stderr)
-                    return 2
+                    return refuse(_("no such finished game kept in chat {chat}").format(chat=args.chat))
                 lines = told(record)
             else:
                 lines = await _through(functools.partial(replay_lines, store, args.chat, args.lang, default))
         except ReplayError as exc:
-            print(f"error: the log does not replay: {exc}", file=sys.stderr)
-            return 1
+            return refuse(_("the log does not replay: {error}").format(error=exc), 1)
         finally:
             await store.close()
         if not lines:
-            print(f"no game in chat {args.chat}", file=sys.stderr)
-            return 2
+            return refuse(_("no game in chat {chat}").format(chat=args.chat))
         print("\n".join(lines))
         return 0
 

@@ -155,6 +155,7 @@ def fixed_port(text: str) -> int:
 # -- variants -----------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace) -> int:
+    from .chat.i18n import gettext_for
     from .chat.rules_listing import variant_lines
     from .registry import available_rules, broken_rules
     from .variants import VariantError, load_variant, resolve, variant_names
@@ -179,7 +180,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
         variant = load_variant(args.name)
         parent = load_variant(variant.parent) if variant.parent else None
     except VariantError as exc:
-        print(f"error: {exc.text(lang)}", file=sys.stderr)
+        print(f"{gettext_for(lang)('error:')} {exc.text(lang)}", file=sys.stderr)  # all in the reader's words
         return 2
     if args.json:
         print(json.dumps({"name": resolved.name, "rules": resolved.rules}, indent=2))

@@ -105,3 +105,17 @@ def test_the_locale_alone_chooses_the_language() -> None:
     assert done.returncode == 0 and done.stdout.startswith(_("usage: ")), done.stdout + done.stderr
     assert _("replay every stored game; exit 1 on any mismatch") not in done.stdout  # another command's
     assert _("a kept finished game: N-th newest (1 = last) or its id") in done.stdout, done.stdout
+
+
+def test_replay_and_variants_refuse_in_the_readers_language(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    """`unobot replay` told a game in the reader's language and refused in
+    English ("error: name a chat ..."); `unobot variants NAME` said a
+    translated reason after an English "error:"."""
+    monkeypatch.chdir(tmp_path)  # no config.yaml here: the defaults
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    code, text = _run(["replay"])
+    assert code == 2 and text.strip() == "Fehler: nenne einen Chat (oder nur --last für das letzte beendete Spiel " \
+                                         "jedes Chats)", text
+    code, text = _run(["variants", "nope", "--lang", "fr"])
+    assert code == 2 and text.startswith("erreur : nope: variante inconnue 'nope'"), text
