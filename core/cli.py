@@ -180,7 +180,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
         variant = load_variant(args.name)
         parent = load_variant(variant.parent) if variant.parent else None
     except VariantError as exc:
-        print(f"{gettext_for(lang)('error:')} {exc.text(lang)}", file=sys.stderr)  # all in the reader's words
+        _ = gettext_for(lang)
+        print(f"{_('error:')} {exc.text(lang)}", file=sys.stderr)  # all in the reader's words
         return 2
     if args.json:
         print(json.dumps({"name": resolved.name, "rules": resolved.rules}, indent=2))
