@@ -124,6 +124,13 @@ class Rule:
         (progressive scoring's total over scoring's target)."""
         return None
 
+    def seconds_per_turn(self) -> int | None:
+        """The seconds a turn lasts under this rule's options, when it sets a
+        turn timer (turn-timer's `seconds`): what the lobby and the status say
+        before a round is dealt, where no state exists to ask the
+        `turn_seconds` hook (which decides during a round). None: it sets none."""
+        return None
+
     def timeouts_before_removal(self) -> int | None:
         """After how many timeouts in a row a person is removed from the
         round, when this rule decides it (turn-timer's `kick_after`): the chat
