@@ -18,28 +18,30 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from unobot.chat.i18n import N_, gettext_for
+
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("replay", help="print a chat's game move by move, replayed from its log")
+    p = subparsers.add_parser("replay", help=N_("print a chat's game move by move, replayed from its log"))
     p.add_argument("chat", metavar="CHAT", nargs="?",
-                   help="the chat's id (a Telegram group's is negative); none with --last: every chat's")
+                   help=N_("the chat's id (a Telegram group's is negative); none with --last: every chat's"))
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--game", metavar="N", help="a kept finished game: N-th newest (1 = last) or its id")
+    which.add_argument("--game", metavar="N", help=N_("a kept finished game: N-th newest (1 = last) or its id"))
     which.add_argument("--last", action="store_true",
-                       help="the chat's last finished game (no CHAT: each chat's, the latest first)")
+                       help=N_("the chat's last finished game (no CHAT: each chat's, the latest first)"))
     p.add_argument("--lang", metavar="LANG", type=_language,
-                   help="the language it is told in (default: yours, from LC_ALL/LC_MESSAGES/LANG as gettext "
-                        "reads them, else the chat's, else game.default_language)")
-    p.add_argument("--store", metavar="URL", help="redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
+                   help=N_("the language it is told in (default: yours, from LC_ALL/LC_MESSAGES/LANG as gettext "
+                        "reads them, else the chat's, else game.default_language)"))
+    p.add_argument("--store", metavar="URL", help=N_("redis://..., redis+cluster://..., embedded, or config (the default: the configured store)"))
     p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_replay)
-    p = subparsers.add_parser("audit", help="replay every stored game; exit 1 on any mismatch")
-    p.add_argument("--store", metavar="URL", help="redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
+    p = subparsers.add_parser("audit", help=N_("replay every stored game; exit 1 on any mismatch"))
+    p.add_argument("--store", metavar="URL", help=N_("redis://..., redis+cluster://..., embedded, or config (the default: the configured store)"))
     p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_audit)
 
 
-DATA_DIR_HELP = ("the embedded store's folder (default: store.data_dir of the config file; with none, ./data "
+DATA_DIR_HELP = N_("the embedded store's folder (default: store.data_dir of the config file; with none, ./data "
                  "when a store is there, else your data folder, where unobot play keeps its games)")
 
 
@@ -136,12 +138,9 @@ def _run(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
 
 def _language(value: str) -> str:
     """``--lang``: a language unobot speaks (`es`, `es-MX`, `pt_BR`), else refused with the list."""
-    from unobot.chat.i18n import LANGUAGES, known
+    from unobot.cli import language_arg
 
-    found = known(value)
-    if found is None:
-        raise argparse.ArgumentTypeError(f"unknown language {value!r}; known: {', '.join(LANGUAGES)}")
-    return found
+    return language_arg(value)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -161,9 +160,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
         lang = reader_language(args.lang, str(record.get("lang") or ""), default)
         return [game_heading(str(record["game_id"]), lang), *narrate(record, lang)]
 
+    # What goes wrong is said in the language the game would be told in, without a game's
+    # own: `--lang`, else the reader's locale, else the configured language.
+    _ = gettext_for(reader_language(args.lang, None, default))
+
+    def refuse(text: str, code: int = 2) -> int:
+        print(f"{_('error:')} {text}", file=sys.stderr)
+        return code
+
     if args.chat is None and not args.last:
-        print("error: name a chat (or --last alone for every chat's last finished game)", file=sys.stderr)
-        return 2
+        return refuse(_("name a chat (or --last alone for every chat's last finished game)"))
 
     async def run() -> int:
         store = await _open(args.store, args.data_dir)
@@ -173,8 +179,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
                 kept = await _through(functools.partial(last_of_every_chat, store))
                 if not kept:
-                    print("no finished game kept in any chat", file=sys.stderr)
-                    return 2
+                    return refuse(_("no finished game kept in any chat"))
                 blocks = [told(r) for r in kept]
                 lines = [line for block in blocks for line in ([""] if block is not blocks[0] else []) + block]
             elif args.last or args.game:
@@ -183,19 +188,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 record = await _through(functools.partial(find_archived, store, args.chat,
                                                           None if args.last else args.game))
                 if record is None:
-                    print(f"no such finished game kept in chat {args.chat}", file=sys.stderr)
-                    return 2
+                    return refuse(_("no such finished game kept in chat {chat}").format(chat=args.chat))
                 lines = told(record)
             else:
                 lines = await _through(functools.partial(replay_lines, store, args.chat, args.lang, default))
         except ReplayError as exc:
-            print(f"error: the log does not replay: {exc}", file=sys.stderr)
-            return 1
+            return refuse(_("the log does not replay: {error}").format(error=exc), 1)
         finally:
             await store.close()
         if not lines:
-            print(f"no game in chat {args.chat}", file=sys.stderr)
-            return 2
+            return refuse(_("no game in chat {chat}").format(chat=args.chat))
         print("\n".join(lines))
         return 0
 

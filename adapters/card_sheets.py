@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from unobot.chat.i18n import N_
+
 
 def write_sheets(out: Path) -> list[Path]:
     """One contact sheet per shipped variant: every card of its deck, with how many
@@ -56,11 +58,11 @@ def register(subparsers: Any) -> None:
     """The `cards` command. Why the drawing and the decks are imported only when it
     runs: every `unobot --help` (and every other command's parser) calls this, and
     they cost about as much as the rest of the help (issue 13: under 0.2 s)."""
-    p = subparsers.add_parser("cards", help="write a picture of every card kind (PNG, 512x512)",
-                              description="Write a picture of every card kind, plugin cards included.")
-    p.add_argument("--out", metavar="DIR", help="folder to write the PNG files to")
-    p.add_argument("--dim", action="store_true", help="also write the greyed-out versions")
-    p.add_argument("--sheets", metavar="DIR", help="write a contact sheet per variant (docs/cards)")
+    p = subparsers.add_parser("cards", help=N_("write a picture of every card kind (PNG, 512x512)"),
+                              description=N_("Write a picture of every card kind, plugin cards included."))
+    p.add_argument("--out", metavar="DIR", help=N_("folder to write the PNG files to"))
+    p.add_argument("--dim", action="store_true", help=N_("also write the greyed-out versions"))
+    p.add_argument("--sheets", metavar="DIR", help=N_("write a contact sheet per variant (docs/cards)"))
     p.set_defaults(func=run)
 
 

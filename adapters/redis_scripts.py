@@ -204,6 +204,21 @@ return {1}
 """
 )
 
+SWAP_SETTING = (
+    _TYPE
+    + """
+-- KEYS: a chat's settings;  ARGV: name, the JSON it must hold ('' : absent), the JSON to set ('' : remove)
+local t = ktype(KEYS[1])
+if t ~= 'none' and t ~= 'hash' then return {4, KEYS[1], t} end
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if ARGV[2] == '' then
+  if held then return {2} end
+elseif held ~= ARGV[2] then return {2} end
+if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+return {1}
+"""
+)
+
 DELETE = (
     _TYPE
     + """

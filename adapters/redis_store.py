@@ -537,6 +537,7 @@ class RedisStore(Store):
         self._bind = client.register_script(lua.BIND)
         self._unbind_if = client.register_script(lua.UNBIND_IF)
         self._claim = client.register_script(lua.CLAIM)
+        self._swap_setting = client.register_script(lua.SWAP_SETTING)
         self._delete = client.register_script(lua.DELETE)
         self._quarantine = client.register_script(lua.QUARANTINE)
         self._incr_stats = client.register_script(lua.INCR_STATS)
@@ -1173,6 +1174,16 @@ class RedisStore(Store):
             return self._decode_settings(replies[-1])
         except ValueError as exc:  # bad JSON or bad UTF-8
             raise await self._bad_data(key, f"holds a value that is not JSON ({exc})") from None
+
+    async def swap_chat_setting(self, chat_id: ChatId, name: str, expected: Any, value: Any) -> bool:
+        key = self.keys.settings(norm_id(chat_id))
+        field = setting_names((name,))[0]
+        args = [field, "" if expected is None else encode_setting(name, expected),
+                "" if value is None else encode_setting(name, value)]
+        reply = await self._run(self._swap_setting, [key], args)
+        if reply[0] == lua.WRONG_TYPE:
+            raise await self._wrong_type_reply(reply)
+        return bool(reply[0] == lua.OK)
 
     async def clear_chat_settings(self, chat_id: ChatId) -> None:
         key = self.keys.settings(norm_id(chat_id))

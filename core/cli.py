@@ -3,7 +3,9 @@
 Core commands: `variants`, `scenario`, `simulate`. Adapters add theirs
 (`play`, `telegram`, ...) through the `unobot.commands` entry-point group:
 each entry is a function `register(subparsers)` that adds a sub-parser and
-sets `func` on it. So core never imports an adapter.
+sets `func` on it. So core never imports an adapter. Help texts are
+registered in English and said in the reader's language when shown
+(`unobot.cli_text`, which also has argparse's own words translated).
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ import sys
 from importlib.metadata import EntryPoint, PackageNotFoundError, distribution, entry_points
 from typing import Any
 
+from .chat.i18n import N_
+from .cli_text import argparse_language, cli_gettext, reader_of, translate_parsers
+
 # Why the rest is imported inside the commands: `unobot --help` and each
 # adapter's start must not pay for YAML, the rule registry and the variants.
 
 COMMANDS_GROUP = "unobot.commands"
-LANG_HELP = "the language to list in (default: from LANG and LC_ALL, else game.default_language)"
+LANG_HELP = N_("the language to list in (default: from LANG and LC_ALL, else game.default_language)")
 
 
 def parse_rule_overrides(items: list[str]) -> dict[str, Any]:
@@ -95,7 +100,9 @@ def language_arg(value: str) -> str:
 
     found = known(value)
     if found is None:
-        raise argparse.ArgumentTypeError(f"unknown language {value!r}; known: {', '.join(LANGUAGES)}")
+        _ = cli_gettext()
+        raise argparse.ArgumentTypeError(_("unknown language {value}; known: {languages}").format(
+            value=repr(value), languages=", ".join(LANGUAGES)))
     return found
 
 
@@ -117,12 +124,14 @@ def tcp_port(text: str) -> int:
     getaddrinfo quietly takes as port 34463); config.yaml's ports are checked,
     the command line's were not. Here, beside the other shared argument
     readers, because `unobot --help` imports no adapter module but the commands'."""
+    _ = cli_gettext()
     try:
-        port = int(text)
+        port: int | None = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (0-65535)") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a TCP port (0-65535)")
+        port = None
+    if port is None or not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(_("{value} is not a TCP port (0-65535)").format(
+            value=repr(text) if port is None else port))
     return port
 
 
@@ -137,14 +146,16 @@ def fixed_port(text: str) -> int:
     a webhook on a port chosen at random would never receive an update."""
     port = tcp_port(text)
     if port == 0:
-        raise argparse.ArgumentTypeError("0 (any free port) cannot be used here: the webhook must listen on the "
-                                         "port its public URL or reverse proxy sends to (1-65535)")
+        _ = cli_gettext()
+        raise argparse.ArgumentTypeError(_("0 (any free port) cannot be used here: the webhook must listen on the "
+                                           "port its public URL or reverse proxy sends to (1-65535)"))
     return port
 
 
 # -- variants -----------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace) -> int:
+    from .chat.i18n import gettext_for
     from .chat.rules_listing import variant_lines
     from .registry import available_rules, broken_rules
     from .variants import VariantError, load_variant, resolve, variant_names
@@ -169,7 +180,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
         variant = load_variant(args.name)
         parent = load_variant(variant.parent) if variant.parent else None
     except VariantError as exc:
-        print(f"error: {exc.text(lang)}", file=sys.stderr)
+        _ = gettext_for(lang)
+        print(f"{_('error:')} {exc.text(lang)}", file=sys.stderr)  # all in the reader's words
         return 2
     if args.json:
         print(json.dumps({"name": resolved.name, "rules": resolved.rules}, indent=2))
@@ -364,62 +376,62 @@ def _simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policie
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The `unobot` parser, with the commands that `argv` (the arguments after
     `unobot`) needs: all of them when it is None (see `command_entry_points`)."""
-    parser = argparse.ArgumentParser(prog="unobot", description="UNO, with rules as plugins.")
+    parser = argparse.ArgumentParser(prog="unobot", description=N_("UNO, with rules as plugins."))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("variants", help="list the variants, or show one resolved")
-    p.add_argument("name", nargs="?", help="a variant to show with its rules resolved (default: list them all)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p = sub.add_parser("variants", help=N_("list the variants, or show one resolved"))
+    p.add_argument("name", nargs="?", help=N_("a variant to show with its rules resolved (default: list them all)"))
+    p.add_argument("--json", action="store_true", help=N_("print JSON instead of text"))
     p.add_argument("--lang", type=language_arg, help=LANG_HELP)
     p.set_defaults(func=cmd_variants)
 
-    p = sub.add_parser("rules", help="list every rule plugin with its options")
+    p = sub.add_parser("rules", help=N_("list every rule plugin with its options"))
     p.add_argument("--lang", type=language_arg, help=LANG_HELP)
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("i18n", help="check unobot's catalogues, or extract, compile or check a rule plugin's own")
+    p = sub.add_parser("i18n", help=N_("check unobot's catalogues, or extract, compile or check a rule plugin's own"))
     p.add_argument("action", choices=("extract", "compile", "check"))
     p.add_argument("package", metavar="PACKAGE_DIR", nargs="?",
-                   help="the plugin's package folder (check without it: unobot's own catalogues)")
-    p.add_argument("-v", "--verbose", action="store_true", help="check: list every faulty entry")
-    p.add_argument("--domain", help="gettext domain (default: the folder's name)")
+                   help=N_("the plugin's package folder (check without it: unobot's own catalogues)"))
+    p.add_argument("-v", "--verbose", action="store_true", help=N_("check: list every faulty entry"))
+    p.add_argument("--domain", help=N_("gettext domain (default: the folder's name)"))
     p.add_argument("--lang", action="append",
-                   help="a language to keep a catalogue for, or that check requires (default: every language "
-                        "unobot speaks)")
+                   help=N_("a language to keep a catalogue for, or that check requires (default: every language "
+                        "unobot speaks)"))
     p.set_defaults(func=cmd_i18n)
 
-    p = sub.add_parser("scenario", help="run rule scenario files")
+    p = sub.add_parser("scenario", help=N_("run rule scenario files"))
     p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
-    p.add_argument("-q", "--quiet", action="store_true", help="print failures only")
+    p.add_argument("-q", "--quiet", action="store_true", help=N_("print failures only"))
     p.set_defaults(func=cmd_scenario)
 
-    p = sub.add_parser("simulate", help="play whole games with policies, checking invariants")
-    p.add_argument("--variant", default="official", help="the variant to play (default official; see `unobot variants`)")
-    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
-    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="the first game's seed: the same seed plays the same games")
+    p = sub.add_parser("simulate", help=N_("play whole games with policies, checking invariants"))
+    p.add_argument("--variant", default="official", help=N_("the variant to play (default official; see `unobot variants`)"))
+    p.add_argument("--players", type=int, default=4, help=N_("seats at the table (default 4)"))
+    p.add_argument("--games", type=int, default=100, help=N_("how many games (default 100)"))
+    p.add_argument("--seed", type=int, default=1, help=N_("the first game's seed: the same seed plays the same games"))
     p.add_argument("--policy", default="random",
-                   help="random (uniform over legal moves) or an AI level; a comma list gives one per seat")
-    p.add_argument("--level", help="AI levels (easy, normal, hard, expert), a comma list for one per "
-                                   "seat; overrides --policy")
+                   help=N_("random (uniform over legal moves) or an AI level; a comma list gives one per seat"))
+    p.add_argument("--level", help=N_("AI levels (easy, normal, hard, expert), a comma list for one per "
+                                   "seat; overrides --policy"))
     p.add_argument("--rule", action="append", default=[], metavar="NAME[.OPTION]=VALUE",
-                   help="turn a rule on (NAME), off (NAME=false) or set one of its options; repeatable")
-    p.add_argument("--json", action="store_true", help="end with one JSON line of results")
-    p.add_argument("--no-check", action="store_true", help="skip the per-move invariant checks")
+                   help=N_("turn a rule on (NAME), off (NAME=false) or set one of its options; repeatable"))
+    p.add_argument("--json", action="store_true", help=N_("end with one JSON line of results"))
+    p.add_argument("--no-check", action="store_true", help=N_("skip the per-move invariant checks"))
     p.add_argument("--budget", type=float, metavar="SECONDS",
-                   help="expert's time to think per move (default: the config's game.ai_seconds, 0.2); "
-                        "a smaller one plays whole expert matches sooner")
+                   help=N_("expert's time to think per move (default: the config's game.ai_seconds, 0.2); "
+                        "a smaller one plays whole expert matches sooner"))
     p.add_argument("--match", action="store_true",
-                   help="play whole matches (rounds until the variant's match winner), not single rounds")
+                   help=N_("play whole matches (rounds until the variant's match winner), not single rounds"))
     p.add_argument("--out-of-turn", type=float, default=0.5, metavar="P",
-                   help="chance that a player whose turn it is not makes a move they may make "
-                        "(UNO, catch, jump-in) (default 0.5; 0 turns it off)")
-    p.add_argument("--store", metavar="URL", help="play through a store: a redis://, "
-                   "redis+cluster:// ... URL, config (redis.url), embedded or memory")
-    p.add_argument("--workers", type=int, default=1, help="processes playing through the store")
+                   help=N_("chance that a player whose turn it is not makes a move they may make "
+                        "(UNO, catch, jump-in) (default 0.5; 0 turns it off)"))
+    p.add_argument("--store", metavar="URL", help=N_("play through a store: a redis://, "
+                   "redis+cluster:// ... URL, config (redis.url), embedded or memory"))
+    p.add_argument("--workers", type=int, default=1, help=N_("processes playing through the store"))
     p.add_argument("--outage-window", type=float, metavar="SECONDS",
-                   help="with --store: how long a worker waits through an outage, or for a save to be "
-                        "confirmed, before giving up (default 60)")
+                   help=N_("with --store: how long a worker waits through an outage, or for a save to be "
+                        "confirmed, before giving up (default 60)"))
     p.set_defaults(func=cmd_simulate)
 
     for ep in command_entry_points(argv, set(sub.choices)):
@@ -464,13 +476,16 @@ def main(argv: list[str] | None = None) -> int:
     gc.disable()
     try:
         args_list = sys.argv[1:] if argv is None else argv
-        parser = build_parser(args_list or ["--help"])
-        args = parser.parse_args(args_list)
+        # Help and refusals in the reader's language (unobot.cli_text says how).
+        with argparse_language(reader_of(args_list)):
+            parser = build_parser(args_list or ["--help"])
+            translate_parsers(parser)
+            args = parser.parse_args(args_list)
+            if not getattr(args, "func", None):
+                parser.print_help()
+                return 2
     finally:
         gc.enable()
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:  # `unobot rules | head`: the reader left, which is no error of ours

@@ -148,6 +148,21 @@ class Rule:
         (progressive scoring's total over scoring's target)."""
         return None
 
+    def seconds_per_turn(self) -> int | None:
+        """The seconds a turn lasts under this rule's options, when it sets a
+        turn timer (turn-timer's `seconds`): what the lobby and the status say
+        before a round is dealt, where no state exists to ask the
+        `turn_seconds` hook (which decides during a round). None: it sets none."""
+        return None
+
+    def timeouts_before_removal(self) -> int | None:
+        """After how many timeouts in a row a person is removed from the
+        round, when this rule decides it (turn-timer's `kick_after`): the chat
+        removes them then, unless they are the last person playing. 0: never;
+        None: this rule says nothing. A house rule's answer wins over a
+        shared rule's, as for `match_target`."""
+        return None
+
     def place(self, state: Any, seat: int) -> int | None:
         """The seat's place in the match when this rule decides it by more
         than the points (lower is better; equal places tie, and the points

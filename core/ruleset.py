@@ -277,6 +277,28 @@ class RuleSet:
         return None
 
     @property
+    def seconds_per_turn(self) -> int:
+        """The seconds per turn the rules set before a round is dealt
+        (`Rule.seconds_per_turn`): a house rule's answer before a shared
+        rule's; 0 (no timer) when no rule sets one."""
+        for rule in sorted(self.rules.values(), key=lambda r: r.base):
+            seconds = rule.seconds_per_turn()
+            if seconds:
+                return int(seconds)
+        return 0
+
+    @property
+    def timeouts_before_removal(self) -> int:
+        """Timeouts in a row after which a person is removed
+        (`Rule.timeouts_before_removal`): a house rule's answer before a
+        shared rule's; 0 (never) when no rule says."""
+        for rule in sorted(self.rules.values(), key=lambda r: r.base):
+            after = rule.timeouts_before_removal()
+            if after is not None:
+                return max(int(after), 0)
+        return 0
+
+    @property
     def lowest_score_wins(self) -> bool:
         """Whether a rule in force ranks a lower score better (progressive
         scoring; `Rule.lowest_score_wins`): what orders the scores shown and

@@ -605,6 +605,19 @@ class Store(abc.ABC):
         both win. Values must be JSON-able.
         """
 
+    async def swap_chat_setting(self, chat_id: ChatId, name: str, expected: Any, value: Any) -> bool:
+        """Compare-and-set one setting: ``name`` becomes ``value`` (None: it is
+        removed) only while it holds ``expected`` (None: while it is absent),
+        compared as the JSON text `encode_setting` writes. True when it was set.
+
+        Why beside `update_chat_settings`, which writes whatever was there: a
+        setting that says who holds something (the console's claim on its
+        table) is taken by the first of two writers, not the last; read,
+        decide, then swap, and read again when the swap is refused.
+        Atomic: of two swaps from one expected value, one wins.
+        """
+        raise NotImplementedError
+
     @abc.abstractmethod
     async def clear_chat_settings(self, chat_id: ChatId) -> None:
         """Forget all of the chat's settings."""
@@ -973,6 +986,17 @@ class MemoryStore(Store):
         if not current:
             del self._settings[chat]
         return await self.get_chat_settings(chat)
+
+    async def swap_chat_setting(self, chat_id: ChatId, name: str, expected: Any, value: Any) -> bool:
+        chat = norm_id(chat_id)
+        held = self._settings.get(chat, {}).get(setting_names((name,))[0])
+        if held != (None if expected is None else encode_setting(name, expected)):
+            return False
+        if value is None:
+            await self.update_chat_settings(chat, remove=(name,))
+        else:
+            await self.update_chat_settings(chat, {name: value})
+        return True
 
     async def clear_chat_settings(self, chat_id: ChatId) -> None:
         self._settings.pop(norm_id(chat_id), None)

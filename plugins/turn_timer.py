@@ -32,6 +32,12 @@ class TurnTimer(Rule):
         seconds: int = option(0, min=0, max=86_400, title="Seconds per turn", help="seconds per turn (0: no timer)")
         kick_after: int = option(3, min=0, max=100, title="Timeouts before removal", help="timeouts in a row before the player is removed (0: never)")
 
+    def seconds_per_turn(self) -> int | None:
+        return self.options.seconds or None
+
+    def timeouts_before_removal(self) -> int | None:
+        return self.options.kick_after
+
     @hookimpl(trylast=True)
     def turn_seconds(self, state: GameState) -> int | None:
         return self.options.seconds or None

@@ -216,3 +216,21 @@ def test_the_help_names_seven_o_as_the_rule_is_called_in_each_language() -> None
         name = rule.label(lang).split(" (")[0].split("（")[0]
         text = gettext_for(lang)("play a card that targets a player (seven-o: swap hands)")
         assert name.lower() in text.lower(), (lang, name, text)
+
+
+def test_the_rating_has_one_name_in_each_language() -> None:
+    """/top and /me name each player's rating by one word, and the help of
+    the records commands must use it: Spanish said "nivel 3.3" (the word
+    for an AI's level, shown beside it: "Alan (IA) · normal") where the
+    help promised a "puntuación" (the word for a round's score)."""
+    from unobot.chat.i18n import LANGUAGES, gettext_for
+
+    for lang in LANGUAGES:
+        _ = gettext_for(lang)
+        line = _("{where}: {wins} won of {games}, {points} points, rating {rating}")
+        word = re.split(r"[\s，,、]+", line.split("{rating}")[0].rstrip(" :："))[-1].removeprefix("ال")
+        for helped in ("your record and rating in every chat you finished a match in",
+                       "Your record and rating in every chat"):
+            assert word.lower() in _(helped).lower(), (lang, word, _(helped))
+        assert _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").endswith(
+            line.split("{points}")[1]), lang

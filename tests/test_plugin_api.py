@@ -294,6 +294,36 @@ def test_a_plugin_scoring_rule_tells_its_target_as_the_built_ins_do() -> None:
     assert rule_facts(Table(chat_id="c", creator="1", overrides={"scoring": {"target": 0}}))[1] is None
 
 
+def test_a_plugin_timer_is_told_before_a_round_as_the_built_in_one_is() -> None:
+    """Before a round is dealt, the lobby's turn timer was read from
+    `turn-timer`'s options by the rule's name: a plugin's own timer (its
+    `turn_seconds` hook) showed no timer until the round began. Now any rule
+    answers `Rule.seconds_per_turn`, a house rule before the shared one."""
+    from unobot import dataclass, option
+    from unobot.chat.table import Table
+    from unobot.chat.views import rule_facts
+    from unobot.testing import installed
+
+    class Hourglass(Rule):
+        name = "hourglass-for-a-test"
+
+        @dataclass(frozen=True)
+        class Options:
+            sand: int = option(12, min=1, max=60, help="seconds of sand a turn")
+
+        def seconds_per_turn(self) -> int | None:
+            return int(self.options.sand)
+
+        @hookimpl(tryfirst=True)
+        def turn_seconds(self, state: GameState) -> int | None:
+            return int(self.options.sand)
+
+    with installed(Hourglass):
+        assert rule_facts(Table(chat_id="c", creator="1", overrides={"hourglass-for-a-test": {"sand": 9}}))[0] == 9
+    assert rule_facts(Table(chat_id="c", creator="1", variant="fast"))[0] == 15  # turn-timer's own
+    assert rule_facts(Table(chat_id="c", creator="1"))[0] == 0
+
+
 def test_a_rule_grown_by_subclassing_keeps_its_explanation() -> None:
     """docs/plugins.md grows its rule step by step (`class LuckySeven(LuckySeven):`),
     the later steps without a docstring: `unobot rules` showed the rule with

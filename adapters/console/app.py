@@ -47,6 +47,7 @@ from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.chat.typed_offers import may_act
 from unobot.chat.views import HandView, TableView, hand_view, table_view
 from unobot.events import (
+    CARDS_DRAWN,
     CHALLENGE_LOST,
     CHALLENGE_WON,
     PLAYER_LEFT,
@@ -447,20 +448,17 @@ class ConsoleApp:
         """Send in order; stop at the first refusal."""
         for cmd in commands:
             out = await self.send(cmd)
-            await self.show(out)
+            await self.show(out, kept=isinstance(cmd, c.Draw) and cmd.then_play)
             if not out.ok:
                 return
-            if isinstance(cmd, c.Draw) and cmd.then_play:
-                self._say_if_kept(out)
 
-    def _say_if_kept(self, out: Outcome) -> None:
-        """After `dp`: when the drawn card did not fit, say which card it was and that it stays."""
-        me = self.table.seat_of(self.person.id) if self.table is not None else None
+    def _kept_line(self, out: Outcome, me: int | None) -> Text | None:
+        """After `dp`: when the drawn card did not fit, which card it was and that it stays."""
         kept = kept_after_draw(out.events, me, self.lang)
-        if kept is not None:
-            line, drawn = kept
-            self._print(render.styled_line("  · " + line, self.lang, drawn) if drawn
-                        else Text("  · " + line, style="grey70"))
+        if kept is None:
+            return None
+        line, drawn = kept
+        return render.styled_line("  · " + line, self.lang, drawn) if drawn else Text("  · " + line, style="grey70")
 
     def _reveal(self, shown: tuple[int, list[Card]], names: Sequence[str]) -> None:
         """The challenged hand core showed me (`Outcome.shown`), under the
@@ -614,7 +612,7 @@ class ConsoleApp:
         (`top`, `last`: how the match just played counts), answered, then asked again."""
         while True:
             line = self._ask_line(self._("Play again?"))
-            asked = reading_of(line)
+            asked = reading_of(line, self.lang)
             if asked is None:
                 return typed.is_yes(line, self.lang)
             await self._reading(asked)
@@ -722,8 +720,12 @@ class ConsoleApp:
                     quit=_(WORDS[QUIT]), command=play),
                 "rules": f"{play} --rule", "variant": "unobot variants"}
 
-    async def show(self, out: Outcome, extras: bool = True) -> None:
-        """Print a refusal, or the outcome's events one by one (the others' moves paced)."""
+    async def show(self, out: Outcome, extras: bool = True, kept: bool = False) -> None:
+        """Print a refusal, or the outcome's events one by one (the others' moves paced).
+
+        `kept`: the outcome of a `dp`, whose drawn card, when it did not fit, is
+        said to stay in the hand right under the draw, before the others'
+        moves (said after them, it read as if it came after the round's end)."""
         if not out.ok:
             text = out.refusal(self.lang, self.commands()) if out.code or out.reason else out.error or "?"
             self.console.print(render.error(text))
@@ -743,6 +745,7 @@ class ConsoleApp:
                 self.console.print(Text("  · " + notice, style="grey70"))
         events, times = merge_repeats(out.events)
         last_wild = last_wild_colours(events)
+        kept_line = self._kept_line(out, me) if kept else None
         for i, e in enumerate(events):
             if e.kind == PLAYER_LEFT and e.player == me and self.o.auto:
                 continue
@@ -766,6 +769,11 @@ class ConsoleApp:
                 private = render.private_line(e, self.lang, self.console.width)
                 if private is not None:
                     self._print(private)
+                if kept_line is not None and e.kind == CARDS_DRAWN:
+                    self._print(kept_line)
+                    kept_line = None
+        if kept_line is not None:
+            self._print(kept_line)
 
     def _typing_held(self) -> contextlib.AbstractContextManager[None]:
         """While the others move, what the person types is neither echoed into the log nor kept

@@ -36,6 +36,8 @@ KEY = "console_open"
 STALE_SECONDS = 15 * 60.0
 #: How often a command renews the claim at most (seconds).
 RENEW_SECONDS = 60.0
+#: Swaps a start tries before it takes whoever holds the table then as the answer.
+TRIES = 5
 
 
 @dataclass(frozen=True)
@@ -91,28 +93,39 @@ class Claim:
         return self.clock() - other.seen < STALE_SECONDS
 
     async def take(self) -> Holder | None:
-        """Claim the table; the holder when another console has it (nothing changed then)."""
+        """Claim the table; the holder when another console has it (nothing changed then).
+
+        A compare-and-set on the claim's setting (`Store.swap_chat_setting`):
+        of two consoles started at the same moment, the first swap wins and
+        the other reads the winner. Written blindly, both read "free", both
+        wrote, and both could go on playing the one table."""
+        for _ in range(TRIES):
+            held = (await self.store.get_chat_settings(self.chat_id)).get(KEY)
+            current = Holder.of(held)
+            if current is not None and self.holds(current):
+                return current
+            if await self._swap(held):
+                return None
+        # Swapped away every time: the others are taking and giving it up as fast as
+        # this reads; whoever holds it now is the answer (nobody: taken by the next start).
         current = Holder.of((await self.store.get_chat_settings(self.chat_id)).get(KEY))
-        if current is not None and self.holds(current):
-            return current
-        await self._write()
-        # Two started at once: the last write stands, and the other one is told.
-        after = Holder.of((await self.store.get_chat_settings(self.chat_id)).get(KEY))
-        return after if after is not None and self.holds(after) else None
+        return current if current is not None and self.holds(current) else None
 
     async def renew(self) -> None:
-        """Say this console still has the table (at most every `RENEW_SECONDS`)."""
+        """Say this console still has the table (at most every `RENEW_SECONDS`),
+        unless another took it over since (a stale claim, taken from another machine)."""
         if self.clock() - self.renewed >= RENEW_SECONDS:
-            await self._write()
+            await self._swap(self.me.as_dict())
 
     async def release(self) -> None:
         """Give the table up, unless another console took it over since."""
-        current = Holder.of((await self.store.get_chat_settings(self.chat_id)).get(KEY))
-        if current is not None and current.token == self.me.token:
-            await self.store.update_chat_settings(self.chat_id, remove=(KEY,))
+        await self.store.swap_chat_setting(self.chat_id, KEY, self.me.as_dict(), None)
 
-    async def _write(self) -> None:
+    async def _swap(self, held: Any) -> bool:
+        """Write this console's claim where the setting still holds `held`."""
         now = self.clock()
-        self.me = Holder(self.me.token, self.me.pid, self.me.host, now)
-        await self.store.update_chat_settings(self.chat_id, {KEY: self.me.as_dict()})
-        self.renewed = now
+        mine = Holder(self.me.token, self.me.pid, self.me.host, now)
+        if not await self.store.swap_chat_setting(self.chat_id, KEY, held, mine.as_dict()):
+            return False
+        self.me, self.renewed = mine, now
+        return True

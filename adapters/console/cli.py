@@ -8,27 +8,23 @@ or `--rule` should fail at once with the variant loader's own message
 from __future__ import annotations
 
 import argparse
-import contextlib
 import getpass
 import math
 import os
 import re
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from unobot.chat.i18n import (
     LANGUAGES,
-    N_,
-    NP_,
     env_lang,
     gettext_for,
     joined,
-    known,
     normalize,
-    translations,
 )
+from unobot.cli_text import ARGPARSE, argparse_language, argv_lang
 
 # Why rich, asyncio and the store are imported in `run`: `unobot --help` (and
 # every other command) registers this one, and must not pay for them.
@@ -48,24 +44,12 @@ def default_lang() -> str:
 
 
 def register(subparsers: Any) -> None:
-    _ = gettext_for(default_lang())
+    _ = gettext_for("en")  # said in the reader's language when shown (unobot.cli_text)
     parser = subparsers.add_parser(
         "play", help=_("play UNO in the terminal against AI players"), add_help=False)
     # Its options are added when it parses, in the language its arguments ask for.
     parser.__class__ = PlayParser
     parser.set_defaults(func=run)
-
-
-def argv_lang(args: list[str]) -> str | None:
-    """The language `--lang es` (or `--lang=es`) asks for among `args`, if the bot has it."""
-    for i, arg in enumerate(args):
-        if arg == "--":
-            break
-        value = args[i + 1] if arg == "--lang" and i + 1 < len(args) else arg.partition("=")[2] \
-            if arg.startswith("--lang=") else None
-        if value is not None:
-            return known(value)
-    return None
 
 
 class PlayParser(argparse.ArgumentParser):
@@ -161,43 +145,6 @@ def _levels(lang: str) -> Any:
 
     read.__name__ = "levels"
     return read
-
-
-#: argparse's own messages (Python's msgids, word for word), in unobot's catalogue
-#: so that `unobot play` says them in the player's language.
-ARGPARSE = {
-    "usage": N_("usage: "),
-    "argument": N_("argument %(argument_name)s: %(message)s"),
-    "error": N_("%(prog)s: error: %(message)s\n"),
-    "unrecognized": N_("unrecognized arguments: %s"),
-    "required": N_("the following arguments are required: %s"),
-    "one_of": N_("one of the arguments %s is required"),
-    "expected_one": N_("expected one argument"),
-    "expected_at_most_one": N_("expected at most one argument"),
-    "expected_at_least_one": N_("expected at least one argument"),
-    "invalid_value": N_("invalid %(type)s value: %(value)r"),
-    "invalid_choice": N_("invalid choice: %(value)r (choose from %(choices)s)"),
-    "ambiguous": N_("ambiguous option: %(option)s could match %(matches)s"),
-    "not_allowed": N_("not allowed with argument %s"),
-    "ignored": N_("ignored explicit argument %r"),
-    "options": N_("options"),
-    "positional": N_("positional arguments"),
-    "help": N_("show this help message and exit"),
-}
-ARGPARSE_PLURALS = (NP_("expected %s argument", "expected %s arguments"),)
-
-
-@contextlib.contextmanager
-def argparse_language(lang: str) -> Iterator[None]:
-    """argparse's own words in `lang` while `unobot play` parses (it looks
-    them up through its module's `_` and `ngettext`, gettext's global domain)."""
-    t = translations(lang)
-    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
-    argparse._, argparse.ngettext = t.gettext, t.ngettext  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
 def data_dir(given: str | None, config: Config, environ: Mapping[str, str] | None = None) -> Path:

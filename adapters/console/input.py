@@ -106,10 +106,11 @@ def parse_line(line: str, hand: Sequence[Card], lang: str, deck: Collection[Card
     name = command_word(words[0], lang)
     if name in (HELP, QUIT, TABLE, LOG, RULES):
         return Local(name)
-    return reading_of(line) or grammar.parse_hand(line, hand, lang, deck)
+    return reading_of(line, lang) or grammar.parse_hand(line, hand, lang, deck)
 
 
-def reading_of(line: str) -> Reading | None:
-    """The records command a line asks for, or None (read by core)."""
-    asked = answers.typed_reading(line)
+def reading_of(line: str, lang: str | None = None) -> Reading | None:
+    """The records command a line asks for in the reader's words or the
+    English names, or None (read by core)."""
+    asked = answers.typed_reading(line, lang)
     return Reading(*asked) if asked is not None else None

@@ -27,6 +27,7 @@ from unobot.adapters import metrics
 from unobot.adapters.metrics import MeteredStore
 from unobot.adapters.startup import settle_gc, store_persistence
 from unobot.changes import stop_following
+from unobot.chat.bounded import BoundedCache
 from unobot.chat.i18n import LANGUAGES, gettext_for
 from unobot.chat.service import ChatService, Defaults
 from unobot.chat.waker import Waker, follow_changes
@@ -37,7 +38,7 @@ from .bot import UnoBot
 from .guard import chat_of, telegram_id
 from .limiter import GroupLimiter
 from .replies import ReplySender
-from .runtime import KEY, Options, Runtime, telegram_chat
+from .runtime import KEY, Options, Runtime, private_lang, telegram_chat, user_langs
 from .scheduler import LATE_OK, Scheduler, SchedulerFactory
 from .texts import COMMANDS
 from .transport import JsonRequest
@@ -65,6 +66,7 @@ def build_application(
     set_commands: bool = True,
     scheduler: SchedulerFactory | None = None,
     on_ready: Callable[[Application[Any, Any, Any, Any, Any, Any]], None] | None = None,
+    langs: BoundedCache[str, str] | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """An Application ready for `run_polling`/`run_webhook` (or manual start in tests).
 
@@ -76,6 +78,10 @@ def build_application(
     the jobs (tests give one that runs on a fake clock).
     `on_ready(app)` is called once the bot is set up, before it takes
     updates (the command line says who the bot is).
+    `langs` is where the people's app languages are learnt (`runtime.user_langs()`);
+    a caller giving its own `service` made it with
+    `reader_lang=functools.partial(runtime.private_lang, langs)` over the same
+    `langs`, so that a private chat speaks its person's language.
     Updates run concurrently: the service's compare-and-set keeps games
     consistent, and status edits are ordered by table version.
     """
@@ -96,7 +102,7 @@ def build_application(
     app.bot_data["unobot.setup"] = {
         "store": store, "factory": store_factory, "defaults": defaults, "service": service,
         "options": options or Options(), "set_commands": set_commands,
-        "scheduler": scheduler, "on_ready": on_ready,
+        "scheduler": scheduler, "on_ready": on_ready, "langs": langs if langs is not None else user_langs(),
     }
     handlers.install(app)
     return app
@@ -182,12 +188,14 @@ async def _open_runtime(app: Application[Any, Any, Any, Any, Any, Any], setup: d
         store = cast(Store, MeteredStore(opened, FRONTEND))
     if service is None:
         # On a store that keeps nothing on disk an outage promises nothing (its restart loses every game).
+        # A private chat speaks its person's language until /language.
         service = ChatService(store, defaults=setup["defaults"], settings_from=settings_places,
                               settings_followers=settings_followers,
+                              reader_lang=functools.partial(private_lang, setup["langs"]),
                               keeps_nothing=persistence is not None and persistence.persistent is False)
     rt = app.bot_data[KEY] = Runtime(service=service, store=store, options=setup["options"],
-                                     bot_username=app.bot.username, persistence=persistence)
-    service.reader_lang = rt.private_lang  # a private chat speaks its person's language until /language
+                                     bot_username=app.bot.username, persistence=persistence,
+                                     user_langs=setup["langs"])
     if isinstance(app.bot.rate_limiter, GroupLimiter):
         limiter = app.bot.rate_limiter
         metrics.set_wait_source(FRONTEND, lambda: dict(limiter.waited))

@@ -80,7 +80,7 @@ class Runtime:
     # Each cache saves a store read while it is fresh (see `CACHE_SIZE`).
     #: user id -> the language their own texts (hand, private notices) are shown in,
     #: from their Telegram app, when unobot speaks it; learnt from their updates.
-    user_langs: BoundedCache[str, str] = field(default_factory=lambda: BoundedCache(CACHE_SIZE))
+    user_langs: BoundedCache[str, str] = field(default_factory=lambda: user_langs())
     #: user id -> may the bot write to them in private.
     private_ok: BoundedCache[str, bool] = field(default_factory=lambda: BoundedCache(CACHE_SIZE, 60.0))
 
@@ -96,12 +96,23 @@ class Runtime:
             self.user_langs.put(user_id, lang)
 
     def private_lang(self, chat_id: str) -> str | None:
-        """A private chat's language while it has set none (core's
-        `ChatService.reader_lang`): its one person's app language, learnt from
-        the update being handled (a private chat's id is its user's). Groups
-        and topics (negative ids) have many readers: None."""
-        value = telegram_id(chat_id)
-        return self.user_langs.get(chat_id) if value is not None and value > 0 else None
+        """`private_lang` over this runtime's languages."""
+        return private_lang(self.user_langs, chat_id)
+
+
+def user_langs() -> BoundedCache[str, str]:
+    """Where the people's app languages are kept (`Runtime.user_langs`): made
+    before the service, whose `reader_lang` reads it (`private_lang`)."""
+    return BoundedCache(CACHE_SIZE)
+
+
+def private_lang(langs: BoundedCache[str, str], chat_id: str) -> str | None:
+    """A private chat's language while it has set none (core's
+    `ChatService(reader_lang=...)`): its one person's app language, learnt
+    from the update being handled (a private chat's id is its user's).
+    Groups and topics (negative ids) have many readers: None."""
+    value = telegram_id(chat_id)
+    return langs.get(chat_id) if value is not None and value > 0 else None
 
 
 def telegram_chat(chat: str) -> bool:

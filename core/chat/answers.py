@@ -38,23 +38,24 @@ READING: dict[str, str] = {
 RECORDS = ("top", "me", "last", "forgetme")
 
 
-def typed_reading(line: str) -> tuple[str, str | None] | None:
+def typed_reading(line: str, lang: str | None = None) -> tuple[str, str | None] | None:
     """The records command a typed line asks for (`top`, `top semana`,
-    `/me`, `LAST`), with what followed it (a period for `top`, read by
-    `reading_lines` in any language); None for any other line.
+    `/me`, `LAST`, `clasificación mes` to a Spanish reader), with what
+    followed it (a period for `top`, read by `reading_lines` in any
+    language); None for any other line.
 
-    Why the command names are not translated: they are the names Telegram
-    and Discord give these commands in every language (`/top` in a Spanish
-    chat too, and the texts say `/top week`), so a player types the same
-    word everywhere; what follows `top` is read in every language.
+    The English names are read in every language: they are the names
+    Telegram and Discord give these commands everywhere (`/top` in a Spanish
+    chat too), so a player types the same word everywhere; the reader's own
+    words (`typed.RECORD_WORDS`, the catalogues' `typed` entries) too, as
+    every other command word of the console is (`robar`, `historial`).
     """
     words = line.split()
-    if not words:
+    found = typed.record_command(words, lang) if words else None
+    if found is None:
         return None
-    name = words[0].removeprefix("/").lower()
-    if name not in RECORDS:
-        return None
-    return name, " ".join(words[1:]) or None
+    name, size = found
+    return name, " ".join(words[size:]) or None
 
 
 async def stats_lines(store: Store, chat_id: str, person: Person, lang: str) -> list[str]:

@@ -281,8 +281,8 @@ def _skip(table: Table, person: c.Person, cmd: c.Skip, out: Outcome, now: float)
     entries = [f"{seat} timeout"]
     count = table.timeouts.get(sid, 0) + 1
     table.timeouts[sid] = count
-    kick_after = engine.rules_of(table.game).options["turn-timer"].kick_after \
-        if engine.rules_of(table.game).enabled("turn-timer") else 0
+    # Asked of the rules (`Rule.timeouts_before_removal`: turn-timer's kick_after), never by a rule's name.
+    kick_after = (table.game.rules or engine.rules_of(table.game)).timeouts_before_removal
     # Never the last person still playing: the match would go on among AI seats with
     # nobody to watch it (the console's one player, a chat whose others left); their
     # turns keep timing out instead.

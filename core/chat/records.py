@@ -276,20 +276,35 @@ async def finish(store: Store, game_id: str, table: Table, events: Sequence[Even
         return False
 
 
-def rated_as(player: dict[str, Any], lang: str) -> tuple[str, str]:
-    """Who a seat counts as in the standings (id, name): a person as
-    themself; an AI seat as its seat and level (``ai:1:expert``, "Ada (AI)
-    · expert").
+def rated_as(player: dict[str, Any]) -> tuple[str, str]:
+    """Who a seat counts as in the standings (id, name kept): a person as
+    themself; an AI seat as its seat and level (``ai:1:expert``), under its
+    base name ("Ada"): `standing_name` adds the AI mark and the level in
+    each reader's language, as `kept_name` does for a kept game.
 
     Why the level: the seat ids are the same whatever level sits there
     (the first AI seat is ``ai:1``, easy in one match, expert in the next),
     and the point of rating the AI is that a group sees how it does against
     each level; one line for all of them would say nothing.
+    Why the base name: the line is read in every reader's language; kept
+    as the table wrote it ("Ada (IA) · experto"), a German read Spanish.
     """
     level = player.get("level")
     if not player.get("ai") or not level:  # a person, or a record kept before levels were
-        return str(player["id"]), str(player["name"])
-    return f"{player['id']}:{level}", f"{kept_name(player, lang)} · {level_title(str(level), lang)}"
+        return str(player["id"]), ai_base(str(player["name"])) if player.get("ai") else str(player["name"])
+    return f"{player['id']}:{level}", ai_base(str(player["name"]))
+
+
+def standing_name(player: str, name: str, lang: str) -> str:
+    """A standings line's name as `lang` reads it: a person's as kept; an AI
+    seat's (`rated_as`) with the reader's AI mark and level ("Ada (KI) ·
+    Experte"), also from a line kept before the base name was, with the
+    table's words in it ("Ada (IA) · experto")."""
+    if not player.startswith("ai:"):
+        return name
+    shown = ai_name(ai_base(name.split(" · ")[0]), lang)
+    seat, _sep, level = player.rpartition(":")
+    return f"{shown} · {level_title(level, lang)}" if seat.startswith("ai:") else shown
 
 
 async def _standings(store: Store, table: Table, record: dict[str, Any], now: float) -> list[Standing]:
@@ -308,7 +323,7 @@ async def _standings(store: Store, table: Table, record: dict[str, Any], now: fl
         same = place > 0 and ((seat in won and prev in won) or (
             seat not in won and prev not in won and places[seat] == places[prev] and scores[seat] == scores[prev]))
         ranks[seat] = ranks[prev] if same else place + 1
-    who = [rated_as(p, table.lang) for p in players]
+    who = [rated_as(p) for p in players]
     everyone = await store.standings(table.chat_id, "all")
     before = [everyone.get(ident, {}).get("rating", "") for ident, _name in who]
     rated = len(players) > 1 and not record["stopped"]  # a stopped match has no result to rate
@@ -327,18 +342,20 @@ async def _standings(store: Store, table: Table, record: dict[str, Any], now: fl
 # --------------------------------------------------------------------------- reading
 
 
-def _line(player: str, raw: dict[str, Any], rating: str = "") -> Line:
-    return Line(player, str(raw["name"]), int(raw["games"]), int(raw["wins"]), int(raw["points"]),
-                display_rating(rating or str(raw.get("rating") or "")))
+def _line(player: str, raw: dict[str, Any], rating: str = "", lang: str | None = None) -> Line:
+    name = str(raw["name"])
+    return Line(player, standing_name(player, name, lang) if lang else name, int(raw["games"]), int(raw["wins"]),
+                int(raw["points"]), display_rating(rating or str(raw.get("rating") or "")))
 
 
 async def top(store: Store, chat_id: str, period: str = "all", *, limit: int = 10,
-              when: float | None = None) -> list[Line]:
-    """A chat's table for a period, best first (wins, then points, then rating)."""
+              when: float | None = None, lang: str | None = None) -> list[Line]:
+    """A chat's table for a period, best first (wins, then points, then rating);
+    with `lang`, each name as that reader reads it (`standing_name`), else as kept."""
     key = period_key(period, time.time() if when is None else when)
     table = await store.standings(chat_id, key)
     ratings = await store.standings(chat_id, "all") if key != "all" else table
-    lines = [_line(p, raw, str(ratings.get(p, {}).get("rating", ""))) for p, raw in table.items()]
+    lines = [_line(p, raw, str(ratings.get(p, {}).get("rating", "")), lang) for p, raw in table.items()]
     lines.sort(key=lambda x: (-x.wins, -x.points, -x.rating, x.name))
     return lines[:limit]
 

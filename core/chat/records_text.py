@@ -35,7 +35,7 @@ async def top_lines(store: Store, chat_id: str, period: str, lang: str) -> list[
     """The chat's table for a period, best first."""
     _ = gettext_for(lang)
     lines = [_(PERIOD_TITLES[period])]
-    table = await records.top(store, chat_id, period)
+    table = await records.top(store, chat_id, period, lang=lang)
     if not table:
         return [*lines, _("No finished match is counted here yet.")]
     for rank, x in enumerate(table, 1):

@@ -95,7 +95,8 @@ class ChatService:
                  clock: Callable[[], float] = time.time, max_tries: int = 8,
                  rng: random.Random | None = None, cache_size: int = 1024,
                  settings_from: Callable[[str], Sequence[str]] | None = None, keeps_nothing: bool = False,
-                 settings_followers: Callable[[str], str | None] | None = None) -> None:
+                 settings_followers: Callable[[str], str | None] | None = None,
+                 reader_lang: Callable[[str], str | None] | None = None) -> None:
         self.store = store
         #: The store keeps nothing on disk (`adapters.startup.store_persistence`
         #: found neither snapshots nor an append-only file): an outage is said
@@ -113,8 +114,10 @@ class ChatService:
         #: A chat's language when its settings name none, if the front-end knows
         #: who reads it: a Telegram private chat is one person, whose app's
         #: language is known from their updates (issue 26: a person's own texts
-        #: in their language). None: the bot's default. Set by the front-end.
-        self.reader_lang: Callable[[str], str | None] = lambda chat: None
+        #: in their language). None: the bot's default. Given at construction,
+        #: as every other way the front-end shapes the service: a service is
+        #: never seen, by a waker or a web table sharing it, without it.
+        self.reader_lang: Callable[[str], str | None] = reader_lang or (lambda chat: None)
         self.session: Session[Table] = Session(store, TABLES, max_tries=max_tries, cache_size=cache_size)
         #: The game of each chat whose running table this process saved or
         #: loaded last: its next command needs no store read to find it.

@@ -49,6 +49,11 @@ COLOR_SHORT: dict[str, str] = {
 }
 #: What `/top` takes for each period (none at all: all time).
 PERIODS: dict[str, str] = {"week": NC_("typed", "week"), "month": NC_("typed", "month"), "all": NC_("typed", "all")}
+#: The players' records commands as a person types them where commands are
+#: typed words (the console): every form the reader's language lists, and
+#: the English names the chats give them (`/top`, `/me`) in every language.
+RECORD_WORDS: dict[str, str] = {"top": NC_("typed", "top"), "me": NC_("typed", "me"),
+                                "last": NC_("typed", "last"), "forgetme": NC_("typed", "forgetme")}
 #: A setting switched off (`/timer off`).
 OFF = NC_("typed", "off")
 
@@ -137,6 +142,24 @@ def period_of(text: str | None) -> str | None:
             if w in forms(language, message):
                 return period
     return None
+
+
+def record_command(words: list[str], lang: str | None) -> tuple[str, int] | None:
+    """The records command typed words start with (`top`, `clasificación`,
+    `xếp hạng`, `/me`), and how many words it took; None for none.
+
+    Read in the reader's language and English only, not in every language as
+    colours are: a short word of one language is another's answer or move
+    (Polish `ja` is me, German `ja` answers "Play again?")."""
+    folded = [fold(word).removeprefix("/") for word in words]
+    best: tuple[str, int] | None = None
+    for language in dict.fromkeys((normalize(lang), "en")):
+        for name, message in RECORD_WORDS.items():
+            for form in (name, *forms(language, message)):
+                size = len(form.split())
+                if folded[:size] == form.split() and (best is None or size > best[1]):
+                    best = (name, size)
+    return best
 
 
 def level_of(text: str | None) -> str | None:

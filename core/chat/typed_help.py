@@ -24,7 +24,14 @@ if TYPE_CHECKING:
 def top_usage(lang: str) -> str:
     """`top [week|month|all]` with the period words the reader types (`top [semana|mes|todo]`)."""
     words = [typed.first_form(lang, typed.PERIODS[p]) for p in ("week", "month", "all")]
-    return "top [" + "|".join(words) + "]"
+    return record_word(lang, "top") + " [" + "|".join(words) + "]"
+
+
+def record_word(lang: str, name: str) -> str:
+    """A records command as the help shows it to type: the reader's word and
+    the English name every front-end reads (`clasificación · top`), or the name alone."""
+    word = typed.first_form(lang, typed.RECORD_WORDS[name])
+    return name if typed.fold(word) == name else f"{word} · {name}"
 
 
 #: Fixed rows that only some rule makes a move (their first column's key, the rule's name).
@@ -127,7 +134,7 @@ def records_rows(lang: str) -> list[tuple[str, str]]:
     _ = gettext_for(lang)
     return [
         (top_usage(lang), _("the standings here: wins, games, points and rating (this week, this month, all time)")),
-        ("me", _("your record and rating in every chat you finished a match in")),
-        ("last", _("the last finished match: who won, the scores, its last moments")),
-        ("forgetme", _("remove your records and your name from the kept games")),
+        (record_word(lang, "me"), _("your record and rating in every chat you finished a match in")),
+        (record_word(lang, "last"), _("the last finished match: who won, the scores, its last moments")),
+        (record_word(lang, "forgetme"), _("remove your records and your name from the kept games")),
     ]

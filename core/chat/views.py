@@ -283,8 +283,8 @@ def rule_facts(table: Table) -> tuple[int, int | None]:
     seconds = table.timer
     if not seconds and table.game is not None:
         seconds = int(rules.turn_seconds(table.game) or 0)
-    elif not seconds and rules.enabled("turn-timer"):
-        seconds = int(rules.options["turn-timer"].seconds or 0)
+    elif not seconds:  # no round yet: `Rule.seconds_per_turn` (turn-timer's seconds), never by a rule's name
+        seconds = rules.seconds_per_turn
     return seconds, rules.match_target  # asked of the rules (`Rule.match_target`), never by a rule's name
 
 

@@ -520,3 +520,31 @@ async def test_the_challenger_alone_is_shown_the_challenged_hand(svc: ChatServic
         assert hand in out.private_for(BEN.id, lang), out.private_for(BEN.id, lang)
         assert not [line for line in out.private_for(ANA.id, lang) if "Ana" in line]  # nobody else sees it
     assert any("Ana" in line for line in out.private[BEN.id])
+
+
+async def test_any_rule_may_say_after_how_many_timeouts_a_player_is_removed(svc: ChatService,
+                                                                              clock: Clock) -> None:
+    """Core read turn-timer's `kick_after` by the rule's name, so no other
+    rule could ask for a player's removal. Now any rule answers
+    `Rule.timeouts_before_removal` (docs/plugins.md), a house rule before
+    the shared turn-timer: this one removes after a single timeout."""
+    from unobot import Rule
+    from unobot.testing import installed
+
+    class OneStrike(Rule):
+        name = "one-strike-for-a-test"
+
+        def timeouts_before_removal(self) -> int | None:
+            return 1
+
+    with installed(OneStrike):
+        assert (await svc.handle(CHAT, ADMIN, c.SetTimer(10))).ok
+        assert (await svc.handle(CHAT, ADMIN, c.SetRule("one-strike-for-a-test", enabled=True))).ok
+        await lobby(svc, ANA, BEN, CAT)
+        table = (await svc.handle(CHAT, ANA, c.Start())).table
+        victim = table.seats[table.game.turn].id
+        clock.now += 11
+        out = await svc.handle(CHAT, ANA, c.Skip(auto=True, version=table.version))
+        assert out.ok and out.changed
+        assert table.seat_of(victim) in out.table.game.out  # removed after one timeout, not three
+        assert any("timed out too often" in n for n in out.notices)

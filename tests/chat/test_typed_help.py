@@ -28,9 +28,11 @@ def test_every_command_word_shown_is_read_as_that_command(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "es", "de"])
 def test_the_records_rows_name_what_is_read(lang: str) -> None:
     rows = records_rows(lang)
-    assert [answers.typed_reading(word.split(" [")[0]) for word, _what in rows] == \
-        [(name, None) for name in answers.RECORDS]
-    periods = top_usage(lang).removeprefix("top [").removesuffix("]").split("|")
+    # every word a row shows (the reader's, then the English name: `clasificación · top`) is read
+    shown = [word.split(" [")[0].split(" · ") for word, _what in rows]
+    assert [{answers.typed_reading(w, lang) for w in words} for words in shown] == \
+        [{(name, None)} for name in answers.RECORDS]
+    periods = top_usage(lang).split(" [")[1].removesuffix("]").split("|")
     assert [typed.period_of(p) for p in periods] == ["week", "month", "all"]
 
 

@@ -75,7 +75,7 @@ def test_uno_with_too_many_cards_is_refused_and_nothing_is_played(lang: str, ser
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_draw_and_play_that_does_not_fit_says_what_was_drawn(lang: str, server: RedisServer) -> None:
     _ = gettext_for(lang)
-    stage_game(server.url, Stage(hands=("G2 G3", "B1 B2 B3"), top="R1", next_draw=("B9",)), lang=lang)
+    ai = stage_game(server.url, Stage(hands=("G2 G3", "B1 B2 B3"), top="R1", next_draw=("B9",)), lang=lang)
     screen = Screen(server.url, lang)
     screen.until_move()
     screen.child.sendline(_("dp"))
@@ -88,6 +88,11 @@ def test_a_draw_and_play_that_does_not_fit_says_what_was_drawn(lang: str, server
         screen.child.sendline("")
     line = _("{cards} does not fit now: you keep it.").format(cards=card_name(parse_card("B9"), lang))
     assert line in text, text[-1500:]
+    # Said under my draw, before the others move (it came after them, even after a round's end).
+    moved = [_("{player} played {card}.").format(player=ai, card=card_name(parse_card(card), lang))
+             for card in ("B1", "B2", "B3")]
+    others = [text.index(played) for played in moved if played in text]
+    assert others and text.index(line) < min(others), text[-1500:]
     assert screen.close() == 0
 
 

@@ -148,3 +148,35 @@ def test_a_match_won_on_points_counts_once(lang: str, server: RedisServer) -> No
         _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
             rank=2, player=rated_ai(ai, lang), wins=0, games=1, points=0, rating=lost)]
     assert screen.close("n") == 0
+
+
+@pytest.mark.parametrize("lang", ("es", "de"))
+def test_the_records_commands_are_typed_in_the_players_words(lang: str, server: RedisServer) -> None:
+    """The console read `top`, `me`, `last`, `forgetme` in English only, and
+    its help listed them so, while every other command has the player's word
+    (`robar`, `historial`). Now each is read in the player's language too
+    (the catalogues' `typed` entries, `typed.RECORD_WORDS`), the English
+    names still, and the help shows both."""
+    _ = gettext_for(lang)
+    stage_game(server.url, Stage(hands=("R1", AI_HAND), top="R9"), lang=lang, rounds=1)
+    screen = Screen(server.url, lang)
+    screen.until_move()
+    top, me, last, forget = (typed.first_form(lang, typed.RECORD_WORDS[w]) for w in ("top", "me", "last", "forgetme"))
+    assert "top" not in (top, me, last, forget)
+    text, _label = screen.type(_("help"))
+    flat = " ".join(text.split())
+    for word, name in ((top, "top"), (me, "me"), (last, "last"), (forget, "forgetme")):
+        assert f"{word} · {name}" in flat, (word, flat[-1500:])
+    month = typed.first_form(lang, typed.PERIODS["month"])
+    text, label = screen.type(f"{top} {month}")
+    assert _lines(text)[:2] == [_("Standings: this month"), _("No finished match is counted here yet.")]
+    assert label == _("Your move")
+    text, label = screen.type(me.upper())
+    assert _lines(text)[:2] == [_("{player}'s record").format(player="Tess"), _("You have not finished a match yet.")]
+    text, label = screen.type(last)
+    assert _("Your move") == label and "?" not in _lines(text)[0], text
+    text, label = screen.type(forget)
+    assert _lines(text)[0] == _("Remove your records and your name from every kept game? This cannot be undone.")
+    text, label = _after(screen, *screen.type("1"))  # the match ends: "Play again?" reads them too
+    text, label = screen.type(top)
+    assert _lines(text)[0] == _("Standings: all time") and "Tess" in text, text

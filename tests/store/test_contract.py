@@ -280,6 +280,22 @@ async def test_chat_settings_round_trip(store: Store) -> None:
     assert await store.get_chat_settings(CHAT) == {}
 
 
+async def test_a_setting_swapped_from_one_value_is_taken_by_one_writer(store: Store) -> None:
+    """`swap_chat_setting`: the console's claim on its table is taken by the
+    first of several starts, not the last (a plain update lets each believe it won)."""
+    await store.update_chat_settings(CHAT, {"lang": "es"})
+    won = await asyncio.gather(*(store.swap_chat_setting(CHAT, "holder", None, {"pid": i}) for i in range(6)))
+    assert won.count(True) == 1
+    holder = {"pid": won.index(True)}
+    assert (await store.get_chat_settings(CHAT)) == {"lang": "es", "holder": holder}
+    assert not await store.swap_chat_setting(CHAT, "holder", None, {"pid": 9})  # not absent any more
+    assert not await store.swap_chat_setting(CHAT, "holder", {"pid": 9}, {"pid": 10})  # not what it holds
+    assert await store.swap_chat_setting(CHAT, "holder", holder, {"pid": 7, "seen": 1.5})
+    assert not await store.swap_chat_setting(CHAT, "holder", holder, None)  # changed since
+    assert await store.swap_chat_setting(CHAT, "holder", {"pid": 7, "seen": 1.5}, None)  # removed
+    assert await store.get_chat_settings(CHAT) == {"lang": "es"}
+
+
 async def test_settings_returned_are_copies(store: Store) -> None:
     await store.update_chat_settings(CHAT, {"timers": {"turn": 60}})
     got = await store.get_chat_settings(CHAT)

@@ -23,6 +23,7 @@ hidden in a hand: not one, including the messages after the match ended
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import random
 import re
@@ -48,7 +49,7 @@ from unobot.adapters.telegram.app import (
 )
 from unobot.adapters.telegram.cli import webhook_secret
 from unobot.adapters.telegram.guard import place
-from unobot.adapters.telegram.runtime import KEY, Options
+from unobot.adapters.telegram.runtime import KEY, Options, private_lang, user_langs
 from unobot.adapters.telegram.webhook import WebhookServer
 from unobot.cards import Card
 from unobot.chat.service import ChatService
@@ -100,10 +101,13 @@ class BotProcess:
         self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
         rng = random.Random(self.seed) if self.seed is not None else None
         # The adapter's own service (a forum topic's settings are its chat's), as the command line makes it.
+        langs = user_langs()
         self.service = ChatService(self.store, rng=rng, settings_from=settings_places,
-                                   settings_followers=settings_followers, **({"clock": self.clock} if self.clock else {}))
+                                   settings_followers=settings_followers,
+                                   reader_lang=functools.partial(private_lang, langs),
+                                   **({"clock": self.clock} if self.clock else {}))
         self.app = build_application(self.server.token, base_url=self.server.base_url,
-                                     service=self.service, options=self.options,
+                                     service=self.service, options=self.options, langs=langs,
                                      rate_limiter=self.rate_limiter or no_throttle(),
                                      scheduler=ManualScheduler if self.clock else None)
         await self.app.initialize()

@@ -1,0 +1,130 @@
+"""The `unobot` command's own words in its reader's language: every command's
+help, and argparse's words around them.
+
+Why one place for every command: an operator who reads Spanish ran
+`unobot play --help` in Spanish and `unobot --help`, `unobot telegram
+--help` or `unobot replay --help` in English, since only `play` translated
+its options. Now the commands register their help texts in English (the
+msgids: `N_`, or `gettext_for("en")` where a module marks them so), and
+`TranslatedHelp`, the formatter of every parser, says each one in the
+reader's language when the help is printed: `--lang` among the arguments,
+else the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE), else English. A
+command of a third party's package is shown as it wrote it, unless
+unobot's catalogue knows its words.
+
+argparse's own words ("usage:", "options", "show this help message and
+exit", "unrecognized arguments: %s", "invalid choice: ...") are looked up
+by argparse through its module's `_` and `ngettext` (gettext's global
+domain, which unobot does not install). `argparse_language` points those
+two names at unobot's catalogue while the command line is parsed, and puts
+them back after: nothing else in the process uses them, and the texts
+(`ARGPARSE`, Python's msgids word for word) are in the catalogue.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import contextvars
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .chat.i18n import N_, NP_, env_lang, gettext_for, known, translations
+
+#: argparse's own messages (Python's msgids, word for word), in unobot's catalogue.
+ARGPARSE = {
+    "usage": N_("usage: "),
+    "argument": N_("argument %(argument_name)s: %(message)s"),
+    "error": N_("%(prog)s: error: %(message)s\n"),
+    "unrecognized": N_("unrecognized arguments: %s"),
+    "required": N_("the following arguments are required: %s"),
+    "one_of": N_("one of the arguments %s is required"),
+    "expected_one": N_("expected one argument"),
+    "expected_at_most_one": N_("expected at most one argument"),
+    "expected_at_least_one": N_("expected at least one argument"),
+    "invalid_value": N_("invalid %(type)s value: %(value)r"),
+    "invalid_choice": N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    "ambiguous": N_("ambiguous option: %(option)s could match %(matches)s"),
+    "not_allowed": N_("not allowed with argument %s"),
+    "ignored": N_("ignored explicit argument %r"),
+    "options": N_("options"),
+    "positional": N_("positional arguments"),
+    "help": N_("show this help message and exit"),
+}
+ARGPARSE_PLURALS = (NP_("expected %s argument", "expected %s arguments"),)
+
+#: The language the command line is being read in (`argparse_language`).
+_reading: contextvars.ContextVar[str] = contextvars.ContextVar("unobot_cli_lang", default="en")
+
+
+def argv_lang(args: Sequence[str]) -> str | None:
+    """The language `--lang es` (or `--lang=es`) asks for among `args`, if the bot has it."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        value = args[i + 1] if arg == "--lang" and i + 1 < len(args) else arg.partition("=")[2] \
+            if arg.startswith("--lang=") else None
+        if value is not None:
+            return known(value)
+    return None
+
+
+def reader_of(args: Sequence[str]) -> str:
+    """Who reads this command line's help and errors: `--lang`, else the locale, else English."""
+    return argv_lang(args) or env_lang() or "en"
+
+
+def cli_lang() -> str:
+    """The language the command line is read in now (English outside `argparse_language`)."""
+    return _reading.get()
+
+
+def cli_gettext() -> Any:
+    """`_` in the language the command line is read in: for the messages of an
+    argument's `type` check (`--port 99999`), which argparse shows as they come."""
+    return gettext_for(cli_lang())
+
+
+@contextlib.contextmanager
+def argparse_language(lang: str) -> Iterator[None]:
+    """argparse's own words, and every help text, in `lang` while the block runs."""
+    t = translations(lang)
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    token = _reading.set(lang)
+    argparse._, argparse.ngettext = t.gettext, t.ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+        _reading.reset(token)
+
+
+class TranslatedHelp(argparse.HelpFormatter):
+    """A help formatter that says each text in the command line's language
+    (`cli_lang`): the options' help, the commands' one-line help in the list,
+    descriptions and section titles. A text the catalogue does not know (a
+    third party's) is shown as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return _say(action.help)
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(_say(text))
+
+    def start_section(self, heading: str | None) -> None:
+        super().start_section(_say(heading))
+
+
+def _say(text: str | None) -> str | None:
+    if not text or text == argparse.SUPPRESS:
+        return text
+    return str(gettext_for(cli_lang())(text))
+
+
+def translate_parsers(parser: argparse.ArgumentParser) -> None:
+    """Give `parser` and every command under it the translating formatter."""
+    parser.formatter_class = TranslatedHelp
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                translate_parsers(sub)
