@@ -73,6 +73,13 @@ class Table:
     adapter: dict[str, Any] = field(default_factory=dict)  # adapters' own data (message ids)
     left: list[str] = field(default_factory=list)  # people who left between rounds
     round_started: float = 0.0  # when the round was dealt (a rule's round clock runs from it)
+    #: The match's own reference (a few random hex digits, set when the table is opened
+    #: and kept in its record): what "Play again" under this match's last message names,
+    #: so a press on an old match's message plays that match again, not the chat's latest.
+    match: str = ""
+    #: The match a "Play again" lobby plays again (its `match`): a second press on that
+    #: match's message is this lobby; a press on another match's is not.
+    again_of: str = ""
     #: seat -> the cards that seat drew last (one move's draws: a draw, a penalty
     #: taken), less those played since; people only. Their hand marks them: the
     #: private "You drew" notice may be lost. Cleared when a round is dealt.
@@ -175,6 +182,8 @@ class Table:
             **({"left": self.left} if self.left else {}),
             **({"ss": self.settings_seen} if self.settings_seen and self.phase == LOBBY else {}),
             **({"rt": round(self.round_started, 1)} if self.round_started else {}),
+            **({"mt": self.match} if self.match else {}),
+            **({"ag": self.again_of} if self.again_of else {}),
             **({"nd": {str(k): pack(v) for k, v in self.drawn_last.items()}} if self.drawn_last else {}),
         }
 
@@ -216,6 +225,7 @@ class Table:
                 version=int(d.get("v", 0)),
                 drawn_last={int(k): unpack(v) for k, v in (d.get("nd") or {}).items()},
                 settings_seen=dict(d.get("ss") or {}),
+                match=str(d.get("mt") or ""), again_of=str(d.get("ag") or ""),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateFormatError(f"table is incomplete or corrupt: {exc!r}") from exc
