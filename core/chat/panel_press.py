@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from . import commands as c
 from .actions import Action, decode, menu
 from .i18n import N_, gettext_for
-from .lobby import again_note
+from .lobby import again_note, last_match
 from .outcome import Outcome, reader_lang
 from .panel_ids import ACT, NEEDS, Press
 from .render import error_text
@@ -87,6 +87,10 @@ async def press(service: ChatService, chat: str, person: c.Person, pressed: Pres
         return replace(await _again(service, chat, person, lang, again, on_panel=message is None,
                                     commands=commands), lang=lang)
     if table is None:
+        ended = await last_match(service, chat) if message is None else None
+        if ended is not None and (ended.seat_of(person.id) is not None or person.is_admin):
+            # a panel open when the match ended: how it ended, and "Play again" (as its message offers)
+            return Answer(ended, form=PANEL, lang=lang)
         return Answer(None, [WARNING + error_text("no_game", lang, commands)], refused=True, form=TELL, lang=lang)
     if message is not None and table.adapter.get("status") != message:
         return Answer(table, [WARNING + gettext_for(lang)(OLDER_MESSAGE)], refused=True, form=TELL, lang=lang)
