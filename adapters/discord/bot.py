@@ -193,7 +193,7 @@ class UnoBot(discord.Client):
         says why a game ended) and plan the table's jobs anew (none once it ended)."""
         table = out.table
         if out.changed and table is not None:  # a table command's outcome always holds its table
-            st = outcome_text(table, line, rules=render.RULES_COMMAND, now=self.now())
+            st = outcome_text(table, line, rules=render.RULES_COMMAND, now=self.now(), live_clock=render.live_clock)
             await self.refresh(chat, table, render.status(table, st))
             self.waker.after(chat, table, out)
 

@@ -429,12 +429,20 @@ def round_left(table: Table, now: float) -> float | None:
     return None if ends is None else max(0.0, ends - now)
 
 
-def round_clock_line(left: float, lang: str | None) -> str:
+def round_clock_line(left: float, lang: str | None, when: str | None = None) -> str:
     """The round's clock as a status says it, `left` seconds before it rings:
     to the nearest minute ("⏱ Round ends in 3 minutes"), then, in its last
     minute, "in less than a minute". Said again whenever the status is drawn (no front-end edits a
-    message for a clock alone)."""
+    message for a clock alone), so between two edits the words go stale.
+
+    `when`: the moment as a front-end writes it live (Discord's `<t:UNIX:R>`, which its
+    app counts down in each reader's own language): "⏱ Round ends: in 2 minutes",
+    never stale."""
     _, ngettext = gettext_for(lang), ngettext_for(lang)
+    if when is not None:
+        # TRANSLATORS: {when} is a live time the app writes itself, in the reader's own language
+        # ("in 3 minutes", "dentro de 3 minutos"): keep it at the end, after the colon.
+        return "⏱ " + _("Round ends: {when}").format(when=when)
     if left < 60:
         return "⏱ " + _("Round ends in less than a minute")
     minutes = int(left / 60 + 0.5)  # the nearest minute: 1 from 60 to 89 s left, 2 from 90 s
