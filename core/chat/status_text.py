@@ -18,7 +18,7 @@ from .i18n import gettext_for, ngettext_for
 from .match_text import match_length
 from .render import COLOR_EMOJI
 from .table import FINISHED, LOBBY, PLAYING, Table
-from .views import round_clock_line, round_headline, status_lines, table_view
+from .views import round_clock_line, round_headline, round_length_line, status_lines, table_view
 
 #: How many of the last moves a status shows.
 RECENT_LINES = 5
@@ -84,6 +84,8 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
     if seconds and table.phase in (LOBBY, PLAYING):
         ngettext = ngettext_for(lang)
         out.append("⏱ " + ngettext("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds))
+    if table.phase == LOBBY and view.round_seconds:  # said before the deal: who joins knows rounds are timed
+        out.append(round_length_line(view.round_seconds, lang))
     if view.round_ends is not None and now is not None:
         left = max(0.0, view.round_ends - now)
         out.append(round_clock_line(left, lang, live_clock(left) if live_clock is not None else None))
