@@ -177,12 +177,30 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     await _note_newest(service, chat_id, game_id)
     out = Outcome(ok=True, changed=True, table=table)
     if seats is not None:
-        out.tell(Msg(N_("{player} asked for another game of {variant}: the same players are seated."),
-                     player=person.name, variant=VariantTitle(variant)), lang)
+        out.tell(again_line(person.name, variant), lang)
     else:
         out.tell(Msg(N_("{player} opened a game of {variant}. Join with /join; start with /start."),
                      player=person.name, variant=VariantTitle(variant)), lang)
     return out
+
+
+def again_line(player: str, variant: str) -> Msg:
+    """"Ann asked for another game of Official rules: the same players are seated." """
+    return Msg(N_("{player} asked for another game of {variant}: the same players are seated."),
+               player=player, variant=VariantTitle(variant))
+
+
+def unposted_notes(table: Table) -> list[str]:
+    """The lines a lobby opened where its chat's messages are not written (`UNPOSTED`:
+    "Play again" on a Telegram group's Mini App page, in another process) is posted
+    with, in the table's language, from the table alone: the process that posts it
+    never saw the outcome that said them. Why: the group read "Ann asked for another
+    game" when Ann pressed the group's button, and nothing when she pressed the page's."""
+    if table.phase != LOBBY or not table.adapter.get(UNPOSTED) or table.adapter.get("status"):
+        return []
+    seat = table.seat_of(table.creator)
+    name = table.seats[seat].name if seat is not None else ""
+    return [again_line(name, table.variant).text(table.lang)] if name else []
 
 
 #: The chat's setting that names its newest game (the last lobby opened there), kept in

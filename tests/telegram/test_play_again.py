@@ -230,3 +230,31 @@ async def test_a_member_who_did_not_play_pressing_play_again_after_the_first_is_
     assert lobby is not None and lobby.phase == LOBBY and [s.name for s in lobby.seats][-1] == "Dan"
     status = driver.message_with(keyboards.START)
     assert status is not None and "Dan" in status["text"], status
+
+
+async def test_a_lobby_a_mini_app_page_opened_says_who_asked(server: BotAPIServer, bot: BotProcess) -> None:
+    """"Play again" pressed on the group's Mini App page, served by another process on the
+    same Redis (`unobot web`): the bot posts the lobby it sees (`UNPOSTED`) with the same
+    "Ben asked for another game" line the group's own button gives. It once posted the
+    bare lobby: the process that posts it never saw the outcome that said it."""
+    from unobot.adapters.redis_store import RedisStore
+    from unobot.chat.service import ChatService
+
+    driver, before = await finished_match(server, bot, lang="es")
+    _ann, ben = driver.players
+    other = RedisStore.from_url(bot.redis_url, prefix=bot.prefix)  # the web process's own store
+    try:
+        web = ChatService(other)
+        final = await web.table(driver.chat)
+        assert final is None  # the match is over; the page offers Play again of it
+        asked = c.Again(unposted=True, match=before.match)
+        out = await web.handle(driver.chat, c.Person(str(ben["id"]), "Ben"), asked)
+        assert out.ok and out.changed, out.error
+        posted = await server.wait_for("sendMessage", lambda p: "Ben" in str(p.get("text", ""))
+                                       and "otra partida" in str(p.get("text", "")), timeout=5)
+        assert "Ben ha pedido otra partida" in posted.params["text"], posted.params["text"]
+    finally:
+        await other.close()
+    await bot.idle()
+    lobby = await driver.table()
+    assert lobby is not None and lobby.phase == LOBBY and lobby.adapter.get("status")
