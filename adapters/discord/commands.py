@@ -36,7 +36,7 @@ from unobot.chat import panel_ids as ids
 from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
-from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
+from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, known
 from unobot.chat.markup import titled
 from unobot.chat.outcome import Outcome, reader_lang
 from unobot.chat.status_text import stop_line
@@ -234,7 +234,7 @@ async def setting(bot: Host, it: discord.Interaction[Any], reply: Reply, cmd: c.
     settings = out.settings or await bot.service.settings(chat)
     m = render.settings_menu(settings, str(settings["lang"]))
     # The note first (rules_lines): appended after a text fitted to 2,000 characters it could overflow.
-    await reply.show(render.Shown(render.rules_text(m, gettext_for(m.lang)(sp.SAVED)), None))
+    await reply.show(render.Shown(render.rules_text(m, sp.saved_note(m.lang, out.to_lobby)), None))
     await lobby_follows(bot, chat_of(it), out)
 
 

@@ -369,3 +369,29 @@ async def test_leave_before_and_during_a_game(server: BotAPIServer, bot: BotProc
     assert "Bob left the game." in status.params["text"]
     stats = await driver.play()
     assert stats.moves > 0 and "wins" in driver.bot_messages()[-1]["text"]
+
+
+async def test_a_setting_changed_beside_a_lobby_says_the_lobby_plays_it(server: BotAPIServer, bot: BotProcess) -> None:
+    """An admin changes the variant and the timer while a lobby waits: the lobby's status
+    shows them at once, so the answer says the waiting game plays them too (it said "It
+    applies from the next game"), and a one-second timer is "1 second", not "1 seconds"."""
+    from unobot.chat.settings_menu import rule_ref
+
+    group = server.group(title="Lobby night")
+    ana, beto = server.user(801, "Ana", "ana", language_code="es"), server.user(802, "Beto", "beto")
+    server.set_status(group, ana, "creator")
+    driver = TableDriver(server, bot, group, [ana, beto])
+    await driver.command(ana, "/variant", "party")
+    said = bot_messages(server, group)[-1]["text"]
+    assert said == "✅ Variant: Party. It applies from the next game.", said
+    await driver.command(ana, "/new")
+    await driver.command(ana, "/variant", "official")
+    said = bot_messages(server, group)[-1]["text"]
+    assert said == "✅ Variant: Official rules. The game waiting for players here plays it too.", said
+    await driver.command(ana, "/timer", "1")
+    said = bot_messages(server, group)[-1]["text"]
+    assert said == "✅ Turn timer: 1 second. The game waiting for players here plays it too.", said
+    await driver.command(ana, "/rules")
+    await driver.press(ana, keyboards.RULE_ON + rule_ref("stacking"))
+    answer = server.calls_to("answerCallbackQuery")[-1]
+    assert answer.get("text") == "Guardado. La partida que espera jugadores aquí también se juega así.", answer
