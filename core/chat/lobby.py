@@ -279,9 +279,11 @@ async def open_again(service: ServicePort, chat_id: str, person: c.Person, cmd: 
                            adapter={UNPOSTED: True} if cmd is not None and cmd.unposted else None,
                            again_of=played)
     lobby = out.table
-    if not out.ok and out.code == "game_running" and lobby is not None and lobby.phase == LOBBY \
-            and (not ref or lobby.again_of == ref):
-        return Outcome(ok=True, table=lobby)  # someone asked first: this is that lobby
+    if not out.ok and out.code == "game_running" and lobby is not None and lobby.phase == LOBBY:
+        if not ref or lobby.again_of == ref:
+            return Outcome(ok=True, table=lobby)  # someone asked first: this is that lobby
+        # another game waits (a /new, another match's "Play again"): not "a game is running"
+        return service.fail("lobby_open", lobby.lang, lobby)
     return out
 
 

@@ -258,3 +258,23 @@ async def test_a_lobby_a_mini_app_page_opened_says_who_asked(server: BotAPIServe
     await bot.idle()
     lobby = await driver.table()
     assert lobby is not None and lobby.phase == LOBBY and lobby.adapter.get("status")
+
+
+async def test_play_again_while_a_new_lobby_waits_says_so_and_changes_nothing(server: BotAPIServer,
+                                                                                 bot: BotProcess) -> None:
+    """Ann typed /new after the match; Ben then presses the match's "Play again": the answer
+    says another game waits for players (in his language), not "A game is already running
+    here" (none runs yet), and the lobby is left as it is."""
+    driver, _before = await finished_match(server, bot)
+    ann, _ben = driver.players
+    data = str(driver.again_data())
+    await driver.command(ann, "/new")
+    lobby = await driver.table()
+    assert lobby is not None and lobby.phase == LOBBY
+    eva = server.user(506, "Eva", language_code="es")
+    await driver.press(eva, data)
+    told = server.calls_to("answerCallbackQuery")[-1]
+    assert told.get("text") == error_text("lobby_open", "es"), told
+    assert told["text"] == "Aquí ya hay otra partida esperando jugadores: únete a esa."
+    after = await driver.table()
+    assert after is not None and after.version == lobby.version and [s.name for s in after.seats] == ["Ann"]
