@@ -147,14 +147,12 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
         return service.fail("variant_rules_clash", lang, detail=clash_detail(exc, variant) or missing_detail(exc))
     now = service.clock()
     seed = service.rng.getrandbits(48) if service.rng else secrets.randbits(48)
-    # the match's own reference ("Play again" names it): random, never derived from the seed
-    match = f"{service.rng.getrandbits(32):08x}" if service.rng else secrets.token_hex(4)
     table = Table(chat_id=chat_id, creator=person.id, variant=variant, overrides=settings["rules"],
                   version=1, lang=lang,
                   seats=seats if seats is not None else [Seat(person.id, person.name)] if cmd.join else [],
                   seed=seed, created=now, turn_started=now, timer=settings["timer"],
                   settings_seen=seen_settings(settings), adapter=dict(adapter or {}),
-                  match=match, again_of=again_of)
+                  again_of=again_of)
     try:
         game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
     except ChatBusy:
