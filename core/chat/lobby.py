@@ -158,7 +158,7 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     except ChatBusy:
         found = await service.load(chat_id)
         if found and not _abandoned(service, found[1]):
-            return service.fail("game_running", lang, found[1])
+            return service.fail(busy_code(found[1]), lang, found[1])
         if found and found[1].phase == FINISHED:  # a process that ended it stopped before keeping it
             await records.finish(service.store, found[0], found[1], [], [])  # (a no-op if it did)
         # Only the game judged abandoned is put away: another process may have
@@ -169,7 +169,8 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
             game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
         except ChatBusy:
             now_bound = await service.load(chat_id)
-            return service.fail("game_running", lang, now_bound[1] if now_bound else None)
+            return service.fail(busy_code(now_bound[1] if now_bound else None), lang,
+                                now_bound[1] if now_bound else None)
     table.store_version = version
     service.forget(chat_id)
     await _note_newest(service, chat_id, game_id)
@@ -277,12 +278,9 @@ async def open_again(service: ServicePort, chat_id: str, person: c.Person, cmd: 
                            adapter={UNPOSTED: True} if cmd is not None and cmd.unposted else None,
                            again_of=played)
     lobby = out.table
-    if not out.ok and out.code == "game_running" and lobby is not None and lobby.phase == LOBBY:
-        if not ref or lobby.again_of == ref:
-            return Outcome(ok=True, table=lobby)  # someone asked first: this is that lobby
-        # another game waits (a /new, another match's "Play again"): not "a game is running"
-        return service.fail("lobby_open", lobby.lang, lobby)
-    return out
+    if not out.ok and out.code == "lobby_open" and lobby is not None and (not ref or lobby.again_of == ref):
+        return Outcome(ok=True, table=lobby)  # someone asked first: this is that lobby
+    return out  # refused: a game under way, or another waiting (a /new, another match's "Play again")
 
 
 #: How many of a chat's last records a "Play again" looks through for its match.
@@ -318,6 +316,12 @@ def again_note(out: Outcome, person_id: str, lang: str) -> str | None:
         return None  # they opened it: the lobby itself is the answer
     _ = gettext_for(lang)
     return _("You joined.") if out.changed else error_text("already_joined", lang)
+
+
+def busy_code(table: Table | None) -> str:
+    """Why a chat cannot open a game now: one waits for players (`lobby_open`: join that
+    one; "a game is already running" was said of a lobby nobody had started), or one runs."""
+    return "lobby_open" if table is not None and table.phase == LOBBY else "game_running"
 
 
 def _abandoned(service: ServicePort, table: Table) -> bool:
