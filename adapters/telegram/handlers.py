@@ -124,7 +124,8 @@ async def cmd_new(update: Update, context: Context) -> None:
                                       c.NewGame(variant=variant, join=not is_anonymous(person, chat.id)))
     if not outcome.ok:
         status = outcome.table.adapter.get("status") if outcome.table is not None else None
-        await reply(update, outcome.error or "", reply_to=status if outcome.code == "game_running" else None)
+        # a refusal about the game there (running, or waiting for players) answers under its message
+        await reply(update, outcome.error or "", reply_to=status if outcome.code in ("game_running", "lobby_open") else None)
         return
     await open_lobby(context, here, game_title(update), person, outcome)
 

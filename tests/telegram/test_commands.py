@@ -395,3 +395,18 @@ async def test_a_setting_changed_beside_a_lobby_says_the_lobby_plays_it(server: 
     await driver.press(ana, keyboards.RULE_ON + rule_ref("stacking"))
     answer = server.calls_to("answerCallbackQuery")[-1]
     assert answer.get("text") == "Guardado. La partida que espera jugadores aquí también se juega así.", answer
+
+
+async def test_a_second_new_beside_a_lobby_answers_under_the_lobby(server: BotAPIServer, bot: BotProcess) -> None:
+    """/new while a lobby waits: the answer says a game waits for players (not "is already
+    running": none was started) and is a reply to the lobby's message, where Join is."""
+    group = server.group(title="Second new")
+    ann, ben = server.user(851, "Ann"), server.user(852, "Ben", language_code="es")
+    driver = TableDriver(server, bot, group, [ann, ben])
+    await driver.command(ann, "/new")
+    lobby = driver.status_message()
+    assert lobby is not None
+    await driver.command(ben, "/new")
+    sent = server.calls_to("sendMessage")[-1]
+    assert sent["text"] == error_text("lobby_open", "en"), sent  # the chat's language
+    assert (sent.get("reply_parameters") or {}).get("message_id") == lobby["message_id"], sent
