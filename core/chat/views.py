@@ -452,7 +452,7 @@ def _lobby_round_seconds(variant: str, overrides: str, players: int) -> int:
     try:
         game, _events = new_game(variant, [f"p{i}" for i in range(players)], overrides=json.loads(overrides) or None)
         return int((game.rules or rules_of(game)).round_seconds(game) or 0)
-    except (VariantError, ValueError):  # rules that do not load, or clash: the lobby says so at Start
+    except (VariantError, ValueError, RuleFailure):  # rules that do not load, clash or fail: said at Start
         return 0
 
 
