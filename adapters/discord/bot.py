@@ -29,7 +29,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Coroutine
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -43,34 +42,19 @@ from unobot.chat.pacer import Pacer
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.status_text import outcome_text
 from unobot.chat.table import Table
-from unobot.chat.wake import SYSTEM, Pacing
+from unobot.chat.wake import SYSTEM
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker, follow_changes
 from unobot.store import StoreError
 
 from . import render
 from .commands import Translator, settings_press, uno_group
+from .host import Options
 from .place import channel_of, chat_id, chat_of, lang_of, person_of
 from .reply import EPHEMERAL, UPDATE, Reply, answered
 
 log = logging.getLogger(__name__)
 
 __all__ = ["SYSTEM", "Options", "UnoBot", "chat_id"]
-
-
-@dataclass(frozen=True)
-class Options(Pacing):
-    """Timings and start-up behaviour; tests shorten them. A table's waits
-    and how its timers keep time are core's `Pacing`."""
-
-    #: At start-up, plan the jobs of the games already in the store.
-    replan_at_start: bool = True
-    #: At start-up, register the slash commands with Discord.
-    sync_commands: bool = True
-    #: Seconds after which an interaction not answered yet is deferred (Discord allows 3).
-    defer_after: float = 2.0
-    #: Seconds between two edits of one channel's status message (Discord's
-    #: per-channel budget is about 5 messages in 5 seconds).
-    status_interval: float = 1.0
 
 
 class UnoBot(discord.Client):
@@ -193,7 +177,7 @@ class UnoBot(discord.Client):
         says why a game ended) and plan the table's jobs anew (none once it ended)."""
         table = out.table
         if out.changed and table is not None:  # a table command's outcome always holds its table
-            st = outcome_text(table, line, rules=render.RULES_COMMAND, now=self.now())
+            st = outcome_text(table, line, rules=render.RULES_COMMAND, now=self.now(), live_clock=render.live_clock)
             await self.refresh(chat, table, render.status(table, st))
             self.waker.after(chat, table, out)
 

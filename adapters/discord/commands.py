@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -36,18 +36,16 @@ from unobot.chat import panel_ids as ids
 from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
-from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, gettext_for, known
+from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, known
 from unobot.chat.markup import titled
 from unobot.chat.outcome import Outcome, reader_lang
 from unobot.chat.status_text import stop_line
 from unobot.chat.typed import PERIODS, TYPED, menu_word
 
 from . import render
+from .host import Host
 from .place import chat_of, lang_of, person_of, settings_chat
 from .reply import EPHEMERAL, PUBLIC, Reply, answered
-
-if TYPE_CHECKING:
-    from .bot import UnoBot  # the client's type only: the client imports this module
 
 
 def _d(text: str) -> app_commands.locale_str:
@@ -78,7 +76,7 @@ LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), val
 SCOPE = N_("This channel, or the whole server (its channels' default)")
 
 
-def uno_group(bot: UnoBot) -> app_commands.Group:
+def uno_group(bot: Host) -> app_commands.Group:
     group = app_commands.Group(name="uno", description=_d(N_("Play UNO in this channel")), guild_only=True)
 
     @group.command(name="new", description=_d(c.WORDS["new"]))
@@ -150,8 +148,8 @@ def uno_group(bot: UnoBot) -> app_commands.Group:
     return group
 
 
-def simple_command(bot: UnoBot, name: str, words: str, mode: str,
-                   run: Callable[[UnoBot, discord.Interaction[Any], Reply], Awaitable[None]]
+def simple_command(bot: Host, name: str, words: str, mode: str,
+                   run: Callable[[Host, discord.Interaction[Any], Reply], Awaitable[None]]
                    ) -> app_commands.Command[Any, Any, None]:
     """`/uno <name>`, with no option, doing `run` (answered in `mode`): core's
     reading commands, and its table commands that take nothing."""
@@ -175,7 +173,7 @@ CONFIRM = "confirm"
 CONFIRM_CHOICES = [app_commands.Choice(name=app_commands.locale_str(N_("yes")), value="yes")]
 
 
-def confirmed_command(bot: UnoBot, name: str) -> app_commands.Command[Any, Any, None]:
+def confirmed_command(bot: Host, name: str) -> app_commands.Command[Any, Any, None]:
     """`/uno forgetme` and `/uno reset` with their `confirm` option: without it core
     answers what would be removed and how to confirm (only the member sees it)."""
     @app_commands.describe(confirm=_d(N_("yes: do it now (it cannot be undone)")))
@@ -186,7 +184,7 @@ def confirmed_command(bot: UnoBot, name: str) -> app_commands.Command[Any, Any, 
     return app_commands.Command(name=name, description=_d(answers.READING[name]), callback=run)
 
 
-async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
+async def guarded(bot: Host, it: discord.Interaction[Any], mode: str,
                   run: Callable[[Reply], Awaitable[None]]) -> None:
     """Run a slash command with an answer due within 3 s (deferred if the store
     is slow) and any failure answered to the member, never raised."""
@@ -195,7 +193,7 @@ async def guarded(bot: UnoBot, it: discord.Interaction[Any], mode: str,
         await answered(reply, "/uno", lambda: bot.lang(it), bot.service.keeps_nothing, lambda: run(reply))
 
 
-async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, variant: str | None) -> None:
+async def new_game(bot: Host, it: discord.Interaction[Any], reply: Reply, variant: str | None) -> None:
     chat, person = chat_of(it), person_of(it)
     out = await bot.service.handle(chat, person, c.NewGame(variant=variant))
     if not out.ok or out.table is None:
@@ -211,7 +209,7 @@ async def new_game(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, vari
     bot.waker.after(chat, await bot.service.table(chat))  # read again: a Start may have come meanwhile
 
 
-async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command) -> None:
+async def table_command(bot: Host, it: discord.Interaction[Any], reply: Reply, cmd: c.Command) -> None:
     """/uno ai, kick, skip, leave, stop: the service decides; a refusal is
     answered to the member alone and changes nothing."""
     chat, person = chat_of(it), person_of(it)
@@ -227,7 +225,7 @@ async def table_command(bot: UnoBot, it: discord.Interaction[Any], reply: Reply,
     await bot.after(chat, out, line=stopped)  # a stopped game's status says who stopped it, and the rules' report
 
 
-async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: c.Command, scope: str) -> None:
+async def setting(bot: Host, it: discord.Interaction[Any], reply: Reply, cmd: c.Command, scope: str) -> None:
     chat, person = settings_chat(it, scope), person_of(it)
     out = await bot.service.handle(chat, person, cmd)
     if not out.ok:  # said in the member's language (a settings outcome has no table)
@@ -236,11 +234,11 @@ async def setting(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, cmd: 
     settings = out.settings or await bot.service.settings(chat)
     m = render.settings_menu(settings, str(settings["lang"]))
     # The note first (rules_lines): appended after a text fitted to 2,000 characters it could overflow.
-    await reply.show(render.Shown(render.rules_text(m, gettext_for(m.lang)(sp.SAVED)), None))
+    await reply.show(render.Shown(render.rules_text(m, sp.saved_note(m.lang, out.to_lobby)), None))
     await lobby_follows(bot, chat_of(it), out)
 
 
-async def lobby_follows(bot: UnoBot, chat: str, out: Outcome | None = None) -> None:
+async def lobby_follows(bot: Host, chat: str, out: Outcome | None = None) -> None:
     """A lobby takes new settings (core's `ChatService.lobby`): its status message shows them;
     so do the lobbies of the server's other channels that took them (`out.followers`)."""
     if (lobby := await bot.service.lobby(chat)) is not None:
@@ -250,7 +248,7 @@ async def lobby_follows(bot: UnoBot, chat: str, out: Outcome | None = None) -> N
             await bot.refresh(follower.chat_id, follower)
 
 
-async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str, show: sm.Show | None = None,
+async def settings_message(bot: Host, it: discord.Interaction[Any], scope: str, show: sm.Show | None = None,
                            note: str = "") -> render.Shown:
     """The settings message a member reads, in their language: the rules (a
     page; the components only for admins), the variants, or one option."""
@@ -265,7 +263,7 @@ async def settings_message(bot: UnoBot, it: discord.Interaction[Any], scope: str
                         render.rules_components(m, view, scope) if person_of(it).is_admin else None)
 
 
-async def show_settings(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, scope: str, view: str) -> None:
+async def show_settings(bot: Host, it: discord.Interaction[Any], reply: Reply, scope: str, view: str) -> None:
     """/uno rules, and /uno variant without a name: the rules' or the variants' first page."""
     await reply.show(await settings_message(bot, it, scope, sm.Show(view)))
 
@@ -280,7 +278,7 @@ class NumberModal(discord.ui.Modal):
                                            placeholder=render.clip(placeholder, 100), max_length=20))
 
 
-async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, press: ids.Setting,
+async def settings_press(bot: Host, it: discord.Interaction[Any], reply: Reply, press: ids.Setting,
                          values: list[str] | None, typed: str | None) -> None:
     """A press on a /uno rules or /uno variant message: core's settings menu
     says what it means (a page, a command, the box to type a number in)."""
@@ -305,7 +303,7 @@ async def settings_press(bot: UnoBot, it: discord.Interaction[Any], reply: Reply
         await lobby_follows(bot, chat_of(it), pressed.outcome)
 
 
-async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, what: str,
+async def show_records(bot: Host, it: discord.Interaction[Any], reply: Reply, what: str,
                        period: str | None = None) -> None:
     """Statistics and players' records: core's answer (`unobot.chat.answers`), its title in bold.
     A removal not confirmed names its `confirm` option (a word typed after a
@@ -317,7 +315,7 @@ async def show_records(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, 
     await reply.show(render.Shown(render.MD.text(titled(lines)), None))
 
 
-async def show_help(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, group: app_commands.Group) -> None:
+async def show_help(bot: Host, it: discord.Interaction[Any], reply: Reply, group: app_commands.Group) -> None:
     """How to play and every /uno subcommand, in the member's language (only they see it)."""
     lang = lang_of(it, await bot.service.language(chat_of(it)))
     commands = [(cmd.name, cmd.description) for cmd in group.commands]

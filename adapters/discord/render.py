@@ -12,6 +12,7 @@ the same in any process and after a restart.
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -132,11 +133,20 @@ RULES_COMMAND = "/uno rules"
 COMMANDS = {"new": "/uno new", "stop": "/uno stop", "rules": RULES_COMMAND, "variant": "/uno variant"}
 
 
+def live_clock(left: float) -> str:
+    """The moment `left` seconds from now as Discord's relative timestamp (`<t:UNIX:R>`):
+    each member's app writes it ("in 3 minutes", in their own language) and counts it
+    down, so a round's clock (blitz) never goes stale between two edits of the status,
+    as core's words ("Round ends in 3 minutes") would. From the wall clock, not the
+    service's: the timestamp is read by apps on real time."""
+    return f"<t:{int(time.time() + left + 0.5)}:R>"
+
+
 def status(table: Table, st: StatusText | None = None, *, now: float | None = None) -> Shown:
     """The table's public status (core's `status_text`, or `st`): never a card in anybody's hand.
-    `now`: the service's clock, for the time a round's clock (blitz) has left, said
-    again whenever the status is edited anyway (never edited for the clock alone)."""
-    st = st or status_text(table, headline=True, rules=RULES_COMMAND, now=now)
+    `now`: the service's clock, for the time a round's clock (blitz) has left, shown as a
+    live timestamp (`live_clock`)."""
+    st = st or status_text(table, headline=True, rules=RULES_COMMAND, now=now, live_clock=live_clock)
     out = ([esc(st.headline)] if st.headline else []) + [f"**{esc(st.title)}**", *map(esc, st.lines)]
     top = table.game.top if table.phase == PLAYING and table.game is not None and not st.final else None
     return Shown("\n".join(out), None if st.final else status_components(table),

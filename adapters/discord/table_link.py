@@ -28,11 +28,11 @@ from unobot.chat.render import error_text
 
 from . import render
 from .commands import _d, guarded
+from .host import Host
 from .place import chat_of, person_of
 from .reply import EPHEMERAL
 
 if TYPE_CHECKING:
-    from .bot import UnoBot
     from .reply import Reply
 
 #: Hours a member's table link stays valid (a game rarely lasts longer).
@@ -42,7 +42,7 @@ HOURS = 6.0
 LinkMaker = Callable[[str, str, str, int, str, bool], str]
 
 
-def install(bot: UnoBot, make_link: LinkMaker) -> app_commands.Command[Any, Any, None]:
+def install(bot: Host, make_link: LinkMaker) -> app_commands.Command[Any, Any, None]:
     """Add `/uno table` to the bot's `/uno` group (before the tree is synced)."""
     group = bot.tree.get_command("uno")
     assert isinstance(group, app_commands.Group)
@@ -54,7 +54,7 @@ def install(bot: UnoBot, make_link: LinkMaker) -> app_commands.Command[Any, Any,
     return table
 
 
-async def answer(bot: UnoBot, it: discord.Interaction[Any], reply: Reply, make_link: LinkMaker) -> None:
+async def answer(bot: Host, it: discord.Interaction[Any], reply: Reply, make_link: LinkMaker) -> None:
     chat, person = chat_of(it), person_of(it)
     table = await bot.service.table(chat)
     lang = reader_lang(person.lang, table, bot.service.defaults.lang)  # theirs, else the table's

@@ -26,7 +26,7 @@ from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import ai_levels
 from unobot.chat.i18n import gettext_for, known
-from unobot.chat.lobby import last_match
+from unobot.chat.lobby import again_note, last_match
 from unobot.chat.outcome import Outcome, reader_lang
 from unobot.chat.render import error_text
 
@@ -113,8 +113,9 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     data = query.data or ""
     user = query.from_user
     reader = known(user.language_code)  # the answer is the presser's alone: their language when known
-    if data == keyboards.AGAIN:
-        return await _again(update, context)
+    match = keyboards.again_match(data)
+    if match is not None:
+        return await _again(update, context, match)
     game_command = _GAME_COMMANDS.get(data)
     if game_command is None and data.startswith(keyboards.REMOVE_AI) and len(data) > len(keyboards.REMOVE_AI):
         game_command = (partial(c.Kick, target=data[len(keyboards.REMOVE_AI):]), True)
@@ -159,24 +160,30 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
     return pressed.note(reader or (pressed.outcome.settings or {}).get("lang", "en")), False
 
 
-async def _again(update: Update, context: Context) -> tuple[str | None, bool]:
-    """"Play again" under a finished match: core's `c.Again` (a lobby seated as that
-    match, its variant), posted as /new posts one (the game's status message from now
-    on, at the bottom of the group or topic). Any message's button may ask (the match's
-    is no table's status any more); a second press is the lobby the first opened, so
-    it posts nothing; a game under way is refused as /new is."""
+async def _again(update: Update, context: Context, match: str) -> tuple[str | None, bool]:
+    """"Play again" under a finished match (`match`: the one the button belongs to):
+    core's `c.Again` (a lobby seated as that match, its variant), posted as /new posts
+    one (the game's status message from now on, at the bottom of the group or topic).
+    Any message's button may ask (the match's is no table's status any more); a later
+    press is the lobby the first opened: nothing posted, the presser seated or told why
+    not (core's `again_note`); a game under way is refused as /new is."""
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
     rt = runtime(context)
     here = where(update)
     before = await last_match(rt.service, str(here))  # the match's title ("group · topic"), to keep
     person = person_of(user, False)
-    outcome = await rt.service.handle(str(here), person, c.Again())
+    outcome = await rt.service.handle(str(here), person, c.Again(match=match))
     reader = known(user.language_code)
     if not outcome.ok:
         return outcome.refusal(reader or await _chat_lang(rt, here, outcome)), False
-    if not outcome.changed or outcome.table is None:
+    if outcome.table is None:
         return None, False
+    if outcome.table.creator != person.id or not outcome.changed:  # the lobby someone else opened
+        if outcome.changed:  # seated there now, as a Join seats
+            await publish.after(context, here, outcome)
+            await inline_handlers.remember_player(context, user.id, here)
+        return again_note(outcome, person.id, reader or outcome.table.lang), False
     chat = update.effective_chat
     title = str(before.adapter.get("title") or "") if before is not None else ""
     title = title or (chat.title or "" if chat is not None else "")

@@ -34,10 +34,11 @@ from unobot.ai import DEFAULT_LEVEL, known_level
 from unobot.chat import answers, typed
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
-from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for, known, normalize
+from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for, known, ngettext_for, normalize
 from unobot.chat.markup import titled
 from unobot.chat.service import Outcome
 from unobot.chat.settings_menu import CHOSEN_MARK
+from unobot.chat.settings_press import applies_note
 from unobot.chat.status_text import stop_line
 from unobot.chat.table import LOBBY
 from unobot.chat.views import variant_title
@@ -123,7 +124,8 @@ async def cmd_new(update: Update, context: Context) -> None:
                                       c.NewGame(variant=variant, join=not is_anonymous(person, chat.id)))
     if not outcome.ok:
         status = outcome.table.adapter.get("status") if outcome.table is not None else None
-        await reply(update, outcome.error or "", reply_to=status if outcome.code == "game_running" else None)
+        # a refusal about the game there (running, or waiting for players) answers under its message
+        await reply(update, outcome.error or "", reply_to=status if outcome.code in ("game_running", "lobby_open") else None)
         return
     await open_lobby(context, here, game_title(update), person, outcome)
 
@@ -311,7 +313,9 @@ async def cmd_variant(update: Update, context: Context) -> None:
     outcome = await settings_command(update, context, c.SetVariant(name=context.args[0]))
     if outcome is not None:
         title = variant_title(context.args[0], lang)
-        await reply(update, "✅ " + _("Variant: {variant}. It applies from the next game.").format(variant=title))
+        said = _("Variant: {variant}. The game waiting for players here plays it too.") if outcome.to_lobby \
+            else _("Variant: {variant}. It applies from the next game.")
+        await reply(update, "✅ " + said.format(variant=title))
 
 
 async def cmd_language(update: Update, context: Context) -> None:
@@ -343,8 +347,11 @@ async def cmd_timer(update: Update, context: Context) -> None:
     outcome = await settings_command(update, context, c.SetTimer(seconds=seconds))
     if outcome is not None and outcome.settings is not None:
         n = int(outcome.settings["timer"])
-        text = _("Turn timer: {n} seconds").format(n=n) if n else _("Turn timer: off")
-        await reply(update, "✅ " + text + ". " + _("It applies from the next game."))
+        # (a real plural: "1 seconds" was said to a chat that typed /timer 1)
+        ngettext = ngettext_for(lang)
+        text = ngettext("Turn timer: {n} second", "Turn timer: {n} seconds", n).format(n=n) if n \
+            else _("Turn timer: off")
+        await reply(update, "✅ " + text + ". " + applies_note(lang, outcome.to_lobby))
 
 
 # -- the rest ------------------------------------------------------------------------------

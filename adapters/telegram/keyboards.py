@@ -18,6 +18,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from unobot.chat import actions, paging
+from unobot.chat import commands as c
 from unobot.chat.bounded import BoundedCache
 from unobot.chat.i18n import gettext_for
 from unobot.chat.names import clip
@@ -31,7 +32,8 @@ ADD_AI = "g:ai"
 REMOVE_AI = "g:rm:"
 NEXT_ROUND = "g:next"
 LEAVE = "g:leave"
-#: "Play again" under a finished match: a new lobby seated as that match (core's `c.Again`).
+#: "Play again" under a finished match: a new lobby seated as that match (core's `c.Again`);
+#: ``g:again:`` and the match's reference (`again`), plain on messages posted before it had one.
 AGAIN = "g:again"
 #: Every settings press: ``r:`` and the settings menu's press id.
 SETTINGS = "r:"
@@ -55,6 +57,22 @@ def add_ai(level: str) -> str:
     """The callback data of "add an AI seat of `level`" (plain ``g:ai``, of
     older lobby messages, adds one of the default level)."""
     return f"{ADD_AI}:{level}"
+
+
+def again(match: str) -> str:
+    """The callback data of "Play again" of the match `match` (`Table.match`, 8 hex
+    digits: 17 bytes in all, within Telegram's 64), so a press on an old match's
+    message plays that match again, not the chat's latest."""
+    return f"{AGAIN}:{match}" if match else AGAIN
+
+
+def again_match(data: str) -> str | None:
+    """The match a "Play again" press names ("" for the plain button of older
+    messages: the chat's last), or None when `data` is no "Play again" press."""
+    if data == AGAIN:
+        return ""
+    match = data[len(AGAIN) + 1:] if data.startswith(AGAIN + ":") else None
+    return match if match is not None and actions.is_match_ref(match) else None
 
 
 def remove_ai(seat_id: str) -> str:
@@ -139,7 +157,8 @@ def public_keyboard(table: Table) -> InlineKeyboardMarkup:
         elif action.kind in PUBLIC_DATA:
             if len(rows[-1]) == 2:
                 rows.append([])
-            rows[-1].append(InlineKeyboardButton(action.label, callback_data=PUBLIC_DATA[action.kind]))
+            data = again(action.command.match) if isinstance(action.command, c.Again) else PUBLIC_DATA[action.kind]
+            rows[-1].append(InlineKeyboardButton(action.label, callback_data=data))
     return InlineKeyboardMarkup([row for row in rows if row])
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from telegram.error import Forbidden, TelegramError
 
+from unobot.chat.lobby import unposted_notes
 from unobot.chat.service import Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from unobot.store import StoreUnavailable
@@ -57,6 +58,8 @@ async def show(context: Any, chat_id: int, table: Table, *, notes: list[str] | N
     deleted, or if none was recorded (the store failed right after the lobby
     was posted)."""
     message_id = table.adapter.get("status")
+    if not message_id and notes is None:  # a lobby a Mini App page opened: what /new's path would say
+        notes = unposted_notes(table)
     status = render(table, notes=notes, final=final, now=runtime(context).service.clock())
     if not message_id:
         if table.phase in (LOBBY, PLAYING, BETWEEN_ROUNDS):

@@ -558,7 +558,7 @@ class WebTable:
         if isinstance(cmd, c.Again) and not viewer.chat.startswith(BROWSER_PREFIX):
             # A chat's table (a Telegram group's Mini App): the lobby is the group's, whose
             # bot posts its status when it sees it (`UNPOSTED`), whichever process that is.
-            cmd = c.Again(unposted=True, version=cmd.version)
+            cmd = c.Again(unposted=True, version=cmd.version, match=cmd.match)
         person = self.person(page)
         async with self.lock(viewer.chat):
             await self._settle(viewer.chat)

@@ -18,7 +18,15 @@ from unobot.chat.actions import CARD, OUT_OF_TURN, PLAY, Action, again_action, m
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.render import COLOR_EMOJI, card_label, card_name, color_name
 from unobot.chat.table import LOBBY, PLAYING, Table
-from unobot.chat.views import round_clock_line, round_headline, round_left, table_view, turn_left
+from unobot.chat.views import (
+    round_clock_line,
+    round_clock_seconds,
+    round_headline,
+    round_left,
+    round_length_line,
+    table_view,
+    turn_left,
+)
 
 COLOR_LETTERS = ("R", "Y", "G", "B")
 
@@ -56,7 +64,10 @@ def round_clock(table: Table, lang: str, now: float | None) -> dict[str, Any]:
     ("{time}" stands for minutes:seconds, counted down in the page)."""
     _ = gettext_for(lang)
     left = None if now is None else round_left(table, now)
+    seconds = round_clock_seconds(table) if table.phase == LOBBY else 0
     return {"round_left": left, "round_text": "" if left is None else round_clock_line(left, lang),
+            # before the deal, how long each round will last (the chats' lobby says it too)
+            "round_length": round_length_line(seconds, lang) if seconds else "",
             # TRANSLATORS: {time} is the minutes and seconds left, as 4:05.
             "round_label": "" if left is None else "⏱ " + _("Round ends in {time}")}
 

@@ -221,6 +221,8 @@ def encode(cmd: c.Command) -> str:
         return "a" + cmd.level
     if isinstance(cmd, c.Kick):
         return "x" + cmd.target
+    if isinstance(cmd, c.Again) and cmd.match:
+        return "r" + cmd.match
     for cls, code in _SIMPLE.items():
         if type(cmd) is cls:
             return code
@@ -286,6 +288,8 @@ def decode(action_id: str, version: int | None = None, table: Table | None = Non
         return replace(found.command, version=version) if found is not None else None
     if kind == "a" and rest:
         return c.AddAI(level=rest, version=version) if rest.isalpha() and len(rest) <= 16 else None
+    if kind == "r" and rest:  # "Play again" of the match `rest` names (`Table.match`)
+        return c.Again(match=rest) if is_match_ref(rest) else None
     if kind == "x":  # a seat's id (`ai:2`); none: the picker of the seats, which names one
         return c.Kick(target=rest, version=version) if rest else None
     if action_id == "d+":
@@ -324,7 +328,7 @@ def menu(table: Table, person_id: str, lang: str | None = None, *, now: float | 
         return out
     if table.phase == FINISHED:  # the match is over: the same table again, its players seated
         if seat is not None or is_admin or person_id == table.creator:
-            out.actions.append(again_action(lang, table.version))
+            out.actions.append(again_action(lang, table.version, table.match))
         return out
     if table.phase != PLAYING or table.game is None:
         return out
@@ -337,10 +341,23 @@ def menu(table: Table, person_id: str, lang: str | None = None, *, now: float | 
     return out
 
 
-def again_action(lang: str | None, version: int | None = None) -> Action:
+def again_action(lang: str | None, version: int | None = None, match: str = "") -> Action:
     """"Play again" (`c.Again`): offered after a match (`menu`), and by a front-end whose
-    table has no game at all and no command to type (a browser table after a stop)."""
-    return Action(encode(c.Again()), AGAIN, ROUND, "🔁 " + gettext_for(lang)(AGAIN_LABEL), c.Again(version=version))
+    table has no game at all and no command to type (a browser table after a stop).
+    `match`: the match it plays again (`Table.match`), named in its id (``r<match>``,
+    a few hex digits: within Telegram's 64 bytes and Discord's 100 by construction), so
+    a press on an old match's message is about that match, not the chat's latest."""
+    cmd = c.Again(version=version, match=match if is_match_ref(match) else "")
+    return Action(encode(cmd), AGAIN, ROUND, "🔁 " + gettext_for(lang)(AGAIN_LABEL), cmd)
+
+
+#: The longest match reference an id carries (`Table.match` is 8 hex digits).
+MAX_MATCH_REF = 16
+
+
+def is_match_ref(text: str) -> bool:
+    """A match reference as `Table.match` makes them: lowercase hex digits, short."""
+    return 0 < len(text) <= MAX_MATCH_REF and all(ch in "0123456789abcdef" for ch in text)
 
 
 def public_actions(table: Table, lang: str | None = None) -> list[Action]:
@@ -352,7 +369,7 @@ def public_actions(table: Table, lang: str | None = None) -> list[Action]:
     (the chat's status message offers its players the same table again, as
     the console asks "Play again?" and the web page shows its button)."""
     if table.phase == FINISHED:
-        return [again_action(lang, table.version)] if table.seats else []
+        return [again_action(lang, table.version, table.match)] if table.seats else []
     if table.phase not in (LOBBY, BETWEEN_ROUNDS):
         return []
     seen: dict[str, Action] = {}

@@ -60,9 +60,14 @@ class Again(Command):
 
     `unposted`: asked where the chat's messages are not written (a Telegram
     group's Mini App page): the lobby is marked so the chat's own front-end
-    posts its status when it sees it (`table.UNPOSTED`)."""
+    posts its status when it sees it (`table.UNPOSTED`).
+
+    `match`: the match this asks to play again (its `Table.match`, carried by the
+    button under that match's message); empty: the chat's last match (a typed
+    command, an older button)."""
 
     unposted: bool = False
+    match: str = ""
 
 
 class Join(Command):

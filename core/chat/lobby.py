@@ -23,6 +23,7 @@ from .i18n import N_, Joined, Msg, Plural, gettext_for
 from .names import MAX_NAME, ai_name, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
 from .ports import ServicePort
+from .render import error_text
 from .rules_refusals import VariantTitle, clash_detail, missing_detail
 from .settings import seen_settings
 from .table import FINISHED, LOBBY, PLAYING, UNPOSTED, Seat, Table
@@ -124,11 +125,13 @@ def start(table: Table, person: c.Person, seat: int | None, out: Outcome) -> Non
 
 
 async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: c.NewGame, *,
-                     seats: list[Seat] | None = None, adapter: dict[str, Any] | None = None) -> Outcome:
+                     seats: list[Seat] | None = None, adapter: dict[str, Any] | None = None,
+                     again_of: str = "") -> Outcome:
     """`/new`: a lobby under the chat's settings (a running game is refused,
     an abandoned one replaced). The one lobby change that needs the store
     directly: it creates the table. `seats`: seated already (`open_again`);
-    `adapter`: the table's front-end data to start with (`UNPOSTED`)."""
+    `adapter`: the table's front-end data to start with (`UNPOSTED`);
+    `again_of`: the match it plays again (`Table.again_of`)."""
     settings = await service.settings(chat_id)
     lang = settings["lang"]
     variant = cmd.variant or settings["variant"]
@@ -148,13 +151,14 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
                   version=1, lang=lang,
                   seats=seats if seats is not None else [Seat(person.id, person.name)] if cmd.join else [],
                   seed=seed, created=now, turn_started=now, timer=settings["timer"],
-                  settings_seen=seen_settings(settings), adapter=dict(adapter or {}))
+                  settings_seen=seen_settings(settings), adapter=dict(adapter or {}),
+                  again_of=again_of)
     try:
         game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
     except ChatBusy:
         found = await service.load(chat_id)
         if found and not _abandoned(service, found[1]):
-            return service.fail("game_running", lang, found[1])
+            return service.fail(busy_code(found[1]), lang, found[1])
         if found and found[1].phase == FINISHED:  # a process that ended it stopped before keeping it
             await records.finish(service.store, found[0], found[1], [], [])  # (a no-op if it did)
         # Only the game judged abandoned is put away: another process may have
@@ -165,18 +169,37 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
             game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
         except ChatBusy:
             now_bound = await service.load(chat_id)
-            return service.fail("game_running", lang, now_bound[1] if now_bound else None)
+            return service.fail(busy_code(now_bound[1] if now_bound else None), lang,
+                                now_bound[1] if now_bound else None)
     table.store_version = version
     service.forget(chat_id)
     await _note_newest(service, chat_id, game_id)
     out = Outcome(ok=True, changed=True, table=table)
     if seats is not None:
-        out.tell(Msg(N_("{player} asked for another game of {variant}: the same players are seated."),
-                     player=person.name, variant=VariantTitle(variant)), lang)
+        out.tell(again_line(person.name, variant), lang)
     else:
         out.tell(Msg(N_("{player} opened a game of {variant}. Join with /join; start with /start."),
                      player=person.name, variant=VariantTitle(variant)), lang)
     return out
+
+
+def again_line(player: str, variant: str) -> Msg:
+    """"Ann asked for another game of Official rules: the same players are seated." """
+    return Msg(N_("{player} asked for another game of {variant}: the same players are seated."),
+               player=player, variant=VariantTitle(variant))
+
+
+def unposted_notes(table: Table) -> list[str]:
+    """The lines a lobby opened where its chat's messages are not written (`UNPOSTED`:
+    "Play again" on a Telegram group's Mini App page, in another process) is posted
+    with, in the table's language, from the table alone: the process that posts it
+    never saw the outcome that said them. Why: the group read "Ann asked for another
+    game" when Ann pressed the group's button, and nothing when she pressed the page's."""
+    if table.phase != LOBBY or not table.adapter.get(UNPOSTED) or table.adapter.get("status"):
+        return []
+    seat = table.seat_of(table.creator)
+    name = table.seats[seat].name if seat is not None else ""
+    return [again_line(name, table.variant).text(table.lang)] if name else []
 
 
 #: The chat's setting that names its newest game (the last lobby opened there), kept in
@@ -220,11 +243,23 @@ async def last_match(service: ServicePort, chat_id: str, within: float = 3600.0)
 
 
 async def open_again(service: ServicePort, chat_id: str, person: c.Person, cmd: c.Again | None = None) -> Outcome:
-    """Play again at this table (`c.Again`): a new lobby with the last match's variant and
+    """Play again at this table (`c.Again`): a new lobby with the match's variant and
     seats, the people as they were seated (a forgotten one left out) and the AI seats at
-    their levels, the asker among them; started with Start as any lobby. Two who ask at
-    once both see the one lobby (the second is no refusal)."""
-    record = await records.last(service.store, chat_id)
+    their levels, the asker among them; started with Start as any lobby.
+
+    The match is the one the press names (`cmd.match`: the button under that match's
+    message), else the chat's last. A match the records no longer keep is said so
+    (`again_gone`) and nothing changes. Once someone asked, the lobby they opened is the
+    answer to every later press on that match's message: returned unchanged, and the
+    chat service seats a presser not seated yet as a Join would (`again_join`); a lobby
+    or game of anything else is refused as /new is."""
+    ref = cmd.match if cmd is not None else ""
+    record = await _record_of(service, chat_id, ref) if ref else await records.last(service.store, chat_id)
+    if ref and record is None:
+        current = await service.load(chat_id)
+        if current is not None and current[1].phase == LOBBY and current[1].again_of == ref:
+            return Outcome(ok=True, table=current[1])  # asked first; the record since dropped
+        return service.fail("again_gone", (await service.settings(chat_id))["lang"])
     # An AI seat's record keeps its base name ("Ada"): it sits down with the mark of the
     # chat's language now ("Ada (IA)"), as `AddAI` would seat it.
     lang = (await service.settings(chat_id))["lang"] if record else None
@@ -238,11 +273,56 @@ async def open_again(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     if not any(s.id == person.id for s in seats):
         seats.append(Seat(person.id, person.name))
     variant = str(record["variant"]) if record and record.get("variant") else None
+    played = str(record.get("match") or "") if record else ""
     out = await open_table(service, chat_id, person, c.NewGame(variant=variant), seats=seats[:MAX_PLAYERS],
-                           adapter={UNPOSTED: True} if cmd is not None and cmd.unposted else None)
-    if not out.ok and out.code == "game_running" and out.table is not None and out.table.phase == LOBBY:
-        return Outcome(ok=True, table=out.table)  # someone asked first: this is that lobby
-    return out
+                           adapter={UNPOSTED: True} if cmd is not None and cmd.unposted else None,
+                           again_of=played)
+    lobby = out.table
+    if not out.ok and out.code == "lobby_open" and lobby is not None and (not ref or lobby.again_of == ref):
+        return Outcome(ok=True, table=lobby)  # someone asked first: this is that lobby
+    return out  # refused: a game under way, or another waiting (a /new, another match's "Play again")
+
+
+#: How many of a chat's last records a "Play again" looks through for its match.
+AGAIN_LOOKBACK = 50
+
+
+async def _record_of(service: ServicePort, chat_id: str, ref: str) -> dict[str, Any] | None:
+    """The record of the chat's match `ref` (`Table.match`) among its last ones, or None."""
+    for record in await service.store.archived(chat_id, AGAIN_LOOKBACK):
+        if str(record.get("match") or "") == ref:
+            return record
+    return None
+
+
+def again_join(out: Outcome, person: c.Person) -> bool:
+    """Whether "Play again" found the lobby someone opened for it with `person` not
+    seated: then they get a seat as a Join gives one (the first presser got one; a
+    member who did not play the match is as welcome as at /join), or Join's refusal."""
+    table = out.table
+    return out.ok and not out.changed and table is not None and table.phase == LOBBY \
+        and table.seat_of(person.id) is None
+
+
+def again_note(out: Outcome, person_id: str, lang: str) -> str | None:
+    """What "Play again" tells its presser alone, in `lang` (None: the lobby posted is
+    the answer): "You joined." when it seated them in a lobby someone else opened,
+    "You are already in this game." when they sat there already. The same words on
+    every front-end (Telegram's press answer, Discord's)."""
+    table = out.table
+    if not out.ok or table is None or table.seat_of(person_id) is None:
+        return None
+    if out.changed and table.creator == person_id:
+        return None  # they opened it: the lobby itself is the answer
+    _ = gettext_for(lang)
+    return _("You joined.") if out.changed else error_text("already_joined", lang)
+
+
+def busy_code(table: Table | None) -> str:
+    """Why a chat cannot open a game now: one waits for players (`lobby_open`: join that
+    one; "a game is already running" was said of a lobby nobody had started), or one runs."""
+    return "lobby_open" if table is not None and table.phase == LOBBY else "game_running"
+
 
 def _abandoned(service: ServicePort, table: Table) -> bool:
     if table.phase == FINISHED:

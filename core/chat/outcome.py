@@ -60,6 +60,9 @@ class Outcome:
     #: A settings change: the lobbies of other places that took it (a forum's
     #: other topics, a server's other channels), for their status messages.
     followers: list[Table] = field(default_factory=list)
+    #: A settings change the place's lobby took at once (the game waiting for players
+    #: plays it): "Saved" then says so, not "from the next game" (`settings_press.saved_note`).
+    to_lobby: bool = False
 
     def refusal(self, lang: str, commands: Mapping[str, str] | None = None) -> str:
         """A refused command's answer in the reader's language: its reason

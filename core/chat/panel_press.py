@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from . import commands as c
 from .actions import Action, decode, menu
 from .i18n import N_, gettext_for
+from .lobby import again_note, last_match
 from .outcome import Outcome, reader_lang
 from .panel_ids import ACT, NEEDS, Press
 from .render import error_text
@@ -81,10 +82,15 @@ async def press(service: ChatService, chat: str, person: c.Person, pressed: Pres
         return Answer(None, [WARNING + error_text("bad_move", lang)], refused=True, form=TELL, lang=lang)
     table = await service.table(chat)
     lang = reader_lang(person.lang, table, service.defaults.lang)
-    if _is_again(pressed):  # the match's end has no table to act on, and a lobby it opened is its answer
-        return replace(await _again(service, chat, person, lang, on_panel=message is None, commands=commands),
-                       lang=lang)
+    again = decode(pressed.arg) if pressed.verb == ACT else None
+    if isinstance(again, c.Again):  # the match's end has no table to act on, and a lobby it opened is its answer
+        return replace(await _again(service, chat, person, lang, again, on_panel=message is None,
+                                    commands=commands), lang=lang)
     if table is None:
+        ended = await last_match(service, chat) if message is None else None
+        if ended is not None and (ended.seat_of(person.id) is not None or person.is_admin):
+            # a panel open when the match ended: how it ended, and "Play again" (as its message offers)
+            return Answer(ended, form=PANEL, lang=lang)
         return Answer(None, [WARNING + error_text("no_game", lang, commands)], refused=True, form=TELL, lang=lang)
     if message is not None and table.adapter.get("status") != message:
         return Answer(table, [WARNING + gettext_for(lang)(OLDER_MESSAGE)], refused=True, form=TELL, lang=lang)
@@ -92,21 +98,22 @@ async def press(service: ChatService, chat: str, person: c.Person, pressed: Pres
                                 commands=commands), lang=lang)
 
 
-def _is_again(pressed: Press) -> bool:
-    return pressed.verb == ACT and isinstance(decode(pressed.arg), c.Again)
-
-
-async def _again(service: ChatService, chat: str, person: c.Person, lang: str, *, on_panel: bool,
-                 commands: Mapping[str, str] | None) -> Answer:
-    """"Play again", pressed on a finished match's message (or a panel of it). Why apart
-    from `answer`: the chat has no game then (the press is about the match that ended,
-    not the table `service.table` finds), and a second press, once someone opened the
-    lobby, is that lobby (`lobby.open_again`), not "an older message"."""
-    out = await service.handle(chat, person, c.Again())
+async def _again(service: ChatService, chat: str, person: c.Person, lang: str, again: c.Again, *,
+                 on_panel: bool, commands: Mapping[str, str] | None) -> Answer:
+    """"Play again", pressed on a finished match's message (or a panel of it): `again`
+    names that match. Why apart from `answer`: the chat has no game then (the press is
+    about the match that ended, not the table `service.table` finds), and a later
+    press, once someone opened the lobby, is that lobby (`lobby.open_again`: a seat
+    in it for a presser not seated yet), not "an older message". The presser is told
+    what became of them (`lobby.again_note`) where the lobby posted does not say it."""
+    out = await service.handle(chat, person, again)
     if not out.ok:
-        return Answer(out.table, [WARNING + out.refusal(lang, commands)], command=c.Again(), refused=True,
+        return Answer(out.table, [WARNING + out.refusal(lang, commands)], command=again, refused=True,
                       keep=out.code in STORE_DOWN, form=TELL)
-    return Answer(out.table, command=c.Again(), outcome=out, form=PANEL if on_panel and out.table else ACK)
+    note = again_note(out, person.id, lang)
+    if on_panel and out.table:
+        return Answer(out.table, [note] if note else [], command=again, outcome=out, form=PANEL)
+    return Answer(out.table, [note] if note else [], command=again, outcome=out, form=TELL if note else ACK)
 
 
 async def answer(service: ChatService, chat: str, person: c.Person, press: Press, table: Table, lang: str, *,

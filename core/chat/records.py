@@ -206,6 +206,8 @@ def build(table: Table, game_id: str, entries: Sequence[str], events: Sequence[E
         played = Played(game.round, game.to_dict()) if game is not None else Played(0, None)
     return {
         "game_id": game_id,
+        # the match's reference its "Play again" names (`Table.match`)
+        **({"match": table.match} if table.match else {}),
         "chat": table.chat_id,
         "ended": when,
         "variant": table.variant,

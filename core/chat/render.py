@@ -145,6 +145,10 @@ CHAT_ERRORS = {
     "rules_unavailable": N_("This game's rules cannot be loaded: a rule plugin it uses is missing or "
                             "broken. An admin can end the game with {stop} and start a new one."),
     "game_running": N_("A game is already running here."),
+    # "Play again" under a match while another game waits for players (opened with /new since)
+    "lobby_open": N_("Another game is already waiting for players here: join that one instead."),
+    # "Play again" under a match the chat's records no longer keep (long ago, or forgotten)
+    "again_gone": N_("That match is no longer kept, so it cannot be played again. Start a new game with {new}."),
     "not_in_game": N_("You are not playing in this game."),
     "already_joined": N_("You are already in this game."),
     "game_full": N_("This game is full (10 players)."),

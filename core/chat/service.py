@@ -39,7 +39,7 @@ from . import commands as c
 from . import migration, play, records
 from .bounded import BoundedCache
 from .i18n import N_, Msg, normalize
-from .lobby import open_again, open_table
+from .lobby import again_join, open_again, open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
 from .render import FORGETFUL_OUTAGE, store_error_code
 from .rules_refusals import missing_detail
@@ -335,7 +335,9 @@ class ChatService:
             if isinstance(command, c.NewGame):
                 return await open_table(self, chat_id, person, command)
             if isinstance(command, c.Again):
-                return await open_again(self, chat_id, person, command)
+                again = await open_again(self, chat_id, person, command)
+                # the lobby someone opened for this match: a seat as /join gives one, or why not
+                return await self._table_command(chat_id, person, c.Join()) if again_join(again, person) else again
             if isinstance(command, c.Stop):
                 return await self._stop(chat_id, person, command)
             return await self._table_command(chat_id, person, command)

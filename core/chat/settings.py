@@ -88,10 +88,11 @@ async def settings_command(service: ServicePort, chat_id: str, person: c.Person,
     await service.store.update_chat_settings(kept_at, changes)
     # A lobby that has not started yet takes the new settings too.
     table = await service.table(chat_id)
-    if table is not None and table.phase == LOBBY:
-        await service.mutate(chat_id, lambda t: apply_settings(t, changes))
+    took = table is not None and table.phase == LOBBY
+    if took:
+        took = (await service.mutate(chat_id, lambda t: apply_settings(t, changes))) is not None
     return Outcome(ok=True, changed=True, settings=await service.settings(chat_id),
-                   followers=await lobbies_following(service, kept_at, chat_id))
+                   followers=await lobbies_following(service, kept_at, chat_id), to_lobby=took)
 
 
 async def lobbies_following(service: ServicePort, kept_at: str, but: str) -> list[Table]:

@@ -23,6 +23,22 @@ from .service import ChatService
 from .settings_menu import Refused, Show, decode
 
 SAVED = N_("Saved. It applies from the next game.")
+#: `SAVED` when the place's lobby took the change at once (`Outcome.to_lobby`): "from the
+#: next game" was said while the lobby's status already showed it.
+SAVED_LOBBY = N_("Saved. The game waiting for players here plays it too.")
+#: The same two, after what a typed command set ("Variant: Party.").
+APPLIES = N_("It applies from the next game.")
+APPLIES_LOBBY = N_("The game waiting for players here plays it too.")
+
+
+def saved_note(lang: str, to_lobby: bool) -> str:
+    """"Saved. ..." in `lang`: from the next game, or (`to_lobby`) for the lobby too."""
+    return gettext_for(lang)(SAVED_LOBBY if to_lobby else SAVED)
+
+
+def applies_note(lang: str, to_lobby: bool) -> str:
+    """When a setting a typed command changed applies, in `lang` (`saved_note`'s second half)."""
+    return gettext_for(lang)(APPLIES_LOBBY if to_lobby else APPLIES)
 
 
 @dataclass(frozen=True)
@@ -43,8 +59,8 @@ class Pressed:
         return self.outcome is not None
 
     def note(self, lang: str) -> str:
-        """"Saved. ..." in `lang` when the settings changed, else nothing."""
-        return gettext_for(lang)(SAVED) if self.saved else ""
+        """"Saved. ..." in `lang` when the settings changed (`saved_note`), else nothing."""
+        return saved_note(lang, self.outcome.to_lobby) if self.outcome is not None else ""
 
 
 async def press(service: ChatService, chat: str, person: Person, code: str, typed: str | None = None, *,

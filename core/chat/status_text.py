@@ -11,14 +11,14 @@ escaped its own way; an empty line separates blocks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .i18n import gettext_for, ngettext_for
 from .match_text import match_length
 from .render import COLOR_EMOJI
 from .table import FINISHED, LOBBY, PLAYING, Table
-from .views import round_clock_line, round_headline, status_lines, table_view
+from .views import round_clock_line, round_headline, round_length_line, status_lines, table_view
 
 #: How many of the last moves a status shows.
 RECENT_LINES = 5
@@ -39,7 +39,7 @@ class StatusText:
 
 def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", headline: bool = False,
                 recent: bool = True, final: bool = False, rules: str = "/rules",
-                now: float | None = None) -> StatusText:
+                now: float | None = None, live_clock: Callable[[float], str] | None = None) -> StatusText:
     """The table's status (public facts only: never a card in anybody's hand).
     `notes`: lines an outcome adds (shown unless a last move says them
     already); `line`: why the game is gone, right under the title;
@@ -48,7 +48,10 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
     it (Telegram's `/rules`, Discord's `/uno rules`: a lobby that named a
     command the platform does not have sent people to nothing); `now`: the
     service's clock, for the time a rule's round clock leaves (blitz: "⏱ Round
-    ends in 3 minutes"; without it, no such line)."""
+    ends in 3 minutes"; without it, no such line); `live_clock`: how the
+    front-end writes a moment `left` seconds from now so that its app counts
+    it down (Discord's `<t:UNIX:R>`), for the round's clock; None: core's
+    words, which go stale between two edits."""
     lang = table.lang
     _ = gettext_for(lang)
     view = table_view(table, lang)
@@ -81,8 +84,11 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
     if seconds and table.phase in (LOBBY, PLAYING):
         ngettext = ngettext_for(lang)
         out.append("⏱ " + ngettext("{n} second per turn", "{n} seconds per turn", seconds).format(n=seconds))
+    if table.phase == LOBBY and view.round_seconds:  # said before the deal: who joins knows rounds are timed
+        out.append(round_length_line(view.round_seconds, lang))
     if view.round_ends is not None and now is not None:
-        out.append(round_clock_line(max(0.0, view.round_ends - now), lang))
+        left = max(0.0, view.round_ends - now)
+        out.append(round_clock_line(left, lang, live_clock(left) if live_clock is not None else None))
     last = view.recent[-RECENT_LINES:] if recent and table.phase != LOBBY else []
     if last:
         out += ["", *(f"· {move}" for move in last)]
@@ -109,11 +115,12 @@ def stop_line(notices: Sequence[str]) -> str:
     return "\n".join(notices)
 
 
-def outcome_text(table: Table, line: str = "", *, rules: str = "/rules", now: float | None = None) -> StatusText:
+def outcome_text(table: Table, line: str = "", *, rules: str = "/rules", now: float | None = None,
+                 live_clock: Callable[[float], str] | None = None) -> StatusText:
     """The status an accepted command leaves on the table's message: a game
     that ended with `line` (a stop, a lobby nobody started) shows only that;
-    any other, the full status under the round's headline (`rules` and `now`
-    as in `status_text`)."""
+    any other, the full status under the round's headline (`rules`, `now` and
+    `live_clock` as in `status_text`)."""
     if table.phase == FINISHED and line:
         return stopped_text(table, line)
-    return status_text(table, headline=True, rules=rules, now=now)
+    return status_text(table, headline=True, rules=rules, now=now, live_clock=live_clock)

@@ -7,6 +7,7 @@ lobby survives a restart as well as a running game does.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -54,6 +55,12 @@ class Seat:
         return Person(self.id, self.name)
 
 
+def match_ref(seed: int) -> str:
+    """8 hex digits naming the match dealt from `seed` (`Table.match`)."""
+    return hashlib.blake2b(int(seed).to_bytes(16, "big", signed=True), digest_size=4,
+                           person=b"unobot-match").hexdigest()
+
+
 @dataclass
 class Table:
     chat_id: str
@@ -73,6 +80,10 @@ class Table:
     adapter: dict[str, Any] = field(default_factory=dict)  # adapters' own data (message ids)
     left: list[str] = field(default_factory=list)  # people who left between rounds
     round_started: float = 0.0  # when the round was dealt (a rule's round clock runs from it)
+    #: The match a "Play again" lobby plays again (its `match`): a second press on that
+    #: match's message is this lobby; a press on another match's is not. Kept while
+    #: the lobby waits (a started game needs it no more: the stored table stays small).
+    again_of: str = ""
     #: seat -> the cards that seat drew last (one move's draws: a draw, a penalty
     #: taken), less those played since; people only. Their hand marks them: the
     #: private "You drew" notice may be lost. Cleared when a round is dealt.
@@ -88,6 +99,16 @@ class Table:
     version: int = 0
     #: The store's compare-and-set version this table was loaded at (not encoded).
     store_version: int = 0
+
+    @property
+    def match(self) -> str:
+        """The match's own reference: what "Play again" under its last message names (and
+        its record keeps), so a press on an old match's message plays that match again,
+        not the chat's latest. A digest of the table's seed, which is drawn at random for
+        each table: nothing more to store (a 4-player table stays within 1 KB), and the
+        seed, which orders the deck, cannot be read back from it (nor is the reference
+        shown before the match is over)."""
+        return match_ref(self.seed)
 
     # -- seats ----------------------------------------------------------------
     def seat_of(self, person_id: str) -> int | None:
@@ -175,6 +196,7 @@ class Table:
             **({"left": self.left} if self.left else {}),
             **({"ss": self.settings_seen} if self.settings_seen and self.phase == LOBBY else {}),
             **({"rt": round(self.round_started, 1)} if self.round_started else {}),
+            **({"ag": self.again_of} if self.again_of and self.phase == LOBBY else {}),
             **({"nd": {str(k): pack(v) for k, v in self.drawn_last.items()}} if self.drawn_last else {}),
         }
 
@@ -216,6 +238,7 @@ class Table:
                 version=int(d.get("v", 0)),
                 drawn_last={int(k): unpack(v) for k, v in (d.get("nd") or {}).items()},
                 settings_seen=dict(d.get("ss") or {}),
+                again_of=str(d.get("ag") or ""),
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise StateFormatError(f"table is incomplete or corrupt: {exc!r}") from exc

@@ -7,13 +7,15 @@ they never look into the engine themselves.
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card, sort_key
-from ..engine import legal_moves, rules_of
+from ..engine import legal_moves, new_game, rules_of
 from ..moves import CATCH, CHALLENGE, COLOR, DRAW, KINDS, PASS, PLAY, UNO, Move
 from ..rule_failure import RuleFailure
 from ..ruleset import RuleSet
@@ -96,6 +98,10 @@ class TableView:
     #: When a rule's round clock (`round_seconds`: blitz) ends the round, on the
     #: service's clock (`round_ends`); None: no clock runs in this round.
     round_ends: float | None = None
+    #: Seconds each round may last under the table's rules (a rule's round clock:
+    #: blitz, a plugin's `round_seconds`), known before the deal so a lobby can say
+    #: rounds are timed (`round_length_line`); 0: no round clock.
+    round_seconds: int = 0
 
     @property
     def in_order(self) -> list[PlayerLine]:
@@ -225,6 +231,7 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
     view.turn_seconds, view.target = rule_facts(table)
     view.lowest_wins = lowest_wins(table)
     view.round_ends = round_ends(table)
+    view.round_seconds = round_clock_seconds(table)
     return view
 
 
@@ -422,6 +429,44 @@ def round_ends(table: Table) -> float | None:
     return table.round_started + float(seconds) if seconds else None
 
 
+def round_clock_seconds(table: Table) -> int:
+    """Seconds a round of this table may last (`round_seconds`, blitz), or 0.
+
+    Why it deals in a lobby: the rules are asked of a game (`round_seconds(state)`,
+    a plugin may weigh the players), and a lobby has none yet; a game dealt to as many
+    players as are seated (two at least), never kept, answers as the real one will.
+    Cached by what it depends on: a lobby's status is drawn at every join."""
+    if table.game is not None:
+        try:
+            return int((table.game.rules or rules_of(table.game)).round_seconds(table.game) or 0)
+        except VariantError:
+            return 0
+    if table.phase != LOBBY:
+        return 0
+    return _lobby_round_seconds(table.variant, json.dumps(table.overrides or {}, sort_keys=True),
+                                max(2, len(table.seats)))
+
+
+@functools.lru_cache(maxsize=256)
+def _lobby_round_seconds(variant: str, overrides: str, players: int) -> int:
+    try:
+        game, _events = new_game(variant, [f"p{i}" for i in range(players)], overrides=json.loads(overrides) or None)
+        return int((game.rules or rules_of(game)).round_seconds(game) or 0)
+    except (VariantError, ValueError, RuleFailure):  # rules that do not load, clash or fail: said at Start
+        return 0
+
+
+def round_length_line(seconds: int, lang: str | None) -> str:
+    """How long each round may last, as a lobby says it before the deal ("⏱ Each round
+    lasts 4 minutes"): a player joining a blitz table learns the rounds are timed."""
+    ngettext = ngettext_for(lang)
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        return "⏱ " + ngettext("Each round lasts {n} minute", "Each round lasts {n} minutes", minutes).format(
+            n=minutes)
+    return "⏱ " + ngettext("Each round lasts {n} second", "Each round lasts {n} seconds", seconds).format(n=seconds)
+
+
 def round_left(table: Table, now: float) -> float | None:
     """Seconds before the round's clock ends the round (0 once it has rung),
     or None when no clock runs (`round_ends`)."""
@@ -429,12 +474,20 @@ def round_left(table: Table, now: float) -> float | None:
     return None if ends is None else max(0.0, ends - now)
 
 
-def round_clock_line(left: float, lang: str | None) -> str:
+def round_clock_line(left: float, lang: str | None, when: str | None = None) -> str:
     """The round's clock as a status says it, `left` seconds before it rings:
     to the nearest minute ("⏱ Round ends in 3 minutes"), then, in its last
     minute, "in less than a minute". Said again whenever the status is drawn (no front-end edits a
-    message for a clock alone)."""
+    message for a clock alone), so between two edits the words go stale.
+
+    `when`: the moment as a front-end writes it live (Discord's `<t:UNIX:R>`, which its
+    app counts down in each reader's own language): "⏱ Round ends: in 2 minutes",
+    never stale."""
     _, ngettext = gettext_for(lang), ngettext_for(lang)
+    if when is not None:
+        # TRANSLATORS: {when} is a live time the app writes itself, in the reader's own language
+        # ("in 3 minutes", "dentro de 3 minutos"): keep it at the end, after the colon.
+        return "⏱ " + _("Round ends: {when}").format(when=when)
     if left < 60:
         return "⏱ " + _("Round ends in less than a minute")
     minutes = int(left / 60 + 0.5)  # the nearest minute: 1 from 60 to 89 s left, 2 from 90 s

@@ -246,7 +246,7 @@ async def test_views_never_show_hands_publicly(svc: ChatService) -> None:
 async def test_lobby_expiry_allows_a_new_game(clock: Clock) -> None:
     svc = ChatService(MemoryStore(), clock=clock, defaults=Defaults(lobby_minutes=1))
     await svc.handle(CHAT, ANA, c.NewGame())
-    assert (await svc.handle(CHAT, BEN, c.NewGame())).code == "game_running"
+    assert (await svc.handle(CHAT, BEN, c.NewGame())).code == "lobby_open"  # one waits: join that one
     clock.now += 120
     out = await svc.handle(CHAT, BEN, c.NewGame())
     assert out.ok and out.table.creator == BEN.id

@@ -139,12 +139,12 @@ async def test_telegram_offers_play_again_after_the_match_as_the_model_does(
     assert bot.service is not None
     final = await last_match(bot.service, driver.chat)
     assert final is not None
-    message = driver.message_with(keyboards.AGAIN)
+    message = driver.message_with(keyboards.again(final.match))
     assert message is not None
     offered = [b["text"] for b in server.buttons(driver.group, message["message_id"])
                if str(b.get("callback_data", "")).startswith("g:")]
     assert offered == again_offer(final)
-    await driver.press(driver.players[1], keyboards.AGAIN)
+    await driver.press(driver.players[1], keyboards.again(final.match))
     replayed(await driver.table(), final)
 
 

@@ -362,7 +362,7 @@ async def test_web_turns_each_house_rule_on(web: WebServer, devices: list[Any], 
         assert rule in got
         switch = next(e for g in panel["groups"] for e in g["entries"] if e["id"] == "off:" + rule_ref(rule))
         assert switch["on"] is True
-        assert ann.refusals == [] and set(await said(ann.page)) == {"Saved. It applies from the next game."}
+        assert ann.refusals == [] and set(await said(ann.page)) == {"Saved. The game waiting for players here plays it too."}
     finally:
         await ann.page.close()
 
@@ -385,6 +385,6 @@ async def test_web_sets_an_option_of_each_kind(web: WebServer, devices: list[Any
         assert got == await rules_after([c.SetRule(rule=rule, enabled=True),
                                          c.SetRule(rule=rule, option=option, value=value)])
         assert got[rule] == {option: value}
-        assert ann.refusals == [] and set(await said(ann.page)) == {"Saved. It applies from the next game."}
+        assert ann.refusals == [] and set(await said(ann.page)) == {"Saved. The game waiting for players here plays it too."}
     finally:
         await ann.page.close()

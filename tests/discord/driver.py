@@ -183,12 +183,13 @@ class TableDriver:
 
     async def press_status(self, member: Member, action: str) -> Sent:
         """Press the status message's button of an action id (`j` join, `g`
-        start, `n` next round, `l` leave), or `hand` for "My cards"."""
+        start, `n` next round, `l` leave, `r` play again: of the match it names), or `hand` for "My cards"."""
         msg = self.status_message()
         assert msg is not None, "no status message"
         if action == "hand":
             return await self.press(member, msg, "u|hand")
-        cid = next((cid for _, cid in msg.custom_ids() if action_of(cid) == action), None)
+        cid = next((cid for _, cid in msg.custom_ids() if action_of(cid) == action
+                    or (action == "r" and action_of(cid).startswith("r"))), None)
         assert cid is not None, f"no {action!r} on the status message: {msg.custom_ids()}"
         return await self.press(member, msg, cid)
 

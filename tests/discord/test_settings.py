@@ -156,3 +156,24 @@ def test_a_servers_settings_are_followed_by_its_channels_alone() -> None:
     assert prefix is not None and chat_id(5, 9).startswith(prefix) and not chat_id(55, 9).startswith(prefix)
     assert guild_chat(5) in settings_places(chat_id(5, 9))
     assert settings_followers(chat_id(5, 9)) is None
+
+
+async def test_saved_says_a_waiting_lobby_plays_the_change_now(server: DiscordAPIServer, bot: BotProcess) -> None:
+    """With a lobby open, a changed variant shows on its status at once: "Saved" says the
+    lobby plays it too (it once said "It applies from the next game" beside a lobby that
+    already showed the new variant); with none open, "from the next game" is right."""
+    boss, ann, one, _two = two_channels(server, bot)
+    before = await one.slash(boss, "variant", name="party")
+    assert before.message is not None and "Saved. It applies from the next game." in before.message.content
+    await one.slash(ann, "new")
+    during = await one.slash(boss, "variant", name="official")
+    assert during.message is not None, "no answer"
+    assert "Saved. The game waiting for players here plays it too." in during.message.content, during.message.content
+    assert "next game" not in during.message.content
+    status = one.status_message()
+    assert status is not None and "Official" in status.content, status.content
+    # The settings message's own press says the same (core's `Pressed.note`).
+    shown = await one.slash(boss, "rules")
+    assert shown.message is not None
+    pressed = await one.press(boss, shown.message, "s|channel|#0", ["on:stacking"])
+    assert pressed.message is not None and "plays it too" in pressed.message.content, pressed.message.content

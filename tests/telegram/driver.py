@@ -330,6 +330,17 @@ class TableDriver:
                 return message
         return None
 
+    def again_data(self, message: JSON | None = None) -> str | None:
+        """The callback data of "Play again" on `message` (else the newest message that has
+        one): it names its match (``g:again:<match>``)."""
+        from unobot.adapters.telegram import keyboards
+
+        for m in [message] if message is not None else reversed(self.bot_messages()):
+            for b in self.server.buttons(self.group, m["message_id"]):
+                if keyboards.again_match(str(b.get("callback_data", ""))) is not None:
+                    return str(b["callback_data"])
+        return None
+
     def status_message(self) -> JSON | None:
         """The newest bot message with game buttons (My cards, Join, Next round...;
         not the /rules switches): the status message people look at."""

@@ -369,3 +369,44 @@ async def test_leave_before_and_during_a_game(server: BotAPIServer, bot: BotProc
     assert "Bob left the game." in status.params["text"]
     stats = await driver.play()
     assert stats.moves > 0 and "wins" in driver.bot_messages()[-1]["text"]
+
+
+async def test_a_setting_changed_beside_a_lobby_says_the_lobby_plays_it(server: BotAPIServer, bot: BotProcess) -> None:
+    """An admin changes the variant and the timer while a lobby waits: the lobby's status
+    shows them at once, so the answer says the waiting game plays them too (it said "It
+    applies from the next game"), and a one-second timer is "1 second", not "1 seconds"."""
+    from unobot.chat.settings_menu import rule_ref
+
+    group = server.group(title="Lobby night")
+    ana, beto = server.user(801, "Ana", "ana", language_code="es"), server.user(802, "Beto", "beto")
+    server.set_status(group, ana, "creator")
+    driver = TableDriver(server, bot, group, [ana, beto])
+    await driver.command(ana, "/variant", "party")
+    said = bot_messages(server, group)[-1]["text"]
+    assert said == "✅ Variant: Party. It applies from the next game.", said
+    await driver.command(ana, "/new")
+    await driver.command(ana, "/variant", "official")
+    said = bot_messages(server, group)[-1]["text"]
+    assert said == "✅ Variant: Official rules. The game waiting for players here plays it too.", said
+    await driver.command(ana, "/timer", "1")
+    said = bot_messages(server, group)[-1]["text"]
+    assert said == "✅ Turn timer: 1 second. The game waiting for players here plays it too.", said
+    await driver.command(ana, "/rules")
+    await driver.press(ana, keyboards.RULE_ON + rule_ref("stacking"))
+    answer = server.calls_to("answerCallbackQuery")[-1]
+    assert answer.get("text") == "Guardado. La partida que espera jugadores aquí también se juega así.", answer
+
+
+async def test_a_second_new_beside_a_lobby_answers_under_the_lobby(server: BotAPIServer, bot: BotProcess) -> None:
+    """/new while a lobby waits: the answer says a game waits for players (not "is already
+    running": none was started) and is a reply to the lobby's message, where Join is."""
+    group = server.group(title="Second new")
+    ann, ben = server.user(851, "Ann"), server.user(852, "Ben", language_code="es")
+    driver = TableDriver(server, bot, group, [ann, ben])
+    await driver.command(ann, "/new")
+    lobby = driver.status_message()
+    assert lobby is not None
+    await driver.command(ben, "/new")
+    sent = server.calls_to("sendMessage")[-1]
+    assert sent["text"] == error_text("lobby_open", "en"), sent  # the chat's language
+    assert (sent.get("reply_parameters") or {}).get("message_id") == lobby["message_id"], sent

@@ -11,6 +11,7 @@ from tests.telegram.driver import BotProcess, TableDriver
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
+from unobot.chat.lobby import last_match
 
 ADMIN = Person("setup", "Setup", None, True)
 
@@ -63,7 +64,12 @@ async def test_whole_game(server: BotAPIServer, bot: BotProcess, variant: str, t
     # A winner: the last message announces the match, with the final scores.
     last = driver.bot_messages()[-1]
     assert "wins the match" in last["text"], last["text"]
-    assert [b["callback_data"] for b in server.buttons(driver.group, last["message_id"])] == [keyboards.AGAIN]
+    assert bot.service is not None
+    table_after = await last_match(bot.service, driver.chat)
+    assert table_after is not None and table_after.match
+    assert [b["callback_data"] for b in server.buttons(driver.group, last["message_id"])] == \
+        [keyboards.again(table_after.match)]  # "Play again" of this match
+
     assert stats.moves > 5
     assert stats.audits > 0  # the game replayed from its log, exactly, as it went
     kinds = {inline_results.decode(rid).code[0] for rid in stats.chosen}  # type: ignore[union-attr]

@@ -216,7 +216,7 @@ async def test_a_button_answers_its_presser_in_their_own_language(server: BotAPI
     await bot.settle(server.press_button(forum, ben, rules["message_id"], switch))
     assert toast() == es("Only a chat admin can change this chat's rules."), toast()
     await bot.settle(server.press_button(forum, dora, rules["message_id"], switch))
-    assert toast() == de("Saved. It applies from the next game."), toast()
+    assert toast() == de("Saved. The game waiting for players here plays it too."), toast()  # the lobby took it
     lobby = driver.status_message()
     assert lobby is not None and "Waiting for players" in plain(lobby["text"])  # the group's: the chat's language
     # A button of a game's older message (the last game's lobby), pressed by a German admin.

@@ -73,7 +73,7 @@ async def test_a_polling_start_says_who_the_bot_is_and_that_its_store_persists(
         # A second /new meets the chat's game: the store's answer, not its failure.
         update = server.send_command(group, server.user(2, "Ben"), "/new")
         answer = await server.wait_answer(update, "sendMessage", timeout=30)
-        assert "already running" in answer.params["text"], answer.params
+        assert "already waiting for players" in answer.params["text"], answer.params
         assert run.process.pid is not None
         os.kill(run.process.pid, signal.SIGUSR1)  # the counters, printed
         await asyncio.sleep(1.0)

@@ -41,3 +41,34 @@ async def test_the_status_says_how_long_the_round_has_left(server: BotAPIServer,
     edit = await server.wait_for("editMessageText", lambda p: "Round ends" in p.get("text", ""),
                                  timeout=5, after=mark)
     assert "⏱ Round ends in 3 minutes" in edit.params["text"], edit.params["text"]
+
+
+async def test_the_lobby_says_rounds_are_timed_before_the_deal(server: BotAPIServer, bot: BotProcess) -> None:
+    """A lobby opened before an admin turns blitz on from /rules says, once it is on, that
+    each round lasts 5 minutes (and in the chat's language, with its plural form): a
+    player joining a blitz table is told rounds are timed before the deal, not when the
+    first round's clock already runs."""
+    from tests.telegram.driver import TableDriver
+    from unobot.adapters.telegram import keyboards
+    from unobot.chat import commands as c
+    from unobot.chat.settings_menu import rule_ref
+
+    group = server.group(title="Blitz night")
+    ana, beto = server.user(301, "Ana", "ana", language_code="ru"), server.user(302, "Beto", "beto")
+    server.set_status(group, ana, "creator")
+    driver = TableDriver(server, bot, group, [ana, beto], seed=3)
+    assert bot.service is not None
+    await driver.command(ana, "/new")
+    lobby = driver.message_with(keyboards.START)
+    assert lobby is not None and "⏱" not in lobby["text"], lobby["text"]
+    await driver.command(ana, "/rules")
+    mark = server.mark()
+    await driver.press(ana, keyboards.RULE_ON + rule_ref("blitz"))
+    status = await server.wait_for("editMessageText", lambda p: "Each round lasts" in p.get("text", ""),
+                                   timeout=5, after=mark)
+    assert "⏱ Each round lasts 5 minutes" in status.params["text"], status.params["text"]
+    out = await bot.service.handle(driver.chat, c.Person("setup", "Setup", None, True), c.SetLanguage(lang="ru"))
+    assert out.ok, out.error
+    await driver.command(beto, "/join")
+    shown = driver.message_with(keyboards.START)
+    assert shown is not None and "⏱ Каждый раунд длится 5 минут" in shown["text"], shown["text"]

@@ -108,7 +108,9 @@ async def test_with_no_game_the_page_names_its_own_button_and_offers_it(web: Web
 
 async def test_two_who_ask_to_play_again_at_once_share_one_lobby() -> None:
     """Core: a second "Play again" is the lobby the first opened, not "a game is already
-    running" (two players press it at once after a match)."""
+    running" (two players press it at once after a match); one not seated there yet (this
+    match was stopped before a round was over: no record seats Bea) is seated as a Join
+    seats, as the first asker was."""
     service = ChatService(MemoryStore())
     ana, bea = c.Person("a", "Ana"), c.Person("b", "Bea")
     assert (await service.handle("web.x", ana, c.NewGame(variant="official"))).ok
@@ -116,10 +118,12 @@ async def test_two_who_ask_to_play_again_at_once_share_one_lobby() -> None:
     assert (await service.handle("web.x", ana, c.Stop())).ok
     first = await service.handle("web.x", ana, c.Again())
     second = await service.handle("web.x", bea, c.Again())
-    assert first.ok and first.changed and second.ok and not second.changed, (second.code, second.error)
-    assert second.table is not None and second.table.version == (first.table.version if first.table else 0)
-    # A game under way is no lobby: asking then is refused as /new is.
-    assert (await service.handle("web.x", bea, c.Join())).ok
+    assert first.ok and first.changed and second.ok, (second.code, second.error)
+    assert second.table is not None and first.table is not None and second.table.seed == first.table.seed
+    assert [s.name for s in second.table.seats] == ["Ana", "Bea"]
+    third = await service.handle("web.x", bea, c.Again())  # seated already: that lobby, unchanged
+    assert third.ok and not third.changed and third.table is not None
+    assert third.table.version == second.table.version
     assert (await service.handle("web.x", ana, c.Start())).ok
     running = await service.handle("web.x", bea, c.Again())
     assert not running.ok and running.code == "game_running"

@@ -35,7 +35,9 @@ async def test_the_round_clock_counts_down_in_the_page(web: WebServer, browser: 
     made = await new_table(web, "Ana", "official", blitz={"minutes": 3})
     ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", phone=True)
     await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-    assert not await ana.page.is_visible("#round-clock")  # no round runs yet
+    # no round runs yet: the lobby says how long each will last (a player joining knows they are timed)
+    assert await ana.page.is_visible("#round-clock")
+    assert await round_clock(ana) == "⏱ Each round lasts 3 minutes"
     s = await start_with_ai(ana)
     assert s["round_left"] is not None and 170 < s["round_left"] <= 180
     assert s["round_text"] == "⏱ Round ends in 3 minutes"
@@ -54,6 +56,8 @@ async def test_the_round_clock_counts_down_in_the_page(web: WebServer, browser: 
 async def test_a_round_without_a_clock_shows_none(web: WebServer, browser: Any) -> None:
     made = await new_table(web, "Ana", "official")
     ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana")
+    lobby = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    assert lobby["round_length"] == "" and not await ana.page.is_visible("#round-clock")
     s = await start_with_ai(ana)
     assert s["round_left"] is None and s["round_text"] == ""
     assert not await ana.page.is_visible("#round-clock")

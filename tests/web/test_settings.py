@@ -37,7 +37,7 @@ from unobot.chat.i18n import gettext_for
 from unobot.chat.render import error_text
 from unobot.chat.service import ChatService
 from unobot.chat.settings_menu import RULES_TITLE, SettingsMenu, key_of
-from unobot.chat.settings_press import SAVED
+from unobot.chat.settings_press import SAVED_LOBBY
 from unobot.chat.table import LOBBY, PLAYING
 from unobot.store import MemoryStore
 
@@ -96,7 +96,7 @@ async def test_a_browser_tables_creator_changes_its_settings_and_nobody_else_can
     assert (entry(panel, "off:stacking") or {}).get("on") is True
     settings = await web.service.settings(chat)
     assert settings["rules"] == await rules_after([c.SetRule(rule="stacking", enabled=True)])
-    assert gettext_for("en")(SAVED) in await said(ann.page)
+    assert gettext_for("en")(SAVED_LOBBY) in await said(ann.page)  # the lobby plays it: not "from the next game"
     table = await web.service.table(chat)
     assert table is not None and table.phase == LOBBY and "stacking" in table.overrides
     # An option (a switch of stacking), the turn timer, a typed number of another rule.
@@ -270,7 +270,7 @@ async def test_a_telegram_groups_admin_is_asked_of_telegram(redis_server: RedisS
         assert [m["text"] for m in got if m["type"] == "refused"] == [error_text("not_admin", "en")]
         assert server.errors == []
         # (Telegram's own script is not loaded in a test: the pages' one console error.)
-        assert await said(b.page) == [] and await said(t.page) == [gettext_for("en")(SAVED)]
+        assert await said(b.page) == [] and await said(t.page) == [gettext_for("en")(SAVED_LOBBY)]
 
 
 class Silent:

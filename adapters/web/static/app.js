@@ -196,7 +196,7 @@
     $("again").hidden = !(tableToken && (s.phase === "finished" || s.phase === "none"));
     // No card on the table yet (the lobby) or no game: no colour, no direction to show (not
     // "–" and a made-up counter-clockwise); the board stays for a turn timer's clock only.
-    $("board").hidden = !s.top && !s.timer_text;
+    $("board").hidden = !s.top && !s.timer_text && !s.round_length;
     $("facts").classList.toggle("no-card", !s.top);
     if (tableToken && s.phase === "lobby") {
       $("share").hidden = false;
@@ -415,8 +415,10 @@
     var box = $("round-clock");
     if (roundTick) { clearInterval(roundTick); roundTick = null; }
     box.classList.remove("low");
-    box.hidden = s.round_left === null || s.round_left === undefined || !s.round_label;
-    if (box.hidden) { box.textContent = ""; return; }
+    var running = !(s.round_left === null || s.round_left === undefined) && !!s.round_label;
+    // Before the deal, the lobby's "⏱ Each round lasts 3 minutes": who joins knows rounds are timed.
+    box.hidden = !running && !s.round_length;
+    if (!running) { box.textContent = s.round_length || ""; return; }
     var end = performance.now() + s.round_left * 1000;
     var tick = function () {
       var left = Math.max(0, Math.ceil((end - performance.now()) / 1000));
