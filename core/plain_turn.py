@@ -236,7 +236,7 @@ def _plain_play(s: GameState, move: Move, rules: Any) -> list[Event] | None:
     elif wild:
         pass  # the turn passes, below
     elif card.rank == REVERSE and not (
-            len(s.hands) - len(s.out) == 2 and rules.options["card-effects"].two_player_reverse_skips):
+            len(s.hands) - len(s.out) == 2 and rules.reverse_skips_two):
         s.direction = -s.direction
         events.append(_event(Event, (DIRECTION_REVERSED, player, None, 0, -1, None, ())))
     elif card.rank in (SKIP, REVERSE):

@@ -70,6 +70,10 @@ class Rule:
     #: not offered after drawing a card that may be played (force-play's),
     #: which the fast path then applies itself.
     plain_no_pass_while_fitting: ClassVar[bool] = False
+    #: With `plain_turn`: the rule owns the UNO calls as uno-call does (UNO
+    #: offered holding two cards, a play down to one card unsaid opens a catch),
+    #: which the fast path then offers and opens itself.
+    plain_uno_calls: ClassVar[bool] = False
     #: Rules this one takes the place of: when it is on, they are off (and
     #: `unobot variants NAME` does not list them as active).
     replaces: ClassVar[tuple[str, ...]] = ()
@@ -153,6 +157,13 @@ class Rule:
         turn timer (turn-timer's `seconds`): what the lobby and the status say
         before a round is dealt, where no state exists to ask the
         `turn_seconds` hook (which decides during a round). None: it sets none."""
+        return None
+
+    def reverse_skips_with_two(self) -> bool | None:
+        """Whether a Reverse acts as a Skip while two players are left, when
+        this rule decides what a Reverse does (card-effects' option
+        `two_player_reverse_skips`): the plain turn and the AI ask it. None:
+        this rule says nothing."""
         return None
 
     def timeouts_before_removal(self) -> int | None:

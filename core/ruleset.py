@@ -180,7 +180,12 @@ class RuleSet:
         # The plain turn (core/plain_turn.py): listed and applied without the
         # hooks, when every rule that could have a say promised it has none.
         self.plain_turn = plain_rules(self.pm) and self.wild_colour_named
-        self.plain_uno = self.plain_turn and "uno-call" in self.rules  # UNO offered, a catch opened
+        # UNO offered, a catch opened: uno-call's declared say (`Rule.plain_uno_calls`), not its name
+        self.plain_uno = self.plain_turn and any(r.plain_uno_calls for r in self.rules.values())
+        #: A Reverse with two players left is a Skip (`Rule.reverse_skips_with_two`,
+        #: card-effects' option): the first rule that answers; None when none does.
+        self.reverse_skips_two: bool | None = next(
+            (a for a in (r.reverse_skips_with_two() for r in self.rules.values()) if a is not None), None)
         # no draw while a card fits: a rule's declared say (must-play's), not its name
         self.plain_must_play = self.plain_turn and any(r.plain_no_draw_while_fitting for r in self.rules.values())
         # no pass after drawing a card that fits: force-play's declared say
@@ -233,6 +238,16 @@ class RuleSet:
         as such (`no_such_move`), not as one that is "not allowed now":
         the player must not wait for a moment that never comes."""
         return kind in self.move_kinds
+
+    def answering(self, method: str) -> Any:
+        """The first rule in force that answers the plain method `method` (a
+        challenge rule's `would_bluff`, `bluff_record`), or None: what core and
+        the AI ask instead of a rule's name, so a third party's rule that
+        answers the same is asked the same."""
+        for rule in self.rules.values():
+            if callable(getattr(rule, method, None)):
+                return rule
+        return None
 
     def enabled(self, name: str) -> bool:
         return name in self.rules

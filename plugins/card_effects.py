@@ -34,6 +34,10 @@ class CardEffects(Rule):
     class Options:
         two_player_reverse_skips: bool = option(True, title="Reverse skips with two players", help="a Reverse acts as a Skip with two players")
 
+    def reverse_skips_with_two(self) -> bool:
+        """What a Reverse does with two players left (the plain turn and the AI ask it)."""
+        return bool(self.options.two_player_reverse_skips)
+
     @hookimpl(trylast=True)
     def on_wild(self, state: GameState, move: Move, color: str | None, events: list[Event]) -> bool:
         state.color = color

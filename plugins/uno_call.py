@@ -51,6 +51,7 @@ class UnoCall(Rule):
     title = {"en": "Saying UNO", "es": "Decir UNO"}
     base = True
     plain_turn = True  # see unobot.plain_turn
+    plain_uno_calls = True  # the fast path offers UNO and opens the catch as this rule does
 
     @dataclass(frozen=True)
     class Options:

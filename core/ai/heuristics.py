@@ -379,11 +379,11 @@ class Level:
 
 
 def _reverse_skips(state: GameState) -> bool:
-    """Does a Reverse skip the other seat with two players (card-effects'
-    option; on unless a variant turns it off)?"""
+    """Does a Reverse skip the other seat with two players (the rules'
+    `reverse_skips_with_two`, card-effects' option; on unless a rule says not)?"""
     rules = state.rules
-    options = rules.options.get("card-effects") if rules is not None else None
-    return bool(getattr(options, "two_player_reverse_skips", True))
+    answer = rules.reverse_skips_two if rules is not None else None
+    return True if answer is None else answer
 
 
 def _without(hand: list[Card], *cards: Card) -> list[Card]:

@@ -209,7 +209,7 @@ def bluff_chance(state: GameState, player: int, memory: TableMemory | None) -> f
     colour with chance 0 when they play it; one who bluffs at rate b plays it
     holding the colour b times as often as without it."""
     rules = state.rules
-    rule = rules.rules.get("challenge") if rules is not None else None
+    rule = rules.answering("bluff_record") if rules is not None else None  # the challenge rule, or a plugin's
     record = rule.bluff_record(state) if rule is not None else None
     if not record:
         return 0.0

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..cards import Card, sort_key
+from ..moves import CHALLENGE
 from . import typed
 from .grammar import DRAW_PLAY, SHORT, WORDS
 from .i18n import gettext_for, rule_text
@@ -34,8 +35,16 @@ def record_word(lang: str, name: str) -> str:
     return name if typed.fold(word) == name else f"{word} · {name}"
 
 
-#: Fixed rows that only some rule makes a move (their first column's key, the rule's name).
-_ONLY_WITH = {"target": "seven-o", "challenge": "challenge"}
+def _shown(key: str, rules: RuleSet) -> bool:
+    """Whether a fixed row that only some rule makes a move applies: a
+    target when a house rule aims cards at players (`card_targets`: seven-o,
+    a plugin's), a challenge when a rule in force applies one (`has_move`):
+    asked of what the rules do, never of their names."""
+    if key == "target":
+        return rules.count_impls("card_targets", lambda i: not getattr(i.plugin, "base", False)) > 0
+    if key == "challenge":
+        return rules.has_move(CHALLENGE)
+    return True
 
 
 def move_rows(lang: str, rules: RuleSet | None = None) -> list[tuple[str, str]]:
@@ -45,7 +54,7 @@ def move_rows(lang: str, rules: RuleSet | None = None) -> list[tuple[str, str]]:
     rows = _move_rows(lang)
     if rules is None:
         return [row for _key, row in rows]
-    return [row for key, row in rows if key not in _ONLY_WITH or _ONLY_WITH[key] in rules.rules]
+    return [row for key, row in rows if _shown(key, rules)]
 
 
 def _move_rows(lang: str) -> list[tuple[str, tuple[str, str]]]:
