@@ -95,7 +95,7 @@ def result_id(chat: str, version: int, user: str, action: actions.Action) -> str
     move's text would not fit in 64 bytes (None: it cannot fit at all)."""
     rid = encode(chat, version, user, action.id)
     if len(rid.encode()) > MAX_ID and isinstance(action.command, c.PluginMove):
-        rid = encode(chat, version, user, actions.digest(action.command.text))
+        rid = encode(chat, version, user, actions.move_digest(action.command))
     return rid if len(rid.encode()) <= MAX_ID else None
 
 

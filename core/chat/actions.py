@@ -178,7 +178,7 @@ class Menu:
         front-end with less room than `MAX_PLAIN` (Telegram's 64-byte result
         ids hold a chat and a version too) may send any plugin move by digest."""
         return next((a for a in self.actions if a.id == code or (
-            isinstance(a.command, c.PluginMove) and digest(a.command.text) == code)), None)
+            isinstance(a.command, c.PluginMove) and move_digest(a.command) == code)), None)
 
     def of(self, *groups: str) -> list[Action]:
         return [a for a in self.actions if a.group in groups]
@@ -199,6 +199,12 @@ def digest(text: str) -> str:
     return "M" + base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()[:12]).decode()
 
 
+def move_digest(cmd: c.PluginMove) -> str:
+    """The digest id of a plugin move: its text, and its UNO (the move with
+    UNO and without are two actions, so two digests)."""
+    return digest(cmd.text + ("\n!" if cmd.uno else ""))
+
+
 def encode(cmd: c.Command) -> str:
     """The id of a command (the inverse of `decode`, version aside)."""
     if isinstance(cmd, c.Play):
@@ -215,8 +221,8 @@ def encode(cmd: c.Command) -> str:
     if isinstance(cmd, c.NameColor):
         return "h" + _letter(cmd.color)
     if isinstance(cmd, c.PluginMove):
-        plain = "m" + cmd.text.replace(" ", "~")
-        return plain if len(plain.encode()) <= MAX_PLAIN and plain.isascii() else digest(cmd.text)
+        plain = "m" + cmd.text.replace(" ", "~") + ("!" if cmd.uno else "")
+        return plain if len(plain.encode()) <= MAX_PLAIN and plain.isascii() else move_digest(cmd)
     if isinstance(cmd, c.AddAI):
         return "a" + cmd.level
     if isinstance(cmd, c.Kick):
@@ -279,8 +285,10 @@ def decode(action_id: str, version: int | None = None, table: Table | None = Non
         return c.Catch(target=rest or None, version=version)
     if kind == "h":
         return c.NameColor(color=COLOR_NAMES[rest], version=version) if rest in COLOR_NAMES else None
-    if kind == "m" and rest:
-        return c.PluginMove(text=rest.replace("~", " "), version=version)
+    if kind == "m" and rest.rstrip("!"):
+        uno = rest.endswith("!")
+        return c.PluginMove(text=rest.removesuffix("!").replace("~", " ") if uno else rest.replace("~", " "),
+                            uno=uno, version=version)
     if kind == "M":
         if table is None or person_id is None:
             return None
@@ -500,6 +508,8 @@ class _Builder:
         group = TURN if hv.is_turn else OUT_OF_TURN
         for m in hv.extras:  # plugins' own kinds, in or out of turn
             self.move(m, m.kind, group, plugin_move_hint(m.kind, self.lang))
+            if m in hv.uno_extras:  # down to one card: UNO with it, as one action
+                self.move(m, m.kind, group, _("Say UNO and play these cards"), uno=True)
         if hv.is_turn and hv.uno is not None and len(game.hands[hv.seat]) == 2:
             self.plays(hv, uno=True)
         if hv.uno is not None and not hv.pending:
@@ -569,7 +579,7 @@ def command_of(table: Table, m: Move, *, uno: bool = False) -> c.Command:
     if m.kind == COLOR and m.color:
         return c.NameColor(color=COLOR_NAMES[m.color])
     if m.kind not in KINDS:
-        return c.PluginMove(text=m.text)
+        return c.PluginMove(text=m.text, uno=uno)
     simple: dict[str, type[c.Command]] = {DRAW: c.Draw, PASS: c.Pass, UNO: c.SayUno, CHALLENGE: c.Challenge}
     return simple[m.kind]()
 

@@ -131,6 +131,10 @@ class PluginMove(Command):
     `multi R5 G5`; a player as a name or `@seat`)."""
 
     text: str
+    #: Say UNO with this move, as a play may (`Play.uno`): a plugin's move that
+    #: puts several cards down (a multi-play from three cards to one) leaves one
+    #: card as a play does, and the player must not be open to a catch for it.
+    uno: bool = False
 
 
 @dataclass(frozen=True)

@@ -393,6 +393,9 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
     words = [w for w in line.split() if w.strip(_MARKS) and not _COUNT.fullmatch(w)]
     if not words:
         return Refusal(_("Type a card's number to play it, or draw (help lists every command)."), "empty")
+    with_uno = _plugin_move_with_uno(words, hand, lang)
+    if with_uno is not None:
+        return with_uno
     move = plugin_move_text(words, lang)  # a whole title, before its first word is read as a command
     if move is not None:                    # (`Jugar varias cartas` is no `jugar` of a card)
         return c.PluginMove(text=move_cards(move, hand, lang))
@@ -427,6 +430,25 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
     if hand_number(words[0]) is not None or card_readings(words, lang):
         return _play(words, hand, lang, deck)
     return Refusal(_("Unknown command {word!r}. Type help to see the commands.").format(word=words[0]))
+
+
+def _plugin_move_with_uno(words: Sequence[str], hand: Collection[Card], lang: str | None) -> c.PluginMove | None:
+    """A plugin's move with UNO said with it, as a play takes it (`uno multi
+    R5 G5`, `multi R5 G5 uno`, by its kind or its title): a multi-play from
+    three cards to one owes UNO as a play from two does. None when the line
+    has no UNO word first or last, or the rest is no plugin move."""
+    if len(words) < 2:
+        return None
+    if command_word(words[0], lang) == UNO:
+        rest = list(words[1:])
+    elif command_word(words[-1], lang) == UNO:
+        rest = list(words[:-1])
+    else:
+        return None
+    text = plugin_move_text(rest, lang)
+    if text is None and _plugin_kind(rest[0]):
+        text = " ".join(rest)
+    return c.PluginMove(text=move_cards(text, hand, lang), uno=True) if text is not None else None
 
 
 def move_cards(text: str, hand: Collection[Card], lang: str | None) -> str:

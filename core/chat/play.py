@@ -107,7 +107,7 @@ def step(table: Table, person: c.Person, cmd: c.Command, out: Outcome, now: floa
             raise ChatError("not_in_game")
         move = _move(table, seat, cmd)
         before = [list(hand) for hand in table.game.hands] if move.kind == CHALLENGE else None
-        entries = _apply(table, move, out, now, uno=isinstance(cmd, c.Play) and cmd.uno)
+        entries = _apply(table, move, out, now, uno=isinstance(cmd, (c.Play, c.PluginMove)) and cmd.uno)
         if before is not None:
             _show_challenged(table, seat, person.id, before, out)
         table.timeouts.pop(person.id, None)
@@ -150,7 +150,8 @@ def _play_drawn(table: Table, seat: int, out: Outcome, now: float) -> list[str]:
         return []
     moves = engine.legal_moves(game, seat)
     rules = game.rules or engine.rules_of(game)
-    would_bluff = getattr(rules.rules.get("challenge"), "would_bluff", None)  # the challenge rule's judgement
+    judge = rules.answering("would_bluff")  # the challenge rule's judgement, or a plugin's (never by name)
+    would_bluff = judge.would_bluff if judge is not None else None
     plays = [m for m in moves if m.kind == PLAY and m.card == game.drawn
              and not (would_bluff is not None and would_bluff(game, seat, m.card))]
     if not plays:

@@ -70,7 +70,10 @@ def turn_offers(hv: HandView, view: TableView, lang: str) -> list[Offer]:
     if hv.colors:
         offers.append(Offer(_("color red"),
                             _("name the colour of the starting wild card: red, yellow, green or blue")))
-    offers += [_plugin_offer(m, view, lang) for m in hv.extras]
+    for m in hv.extras:
+        offers.append(_plugin_offer(m, view, lang))
+        if m in hv.uno_extras:  # `multi R5 G5 uno`: UNO with the move, as `3 uno` with a card
+            offers.append(Offer(f"{_plugin_offer(m, view, lang).word} uno", _("say UNO and play these cards")))
     if hv.draw:
         offers.append(Offer(_(WORDS["draw"]), _("take {n}").format(n=hv.pending) if hv.pending else _(SHORT["draw"])))
         if not hv.pending:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .. import engine
 from ..errors import MoveError
-from ..moves import Move
+from ..moves import UNO, Move
 from ..state import GameState
 
 
@@ -31,3 +31,32 @@ def uno_after_play(game: GameState, move: Move) -> bool:
     except MoveError:
         return False
     return len(after.hands[player]) == 1
+
+
+def carries_uno(game: GameState, move: Move) -> bool:
+    """Whether `move` may be made "with UNO" as one action: it leaves its
+    player one card from two or more, they have not said UNO yet, and the
+    rules take the UNO said first or right after it (as `play._apply` says
+    it). Asked of the moves that put cards down without being a plain play
+    (a multi-play), whose end hand only the move itself knows: judged on
+    copies, so no rule is asked by name."""
+    player = move.player
+    if not 0 <= player < len(game.hands) or len(game.hands[player]) < 2 or game.uno >> player & 1:
+        return False
+    try:
+        after, _ = engine.apply(game, move)
+    except MoveError:
+        return False
+    if len(after.hands[player]) != 1 or player in after.out:
+        return False
+    try:
+        engine.apply(after, Move(UNO, player), inplace=True)
+        return True
+    except MoveError:
+        pass
+    try:
+        said, _ = engine.apply(game, Move(UNO, player))
+        engine.apply(said, move, inplace=True)
+    except MoveError:
+        return False
+    return True

@@ -26,6 +26,7 @@ from .narration import merge_repeats
 from .render import card_name, color_name, describe_event
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .typed import LEVEL_NAMES
+from .uno_timing import carries_uno
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +148,9 @@ class HandView:
     colors: list[Move] = field(default_factory=list)
     #: Moves of kinds plugins added (`Rule.move_kinds`), offered as they are.
     extras: list[Move] = field(default_factory=list)
+    #: Those of `extras` that may be made with UNO as one action (`carries_uno`:
+    #: a multi-play from three cards to one), on the player's turn.
+    uno_extras: list[Move] = field(default_factory=list)
     pending: int = 0
     #: Down to one card without having said UNO: may be caught until UNO is said.
     exposed: bool = False
@@ -348,6 +352,8 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
             view.colors.append(m)
         elif m.kind not in KINDS:
             view.extras.append(m)
+    if view.is_turn:
+        view.uno_extras = [m for m in view.extras if m.card is not None and carries_uno(game, m)]
     counts = Counter(game.hands[seat])
     drawn = Counter(table.drawn_last.get(seat, ()))
     cards = [HandCard(card, card in by_card, by_card.get(card, []), counts[card], min(drawn[card], counts[card]))

@@ -150,6 +150,13 @@ SITUATIONS: list[Situation] = [
     Situation("take-the-pending-draw", ("R+2 G1 B3", "G+2 R6 G6", "B7 Y8 R9"), "R4", kind("draw"),
               actor=1, turn=0, rules={"stacking": {}}, before=((0, "R+2", None),)),
     Situation("last-card-a-wild", ("W", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W")),
+    # A multi-play from three cards to one carries UNO as a play from two does (one
+    # action, never open to a catch): said right after it under the UNO call, said
+    # just before it under strict UNO (which offers no lone UNO with three cards).
+    Situation("multi-play-uno", ("R5 G5 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi", uno=True),
+              rules={"multi-play": {}}),
+    Situation("strict-uno-multi-play", ("R5 G5 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi", uno=True),
+              rules={"multi-play": {}, "strict-uno": {}}),
     Situation("crazy-multi-play", ("R5 G5 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi"), variant="crazy"),
     # A plugin move aimed at a player (two 7s at once, Seven-O's swap): offered and typed by the name.
     Situation("crazy-multi-seven-target", ("R7 G7 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi", target=2),

@@ -124,8 +124,8 @@ def model_offer(table: Table, person: str) -> tuple[set[str], set[str]]:
     words: set[str] = set()
     for a in menu.actions:
         if isinstance(a.command, c.PluginMove):  # a target by its name, as a catch's
-            words.add(a.command.text.removesuffix(f"@{a.target}") + table.seats[a.target].name
-                      if a.target is not None else a.command.text)
+            words.add((a.command.text.removesuffix(f"@{a.target}") + table.seats[a.target].name
+                       if a.target is not None else a.command.text) + (" uno" if a.command.uno else ""))
         elif a.kind == "catch":
             words.add("catch " + (table.seats[a.target].name if a.target is not None else ""))
         elif a.kind in WORDS and not (a.kind == "uno" and a.group == actions.TURN and menu.hand and menu.hand.is_turn):
@@ -149,8 +149,9 @@ def typed(table: Table, action: actions.Action) -> str:
         return "dp" if cmd.then_play else "draw"
     if isinstance(cmd, c.PluginMove):  # a target by the first word of its name ("Ada" of "Ada (AI)")
         if action.target is not None:
-            return cmd.text.removesuffix(f"@{action.target}") + table.seats[action.target].name.split()[0]
-        return cmd.text
+            return (cmd.text.removesuffix(f"@{action.target}") + table.seats[action.target].name.split()[0]
+                    + (" uno" if cmd.uno else ""))
+        return cmd.text + (" uno" if cmd.uno else "")
     if isinstance(cmd, c.Catch):
         return "catch"
     if isinstance(cmd, c.Challenge):
