@@ -45,7 +45,7 @@ from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.settings import override_commands
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.chat.typed_offers import may_act
-from unobot.chat.views import HandView, TableView, hand_view, table_view
+from unobot.chat.views import HandView, TableView, hand_view, round_left, table_view
 from unobot.events import (
     CARDS_DRAWN,
     CHALLENGE_LOST,
@@ -380,7 +380,14 @@ class ConsoleApp:
         prompt = Text(_("Your move"), style="bold yellow")
         if timeout is not None:
             prompt.append(" " + _("({n} s)").format(n=max(0, math.ceil(timeout))), style="red")
-        line = self.reader.read(prompt + Text(" " + render.PROMPT_MARK), timeout)
+        # The round's clock (blitz) rings while the person thinks, as a chat's wake
+        # rings it: the read waits no longer than the clock has left.
+        clock = round_left(table, self.service.clock())
+        wait = timeout if clock is None else max(0.0, clock) if timeout is None else min(timeout, max(0.0, clock))
+        line = self.reader.read(prompt + Text(" " + render.PROMPT_MARK), wait)
+        if line is None and clock is not None and (timeout is None or clock <= timeout):
+            await self.show(await self.send(c.Continue(version=table.version)))  # the service applies time_up
+            return
         if line is None:  # the turn timer ran out
             await self._time_up(table)
             return

@@ -31,7 +31,7 @@ from unobot.chat import actions, play
 from unobot.chat import commands as c
 from unobot.chat.outcome import Outcome
 from unobot.chat.table import LOBBY, PLAYING, Table
-from unobot.engine import apply, setup_round
+from unobot.engine import apply, rules_of, setup_round
 from unobot.moves import play_move
 
 #: Picks one action of a menu (None: the situation is not what it should be).
@@ -71,6 +71,10 @@ class Situation:
     before: tuple[tuple[int, str, str | None], ...] = ()
     #: The top card is a Wild starter still waiting for its colour.
     wild_starter: bool = False
+    #: Seconds left on the round's clock (blitz) once laid: the deal's clock set
+    #: back so that it rings that soon, on the front-end's own clock (injected
+    #: or the wall's), without a test waiting out a whole minute.
+    clock_left: float | None = None
 
     def __str__(self) -> str:
         return self.name
@@ -94,6 +98,10 @@ def lay(table: Table, s: Situation) -> None:
         game, _events = apply(game, play_move(seat, parse_card(card), color))
     table.game = game
     table.drawn_last = {}
+    if s.clock_left is not None:
+        seconds = (game.rules or rules_of(game)).round_seconds(game)
+        assert seconds and table.round_started, "a clocked situation needs a rule's round clock, started"
+        table.round_started -= seconds - s.clock_left
 
 
 def reference(table: Table, person: c.Person, command: c.Command, now: float) -> Table:
@@ -267,6 +275,10 @@ TIMED: list[Situation] = [
     timed("timer-pending-draw", ("R+2 G1 B3", "G+2 R6 G6", "B7 Y8 R9"), "R4", {"stacking": {}},
           before=((0, "R+2", None),), actor=1),  # the actor: whose turn runs out (the console's person's seat)
     timed("timer-draw-one", ("G2 B3", "Y4 R6 G6", "B7 Y8 R9"), "R4"),
+    # A rule's round clock (blitz) rings: the front-end's own wake applies its
+    # `time_up` (the fewest points in hand win the round), as the model does.
+    Situation("round-clock-rings", ("R1 G2 B3", "Y4 R5 G6 G7", "B7 Y8 R9 B9"), "R4", kind("time_up"),
+              rules={"blitz": {"minutes": 1}}, clock_left=TIMER_SECONDS),
 ]
 
 
@@ -302,10 +314,13 @@ def managed_result(table: Table | None, s: Situation, before: Table, person: c.P
 
 
 def timed_out(table: Table) -> Table:
-    """The table once its turn timer has run out, as the model says (the wake's
-    own command, by the bot, any time after the timer)."""
+    """The table once its turn timer (or its round clock) has run out, as the
+    model says (the wake's own command, by the bot, any time after it)."""
     from unobot.chat.wake import SYSTEM
 
+    game = table.game
+    if game is not None and (game.rules or rules_of(game)).round_seconds(game):
+        return reference(table, SYSTEM, c.Continue(version=table.version), table.round_started + 10 ** 6)
     return reference(table, SYSTEM, c.Skip(auto=True, version=table.version), table.turn_started + 10 ** 6)
 
 
