@@ -26,7 +26,14 @@ from unobot import (
     hookimpl,
     option,
 )
-from unobot.events import HANDS_ROTATED, HANDS_SWAPPED, PENALTY_TAKEN, UNO_CAUGHT, UNO_SAID
+from unobot.events import (
+    CARD_PLAYED,
+    HANDS_ROTATED,
+    HANDS_SWAPPED,
+    PENALTY_TAKEN,
+    UNO_CAUGHT,
+    UNO_SAID,
+)
 
 UNO_WITH_PLAY = "uno_with_play"
 _CLOSES_WINDOW = (PLAY, DRAW, PASS, CHALLENGE)
@@ -34,6 +41,12 @@ _EXCHANGES = (HANDS_SWAPPED, HANDS_ROTATED)
 #: Moves that put no card down (a play, or a plugin's multi-play, may leave one card).
 _NOT_PLAYS = (UNO, DRAW, PASS, CATCH, CHALLENGE, "color")
 
+
+
+def _puts_down(move: Move, events: list[Event]) -> bool:
+    """Did `move` put a card down, whatever its kind (a plugin's multi-play)?
+    The next player's play closes the window to catch, as their draw does."""
+    return any(e.kind == CARD_PLAYED and e.player == move.player for e in events)
 
 class StrictUno(Rule):
     name = "strict-uno"
@@ -99,7 +112,7 @@ class StrictUno(Rule):
     def after_move(self, state: GameState, move: Move, events: list[Event]) -> None:
         exposed = state.exposed
         if exposed >= 0 and (
-            (move.player != exposed and move.kind in _CLOSES_WINDOW)
+            (move.player != exposed and (move.kind in _CLOSES_WINDOW or _puts_down(move, events)))
             or len(state.hands[exposed]) != 1
         ):
             state.exposed = -1

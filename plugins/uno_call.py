@@ -30,6 +30,7 @@ from unobot import (
     option,
 )
 from unobot.events import (
+    CARD_PLAYED,
     CARDS_DRAWN,
     HANDS_ROTATED,
     HANDS_SWAPPED,
@@ -43,6 +44,12 @@ _CLOSES_WINDOW = (PLAY, DRAW, PASS, CHALLENGE)
 _EXCHANGES = (HANDS_SWAPPED, HANDS_ROTATED)
 _DRAWS = (CARDS_DRAWN, PENALTY_TAKEN)
 
+
+
+def _puts_down(move: Move, events: list[Event]) -> bool:
+    """Did `move` put a card down, whatever its kind (a plugin's multi-play)?
+    The next player's play closes the window to catch, as their draw does."""
+    return any(e.kind == CARD_PLAYED and e.player == move.player for e in events)
 
 class UnoCall(Rule):
     name = "uno-call"
@@ -118,7 +125,7 @@ class UnoCall(Rule):
                 state.uno &= ~(1 << e.player)
         exposed = state.exposed
         if exposed >= 0 and (
-            (move.player != exposed and move.kind in _CLOSES_WINDOW)
+            (move.player != exposed and (move.kind in _CLOSES_WINDOW or _puts_down(move, events)))
             or len(state.hands[exposed]) != 1
         ):
             state.exposed = -1

@@ -71,3 +71,19 @@ def test_a_long_multi_play_with_uno_fits_a_digest_of_its_own() -> None:
     plain = c.PluginMove(text=long.text)
     assert actions.encode(long).startswith("M") and actions.encode(long) != actions.encode(plain)
     assert len(actions.encode(long)) <= 17
+
+
+@pytest.mark.parametrize("rules", RULES, ids=str)
+def test_the_next_players_multi_play_closes_the_window_to_catch(rules: str) -> None:
+    """A player down to one card unsaid may be caught until the next player plays
+    or draws (RULES.md §6): a multi-play is a play, though its kind is a plugin's."""
+    from unobot import engine
+    from unobot.moves import Move
+
+    from ..rulekit import table
+
+    g = table(hands={"ana": "R5 G7", "ben": "R6 G6 B3 Y2", "cat": "Y7 G9 B1"}, overrides=RULES[rules])
+    g, _ = engine.apply(g, Move("play", 0, parse_card("R5")))
+    assert g.exposed == 0
+    g, _ = engine.apply(g, next(m for m in engine.legal_moves(g, 1) if m.kind == "multi"))
+    assert g.exposed == -1 and not [m for m in engine.legal_moves(g, 2) if m.kind == "catch"]
