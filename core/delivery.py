@@ -84,11 +84,15 @@ class Redelivery:
     will be handled when the store is back. Not set (polling, Discord's
     gateway: nothing is delivered again), the person is told to try again."""
 
-    __slots__ = ("told", "wanted")
+    __slots__ = ("owner", "told", "wanted")
 
     def __init__(self, *, told: bool = False) -> None:
         self.told = told
         self.wanted = False
+        # Only the task handling the delivery asks: a task it starts (a status edit, an AI
+        # move planned on the event loop) copies the context, and its own command is never
+        # delivered again.
+        self.owner = asyncio.current_task()
 
 
 _redelivery: ContextVar[Redelivery | None] = ContextVar("unobot_redelivery", default=None)
@@ -106,8 +110,12 @@ def redelivered(*, told: bool = False) -> Iterator[Redelivery]:
 
 
 def redelivery() -> Redelivery | None:
-    """The delivery in hand's `Redelivery`, when its platform sends it again on request."""
-    return _redelivery.get()
+    """The delivery in hand's `Redelivery`, when its platform sends it again on request
+    (None in any other task, even one started while handling it)."""
+    found = _redelivery.get()
+    if found is None or found.owner is not asyncio.current_task():
+        return None
+    return found
 
 
 class Deliveries:
