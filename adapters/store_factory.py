@@ -246,11 +246,69 @@ async def open_service(config: Config, redis: str | None, **options: Any) -> Cha
     without "nothing was lost" when it does not). Close it with `service.store.close()`."""
     from unobot.chat.service import ChatService, Defaults
 
-    from .startup import store_persistence
-
     memory = redis == "memory"
     store = await open_store(None if memory else redis, data_dir=config.store.data_dir,
                              prefix=config.store.prefix, memory=memory, **store_options(config, memory=memory))
     persistence = await store_persistence(store)
     return ChatService(store, defaults=Defaults.of(config.game), keeps_nothing=persistence.persistent is False,
                        **options)
+
+
+# -- whether the store keeps anything across its own restart -----------------------------
+
+class Persistence:
+    """Whether the store keeps what it holds across its own restart.
+
+    `persistent` is None when it cannot be told (a managed Redis that
+    refuses CONFIG GET); `what` says in words what was found."""
+
+    def __init__(self, kind: str, persistent: bool | None, what: str) -> None:
+        self.kind = kind
+        self.persistent = persistent
+        self.what = what
+
+    def line(self) -> str:
+        return f"{self.kind} ({self.what})"
+
+
+async def store_persistence(store: object) -> Persistence:
+    """Ask the store whether it keeps anything on disk.
+
+    A Redis is asked `CONFIG GET save` and `CONFIG GET appendonly`: with
+    neither snapshots nor the append-only file it keeps nothing, and a
+    restart of it forgets every game (issue 25: players were then told
+    "nothing was lost"). A cluster's nodes are asked through the client."""
+    from unobot.store import MemoryStore
+
+    inner = getattr(store, "_store", store)  # a metered store's own
+    if isinstance(inner, MemoryStore):
+        return Persistence("memory", False, "inside this process: nothing survives a stop")
+    client = getattr(inner, "client", None)
+    if client is None:
+        return Persistence(type(inner).__name__, None, "persistence not known")
+    embedded = getattr(inner, "server", None) is not None
+    kind = "embedded Redis" if embedded else "Redis"
+    try:
+        save = await client.config_get("save")
+        aof = await client.config_get("appendonly")
+    except Exception as exc:  # noqa: BLE001 - CONFIG may be renamed or refused on a managed server
+        return Persistence(kind, None, f"persistence not known: CONFIG GET refused ({type(exc).__name__})")
+    saving = _first(save, "save").strip()
+    appendonly = _first(aof, "appendonly").strip().lower() == "yes"
+    if appendonly:
+        return Persistence(kind, True, "append-only file" + (f", snapshots {saving}" if saving else ""))
+    if saving:
+        return Persistence(kind, True, f"snapshots ({saving}): a crash loses the moves since the last one")
+    return Persistence(kind, False, "keeps nothing on disk: a restart of it loses every game")
+
+
+def _first(answer: object, key: str) -> str:
+    """CONFIG GET's value for `key`, from a plain client ({key: value}) or a
+    cluster's ({node: {key: value}} or a flat dict)."""
+    if isinstance(answer, dict):
+        if key in answer:
+            return str(answer[key])
+        for value in answer.values():
+            if isinstance(value, dict) and key in value:
+                return str(value[key])
+    return ""

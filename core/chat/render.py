@@ -118,6 +118,10 @@ def store_error_code(exc: BaseException) -> str:
 #: A store outage on a store that keeps nothing on disk: no "nothing was lost".
 FORGETFUL_OUTAGE = N_("The game store is not reachable right now. Try again shortly. It keeps nothing "
                       "on disk: if it restarted, the running games are gone.")
+#: A store outage while the platform will deliver the command again until the store
+#: is back (`delivery.Redelivery`: a Telegram webhook answered 503): no "try again".
+REDELIVERED_OUTAGE = N_("The game store is not reachable right now. I will handle this as soon as it "
+                        "is back: no need to send it again.")
 
 
 def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = False,
