@@ -235,6 +235,8 @@ def cmd_i18n(args: argparse.Namespace) -> int:
         print(f"catalogue {domain} ({folder}): language  translated/total  faults")
         for report in reports:
             print("  " + report.line())
+            for why in report.swapped:  # few, and each needs reading: always said
+                print(f"      swapped? {why[:160]}")
             if args.verbose:
                 for kind in ("missing", "fuzzy", "fields", "plurals"):
                     for text in getattr(report, kind):
