@@ -229,7 +229,9 @@ def describe_event(e: Event, name: Callable[[int], str], lang: str | None) -> st
     if k == "passed":
         return _("{player} passes.").format(player=p)
     if k == "challenge_won":
-        return _("{player} challenged {other}'s Wild Draw Four: a bluff! {other} draws 4.").format(player=p, other=o)
+        # The bluffer's draw is told by its own event (`penalty_taken`, with
+        # the cards actually drawn): "{other} draws 4." here told it twice.
+        return _("{player} challenged {other}'s Wild Draw Four: a bluff!").format(player=p, other=o)
     if k == "challenge_lost":
         return _("{player} challenged {other}'s Wild Draw Four and lost.").format(player=p, other=o)
     if k == "uno_said":
