@@ -62,3 +62,15 @@ def test_every_chat_refusal_reads_right_in_a_channel_or_at_a_table(lang: str) ->
         for commands in ({"new": "/uno new", "rules": "/uno rules", "stop": "/uno stop"}, None):
             text = error_text(code, lang, commands)
             assert not place.search(text), (lang, code, text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_web_tables_link_refusals_name_the_games_message_not_a_chat(lang: str) -> None:
+    """A web table opened from a Discord channel's link read "open the table
+    again from the chat": the link is on the game's message on Telegram and
+    on Discord alike."""
+    from unobot.adapters.web.texts import refusal
+
+    place = re.compile(PLACE_WORDS[lang])
+    for code in ("expired", "no_auth"):
+        assert not place.search(refusal(code, lang)), (lang, code, refusal(code, lang))

@@ -200,7 +200,7 @@ async def test_records_answer_core_lines_for_the_proven_person(web: WebServer) -
 
 
 @pytest.mark.parametrize(("case", "lang", "code", "expected"), [
-    ("none", "en", "no_auth", "Open the table from a chat's link."),
+    ("none", "en", "no_auth", "Open the table from the link on a game's message."),
     ("not json", "es", "no_auth", None),
     ("edited token", "en", "bad_link", "This link is not valid for any table."),
     ("other secret", "es", "bad_link", None),
