@@ -96,7 +96,9 @@ def begin(verbose: bool, *, check_variant: bool = True) -> Config | None:
     try:
         return load_config(check_variant=check_variant)
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from unobot.cli_text import config_error_line
+
+        print(config_error_line(exc), file=sys.stderr)
         return None
 
 

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from unobot.chat.i18n import N_, Msg, gettext_for
 from unobot.config import Config, load_config
 from unobot.store import (
     DEFAULT_GAME_TTL,
@@ -85,7 +86,12 @@ class StoreAddressError(StoreError):
     Why a kind of its own: it is the writer's mistake, found before any server
     is asked, so it is said as such (not "refused": no server answered), in one
     line, by every command that opens a store, not as redis-py's ValueError
-    traceback from deep inside the client."""
+    traceback from deep inside the client. Its words are a `Msg`, so
+    `store_failure_reason(exc, lang)` says them in the operator's language."""
+
+    def __init__(self, message: Msg) -> None:
+        self.msg = message
+        super().__init__(message.text())
 
 
 def store_address(url: str | None) -> str | None:
@@ -96,11 +102,11 @@ def store_address(url: str | None) -> str | None:
     if url is None or url.strip() == EMBEDDED:
         return None
     if not url.startswith(URL_SCHEMES):
-        raise StoreAddressError(f"{url!r} is not a Redis URL: give redis://host:port/db, rediss://..., "
-                                "unix:///path/redis.sock, redis+cluster://host:port (a Redis Cluster), "
-                                "embedded, or memory (nothing kept)")
+        raise StoreAddressError(Msg(N_("{url} is not a Redis URL: give redis://host:port/db, rediss://..., "
+                                       "unix:///path/redis.sock, redis+cluster://host:port (a Redis Cluster), "
+                                       "embedded, or memory (nothing kept)"), url=repr(url)))
     if (problem := redis_address_problem(url)) is not None:
-        raise StoreAddressError(f"{url!r}: {problem}")
+        raise StoreAddressError(Msg.plain(f"{url!r}: {problem}"))
     return url
 
 
@@ -218,17 +224,20 @@ async def open_configured_store(config: Config | None = None) -> Store:
                             **store_options(config, memory=config.redis.memory))
 
 
-def store_failure_reason(exc: StoreError) -> str:
+def store_failure_reason(exc: StoreError, lang: str | None = None) -> str:
     """One line saying why the store failed, for a command that stops on it.
 
     "cannot be reached" only when no server answered; anything a server
     answered (out of memory, a replica, a cluster node named by a plain URL,
-    a cluster that is down...) is "refused", with what it said.
+    a cluster that is down...) is "refused", with what it said. With
+    `lang`, an address the writer got wrong is said in that language (the
+    server's own words stay as it answered them).
     """
     text = str(exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
     if isinstance(exc, StoreAddressError):
-        return f"the store's address: {first}"
+        _ = gettext_for(lang)
+        return _("the store's address: {problem}").format(problem=exc.msg.text(lang))
     if isinstance(exc, StoreUnconfirmed):  # it answered: the copies redis.wait_replicas asks for did not
         return f"the store (Redis) did not confirm a save: {first}"
     if isinstance(exc, StoreUnavailable) and not isinstance(exc, StoreRefusing):
