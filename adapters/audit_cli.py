@@ -18,7 +18,8 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from unobot.chat.i18n import N_, gettext_for
+from unobot.chat.i18n import N_, Msg, gettext_for
+from unobot.cli_text import config_error_line
 
 
 def register(subparsers: Any) -> None:
@@ -82,8 +83,8 @@ async def _open(url: str | None, data_dir: str | None = None) -> Any:
         memory = url == "memory"
     folder = embedded_dir(data_dir, config)
     if not memory and (url is None or url.strip() == "embedded") and not (folder / "redis").is_dir():
-        raise ConfigError(str(folder), None, "", "no games are kept here: no embedded store in this folder "
-                          "(--data-dir names another, --store a Redis server)")
+        raise ConfigError(str(folder), None, "", Msg(N_("no games are kept here: no embedded store in this folder "
+                                                        "(--data-dir names another, --store a Redis server)")))
     return await open_store(url, data_dir=str(folder), prefix=config.store.prefix,
                             memory=memory, **store_options(config, memory=memory))
 
@@ -130,9 +131,13 @@ def _run(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
     try:
         return asyncio.run(main())
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(config_error_line(exc), file=sys.stderr)
     except StoreError as exc:
-        print(f"error: {store_failure_reason(exc)}", file=sys.stderr)
+        from unobot.cli_text import reader_of
+
+        lang = reader_of(sys.argv[1:])
+        _ = gettext_for(lang)
+        print(f"{_('error:')} {store_failure_reason(exc, lang)}", file=sys.stderr)
     return 2
 
 
@@ -151,7 +156,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         default = load_config().game.default_language
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(config_error_line(exc), file=sys.stderr)
         return 2
 
     def told(record: dict[str, Any]) -> list[str]:

@@ -347,7 +347,10 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
     try:
         config = load_config()
     except ConfigError as exc:
-        return _fail(str(exc))
+        from unobot.cli_text import config_error_line
+
+        print(config_error_line(exc), file=sys.stderr)
+        return 2
     url = str(args.store).strip()
     if url == CONFIGURED:
         url = config.redis.url or "embedded"

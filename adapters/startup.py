@@ -67,7 +67,6 @@ def startup_reason(exc: BaseException, platform: str, api: str, refused: tuple[t
     return f"the bot could not start: {first}"
 
 
-
 def redact(text: str, *secrets: str | None) -> str:
     """`text` with every secret (a bot token, its numeric id aside) replaced by
     `***`: an error that quotes the token (a URL with it, a refusal) is
@@ -81,64 +80,6 @@ def redact(text: str, *secrets: str | None) -> str:
         if colon and len(tail) >= 8:
             text = text.replace(tail, "***")
     return text
-
-
-class Persistence:
-    """Whether the store keeps what it holds across its own restart.
-
-    `persistent` is None when it cannot be told (a managed Redis that
-    refuses CONFIG GET); `what` says in words what was found."""
-
-    def __init__(self, kind: str, persistent: bool | None, what: str) -> None:
-        self.kind = kind
-        self.persistent = persistent
-        self.what = what
-
-    def line(self) -> str:
-        return f"{self.kind} ({self.what})"
-
-
-async def store_persistence(store: object) -> Persistence:
-    """Ask the store whether it keeps anything on disk.
-
-    A Redis is asked `CONFIG GET save` and `CONFIG GET appendonly`: with
-    neither snapshots nor the append-only file it keeps nothing, and a
-    restart of it forgets every game (issue 25: players were then told
-    "nothing was lost"). A cluster's nodes are asked through the client."""
-    from unobot.store import MemoryStore
-
-    inner = getattr(store, "_store", store)  # a metered store's own
-    if isinstance(inner, MemoryStore):
-        return Persistence("memory", False, "inside this process: nothing survives a stop")
-    client = getattr(inner, "client", None)
-    if client is None:
-        return Persistence(type(inner).__name__, None, "persistence not known")
-    embedded = getattr(inner, "server", None) is not None
-    kind = "embedded Redis" if embedded else "Redis"
-    try:
-        save = await client.config_get("save")
-        aof = await client.config_get("appendonly")
-    except Exception as exc:  # noqa: BLE001 - CONFIG may be renamed or refused on a managed server
-        return Persistence(kind, None, f"persistence not known: CONFIG GET refused ({type(exc).__name__})")
-    saving = _first(save, "save").strip()
-    appendonly = _first(aof, "appendonly").strip().lower() == "yes"
-    if appendonly:
-        return Persistence(kind, True, "append-only file" + (f", snapshots {saving}" if saving else ""))
-    if saving:
-        return Persistence(kind, True, f"snapshots ({saving}): a crash loses the moves since the last one")
-    return Persistence(kind, False, "keeps nothing on disk: a restart of it loses every game")
-
-
-def _first(answer: object, key: str) -> str:
-    """CONFIG GET's value for `key`, from a plain client ({key: value}) or a
-    cluster's ({node: {key: value}} or a flat dict)."""
-    if isinstance(answer, dict):
-        if key in answer:
-            return str(answer[key])
-        for value in answer.values():
-            if isinstance(value, dict) and key in value:
-                return str(value[key])
-    return ""
 
 
 def begin(verbose: bool, *, check_variant: bool = True) -> Config | None:
@@ -155,7 +96,9 @@ def begin(verbose: bool, *, check_variant: bool = True) -> Config | None:
     try:
         return load_config(check_variant=check_variant)
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from unobot.cli_text import config_error_line
+
+        print(config_error_line(exc), file=sys.stderr)
         return None
 
 

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from unobot.chat.i18n import N_, Msg, gettext_for
 from unobot.config import Config, load_config
 from unobot.store import (
     DEFAULT_GAME_TTL,
@@ -85,7 +86,12 @@ class StoreAddressError(StoreError):
     Why a kind of its own: it is the writer's mistake, found before any server
     is asked, so it is said as such (not "refused": no server answered), in one
     line, by every command that opens a store, not as redis-py's ValueError
-    traceback from deep inside the client."""
+    traceback from deep inside the client. Its words are a `Msg`, so
+    `store_failure_reason(exc, lang)` says them in the operator's language."""
+
+    def __init__(self, message: Msg) -> None:
+        self.msg = message
+        super().__init__(message.text())
 
 
 def store_address(url: str | None) -> str | None:
@@ -96,11 +102,11 @@ def store_address(url: str | None) -> str | None:
     if url is None or url.strip() == EMBEDDED:
         return None
     if not url.startswith(URL_SCHEMES):
-        raise StoreAddressError(f"{url!r} is not a Redis URL: give redis://host:port/db, rediss://..., "
-                                "unix:///path/redis.sock, redis+cluster://host:port (a Redis Cluster), "
-                                "embedded, or memory (nothing kept)")
+        raise StoreAddressError(Msg(N_("{url} is not a Redis URL: give redis://host:port/db, rediss://..., "
+                                       "unix:///path/redis.sock, redis+cluster://host:port (a Redis Cluster), "
+                                       "embedded, or memory (nothing kept)"), url=repr(url)))
     if (problem := redis_address_problem(url)) is not None:
-        raise StoreAddressError(f"{url!r}: {problem}")
+        raise StoreAddressError(Msg.plain(f"{url!r}: {problem}"))
     return url
 
 
@@ -218,17 +224,20 @@ async def open_configured_store(config: Config | None = None) -> Store:
                             **store_options(config, memory=config.redis.memory))
 
 
-def store_failure_reason(exc: StoreError) -> str:
+def store_failure_reason(exc: StoreError, lang: str | None = None) -> str:
     """One line saying why the store failed, for a command that stops on it.
 
     "cannot be reached" only when no server answered; anything a server
     answered (out of memory, a replica, a cluster node named by a plain URL,
-    a cluster that is down...) is "refused", with what it said.
+    a cluster that is down...) is "refused", with what it said. With
+    `lang`, an address the writer got wrong is said in that language (the
+    server's own words stay as it answered them).
     """
     text = str(exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
     if isinstance(exc, StoreAddressError):
-        return f"the store's address: {first}"
+        _ = gettext_for(lang)
+        return _("the store's address: {problem}").format(problem=exc.msg.text(lang))
     if isinstance(exc, StoreUnconfirmed):  # it answered: the copies redis.wait_replicas asks for did not
         return f"the store (Redis) did not confirm a save: {first}"
     if isinstance(exc, StoreUnavailable) and not isinstance(exc, StoreRefusing):
@@ -246,11 +255,69 @@ async def open_service(config: Config, redis: str | None, **options: Any) -> Cha
     without "nothing was lost" when it does not). Close it with `service.store.close()`."""
     from unobot.chat.service import ChatService, Defaults
 
-    from .startup import store_persistence
-
     memory = redis == "memory"
     store = await open_store(None if memory else redis, data_dir=config.store.data_dir,
                              prefix=config.store.prefix, memory=memory, **store_options(config, memory=memory))
     persistence = await store_persistence(store)
     return ChatService(store, defaults=Defaults.of(config.game), keeps_nothing=persistence.persistent is False,
                        **options)
+
+
+# -- whether the store keeps anything across its own restart -----------------------------
+
+class Persistence:
+    """Whether the store keeps what it holds across its own restart.
+
+    `persistent` is None when it cannot be told (a managed Redis that
+    refuses CONFIG GET); `what` says in words what was found."""
+
+    def __init__(self, kind: str, persistent: bool | None, what: str) -> None:
+        self.kind = kind
+        self.persistent = persistent
+        self.what = what
+
+    def line(self) -> str:
+        return f"{self.kind} ({self.what})"
+
+
+async def store_persistence(store: object) -> Persistence:
+    """Ask the store whether it keeps anything on disk.
+
+    A Redis is asked `CONFIG GET save` and `CONFIG GET appendonly`: with
+    neither snapshots nor the append-only file it keeps nothing, and a
+    restart of it forgets every game (issue 25: players were then told
+    "nothing was lost"). A cluster's nodes are asked through the client."""
+    from unobot.store import MemoryStore
+
+    inner = getattr(store, "_store", store)  # a metered store's own
+    if isinstance(inner, MemoryStore):
+        return Persistence("memory", False, "inside this process: nothing survives a stop")
+    client = getattr(inner, "client", None)
+    if client is None:
+        return Persistence(type(inner).__name__, None, "persistence not known")
+    embedded = getattr(inner, "server", None) is not None
+    kind = "embedded Redis" if embedded else "Redis"
+    try:
+        save = await client.config_get("save")
+        aof = await client.config_get("appendonly")
+    except Exception as exc:  # noqa: BLE001 - CONFIG may be renamed or refused on a managed server
+        return Persistence(kind, None, f"persistence not known: CONFIG GET refused ({type(exc).__name__})")
+    saving = _first(save, "save").strip()
+    appendonly = _first(aof, "appendonly").strip().lower() == "yes"
+    if appendonly:
+        return Persistence(kind, True, "append-only file" + (f", snapshots {saving}" if saving else ""))
+    if saving:
+        return Persistence(kind, True, f"snapshots ({saving}): a crash loses the moves since the last one")
+    return Persistence(kind, False, "keeps nothing on disk: a restart of it loses every game")
+
+
+def _first(answer: object, key: str) -> str:
+    """CONFIG GET's value for `key`, from a plain client ({key: value}) or a
+    cluster's ({node: {key: value}} or a flat dict)."""
+    if isinstance(answer, dict):
+        if key in answer:
+            return str(answer[key])
+        for value in answer.values():
+            if isinstance(value, dict) and key in value:
+                return str(value[key])
+    return ""

@@ -18,7 +18,13 @@ from importlib.metadata import EntryPoint, PackageNotFoundError, distribution, e
 from typing import Any
 
 from .chat.i18n import N_
-from .cli_text import argparse_language, cli_gettext, reader_of, translate_parsers
+from .cli_text import (
+    argparse_language,
+    cli_gettext,
+    config_error_line,
+    reader_of,
+    translate_parsers,
+)
 
 # Why the rest is imported inside the commands: `unobot --help` and each
 # adapter's start must not pay for YAML, the rule registry and the variants.
@@ -89,7 +95,7 @@ def configured_language() -> str | None:
     try:
         return load_config(check_variant=False).game.default_language
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(config_error_line(exc), file=sys.stderr)
         return None
 
 
@@ -235,6 +241,8 @@ def cmd_i18n(args: argparse.Namespace) -> int:
         print(f"catalogue {domain} ({folder}): language  translated/total  faults")
         for report in reports:
             print("  " + report.line())
+            for why in report.swapped:  # few, and each needs reading: always said
+                print(f"      swapped? {why[:160]}")
             if args.verbose:
                 for kind in ("missing", "fuzzy", "fields", "plurals"):
                     for text in getattr(report, kind):

@@ -74,6 +74,22 @@ def reader_of(args: Sequence[str]) -> str:
     return argv_lang(args) or env_lang() or "en"
 
 
+def config_error_line(exc: Any, args: Sequence[str] | None = None) -> str:
+    """`error: file:line: key: message` for a `ConfigError` (or any error with
+    `text(lang)`), in the language of whoever reads this command line
+    (:func:`reader_of`: `--lang`, else the locale).
+
+    Why: `unobot replay` with no store, a config.yaml that does not parse,
+    a key misspelt, said in English to an operator who reads Spanish, while
+    the command's help and argparse's errors were in Spanish."""
+    import sys
+
+    lang = reader_of(sys.argv[1:] if args is None else args)
+    said = exc.text(lang) if callable(getattr(exc, "text", None)) else str(exc)
+    _ = gettext_for(lang)
+    return f"{_('error:')} {said}"
+
+
 def cli_lang() -> str:
     """The language the command line is read in now (English outside `argparse_language`)."""
     return _reading.get()

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, cast
 
+from .chat.i18n import N_, Msg
 from .variants import VariantError, load_yaml_with_lines, resolve, set_configured_path
 
 CONFIG_ENV = "UNOBOT_CONFIG"
@@ -66,15 +67,27 @@ _PREFIX_RE = re.compile(r"[^{}\s]{1,64}")
 
 
 class ConfigError(ValueError):
-    """A configuration that cannot be used, with the file, line and key at fault."""
+    """A configuration that cannot be used, with the file, line and key at fault.
 
-    def __init__(self, source: str, line: int | None, key: str, message: str) -> None:
+    The message is kept as a `Msg` (as `VariantError`'s): `text(lang)` says
+    it in the reader's language (an operator's `unobot replay` in Spanish:
+    `core/cli_text.py`'s `config_error_line`), while `str()` and `message`
+    stay English (logs). The file, line and key are never translated: they
+    are what the person looks for."""
+
+    def __init__(self, source: str, line: int | None, key: str, message: str | Msg) -> None:
         self.source = source
         self.line = line
         self.key = key
-        self.message = message
-        where = f"{source}:{line}" if line else source
-        super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
+        self.msg = message if isinstance(message, Msg) else Msg.plain(message)
+        self.message = self.msg.text()
+        super().__init__(self.text())
+
+    def text(self, lang: str | None = None) -> str:
+        """`file:line: key: message`, the message in `lang` (None: English)."""
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        said = self.msg.text(lang)
+        return f"{where}: {self.key}: {said}" if self.key else f"{where}: {said}"
 
 
 # --------------------------------------------------------------------------- the typed config
@@ -277,10 +290,10 @@ def load_config(
         try:
             text = file.read_text(encoding="utf-8")
         except FileNotFoundError:
-            named = f" (named by ${CONFIG_ENV})" if path is None else ""
-            raise ConfigError(source, None, "", f"no such file{named}") from None
+            raise ConfigError(source, None, "", Msg(N_("no such file (named by ${variable})"), variable=CONFIG_ENV)
+                              if path is None else Msg(N_("no such file"))) from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(source, None, "", f"cannot read it: {exc}") from None
+            raise ConfigError(source, None, "", Msg(N_("cannot read it: {problem}"), problem=str(exc))) from None
         config = parse_config(text, source, base_dir=file.resolve().parent, check_variant=check_variant)
     return apply_env(config, env)
 
@@ -293,8 +306,9 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     """
     try:
         data, lines = load_yaml_with_lines(text, source)
-    except VariantError as exc:  # the shared YAML reader reports in the variants' terms
-        raise ConfigError(source, exc.line, "", exc.message) from None
+    except VariantError as exc:  # the shared YAML reader reports in the variants' terms (a Msg, and its fix)
+        said = exc.msg if exc.fix_msg is None else Msg(N_("{problem} ({fix})"), problem=exc.msg, fix=exc.fix_msg)
+        raise ConfigError(source, exc.line, "", said) from None
     reader = _Reader(source, lines)
     if data is None:
         data = {}
@@ -569,7 +583,7 @@ class _Reader:
         self.source = source
         self.lines = lines
 
-    def fail(self, path: tuple[str, ...], message: str) -> None:
+    def fail(self, path: tuple[str, ...], message: str | Msg) -> None:
         line = None
         for cut in range(len(path), -1, -1):  # the key itself, else the nearest parent
             line = self.lines.get(path[:cut])
@@ -581,23 +595,25 @@ class _Reader:
         if value is None:
             return {}
         if not isinstance(value, dict):
-            what = "the file" if not path else "this section"
-            self.fail(path, f"{what} must be a mapping of `key: value` lines, "
-                      f"not {type(value).__name__}")
+            self.fail(path, Msg(N_("the file must be a mapping of `key: value` lines, not {kind}") if not path
+                                else N_("this section must be a mapping of `key: value` lines, not {kind}"),
+                                kind=type(value).__name__))
         return cast(dict[str, Any], value)
 
     def known(self, value: Mapping[Any, Any], path: tuple[str, ...], names: tuple[str, ...]) -> None:
         for key in value:
             if key not in names:
                 close = difflib.get_close_matches(str(key), names, n=1)
-                hint = f"did you mean {close[0]!r}? " if close else ""
-                self.fail((*path, str(key)), f"unknown key; {hint}known: {', '.join(names)}")
+                known = ", ".join(names)
+                self.fail((*path, str(key)), Msg(N_("unknown key; did you mean {close}? known: {known}"),
+                                                 close=repr(close[0]), known=known) if close
+                          else Msg(N_("unknown key; known: {known}"), known=known))
 
     def text(self, value: Any, path: tuple[str, ...]) -> str | None:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, str | int | float):
-            self.fail(path, f"expected text, not {type(value).__name__}")
+            self.fail(path, Msg(N_("expected text, not {kind}"), kind=type(value).__name__))
         text = str(value).strip()
         return text or None
 
@@ -605,18 +621,18 @@ class _Reader:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int | float):
-            self.fail(path, f"expected a number, not {value!r}")
+            self.fail(path, Msg(N_("expected a number, not {value}"), value=repr(value)))
         if value < minimum:
-            self.fail(path, f"must be at least {minimum:g}, not {value!r}")
+            self.fail(path, Msg(N_("must be at least {minimum}, not {value}"), minimum=f"{minimum:g}", value=repr(value)))
         return float(value)
 
     def integer(self, value: Any, path: tuple[str, ...], default: int, *, minimum: int) -> int:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"expected a whole number, not {value!r}")
+            self.fail(path, Msg(N_("expected a whole number, not {value}"), value=repr(value)))
         if value < minimum:
-            self.fail(path, f"must be at least {minimum}, not {value!r}")
+            self.fail(path, Msg(N_("must be at least {minimum}, not {value}"), minimum=str(minimum), value=repr(value)))
         return int(value)
 
     def url(self, value: Any, path: tuple[str, ...]) -> str | None:
@@ -628,9 +644,9 @@ class _Reader:
             self.fail(path, f"{text!r}: {problem}")
         if text == MEMORY or text.startswith(URL_SCHEMES):
             return text
-        self.fail(path, f"{text!r} is not a Redis URL; use redis://host:port/db, rediss://..., "
-                  "redis+cluster://host:port (a Redis Cluster), "
-                  f"unix:///path, `{MEMORY}`, or null for the embedded server")
+        self.fail(path, Msg(N_("{url} is not a Redis URL; use redis://host:port/db, rediss://..., "
+                               "redis+cluster://host:port (a Redis Cluster), unix:///path, `{memory}`, "
+                               "or null for the embedded server"), url=repr(text), memory=MEMORY))
         return None  # unreachable
 
     def http_url(self, value: Any, path: tuple[str, ...]) -> str | None:

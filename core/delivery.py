@@ -22,7 +22,10 @@ sends it again later).
 
 When the store cannot be asked (an outage), the update is handled without
 a claim: the handler meets the same outage and says so to the people, which
-is what they need; a repeat in that moment may be handled twice.
+is what they need; a handler that applied nothing returns :data:`AGAIN`,
+and the platform is answered "not yet" to send it again once the store is
+back (Telegram's webhook: 503). A repeat in that moment may be handled
+twice (the move's table version refuses the second).
 
 The one window left: a handler that saved and whose process died before
 the done mark. The repeat is handled again and the service refuses the
@@ -36,7 +39,8 @@ import contextlib
 import itertools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
 from typing import Literal
 
 from .store import Store, StoreError
@@ -55,7 +59,63 @@ WAIT = 20.0
 #: Seconds between looks at a claim held by another process.
 POLL = 0.1
 
-Outcome = Literal["handled", "repeated", "later"]
+Outcome = Literal["handled", "repeated", "later", "again"]
+
+
+class Again:
+    """What a handler returns when its delivery must come again (it met the store
+    down before anything of it was applied: the platform is answered "not yet").
+    Its claim is let go, never marked done: the store back meanwhile, a done mark
+    would answer the repeat "handled" and drop it for good."""
+
+
+AGAIN = Again()
+
+
+class Redelivery:
+    """The delivery being handled will come again if it asks (a webhook answered 503).
+
+    Why a context variable: the refusal that finds the store down is the chat
+    service's (`ChatService.fail`), deep under the platform's handlers, and the
+    answer to the platform is the webhook server's, far above them. The
+    server sets one per delivery; the service marks it `wanted` when a command
+    that would change a game met the store down before anything was saved, and
+    tells the person once (`told`: an earlier delivery of it said so) that it
+    will be handled when the store is back. Not set (polling, Discord's
+    gateway: nothing is delivered again), the person is told to try again."""
+
+    __slots__ = ("owner", "told", "wanted")
+
+    def __init__(self, *, told: bool = False) -> None:
+        self.told = told
+        self.wanted = False
+        # Only the task handling the delivery asks: a task it starts (a status edit, an AI
+        # move planned on the event loop) copies the context, and its own command is never
+        # delivered again.
+        self.owner = asyncio.current_task()
+
+
+_redelivery: ContextVar[Redelivery | None] = ContextVar("unobot_redelivery", default=None)
+
+
+@contextlib.contextmanager
+def redelivered(*, told: bool = False) -> Iterator[Redelivery]:
+    """Handle a delivery (in this context) that its platform sends again on request."""
+    found = Redelivery(told=told)
+    token = _redelivery.set(found)
+    try:
+        yield found
+    finally:
+        _redelivery.reset(token)
+
+
+def redelivery() -> Redelivery | None:
+    """The delivery in hand's `Redelivery`, when its platform sends it again on request
+    (None in any other task, even one started while handling it)."""
+    found = _redelivery.get()
+    if found is None or found.owner is not asyncio.current_task():
+        return None
+    return found
 
 
 class Deliveries:
@@ -79,7 +139,9 @@ class Deliveries:
         ``"handled"``: it ran here (to its end: its errors propagate, and the
         claim is let go so the next delivery runs it). ``"repeated"``: it was
         handled, answer the platform as such. ``"later"``: another process is
-        still at it after ``wait`` seconds; answer "not yet".
+        still at it after ``wait`` seconds; answer "not yet". ``"again"``: the
+        handler returned :data:`AGAIN` (nothing applied, the store was down): the
+        claim is let go, and the platform is answered "not yet".
         """
         owner = f"{self._process}-{next(self._count)}"
         loop = asyncio.get_running_loop()
@@ -89,8 +151,7 @@ class Deliveries:
                 claim = await self.store.claim_delivery(key, owner, self.lease)
             except StoreError as exc:
                 log.warning("delivery %s handled without a claim: the store did not answer (%s)", key, exc)
-                await handler()
-                return "handled"
+                return "again" if await handler() is AGAIN else "handled"
             if claim == "done":
                 return "repeated"
             if claim == "mine":
@@ -100,13 +161,17 @@ class Deliveries:
             await asyncio.sleep(self.poll)
         renewing = asyncio.create_task(self._renew(key, owner))
         try:
-            await handler()
+            result = await handler()
         except BaseException:
             renewing.cancel()
             with contextlib.suppress(StoreError):
                 await asyncio.shield(self.store.release_delivery(key, owner))
             raise
         renewing.cancel()
+        if result is AGAIN:
+            with contextlib.suppress(StoreError):  # the lease runs out by itself if the store is down
+                await self.store.release_delivery(key, owner)
+            return "again"
         try:
             await self.store.finish_delivery(key, self.keep)
         except StoreError as exc:

@@ -229,8 +229,8 @@ def test_the_rating_has_one_name_in_each_language() -> None:
         _ = gettext_for(lang)
         line = _("{where}: {wins} won of {games}, {points} points, rating {rating}")
         word = re.split(r"[\s，,、]+", line.split("{rating}")[0].rstrip(" :："))[-1].removeprefix("ال")
-        for helped in ("your record and rating in every chat you finished a match in",
-                       "Your record and rating in every chat"):
+        for helped in ("your record and rating wherever you finished a match",
+                       "Your record and rating wherever you played"):
             assert word.lower() in _(helped).lower(), (lang, word, _(helped))
         assert _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").endswith(
             line.split("{points}")[1]), lang

@@ -204,8 +204,10 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True, highlight=False)
     try:
         config = load_config()
-    except ConfigError as exc:
-        err.print(Text.assemble(("error: ", "bold red"), str(exc)))
+    except ConfigError as exc:  # in the player's language: --lang, else their locale
+        reader = normalize(args.lang or env_lang() or "en")
+        _ = gettext_for(reader)
+        err.print(Text.assemble((_("error:") + " ", "bold red"), exc.text(reader)))
         return 2
     lang = normalize(args.lang or env_lang() or config.game.default_language)
     _ = gettext_for(lang)

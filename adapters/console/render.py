@@ -248,8 +248,11 @@ def actions(hv: HandView, view: TableView, lang: str) -> Text:
     parts = [offer_text(offer, lang) for offer in turn_offers(hv, view, lang)]
     text = Text()
     if any(hc.playable for hc in hv.cards):
-        text.append(_("Play a card: its number (3), or its name (Red 5, R5); a wild with a colour (3 red)."),
-                    style="grey70")
+        # A wild's colour is named only where the table offers it named (not
+        # under random colour, where the engine offers a wild naming none).
+        named = any(hc.card.is_wild and any(m.color is not None for m in hc.moves) for hc in hv.cards if hc.playable)
+        text.append(_("Play a card: its number (3), or its name (Red 5, R5); a wild with a colour (3 red).") if named
+                    else _("Play a card: its number (3), or its name (Red 5, R5)."), style="grey70")
     if parts:
         if text:
             text.append("\n")

@@ -25,7 +25,8 @@ from telegram.ext import Application, BaseRateLimiter, CallbackContext
 
 from unobot.adapters import metrics
 from unobot.adapters.metrics import MeteredStore
-from unobot.adapters.startup import settle_gc, store_persistence
+from unobot.adapters.startup import settle_gc
+from unobot.adapters.store_factory import store_persistence
 from unobot.changes import stop_following
 from unobot.chat.bounded import BoundedCache
 from unobot.chat.i18n import LANGUAGES, gettext_for

@@ -177,7 +177,9 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         try:
             load_config()
         except ConfigError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            from unobot.cli_text import config_error_line
+
+            print(config_error_line(exc), file=sys.stderr)
             return 2
     try:
         if webhook:

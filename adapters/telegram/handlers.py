@@ -88,9 +88,10 @@ async def chat_lang(context: Context, chat_id: int) -> str:
 
 async def reply(update: Update, text: str, *, markup: InlineKeyboardMarkup | None = None,
                 html_text: bool = False, reply_to: int | None = None) -> None:
-    """Answer a command with a reply (the one kind of new group message a person asks for)."""
+    """Answer a command with a reply (the one kind of new group message a person asks for).
+    No text, no reply: a refusal said already (`Outcome.quiet`)."""
     message = update.effective_message
-    if message is not None:
+    if message is not None and text:
         reply_message(message, text, markup=markup, html_text=html_text, reply_to=reply_to)
 
 

@@ -167,7 +167,10 @@ async def refuse(context: Any, chosen: Any, table: Table | None, lang: str, text
                  chat: str | None = None) -> None:
     """Say briefly why a choice changed nothing, where the player looks:
     in the message they just posted (it carries the "My cards" button, so
-    the bot may edit it), else as a line on the status message."""
+    the bot may edit it), else as a line on the status message. No text: nothing
+    to say (a refusal said already, `Outcome.quiet`)."""
+    if not text:
+        return
     name = display_name(chosen.from_user.full_name, str(chosen.from_user.id))
     chat = chat or (table.chat_id if table is not None else None)
     line = f"{name}: {text}"

@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from unobot.adapters.startup import Persistence
+from unobot.adapters.store_factory import Persistence
 from unobot.chat.bounded import BoundedCache
 from unobot.chat.keyed_locks import KeyedLocks
 from unobot.chat.seat_finder import SeatFinder

@@ -46,7 +46,7 @@ from telegram.ext import Application
 from unobot.adapters import metrics
 from unobot.adapters.startup import listening_socket
 from unobot.chat.bounded import BoundedCache
-from unobot.delivery import Deliveries
+from unobot.delivery import AGAIN, Again, Deliveries, redelivered
 from unobot.store import StoreError
 
 from .app import start_menu
@@ -76,6 +76,9 @@ class WebhookServer:
         self.seen: BoundedCache[int, bool] = BoundedCache(SEEN)
         self._deliveries: Deliveries | None = None
         self._runner: web.AppRunner | None = None
+        # Commands that met the store down, answered 503 (Telegram sends them again until it is
+        # back), whose sender was told so: not told again at each repeat.
+        self.told: BoundedCache[int, bool] = BoundedCache(SEEN)
         web_app = web.Application(client_max_size=max_body)
         web_app.router.add_post(self.path, self.on_update)
         web_app.router.add_get("/healthz", self.on_health)
@@ -123,16 +126,27 @@ class WebhookServer:
             metrics.UPDATES.labels("telegram", "unparsable").inc()
             return web.Response(status=200)
         started = time.perf_counter()
+
+        async def run() -> Again | None:
+            with redelivered(told=update.update_id in self.told) as again:
+                await self.app.process_update(update)  # every handler to its end; their errors go to on_error
+            if again.wanted:  # a command met the store down before saving: Telegram sends it again
+                self.told.put(update.update_id, True)
+                return AGAIN
+            self.told.pop(update.update_id)
+            return None
+
         deliveries = self.deliveries()
         if deliveries is None or not isinstance(update_id, int):
-            outcome = "handled"
-            await self.app.process_update(update)  # every handler to its end; their errors go to on_error
+            outcome = "again" if await run() is AGAIN else "handled"
         else:
             # Updates are numbered per bot: the key names the bot, so bots sharing a store never meet.
-            outcome = await deliveries.handle(f"telegram:{self.app.bot.id}:{update_id}",
-                                              lambda: self.app.process_update(update))
+            outcome = await deliveries.handle(f"telegram:{self.app.bot.id}:{update_id}", run)
         if outcome == "later":  # another process still handles it: Telegram sends it again later
             metrics.UPDATES.labels("telegram", "held_elsewhere").inc()
+            return web.Response(status=503, headers={"Retry-After": "5"})
+        if outcome == "again":  # it met the store down: Telegram sends it again until it is back
+            metrics.UPDATES.labels("telegram", "store_down").inc()
             return web.Response(status=503, headers={"Retry-After": "5"})
         if outcome == "repeated":
             metrics.UPDATES.labels("telegram", "repeated").inc()

@@ -69,9 +69,10 @@ PAGE = {
 #: Why a page's request was refused: code -> text.
 REFUSALS = {
     "forged": N_("This link's Telegram sign-in does not check out: open the table again from Telegram."),
-    "expired": N_("This link has expired: open the table again from the chat."),
+    # A game's message carries the table's link on Telegram and on Discord (a channel, not a chat).
+    "expired": N_("This link has expired: open the table again from the game's message."),
     "bad_link": N_("This link is not valid for any table."),
-    "no_auth": N_("Open the table from a chat's link."),
+    "no_auth": N_("Open the table from the link on a game's message."),
     "other_game": N_("This link was for an earlier game at this table: ask for a new one."),
     "bad_name": N_("Pick a name of 1 to 32 characters."),
     "bad_action": N_("That choice is no longer on offer: the table moved on."),

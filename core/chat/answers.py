@@ -26,12 +26,12 @@ from .i18n import N_, gettext_for
 #: commands): no front-end's syntax in them (Discord's /uno top takes its
 #: period from a choice; Telegram's menu says its own `/top week`).
 READING: dict[str, str] = {
-    "stats": N_("Statistics of this chat and yours"),
-    "top": N_("Standings of this chat (all time, this week or this month)"),
-    "me": N_("Your record and rating in every chat"),
+    "stats": N_("Statistics here and yours"),
+    "top": N_("Standings here (all time, this week or this month)"),
+    "me": N_("Your record and rating wherever you played"),
     "last": N_("The last finished match"),
     "forgetme": N_("Remove your records and your name from kept games"),
-    "reset": N_("Reset this chat's standings (admins)"),
+    "reset": N_("Reset the standings here (admins)"),
 }
 #: The players' records every front-end offers, the console and the web table
 #: too: standings, own record, the last match, forget me (no admin's reset).
@@ -65,7 +65,7 @@ async def stats_lines(store: Store, chat_id: str, person: Person, lang: str) -> 
     mine = await store.get_stats("user", person.id)
     return [
         _("Statistics"),
-        _("This chat: {matches} matches finished, {rounds} rounds played.").format(
+        _("Here: {matches} matches finished, {rounds} rounds played.").format(
             matches=here.get("matches", 0), rounds=here.get("rounds", 0)),
         _("{player}: {won} of {rounds} rounds won, {points} points; {mwon} of {matches} matches won.").format(
             player=person.name, won=mine.get("rounds_won", 0), rounds=mine.get("rounds", 0),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import sys
 from pathlib import Path
+from typing import Any
 
 from .i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
@@ -98,6 +99,7 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
         for message in catalog:  # a data text's translation that the data holds
             if isinstance(message.id, str) and not message.string and lang in seeds.get(message.id, {}):
                 message.string = seeds[message.id][lang]
+        note_plurals(catalog, lang)
         if lang == "en":  # English is the source language: msgstr = msgid
             for message in catalog:
                 if not message.id:
@@ -113,6 +115,20 @@ def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain
             write_po(f, catalog, sort_output=True, ignore_obsolete=True, include_lineno=False)
         written.append(po)
     return written
+
+
+def note_plurals(catalog: Any, lang: str) -> None:
+    """Put on each plural entry which numbers each msgstr[i] is used for
+    (see plural_notes: Spanish's msgstr[1] is for millions, not "the
+    plural"). An extracted comment (`#.`), so every merge writes it afresh
+    from the catalogue's own Plural-Forms and a translator's `#` stays theirs."""
+    from .plural_notes import plural_note
+
+    note = plural_note(catalog.plural_expr, catalog.num_plurals, lang)
+    for message in catalog:
+        if message.id and isinstance(message.id, (tuple, list)):
+            message.auto_comments = [c for c in message.auto_comments if not c.startswith("plural forms: ")]
+            message.auto_comments.append(note)
 
 
 def option_texts(source: Path) -> list[tuple[str, int, str]]:

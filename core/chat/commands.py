@@ -225,10 +225,10 @@ WORDS: dict[str, str] = {
     "leave": N_("Leave the game"),
     "stop": N_("Stop the game (creator or admin)"),
     "skip": N_("Skip a player whose time ran out"),
-    "rules": N_("Show and change this chat's rules"),
+    "rules": N_("Show and change the rules here"),
     "variant": N_("Choose the rules variant (admins)"),
     "timer": N_("Seconds per turn, or off (admins)"),
-    "language": N_("Choose this chat's language (admins)"),
+    "language": N_("Choose the language here (admins)"),
     "help": N_("How to play"),
 }
 #: The table commands that take nothing, by the name every front-end gives them.

@@ -33,6 +33,9 @@ class Report:
     #: Entries left in English where the locale's glossary translates the term.
     english: list[str] = field(default_factory=list)
     header: str = ""
+    #: Plural entries whose forms look filled in the wrong slots (plural_notes.
+    #: swapped_forms): a warning, as a language's grammar may mean it.
+    swapped: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -47,6 +50,9 @@ class Report:
             ("left in English against the glossary", False, self.english)) if v]
         if self.header:
             faults.append(self.header)
+        if self.swapped:
+            faults.append(f"warning: {len(self.swapped)} plural "
+                          f"{'entry' if len(self.swapped) == 1 else 'entries'} with forms in the wrong slots?")
         return f"{self.lang:6} {self.translated:5}/{self.total:<5} {share:5.1f}%  " + ("; ".join(faults) or "ok")
 
 
@@ -115,6 +121,8 @@ def check_po(path: Path, lang: str, template: set[tuple[str, str | None]] | None
     translated there into other words, must not be left in English."""
     from babel.messages.pofile import read_po
 
+    from .plural_notes import swapped_forms
+
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang)
     report = Report(lang, path)
@@ -140,6 +148,10 @@ def check_po(path: Path, lang: str, template: set[tuple[str, str | None]] | None
             continue
         if isinstance(message.id, (tuple, list)) and len(forms) != want:
             report.plurals.append(ident)
+        elif isinstance(message.id, (tuple, list)):
+            why = swapped_forms(catalog.plural_expr, catalog.num_plurals, [str(f) for f in forms])
+            if why:
+                report.swapped.append(f"{ident}: {why}")
         term = (glossary or {}).get(ident.lower())
         if term is not None and term.lower() != ident.lower() and str(forms[0]).strip() == ident.strip():
             report.english.append(ident)

@@ -22,7 +22,7 @@ PLAIN, BOLD, CODE = "plain", "bold", "code"
 Span = tuple[str, str]
 Line = list[Span]
 
-HELP_TITLE = N_("UNO in this chat")
+HELP_TITLE = N_("UNO here")
 
 
 def plain(text: str) -> Line:

@@ -60,6 +60,9 @@ class Outcome:
     #: A settings change: the lobbies of other places that took it (a forum's
     #: other topics, a server's other channels), for their status messages.
     followers: list[Table] = field(default_factory=list)
+    #: A refusal not to be said: the same command's earlier delivery was told
+    #: already that it will be handled once the store is back (`delivery.Redelivery`).
+    quiet: bool = False
     #: A settings change the place's lobby took at once (the game waiting for players
     #: plays it): "Saved" then says so, not "from the next game" (`settings_press.saved_note`).
     to_lobby: bool = False
@@ -67,7 +70,10 @@ class Outcome:
     def refusal(self, lang: str, commands: Mapping[str, str] | None = None) -> str:
         """A refused command's answer in the reader's language: its reason
         (which rules clash) when it has one, else its code's text, naming
-        commands as the front-end spells them (`render.error_text`)."""
+        commands as the front-end spells them (`render.error_text`). Empty
+        when `quiet`: nothing is to be said (a front-end then says nothing)."""
+        if self.quiet:
+            return ""
         if self.reason is not None:
             return self.reason.text(lang)
         text = error_text(self.code or "bad_move", lang, commands)

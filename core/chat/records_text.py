@@ -54,7 +54,7 @@ async def me_lines(store: Store, person_id: str, name: str, lang: str, here: str
     lines = [title]
     for chat in sorted(mine, key=lambda ch: ch != here):
         x = mine[chat]
-        where = _("This chat") if chat == here else _("Chat {chat}").format(chat=chat)
+        where = _("Here") if chat == here else _("Elsewhere ({chat})").format(chat=chat)
         lines.append(_("{where}: {wins} won of {games}, {points} points, rating {rating}").format(
             where=where, wins=x.wins, games=x.games, points=x.points, rating=f"{x.rating:.1f}"))
     return lines
@@ -118,7 +118,7 @@ def confirm_lines(what: str, lang: str, option: str | None = None) -> list[str]:
     cannot be done as said, so the answer names the option."""
     _ = gettext_for(lang)
     question = forget_question(lang) if what == "forgetme" else \
-        _("Reset this chat's standings for everyone? This cannot be undone.")
+        _("Reset the standings here for everyone? This cannot be undone.")
     if option is not None:
         return [question, _("To do it, run the command again with {option}.").format(
             option=f"{option}: {_('yes')}")]
@@ -135,6 +135,6 @@ async def reset_lines(store: Store, chat_id: str, is_admin: bool, lang: str) -> 
     """An admin's reset of the chat's standings (anyone else: refused, nothing changed)."""
     _ = gettext_for(lang)
     if not is_admin:
-        return [_("Only an admin of this chat can reset its standings.")]
+        return [_("Only an admin can reset the standings here.")]
     await records.reset(store, chat_id)
-    return [_("The standings of this chat are reset (the kept games stay).")]
+    return [_("The standings here are reset (the kept games stay).")]

@@ -118,6 +118,10 @@ def store_error_code(exc: BaseException) -> str:
 #: A store outage on a store that keeps nothing on disk: no "nothing was lost".
 FORGETFUL_OUTAGE = N_("The game store is not reachable right now. Try again shortly. It keeps nothing "
                       "on disk: if it restarted, the running games are gone.")
+#: A store outage while the platform will deliver the command again until the store
+#: is back (`delivery.Redelivery`: a Telegram webhook answered 503): no "try again".
+REDELIVERED_OUTAGE = N_("The game store is not reachable right now. I will handle this as soon as it "
+                        "is back: no need to send it again.")
 
 
 def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = False,
@@ -141,7 +145,7 @@ def failure_text(exc: BaseException, lang: str | None, *, keeps_nothing: bool = 
 #: Refusals of the chat layer (the engine's own are core.errors.CODES).
 CHAT_ERRORS = {
     "store_unconfirmed": NOT_CONFIRMED,
-    "no_game": N_("There is no game in this chat. Start one with {new}."),
+    "no_game": N_("There is no game here. Start one with {new}."),
     "rules_unavailable": N_("This game's rules cannot be loaded: a rule plugin it uses is missing or "
                             "broken. An admin can end the game with {stop} and start a new one."),
     "game_running": N_("A game is already running here."),
@@ -155,8 +159,8 @@ CHAT_ERRORS = {
     "not_in_lobby": N_("The game has already started."),
     "not_started": N_("The game has not started yet."),
     "too_few_players": N_("At least two players are needed to start."),
-    "not_allowed_admin": N_("Only the game's creator or a chat admin can do that."),
-    "not_admin": N_("Only a chat admin can change this chat's rules."),
+    "not_allowed_admin": N_("Only the game's creator or an admin can do that."),
+    "not_admin": N_("Only an admin can change the rules here."),
     "stale": N_("That choice is out of date; open your hand again."),
     "bad_card": N_("That is not a card. Cards look like R5, G+2, BS, YR, W, W+4."),
     "bad_color": N_("That is not a colour. Say red, green, blue or yellow."),
@@ -164,8 +168,8 @@ CHAT_ERRORS = {
     # a plugin move's word that is no card, colour or seat (`multi R5 X5` said "No such player")
     "bad_move_word": N_("That move names something that is neither a card nor a player at this table."),
     "unknown_variant": N_("There is no variant of that name; {variant} lists them."),
-    "variant_rules_clash": N_("This chat's house rules do not fit that variant; an admin changes them with {rules}."),
-    "lobby_rules_clash": N_("This game cannot start with the chat's house rules as they are now: an admin turns one "
+    "variant_rules_clash": N_("The house rules here do not fit that variant; an admin changes them with {rules}."),
+    "lobby_rules_clash": N_("This game cannot start with the house rules here as they are now: an admin turns one "
                             "of them off with {rules}, or stops this game with {stop} and opens another with {new}."),
     "unknown_rule": N_("There is no rule of that name."),
     "bad_option": N_("That option does not fit the rule."),
@@ -179,7 +183,7 @@ CHAT_ERRORS = {
                          "Try again shortly; nothing was lost."),
     "store_slow": N_("The game store answered too slowly. Your move may still count: look at the table "
                      "before you make it again."),
-    "store_data": N_("This chat's game data was damaged and has been set aside. Start a new game with {new}."),
+    "store_data": N_("The game data here was damaged and has been set aside. Start a new game with {new}."),
     "busy": N_("Too many moves at once; please try again."),
     "round_not_over": N_("The round is still being played."),
     "bad_language": N_("Languages available: {languages}."),
@@ -229,7 +233,9 @@ def describe_event(e: Event, name: Callable[[int], str], lang: str | None) -> st
     if k == "passed":
         return _("{player} passes.").format(player=p)
     if k == "challenge_won":
-        return _("{player} challenged {other}'s Wild Draw Four: a bluff! {other} draws 4.").format(player=p, other=o)
+        # The bluffer's draw is told by its own event (`penalty_taken`, with
+        # the cards actually drawn): "{other} draws 4." here told it twice.
+        return _("{player} challenged {other}'s Wild Draw Four: a bluff!").format(player=p, other=o)
     if k == "challenge_lost":
         return _("{player} challenged {other}'s Wild Draw Four and lost.").format(player=p, other=o)
     if k == "uno_said":

@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..delivery import redelivery
 from ..errors import MoveError
 from ..rule_failure import RuleFailure
 from ..session import Change, Session
@@ -41,7 +42,7 @@ from .bounded import BoundedCache
 from .i18n import N_, Msg, normalize
 from .lobby import again_join, open_again, open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
-from .render import FORGETFUL_OUTAGE, store_error_code
+from .render import FORGETFUL_OUTAGE, REDELIVERED_OUTAGE, store_error_code
 from .rules_refusals import missing_detail
 from .settings import SETTINGS_COMMANDS, catch_up, settings_command
 from .stats import record_stats
@@ -363,6 +364,14 @@ class ChatService:
             return self.fail("rules_unavailable", lang or self.defaults.lang, detail=missing_detail(exc))
 
     def fail(self, code: str, lang: str, table: Table | None = None, *, detail: Msg | None = None) -> Outcome:
+        again = redelivery() if code in ("store_unavailable", "store_refusing") else None
+        if again is not None:
+            # Nothing was saved, and the platform sends this command again until the store
+            # is back (a webhook answered 503): said once, and no "try again" (twice made).
+            again.wanted = True
+            reason = Msg(REDELIVERED_OUTAGE)
+            return Outcome(ok=False, code=code, error="" if again.told else reason.text(lang), reason=reason,
+                           table=table, quiet=again.told)
         if self.keeps_nothing and code in ("store_unavailable", "store_refusing"):
             reason = Msg(FORGETFUL_OUTAGE)  # each reader's language from it (`Outcome.refusal`)
             return Outcome(ok=False, code=code, error=reason.text(lang), reason=reason, table=table)

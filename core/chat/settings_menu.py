@@ -540,7 +540,7 @@ def typed_number(spec: OptionSpec, text: str) -> tuple[bool, Any]:
     return (True, number) if math.isfinite(number) else (False, None)
 
 
-RULES_TITLE = N_("Rules in this chat")
+RULES_TITLE = N_("Rules here")
 
 
 def rules_lines(m: SettingsMenu, note: str = "", *, options: bool = False) -> list[Line]:

@@ -54,7 +54,23 @@ def move_rows(lang: str, rules: RuleSet | None = None) -> list[tuple[str, str]]:
     rows = _move_rows(lang)
     if rules is None:
         return [row for _key, row in rows]
+    if not rules.wild_colour_named:
+        rows = _rule_coloured(rows, lang)
     return [row for key, row in rows if _shown(key, rules)]
+
+
+def _rule_coloured(rows: list[tuple[str, tuple[str, str]]], lang: str) -> list[tuple[str, tuple[str, str]]]:
+    """The rows about a wild's colour when a rule gives wilds their colour
+    (`RuleSet.wild_colour_named` false: random or automatic colour).
+
+    Why: the engine then offers a wild naming no colour, or one only where a
+    tie leaves the choice to the player; "choose its colour" and "a wild
+    takes the colour you hold most" promised what the table does not do."""
+    _ = gettext_for(lang)
+    wild = (_("W · W+4"), _("play a wild: the rules in play give it its colour (you are asked only when the "
+                            "choice is yours)"))
+    draw_play = _("draw, and play it if it fits (the rules in play give a wild its colour)")
+    return [(key, wild if key == "wild" else (row[0], draw_play) if key == "draw_play" else row) for key, row in rows]
 
 
 def _move_rows(lang: str) -> list[tuple[str, tuple[str, str]]]:
@@ -77,7 +93,7 @@ def _move_rows(lang: str) -> list[tuple[str, tuple[str, str]]]:
          _("catch a player who forgot to say UNO")),
         (f"{_(WORDS['challenge'])} · {_(SHORT['challenge'])}", _("challenge a Wild Draw Four played on you")),
     ]
-    keys = ["", "", "", "", "target", "", "", "", "", "", "", "challenge"]
+    keys = ["", "", "", "wild", "target", "", "", "draw_play", "", "", "", "challenge"]
     return list(zip(keys, rows, strict=True))
 
 
@@ -143,7 +159,7 @@ def records_rows(lang: str) -> list[tuple[str, str]]:
     _ = gettext_for(lang)
     return [
         (top_usage(lang), _("the standings here: wins, games, points and rating (this week, this month, all time)")),
-        (record_word(lang, "me"), _("your record and rating in every chat you finished a match in")),
+        (record_word(lang, "me"), _("your record and rating wherever you finished a match")),
         (record_word(lang, "last"), _("the last finished match: who won, the scores, its last moments")),
         (record_word(lang, "forgetme"), _("remove your records and your name from the kept games")),
     ]

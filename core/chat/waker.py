@@ -17,13 +17,14 @@ many people join), and how many times a store outage put it off.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..changes import Change, ChangeFeed, start_following
-from ..store import StoreError
+from ..store import StoreError, StoreUnavailable, StoreUnconfirmed
 from . import commands as c
 from .i18n import gettext_for
 from .outcome import Outcome
@@ -290,6 +291,38 @@ class AsyncioTimers:
             task.cancel()
 
 
+#: Seconds between looks at another process's save the store has not confirmed yet.
+RECHECK = 1.0
+#: Looks before a follower stops waiting for it (the next change or press reads on).
+RECHECKS = 60
+
+
+async def confirmed_as_stored(service: Any, chat_id: str, table: Table) -> bool:
+    """Whether `table`, another process's save as this one loaded it, may be drawn as made.
+
+    Why: on a store that counts a save only once copies have it
+    (``redis.wait_replicas``), another process's save is on the primary before
+    its copies confirm it, and only its writer knows (and says "not confirmed
+    yet" in its own chat or page). Drawn here as made, a failover may still
+    drop it: a status message would have shown a move that never happened.
+    The store's barrier (`Store.confirm_stored`) says whether everything saved
+    so far is confirmed. False while not (or while the store cannot say); True
+    on a store that waits for no copies, or when the game is gone."""
+    store = service.store
+    if not store.confirms_copies:
+        return True
+    try:
+        game_id = await store.chat_game(chat_id)
+        if game_id is not None:
+            await store.confirm_stored(game_id, table.store_version)
+    except StoreUnconfirmed:
+        return False
+    except StoreUnavailable as exc:
+        log.debug("chat %s: cannot confirm what is stored: %s", chat_id, exc)
+        return False
+    return True
+
+
 def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[str], Any | None],
                    show: Callable[[Any, Table], Awaitable[None]]) -> asyncio.Task[None] | None:
     """Follow the store's change feed (`unobot.changes`): each change another
@@ -299,7 +332,34 @@ def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[st
     with no status message yet is not shown: the process that opened it is
     posting it; unless it is a lobby no process posts (`UNPOSTED`: opened
     from a Mini App page), which `show` posts (its claim keeps one message
-    where several processes follow). None when the store has no feed."""
+    where several processes follow). None when the store has no feed.
+
+    A save the store has not confirmed yet (`confirmed_as_stored`) is not
+    shown: the table is looked at again every `RECHECK` seconds and shown once
+    what the store holds is confirmed (the move kept, or the game gone on from
+    before it when a failover dropped it), as the web table draws it, so every
+    front-end shows the same."""
+    waiting: dict[str, asyncio.Task[None]] = {}
+
+    def forget(chat_id: str, task: asyncio.Task[None]) -> None:
+        if waiting.get(chat_id) is task:
+            del waiting[chat_id]
+
+    async def recheck(chat_id: str, place: Any) -> None:
+        for _ in range(RECHECKS):
+            await asyncio.sleep(RECHECK)
+            try:
+                table = await waker.service.table(chat_id)
+            except (StoreError, ValueError):
+                continue
+            if table is None:
+                return
+            if await confirmed_as_stored(waker.service, chat_id, table):
+                waker.cancel(place)
+                waker.ensure(place, table)
+                await show(place, table)
+                return
+        log.warning("chat %s: a save made elsewhere was never confirmed: not shown", chat_id)
 
     async def changed(change: Change) -> None:
         if change.resync:  # some changes may be lost: each table catches up at its next move or timer
@@ -318,6 +378,22 @@ def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[st
             return
         waker.ensure(place, table)
         if table.adapter.get("status") or (table.phase == LOBBY and table.adapter.get(UNPOSTED)):
+            pending = waiting.pop(change.chat_id, None)
+            if pending is not None:
+                pending.cancel()  # this newer change is looked at instead
+            if not await confirmed_as_stored(waker.service, change.chat_id, table):
+                log.info("chat %s: a save made elsewhere is not confirmed yet: not shown", change.chat_id)
+                task = asyncio.get_running_loop().create_task(recheck(change.chat_id, place))
+                waiting[change.chat_id] = task
+                task.add_done_callback(functools.partial(forget, change.chat_id))
+                return
             await show(place, table)
 
-    return start_following(feed, changed)
+    def stop_waiting(_following: asyncio.Task[None]) -> None:
+        for task in list(waiting.values()):
+            task.cancel()
+
+    following = start_following(feed, changed)
+    if following is not None:  # its looks stop with it (a process shutting down shows nothing more)
+        following.add_done_callback(stop_waiting)
+    return following

@@ -20,7 +20,7 @@ async def test_each_reading_command_answers_a_title_and_lines_or_one_note() -> N
     top = await answers.reading_lines(store, "top", "chat", ANA, "en", "week")
     assert top[0] == "Standings: this week" and len(top) == 2
     refused = await answers.reading_lines(store, "reset", "chat", ANA, "en")
-    assert refused == ["Only an admin of this chat can reset its standings."]
+    assert refused == ["Only an admin can reset the standings here."]
     assert len(await answers.reading_lines(store, "reset", "chat", ADMIN, "en", "yes")) == 1
     with pytest.raises(ValueError):
         await answers.reading_lines(store, "drop", "chat", ANA, "en")

@@ -44,7 +44,7 @@ def test_the_help_and_the_rules() -> None:
     assert lines[3][0] == (CODE, "/new") and lines[3][1][1].startswith(" · ") and "How to play" not in lines[3][1][1]
     m = SettingsMenu({"variant": "official", "rules": {"stacking": {}}, "timer": 0, "lang": "en"}, "en", 25, 20)
     short, full = rules_lines(m, "Saved."), rules_lines(m, options=True)
-    assert short[0] == plain("Saved.") and short[1] == bold("Rules in this chat")
+    assert short[0] == plain("Saved.") and short[1] == bold("Rules here")
     assert full[:len(short) - 1] == short[1:] and bold("Options") in full
     # Each option as the rules in words say it (its help, else its title), never by its id.
     assert all(any(f"{p.help or p.title}: {p.value_text}" in text for line in full for _style, text in line)

@@ -148,7 +148,7 @@ async def test_language_setting_translates_notices(svc: ChatService) -> None:
     assert out.table.lang == "es"
     out = await svc.handle(CHAT, BEN, c.Start())
     assert out.code == "not_allowed_admin"
-    assert out.error != "Only the game's creator or a chat admin can do that."
+    assert out.error != "Only the game's creator or an admin can do that."
     assert (await svc.handle(CHAT, ADMIN, c.SetLanguage("tlh"))).code == "bad_language"
 
 

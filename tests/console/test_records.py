@@ -66,7 +66,7 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     week, month, every = (typed.first_form(lang, typed.PERIODS[p]) for p in ("week", "month", "all"))
     assert f"top [{week}|{month}|{every}]" in text
     for what in ("the standings here: wins, games, points and rating (this week, this month, all time)",
-                 "your record and rating in every chat you finished a match in",
+                 "your record and rating wherever you finished a match",
                  "the last finished match: who won, the scores, its last moments",
                  "remove your records and your name from the kept games"):
         assert _(what) in text, what
@@ -97,7 +97,7 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     assert _lines(text)[:2] == [
         _("{player}'s record").format(player="Tess"),
         _("{where}: {wins} won of {games}, {points} points, rating {rating}").format(
-            where=_("This chat"), wins=1, games=1, points=POINTS, rating=won)]
+            where=_("Here"), wins=1, games=1, points=POINTS, rating=won)]
     text, label = screen.type("last")
     lines = _lines(text)
     assert lines[0] == _("The last match")

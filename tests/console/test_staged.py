@@ -191,7 +191,7 @@ def test_the_challenger_sees_the_challenged_hand(lang: str, bluff: bool, server:
     assert f"{_('challenge')} ({_('was the Wild Draw Four a bluff?')})" in before
     text = screen.until_move(*screen.type(_("challenge")))
     if bluff:
-        said = _("{player} challenged {other}'s Wild Draw Four: a bluff! {other} draws 4.")
+        said = _("{player} challenged {other}'s Wild Draw Four: a bluff!")  # the draw: its own line
     else:
         said = _("{player} challenged {other}'s Wild Draw Four and lost.")
     lines = text.splitlines()

@@ -69,7 +69,7 @@ async def test_help_lists_every_subcommand_in_the_members_language(server: Disco
     # /uno top takes its period from a choice: no Telegram `/top week` in its words, in any language.
     top = next(o for o in server.commands[0]["options"] if o["name"] == "top")
     assert "/top" not in top["description"] and not any("/top" in d for d in top["description_localizations"].values())
-    assert f"`/uno top` · {_('Standings of this chat (all time, this week or this month)')}" in spanish.message.content
+    assert f"`/uno top` · {_('Standings here (all time, this week or this month)')}" in spanish.message.content
     assert "/top semana" not in spanish.message.content
 
 
@@ -332,7 +332,7 @@ async def test_a_player_who_left_is_told_so_on_their_panel(server: DiscordAPISer
 
 
 async def test_a_refusal_names_discords_own_commands(server: DiscordAPIServer, bot: BotProcess) -> None:
-    """"There is no game in this chat. Start one with ..." says `/uno new`, in
+    """"There is no game here. Start one with ..." says `/uno new`, in
     each member's language, whether it answers a slash command or a press on
     a finished game's message. It said Telegram's `/new`, a command no
     Discord server has; Telegram's wording is unchanged."""
@@ -341,7 +341,7 @@ async def test_a_refusal_names_discords_own_commands(server: DiscordAPIServer, b
     driver = TableDriver(server, bot, guild.channels[0], [ann, eve])
     sent = await driver.slash(ann, "stop")
     assert sent.message is not None and sent.message.ephemeral
-    assert sent.message.content == "⚠️ There is no game in this chat. Start one with /uno new.", sent.message.content
+    assert sent.message.content == "⚠️ There is no game here. Start one with /uno new.", sent.message.content
     german = await driver.slash(eve, "leave")
     assert german.message is not None and "/uno new" in german.message.content and "/new" not in \
         german.message.content.replace("/uno new", ""), german.message.content
@@ -357,7 +357,7 @@ async def test_a_refusal_names_discords_own_commands(server: DiscordAPIServer, b
     assert late.message is not None and late.message.viewer == eve.id
     assert late.message.content == "⚠️ " + error_text("no_game", "de", {"new": "/uno new"}), late.message.content
     # Elsewhere the typed command stays as it was.
-    assert error_text("no_game", "en") == "There is no game in this chat. Start one with /new."
+    assert error_text("no_game", "en") == "There is no game here. Start one with /new."
 
 
 async def test_private_answers_are_in_the_members_language(server: DiscordAPIServer, bot: BotProcess) -> None:

@@ -39,9 +39,9 @@ async def test_records_commands_after_a_whole_match(server: DiscordAPIServer, bo
     assert spanish.startswith("**Clasificación: esta semana**") and spanish.count("de 1, puntos") == 3 \
         and "1 ganadas" not in spanish  # a label, then its count: no "1 ganadas", "1 puntos"
     me = text(await driver.slash(bruno, "me"), bruno.id)
-    assert me.startswith("**Historial de Bruno**") and "Este chat: victorias " in me and "de 1, puntos" in me, me
+    assert me.startswith("**Historial de Bruno**") and "Aquí: victorias " in me and "de 1, puntos" in me, me
     mine = text(await driver.slash(ann, "me"), ann.id)
-    assert mine.startswith("**Ann's record**") and "This chat: " in mine and "won of 1" in mine, mine
+    assert mine.startswith("**Ann's record**") and "Here: " in mine and "won of 1" in mine, mine
     last = text(await driver.slash(cleo, "last"), cleo.id)
     assert f"{winner} won after" in last
     assert "wins the match" in last

@@ -63,3 +63,38 @@ async def test_a_long_handler_keeps_its_claim(store: Store) -> None:
     assert await Deliveries(store, wait=0.6, poll=0.05).handle("telegram:1:7", quick) == "later"
     assert await holder == "handled"
     assert runs == ["long"]
+
+
+async def test_a_redelivered_command_is_told_once_and_only_in_its_own_task(store: Store) -> None:
+    """A command whose platform delivers it again (a webhook answered 503) is told it
+    will be handled when the store is back, once; a task started while handling it
+    (a status edit, an AI move on the loop) copies the context but is no delivery:
+    its outage is said as usual, never "no need to send it again"."""
+    from unobot.chat.render import REDELIVERED_OUTAGE
+    from unobot.chat.service import ChatService
+    from unobot.delivery import redelivered
+
+    service = ChatService(store)
+    plain = service.fail("store_unavailable", "en").error
+    with redelivered() as first:
+        out = service.fail("store_unavailable", "en")
+        child = await asyncio.get_running_loop().create_task(
+            _fail_in_task(service))
+    assert first.wanted and out.error == REDELIVERED_OUTAGE and not out.quiet
+    assert child == plain
+    with redelivered(told=True) as again:
+        out = service.fail("store_refusing", "en")
+    assert again.wanted and out.quiet and out.error == "" and out.refusal("de") == ""
+    # Deliveries lets a claim go, not done, when the handler asks to come again.
+    assert await Deliveries(store).handle("telegram:1:9", _again) == "again"
+    assert await Deliveries(store).handle("telegram:1:9", _again) == "again"
+
+
+async def _fail_in_task(service: object) -> str | None:
+    return service.fail("store_unavailable", "en").error  # type: ignore[attr-defined,no-any-return]
+
+
+async def _again() -> object:
+    from unobot.delivery import AGAIN
+
+    return AGAIN

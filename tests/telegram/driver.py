@@ -78,8 +78,10 @@ class BotProcess:
 
     def __init__(self, server: BotAPIServer, redis_url: str, prefix: str, *,
                  options: Options = FAST, seed: int | None = 7, webhook_port: int | None = None,
-                 rate_limiter: Any = None, clock: FakeClock | None = None, real_time: bool = False) -> None:
+                 rate_limiter: Any = None, clock: FakeClock | None = None, real_time: bool = False,
+                 store_options: dict[str, Any] | None = None) -> None:
         self.server = server
+        self.store_options = store_options or {}  # RedisStore's (wait_replicas=1, ...)
         self.redis_url = redis_url
         self.prefix = prefix
         self.options = options
@@ -98,7 +100,7 @@ class BotProcess:
         return f"http://127.0.0.1:{self.webhook_port}/hook"
 
     async def start(self) -> BotProcess:
-        self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
+        self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix, **self.store_options)
         rng = random.Random(self.seed) if self.seed is not None else None
         # The adapter's own service (a forum topic's settings are its chat's), as the command line makes it.
         langs = user_langs()

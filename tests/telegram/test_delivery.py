@@ -416,3 +416,62 @@ async def test_a_repeat_arriving_while_another_process_handles_it_waits_for_that
         await store.close()
         for bot in bots:
             await bot.stop()
+
+
+async def test_a_move_sent_while_the_store_is_down_is_made_once_it_is_back(
+        server: BotAPIServer, prefix: str, tmp_path: Path) -> None:
+    """Ben's /join reaches the webhook while Redis is stopped. Answered 200, it
+    was gone (Telegram never sends an update again after its 200) and Ben was
+    told to try again. Now it is answered 503: the Bot API server sends it
+    again, with growing pauses, until Redis is back, and then Ben is seated.
+    Ben is told once (not once per repeat) that it will be handled, and not to
+    send it again. A reading command in the same outage (/stats) is answered
+    200 with the plain outage text: an answer minutes later helps nobody."""
+    redis = RedisServer(tmp_path / "redis").start()  # this test's own: it is stopped and started
+    bot = BotProcess(server, redis.url, prefix, webhook_port=free_port())
+    await bot.start()
+    try:
+        group = server.group(title="Outage")
+        chat = str(group["id"])
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        await bot.settle(server.send_command(group, ann, "/new"))
+        redis.stop()
+        mark = server.mark()
+        join = server.send_command(group, ben, "/join")
+
+        async def repeated() -> bool:
+            return [s for u, s in server.webhook_deliveries if u == join["update_id"]].count(503) >= 3
+
+        await until(repeated, 20, "the /join was not answered 503 three times")
+        told = [c.params["text"] for c in server.calls[mark:] if c.method == "sendMessage"]
+        assert told == ["The game store is not reachable right now. I will handle this as soon as it is "
+                        "back: no need to send it again."], told
+        redis.start()
+
+        async def seated() -> bool:
+            table = await bot.service.table(chat)  # type: ignore[union-attr]
+            return table is not None and [s.name for s in table.seats] == ["Ann", "Ben"]
+
+        await until(seated, 20, "the /join sent during the outage was never made")
+
+        async def joined_answered() -> bool:  # the pump records the 200 once it read the answer
+            return (join["update_id"], 200) in server.webhook_deliveries
+
+        await until(joined_answered, 10, "the /join was never answered 200")
+        statuses = [s for u, s in server.webhook_deliveries if u == join["update_id"]]
+        assert statuses[-1] == 200 and statuses.count(200) == 1, statuses
+        await bot.idle()
+        said = [c.params["text"] for c in server.calls[mark:] if c.method == "sendMessage"]
+        assert said.count(told[0]) == 1, said  # once, whatever the number of repeats
+
+        redis.stop()
+        stats = server.send_command(group, ann, "/stats")
+
+        async def answered() -> bool:
+            return (stats["update_id"], 200) in server.webhook_deliveries
+
+        await until(answered, 10, "/stats in an outage was not answered 200")
+        assert [s for u, s in server.webhook_deliveries if u == stats["update_id"]] == [200]
+    finally:
+        await bot.stop()
+        redis.stop()

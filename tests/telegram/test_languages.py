@@ -179,7 +179,7 @@ async def test_a_button_answers_its_presser_in_their_own_language(server: BotAPI
     a forum topic as anywhere; what the press shows the group stays in the
     chat's language. Before, every toast was in the chat's language: a Spanish
     player in an English group read "You joined." and "Only the game's creator
-    or a chat admin can do that."."""
+    or an admin can do that."."""
     forum = server.forum(title="UNO club")
     ann = server.user(1, "Ann", language_code="en")
     ben = server.user(2, "Ben", language_code="es")
@@ -204,9 +204,9 @@ async def test_a_button_answers_its_presser_in_their_own_language(server: BotAPI
     assert toast() == es("You are already in this game.")
     await driver.press(ann, keyboards.add_ai("easy"))
     await driver.press(kim, keyboards.remove_ai("ai:1"))
-    assert toast() == "Only the game's creator or a chat admin can do that."
+    assert toast() == "Only the game's creator or an admin can do that."
     await driver.press(ben, keyboards.START)
-    assert toast() == es("Only the game's creator or a chat admin can do that.") and "creator" not in toast()
+    assert toast() == es("Only the game's creator or an admin can do that.") and "creator" not in toast()
     # /rules: a non-admin's press is refused in their language; an admin's change is saved in theirs.
     await driver.command(dora, "/rules")  # an admin's /rules has the switches
     rules = next(m for m in reversed(driver.bot_messages()) if any(
@@ -214,7 +214,7 @@ async def test_a_button_answers_its_presser_in_their_own_language(server: BotAPI
     switch = next(b["callback_data"] for b in server.buttons(forum, rules["message_id"])
                   if str(b.get("callback_data", "")).startswith(keyboards.RULE_ON))
     await bot.settle(server.press_button(forum, ben, rules["message_id"], switch))
-    assert toast() == es("Only a chat admin can change this chat's rules."), toast()
+    assert toast() == es("Only an admin can change the rules here."), toast()
     await bot.settle(server.press_button(forum, dora, rules["message_id"], switch))
     assert toast() == de("Saved. The game waiting for players here plays it too."), toast()  # the lobby took it
     lobby = driver.status_message()

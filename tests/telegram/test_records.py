@@ -45,7 +45,7 @@ async def test_records_commands_after_a_whole_match(server: BotAPIServer, bot: B
     bad = await said(server, bot, group, bob, "/top", "decade")
     assert ("/top week" if lang == "en" else "/top semana") in bad
     me = await said(server, bot, group, carol, "/me")
-    assert ("Carol" in me) and ("This chat" if lang == "en" else "Este chat") in me
+    assert ("Carol" in me) and ("Here" if lang == "en" else "Aquí") in me
     last = await said(server, bot, group, carol, "/last")
     # a match of one round (target 0) says "1 round", "1 ronda": a plural form, not "1 rounds"
     assert winner in last and ("won after 1 round (moves:" if lang == "en" else "ganó tras 1 ronda (jugadas:") in last, last

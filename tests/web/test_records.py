@@ -142,7 +142,7 @@ async def test_the_records_panel_after_a_match_ended_on_the_page(web: WebServer,
     assert await panel(ana, "month") == standings("en", "Standings: this month", "Ana", "Bea")
     assert await ana.page.get_attribute('#periods button[data-period="month"]', "aria-pressed") == "true"
     assert await panel(ana, "me") == [
-        "Ana's record", f"This chat: 1 won of 1, points {POINTS}, rating {won}"]
+        "Ana's record", f"Here: 1 won of 1, points {POINTS}, rating {won}"]
     assert await ana.page.is_hidden("#periods"), "the period switch goes with the standings only"
     last = await panel(ana, "last")
     assert last[:2] == ["The last match", "Ana won after 1 round (moves: 1)."]
@@ -200,7 +200,7 @@ async def test_records_answer_core_lines_for_the_proven_person(web: WebServer) -
 
 
 @pytest.mark.parametrize(("case", "lang", "code", "expected"), [
-    ("none", "en", "no_auth", "Open the table from a chat's link."),
+    ("none", "en", "no_auth", "Open the table from the link on a game's message."),
     ("not json", "es", "no_auth", None),
     ("edited token", "en", "bad_link", "This link is not valid for any table."),
     ("other secret", "es", "bad_link", None),

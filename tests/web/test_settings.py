@@ -127,6 +127,7 @@ async def test_a_browser_tables_creator_changes_its_settings_and_nobody_else_can
     got = await ws_send(web, [{"type": "press", "id": "on:seven-o", "auth": {"player": ben_token}}])
     refused = [m for m in got if m["type"] == "refused"]
     assert refused and refused[0]["text"] == error_text("not_admin", "en")
+    assert refused[0]["text"] == "Only an admin can change the rules here."  # a table is no chat
     got = await ws_send(web, [{"type": "press", "id": "tm:0", "auth": {"player": ben_token}, "lang": "es"}])
     assert [m["text"] for m in got if m["type"] == "refused"] == [error_text("not_admin", "es")]
     assert await web.service.settings(chat) == before

@@ -265,7 +265,7 @@
     (s.recent || []).slice().reverse().forEach(function (line) { recent.appendChild(el("li", "", line)); });
     if ($("picker").open && $("picker").dataset.version !== String(s.version)) $("picker").close();
     // An admin of this table (the server says who) has the settings panel; its title is the
-    // chats' "Rules in this chat", sent with the panel (asked for once, then kept fresh).
+    // chats' "Rules here", sent with the panel (asked for once, then kept fresh).
     drawStop(s);
     waiting(s.unconfirmed || "");
     $("settings").hidden = !s.admin;
