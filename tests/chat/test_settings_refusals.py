@@ -106,7 +106,7 @@ async def test_a_variant_that_clashes_with_the_house_rules_says_which_rules(svc:
     assert out.code == "lobby_rules_clash", out.error
     assert out.refusal("es", {"rules": "/uno rules", "stop": "/uno stop", "new": "/uno new"}) == (
         "Con la variante «Locura», «Color del comodín automático» y «Color del comodín al azar» no pueden estar "
-        "activas a la vez. Esta partida no puede empezar con las reglas de la casa del chat tal como están: un "
+        "activas a la vez. Esta partida no puede empezar con las reglas de la casa de aquí tal como están: un "
         "administrador desactiva una de ellas con /uno rules, o detiene esta partida con /uno stop y abre otra "
         "con /uno new.")
-    assert out.refusal("zh_CN").startswith("在变体“") and "。按本群" in out.refusal("zh_CN")
+    assert out.refusal("zh_CN").startswith("在变体“") and "。按这里" in out.refusal("zh_CN")
