@@ -293,7 +293,7 @@ async def test_a_store_outage_is_said_in_the_chats_language(server: BotAPIServer
         assert (await server.wait_answer(update, "sendMessage")).params["text"] == outage
         update = server.send_command(group, ben, "/help")
         await bot.settle(update, timeout=20)
-        assert "UNO in diesem Chat" in (await server.wait_answer(update, "sendMessage")).params["text"]
+        assert "UNO hier" in (await server.wait_answer(update, "sendMessage")).params["text"]
         query = server.inline_query(ben, "")
         await bot.settle(query, timeout=20)
         assert server.inline_answers[query["inline_query"]["id"]]["results"][0]["title"].startswith(

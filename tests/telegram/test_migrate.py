@@ -73,7 +73,7 @@ async def test_the_players_records_follow_the_group_into_the_supergroup(
     last = await said(server, bot, supergroup, players[1], "/last")
     assert f"{winner} ganó tras 1 ronda" in last, last
     me = await said(server, bot, supergroup, players[2], "/me")
-    assert "Este chat: victorias" in me, me
+    assert "Aquí: victorias" in me, me
     there = await bot.service.store.archived(moved.chat, 5)
     assert [r["chat"] for r in there] == [moved.chat] and (await audit_archived(there[0])).ok
     assert await bot.service.store.archived(driver.chat, 5) == []
