@@ -20,29 +20,30 @@ from unobot.events import COLOR_CHOSEN
 AUTO_COLOUR = "auto_colour"
 
 
-def most_held(hand: list, named: str | None) -> str | None:
+def _most_held_colours(hand: list) -> tuple[str, ...]:
+    """The colours `hand` holds most of, tied, in the order red, yellow,
+    green, blue; none when it holds no coloured card."""
     counts = {c: 0 for c in COLORS}
     for card in hand:
         if card.color is not None:
             counts[card.color] += 1
     best = max(counts.values())
-    if best == 0:
+    return tuple(c for c in COLORS if counts[c] == best) if best else ()
+
+
+def most_held(hand: list, named: str | None) -> str | None:
+    tied = _most_held_colours(hand)
+    if not tied:
         return named
-    tied = [c for c in COLORS if counts[c] == best]
     return named if named in tied else tied[0]
 
 
 def worth_naming(hand: list) -> tuple[str, ...]:
     """The colours whose naming can change what `most_held` gives: the tied
     most held ones, none when one colour leads, all when none is held."""
-    counts = {c: 0 for c in COLORS}
-    for card in hand:
-        if card.color is not None:
-            counts[card.color] += 1
-    best = max(counts.values())
-    if best == 0:
+    tied = _most_held_colours(hand)
+    if not tied:
         return COLORS
-    tied = tuple(c for c in COLORS if counts[c] == best)
     return tied if len(tied) > 1 else ()
 
 

@@ -16,9 +16,7 @@ from typing import Any
 
 from tests.support.redis_server import RedisServer
 from tests.web.conftest import WebServer
-from tests.web.players import WebPlayer
-from tests.web.test_browser import guest, new_table
-from tests.web.test_unconfirmed_move import lay_out
+from tests.web.test_unconfirmed_move import lay_out, replicated_table
 from unobot.adapters.redis_store import RedisStore
 from unobot.chat.i18n import gettext_for
 from unobot.chat.service import ChatService
@@ -26,7 +24,7 @@ from unobot.chat.unconfirmed import LOST, NOT_CONFIRMED
 
 
 async def test_a_move_lost_in_a_failover_is_told_on_every_page(tmp_path: Path, browser: Any) -> None:
-    from tests.store.test_durability import _client, _replicate, frozen
+    from tests.store.test_durability import _replicate, frozen
 
     primary = RedisServer(tmp_path / "primary").start()
     replica = RedisServer(tmp_path / "replica").start()
@@ -34,18 +32,8 @@ async def test_a_move_lost_in_a_failover_is_told_on_every_page(tmp_path: Path, b
                                 socket_timeout=2.0)
     web = WebServer(primary.url, "lost")
     try:
-        with _client(primary) as client:
-            client.config_set("repl-diskless-sync-delay", 0)
-        _replicate(replica, primary)
-        await web.start(ChatService(store))
-        made = await new_table(web, "Ana", "official")
-        ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang="de-DE")
-        await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-        bea = await guest(browser, made["link"], "Bea", lang="es-ES")
-        await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
-        await ana.press("start")
-        s = await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
-        version = await lay_out(web, store, s["chat"])
+        ana, bea, chat, _made = await replicated_table(browser, web, store, primary, replica, guest_lang="es-ES")
+        version = await lay_out(web, store, chat)
         for p in (ana, bea):
             await p.wait_for(lambda s: s is not None and s["version"] == version)
         de, es = gettext_for("de"), gettext_for("es")
@@ -86,7 +74,7 @@ async def test_another_process_s_move_lost_in_a_failover_is_told_on_every_page(t
     """The same for a move another process serving the chat made (its Telegram bot,
     say): the pages drew it as waiting, so they are told it was lost (without a
     name: the web table does not know who made it), then drawn without it."""
-    from tests.store.test_durability import _client, _replicate, frozen
+    from tests.store.test_durability import _replicate, frozen
     from tests.web.test_unconfirmed_elsewhere import person_of
     from unobot.chat import commands as c
     from unobot.chat.unconfirmed import LOST_READ
@@ -98,18 +86,7 @@ async def test_another_process_s_move_lost_in_a_failover_is_told_on_every_page(t
     other_store = RedisStore.from_url(primary.url, **opened)  # type: ignore[arg-type]
     web = WebServer(primary.url, "lost2")
     try:
-        with _client(primary) as client:
-            client.config_set("repl-diskless-sync-delay", 0)
-        _replicate(replica, primary)
-        await web.start(ChatService(store))
-        made = await new_table(web, "Ana", "official")
-        ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang="de-DE")
-        await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-        bea = await guest(browser, made["link"], "Bea", lang="es-ES")
-        await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
-        await ana.press("start")
-        s = await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
-        chat = s["chat"]
+        ana, bea, chat, _made = await replicated_table(browser, web, store, primary, replica, guest_lang="es-ES")
         version = await lay_out(web, store, chat)
         for p in (ana, bea):
             await p.wait_for(lambda s: s is not None and s["version"] == version)

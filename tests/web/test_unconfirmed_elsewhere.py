@@ -20,8 +20,7 @@ import pytest
 from tests.support.redis_server import RedisServer
 from tests.web.conftest import WebServer
 from tests.web.players import WebPlayer
-from tests.web.test_browser import guest, new_table
-from tests.web.test_unconfirmed_move import lay_out
+from tests.web.test_unconfirmed_move import lay_out, replicated_table
 from unobot.adapters.redis_store import RedisStore
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
@@ -38,7 +37,7 @@ def person_of(web: WebServer, chat: str, name: str) -> str:
 
 
 async def test_another_process_s_move_not_confirmed_is_drawn_as_waiting(tmp_path: Path, browser: Any) -> None:
-    from tests.store.test_durability import _client, _replicate, frozen
+    from tests.store.test_durability import frozen
 
     primary = RedisServer(tmp_path / "primary").start()
     replica = RedisServer(tmp_path / "replica").start()
@@ -48,18 +47,7 @@ async def test_another_process_s_move_not_confirmed_is_drawn_as_waiting(tmp_path
     other = ChatService(other_store)
     web = WebServer(primary.url, "elsewhere")
     try:
-        with _client(primary) as client:
-            client.config_set("repl-diskless-sync-delay", 0)
-        _replicate(replica, primary)
-        await web.start(ChatService(store))
-        made = await new_table(web, "Ana", "official")
-        ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang="de-DE")
-        s = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-        bea = await guest(browser, made["link"], "Bea")
-        await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
-        await ana.press("start")
-        await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
-        chat = s["chat"]
+        ana, bea, chat, made = await replicated_table(browser, web, store, primary, replica)
         version = await lay_out(web, store, chat)
         for p in (ana, bea):
             await p.wait_for(lambda s: s is not None and s["version"] == version)

@@ -41,26 +41,40 @@ async def lay_out(web: WebServer, store: RedisStore, chat: str) -> int:
     return table.version
 
 
+async def replicated_table(browser: Any, web: WebServer, store: RedisStore, primary: RedisServer,
+                           replica: RedisServer, *, guest_lang: str | None = None
+                           ) -> tuple[WebPlayer, WebPlayer, str, dict[str, Any]]:
+    """`replica` copying `primary`, the web server on `store`, and Ana (a German
+    page) and Bea seated and playing: the set-up of every test of a move the
+    replicas have not confirmed. Returns Ana's and Bea's pages, the chat, and
+    the table's links (`new_table`)."""
+    from tests.store.test_durability import _client, _replicate
+
+    with _client(primary) as client:
+        client.config_set("repl-diskless-sync-delay", 0)
+    _replicate(replica, primary)
+    await web.start(ChatService(store))
+    made = await new_table(web, "Ana", "official")
+    ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang="de-DE")
+    await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
+    bea = await (guest(browser, made["link"], "Bea", lang=guest_lang) if guest_lang
+                 else guest(browser, made["link"], "Bea"))
+    await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
+    await ana.press("start")
+    s = await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
+    return ana, bea, str(s["chat"]), made
+
+
 async def test_a_move_not_confirmed_is_drawn_as_waiting_until_the_store_says(tmp_path: Path, browser: Any) -> None:
-    from tests.store.test_durability import _client, _replicate, frozen
+    from tests.store.test_durability import frozen
 
     primary = RedisServer(tmp_path / "primary").start()
     replica = RedisServer(tmp_path / "replica").start()
     store = RedisStore.from_url(primary.url, prefix="pending", wait_replicas=1, wait_timeout=1.0)
     web = WebServer(primary.url, "pending")
     try:
-        with _client(primary) as client:
-            client.config_set("repl-diskless-sync-delay", 0)
-        _replicate(replica, primary)
-        await web.start(ChatService(store))
-        made = await new_table(web, "Ana", "official")
-        ana = await WebPlayer.open(browser, f"{web.url}/?p={made['player']}", "Ana", lang="de-DE")
-        s = await ana.wait_for(lambda s: s is not None and s["phase"] == "lobby")
-        bea = await guest(browser, made["link"], "Bea")
-        await ana.wait_for(lambda s: s is not None and len(s["seats"]) == 2)
-        await ana.press("start")
-        await ana.wait_for(lambda s: s is not None and s["phase"] == "playing")
-        version = await lay_out(web, store, s["chat"])
+        ana, bea, chat, _made = await replicated_table(browser, web, store, primary, replica)
+        version = await lay_out(web, store, chat)
         for p in (ana, bea):
             await p.wait_for(lambda s: s is not None and s["version"] == version)
         de = gettext_for("de")
