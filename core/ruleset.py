@@ -285,33 +285,31 @@ class RuleSet:
     def match_target(self) -> int | None:
         """The points that end the match (`Rule.match_target`): a house
         rule's answer before a shared rule's; None when no rule sets one."""
-        for rule in sorted(self.rules.values(), key=lambda r: r.base):
-            target = rule.match_target()
-            if target is not None:
-                return target
-        return None
+        return self._first_answer(lambda rule: rule.match_target())
 
     @property
     def seconds_per_turn(self) -> int:
         """The seconds per turn the rules set before a round is dealt
         (`Rule.seconds_per_turn`): a house rule's answer before a shared
         rule's; 0 (no timer) when no rule sets one."""
-        for rule in sorted(self.rules.values(), key=lambda r: r.base):
-            seconds = rule.seconds_per_turn()
-            if seconds:
-                return int(seconds)
-        return 0
+        return int(self._first_answer(lambda rule: rule.seconds_per_turn() or None) or 0)
 
     @property
     def timeouts_before_removal(self) -> int:
         """Timeouts in a row after which a person is removed
         (`Rule.timeouts_before_removal`): a house rule's answer before a
         shared rule's; 0 (never) when no rule says."""
+        return max(int(self._first_answer(lambda rule: rule.timeouts_before_removal()) or 0), 0)
+
+    def _first_answer(self, ask: Callable[[Rule], int | None]) -> int | None:
+        """The first answer that is not None among the rules in force, a house
+        rule's before a shared rule's (`Rule.base`): how a question every rule
+        may answer, and a house rule may override, is asked."""
         for rule in sorted(self.rules.values(), key=lambda r: r.base):
-            after = rule.timeouts_before_removal()
-            if after is not None:
-                return max(int(after), 0)
-        return 0
+            answer = ask(rule)
+            if answer is not None:
+                return answer
+        return None
 
     @property
     def lowest_score_wins(self) -> bool:

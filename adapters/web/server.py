@@ -79,7 +79,7 @@ from unobot.chat.service import ChatService
 from unobot.chat.settings_press import press as settings_press
 from unobot.chat.table import FINISHED, LOBBY, Table
 from unobot.chat.wake import Pacing
-from unobot.chat.waker import AsyncioTimers, WakeData, Waker
+from unobot.chat.waker import AsyncioTimers, WakeData, Waker, confirmed_as_stored
 from unobot.store import StoreDataError, StoreUnavailable, StoreUnconfirmed
 
 from . import links, state
@@ -618,24 +618,13 @@ class WebTable:
         table they show, marked as waiting, and are told whether it counts or was lost,
         then drawn as the store settled (`_settle`, at the watcher's next look). Not
         confirmed and already moved on (no receipt): not drawn; the next look reads on."""
-        store = self.service.store
-        if not store.confirms_copies:
-            return True
-        try:
-            if game_id is None:
-                game_id = await store.chat_game(chat)
-            if game_id is not None:
-                await store.confirm_stored(game_id, version)  # gone (False): the next look shows the end
-        except StoreUnconfirmed as exc:
+        async def waiting(exc: StoreUnconfirmed) -> None:
             if exc.receipt is not None:
                 log.info("chat %s: another process's save is not confirmed yet: drawn as waiting", chat)
                 self.service.unconfirmed.note(chat, exc, "")
                 await self._tell_unconfirmed(chat)
-            return False
-        except StoreUnavailable as exc:  # the pages keep what they have; asked again next look
-            log.debug("chat %s: cannot confirm what is stored: %s", chat, exc)
-            return False
-        return True
+
+        return await confirmed_as_stored(self.service, chat, version, game_id=game_id, unconfirmed=waiting)
 
     async def _tell_unconfirmed(self, chat: str) -> None:
         """Every page of `chat`: a move waits for the store's confirmation (said in its language)."""

@@ -297,8 +297,10 @@ RECHECK = 1.0
 RECHECKS = 60
 
 
-async def confirmed_as_stored(service: Any, chat_id: str, table: Table) -> bool:
-    """Whether `table`, another process's save as this one loaded it, may be drawn as made.
+async def confirmed_as_stored(service: Any, chat_id: str, version: int | None, *, game_id: str | None = None,
+                              unconfirmed: Callable[[StoreUnconfirmed], Awaitable[None]] | None = None) -> bool:
+    """Whether the chat's game as another process saved it (at `version`, as this
+    process loaded it) may be drawn as made.
 
     Why: on a store that counts a save only once copies have it
     (``redis.wait_replicas``), another process's save is on the primary before
@@ -306,16 +308,21 @@ async def confirmed_as_stored(service: Any, chat_id: str, table: Table) -> bool:
     yet" in its own chat or page). Drawn here as made, a failover may still
     drop it: a status message would have shown a move that never happened.
     The store's barrier (`Store.confirm_stored`) says whether everything saved
-    so far is confirmed. False while not (or while the store cannot say); True
-    on a store that waits for no copies, or when the game is gone."""
+    so far is confirmed. False while not (or while the store cannot say), after
+    `unconfirmed` is told (the web table marks its pages as waiting); True on a
+    store that waits for no copies, or when the game is gone. One check for
+    every front-end that follows other processes' saves."""
     store = service.store
     if not store.confirms_copies:
         return True
     try:
-        game_id = await store.chat_game(chat_id)
+        if game_id is None:
+            game_id = await store.chat_game(chat_id)
         if game_id is not None:
-            await store.confirm_stored(game_id, table.store_version)
-    except StoreUnconfirmed:
+            await store.confirm_stored(game_id, version)
+    except StoreUnconfirmed as exc:
+        if unconfirmed is not None:
+            await unconfirmed(exc)
         return False
     except StoreUnavailable as exc:
         log.debug("chat %s: cannot confirm what is stored: %s", chat_id, exc)
@@ -354,7 +361,7 @@ def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[st
                 continue
             if table is None:
                 return
-            if await confirmed_as_stored(waker.service, chat_id, table):
+            if await confirmed_as_stored(waker.service, chat_id, table.store_version):
                 waker.cancel(place)
                 waker.ensure(place, table)
                 await show(place, table)
@@ -381,7 +388,7 @@ def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[st
             pending = waiting.pop(change.chat_id, None)
             if pending is not None:
                 pending.cancel()  # this newer change is looked at instead
-            if not await confirmed_as_stored(waker.service, change.chat_id, table):
+            if not await confirmed_as_stored(waker.service, change.chat_id, table.store_version):
                 log.info("chat %s: a save made elsewhere is not confirmed yet: not shown", change.chat_id)
                 task = asyncio.get_running_loop().create_task(recheck(change.chat_id, place))
                 waiting[change.chat_id] = task

@@ -23,8 +23,22 @@ from unobot.chat.service import ChatService
 from unobot.chat.unconfirmed import LOST, NOT_CONFIRMED
 
 
+def fail_over(primary: RedisServer, replica: RedisServer) -> None:
+    """After `primary` died with a move only on itself: `replica` promoted (as
+    Sentinel would), the old primary back empty (no persistence) as its copy,
+    then the roles swapped back, so the store's address serves the history
+    without the move."""
+    from tests.store.test_durability import _replicate
+
+    _replicate(replica, None)
+    primary.start()
+    _replicate(primary, replica)
+    _replicate(primary, None)
+    _replicate(replica, primary)
+
+
 async def test_a_move_lost_in_a_failover_is_told_on_every_page(tmp_path: Path, browser: Any) -> None:
-    from tests.store.test_durability import _replicate, frozen
+    from tests.store.test_durability import frozen
 
     primary = RedisServer(tmp_path / "primary").start()
     replica = RedisServer(tmp_path / "replica").start()
@@ -43,11 +57,7 @@ async def test_a_move_lost_in_a_failover_is_told_on_every_page(tmp_path: Path, b
             assert await ana.page.text_content("#unconfirmed") == "⏳ " + de(NOT_CONFIRMED)
             await bea.page.wait_for_selector("#unconfirmed:not([hidden])")
             primary.kill()  # dies with the move only on itself
-        _replicate(replica, None)  # promoted
-        primary.start()  # back, empty (no persistence), made the new primary's copy
-        _replicate(primary, replica)
-        _replicate(primary, None)  # the roles swap back: the store's address serves it
-        _replicate(replica, primary)
+        fail_over(primary, replica)
         # Told on each page in its reader's language, and drawn as the store kept it.
         for p, say in ((ana, de), (bea, es)):
             await p.page.wait_for_function("t => window.__toasts.indexOf(t) >= 0",
@@ -74,7 +84,7 @@ async def test_another_process_s_move_lost_in_a_failover_is_told_on_every_page(t
     """The same for a move another process serving the chat made (its Telegram bot,
     say): the pages drew it as waiting, so they are told it was lost (without a
     name: the web table does not know who made it), then drawn without it."""
-    from tests.store.test_durability import _replicate, frozen
+    from tests.store.test_durability import frozen
     from tests.web.test_unconfirmed_elsewhere import person_of
     from unobot.chat import commands as c
     from unobot.chat.unconfirmed import LOST_READ
@@ -98,11 +108,7 @@ async def test_another_process_s_move_lost_in_a_failover_is_told_on_every_page(t
             for p in (ana, bea):
                 await p.page.wait_for_selector("#unconfirmed:not([hidden])", timeout=10_000)
             primary.kill()  # dies with the move only on itself
-        _replicate(replica, None)
-        primary.start()
-        _replicate(primary, replica)
-        _replicate(primary, None)
-        _replicate(replica, primary)
+        fail_over(primary, replica)
         for p, say in ((ana, de), (bea, es)):
             await p.page.wait_for_function("t => window.__toasts.indexOf(t) >= 0", arg=say(LOST_READ),
                                            timeout=20_000)
