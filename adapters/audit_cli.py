@@ -16,10 +16,13 @@ import functools
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from unobot.chat.i18n import N_, Msg, gettext_for
+from unobot.chat.i18n import N_, Msg, gettext_for, ngettext_for
 from unobot.cli_text import config_error_line
+
+if TYPE_CHECKING:
+    from unobot.chat.audit import TableAudit
 
 
 def register(subparsers: Any) -> None:
@@ -36,7 +39,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--store", metavar="URL", help=N_("redis://..., redis+cluster://..., embedded, or config (the default: the configured store)"))
     p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_replay)
-    p = subparsers.add_parser("audit", help=N_("replay every stored game; exit 1 on any mismatch"))
+    p = subparsers.add_parser("audit", help=N_("replay every stored game; exit 1 on any mismatch"),
+                              description=N_("Replay every stored game and every kept finished one. The "
+                                             "report is in your language (LC_ALL, LC_MESSAGES, LANG); a "
+                                             "line for a game that does not replay starts “MISMATCH <game "
+                                             "id>” in every language, for scripts, and the exit status is "
+                                             "1 when there is one."))
     p.add_argument("--store", metavar="URL", help=N_("redis://..., redis+cluster://..., embedded, or config (the default: the configured store)"))
     p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_audit)
@@ -114,7 +122,10 @@ async def _through(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
         except StoreUnavailable as exc:
             if time.monotonic() > give_up:
                 raise
-            print(f"(the store is not answering, trying again: {exc})", file=sys.stderr)
+            from unobot.cli_text import reader_of
+
+            _ = gettext_for(reader_of(sys.argv[1:]))
+            print(_("(the store is not answering, trying again: {error})").format(error=exc), file=sys.stderr)
         await asyncio.sleep(pause)
         pause = min(pause * 2, 1.0)
 
@@ -192,8 +203,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
                 record = await _through(functools.partial(find_archived, store, args.chat,
                                                           None if args.last else args.game))
-                if record is None:
-                    return refuse(_("no such finished game kept in chat {chat}").format(chat=args.chat))
+                if record is None:  # how many there are, so the next try is a right one
+                    kept = len(await _through(functools.partial(store.archived, args.chat,
+                                                                max(1, store.archive_max))))
+                    if not kept:
+                        return refuse(_("no finished game kept in chat {chat}").format(chat=args.chat))
+                    ngettext = ngettext_for(reader_language(args.lang, None, default))
+                    return refuse(ngettext("no such finished game kept in chat {chat}: it keeps {n} (--game 1)",
+                                           "no such finished game kept in chat {chat}: it keeps {n} "
+                                           "(--game 1, the newest, to --game {n})", kept).format(
+                        chat=args.chat, n=kept))
                 lines = told(record)
             else:
                 lines = await _through(functools.partial(replay_lines, store, args.chat, args.lang, default))
@@ -209,8 +228,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return _run(run)
 
 
+def summary_line(games: int, mismatches: int, lang: str | None) -> str:
+    """`unobot audit`'s last line: "12 games replayed, 1 mismatch", each count in the
+    reader's plural forms (why one template: another language orders the two its own way)."""
+    from unobot.chat.i18n import ngettext_for
+
+    ngettext = ngettext_for(lang)
+    return gettext_for(lang)(N_("{games}, {mismatches}")).format(
+        games=ngettext("{n} game replayed", "{n} games replayed", games).format(n=games),
+        mismatches=ngettext("{n} mismatch", "{n} mismatches", mismatches).format(n=mismatches))
+
+
+def mismatch_line(result: TableAudit, lang: str | None, *, finished: bool = False) -> str:
+    """One game whose replay disagrees, as `unobot audit` prints it. The line starts
+    `MISMATCH <game id>` (`MISMATCH finished <game id>` for a kept finished game) in every
+    language: scripts read that; what follows is for the operator, in their language (the
+    operator's words, which name the store's chat ids: here, not among core's shared texts)."""
+    head = f"MISMATCH finished {result.game_id}" if finished else f"MISMATCH {result.game_id}"
+    said = gettext_for(lang)(N_("(chat {chat}): {problem}")).format(chat=result.chat_id,
+                                                                    problem=result.problem_in(lang))
+    return f"{head} {said}"
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from unobot.chat.audit import archived_records, audit_archived, audit_table, stored_tables
+    from unobot.cli_text import reader_of
+
+    lang = reader_of(sys.argv[1:])  # the operator's locale (LC_ALL, LC_MESSAGES, LANG), else English
 
     async def run() -> int:
         store = await _open(args.store, args.data_dir)
@@ -226,7 +270,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 games += 1
                 if not result.ok:
                     mismatches += 1
-                    print(f"MISMATCH {game_id} (chat {result.chat_id}): {result.problem}")
+                    print(mismatch_line(result, lang))
             async def kept() -> list[dict[str, Any]]:
                 return [record async for record in archived_records(store)]
 
@@ -235,10 +279,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 games += 1
                 if not result.ok:
                     mismatches += 1
-                    print(f"MISMATCH finished {result.game_id} (chat {result.chat_id}): {result.problem}")
+                    print(mismatch_line(result, lang, finished=True))
         finally:
             await store.close()
-        print(f"{games} games replayed, {mismatches} mismatches")
+        print(summary_line(games, mismatches, lang))
         return 1 if mismatches else 0
 
     return _run(run)

@@ -67,21 +67,38 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from unobot.chat.i18n import gettext_for, ngettext_for
+    from unobot.cli_text import os_problem, reader_of
+
+    lang = reader_of(sys.argv[1:])  # the reader's locale, else English
+    _, ngettext = gettext_for(lang), ngettext_for(lang)
     try:
         import PIL  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
     except ImportError:
-        print("error: drawing cards needs Pillow: pip install 'unobot[cards]'", file=sys.stderr)
+        print(_("error:"), _("drawing cards needs Pillow: pip install 'unobot[cards]'"), file=sys.stderr)
         return 2
     if not args.out and not args.sheets:
-        print("error: say where: --out DIR (a picture per card) and/or --sheets DIR (a sheet per variant)",
+        print(_("error:"), _("say where: --out DIR (a picture per card) and/or --sheets DIR (a sheet per variant)"),
               file=sys.stderr)
         return 2
-    if args.out:
-        written = write_cards(Path(args.out))
-        if args.dim:
-            written += write_cards(Path(args.out), dim=True)
-        print(f"{len(written)} card pictures in {args.out}")
-    if args.sheets:
-        sheets = write_sheets(Path(args.sheets))
-        print(f"{len(sheets)} contact sheets in {args.sheets}")
+    # A folder that cannot be made or written (a file of that name, no permission, a full
+    # disk): said in the reader's words with the system's reason, not a traceback.
+    folder = args.out
+    try:
+        if args.out:
+            written = write_cards(Path(args.out))
+            if args.dim:
+                written += write_cards(Path(args.out), dim=True)
+            print(ngettext("{n} card picture in {folder}", "{n} card pictures in {folder}", len(written)).format(
+                n=len(written), folder=args.out))
+        folder = args.sheets
+        if args.sheets:
+            sheets = write_sheets(Path(args.sheets))
+            print(ngettext("{n} contact sheet in {folder}", "{n} contact sheets in {folder}", len(sheets)).format(
+                n=len(sheets), folder=args.sheets))
+    except OSError as exc:
+        problem = os_problem(exc).text(lang)
+        print(_("error:"), _("cannot write the pictures to {folder}: {problem}").format(
+            folder=exc.filename or folder, problem=problem), file=sys.stderr)
+        return 1
     return 0

@@ -94,6 +94,7 @@ from unobot import store_envelope as envelope
 from unobot.adapters import redis_scripts as lua
 from unobot.adapters.redis_changes import RedisFeed
 from unobot.chat.bounded import BoundedCache
+from unobot.chat.i18n import N_, Msg
 from unobot.store import (
     DEFAULT_ARCHIVE_KEEP,
     DEFAULT_ARCHIVE_MAX,
@@ -114,6 +115,7 @@ from unobot.store import (
     StoreDataError,
     StoredGame,
     StoreError,
+    StoreMisconfigured,
     StoreRefusing,
     StoreSlow,
     StoreUnavailable,
@@ -426,8 +428,8 @@ def _translate(exc: BaseException) -> StoreError:
                              f"under way, or the cluster lost a primary) ({exc})")
     if isinstance(exc, RedisClusterException):
         if "cluster mode is not enabled" in str(exc).lower():  # a node answered: not a cluster
-            return StoreError("this Redis is not a cluster node (cluster mode is off): use a plain "
-                              "redis:// URL, without redis+cluster:// or redis.cluster: true")
+            return StoreMisconfigured(Msg(N_("this Redis is not a cluster node (cluster mode is off): use a "
+                                             "plain redis:// URL, without redis+cluster:// or redis.cluster: true")))
         # no node of the cluster answered, or none gave a slot map
         return StoreUnavailable(f"redis cluster unavailable: {exc}")
     return StoreError(f"redis error: {exc}")
@@ -1412,14 +1414,16 @@ class RedisStore(Store):
 
             cluster, replication = await self._call(both)
             if int(cluster.get("cluster_enabled", 0)):
-                raise StoreError(f"this Redis is a Redis Cluster node: name the cluster with a "
-                                 f"redis+cluster://{self._address()} URL (a plain redis:// client "
-                                 "reaches only the slots of this node)")
+                raise StoreMisconfigured(Msg(N_("this Redis is a Redis Cluster node: name the cluster with a "
+                                                "{url} URL (a plain redis:// client reaches only the slots of "
+                                                "this node)"), url=f"redis+cluster://{self._address()}"))
             if str(replication.get("role", "")).lower() in ("slave", "replica"):
                 primary = replication.get("master_host")
-                of = f" of {primary}:{replication.get('master_port')}" if primary else ""
-                raise StoreError(f"this Redis is a replica{of}: use the primary's address "
-                                 "(a replica refuses every write)")
+                raise StoreMisconfigured(
+                    Msg(N_("this Redis is a replica of {primary}: use the primary's address (a replica refuses "
+                           "every write)"), primary=f"{primary}:{replication.get('master_port')}") if primary
+                    else Msg(N_("this Redis is a replica: use the primary's address (a replica refuses every "
+                                "write)")))
         if not self._checked_mode and self.wait_aof:
             await self._check_waitaof()
         if not self._checked_mode and self.wait_replicas:
@@ -1441,9 +1445,9 @@ class RedisStore(Store):
             served = await self._call(lambda: self.client.info("server"))
             embedded = isinstance(served, dict) and int(served.get("tcp_port", 1) or 0) == 0
         if embedded:
-            raise StoreError(f"redis.wait_replicas: {self.wait_replicas}, but the embedded Redis has "
-                             "no replicas, so no move could ever be confirmed: set redis.wait_replicas: 0, "
-                             "or point redis.url at a primary that has replicas")
+            raise StoreMisconfigured(Msg(N_("redis.wait_replicas: {n}, but the embedded Redis has no replicas, "
+                                            "so no move could ever be confirmed: set redis.wait_replicas: 0, or "
+                                            "point redis.url at a primary that has replicas"), n=self.wait_replicas))
         nodes: list[Any] = (self.client.get_primaries()  # type: ignore[union-attr]
                             if self.cluster else [None])
         short: list[str] = []
@@ -1473,15 +1477,16 @@ class RedisStore(Store):
                     "WAITAOF", 1, 0, 100, **extra))
             except StoreError as exc:
                 text = str(exc.__cause__ or exc)
-                where = f" ({node.name})" if node is not None else ""
+                where = node.name if node is not None else self._address()
                 if "unknown command" in text.lower():
-                    raise StoreError(f"redis.wait_aof: this server{where} has no WAITAOF (it came "
-                                     "with Redis 7.2): upgrade it, or set redis.wait_aof: false"
-                                     ) from None
+                    raise StoreMisconfigured(Msg(N_("redis.wait_aof: this server ({server}) has no WAITAOF (it "
+                                                    "came with Redis 7.2): upgrade it, or set redis.wait_aof: "
+                                                    "false"), server=where)) from None
                 if "appendonly" in text.lower():
-                    raise StoreError(f"redis.wait_aof: this server{where} keeps no append-only "
-                                     "file (appendonly no), so nothing is fsynced to wait for: "
-                                     "set appendonly yes on it, or redis.wait_aof: false") from None
+                    raise StoreMisconfigured(Msg(N_("redis.wait_aof: this server ({server}) keeps no append-only "
+                                                    "file (appendonly no), so nothing is fsynced to wait for: set "
+                                                    "appendonly yes on it, or redis.wait_aof: false"),
+                                                 server=where)) from None
                 raise
 
     def _address(self) -> str:

@@ -57,10 +57,13 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from unobot import simulate_text as sim_text
 from unobot.adapters.embedded_redis import EmbeddedRedis
 from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.store_factory import EMBEDDED_SUBDIR, PLAIN_SCHEMES, store_failure_reason
 from unobot.ai import POLICIES
+from unobot.chat.i18n import N_, Msg
+from unobot.cli_text import error_line, os_problem, reader_of
 from unobot.config import (
     CLUSTER_SCHEMES,
     URL_SCHEMES,
@@ -117,6 +120,8 @@ class Job:
     wait_replicas: int = 0
     wait_aof: bool = False
     outage_window: float = OUTAGE_WINDOW
+    #: Who reads the report (`--lang`, else the locale): a worker's failure is said in it.
+    lang: str = "en"
 
 
 @dataclass
@@ -312,7 +317,7 @@ def worker_main(job: Job, ready: Any, played: Any, results: Any) -> None:
     try:
         asyncio.run(run())
     except BaseException as exc:  # reported to the parent, which prints it
-        report.error = _describe(exc)
+        report.error = _describe(exc, job.lang)
         report.echo = isinstance(exc, threading.BrokenBarrierError)
         with contextlib.suppress(Exception):
             ready.abort()
@@ -320,11 +325,11 @@ def worker_main(job: Job, ready: Any, played: Any, results: Any) -> None:
     results.put(asdict(report))
 
 
-def _describe(exc: BaseException) -> str:
-    """One line for a failure: a store's in the words every command uses, anything
-    else with its class (a bug to look into)."""
+def _describe(exc: BaseException, lang: str = "en") -> str:
+    """One line for a failure: a store's in the words every command uses (in the reader's
+    language), anything else with its class (a bug to look into)."""
     if isinstance(exc, StoreError):
-        return store_failure_reason(exc)
+        return store_failure_reason(exc, lang)
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
@@ -332,13 +337,23 @@ def _describe(exc: BaseException) -> str:
 # --------------------------------------------------------------------------- the command
 
 
+class WorkerDied(RuntimeError):
+    """A worker process that ended without a report (killed, crashed): said in the reader's words."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(msg.text())
+        self.msg = msg
+
+
 def _redact(url: str) -> str:
     """The URL without its password (why: the report is printed and logged)."""
     return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
 
 
-def _fail(message: str, code: int = 2) -> int:
-    print(f"error: {message}", file=sys.stderr)
+def _fail(message: str | Msg, code: int = 2) -> int:
+    """`error: ...` on stderr, in the reader's language (`--lang`, else the locale):
+    a `Msg` is said in it, a plain text (a server's own words) as it is."""
+    print(error_line(message), file=sys.stderr)
     return code
 
 
@@ -358,18 +373,19 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
     given = getattr(args, "outage_window", None)
     window = float(OUTAGE_WINDOW if given is None else given)
     if window <= 0:
-        return _fail("--outage-window must be more than 0 seconds")
+        return _fail(Msg(N_("{option} must be more than 0 seconds"), option="--outage-window"))
     if workers < 1:
-        return _fail("--workers must be at least 1")
+        return _fail(Msg(N_("{option} must be at least {least}"), option="--workers", least=1))
     if args.games < 1 or args.players < 2:
-        return _fail("--games must be at least 1 and --players at least 2")
+        return _fail(Msg(N_("{option} must be at least {least}"), option="--games", least=1) if args.games < 1
+                     else Msg(N_("{option} must be at least {least}"), option="--players", least=2))
     if url == "memory" and workers != 1:
-        return _fail("--store memory lives in one process: use --workers 1, or a Redis URL")
+        return _fail(Msg(N_("--store memory lives in one process: use --workers 1, or a Redis URL")))
     if url not in ("memory", "embedded") and not url.startswith(URL_SCHEMES):
-        return _fail(f"--store {url!r}: give memory, embedded, config, or a redis://, rediss://, "
-                     "unix://, redis+cluster:// or rediss+cluster:// URL")
+        return _fail(Msg(N_("--store {url}: give memory, embedded, config, or a redis://, rediss://, "
+                            "unix://, redis+cluster:// or rediss+cluster:// URL"), url=repr(url)))
     if url not in ("memory", "embedded") and (problem := redis_address_problem(url)) is not None:
-        return _fail(f"--store {url!r}: {problem}")
+        return _fail(Msg("--store {problem}", problem=problem))  # the option, then what is wrong (a Msg)
     if config.redis.cluster and url.startswith(PLAIN_SCHEMES):
         # `redis.cluster: true` makes a plain URL a cluster's here too, as for the bot
         scheme = next(plain for plain in PLAIN_SCHEMES if url.startswith(plain))
@@ -383,6 +399,7 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
         variant=args.variant, players=args.players, games=args.games, seed=args.seed,
         policies=tuple(policies), overrides=overrides or None, cards=not args.no_check,
         wait_replicas=config.redis.wait_replicas, wait_aof=config.redis.wait_aof, outage_window=window,
+        lang=reader_of(sys.argv[1:]),
     )
     server: EmbeddedRedis | None = None
     shown = url
@@ -398,9 +415,11 @@ def simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policies
             asyncio.run(_check(job))  # one clear error here beats one per worker
             reports = _run_processes(job)
     except StoreError as exc:
-        return _fail(store_failure_reason(exc), 1)
+        return _fail(store_failure_reason(exc, reader_of(sys.argv[1:])), 1)
     except (OSError, RuntimeError) as exc:
-        return _fail(f"store {_redact(shown)}: {exc}", 1)
+        why: str | Msg = exc.msg if isinstance(exc, WorkerDied) else os_problem(exc) if isinstance(exc, OSError) \
+            else str(exc)
+        return _fail(Msg(N_("store {store}: {problem}"), store=_redact(shown), problem=why), 1)
     finally:
         if server is not None and not server.reused:
             server.stop()
@@ -458,8 +477,8 @@ def _run_processes(job: Job) -> list[WorkerReport]:
                         played.abort()
                     time.sleep(0.5)
                     if results.empty():
-                        raise RuntimeError(f"worker {dead[0].name} died (exit code "
-                                           f"{dead[0].exitcode})") from None
+                        raise WorkerDied(Msg(N_("worker {name} died (exit code {code})"), name=dead[0].name,
+                                             code=dead[0].exitcode)) from None
                 continue
             reports.append(WorkerReport(**raw))
     finally:
@@ -478,7 +497,7 @@ def _report(args: argparse.Namespace, job: Job, shown: str, reports: list[Worker
         # stopped by another's failure (an aborted barrier) only echoes it
         causes = [r for r in failed if not r.echo] or failed
         for error in dict.fromkeys(str(r.error) for r in causes):
-            print(f"error: {error}", file=sys.stderr)
+            print(error_line(error), file=sys.stderr)
         return 1
     games = sum(len(r.games) for r in reports)
     moves = sum(r.moves for r in reports)
@@ -501,27 +520,20 @@ def _report(args: argparse.Namespace, job: Job, shown: str, reports: list[Worker
         "cards_checked": job.cards,
         "ok": not audit_errors and audited == games and not any(r.stuck for r in reports),
     }
+    # Said to the operator in their language (`--lang`, else the locale); the JSON line is for
+    # scripts and the same in every language.
+    lang = reader_of(sys.argv[1:])
     for error in audit_errors:
-        print(f"AUDIT FAILED: {error} (kept under prefix {job.prefix})", file=sys.stderr)
+        print(sim_text.audit_failed_line(error, job.prefix, lang), file=sys.stderr)
     if data["stuck_unconfirmed"]:
         why = next(r.stuck_why for r in reports if r.stuck_why)
-        print(f"error: {data['stuck_unconfirmed']} games stopped where they stood: a save stayed "
-              f"unconfirmed (redis.wait_replicas {job.wait_replicas}: a primary with fewer replicas, "
-              f"its own promoted in a failover, confirms nothing until one joins; run one more "
-              f"replica per primary than that); the first: {why}", file=sys.stderr)
+        print(error_line(sim_text.stuck_text(data["stuck_unconfirmed"], job.wait_replicas, why)), file=sys.stderr)
     if args.json:
         print(json.dumps(data))
     else:
-        print(f"{games} games, {moves} moves persisted in {seconds:.2f} s: "
-              f"{data['moves_per_second']} moves/s ({job.workers} worker"
-              f"{'s' if job.workers != 1 else ''}, store {shown})")
-        verdict = ("every log replays to its stored state" + (", cards conserved" if job.cards else "")
-                   if not audit_errors else f"{len(audit_errors)} games FAILED the audit")
-        print(f"audited {audited}/{games}: {verdict}; {data['conflicts']} save conflicts; "
-              f"wins per seat: {wins}"
-              + (f"; {data['unfinished']} unfinished" if data["unfinished"] else ""))
+        print(sim_text.persisted_line(games, moves, seconds, data["moves_per_second"], job.workers, shown, lang))
+        print(sim_text.audit_line(audited, games, len(audit_errors), job.cards, data["conflicts"], wins,
+                                  data["unfinished"], lang))
         if data["unavailable"] or data["unconfirmed"]:
-            print(f"through outages: {data['unavailable']} store calls not reachable or refused "
-                  f"(retried), {data['unconfirmed']} saves not confirmed at first "
-                  f"({data['lost_unconfirmed']} of them lost, played again)")
+            print(sim_text.outages_line(data["unavailable"], data["unconfirmed"], data["lost_unconfirmed"], lang))
     return 0 if data["ok"] else 1

@@ -23,6 +23,8 @@ import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from unobot.chat.i18n import N_, Msg
+
 if TYPE_CHECKING:
     from unobot.config import Config
 
@@ -53,18 +55,29 @@ def startup_reason(exc: BaseException, platform: str, api: str, refused: tuple[t
     """One line saying why a bot could not start (no traceback: the reason is
     all a person can act on). Why shared: every bot says the same four things
     (the store, its token refused, its API unreachable, anything else); only
-    the platform's and its API's names and its client's exception types differ."""
+    the platform's and its API's names and its client's exception types differ.
+    Said in the language of whoever reads the command line (`--lang`, else the
+    locale), as a mistake in config.yaml is; what a server or a library said
+    stays as it said it."""
+    import sys
+
     from unobot.adapters.store_factory import store_failure_reason
+    from unobot.chat.i18n import gettext_for
+    from unobot.cli_text import reader_of
     from unobot.store import StoreError
 
+    lang = reader_of(sys.argv[1:])
+    _ = gettext_for(lang)
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if isinstance(exc, StoreError):  # "cannot be reached", or "refused" when a server answered
-        return store_failure_reason(exc)
+        return store_failure_reason(exc, lang)
+    if isinstance(exc, ListenError):  # an OSError, but no API was asked: never "the API cannot be reached"
+        return _("the bot could not start: {problem}").format(problem=exc.said.text(lang))
     if isinstance(exc, refused):
-        return f"{platform} refused the bot token: {first}"
+        return _("{platform} refused the bot token: {problem}").format(platform=platform, problem=first)
     if isinstance(exc, unreachable):
-        return f"the {api} cannot be reached: {first}"
-    return f"the bot could not start: {first}"
+        return _("the {api} cannot be reached: {problem}").format(api=api, problem=first)
+    return _("the bot could not start: {problem}").format(problem=first)
 
 
 def redact(text: str, *secrets: str | None) -> str:
@@ -119,6 +132,21 @@ def on_stop_signals(stop: Callable[[], object]) -> None:
             loop.add_signal_handler(sig, stop)
 
 
+class ListenError(OSError):
+    """A server of the command's that cannot listen where it was told: its words kept
+    as a `Msg`, so the command's one line says them in the operator's language
+    (`startup_reason`); `str()` stays English."""
+
+    def __init__(self, message: Msg) -> None:
+        self.said = message
+        super().__init__(message.text())
+
+
+#: What `listening_socket` may be asked to open, named for the operator.
+WEBHOOK_SERVER = N_("the webhook server")
+WEB_TABLE = N_("the web table")
+
+
 def listening_socket(listen: str, port: int, what: str) -> socket.socket:
     """A listening socket on `listen`:`port`, bound before the command starts anything else.
 
@@ -129,8 +157,12 @@ def listening_socket(listen: str, port: int, what: str) -> socket.socket:
     (`the webhook server cannot listen on 127.0.0.1:8443: Address already in
     use`), for the command line's one line; aiohttp then serves on the socket
     (`web.SockSite`)."""
+    def cannot(problem: str | Msg) -> ListenError:
+        return ListenError(Msg(N_("{what} cannot listen on {address}: {problem}"), what=Msg(what),
+                               address=f"{listen}:{port}", problem=problem))
+
     if not 0 <= port <= 65535:  # getaddrinfo takes 99999 as 34463 without a word
-        raise OSError(f"{what} cannot listen on {listen}:{port}: {port} is not a TCP port (0-65535)")
+        raise cannot(Msg(N_("{port} is not a TCP port (0-65535)"), port=port))
     sock: socket.socket | None = None
     try:  # an unknown --listen host is said as the port in use is
         family, kind, proto, _, address = socket.getaddrinfo(listen or None, port, type=socket.SOCK_STREAM,
@@ -142,7 +174,7 @@ def listening_socket(listen: str, port: int, what: str) -> socket.socket:
     except OSError as exc:
         if sock is not None:
             sock.close()
-        raise OSError(f"{what} cannot listen on {listen}:{port}: {exc.strerror or exc}") from exc
+        raise cannot(str(exc.strerror or exc)) from exc  # the system's own words, as it says them
     sock.setblocking(False)
     return sock
 

@@ -9,6 +9,7 @@ server and memory belongs in one place, and the caller only ever sees the
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from unobot.store import (
     Store,
     StoreDataError,
     StoreError,
+    StoreMisconfigured,
     StoreRefusing,
     StoreUnavailable,
     StoreUnconfirmed,
@@ -106,7 +108,7 @@ def store_address(url: str | None) -> str | None:
                                        "unix:///path/redis.sock, redis+cluster://host:port (a Redis Cluster), "
                                        "embedded, or memory (nothing kept)"), url=repr(url)))
     if (problem := redis_address_problem(url)) is not None:
-        raise StoreAddressError(Msg.plain(f"{url!r}: {problem}"))
+        raise StoreAddressError(problem)
     return url
 
 
@@ -235,16 +237,18 @@ def store_failure_reason(exc: StoreError, lang: str | None = None) -> str:
     """
     text = str(exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
+    _ = gettext_for(lang)
     if isinstance(exc, StoreAddressError):
-        _ = gettext_for(lang)
         return _("the store's address: {problem}").format(problem=exc.msg.text(lang))
+    if isinstance(exc, StoreMisconfigured):  # the operator's setting: its fix in their language too
+        first = exc.msg.text(lang)
     if isinstance(exc, StoreUnconfirmed):  # it answered: the copies redis.wait_replicas asks for did not
-        return f"the store (Redis) did not confirm a save: {first}"
+        return _("the store (Redis) did not confirm a save: {problem}").format(problem=first)
     if isinstance(exc, StoreUnavailable) and not isinstance(exc, StoreRefusing):
-        return f"the store (Redis) cannot be reached: {first}"
+        return _("the store (Redis) cannot be reached: {problem}").format(problem=first)
     if isinstance(exc, StoreDataError):
-        return f"the store (Redis) holds a value that cannot be read: {first}"
-    return f"the store (Redis) refused: {first}"
+        return _("the store (Redis) holds a value that cannot be read: {problem}").format(problem=first)
+    return _("the store (Redis) refused: {problem}").format(problem=first)
 
 
 async def open_service(config: Config, redis: str | None, **options: Any) -> ChatService:
@@ -259,6 +263,12 @@ async def open_service(config: Config, redis: str | None, **options: Any) -> Cha
     store = await open_store(None if memory else redis, data_dir=config.store.data_dir,
                              prefix=config.store.prefix, memory=memory, **store_options(config, memory=memory))
     persistence = await store_persistence(store)
+    if persistence.persistent is False and not memory:
+        # Said as `unobot telegram` says it: a Discord bot or a web table on such a Redis
+        # lost every game at its restart without a word in any log.
+        logging.getLogger(__name__).warning(
+            "the store keeps nothing on disk: when it restarts, every running game is lost "
+            "(Redis: turn on appendonly or save)")
     return ChatService(store, defaults=Defaults.of(config.game), keeps_nothing=persistence.persistent is False,
                        **options)
 

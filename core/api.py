@@ -15,7 +15,8 @@ questions rules ask (`legal_moves`, `play_moves`, `can_play`,
 `awaiting_color`, `expand_play`).
 
 Testing a rule: `testing` (the kit: a table from a scenario, moves by
-their text, events and refusals read in a language), `new_game`,
+their text, events and refusals read in a language, the moves a player
+may make and the one an AI level would make), `new_game`,
 `setup_round`, `apply`, `timeout`, `next_round`,
 `parse_move`, `parse_card`, `MoveError`, `run_scenario` (a scenario file),
 `run_scenario_data` (the same from a dict), `register_rule` (a rule without

@@ -85,6 +85,14 @@ class CardKind:
     symbol: str = ""
     color_names: Mapping[str, str] = field(default_factory=dict)
     words: tuple[str, ...] = ()
+    #: For a draw card (`draw` > 0): whether the house rules that stack draw
+    #: cards stack it, as an answer to a pending total and as a total to
+    #: answer. `stacking` takes a card drawing 4 or more as a Wild Draw Four
+    #: and one drawing fewer as a Draw Two (its four options say which goes
+    #: on which), `value-stacking` goes by `draw`. False: never stacked.
+    #: Why declared here: a plugin's draw card is stacked like the built-in
+    #: ones without the stacking rules naming it (`stacks_as`).
+    stacks: bool = True
     #: The rule that declared it (set on registration); "" for unobot's own.
     rule: str = ""
 
@@ -160,6 +168,32 @@ def kind_of(card: Card) -> CardKind:
     if kind is None:
         kind = _MADE_UP[key] = _core_kind(card.rank, wild=card.is_wild, value=card.value, draw=card.draw)
     return kind
+
+
+def stacks_as(card: Card) -> str:
+    """The built-in draw card `card` stacks as, for the house rules that
+    stack draw cards: `DRAW_TWO` for a draw card drawing fewer than 4,
+    `WILD_DRAW_FOUR` for one drawing 4 or more, "" for a card that does not
+    stack (no draw, or its kind says `stacks=False`). Why one answer here:
+    a plugin's +3 or Wild +6 stacks as a built-in one does, on every rule
+    that stacks, with no rule naming the plugin's ranks."""
+    if not card.draw or not kind_of(card).stacks:
+        return ""
+    return WILD_DRAW_FOUR if card.draw >= DRAW_AMOUNT[WILD_DRAW_FOUR] else DRAW_TWO
+
+
+def rank_stacks_as(rank: str) -> str:
+    """`stacks_as` for a rank without a colour (`state.pending_rank`: the
+    rank of the card that made a pending total), read as the card is dealt:
+    a plugin kind's (wild or coloured as declared), else the built-in wild
+    of that rank where there is one (`+4`: the Wild Draw Four), else a
+    coloured one. "" for a rank no card of which stacks (a rule's own
+    penalty for a 7)."""
+    if not rank or not _RANK_TEXT.fullmatch(rank):
+        return ""
+    kind = KINDS.get(rank)
+    wild = kind.wild if kind is not None else (True, rank) in BUILT_IN_KINDS
+    return stacks_as(Card.get(None if wild else COLORS[0], rank))
 
 
 def all_kinds() -> list[CardKind]:

@@ -17,7 +17,8 @@ import sys
 from importlib.metadata import EntryPoint, PackageNotFoundError, distribution, entry_points
 from typing import Any
 
-from .chat.i18n import N_
+from . import plain_text
+from .chat.i18n import N_, Msg
 from .cli_text import (
     argparse_language,
     cli_gettext,
@@ -171,15 +172,17 @@ def cmd_variants(args: argparse.Namespace) -> int:
         return 2
     lang = reader_lang(args.lang, default)  # a player sent here by `unobot play --help` reads their language
     if not args.name:
+        _ = gettext_for(lang)
         for name in variant_names():
             try:
                 v = load_variant(name)
                 desc = v.describe(lang)
                 print(f"{name:16} {v.label(lang)}" + (f" - {desc}" if desc else ""))
-            except VariantError as exc:
-                print(f"{name:16} BROKEN: {exc}")
+            except VariantError as exc:  # in the list's language, as the variants around it
+                print(f"{name:16} " + _("cannot be loaded: {error}").format(error=exc.text(lang)))
         for name, why in broken_rules().items():
-            print(f"(rule plugin {name} failed to load: {why})", file=sys.stderr)
+            print(_("(the rule plugin {name} failed to load: {error})").format(name=name, error=why),
+                  file=sys.stderr)
         return 0
     try:
         resolved = resolve(args.name)
@@ -220,7 +223,12 @@ def cmd_i18n(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .chat.catalogue import compile_catalogues, extract_catalogues, package_data_texts
-    from .chat.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+    from .chat.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, env_lang, gettext_for
+
+    # Said in the reader's locale (LC_ALL, LC_MESSAGES, LANG), else English: here
+    # `--lang` names the catalogues to keep or check, not who reads the report.
+    reader = env_lang() or "en"
+    _ = gettext_for(reader)
 
     # Every language unobot speaks, unless --lang names some: a plugin whose
     # catalogues stop at English and Spanish shows its moves, cards and
@@ -236,13 +244,15 @@ def cmd_i18n(args: argparse.Namespace) -> int:
             folder, domain = LOCALE_DIR, DOMAIN
         reports = check_folder(folder, domain)
         if not reports:
-            print(f"error: no {domain}.po under {folder}", file=sys.stderr)
+            print(_("error:"), _("no {domain}.po under {folder}").format(domain=domain, folder=folder),
+                  file=sys.stderr)
             return 2
-        print(f"catalogue {domain} ({folder}): language  translated/total  faults")
+        print(_("catalogue {domain} ({folder}): language  translated/total  faults").format(
+            domain=domain, folder=folder))
         for report in reports:
-            print("  " + report.line())
+            print("  " + report.line(reader))
             for why in report.swapped:  # few, and each needs reading: always said
-                print(f"      swapped? {why[:160]}")
+                print("      " + _("swapped? {why}").format(why=why[:160]))
             if args.verbose:
                 for kind in ("missing", "fuzzy", "fields", "plurals"):
                     for text in getattr(report, kind):
@@ -250,40 +260,50 @@ def cmd_i18n(args: argparse.Namespace) -> int:
         # English is the source text: a plugin needs no catalogue to be read in it.
         absent = [lang for lang in wanted if lang not in {r.lang for r in reports} and (args.lang or lang != "en")]
         for lang in absent:
-            print(f"  {lang:6} no catalogue: `unobot i18n extract` makes one to translate")
+            print(f"  {lang:6} " + _("no catalogue: `unobot i18n extract` makes one to translate"))
         # --lang names the languages check requires: a catalogue of another one
         # is listed, not held against the plugin (it may be a start, or stale).
         judged = [r for r in reports if not args.lang or r.lang in args.lang]
         return 0 if all(r.ok for r in judged) and not absent else 1
     if not args.package:
-        print("error: name the plugin's package folder", file=sys.stderr)
+        print(_("error:"), _("name the plugin's package folder"), file=sys.stderr)
         return 2
     package = Path(args.package)
     if not package.is_dir():
-        print(f"error: {package} is not a folder", file=sys.stderr)
+        print(_("error:"), _("{folder} is not a folder").format(folder=package), file=sys.stderr)
         return 2
     domain = args.domain or package.name
     locale = package / "locale"
     if args.action == "extract":
-        written = extract_catalogues([(package, package.name)], locale, domain,
-                                     wanted, domain, extra=package_data_texts(package))
+        from .chat.catalogue_domains import other_domains_files
+
+        # A rule of the package with a catalogue of its own keeps its texts there.
+        skip = other_domains_files(package, domain)
+        extra = package_data_texts(package, skip, variants=domain == package.name)
+        written = extract_catalogues([(package, package.name)], locale, domain, wanted, domain,
+                                     extra=extra, skip=skip)
         for po in written:
-            print(f"updated {po}")
-        print(f"now translate the empty msgstr entries, then `unobot i18n compile {package}`")
+            print(_("updated {file}").format(file=po))
+        print(_("now translate the empty msgstr entries, then `unobot i18n compile {package}`").format(
+            package=package))
     else:
         for mo in compile_catalogues(locale, domain):
-            print(f"compiled {mo}")
+            print(_("compiled {file}").format(file=mo))
     return 0
 
 
 # -- scenario -------------------------------------------------------------------
 
 def cmd_scenario(args: argparse.Namespace) -> int:
-    from .scenario import collect, run_scenario
+    from .chat.i18n import gettext_for
+    from .cli_text import reader_of
+    from .scenario import collect, run_scenario, summary_line
 
+    lang = reader_of(sys.argv[1:])  # the author's locale, else English
     paths = collect(args.paths)
     if not paths:
-        print("no scenario files found", file=sys.stderr)
+        _ = gettext_for(lang)
+        print(_("no scenario files found"), file=sys.stderr)
         return 2
     passed = failed = 0
     for path in paths:
@@ -291,11 +311,11 @@ def cmd_scenario(args: argparse.Namespace) -> int:
         if result.passed:
             passed += 1
             if not args.quiet:
-                print(result.describe())
+                print(result.describe(lang))
         else:
             failed += 1
-            print(result.describe())
-    print(f"{passed} passed, {failed} failed")
+            print(result.describe(lang))
+    print(summary_line(passed, failed, lang))
     return 1 if failed else 0
 
 
@@ -303,6 +323,8 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .ai import POLICIES
+    from .chat.i18n import gettext_for
+    from .cli_text import config_error_line, error_line
     from .simulate import InvariantError, simulate
     from .variants import VariantError, resolve
 
@@ -311,8 +333,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         overrides = parse_rule_overrides(args.rule)
         resolve(args.variant, overrides or None, "--rule")
-    except VariantError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except VariantError as exc:  # an unknown variant or rule: where, what and the fix, in the reader's language
+        print(config_error_line(exc), file=sys.stderr)
         return 2
     from .ai import new_player
     from .simulate import Policy, random_policy
@@ -321,7 +343,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     known = ["uniform", *POLICIES]
     unknown = [n for n in names if n not in known]
     if unknown:
-        print(f"error: unknown policy {unknown[0]!r}; known: {', '.join(known)}", file=sys.stderr)
+        print(error_line(Msg(N_("unknown policy {name}; known: {known}"), name=repr(unknown[0]),
+                             known=", ".join(known))), file=sys.stderr)
         return 2
     # "random" is uniform over legal moves unless --level names AI levels
     # (where it is the old name of easy); each seat a player of its own.
@@ -330,10 +353,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for n in names}
     policies = [players[names[i % len(names)]] for i in range(args.players)]
     if args.budget is not None and not args.budget > 0:
-        print("error: --budget is a time in seconds above 0 (expert's time per move)", file=sys.stderr)
+        print(error_line(Msg(N_("--budget is a time in seconds above 0 (expert's time per move)"))), file=sys.stderr)
         return 2
     if args.store:
         return _simulate_store(args, overrides, names)
+    from . import simulate_text as sim_text
+    from .cli_text import reader_of
+
+    lang = reader_of(sys.argv[1:])  # the operator's locale, else English
     progress = None
     bar: Any = None
     if sys.stdout.isatty() and not args.json:
@@ -341,7 +368,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         bar = Progress(transient=True)
         bar.start()
-        task = bar.add_task(f"{args.variant}, {args.players} players", total=args.games)
+        task = bar.add_task(sim_text.progress_label(args.variant, args.players, lang), total=args.games)
 
         def progress(done: int) -> None:
             bar.update(task, completed=done)
@@ -349,8 +376,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         report = simulate(args.variant, args.players, args.games, args.seed, policies,
                           overrides or None, check=not args.no_check, progress=progress,
                           match=args.match, out_of_turn=args.out_of_turn)
-    except InvariantError as exc:
-        print(f"INVARIANT VIOLATED: {exc}", file=sys.stderr)
+    except InvariantError as exc:  # the engine's own fault: its English detail is for a bug report
+        print(gettext_for(lang)(N_("INVARIANT VIOLATED: {problem}")).format(problem=exc), file=sys.stderr)
         return 1
     finally:
         if bar is not None:
@@ -361,11 +388,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data))
     else:
-        print(f"{report.games} games, {report.rounds} rounds, {report.moves} moves, "
-              f"{report.avg_moves:.1f} moves a game, "
-              f"{data['moves_per_second']} moves/s; wins per seat: {report.wins}"
-              + (f"; match wins per seat: {report.match_wins}" if args.match else "")
-              + (f"; {report.unfinished} unfinished" if report.unfinished else ""))
+        print(sim_text.report_line(report, data["moves_per_second"], lang, match=args.match))
     return 0
 
 
@@ -374,7 +397,9 @@ def _simulate_store(args: argparse.Namespace, overrides: dict[str, Any], policie
     for ep in entry_points(group="unobot.simulate_store"):
         factory = ep.load()
     if factory is None:
-        print("error: no store simulation is installed (adapters missing)", file=sys.stderr)
+        from .cli_text import error_line
+
+        print(error_line(Msg(N_("no store simulation is installed (adapters missing)"))), file=sys.stderr)
         return 2
     return int(factory(args, overrides, policies))
 
@@ -397,7 +422,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     p.add_argument("--lang", type=language_arg, help=LANG_HELP)
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("i18n", help=N_("check unobot's catalogues, or extract, compile or check a rule plugin's own"))
+    p = sub.add_parser("i18n", help=N_("check unobot's catalogues, or extract, compile or check a rule plugin's own"),
+                       description=N_("Check unobot's catalogues, or extract, compile or check a rule plugin's "
+                                      "own. The report is in your language (LC_ALL, LC_MESSAGES, LANG); each "
+                                      "catalogue's line starts with its language code, translated/total and "
+                                      "the share with “%” in every language, for scripts, and check exits 1 "
+                                      "when one is not complete."))
     p.add_argument("action", choices=("extract", "compile", "check"))
     p.add_argument("package", metavar="PACKAGE_DIR", nargs="?",
                    help=N_("the plugin's package folder (check without it: unobot's own catalogues)"))
@@ -408,12 +438,22 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                         "unobot speaks)"))
     p.set_defaults(func=cmd_i18n)
 
-    p = sub.add_parser("scenario", help=N_("run rule scenario files"))
+    p = sub.add_parser("scenario", help=N_("run rule scenario files"),
+                       description=N_("Run rule scenario files. The report is in your language (LC_ALL, "
+                                      "LC_MESSAGES, LANG); each scenario's line starts “PASS” or “FAIL” and "
+                                      "its file in every language, for scripts, and the exit status is 1 "
+                                      "when one fails."))
     p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     p.add_argument("-q", "--quiet", action="store_true", help=N_("print failures only"))
+    p.add_argument("--lang", type=language_arg, help=N_("the language of the report (default: from LC_ALL, "
+                                                        "LC_MESSAGES and LANG, else English)"))
     p.set_defaults(func=cmd_scenario)
 
-    p = sub.add_parser("simulate", help=N_("play whole games with policies, checking invariants"))
+    p = sub.add_parser("simulate", help=N_("play whole games with policies, checking invariants"),
+                       description=N_("Play whole games with policies, checking invariants. The report is "
+                                      "in your language (LC_ALL, LC_MESSAGES, LANG); --json prints it as "
+                                      "one JSON line, the same in every language, for scripts. A broken "
+                                      "invariant is a line starting “INVARIANT VIOLATED” and exit status 1."))
     p.add_argument("--variant", default="official", help=N_("the variant to play (default official; see `unobot variants`)"))
     p.add_argument("--players", type=int, default=4, help=N_("seats at the table (default 4)"))
     p.add_argument("--games", type=int, default=100, help=N_("how many games (default 100)"))
@@ -446,7 +486,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         try:
             ep.load()(sub)
         except Exception as exc:  # a broken adapter must not break the other commands
-            print(f"warning: command {ep.name} failed to load: {exc!r}", file=sys.stderr)
+            from .cli_text import warning_line
+
+            print(warning_line(Msg(N_("command {name} failed to load: {error}"), name=ep.name, error=repr(exc)),
+                               argv), file=sys.stderr)
     return parser
 
 
@@ -482,6 +525,7 @@ def main(argv: list[str] | None = None) -> int:
     # meanwhile is wasted time at every start (a bot command keeps collection
     # off until it is ready: unobot.adapters.startup).
     gc.disable()
+    plain_text.install()  # a terminal that is not UTF-8 shows `*` for `●`, never a traceback
     try:
         args_list = sys.argv[1:] if argv is None else argv
         # Help and refusals in the reader's language (unobot.cli_text says how).

@@ -29,7 +29,7 @@ import contextvars
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .chat.i18n import N_, NP_, env_lang, gettext_for, known, translations
+from .chat.i18n import N_, NP_, Msg, env_lang, gettext_for, known, translations
 
 #: argparse's own messages (Python's msgids, word for word), in unobot's catalogue.
 ARGPARSE = {
@@ -90,6 +90,33 @@ def config_error_line(exc: Any, args: Sequence[str] | None = None) -> str:
     return f"{_('error:')} {said}"
 
 
+def error_line(message: Any, args: Sequence[str] | None = None) -> str:
+    """`error: message` for an operator's mistake the command found itself (no
+    token set, a bad option value), `message` a `Msg` said in the language of
+    whoever reads this command line (:func:`reader_of`), or a plain text
+    (a server's or a library's own words) as it is.
+
+    Why: `unobot telegram` with no token and `unobot simulate --store foo`
+    were English to an operator whose config errors were already Spanish."""
+    import sys
+
+    lang = reader_of(sys.argv[1:] if args is None else args)
+    said = message.text(lang) if callable(getattr(message, "text", None)) else str(message)
+    _ = gettext_for(lang)
+    return f"{_('error:')} {said}"
+
+
+def warning_line(message: Any, args: Sequence[str] | None = None) -> str:
+    """`warning: message`, as `error_line` says an error: in the reader's language."""
+    import sys
+
+    lang = reader_of(sys.argv[1:] if args is None else args)
+    said = message.text(lang) if callable(getattr(message, "text", None)) else str(message)
+    _ = gettext_for(lang)
+    label = _("warning:")
+    return f"{label} {said}"
+
+
 def cli_lang() -> str:
     """The language the command line is read in now (English outside `argparse_language`)."""
     return _reading.get()
@@ -144,3 +171,34 @@ def translate_parsers(parser: argparse.ArgumentParser) -> None:
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
                 translate_parsers(sub)
+
+
+#: What the system said, in words an operator reads in their language (the C library's
+#: own `strerror` is English whatever the locale, unless its translations are installed).
+OS_PROBLEMS = {
+    "EEXIST": N_("a file of that name is there, not a folder"),
+    "ENOTDIR": N_("a part of the path is a file, not a folder"),
+    "EISDIR": N_("it is a folder, not a file"),
+    "ENOENT": N_("no such file or folder"),
+    "EACCES": N_("no permission"),
+    "EPERM": N_("no permission"),
+    "EROFS": N_("the file system is read-only"),
+    "ENOSPC": N_("the disk is full"),
+    "EDQUOT": N_("the disk quota is used up"),
+    "ENAMETOOLONG": N_("the name is too long"),
+}
+
+
+def os_problem(exc: BaseException) -> Msg:
+    """What went wrong with a file or folder (`exc`, an `OSError` or a text decoding
+    error), to be said in its reader's language: the common reasons in their words, any
+    other as the system says it."""
+    import errno
+
+    if isinstance(exc, UnicodeDecodeError):
+        return Msg(N_("it is not UTF-8 text"))
+    code = getattr(exc, "errno", None)
+    name = errno.errorcode.get(code, "") if isinstance(code, int) else ""
+    if name in OS_PROBLEMS:
+        return Msg(OS_PROBLEMS[name])
+    return Msg.plain(str(getattr(exc, "strerror", None) or exc))

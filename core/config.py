@@ -61,7 +61,7 @@ CLUSTER_SCHEMES = {"redis://": "redis+cluster://", "rediss://": "rediss+cluster:
 """Plain scheme -> the scheme that selects Redis Cluster (``redis.cluster: true`` rewrites to it)."""
 WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a webhook secret
 #: What is said of a webhook secret that does not match it (the file's key, or `--secret`).
-WEBHOOK_SECRET_FORM = "Telegram accepts 1-256 characters: letters, digits, _ and -"
+WEBHOOK_SECRET_FORM = N_("Telegram accepts 1-256 characters: letters, digits, _ and -")
 _LANG_RE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")  # a catalogue's name: es, pt_BR, zh_TW
 _PREFIX_RE = re.compile(r"[^{}\s]{1,64}")
 
@@ -178,6 +178,11 @@ class DiscordConfig:
     token: str | None = field(default=None, repr=False)
     api_url: str | None = None
     gateway_url: str | None = None
+    #: Ask Discord for the privileged Server Members intent (enabled on the
+    #: Developer Portal's Bot page too): a member who leaves the server, or is
+    #: kicked, loses their seats at once. Without it a ban still does (the
+    #: moderation intent is not privileged), a leave or kick at their turn's end.
+    members_intent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,12 +327,12 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     if isinstance(raw_path, str):
         raw_path = [raw_path]
     if not isinstance(raw_path, list) or not all(isinstance(p, str) for p in raw_path):
-        reader.fail(("variants", "path"), "expected a folder or a list of folders")
+        reader.fail(("variants", "path"), Msg(N_("expected a folder or a list of folders")))
     folders = tuple(_resolve_dir(p, base_dir) for p in raw_path)
     for i, folder in enumerate(folders):
         if not folder.is_dir():
             reader.fail(("variants", "path", str(i)) if len(raw_path) > 1 else ("variants", "path"),
-                        f"{str(folder)!r} is not a folder")
+                        Msg(N_("{folder} is not a folder"), folder=repr(str(folder))))
     set_configured_path(list(folders))
 
     redis_raw = reader.mapping(top.get("redis"), ("redis",))
@@ -335,18 +340,19 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     url = reader.url(redis_raw.get("url"), ("redis", "url"))
     cluster = redis_raw.get("cluster", False)
     if not isinstance(cluster, bool):
-        reader.fail(("redis", "cluster"), f"expected true or false, not {cluster!r}")
+        reader.fail(("redis", "cluster"), _not_a_flag(cluster))
     wait_replicas = redis_raw.get("wait_replicas")
     if wait_replicas is None:
         wait_replicas = 0
     elif isinstance(wait_replicas, bool) or not isinstance(wait_replicas, int) or wait_replicas < 0:
-        reader.fail(("redis", "wait_replicas"), "expected how many replicas must have each save before "
-                    f"it is answered: a whole number, 0 (none) or more, not {wait_replicas!r}")
+        reader.fail(("redis", "wait_replicas"), Msg(N_("expected how many replicas must have each save before "
+                                                       "it is answered: a whole number, 0 (none) or more, "
+                                                       "not {value}"), value=repr(wait_replicas)))
     wait_aof = redis_raw.get("wait_aof", False)
     if wait_aof is None:
         wait_aof = False
     elif not isinstance(wait_aof, bool):
-        reader.fail(("redis", "wait_aof"), f"expected true or false, not {wait_aof!r}")
+        reader.fail(("redis", "wait_aof"), _not_a_flag(wait_aof))
     redis_config = replace(_redis_config(url, cluster, reader, ("redis", "cluster")),
                            wait_replicas=wait_replicas, wait_aof=wait_aof)
 
@@ -356,8 +362,8 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     data_dir = reader.text(store_raw.get("data_dir"), ("store", "data_dir"))
     prefix = reader.text(store_raw.get("prefix"), ("store", "prefix"))
     if prefix is not None and not _PREFIX_RE.fullmatch(prefix):
-        reader.fail(("store", "prefix"), f"{prefix!r} is not a usable key prefix "
-                    "(1-64 characters, no braces or spaces)")
+        reader.fail(("store", "prefix"), Msg(N_("{prefix} is not a usable key prefix "
+                                                "(1-64 characters, no braces or spaces)"), prefix=repr(prefix)))
     store = StoreConfig(
         data_dir=_resolve_dir(data_dir, base_dir) if data_dir else store.data_dir,
         prefix=prefix or store.prefix,
@@ -377,11 +383,11 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     hook_defaults = WebhookConfig()
     secret = reader.text(hook_raw.get("secret"), ("telegram", "webhook", "secret"))
     if secret is not None and not WEBHOOK_SECRET_RE.fullmatch(secret):
-        reader.fail(("telegram", "webhook", "secret"), WEBHOOK_SECRET_FORM)
+        reader.fail(("telegram", "webhook", "secret"), Msg(WEBHOOK_SECRET_FORM))
     port = reader.integer(hook_raw.get("port"), ("telegram", "webhook", "port"),
                           hook_defaults.port, minimum=1)
     if port > 65535:
-        reader.fail(("telegram", "webhook", "port"), f"{port} is not a TCP port (1-65535)")
+        reader.fail(("telegram", "webhook", "port"), _not_a_port(port))
     owner_raw = tg_raw.get("sticker_owner")
     sticker_owner = None if owner_raw is None else reader.integer(
         owner_raw, ("telegram", "sticker_owner"), 0, minimum=1)
@@ -406,15 +412,19 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
         try:
             resolve(variant)  # it must load, not just exist: a broken default stops the bot here
         except VariantError as exc:
-            where = f" (in {exc.source}:{exc.line})" if exc.line else ""
-            reader.fail(("game", "default_variant"),
-                        exc.message + where + (f" ({exc.fix})" if exc.fix else ""))
+            said = exc.msg
+            if exc.line:
+                said = Msg(N_("{problem} (in {place})"), problem=said, place=f"{exc.source}:{exc.line}")
+            if exc.fix_msg is not None:
+                said = Msg(N_("{problem} ({fix})"), problem=said, fix=exc.fix_msg)
+            reader.fail(("game", "default_variant"), said)
     language = reader.text(game_raw.get("default_language"), ("game", "default_language"))
     if language is not None:
         known = languages()
         if not _LANG_RE.fullmatch(language) or language not in known:
             reader.fail(("game", "default_language"),
-                        f"unknown language {language!r}; known: {', '.join(known)}")
+                        Msg(N_("unknown language {language}; known: {known}"), language=repr(language),
+                            known=", ".join(known)))
     game = GameConfig(
         default_variant=variant or game_defaults.default_variant,
         default_language=language or game_defaults.default_language,
@@ -428,10 +438,13 @@ def parse_config(text: str, source: str, *, base_dir: Path | None = None, check_
     reader.known(dc_raw, ("discord",), _names(DiscordConfig))
     gateway_url = reader.text(dc_raw.get("gateway_url"), ("discord", "gateway_url"))
     if gateway_url is not None and not gateway_url.startswith(("ws://", "wss://")):
-        reader.fail(("discord", "gateway_url"), f"{gateway_url!r} is not a ws(s) URL")
+        reader.fail(("discord", "gateway_url"), Msg(N_("{url} is not a ws(s) URL"), url=repr(gateway_url)))
+    members_intent = dc_raw.get("members_intent", False)
+    if not isinstance(members_intent, bool):
+        reader.fail(("discord", "members_intent"), _not_a_flag(members_intent))
     discord = DiscordConfig(token=reader.text(dc_raw.get("token"), ("discord", "token")),
                             api_url=reader.http_url(dc_raw.get("api_url"), ("discord", "api_url")),
-                            gateway_url=gateway_url)
+                            gateway_url=gateway_url, members_intent=members_intent)
     return Config(redis=redis_config, store=store, telegram=telegram, game=game,
                   source=source, discord=discord, variants=VariantsConfig(folders),
                   web=_web_config(reader, top), records=_records_config(reader, top))
@@ -445,15 +458,16 @@ def _web_config(reader: _Reader, top: dict[str, Any]) -> WebTableConfig:
     for key in ("enabled", "browser_tables"):
         value = raw.get(key, getattr(d, key))
         if not isinstance(value, bool):
-            reader.fail(("web", key), f"expected true or false, not {value!r}")
+            reader.fail(("web", key), _not_a_flag(value))
         flags[key] = value
     port = reader.integer(raw.get("port"), ("web", "port"), d.port, minimum=1)
     if port > 65535:
-        reader.fail(("web", "port"), f"{port} is not a TCP port (1-65535)")
+        reader.fail(("web", "port"), _not_a_port(port))
     app = reader.text(raw.get("telegram_app"), ("web", "telegram_app"))
     if app is not None and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", app):
-        reader.fail(("web", "telegram_app"), f"{app!r} is not a Mini App short name "
-                    "(3-30 letters, digits or _, as BotFather's /newapp gave it)")
+        reader.fail(("web", "telegram_app"), Msg(N_("{app} is not a Mini App short name "
+                                                    "(3-30 letters, digits or _, as BotFather's /newapp gave it)"),
+                                                 app=repr(app)))
     return WebTableConfig(
         enabled=flags["enabled"], browser_tables=flags["browser_tables"],
         listen=reader.text(raw.get("listen"), ("web", "listen")) or d.listen, port=port,
@@ -479,8 +493,8 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
             wait_replicas=config.redis.wait_replicas, wait_aof=config.redis.wait_aof))
     if config.redis.cluster and config.redis.url is None:
         raise ConfigError(config.source or "config", None, "redis.cluster",
-                          "a Redis Cluster needs a redis:// or rediss:// URL: set redis.url "
-                          "or $UNOBOT_REDIS_URL")
+                          Msg(N_("a Redis Cluster needs a redis:// or rediss:// URL: set redis.url "
+                                 "or ${variable}"), variable="UNOBOT_REDIS_URL"))
     data_dir = get("UNOBOT_DATA_DIR")
     if data_dir is not None:
         config = replace(config, store=replace(config.store, data_dir=Path(data_dir)))
@@ -497,7 +511,8 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
         if value is not None:
             if key == "api_url":
                 value = _Reader(f"${var}", {}).http_url(value, ())
-            config = replace(config, discord=replace(config.discord, **{key: value}))
+            fields: dict[str, Any] = {key: value}
+            config = replace(config, discord=replace(config.discord, **fields))
     web_secret, web_url = get("UNOBOT_WEB_SECRET"), get("UNOBOT_WEB_URL")
     if web_secret is not None:
         config = replace(config, web=replace(config.web, secret=web_secret))
@@ -507,7 +522,7 @@ def apply_env(config: Config, environ: Mapping[str, str] | None = None) -> Confi
     return config
 
 
-def redis_address_problem(url: str) -> str | None:
+def redis_address_problem(url: str) -> Msg | None:
     """What is wrong with the hosts of a Redis URL (`redis://h:99999/0`, `h:abc`), or None.
 
     Why: the scheme alone was checked, and redis-py's own parser met a port
@@ -523,7 +538,8 @@ def redis_address_problem(url: str) -> str | None:
         try:
             _ = urlsplit(f"//{host}").port  # the parsing is the check
         except ValueError:
-            return f"{host!r} is no host:port (a port is a number, 1-65535)"
+            return Msg(N_("{url}: {host} is no host:port (a port is a number, 1-65535)"), url=repr(url),
+                       host=repr(host))
     return None
 
 
@@ -554,8 +570,19 @@ def _redis_config(url: str | None, cluster: bool, reader: _Reader,
     for plain, clustered in CLUSTER_SCHEMES.items():
         if url is not None and url.startswith(plain):
             return RedisConfig(url=clustered + url[len(plain):], cluster=True)
-    reader.fail(path, f"a Redis Cluster needs a redis:// or rediss:// URL in redis.url, not {url!r}")
+    reader.fail(path, Msg(N_("a Redis Cluster needs a redis:// or rediss:// URL in redis.url, not {url}"),
+                          url=repr(url)))
     return RedisConfig()  # unreachable
+
+
+def _not_a_flag(value: Any) -> Msg:
+    """What is said of a setting that takes true or false and was given something else."""
+    return Msg(N_("expected true or false, not {value}"), value=repr(value))
+
+
+def _not_a_port(port: int) -> Msg:
+    """What is said of a port number past the last TCP port."""
+    return Msg(N_("{port} is not a TCP port (1-65535)"), port=port)
 
 
 def _turn_seconds(reader: _Reader, value: Any, default: int) -> int:
@@ -566,8 +593,8 @@ def _turn_seconds(reader: _Reader, value: Any, default: int) -> int:
 
     seconds = reader.integer(value, ("game", "turn_seconds"), default, minimum=0)
     if seconds > MAX_TIMER_SECONDS:
-        reader.fail(("game", "turn_seconds"), f"at most {MAX_TIMER_SECONDS} (an hour, the longest /timer sets), "
-                    f"not {seconds}")
+        reader.fail(("game", "turn_seconds"), Msg(N_("at most {most} (an hour, the longest /timer sets), "
+                                                     "not {value}"), most=MAX_TIMER_SECONDS, value=seconds))
     return seconds
 
 
@@ -641,7 +668,7 @@ class _Reader:
         if text is None or text == EMBEDDED:
             return None
         if text.startswith(URL_SCHEMES) and (problem := redis_address_problem(text)) is not None:
-            self.fail(path, f"{text!r}: {problem}")
+            self.fail(path, problem)
         if text == MEMORY or text.startswith(URL_SCHEMES):
             return text
         self.fail(path, Msg(N_("{url} is not a Redis URL; use redis://host:port/db, rediss://..., "
@@ -652,5 +679,5 @@ class _Reader:
     def http_url(self, value: Any, path: tuple[str, ...]) -> str | None:
         text = self.text(value, path)
         if text is not None and not text.startswith(("http://", "https://")):
-            self.fail(path, f"{text!r} is not an http(s) URL")
+            self.fail(path, Msg(N_("{url} is not an http(s) URL"), url=repr(text)))
         return text

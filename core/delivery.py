@@ -28,8 +28,9 @@ back (Telegram's webhook: 503). A repeat in that moment may be handled
 twice (the move's table version refuses the second).
 
 The one window left: a handler that saved and whose process died before
-the done mark. The repeat is handled again and the service refuses the
-move by the table's version (it was made on an older one).
+the done mark. The repeat is handled again; the table it changed keeps the
+delivery's key (`chat.delivered`, written with the change), so the chat
+service answers it as done: nothing changed, nothing said.
 """
 
 from __future__ import annotations
@@ -84,11 +85,17 @@ class Redelivery:
     will be handled when the store is back. Not set (polling, Discord's
     gateway: nothing is delivered again), the person is told to try again."""
 
-    __slots__ = ("owner", "told", "wanted")
+    __slots__ = ("key", "owner", "saved", "told", "wanted")
 
-    def __init__(self, *, told: bool = False) -> None:
+    def __init__(self, *, told: bool = False, key: str | None = None) -> None:
         self.told = told
+        #: The delivery's key (`Deliveries.handle`'s): a table it changed keeps it, so a
+        #: repeat after the "done" mark was lost is known as one (`chat.delivered`).
+        self.key = key
         self.wanted = False
+        #: A command of this delivery was carried out (`ChatService.handle` answered it): from
+        #: then on an outage is no reason to deliver it again (it would be made twice).
+        self.saved = False
         # Only the task handling the delivery asks: a task it starts (a status edit, an AI
         # move planned on the event loop) copies the context, and its own command is never
         # delivered again.
@@ -99,9 +106,9 @@ _redelivery: ContextVar[Redelivery | None] = ContextVar("unobot_redelivery", def
 
 
 @contextlib.contextmanager
-def redelivered(*, told: bool = False) -> Iterator[Redelivery]:
+def redelivered(*, told: bool = False, key: str | None = None) -> Iterator[Redelivery]:
     """Handle a delivery (in this context) that its platform sends again on request."""
-    found = Redelivery(told=told)
+    found = Redelivery(told=told, key=key)
     token = _redelivery.set(found)
     try:
         yield found
@@ -116,6 +123,32 @@ def redelivery() -> Redelivery | None:
     if found is None or found.owner is not asyncio.current_task():
         return None
     return found
+
+
+def ask_again(error: BaseException, *, changes: bool) -> Redelivery | None:
+    """A front-end's own path met the store down: shall its delivery come again?
+
+    Why: the chat service marks a command that met an outage itself
+    (`ChatService.fail`), but a front-end reads and writes the store around
+    it too (the table a button belongs to, the chat's language, a settings
+    menu, a group's migration); an outage met there was answered as handled
+    (a webhook's 200) and the press or pick was gone. Same rule as the
+    service's: an update that would change a game or a setting (`changes`),
+    met the store down (not slow, not unconfirmed: those may have been
+    saved) before anything of it was carried out, is marked `wanted` and
+    its `Redelivery` returned: the platform is answered "not yet" and sends
+    it again; tell the person `REDELIVERED_OUTAGE` unless `told`. None: a
+    reading update, no redelivery (polling, a gateway), or something was
+    saved already; tell the person to try again."""
+    from .store import StoreSlow, StoreUnavailable, StoreUnconfirmed
+
+    if not changes or not isinstance(error, StoreUnavailable) or isinstance(error, StoreSlow | StoreUnconfirmed):
+        return None
+    again = redelivery()
+    if again is None or again.saved:
+        return None
+    again.wanted = True
+    return again
 
 
 class Deliveries:

@@ -174,6 +174,24 @@ class Rule:
         shared rule's, as for `match_target`."""
         return None
 
+    def move_value(self, state: Any, move: Any) -> float | None:
+        """What `move` is worth to the player making it, in cards, beyond the
+        cards it puts down, when this rule gives the move its effect (one of
+        its own move kinds, a play of one of its cards, a play it changes):
+        the cards it takes out of their hand besides those (a Discard All's
+        others of its colour), the cards they are spared or win (a hand
+        swapped for a smaller one: the difference), less the cards it costs
+        them (a move that makes them draw two: -2). Asked of the state before
+        the move; the answers of every rule in force add up.
+
+        Why: the AI sees a card leave the hand and nothing of what a rule
+        then does; with an answer here `normal`, `hard` and `expert` take a
+        move that clearly helps and leave one that clearly hurts, and try it
+        on no copy. None: this rule says nothing (the AI then weighs the
+        cards the move puts down, and a move of a rule's own kind by how it
+        leaves the hand on a copy)."""
+        return None
+
     def place(self, state: Any, seat: int) -> int | None:
         """The seat's place in the match when this rule decides it by more
         than the points (lower is better; equal places tie, and the points

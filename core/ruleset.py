@@ -23,7 +23,7 @@ import pluggy
 from . import hookspecs
 from .cards import COLORS, Card
 from .hookspecs import PROJECT
-from .moves import CATCH, CHALLENGE, DRAW, KINDS, PASS, UNO
+from .moves import CATCH, CHALLENGE, DRAW, KINDS, PASS, UNO, Move
 from .plain_turn import plain_rules
 from .rule import Rule
 
@@ -150,6 +150,10 @@ class RuleSet:
         #: while there are any, wilds' plays are listed on the hooks' path only.
         self._colouring = [r for r in self.rules.values() if type(r).wild_colours is not Rule.wild_colours]
         self.wild_colour_named = not self._colouring
+        #: The rules that say what a move is worth (`Rule.move_value`); while
+        #: there are none, the AI asks nothing (`values_moves`).
+        self._valuing = [r for r in self.rules.values() if type(r).move_value is not Rule.move_value]
+        self.values_moves = bool(self._valuing)
         self.simple_plays = not (self.play_checks or self.targets_possible) and self.wild_colour_named
         # The same two questions for a whole hand at once, when every rule
         # asked offers the batch form (None otherwise: asked card by card).
@@ -262,6 +266,17 @@ class RuleSet:
             if worth is not None:
                 colours = tuple(c for c in colours if c in worth)
         return colours or (None,)
+
+    def move_value(self, state: GameState, move: Move) -> float | None:
+        """What `move` is worth to its player beyond the cards it puts down,
+        in cards (`Rule.move_value`): the answers of the rules in force added
+        up; None when none answers (what the AI weighs then is its own)."""
+        found: float | None = None
+        for rule in self._valuing:
+            worth = rule.move_value(state, move)
+            if worth is not None:
+                found = (found or 0.0) + float(worth)
+        return found
 
     def teams(self, state: GameState) -> list[int] | None:
         """Each seat's team when a rule in force makes teams (`Rule.team`),

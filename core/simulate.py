@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card
+from .chat.uno_timing import carries_uno, with_uno
 from .engine import apply, legal_moves, new_game, next_round
 from .errors import MoveError
-from .moves import Move
+from .moves import UNO, Move
 from .state import MATCH_OVER, PLAYING, ROUND_OVER, GameState
 
 Policy = Callable[[GameState, int, list[Move], random.Random], Move]
@@ -116,6 +117,21 @@ def _may_act_out_of_turn(state: GameState) -> bool:
     return min(map(len, state.hands)) <= 2  # a UNO call or a catch
 
 
+def _leaves_one(state: GameState, move: Move, moves: list[Move]) -> bool:
+    """Might `move` take its player from three cards or more down to one,
+    with no UNO offered first (a multi-play, a Discard All)? Cheap, so
+    `carries_uno`'s trial on a copy is made only then: by the cards it puts
+    down and what the rules say it takes besides (`Rule.move_value`)."""
+    hand = len(state.hands[move.player])
+    left = hand - 1 - len(move.cards)
+    if hand < 3 or any(m.kind == UNO for m in moves):
+        return False
+    rules = state.rules
+    if left > 1 and rules.values_moves:
+        left -= int(rules.move_value(state, move) or 0)
+    return left <= 1
+
+
 def _out_of_turn(state: GameState, policies: list[Policy], rnd: random.Random, chance: float,
                  report: Report | None, inplace: bool = False,
                  watchers: list[Callable[..., None]] | None = None) -> GameState:
@@ -157,6 +173,8 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
     # Players that learn from what they see (core/ai: who drew on which
     # colour, how challenges went) are shown every move, once each.
     watchers = list({id(p): p.observe for p in policies if hasattr(p, "observe")}.values())
+    # Players that say UNO with a move leaving them one card (core/ai's levels), by seat.
+    sayers = [getattr(p, "says_uno_with", None) for p in policies]
     n = 0
     while state.phase == PLAYING and n < max_moves:
         player = state.turn
@@ -172,8 +190,13 @@ def play_round(state: GameState, policies: list[Policy], rnd: random.Random, *,
         # random_policy inline (the same pick): simulate's default, once a move
         move = moves[int(pick() * len(moves))] if uniform else policies[player](state, player, moves, rnd)
         colour, pending = state.color, state.pending
+        says = sayers[player] if move.card is not None else None
         try:
-            state, events = play(state, move, inplace=inplace)
+            if says is not None and _leaves_one(state, move, moves) and carries_uno(state, move) \
+                    and says(state, player, moves, rnd):
+                state, events, _made = with_uno(state, move)
+            else:
+                state, events = play(state, move, inplace=inplace)
         except MoveError as exc:
             raise InvariantError(f"legal move {move!r} refused: {exc.code}") from None
         n += 1

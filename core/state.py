@@ -294,6 +294,15 @@ class GameState:
         return self.to_dict() == other.to_dict()
 
 
+def card_reader(game: dict[str, Any] | None) -> Callable[[str], Card]:
+    """How to read the cards saved beside the game dict `game` (a chat table's
+    last draws and recent events): leniently, as `from_dict` reads the game's
+    own, when the game names a rule that is not installed. Why: those cards
+    are of the game's kinds; read strictly, a gone plugin's card anywhere
+    beside the game made the whole table corrupt, depending on the deal."""
+    return _card_of_missing_kind if game and _missing_rules(game) else parse_card
+
+
 def _missing_rules(d: dict[str, Any]) -> list[str]:
     """The rules a saved game names (its rule spec) that are not installed."""
     known = installed_rule_names()

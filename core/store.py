@@ -48,6 +48,7 @@ from types import TracebackType
 from typing import Any, Literal, Self
 
 from .changes import ChangeFeed, LocalFeed
+from .chat.i18n import N_, Msg
 
 ChatId = str | int
 UserId = str | int
@@ -66,6 +67,21 @@ _STATS_SCOPES = ("chat", "user")
 
 class StoreError(Exception):
     """Base of every error a store raises on purpose."""
+
+
+class StoreMisconfigured(StoreError):
+    """A server answered, and is not what the configuration says it should be: a
+    cluster node named by a plain URL, a replica, a server with no WAITAOF or no
+    append-only file for ``redis.wait_aof``, the embedded one for ``redis.wait_replicas``.
+
+    Why a kind of its own, with its words kept as a `Msg`: it is the operator's
+    mistake, found at start-up, and said to them with the fix in their language
+    (`store_failure_reason(exc, lang)`), as a mistake in config.yaml is; `str()`
+    stays English (logs)."""
+
+    def __init__(self, message: Msg) -> None:
+        self.msg = message
+        super().__init__(message.text())
 
 
 class StoreUnavailable(StoreError):
@@ -412,16 +428,26 @@ def acknowledgement_problem(receipt: Receipt | None, version: int, log: Sequence
     not, a failover lost acknowledged moves (the log ends too early) or
     replaced them with others (the digest differs): a game can replay
     cleanly and still have lost moves, which only this comparison shows.
+    In English (logs, the store's simulation); `acknowledgement_lapse` is the
+    same for a reader in their language (`unobot audit`).
     """
+    lapse = acknowledgement_lapse(receipt, version, log)
+    return lapse.text() if lapse is not None else ""
+
+
+def acknowledgement_lapse(receipt: Receipt | None, version: int, log: Sequence[str]) -> Msg | None:
+    """`acknowledgement_problem` as a text for its reader, or None when there is none."""
     if receipt is None:
-        return ""
+        return None
     if version < receipt.version or len(log) < receipt.log_length:
-        return (f"acknowledged moves lost: version {receipt.version} ({receipt.log_length} log "
-                f"entries) was acknowledged, the store holds version {version} with {len(log)}")
+        return Msg(N_("acknowledged moves lost: version {acknowledged} ({entries} log entries) was "
+                      "acknowledged, the store holds version {version} with {held}"),
+                   acknowledged=receipt.version, entries=receipt.log_length, version=version, held=len(log))
     if log_digest(log[:receipt.log_length]) != receipt.digest:
-        return (f"acknowledged moves replaced: the first {receipt.log_length} log entries are not "
-                f"the ones acknowledged at version {receipt.version}")
-    return ""
+        return Msg(N_("acknowledged moves replaced: the first {entries} log entries are not the ones "
+                      "acknowledged at version {acknowledged}"),
+                   entries=receipt.log_length, acknowledged=receipt.version)
+    return None
 
 
 class Store(abc.ABC):

@@ -33,7 +33,7 @@ from typing import Any
 
 from .actions import STOPPED, end_match
 from .cards import Card, parse_card
-from .engine import apply, new_game, next_round, remove_player, rules_of
+from .engine import apply, legal_moves, new_game, next_round, remove_player, rules_of
 from .engine import timeout as engine_timeout
 from .errors import RULE_FAILED, MoveError
 from .events import Event
@@ -139,7 +139,33 @@ class Table:
         except ScenarioError as exc:
             raise AssertionError(str(exc)) from None
         if problems:
-            raise AssertionError("; ".join(problems))
+            raise AssertionError("; ".join(str(p) for p in problems))  # a test reads English
+
+    def legal(self, who: str | int) -> list[str]:
+        """The moves `who` may make now, in the text form `play` takes (`play
+        R5`, `swap ben`), as the engine lists them for every front-end and the AI."""
+        seat = self.seat(who)
+        return [self._text(m) for m in legal_moves(self.state, seat)]
+
+    def _text(self, move: Move) -> str:
+        """A move's text as `play` reads it: its target by the player's name."""
+        text = move.text
+        if move.target is not None:
+            text = text.removesuffix(f"@{move.target}") + self.state.players[move.target]
+        return text
+
+    def ai(self, who: str | int, level: str = "normal", seed: int = 0) -> str:
+        """The move an AI seat of `level` (easy, normal, hard, expert)
+        chooses for `who` now, in the text form `play` takes, without making it: how a rule's
+        author checks the AI takes their move when it helps and leaves it
+        when it hurts (`Rule.move_value` tells it what a move is worth)."""
+        import random
+
+        from .ai import new_player
+
+        seat = self.seat(who)
+        player = new_player(level, rollouts=24) if level == "expert" else new_player(level)
+        return self._text(player(self.state, seat, legal_moves(self.state, seat), random.Random(seed)))
 
     # -- changing it -----------------------------------------------------------------
     def _step(self, result: tuple[GameState, list[Event]]) -> list[Event]:

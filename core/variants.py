@@ -425,7 +425,7 @@ def check_rules(raw: Any, source: str, lines: dict[tuple[str, ...], int],
             build_options(known[name], value)
         except OptionError as exc:
             raise VariantError(source, lines.get((*base, name, exc.option), line), exc.msg,
-                               option_fix(known[name]), kind="option", rules=(name,)) from None
+                               option_fix(known[name], exc.option), kind="option", rules=(name,)) from None
         out[name] = dict(value)
         where[name] = line or 0
     return out, where
@@ -464,15 +464,21 @@ def _as_typed(value: object) -> str:
     return repr(value)
 
 
-def option_fix(rule: type[Rule]) -> Msg:
-    """Every option of a rule with what it takes and its default: the fix of an option error."""
+def option_fix(rule: type[Rule], given: str | None = None) -> Msg:
+    """Every option of a rule with what it takes and its default: the fix of
+    an option error; led by the closest option when `given` names none
+    (`stacking.optinal`: did you mean 'optional'?), as an unknown rule is."""
     from .rule import option_specs
 
+    specs = option_specs(rule)
     parts = [Msg(N_("{option}: {kind} (default {default})"), option=o.name, kind=o.describe_msg(),
-                 default=_as_typed(o.default)) for o in option_specs(rule)]
+                 default=_as_typed(o.default)) for o in specs]
     if not parts:
         return Msg(N_("rule '{rule}' has no options"), rule=rule.name)
-    return Msg(N_("options of '{rule}': {options}"), rule=rule.name, options=Joined(parts, "; "))
+    listed = Msg(N_("options of '{rule}': {options}"), rule=rule.name, options=Joined(parts, "; "))
+    names = [o.name for o in specs]
+    close = difflib.get_close_matches(given, names, n=1) if given is not None and given not in names else []
+    return Msg(N_("did you mean {name}? {known}"), name=repr(close[0]), known=listed) if close else listed
 
 
 # -- resolving ------------------------------------------------------------------

@@ -4,7 +4,9 @@ card not yet covered; said at any other time, or twice, the player draws
 the penalty.
 
 Decision: the move is accepted from any player still in the round, at any
-time, and the penalty is drawn at once; the turn does not change.
+time, and the penalty is drawn at once; the turn does not change. When the
+rule that owns the UNO calls says when UNO is owed (`uno_owed`: strict-uno,
+on your turn or just before a jump-in), that answer is the one used.
 """
 
 from unobot import N_, UNO, Event, GameState, Move, Rule, dataclass, draw_cards, hookimpl, option
@@ -25,6 +27,9 @@ class FalseUno(Rule):
 
     @staticmethod
     def owed(state: GameState, player: int) -> bool:
+        owner = state.rules.answering("uno_owed") if state.rules is not None else None
+        if owner is not None:  # a UNO rule that decides when UNO counts (strict-uno)
+            return bool(owner.uno_owed(state, player))
         size = len(state.hands[player])
         if size == 2:
             return not state.uno >> player & 1

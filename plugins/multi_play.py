@@ -59,6 +59,11 @@ class MultiPlay(Rule):
         return step in (1, -1) and all(
             int(b.rank) - int(a.rank) == step for a, b in zip(cards, cards[1:]))
 
+    def move_value(self, state: GameState, move: Move) -> float | None:
+        """A multi-play does nothing beyond its cards (the last one's effect
+        is the card's own): 0, so the AI weighs its cards and tries no copy."""
+        return 0.0 if move.kind == MULTI else None
+
     @staticmethod
     def _open(state: GameState, player: int) -> bool:
         return player == state.turn and not state.pending and not state.draws and state.drawn is None

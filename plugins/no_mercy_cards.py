@@ -91,6 +91,14 @@ class NoMercyCards(Rule):
             words={"no-mercy": "the No Mercy deck alone", "added": "added to the usual deck"})
         number_starter: bool = option(False, title="Number starter", help="cards are turned until a number starts the round")
 
+    def move_value(self, state: GameState, move: Move) -> float | None:
+        """A Discard All also puts down the other cards of its colour: worth
+        that many cards more, for the AI (which sees one card leave)."""
+        card = move.card
+        if card is None or card.is_wild or card.rank != DISCARD_ALL or move.cards:
+            return None
+        return float(sum(1 for c in state.hands[move.player] if c.color == card.color) - 1)
+
     @hookimpl(tryfirst=True)
     def first_card(self, state: GameState, card: Card, events: list[Event]) -> bool | None:
         if not self.options.number_starter or card.is_number:

@@ -38,6 +38,15 @@ class SevenO(Rule):
         others: list[int | None] = [s for s in state.active() if s != player]
         return dict.fromkeys(sevens, others if self.options.mandatory else [None, *others])
 
+    def move_value(self, state: GameState, move: Move) -> float | None:
+        """A 7 aimed at a seat (played alone or last of several) swaps the
+        hand it leaves for theirs: worth the difference, for the AI."""
+        last = move.cards[-1] if move.cards else move.card
+        if move.target is None or last is None or last.is_wild or last.rank != "7":
+            return None
+        left = len(state.hands[move.player]) - 1 - len(move.cards)
+        return float(left - len(state.hands[move.target]))
+
     @hookimpl
     def on_play(self, state: GameState, move: Move, card: Card, events: list[Event]) -> bool | None:
         if card.is_wild or card.rank not in ("7", "0") or not state.hands[move.player]:

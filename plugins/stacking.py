@@ -5,6 +5,8 @@ cannot) takes it all with `draw`.
 Which card may go on which is four options (`stacking: {}` turns on only
 `+2 on +2`, optional). Any colour goes on any colour, except a +2 on a
 pending +4, which must have the colour named for the +4 (RULES.md §6).
+A plugin's draw card stacks too (`CardKind.stacks`, `unobot.cards.stacks_as`):
+one drawing fewer than 4 as a +2, one drawing 4 or more as a +4.
 `optional: false` forces a player who can stack to do so, when the whole
 rule set accepts that answer (a +4 refused by no-bluffing forces nothing).
 """
@@ -12,7 +14,7 @@ rule set accepts that answer (a +4 refused by no-bluffing forces nothing).
 from collections.abc import Iterable
 
 from unobot import DRAW, Card, GameState, Move, Rule, can_play, dataclass, errors, hookimpl, option
-from unobot.cards import DRAW_TWO, WILD_DRAW_FOUR
+from unobot.cards import DRAW_TWO, WILD_DRAW_FOUR, rank_stacks_as, stacks_as
 
 
 class Stacking(Rule):
@@ -29,18 +31,24 @@ class Stacking(Rule):
         optional: bool = option(True, title="May draw instead", help="a player who can stack may draw instead")
 
     def _allowed(self, on_rank: str, card: Card, color: str | None) -> bool:
+        """May `card` go on a total made by a card of `on_rank`? Both read
+        as the built-in draw card they stack as, so a plugin's draw card
+        answers and is answered as a Draw Two or a Wild Draw Four would be."""
         o = self.options
-        if card.rank == DRAW_TWO and not card.is_wild:
-            return o.draw_two_on_draw_two if on_rank == DRAW_TWO else (
-                o.draw_two_on_draw_four and card.color == color if on_rank == WILD_DRAW_FOUR
-                else False)
-        if card.rank == WILD_DRAW_FOUR and card.is_wild:
-            return o.draw_four_on_draw_two if on_rank == DRAW_TWO else (
-                o.draw_four_on_draw_four if on_rank == WILD_DRAW_FOUR else False)
+        on, answer = rank_stacks_as(on_rank), stacks_as(card)
+        if answer == DRAW_TWO:
+            if on == DRAW_TWO:
+                return o.draw_two_on_draw_two
+            # a coloured +2 must have the colour named for the +4 (RULES.md §6)
+            return on == WILD_DRAW_FOUR and o.draw_two_on_draw_four and (card.is_wild or card.color == color)
+        if answer == WILD_DRAW_FOUR:
+            return o.draw_four_on_draw_two if on == DRAW_TWO else (
+                o.draw_four_on_draw_four if on == WILD_DRAW_FOUR else False)
         return False
 
-    def _answerable(self, rank: str) -> bool:
+    def _answerable(self, card: Card) -> bool:
         o = self.options
+        rank = stacks_as(card)
         if rank == DRAW_TWO:
             return o.draw_two_on_draw_two or o.draw_four_on_draw_two
         if rank == WILD_DRAW_FOUR:
@@ -49,7 +57,7 @@ class Stacking(Rule):
 
     @hookimpl
     def hold_penalty(self, state: GameState, victim: int, card: Card) -> bool | None:
-        return True if self._answerable(card.rank) else None
+        return True if self._answerable(card) else None
 
     @hookimpl
     def can_stack(self, state: GameState, player: int, card: Card) -> bool:

@@ -6,6 +6,14 @@ player may catch you until the next player plays or draws.
 Decisions: UNO may be said on your turn holding two or more cards (a
 multi-play may go from three cards to one) and covers only the next move;
 a caught player draws `penalty` cards. Takes the place of `uno-call`.
+
+With jump-in, a player holding two cards who may jump in now may say UNO
+out of turn, just before the jump-in: the jump is their play. A UNO said
+and not yet followed by its play lapses when anyone else makes a move
+(their turn was taken by a jump-in, or the chance to jump in went by).
+With false-uno, UNO is owed exactly when this rule takes it (`uno_owed`):
+any other UNO (out of turn, too late, with cards no move leaves at one)
+is false and costs false-uno's penalty.
 """
 
 from unobot import (
@@ -24,6 +32,7 @@ from unobot import (
     draw_cards,
     errors,
     hookimpl,
+    legal_moves,
     option,
 )
 from unobot.events import (
@@ -72,7 +81,26 @@ class StrictUno(Rule):
 
     @staticmethod
     def _may_say(state: GameState, player: int) -> bool:
-        return player == state.turn and len(state.hands[player]) >= 2 and not state.uno >> player & 1
+        hand = state.hands[player]
+        if state.uno >> player & 1 or len(hand) < 2:
+            return False
+        if player == state.turn:
+            return True
+        # Just before a jump-in down to one card: the jump is the player's play.
+        return len(hand) == 2 and any(state.rules.can_jump_in(state, player, card) for card in set(hand))
+
+    def uno_owed(self, state: GameState, player: int) -> bool:
+        """Is a UNO by `player` now one this rule takes for a play to come
+        that may leave one card? What false-uno asks the rule owning the
+        UNO calls, so a UNO strict-uno takes is never punished as false and
+        one it would refuse is (RULES.md's two rules agree on one answer)."""
+        if not self._may_say(state, player):
+            return False
+        size = len(state.hands[player])
+        if size == 2:
+            return True
+        # Three or more: owed only if one move may put down all cards but one (a multi-play).
+        return any((m.card is not None) + len(m.cards) == size - 1 for m in legal_moves(state, player))
 
     @hookimpl
     def check_move(self, state: GameState, move: Move) -> bool | str | None:
@@ -119,9 +147,19 @@ class StrictUno(Rule):
         player = move.player
         if move.kind == UNO:
             return
+        if move.kind != CATCH and state.uno & ~(1 << player):
+            # A UNO said for a play to come covers that play only: another
+            # player's move (a jump-in that took the turn, the play that
+            # closed a chance to jump in) lets it lapse. One said with one
+            # card left (the play made) stays.
+            for seat in range(len(state.hands)):
+                if seat != player and state.uno >> seat & 1 and len(state.hands[seat]) >= 2:
+                    state.uno &= ~(1 << seat)
         said = state.uno >> player & 1
+        # Owed only by a player whose own cards left them one (RULES.md §6): a
+        # plugin's move that puts none down (a swap of its own) owes nothing.
         if len(state.hands[player]) == 1 and move.kind not in _NOT_PLAYS and not said and not any(
-                e.kind in _EXCHANGES for e in events):
+                e.kind in _EXCHANGES for e in events) and _puts_down(move, events):
             state.exposed = player
         elif said and len(state.hands[player]) != 1:
             state.uno &= ~(1 << player)  # said, but not followed by the play down to one

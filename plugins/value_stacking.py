@@ -3,8 +3,9 @@ answer with any draw card worth as much or more (+2 on +2, +4 on +2, +10
 on +6, never +2 on +4), of any colour, adding to the pending total; the
 first player who does not takes it all with `draw`.
 
-Decisions: a Wild Reverse Draw Four counts as a +4; `optional: false`
-forces a player who can stack to do so. Takes the place of `stacking`.
+Decisions: a Wild Reverse Draw Four counts as a +4; a plugin's draw card
+counts by its `draw` (unless its kind says `stacks=False`); `optional:
+false` forces a player who can stack to do so. Takes the place of `stacking`.
 """
 
 from collections.abc import Iterable
@@ -23,7 +24,7 @@ from unobot import (
     option,
     parse_card,
 )
-from unobot.cards import CardError
+from unobot.cards import CardError, rank_stacks_as, stacks_as
 
 
 @cache
@@ -51,17 +52,20 @@ class ValueStacking(Rule):
 
     @hookimpl
     def hold_penalty(self, state: GameState, victim: int, card: Card) -> bool | None:
-        return True if card.draw else None
+        return True if stacks_as(card) else None
 
     @hookimpl
     def can_stack(self, state: GameState, player: int, card: Card) -> bool:
-        return bool(card.draw) and card.draw >= draw_value(state.pending_rank)
+        least = draw_value(state.pending_rank)
+        return bool(stacks_as(card)) and card.draw >= least and not (least and not rank_stacks_as(state.pending_rank))
 
     def cards_stackable(self, state: GameState, player: int, cards: Iterable[Card]) -> list[Card]:
         """`can_stack` for many cards at once (it answers every card, never
         None): the engine lists a hand's answers to a pending total with it."""
         least = draw_value(state.pending_rank)
-        return [c for c in cards if c.draw and c.draw >= least]
+        if least and not rank_stacks_as(state.pending_rank):  # a total of a card that never stacks
+            return []
+        return [c for c in cards if c.draw and c.draw >= least and stacks_as(c)]
 
     @hookimpl(tryfirst=True)
     def check_move(self, state: GameState, move: Move) -> str | None:

@@ -50,9 +50,13 @@ def test_ctrl_c_stops_a_command_without_a_traceback(tmp_path: Path) -> None:
     import sys
     import time
 
+    # As from a terminal, where Ctrl-C is not ignored: a child inherits an ignored SIGINT, and
+    # Python then installs no KeyboardInterrupt for it (the whole suite once ran it so, from a
+    # test process left ignoring it, and the simulation played on for its million games).
     process = subprocess.Popen([sys.executable, "-m", "unobot.cli", "simulate", "--games", "1000000"],
                                cwd=tmp_path, env={**os.environ, "UNOBOT_CONFIG": ""},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(3)  # well into the games
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)

@@ -177,6 +177,8 @@ def test_platform_language_codes_find_their_catalogue() -> None:
 
     assert known("es-MX") == "es" and known("ES") == "es" and known("es_ES") == "es"
     assert known("xx") is None and known(None) is None and known("") is None
+    # Java's and older Android's legacy code for Indonesian (`in_ID`); Chinese scripts with a region
+    assert known("in") == "id" and known("in_ID") == "id" and known("zh-Hant-TW") == "zh_TW"
 
 
 def test_titles_of_rules_and_variants_come_from_the_catalogue() -> None:

@@ -28,6 +28,8 @@ PLACE_WORDS = {
 
 #: Where core's shared words live (a front-end's own texts are its business).
 CORE = re.compile(r"^core/")
+#: Where core names each front-end's kind of place, which is that front-end's word.
+NAMING_KINDS = "core/chat/place_names.py"
 
 
 def core_messages(lang: str) -> list[tuple[str, list[str]]]:
@@ -39,6 +41,8 @@ def core_messages(lang: str) -> list[tuple[str, list[str]]]:
             continue
         if not all(CORE.match(path) for path, _line in message.locations):
             continue  # also a front-end's own text (Telegram's words may say chat)
+        if all(path == NAMING_KINDS for path, _line in message.locations):
+            continue  # a kind of place named on purpose ("A Telegram chat", for `/me` read elsewhere)
         ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
         texts = list(message.string) if isinstance(message.string, (tuple, list)) else [message.string]
         out.append((ids[0], texts))

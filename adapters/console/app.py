@@ -43,9 +43,11 @@ from unobot.chat.narration import kept_after_draw, last_wild_colours, merge_repe
 from unobot.chat.play_picks import pick_color, pick_name, pick_number, play_needs, retry_text
 from unobot.chat.service import ChatService, Defaults, Outcome
 from unobot.chat.settings import override_commands
+from unobot.chat.settings_menu import SettingsMenu
+from unobot.chat.settings_press import saved_note
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, PLAYING, Table
 from unobot.chat.typed_offers import may_act
-from unobot.chat.views import HandView, TableView, hand_view, round_left, table_view
+from unobot.chat.views import HandView, TableView, hand_view, round_left, rules_problem, table_view
 from unobot.events import (
     CARDS_DRAWN,
     CHALLENGE_LOST,
@@ -65,12 +67,12 @@ from .input import (
     QUIT,
     RULES,
     TABLE,
-    WORDS,
     Ambiguous,
     Intent,
     Local,
     Reading,
     Refusal,
+    Setting,
     color_word,
     command_word,
     parse_line,
@@ -113,6 +115,9 @@ class Options:
     user: str = "player"
     persistent: bool = True  # False for the memory store: nothing to resume later
     explicit_lang: bool = False  # --lang given: it wins over a resumed game's language
+    #: Neither --variant nor --rule given: the console's own settings are played (the
+    #: variant and house rules last set at the table with `rules ...`), as a chat's are.
+    keep_rules: bool = False
 
     @property
     def person_id(self) -> str:
@@ -235,11 +240,11 @@ class ConsoleApp:
         if self.o.rounds is None and isinstance(saved.get("rounds"), int):
             self.o.rounds = saved["rounds"]
         _ = self._
-        try:
-            view = table_view(table, self.lang)
-        except VariantError as exc:
-            self.console.print(render.error(exc.text(self.lang)))
+        gone = rules_problem(table.game) if table.game is not None else None
+        if gone is not None:
+            self.console.print(render.error(gone.text(self.lang)))
             return False
+        view = table_view(table, self.lang)
         self.table = table
         self.console.print(Text(_("Welcome back: your game of {variant}, round {n}.").format(
             variant=view.variant_title, n=view.round), style="bold"))
@@ -273,7 +278,10 @@ class ConsoleApp:
     async def _setup(self) -> bool:
         """Chat settings (variant, rules, language), a new game, AI seats, start."""
         _ = self._
-        for cmd in (c.SetLanguage(self.lang), c.ResetRules(), c.SetVariant(self.o.variant)):
+        # Chosen on the command line, the variant and rules are this game's; else the ones
+        # typed at the table last time stay (a chat's settings are kept between games).
+        chosen = () if self.o.keep_rules else (c.ResetRules(), c.SetVariant(self.o.variant))
+        for cmd in (c.SetLanguage(self.lang), *chosen):
             if not await self._ok(await self.send(cmd)):
                 return False
         pending = override_commands(self.o.overrides)
@@ -282,7 +290,8 @@ class ConsoleApp:
             if len(failed) == len(pending):
                 return await self._ok(failed[0][1])
             pending = [cmd for cmd, _out in failed]
-        if not await self._ok(await self.send(c.NewGame(variant=self.o.variant, join=not self.o.auto))):
+        variant = None if self.o.keep_rules else self.o.variant  # None: the console's own setting
+        if not await self._ok(await self.send(c.NewGame(variant=variant, join=not self.o.auto))):
             return False
         ais = self.o.players if self.o.auto else self.o.players - 1
         if not await self._add_ai(ais):
@@ -293,6 +302,11 @@ class ConsoleApp:
         if not start.ok:
             return await self._ok(start)
         self._intro()
+        if self.o.keep_rules:  # the house rules typed at the table last time, said as they carry over
+            menu = SettingsMenu(await self.service.settings(self.o.chat_id), self.lang)
+            if menu.summary.house:  # (summary_lines: variant, house rules, [shared rules off,] timer, language)
+                for line in menu.summary_lines()[1:-2]:
+                    self.console.print(Text(line, style="grey70"))
         if self.on_game is not None and self.table is not None:
             self.on_game(self.table)
         await self.show(start)
@@ -417,7 +431,8 @@ class ConsoleApp:
         and the table's deck (so a name only another deck's card has is not read)."""
         game = self.table.game if self.table is not None else None
         deck = deck_of(game) if game is not None else None
-        return parse_line(line, render.numbered(hv), self.lang, deck)
+        players = [seat.name for seat in self.table.seats] if self.table is not None else None
+        return parse_line(line, render.numbered(hv), self.lang, deck, players)
 
     async def _act(self, intent: Intent, view: TableView, hv: HandView, my_turn: bool) -> None:
         _ = self._
@@ -430,6 +445,8 @@ class ConsoleApp:
             self.console.print(render.error(intent.message))
         elif isinstance(intent, Reading):
             await self._reading(intent)
+        elif isinstance(intent, Setting):
+            await self._change_rules(intent)
         elif isinstance(intent, Local):
             if intent.action == QUIT:
                 raise _Quit
@@ -593,6 +610,10 @@ class ConsoleApp:
             self._show_rules()
         elif isinstance(intent, Reading):
             await self._reading(intent)
+        elif isinstance(intent, Setting):
+            await self._change_rules(intent)
+        elif isinstance(intent, Refusal) and command_word((line or "").split()[0], self.lang) == RULES:
+            self.console.print(render.error(intent.message))
         else:
             self.console.print(render.error(_("The round is over: press Enter for the next one, or type quit.")))
         return None
@@ -620,15 +641,32 @@ class ConsoleApp:
         while True:
             line = self._ask_line(self._("Play again?"))
             asked = reading_of(line, self.lang)
-            if asked is None:
-                return typed.is_yes(line, self.lang)
-            await self._reading(asked)
+            if asked is not None:
+                await self._reading(asked)
+                continue
+            words = line.split()
+            if words and command_word(words[0], self.lang) == RULES:  # the next game's house rules
+                intent = parse_line(line, [], self.lang)
+                if isinstance(intent, Setting):
+                    await self._change_rules(intent)
+                elif isinstance(intent, Refusal):
+                    self.console.print(render.error(intent.message))
+                else:
+                    self._show_rules()
+                continue
+            answer = typed.yes_or_no(line, self.lang)
+            if answer is not None:
+                return answer
+            # Neither (`help`, `yse`, a move typed late): asked again, never taken for a no
+            # that ended the session.
+            self.console.print(Text(self._("Answer {yes} or {no}.").format(yes=self._("y"), no=self._("n")),
+                                    style="yellow"))
 
     async def _reading(self, asked: Reading) -> None:
         """`top`, `me`, `last`, `forgetme`: core's answer for this console's chat, as on
         Telegram and Discord (the matches played here are counted in its standings)."""
         lines = await answers.reading_lines(self.service.store, asked.what, self.o.chat_id, self.person,
-                                            self.lang, asked.arg)
+                                            self.lang, asked.arg, commands=self.commands())
         self.console.print(render.reading(lines))
 
     def _scores(self, view: TableView, title: str) -> RichTable:
@@ -677,15 +715,30 @@ class ConsoleApp:
         self.console.print(render.rules_text(table_view(table, self.lang).variant_title, rules, self.lang,
                                              self.o.rounds))
 
+    async def _change_rules(self, setting: Setting) -> None:
+        """`rules stacking off`, `rules reset`: the console's house rules
+        changed as an admin changes a chat's on Telegram and Discord (core's
+        settings commands, with their checks and refusals; the console's
+        player is its admin). They apply from the next game (Play again), as
+        there: the game under way keeps the rules it was dealt with. Said
+        saved only once the store took every command; the first refused
+        says why and leaves the rest unsent."""
+        out: Outcome | None = None
+        for cmd in setting.commands:
+            out = await self.send(cmd)
+            if not out.ok:
+                await self.show(out)
+                return
+        if out is None:
+            return
+        self.console.print(Text(saved_note(self.lang, out.to_lobby), style="green"))
+        settings = out.settings or await self.service.settings(self.o.chat_id)
+        for line in SettingsMenu(settings, self.lang).summary_lines():
+            self.console.print(Text("  " + line))
+
     def _quit(self) -> int:
-        _ = self._
         self.console.print()
-        if self.o.persistent:
-            self.console.print(Text(_("Game saved. Continue it with: {command} --resume").format(
-                command=render.play_command()), style="bold"))
-        else:
-            self.console.print(Text(_("The memory store keeps nothing after the program ends: this game is over."),
-                                    style="bold"))
+        self.console.print(render.quit_note(self.lang, self.o.persistent))
         return 0
 
     # -- talking to the service, showing what happened ----------------------------------------
@@ -712,20 +765,8 @@ class ConsoleApp:
         return out.ok
 
     def commands(self) -> dict[str, str]:
-        """The console's own words for the commands core's refusals name
-        (`render.error_text`'s `commands`): a refusal that says `/stop` or
-        `/new`, which only the chats have, leaves a console player stuck.
-
-        A new game is `unobot play` (as the player started it); the console
-        has no stop: a game ends by quitting and answering no to resuming it
-        at the next start (`_run` then puts it away); rules are chosen on the
-        command line (`--rule`), and `unobot variants` lists the variants."""
-        _ = self._
-        play = render.play_command()
-        return {"new": play,
-                "stop": _("{quit}, then {command} answering no to resuming it").format(
-                    quit=_(WORDS[QUIT]), command=play),
-                "rules": f"{play} --rule", "variant": "unobot variants"}
+        """The console's own words for the commands core's texts name (`render.commands`)."""
+        return render.commands(self.lang)
 
     async def show(self, out: Outcome, extras: bool = True, kept: bool = False) -> None:
         """Print a refusal, or the outcome's events one by one (the others' moves paced).

@@ -240,7 +240,8 @@ def run(args: argparse.Namespace) -> int:
         variant=variant, players=args.players, ai=args.ai, overrides=overrides, seed=args.seed,
         lang=lang, rounds=args.rounds, resume=args.resume, auto=args.auto,
         delay=args.delay if args.delay is not None else DEFAULT_DELAY, explicit_lang=args.lang is not None,
-        name=args.name or user.capitalize(), user=user, persistent=url != MEMORY)
+        name=args.name or user.capitalize(), user=user, persistent=url != MEMORY,
+        keep_rules=args.variant is None and not args.rule)
     if args.store is not None and args.store != MEMORY:
         from unobot.adapters.store_factory import StoreAddressError, store_address
 
@@ -253,7 +254,16 @@ def run(args: argparse.Namespace) -> int:
         return fail(_("--web needs the Redis store (the embedded one, or --store URL), not --store memory."))
     try:
         return asyncio.run(_main(options, config, url, str(data_dir(args.data_dir, config)), web=args.web))
-    except KeyboardInterrupt:  # between two moves: every move is saved already
+    except KeyboardInterrupt:  # between two moves (the others' pause): every move is saved already
+        # said as at a prompt: a Ctrl-C while the AI played left without a word, and the
+        # player could not know the game was kept, nor how to continue it
+        from rich.console import Console
+
+        from .render import quit_note
+
+        out = Console(highlight=False)
+        out.print()
+        out.print(quit_note(options.lang, options.persistent))
         return 130
     except StoreAddressError as exc:  # --store names no store: the writer's mistake, no server was asked
         err.print(Text.assemble((_("error:") + " ", "bold red"), f"--store: {exc}"))

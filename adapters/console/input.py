@@ -4,8 +4,9 @@ The game's own words (cards by number, name, code or symbol in any
 language, `draw`, `uno`, `catch ada`, ...) are core's grammar
 (`unobot.chat.grammar`), the same for every front-end that reads typed
 text. What is left here are the console's own words: `help`, `quit`,
-`table`, `log`, `rules` and a bare Enter, read first; then the players'
-records (`top [week|month|all]`, `me`, `last`, `forgetme`), which core
+`table`, `log`, `rules` and a bare Enter, read first (`rules` with more
+words changes the house rules: core reads them, `settings_typed`); then the players'
+records (`top [week|month|all]`, `me`, `last`, `forgetme`, `resetstats`), which core
 reads (`unobot.chat.answers.typed_reading`) and answers.
 """
 
@@ -13,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from unobot.cards import Card
-from unobot.chat import answers, grammar
+from unobot.chat import answers, grammar, settings_typed, typed
+from unobot.chat import commands as c
 from unobot.chat.grammar import (
     DRAW_PLAY,
     Ambiguous,
@@ -77,10 +80,20 @@ class Reading:
     arg: str | None = None
 
 
-Intent = Local | Reading | Parsed
+@dataclass(frozen=True)
+class Setting:
+    """`rules stacking off`, `rules reset`: the house rules changed, as an admin
+    changes them on Telegram and Discord (the console's player is its admin):
+    core's settings commands, sent in order (`unobot.chat.settings_typed`)."""
+
+    commands: tuple[c.Command, ...]
+
+
+Intent = Local | Reading | Setting | Parsed
 
 __all__ = ["DRAW_PLAY", "ENTER", "HELP", "LOG", "QUIT", "RULES", "SHORT", "TABLE", "WORDS", "Ambiguous",
-           "Intent", "Local", "Reading", "Refusal", "color_word", "command_word", "parse_line", "reading_of"]
+           "Intent", "Local", "Reading", "Refusal", "Setting", "color_word", "command_word", "parse_line",
+           "reading_of"]
 
 
 def command_word(word: str, lang: str) -> str | None:
@@ -97,16 +110,44 @@ def command_word(word: str, lang: str) -> str | None:
     return grammar.command_word(word, lang)
 
 
-def parse_line(line: str, hand: Sequence[Card], lang: str, deck: Collection[Card] | None = None) -> Intent:
+def parse_line(line: str, hand: Sequence[Card], lang: str, deck: Collection[Card] | None = None,
+               players: Collection[str] | None = None) -> Intent:
     """Parse one typed line; `hand` is the hand in the order it is numbered,
-    `deck` the cards the table plays with (None: any)."""
+    `deck` the cards the table plays with (None: any), `players` the names
+    at the table (a card's target that names none and reads as a slip gets
+    a "did you mean")."""
     words = line.split()
     if not words:
         return Local(ENTER)
     name = command_word(words[0], lang)
+    if name == RULES and len(words) > 1:
+        return setting_of(words[1:], lang, words[0])
     if name in (HELP, QUIT, TABLE, LOG, RULES):
         return Local(name)
-    return reading_of(line, lang) or grammar.parse_hand(line, hand, lang, deck)
+    return reading_of(line, lang) or grammar.parse_hand(line, hand, lang, deck, known=own_words(lang), players=players)
+
+
+@cache
+def own_words(lang: str) -> tuple[str, ...]:
+    """The words the console reads before core's grammar, in the reader's
+    language and English: its own (`help`, `quit`, `historial`) and the
+    records commands (`top`, `clasificación`): a "did you mean" names them
+    too (`hlep`, `toop`)."""
+    words: list[str] = [word for aliases in ALIASES.get(lang, {}).values() for word in aliases]
+    words += [word for aliases in ALIASES["en"].values() for word in aliases]
+    for language in dict.fromkeys((lang, "en")):
+        _ = gettext_for(language)
+        words += [_(WORDS[name]) for name in (HELP, QUIT, TABLE, LOG, RULES)]
+        words += [typed.first_form(language, message) for message in typed.RECORD_WORDS.values()]
+    words += list(typed.RECORD_WORDS)
+    return tuple(dict.fromkeys(words))
+
+
+def setting_of(words: Sequence[str], lang: str, rules_word: str = "rules") -> Setting | Refusal:
+    """The house-rule change the words after `rules` ask for, or a Refusal
+    showing the forms (core reads both: `settings_typed`)."""
+    found = settings_typed.setting_commands(words, lang, rules_word)
+    return found if isinstance(found, Refusal) else Setting(tuple(found))
 
 
 def reading_of(line: str, lang: str | None = None) -> Reading | None:

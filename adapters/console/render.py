@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from unobot.cards import Card
+from unobot.chat import typed
 from unobot.chat.i18n import gettext_for, ngettext_for
 from unobot.chat.match_text import by_standing, match_length
 from unobot.chat.render import (
@@ -33,6 +34,8 @@ from unobot.chat.render import (
     describe_private,
 )
 from unobot.chat.rules_text import rule_lines
+from unobot.chat.settings_typed import ON, RESET, usage
+from unobot.chat.typed import first_form
 from unobot.chat.typed_help import move_rows, records_rows, rule_rows
 from unobot.chat.typed_offers import (
     Offer,
@@ -45,7 +48,7 @@ from unobot.chat.views import HandView, TableView, round_clock_line
 from unobot.events import Event
 from unobot.ruleset import RuleSet
 
-from .input import LOG, RULES, SHORT, WORDS
+from .input import LOG, QUIT, RULES, SHORT, WORDS
 
 #: Chip colours (foreground on background) and the colour of a card's name.
 CHIP = {"R": "bold white on red3", "Y": "bold black on gold1", "G": "bold white on green4",
@@ -61,6 +64,40 @@ def play_command() -> str:
     """How the player started the game, for "continue with ... --resume":
     `python3 run.py play` sets UNOBOT_PLAY_COMMAND; an installed unobot is `unobot play`."""
     return os.environ.get("UNOBOT_PLAY_COMMAND") or "unobot play"
+
+
+def quit_note(lang: str, persistent: bool) -> Text:
+    """What leaving says (`quit`, Ctrl-D, Ctrl-C at a prompt or while the
+    others move): where the game is, and how to take it up again."""
+    _ = gettext_for(lang)
+    if persistent:
+        return Text(_("Game saved. Continue it with: {command} --resume").format(command=play_command()),
+                    style="bold")
+    return Text(_("The memory store keeps nothing after the program ends: this game is over."), style="bold")
+
+
+#: A console's chat id starts so (`console.<login>`): its table on the web page too.
+CHAT_PREFIX = "console."
+
+
+def commands(lang: str) -> dict[str, str]:
+    """The console's own words for the commands core's texts name
+    (`render.error_text`'s `commands`): a refusal that says `/stop` or
+    `/new`, which only the chats have, leaves a console player stuck, in the
+    terminal or on the page of its table (`unobot play --web`).
+
+    A new game is `unobot play` (as the player started it); the console
+    has no stop: a game ends by quitting and answering no to resuming it
+    at the next start (`_run` then puts it away); rules are chosen on the
+    command line (`--rule`), and `unobot variants` lists the variants;
+    the standings are the reader's typed word for them (`clasificación`)."""
+    _ = gettext_for(lang)
+    play = play_command()
+    return {"new": play,
+            "stop": _("{quit}, then {command} answering no to resuming it").format(
+                quit=_(WORDS[QUIT]), command=play),
+            "rules": f"{play} --rule", "variant": "unobot variants",
+            "top": typed.first_form(lang, typed.RECORD_WORDS["top"])}
 
 
 def chip(card: Card) -> Text:
@@ -332,7 +369,9 @@ def help_table(lang: str, rules: RuleSet | None = None) -> HelpList:
         (f"{_(WORDS['table'])} · {_(SHORT['table'])}", _("show the table and your hand again")),
         (f"{_(WORDS[LOG])}", _("the recent moves, also those that scrolled away")),
         (f"{_(WORDS[RULES])}", _("the variant and the rules in play")),
-        *records_rows(lang),
+        (f"{_(WORDS[RULES])} seven-o {first_form(lang, ON)} · {_(WORDS[RULES])} {first_form(lang, RESET)}",
+         _("change the house rules: one on or off, an option, or back to the variant's (from the next game)")),
+        *records_rows(lang, admin=True),  # the console's standings are its player's to reset
         (f"{_(WORDS['help'])} · ?", _("this list")),
         (f"{_(WORDS['quit'])} · q", _("save the game and leave ({command} --resume continues it)").format(
             command=play_command())),
@@ -384,12 +423,21 @@ def rules_text(title: str, rules: RuleSet, lang: str, rounds: int | None = None)
     for line in rule_lines(rules, lang):  # core's words: the title, each option's help and value
         head = Text("+ " if line.house else "· ", style="grey50")
         head.append(line.title, style="bold cyan" if line.house else "")
+        head.append(f" ({line.name})", style="grey50")  # what `rules NAME off` takes
         parts.append(Padding(head, (0, 0, 0, 2)))
         parts += [Padding(Text(option, style="grey62"), (0, 0, 0, 6)) for option in line.options]
     parts.append(Text(_("+ house rule   · shared rule"), style="grey62"))
     length = match_length(lang, rounds=rounds)
     if length is not None:
         parts.append(Text(length))
+    # How to change them: a newcomer who read the list had no way to know (the console
+    # takes its rules when a game starts, as a chat's lobby does).
+    parts.append(Padding(Text(_("To play with other rules, start a new game: {command} --variant NAME, "
+                                "--rule NAME=false or --rule NAME.OPTION=VALUE (unobot variants and "
+                                "unobot rules list them).").format(command=play_command()), style="grey62"),
+                         (0, 0, 0, 2)))
+    # ... and the house rules at the table, for the next game (as a chat's admin changes them).
+    parts.append(Padding(Text(usage(lang, _(WORDS[RULES])), style="grey62"), (0, 0, 0, 2)))
     return Group(*parts)
 
 

@@ -130,4 +130,17 @@ class LineReader:
             line = self.stream.readline()
         if not line:
             raise EOFError
-        return line.rstrip("\r\n")
+        line = line.rstrip("\r\n")
+        if not self._is_terminal():
+            # Read from a file or a pipe: nothing echoed it, so the transcript
+            # showed a prompt followed by the next move ("Your move ›   · Root
+            # drew a card."), never what was answered. Said after the prompt,
+            # as a terminal would have shown it.
+            self.console.print(Text(line), highlight=False)
+        return line
+
+    def _is_terminal(self) -> bool:
+        try:
+            return self.stream.isatty()
+        except (OSError, ValueError):
+            return False

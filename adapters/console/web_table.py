@@ -63,6 +63,7 @@ def serve(config: Config, redis_url: str, prefix: str, chat: str, person: str, n
 
     wc = web_config(config)  # one secret for the server and the link (a random one, without a token)
     wc.browser_tables = False  # only the console's table is served
+    wc.places = ("console",)  # a page opened without its link is told the console prints it
     ready = threading.Event()
     failed: list[BaseException] = []
     held: dict[str, Any] = {}

@@ -39,20 +39,25 @@ from unobot.chat import commands as c
 from unobot.chat import panel_ids as ids
 from unobot.chat import panel_press
 from unobot.chat.pacer import Pacer
+from unobot.chat.place_names import DISCORD as PLACE_DISCORD
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.status_text import outcome_text
 from unobot.chat.table import Table
-from unobot.chat.wake import SYSTEM
+from unobot.chat.wake import SYSTEM, TIMER
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker, follow_changes
 from unobot.store import StoreError
 
-from . import render
+from . import departures, permissions, render
 from .commands import Translator, settings_press, uno_group
 from .host import Options
-from .place import channel_of, chat_id, chat_of, lang_of, person_of
+from .panels import OpenPanels
+from .place import channel_of, chat_id, chat_of, guild_id_of, lang_of, person_of, place_name
 from .reply import EPHEMERAL, UPDATE, Reply, answered
 
 log = logging.getLogger(__name__)
+
+#: Discord's error code for a change in an archived thread.
+THREAD_ARCHIVED = 50083
 
 __all__ = ["SYSTEM", "Options", "UnoBot", "chat_id"]
 
@@ -62,11 +67,17 @@ class UnoBot(discord.Client):
                  shard_id: int | None = None, shard_count: int | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # A ban (moderation, not privileged) and, when the operator enabled it, a leave or kick
+        # (members, privileged) remove the member's seats: departures.py.
+        intents.moderation = True
+        intents.members = (options or Options()).members_intent
         # The bot never joins a voice channel: discord.py's two start-up WARNINGs that
         # voice needs PyNaCl and davey only told an operator of a feature unobot does not use.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        # With the members intent, no member list is downloaded or kept: only their departures count.
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
-                         shard_id=shard_id, shard_count=shard_count)
+                         shard_id=shard_id, shard_count=shard_count, chunk_guilds_at_startup=False,
+                         member_cache_flags=discord.MemberCacheFlags.none())
         self.service = service
         self.options = options or Options()
         o = self.options
@@ -78,18 +89,25 @@ class UnoBot(discord.Client):
         self._tasks: set[asyncio.Task[None]] = set()
         #: The status message's edits, paced to the channel's budget (core's `Pacer`).
         self.pacer: Pacer[tuple[Table, render.Shown]] = Pacer(self._send_status, self.options.status_interval)
+        #: Members' open hand panels, brought up to date when their turn comes.
+        self.panels = OpenPanels(lambda table, person, lang: self.panel(table, person, lang),
+                                 self.options.status_interval)
         self._following: asyncio.Task[None] | None = None
 
     # -- life -------------------------------------------------------------------------
     async def setup_hook(self) -> None:
         await self.tree.set_translator(Translator())
         if self.options.sync_commands:
-            await self.tree.sync()
+            try:
+                await self.tree.sync()
+            except discord.HTTPException as exc:
+                # The commands Discord already has still work: a refused sync (a text over a limit,
+                # the applications.commands scope missing) is the operator's to read, not a crash.
+                log.error("the /uno commands were not registered with Discord (the ones it has stay): %s", exc)
         if self.options.replan_at_start:
             self.spawn(self.replan_all())
         # Moves other processes save (a separate `unobot web`, another shard) show here at once.
-        self._following = follow_changes(self.waker, self.service.store.changes(),
-                                         lambda chat: chat if channel_of(chat) else None, self.refresh)
+        self._following = follow_changes(self.waker, self.service.store.changes(), self.served, self.refresh)
 
     async def close(self) -> None:
         await stop_following(self._following)
@@ -97,6 +115,7 @@ class UnoBot(discord.Client):
         for task in list(self._tasks):
             task.cancel()
         self.pacer.close()
+        self.panels.close()
         await super().close()
 
     @contextlib.asynccontextmanager
@@ -114,8 +133,26 @@ class UnoBot(discord.Client):
         task.add_done_callback(self._tasks.discard)
         return task
 
+    def served(self, chat: str) -> str | None:
+        """`chat` if its channel is this process's to watch: its timers and the
+        changes other processes make to it. With gateway sharding, Discord
+        sends a server's events to one shard, `(guild_id >> 22) % shards`;
+        each shard process watches its own servers' tables, so a change is
+        shown, and a timer rung, once, not once per process (every shard
+        edited every status message: N times the channel's edit budget)."""
+        if channel_of(chat) is None:
+            return None
+        if self.shard_id is None or not self.shard_count or self.shard_count < 2:
+            return chat
+        guild = guild_id_of(chat) or 0
+        return chat if (guild >> 22) % self.shard_count == self.shard_id else None
+
     # -- interactions ---------------------------------------------------------------------
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.channel_id is not None and interaction.guild_id is not None:
+            # How the channel is known, for a member's /uno me read elsewhere (core's place_names):
+            # aside, as it may read the store, never before the 3-second answer.
+            self.spawn(self.service.note_place(chat_of(interaction), PLACE_DISCORD, place_name(interaction)))
         kind = interaction.type
         if kind not in (discord.InteractionType.component, discord.InteractionType.modal_submit) \
                 or interaction.channel_id is None:
@@ -142,14 +179,21 @@ class UnoBot(discord.Client):
         message = None if on_ephemeral else (it.message.id if it.message is not None else 0)
         ans = await panel_press.press(self.service, chat, person, ids.parse(custom_id, values), now=self.now(),
                                       message=message, commands=render.COMMANDS)
+        # The channel's status message cannot be updated: whoever presses is told what to grant.
+        lacking = permissions.warning(gaps, ans.lang) if (gaps := permissions.missing(it)) else ""
         if ans.picker is not None and ans.table is not None:
             await reply.show(render.picker(ans.table, ans.picker, ans.lang, ans.page))
         elif ans.form == panel_press.PANEL and ans.table is not None:
-            await reply.show(self.panel(ans.table, person, ans.lang, notes=ans.notes, page=ans.page))
+            notes = [*ans.notes, lacking] if lacking else ans.notes
+            await reply.show(self.panel(ans.table, person, ans.lang, notes=notes, page=ans.page))
+            self.panels.shown(chat, it, person, ans.lang, ans.table.version)
         elif ans.form == panel_press.GONE:
             await reply.show(render.Shown("\n".join(ans.notes) or "✓", None))
         elif ans.form == panel_press.TELL:  # a refusal is core's text; a private line is escaped
-            await reply.tell("\n".join(ans.notes if ans.refused else map(render.esc, ans.notes)))
+            told = ans.notes if ans.refused else [render.esc(n) for n in ans.notes]
+            await reply.tell("\n".join([*told, render.esc(lacking)] if lacking else told))
+        elif lacking:
+            await reply.tell(render.esc(lacking))
         else:
             await reply.ack()
         if ans.outcome is not None:
@@ -177,13 +221,15 @@ class UnoBot(discord.Client):
         says why a game ended) and plan the table's jobs anew (none once it ended)."""
         table = out.table
         if out.changed and table is not None:  # a table command's outcome always holds its table
-            st = outcome_text(table, line, rules=render.RULES_COMMAND, now=self.now(), live_clock=render.live_clock)
+            st = outcome_text(table, line, rules=render.RULES_COMMAND, now=self.now(), live_clock=render.live_clock,
+                              commands=render.COMMANDS)
             await self.refresh(chat, table, render.status(table, st))
             self.waker.after(chat, table, out)
 
     async def refresh(self, chat: str, table: Table, shown: render.Shown | None = None) -> None:
         """Show `table` (as `shown`, else its status) on the channel's status message (paced)."""
         self.pacer.show(chat, table.version, (table, shown or render.status(table, now=self.now())))
+        self.panels.table_changed(chat, table)
 
     async def _send_status(self, chat: str, state: tuple[Table, render.Shown]) -> None:
         """The pacer's sender: edit the game's status message (a deleted one is posted again)."""
@@ -195,20 +241,39 @@ class UnoBot(discord.Client):
         mid = table.adapter.get("status")
         if isinstance(mid, int):
             try:
-                await channel.get_partial_message(mid).edit(content=shown.content, view=shown.view,
-                                                            attachments=shown.files())
+                await self._edit_status(cid, mid, shown)
                 return
-            except discord.NotFound:  # deleted: posted again below
-                pass
+            except discord.NotFound as exc:  # deleted: posted again below (unless its channel is gone)
+                if exc.code == departures.UNKNOWN_CHANNEL:
+                    self.spawn(self.place_gone([chat]))
+                    return
             except discord.HTTPException as exc:
                 log.warning("chat %s: status not edited: %s", chat, exc)
                 return
         try:
             msg = await channel.send(shown.content, view=shown.components, files=shown.files())
         except discord.HTTPException as exc:
+            if isinstance(exc, discord.NotFound) and exc.code == departures.UNKNOWN_CHANNEL:
+                self.spawn(self.place_gone([chat]))
+                return
             log.warning("chat %s: status not posted: %s", chat, exc)
             return
         await self.claim_status(chat, table, msg.id, mid if isinstance(mid, int) else None, shown)
+
+    async def _edit_status(self, cid: int, mid: int, shown: render.Shown) -> None:
+        """Edit the status message `mid` of channel `cid`. In a thread Discord
+        archived for inactivity (messages count, edits do not: a game played
+        on its status message alone is archived mid-game after the thread's
+        hour or day), an edit is refused (50083) until the thread is
+        unarchived, which the bot, a member of it, may do: then edited."""
+        message = self.get_partial_messageable(cid).get_partial_message(mid)
+        try:
+            await message.edit(content=shown.content, view=shown.view, attachments=shown.files())
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+            await self.http.edit_channel(cid, archived=False)
+            await message.edit(content=shown.content, view=shown.view, attachments=shown.files())
 
     async def claim_status(self, chat: str, table: Table, mid: int, replacing: int | None,
                            shown: render.Shown) -> None:
@@ -234,9 +299,81 @@ class UnoBot(discord.Client):
         except discord.HTTPException as exc:
             log.info("chat %s: a second status message %s not tidied away: %s", chat, mid, exc)
 
+    # -- members who left the server: departures.py ------------------------------------
+    async def on_member_ban(self, guild: discord.Guild, user: discord.User | discord.Member) -> None:
+        await self.member_gone(guild.id, user.id)
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        await self.member_gone(payload.guild_id, payload.user.id)
+
+    async def member_gone(self, guild_id: int, user_id: int) -> None:
+        """`user_id` is no longer in the server: their seats there are removed."""
+        async with self.busy():
+            for chat, out in await departures.leave_guild(self.service, guild_id, str(user_id)):
+                await self.after(chat, out)
+
+    # -- channels, threads and servers gone: departures.py ------------------------------
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.place_gone([chat_id(channel.guild.id, channel.id)])
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.place_gone([chat_id(payload.guild_id, payload.thread_id)])
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.place_gone(await departures.guild_chats(self.service, guild.id))
+
+    async def place_gone(self, chats: list[str]) -> None:
+        """These chats' channels are gone (or the bot from their server): their
+        games are stopped and their timers end; nothing is shown (no channel to show it in)."""
+        async with self.busy():
+            for chat in chats:
+                if await departures.stop_table(self.service, chat):
+                    self.waker.cancel(chat)
+                    self.panels.forget_chat(chat)
+
+    async def remove_departed(self, chat: str, *, version: int | None = None,
+                              by: c.Person | None = None) -> Outcome | None:
+        """The seat of the member on turn removed (as `/uno leave`) if Discord
+        says they are no longer in the server: nobody told the bot (the members
+        intent off), and their turn would otherwise wait for them forever (no
+        turn timer) or run out turn after turn. Asked when their turn timer
+        rings (`version`: the table it was planned on) and by `/uno skip`
+        (`by`: a player of the game or an admin). The outcome, if removed."""
+        guild = guild_id_of(chat)
+        if guild is None:
+            return None
+        try:
+            table = await self.service.table(chat)
+        except (StoreError, ValueError):
+            return None  # the command or the wake meets the outage itself
+        game = table.game if table is not None else None
+        if table is None or game is None or not 0 <= game.turn < len(table.seats) \
+                or (version is not None and table.version != version) \
+                or (by is not None and not by.is_admin and table.seat_of(by.id) is None):
+            return None
+        on_turn = table.seats[game.turn].id
+        leave = departures.leave_of(table, on_turn)
+        if leave is None or not await departures.is_gone(self.http, guild, on_turn):
+            return None
+        out = await self.service.handle(chat, *leave)
+        return out if out.ok else None
+
+    async def delete_message(self, chat: str, mid: int) -> None:
+        """Delete the bot's message `mid` in the channel of `chat` (one already gone is no matter)."""
+        cid = channel_of(chat)
+        if cid is None:
+            return
+        try:
+            await self.get_partial_messageable(cid).get_partial_message(mid).delete()
+        except discord.HTTPException as exc:
+            log.info("chat %s: message %s not deleted: %s", chat, mid, exc)
+
     # -- timers: core's waker -------------------------------------------------------------
     async def _ring(self, kind: str, chat: str, data: WakeData) -> None:
         async with self.busy():
+            if kind == TIMER and (gone := await self.remove_departed(chat, version=data.get("version"))):
+                await self.after(chat, gone)
+                return
             fired = await self.waker.fire(kind, chat, data)
             if fired.changed and fired.outcome is not None:
                 await self.after(chat, fired.outcome, line=fired.line)
@@ -246,8 +383,7 @@ class UnoBot(discord.Client):
         timers (core's `Waker.replan`), and each one's status message is brought
         up to date (a process that stopped right after a move may never have
         shown it; paced as any edit; Telegram's start-up does the same)."""
-        async for chat, table in self.waker.replan(self.service.store.bound_chats(),
-                                                   lambda chat: chat if channel_of(chat) else None):
+        async for chat, table in self.waker.replan(self.service.store.bound_chats(), self.served):
             await self.refresh(chat, table)
 
 

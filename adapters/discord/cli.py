@@ -14,7 +14,8 @@ import argparse
 import sys
 from typing import Any
 
-from unobot.chat.i18n import gettext_for
+from unobot.chat.i18n import N_, Msg, gettext_for
+from unobot.cli_text import error_line
 
 
 def register(subparsers: Any) -> None:
@@ -57,17 +58,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     token = config.discord.token
     if not token:
-        print("error: no bot token: set DISCORD_BOT_TOKEN (from the Developer Portal, Bot page) "
-              "or discord.token", file=sys.stderr)
+        print(error_line(Msg(N_("no bot token: set {variable} ({source}) or {key}"), variable="DISCORD_BOT_TOKEN",
+                             source=Msg(N_("from the Developer Portal, Bot page")), key="discord.token")), file=sys.stderr)
         return 2
-    if (args.shard is None) != (args.shards is None):
-        print("error: --shard and --shards go together", file=sys.stderr)
-        return 2
-    if args.shards is not None and not 0 <= args.shard < args.shards:
-        # Discord closes the gateway of a shard outside 0..N-1 (4010, "invalid shard").
-        print(f"error: --shard is this process's number among --shards {args.shards}: "
-              f"0 to {args.shards - 1}, not {args.shard}" if args.shards > 0 else
-              "error: --shards is how many processes serve the bot: 1 or more", file=sys.stderr)
+    wrong = shard_problem(args.shard, args.shards)
+    if wrong is not None:
+        print(error_line(wrong), file=sys.stderr)
         return 2
     use_api(config.discord.api_url, config.discord.gateway_url)
     redis_url = args.redis or config.redis.url
@@ -84,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
         service = await open_service(config, redis_url, settings_from=settings_places,
                                       settings_followers=settings_followers)
         store = service.store
-        options = Options(sync_commands=not args.no_sync, lobby_seconds=config.game.lobby_minutes * 60.0)
+        options = Options(sync_commands=not args.no_sync, lobby_seconds=config.game.lobby_minutes * 60.0,
+                          members_intent=config.discord.members_intent)
         bot = UnoBot(service, options=options, shard_id=args.shard, shard_count=args.shards)
         from unobot.adapters.web.cli import attach_discord
 
@@ -102,10 +99,51 @@ def run(args: argparse.Namespace) -> int:
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(main())
+    except discord.PrivilegedIntentsRequired:
+        print(error_line(Msg(N_("{key} is true, but Discord refused the Server Members intent: switch it on "
+                                "({source}), or set {key} to false"), key="discord.members_intent",
+                             source=Msg(N_("Developer Portal, Bot page, Privileged Gateway Intents")))),
+              file=sys.stderr)
+        return 1
+    except discord.ConnectionClosed as exc:  # a close discord.py does not retry: said, not a traceback
+        print(error_line(gateway_closed(exc.code, exc.reason)), file=sys.stderr)
+        return 1
     except (StoreError, discord.LoginFailure, OSError, RuntimeError) as exc:
-        print(f"error: {startup_reason(exc)}", file=sys.stderr)
+        print(error_line(startup_reason(exc)), file=sys.stderr)
         return 1
     return 0
+
+
+#: Discord's gateway close code when a bot in too many servers for one connection must be sharded.
+SHARDING_REQUIRED = 4011
+
+
+def gateway_closed(code: int, reason: str) -> Msg:
+    """Why Discord's gateway closed the connection for good, and what to do."""
+    if code == SHARDING_REQUIRED:
+        return Msg(N_("Discord requires sharding: the bot is in too many servers for one connection; run several "
+                      "processes on one Redis, each with --shard I --shards N (I from 0 to N-1)"))
+    return Msg(N_("the Discord gateway closed the connection ({code}): {reason}"), code=code,
+               reason=Msg.plain(reason or "-"))
+
+
+def shard_problem(shard: int | None, shards: int | None) -> Msg | None:
+    """What is wrong with `--shard I --shards N`, and what to give instead, if
+    anything: Discord closes the gateway of a shard outside 0..N-1 (4010,
+    "invalid shard"), so it is said before connecting, in the words (and the
+    language) of the other start-up errors."""
+    if (shard is None) != (shards is None):
+        given, missing = ("--shard", "--shards") if shard is not None else ("--shards", "--shard")
+        return Msg(N_("{given} needs {missing}: --shard I --shards N runs shard I of N (I from 0 to N-1)"),
+                   given=given, missing=missing)
+    if shard is None or shards is None:
+        return None
+    if shards < 1:
+        return Msg(N_("--shards {count}: it is how many processes serve the bot, 1 or more"), count=shards)
+    if not 0 <= shard < shards:
+        return Msg(N_("--shard {shard}: it is this process's number among --shards {count}, "
+                      "from 0 to {last}"), shard=shard, count=shards, last=shards - 1)
+    return None
 
 
 def startup_reason(exc: BaseException) -> str:

@@ -36,13 +36,17 @@ from unobot.chat import panel_ids as ids
 from unobot.chat import settings_menu as sm
 from unobot.chat import settings_press as sp
 from unobot.chat.actions import LEVEL_NAMES, ai_levels
-from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, known
+from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, N_, NC_, known, pgettext_for
 from unobot.chat.markup import titled
+from unobot.chat.names import clip
 from unobot.chat.outcome import Outcome, reader_lang
+from unobot.chat.render import error_text
 from unobot.chat.status_text import stop_line
 from unobot.chat.typed import PERIODS, TYPED, menu_word
+from unobot.chat.views import variant_title
+from unobot.variants import variant_names
 
-from . import render
+from . import permissions, render
 from .host import Host
 from .place import chat_of, lang_of, person_of, settings_chat
 from .reply import EPHEMERAL, PUBLIC, Reply, answered
@@ -53,15 +57,54 @@ def _d(text: str) -> app_commands.locale_str:
     return app_commands.locale_str(text)
 
 
+#: The catalogue's context of an option's name ("variant", "seconds"): one word, as Discord takes it.
+OPTION = "discord option"
+#: Which characters Discord takes in a command's or option's name: letters (lowercase
+#: where the script has case), digits, "-" and "_", and Devanagari and Thai marks;
+#: 1 to 32 of them. A name it refuses fails the whole command list's registration.
+_SCRIPTS_WITH_MARKS = ((0x0900, 0x097F), (0x0E00, 0x0E7F))
+
+
+def _o(name: str) -> app_commands.locale_str:
+    """An option's name, shown in the member's language by `Translator`."""
+    return app_commands.locale_str(name, context=OPTION)
+
+
+def option_name(name: str, lang: str | None) -> str:
+    """An option's name in `lang`, as Discord shows it there: the catalogue's word,
+    or the English name when the word is not one Discord takes as a name."""
+    word = pgettext_for(lang)(OPTION, name)
+    return word if valid_name(word) else name
+
+
+def valid_name(word: str) -> bool:
+    """Whether Discord takes `word` as an option's name (see `_SCRIPTS_WITH_MARKS`)."""
+    import unicodedata
+
+    def allowed(ch: str) -> bool:
+        if ch in "-_" or unicodedata.category(ch)[0] in "LN":
+            return True
+        return any(low <= ord(ch) <= high for low, high in _SCRIPTS_WITH_MARKS)
+
+    return 1 <= len(word) <= 32 and word == word.lower() and all(map(allowed, word))
+
+
 class Translator(app_commands.Translator):
-    """Command descriptions and the names of a choice (an AI level, a period
-    of the standings) in the member's client language, from the catalogue; a
-    typed word (`locale_str(text, context="typed")`) shows its first form."""
+    """Command descriptions, option names and the names of a choice (an AI
+    level, a period of the standings) in the member's client language, from
+    the catalogue; a typed word (`locale_str(text, context="typed")`) shows
+    its first form; an option's name (`_o`) is one word Discord takes as a
+    name, else it stays English (`option_name`)."""
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContextTypes) -> str | None:
         lang = known(locale.value)
-        if lang in (None, "en") or context.location not in (
+        if lang in (None, "en"):
+            return None
+        if string.extras.get("context") == OPTION:
+            word = option_name(string.message, lang)
+            return word if word != string.message else None
+        if context.location not in (
                 app_commands.TranslationContextLocation.command_description,
                 app_commands.TranslationContextLocation.group_description,
                 app_commands.TranslationContextLocation.parameter_description,
@@ -70,10 +113,17 @@ class Translator(app_commands.Translator):
         return menu_word(lang, string.message, typed=string.extras.get("context") == TYPED)
 
 
-SCOPES = [app_commands.Choice(name="channel", value="channel"), app_commands.Choice(name="server", value="server")]
+#: Where a setting goes: its names in the member's language (`Translator`), its values the same in every one.
+SCOPES = [app_commands.Choice(name=app_commands.locale_str(N_("this channel")), value="channel"),
+          app_commands.Choice(name=app_commands.locale_str(N_("the whole server")), value="server")]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in LANGUAGES]
 
 SCOPE = N_("This channel, or the whole server (its channels' default)")
+#: The commands that do what the status message's buttons do (Telegram's words for /join and /start).
+JOIN = N_("Join the open game")
+START = N_("Start the game")
+HAND = N_("Your cards and what you may do now (only you see them)")
+STATUS = N_("Post the game's message again at the bottom of the channel")
 
 
 def uno_group(bot: Host) -> app_commands.Group:
@@ -81,17 +131,22 @@ def uno_group(bot: Host) -> app_commands.Group:
 
     @group.command(name="new", description=_d(c.WORDS["new"]))
     @app_commands.describe(variant=_d(N_("The rules variant")))
+    @app_commands.rename(variant=_o(NC_("discord option", "variant")))
     async def new(it: discord.Interaction[Any], variant: str | None = None) -> None:
         await guarded(bot, it, PUBLIC, lambda r: new_game(bot, it, r, variant))
 
+    new.autocomplete("variant")(variant_choices)
+
     @group.command(name="rules", description=_d(c.WORDS["rules"]))
     @app_commands.describe(scope=_d(SCOPE))
+    @app_commands.rename(scope=_o(NC_("discord option", "scope")))
     @app_commands.choices(scope=SCOPES)
     async def rules(it: discord.Interaction[Any], scope: str = "channel") -> None:
         await guarded(bot, it, EPHEMERAL, lambda r: show_settings(bot, it, r, scope, sm.RULES))
 
     @group.command(name="variant", description=_d(c.WORDS["variant"]))
     @app_commands.describe(name=_d(N_("The rules variant")), scope=_d(SCOPE))
+    @app_commands.rename(name=_o(NC_("discord option", "name")), scope=_o("scope"))
     @app_commands.choices(scope=SCOPES)
     async def variant(it: discord.Interaction[Any], name: str | None = None, scope: str = "channel") -> None:
         if name:
@@ -99,14 +154,18 @@ def uno_group(bot: Host) -> app_commands.Group:
         else:
             await guarded(bot, it, EPHEMERAL, lambda r: show_settings(bot, it, r, scope, sm.VARIANTS))
 
+    variant.autocomplete("name")(variant_choices)
+
     @group.command(name="language", description=_d(c.WORDS["language"]))
     @app_commands.describe(scope=_d(SCOPE))
+    @app_commands.rename(language=_o(NC_("discord option", "language")), scope=_o("scope"))
     @app_commands.choices(language=LANGUAGE_CHOICES, scope=SCOPES)
     async def language(it: discord.Interaction[Any], language: str, scope: str = "channel") -> None:
         await guarded(bot, it, PUBLIC, lambda r: setting(bot, it, r, c.SetLanguage(language), scope))
 
     @group.command(name="timer", description=_d(c.WORDS["timer"]))
     @app_commands.describe(scope=_d(SCOPE))
+    @app_commands.rename(seconds=_o(NC_("discord option", "seconds")), scope=_o("scope"))
     @app_commands.choices(scope=SCOPES)
     async def timer(it: discord.Interaction[Any], seconds: app_commands.Range[int, 0, 3600],
                     scope: str = "channel") -> None:
@@ -114,6 +173,7 @@ def uno_group(bot: Host) -> app_commands.Group:
 
     @group.command(name="top", description=_d(answers.READING["top"]))
     @app_commands.choices(period=PERIOD_CHOICES)
+    @app_commands.rename(period=_o(NC_("discord option", "period")))
     async def top(it: discord.Interaction[Any], period: str = "all") -> None:
         await guarded(bot, it, EPHEMERAL, lambda r: show_records(bot, it, r, "top", period))
 
@@ -126,6 +186,7 @@ def uno_group(bot: Host) -> app_commands.Group:
     @group.command(name="ai", description=_d(N_("Add AI players to the open game")))
     @app_commands.describe(count=_d(N_("How many AI players, 1 to 9")), level=_d(N_("How well the AI plays")))
     @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.rename(count=_o(NC_("discord option", "count")), level=_o(NC_("discord option", "level")))
     async def ai(it: discord.Interaction[Any], count: app_commands.Range[int, 1, 9] = 1,
                  level: str | None = None) -> None:
         cmd = c.AddAI(count=count, level=level) if level else c.AddAI(count=count)
@@ -133,8 +194,16 @@ def uno_group(bot: Host) -> app_commands.Group:
 
     @group.command(name="kick", description=_d(N_("Remove a player from the game (creator or admin)")))
     @app_commands.describe(player=_d(N_("The player to remove")))
+    @app_commands.rename(player=_o(NC_("discord option", "player")))
     async def kick(it: discord.Interaction[Any], player: discord.User) -> None:
         await guarded(bot, it, PUBLIC, lambda r: table_command(bot, it, r, c.Kick(target=str(player.id))))
+
+    # What the status message's buttons do, typed: the message may have scrolled far up a busy channel.
+    pressed: tuple[tuple[str, c.Command, str], ...] = (("join", c.Join(), JOIN), ("start", c.Start(), START))
+    for name, typed, words in pressed:
+        group.add_command(simple_command(bot, name, words, EPHEMERAL, functools.partial(table_command, cmd=typed)))
+    group.add_command(simple_command(bot, "hand", HAND, EPHEMERAL, show_hand))
+    group.add_command(simple_command(bot, "status", STATUS, PUBLIC, repost_status))
 
     for name, command in c.PLAIN.items():  # core's table commands that take nothing
         mode = PUBLIC if issubclass(command, c.PUBLIC_ANSWERS) else EPHEMERAL
@@ -146,6 +215,22 @@ def uno_group(bot: Host) -> app_commands.Group:
         await guarded(bot, it, EPHEMERAL, lambda r: show_help(bot, it, r, group))
 
     return group
+
+
+async def variant_choices(it: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """What Discord offers while a member types a variant's name: every variant
+    (the shipped ones and the plugins' and the operator's) whose name or title
+    in the member's language holds what they typed, at most 25 (Discord's
+    limit); a name typed in full is still taken as it is."""
+    lang = lang_of(it, "en")
+    typed = current.strip().lower()
+    found: list[app_commands.Choice[str]] = []
+    for name in variant_names():
+        title = variant_title(name, lang)
+        if typed in name.lower() or typed in title.lower():
+            label = name if title == name else f"{title} ({name})"
+            found.append(app_commands.Choice(name=clip(label, 100), value=name))
+    return found[:25]
 
 
 def simple_command(bot: Host, name: str, words: str, mode: str,
@@ -178,6 +263,7 @@ def confirmed_command(bot: Host, name: str) -> app_commands.Command[Any, Any, No
     answers what would be removed and how to confirm (only the member sees it)."""
     @app_commands.describe(confirm=_d(N_("yes: do it now (it cannot be undone)")))
     @app_commands.choices(confirm=CONFIRM_CHOICES)
+    @app_commands.rename(confirm=_o(NC_("discord option", "confirm")))
     async def run(it: discord.Interaction[Any], confirm: str | None = None) -> None:
         await guarded(bot, it, EPHEMERAL, lambda r: show_records(bot, it, r, name, confirm))
 
@@ -195,6 +281,9 @@ async def guarded(bot: Host, it: discord.Interaction[Any], mode: str,
 
 async def new_game(bot: Host, it: discord.Interaction[Any], reply: Reply, variant: str | None) -> None:
     chat, person = chat_of(it), person_of(it)
+    if lacking := permissions.missing(it):  # a lobby the bot could never update: say what to grant
+        await reply.tell(render.esc(permissions.refusal(lacking, bot.lang(it))))
+        return
     out = await bot.service.handle(chat, person, c.NewGame(variant=variant))
     if not out.ok or out.table is None:
         await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang, render.COMMANDS))
@@ -209,11 +298,42 @@ async def new_game(bot: Host, it: discord.Interaction[Any], reply: Reply, varian
     bot.waker.after(chat, await bot.service.table(chat))  # read again: a Start may have come meanwhile
 
 
+async def show_hand(bot: Host, it: discord.Interaction[Any], reply: Reply) -> None:
+    """/uno hand: the member's panel, as "My cards" on the status message
+    answers it (and kept up to date the same way)."""
+    await bot.press(it, reply, ids.hand_id(), None, {}, True)
+
+
+async def repost_status(bot: Host, it: discord.Interaction[Any], reply: Reply) -> None:
+    """/uno status: the game's status message posted again as the answer, at
+    the bottom of the channel, and the old one deleted (core's `claim_status`
+    keeps one status message per game, whichever process posts)."""
+    chat = chat_of(it)
+    if lacking := permissions.missing(it):  # a message the bot could never update: say what to grant
+        await reply.tell(render.esc(permissions.refusal(lacking, bot.lang(it))))
+        return
+    table = await bot.service.table(chat)
+    if table is None:
+        await reply.tell("⚠️ " + error_text("no_game", bot.lang(it), render.COMMANDS))
+        return
+    old = table.adapter.get("status")
+    shown = render.status(table, now=bot.now())
+    mid = await reply.show(shown)
+    if mid is None:
+        return
+    await bot.claim_status(chat, table, mid, old if isinstance(old, int) else None, shown)
+    now = await bot.service.table(chat)
+    if isinstance(old, int) and old != mid and now is not None and now.adapter.get("status") == mid:
+        await bot.delete_message(chat, old)
+
+
 async def table_command(bot: Host, it: discord.Interaction[Any], reply: Reply, cmd: c.Command) -> None:
     """/uno ai, kick, skip, leave, stop: the service decides; a refusal is
     answered to the member alone and changes nothing."""
     chat, person = chat_of(it), person_of(it)
-    out = await bot.service.handle(chat, person, cmd)
+    # The player on turn left the server (nobody told the bot): their seat goes, timer or not.
+    gone = await bot.remove_departed(chat, by=person) if isinstance(cmd, c.Skip) else None
+    out = gone or await bot.service.handle(chat, person, cmd)
     if not out.ok:
         await reply.tell("⚠️ " + out.refusal_to(person.lang, bot.service.defaults.lang, render.COMMANDS))
         return
@@ -311,7 +431,7 @@ async def show_records(bot: Host, it: discord.Interaction[Any], reply: Reply, wh
     chat = chat_of(it)
     lang = lang_of(it, await bot.service.language(chat))
     lines = await answers.reading_lines(bot.service.store, what, chat, person_of(it), lang, period,
-                                        option=CONFIRM if what in SURE else None)
+                                        option=option_name(CONFIRM, lang) if what in SURE else None, commands=render.COMMANDS)
     await reply.show(render.Shown(render.MD.text(titled(lines)), None))
 
 

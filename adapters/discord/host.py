@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from unobot.chat import commands as c
 from unobot.chat.pacer import Pacer
 from unobot.chat.service import ChatService, Outcome
 from unobot.chat.table import Table
@@ -24,6 +25,7 @@ from unobot.chat.wake import Pacing
 from unobot.chat.waker import Waker
 
 from .render import Shown
+from .reply import Reply
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class Options(Pacing):
     #: Seconds between two edits of one channel's status message (Discord's
     #: per-channel budget is about 5 messages in 5 seconds).
     status_interval: float = 1.0
+    #: Ask for the privileged Server Members intent (`discord.members_intent`):
+    #: a member who leaves the server loses their seats at once (departures.py).
+    members_intent: bool = False
 
 
 class Host(Protocol):
@@ -63,3 +68,11 @@ class Host(Protocol):
     async def after(self, chat: str, out: Outcome, *, line: str = "") -> None: ...
 
     async def refresh(self, chat: str, table: Table, shown: Shown | None = None) -> None: ...
+
+    async def press(self, it: discord.Interaction[Any], reply: Reply, custom_id: str,
+                    values: list[str] | None, data: dict[str, Any], on_ephemeral: bool) -> None: ...
+
+    async def delete_message(self, chat: str, mid: int) -> None: ...
+
+    async def remove_departed(self, chat: str, *, version: int | None = None,
+                              by: c.Person | None = None) -> Outcome | None: ...

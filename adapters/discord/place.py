@@ -17,7 +17,8 @@ from unobot.chat import commands as c
 from unobot.chat.i18n import known
 from unobot.chat.names import display_name
 
-CHAT_PREFIX = "dc_"
+from .texts import CHAT_PREFIX
+
 GUILD_PREFIX = "dcg_"
 
 
@@ -43,6 +44,12 @@ def channel_of(chat: str) -> int | None:
     return parts[1] if parts else None
 
 
+def guild_id_of(chat: str) -> int | None:
+    """The guild of a channel's chat id, if it names one."""
+    parts = _parts(chat)
+    return parts[0] if parts and parts[0] else None
+
+
 def guild_chat(guild_id: int) -> str:
     """Where a guild's own settings are kept (the defaults of its channels)."""
     return f"{GUILD_PREFIX}{guild_id}"
@@ -58,6 +65,16 @@ def settings_chat(it: discord.Interaction[Any], scope: str) -> str:
     if scope == "server" and it.guild_id is not None:
         return guild_chat(it.guild_id)
     return chat_of(it)
+
+
+def place_name(interaction: discord.Interaction[Any]) -> str | None:
+    """How the channel is known to its members: "#uno · Game night" (a thread's or a
+    channel's name, and its server's), None in a direct message or when unknown."""
+    name = getattr(interaction.channel, "name", None)
+    if not isinstance(name, str) or not name.strip():
+        return None
+    server = interaction.guild.name if interaction.guild is not None else ""
+    return f"#{name} · {server}" if server else f"#{name}"
 
 
 def person_of(interaction: discord.Interaction[Any]) -> c.Person:

@@ -32,6 +32,10 @@ from unobot.chat.settings_menu import Entry, OptionPanel, Page, RulesPage, Setti
 from unobot.chat.status_text import StatusText, status_text
 from unobot.chat.table import PLAYING, Table
 
+from .texts import COMMANDS, RULES_COMMAND
+
+__all__ = ["COMMANDS", "RULES_COMMAND"]  # (their home is texts.py: the web server reads them too)
+
 #: Discord's limits: options in a select, buttons in a row, rows in a message.
 LIMITS = paging.Limits(options=25, row=5, rows=5)
 #: The top card's picture on the status message, in pixels high.
@@ -126,11 +130,6 @@ def paged(panel: Panel, page: int) -> discord.ui.View | None:
 
 # -- the status message ---------------------------------------------------------------
 
-#: How a lobby names the command that shows the rules here (a subcommand of /uno).
-RULES_COMMAND = "/uno rules"
-#: How a refusal names a command here (core's `render.error_text`): "Start one with
-#: /uno new", not Telegram's `/new`, which no Discord server has.
-COMMANDS = {"new": "/uno new", "stop": "/uno stop", "rules": RULES_COMMAND, "variant": "/uno variant"}
 
 
 def live_clock(left: float) -> str:
@@ -146,7 +145,8 @@ def status(table: Table, st: StatusText | None = None, *, now: float | None = No
     """The table's public status (core's `status_text`, or `st`): never a card in anybody's hand.
     `now`: the service's clock, for the time a round's clock (blitz) has left, shown as a
     live timestamp (`live_clock`)."""
-    st = st or status_text(table, headline=True, rules=RULES_COMMAND, now=now, live_clock=live_clock)
+    st = st or status_text(table, headline=True, rules=RULES_COMMAND, now=now, live_clock=live_clock,
+                           commands=COMMANDS)
     out = ([esc(st.headline)] if st.headline else []) + [f"**{esc(st.title)}**", *map(esc, st.lines)]
     top = table.game.top if table.phase == PLAYING and table.game is not None and not st.final else None
     return Shown("\n".join(out), None if st.final else status_components(table),
@@ -187,7 +187,7 @@ def panel(table: Table, person_id: str, lang: str, *, now: float | None = None, 
     Seven-O target, an AI's level) opens its picker."""
     _ = gettext_for(lang)
     m = a.menu(table, person_id, lang, now=now, is_admin=is_admin)
-    ht = hand_text(table, m, lang)
+    ht = hand_text(table, m, lang, COMMANDS)
     text = MD.text(hand_lines(ht, notes, listed=m.hand is not None and table.game is not None))
     grouped = m.grouped()
     cards = [x for x in grouped if x.kind == "play"]

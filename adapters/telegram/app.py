@@ -34,7 +34,7 @@ from unobot.chat.service import ChatService, Defaults
 from unobot.chat.waker import Waker, follow_changes
 from unobot.store import Store, StoreError
 
-from . import handlers, jobs, publish, stickers
+from . import handlers, jobs, muted, publish, stickers
 from .bot import UnoBot
 from .guard import chat_of, telegram_id
 from .limiter import GroupLimiter
@@ -106,7 +106,16 @@ def build_application(
         "scheduler": scheduler, "on_ready": on_ready, "langs": langs if langs is not None else user_langs(),
     }
     handlers.install(app)
+    bot.when_muted(functools.partial(_on_muted, app))
     return app
+
+
+def _on_muted(app: Application[Any, Any, Any, Any, Any, Any], chat_id: int) -> None:
+    """A post refused in `chat_id` for want of the right to send (`UnoBot._post`): its games
+    end (`muted.muted`), in a task of its own (the refused call goes on to its caller)."""
+    if KEY not in app.bot_data:  # not set up yet (start-up)
+        return
+    app.create_task(muted.muted(CallbackContext(app), chat_id), name=f"unobot-muted-{chat_id}")
 
 
 class UnoApplication(Application[Any, Any, Any, Any, Any, Any]):

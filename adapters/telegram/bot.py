@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, NamedTuple, cast
 
 from telegram import InlineKeyboardMarkup, InlineQueryResultsButton, Update
+from telegram.error import BadRequest
 from telegram.ext import ExtBot
 
 from unobot.chat.bounded import BoundedCache
@@ -45,6 +46,16 @@ MAX_RESULTS = 50
 MAX_RESULT_ID = 64
 #: Titles and descriptions of results: no documented limit; long ones are only clutter.
 MAX_TITLE = 256
+
+
+#: How Telegram words a refused post in a chat where the bot may not write.
+MUTED_REFUSALS = ("not enough rights to send", "have no rights to send", "chat_write_forbidden", "chat_restricted",
+                  "need administrator rights in the channel")
+
+
+def is_muted(exc: BaseException) -> bool:
+    """Telegram refused a post because the bot may not send messages in that chat (`muted`)."""
+    return isinstance(exc, BadRequest) and any(word in str(exc).lower() for word in MUTED_REFUSALS)
 
 
 #: keyboard -> its wire form. Bounded: a game's "My cards" keyboard names its
@@ -102,10 +113,17 @@ class UnoBot(ExtBot[Any]):
 
         #: update_id of updates that could not be parsed, each logged once (the last 1,000).
         self._unparsed: BoundedCache[int, bool] = BoundedCache(1000)
+        #: Called with a group's id when Telegram refuses a post there because the bot
+        #: may not send messages (`muted.is_muted`); set by `build_application`.
+        self._on_muted: Callable[[int], None] | None = None
 
     @property
     def replies(self) -> ReplySender:
         return self._replies
+
+    def when_muted(self, callback: Callable[[int], None]) -> None:
+        """Have `callback(chat_id)` called when a post is refused for want of the right to send."""
+        self._on_muted = callback
 
     async def _post(self, endpoint: str, data: JSON | None = None, **kwargs: Any) -> Any:
         """Every call, with a forum topic's place (`guard.place`) turned back
@@ -120,7 +138,16 @@ class UnoBot(ExtBot[Any]):
                 if thread is not None and endpoint in POSTING and not endpoint.startswith("edit") \
                         and data.get("message_thread_id") is None:
                     data["message_thread_id"] = thread
-        return await super()._post(endpoint, data, **kwargs)
+        try:
+            return await super()._post(endpoint, data, **kwargs)
+        except BadRequest as exc:
+            # Every post passes here: the first one a group refuses for want of the right to
+            # send messages (an admin restricted the bot) tells `muted`, whoever sent it.
+            chat = data.get("chat_id") if data else None
+            if self._on_muted is not None and endpoint in POSTING and isinstance(chat, int) and chat < 0 \
+                    and is_muted(exc):
+                self._on_muted(chat)
+            raise
 
     async def get_updates(self, offset: int | None = None, limit: int | None = None,
                           timeout: Any = None, allowed_updates: Sequence[str] | None = None,

@@ -17,7 +17,7 @@ import logging
 from functools import partial
 from typing import Any
 
-from telegram import InlineKeyboardMarkup, Message, Update
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -32,7 +32,7 @@ from unobot.chat.render import error_text
 
 from . import inline_handlers, keyboards, publish
 from .bot import uno_bot
-from .guard import is_user_id, person_of, where
+from .guard import clip16, is_user_id, person_of, utf16_len, where
 from .notices import failure_text
 from .opening import open_lobby
 from .reply import reply_to
@@ -92,15 +92,25 @@ async def on_button(update: Update, context: Context) -> None:
         where_from = chat.id if chat is not None and reader is None else None
         text, _lang = await failure_text(context, where_from, exc, update, person_lang=reader)
     finally:
-        if text and len(text) > ANSWER_MAX and query.message is not None and isinstance(query.message, Message):
-            # A press's answer shows 200 characters: a longer one (which rules clash,
-            # and how to fix it) would lose its end, so it is said in the chat instead.
-            reply_to(query.message, text)
-            text, alert = None, False
-        try:
-            await query.answer(text[:ANSWER_MAX] if text else None, show_alert=alert)
-        except TelegramError as exc:
-            log.info("callback answer failed: %s", exc)
+        await answer_press(query, text, alert)
+
+
+async def answer_press(query: CallbackQuery, text: str | None, alert: bool = False) -> None:
+    """Answer a press with `text` (none: just stop the spinner).
+
+    A press's answer shows 200 characters (UTF-16 units, as Telegram counts:
+    an emoji is two): a longer one (which rules clash, and how to fix it)
+    would lose its end, so it is said in the chat under the button's message
+    instead, whole (paged if need be), and the press answered without text.
+    Only a button under a message the bot cannot reply to (an inline one,
+    under a picked card) has its answer shortened, with "…"."""
+    if text and utf16_len(text) > ANSWER_MAX and isinstance(query.message, Message):
+        reply_to(query.message, text)
+        text, alert = None, False
+    try:
+        await query.answer(clip16(text, ANSWER_MAX) if text else None, show_alert=alert)
+    except TelegramError as exc:
+        log.info("callback answer failed: %s", exc)
 
 
 async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
@@ -134,8 +144,10 @@ async def _press(update: Update, context: Context) -> tuple[str | None, bool]:
         outcome = await rt.service.handle(str(here), person, factory())
         if not outcome.ok:
             return outcome.refusal(reader or await _chat_lang(rt, here, outcome)), False
-        if outcome.changed:
+        if outcome.changed or outcome.repeated:  # repeated: sent again, shown as it is
             await publish.after(context, here, outcome)
+        if outcome.repeated:
+            return None, False
         if data == keyboards.JOIN:
             await inline_handlers.remember_player(context, user.id, here)
             _ = gettext_for(reader or await _chat_lang(rt, here, outcome))
@@ -178,6 +190,9 @@ async def _again(update: Update, context: Context, match: str) -> tuple[str | No
     if not outcome.ok:
         return outcome.refusal(reader or await _chat_lang(rt, here, outcome)), False
     if outcome.table is None:
+        return None, False
+    if outcome.repeated:  # Telegram sent this press again: its lobby is shown as it is, nothing said
+        await publish.show(context, here, outcome.table)
         return None, False
     if outcome.table.creator != person.id or not outcome.changed:  # the lobby someone else opened
         if outcome.changed:  # seated there now, as a Join seats

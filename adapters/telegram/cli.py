@@ -19,7 +19,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from unobot.chat.i18n import gettext_for
+from unobot.chat.i18n import N_, Msg, gettext_for
+from unobot.cli_text import config_error_line, error_line, warning_line
 
 if TYPE_CHECKING:
     from unobot.adapters.store_factory import PreparedRedis
@@ -69,8 +70,8 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("telegram.ext").addFilter(_not_bootstrap)
     token = config.telegram.token
     if not token:
-        print("error: no bot token: set TELEGRAM_BOT_TOKEN (from @BotFather) or telegram.token",
-              file=sys.stderr)
+        print(error_line(Msg(N_("no bot token: set {variable} ({source}) or {key}"), variable="TELEGRAM_BOT_TOKEN",
+                             source=Msg(N_("from @BotFather")), key="telegram.token")), file=sys.stderr)
         return 2
     hook = config.telegram.webhook
     webhook = args.webhook or hook.url
@@ -78,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.secret is not None and not WEBHOOK_SECRET_RE.fullmatch(args.secret):
         # Checked as telegram.webhook.secret is: Telegram would refuse it at setWebhook.
-        print(f"error: --secret: {WEBHOOK_SECRET_FORM}", file=sys.stderr)
+        print(error_line(Msg(N_("{option}: {problem}"), option="--secret", problem=Msg(WEBHOOK_SECRET_FORM))),
+              file=sys.stderr)
         return 2
     redis_url = args.redis or config.redis.url
     from unobot.adapters.store_factory import PreparedRedis
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         prepared = None if redis_url == "memory" else PreparedRedis(redis_url, config.store.data_dir)
     except StoreError as exc:
-        print(f"error: {startup_reason(exc)}", file=sys.stderr)
+        print(error_line(startup_reason(exc)), file=sys.stderr)
         return 1
     try:
         return _serve(args, config, token, webhook, prepared)
@@ -111,6 +113,7 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
     from unobot.store import Store, StoreError
 
     from .app import build_application
+    from .handlers import UPDATE_KINDS
     from .runtime import Options
 
     async def store_factory() -> Store:
@@ -135,8 +138,8 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         if not webhook:
             _metrics_on_signal()
         if rt.persistence is not None and rt.persistence.persistent is False:
-            print("warning: the store keeps nothing on disk: when it restarts, every running game is lost "
-                  "(Redis: turn on appendonly or save)", file=sys.stderr, flush=True)
+            print(warning_line(Msg(N_("the store keeps nothing on disk: when it restarts, every running game is "
+                                      "lost (Redis: turn on appendonly or save)"))), file=sys.stderr, flush=True)
 
     app = build_application(
         token, base_url=config.telegram.base_url, store_factory=store_factory,
@@ -149,14 +152,14 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
 
         try:
             attach_telegram(app, config)  # binds web.listen:web.port now
-        except OSError as exc:
-            print(f"error: the bot could not start: {exc}", file=sys.stderr)
+        except OSError as exc:  # the web table's port (said as the webhook's is, in the reader's words)
+            print(error_line(startup_reason(exc)), file=sys.stderr)
             return 1
     elif config.web.telegram_app:  # served by a separate `unobot web`: only the button here
         from unobot.adapters.web.cli import attach_telegram_link
 
         attach_telegram_link(app, config)
-    updates = ["message", "callback_query", "inline_query", "chosen_inline_result"]
+    updates = list(UPDATE_KINDS)
     broken: list[str] = []
 
     async def check_config(context: Any) -> None:
@@ -165,7 +168,7 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         try:
             load_config()
         except ConfigError as exc:
-            broken.append(str(exc))
+            broken.append(config_error_line(exc))
             stop_running(context.application)
 
     if app.job_queue is not None:
@@ -177,8 +180,6 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         try:
             load_config()
         except ConfigError as exc:
-            from unobot.cli_text import config_error_line
-
             print(config_error_line(exc), file=sys.stderr)
             return 2
     try:
@@ -196,12 +197,12 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         else:
             app.run_polling(allowed_updates=updates)
     except (StoreError, TelegramError, OSError) as exc:
-        print(f"error: {redact(startup_reason(exc), token)}", file=sys.stderr)
+        print(error_line(redact(startup_reason(exc), token)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C while the webhook server started
         return 0
     if broken:
-        print(f"error: {broken[0]}", file=sys.stderr)
+        print(broken[0], file=sys.stderr)
         return 2
     return 0
 
@@ -257,11 +258,20 @@ def startup_reason(exc: BaseException) -> str:
 
     A Bad Request (the webhook's URL or port refused) is python-telegram-bot's
     kind of NetworkError, but the Bot API answered it: "refused", with what it
-    said, never "cannot be reached"."""
+    said, never "cannot be reached". Said in the operator's language
+    (`--lang`, else the locale), with what to check; Telegram's own words
+    stay as it said them."""
     from telegram.error import BadRequest, InvalidToken, NetworkError
 
     from unobot.adapters.startup import startup_reason as reason
+    from unobot.chat.i18n import gettext_for
+    from unobot.cli_text import reader_of
 
     if isinstance(exc, BadRequest):
-        return f"the Telegram Bot API refused: {exc.message}"
+        _ = gettext_for(reader_of(sys.argv[1:]))
+        if "webhook" in exc.message.lower():
+            return _("the {api} refused the webhook: {problem}. Give --webhook (or telegram.webhook.url) "
+                     "a public https:// address on port 443, 80, 88 or 8443.").format(
+                api="Telegram Bot API", problem=exc.message)
+        return _("the {api} refused: {problem}").format(api="Telegram Bot API", problem=exc.message)
     return reason(exc, "Telegram", "Telegram Bot API", (InvalidToken,), (NetworkError,))

@@ -21,6 +21,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
+    ChatMemberHandler,
     ChosenInlineResultHandler,
     CommandHandler,
     ContextTypes,
@@ -36,6 +37,7 @@ from unobot.chat import commands as c
 from unobot.chat.commands import Person
 from unobot.chat.i18n import LANGUAGE_NAMES, LANGUAGES, gettext_for, known, ngettext_for, normalize
 from unobot.chat.markup import titled
+from unobot.chat.place_names import TELEGRAM as PLACE_TELEGRAM
 from unobot.chat.service import Outcome
 from unobot.chat.settings_menu import CHOSEN_MARK
 from unobot.chat.settings_press import applies_note
@@ -43,13 +45,23 @@ from unobot.chat.status_text import stop_line
 from unobot.chat.table import LOBBY
 from unobot.chat.views import variant_title
 
-from . import buttons, inline_handlers, inline_results, keyboards, migrate, publish, users
+from . import (
+    buttons,
+    inline_handlers,
+    inline_results,
+    keyboards,
+    membership,
+    migrate,
+    publish,
+    users,
+)
 from .bot import uno_bot
 from .guard import (
     admit,
     display_name,
     parse_int,
     person_of,
+    split_place,
     telegram_id,
     thread_of,
     where,
@@ -77,6 +89,11 @@ async def actor(update: Update, context: Context, *, admin: bool = False) -> Per
     if sender_chat is not None and sender_chat.id == chat.id:
         # An anonymous admin writes as the group itself.
         return Person(str(chat.id), display_name(chat.title, "Admin"), None, True)
+    if sender_chat is not None:
+        # A member writing as a channel (a discussion group's, most often): the
+        # sender is Telegram's Channel_Bot, shared by every channel; the channel
+        # is who speaks. No admin of this group, and, as the group itself, no seat.
+        return Person(str(sender_chat.id), display_name(sender_chat.title, "Channel"), None, False)
     assert user is not None
     is_admin = await runtime(context).admins.is_admin(context.bot, chat, user, sender_chat) if admin else False
     return person_of(user, is_admin)
@@ -104,7 +121,7 @@ async def run(update: Update, context: Context, command: c.Command, *, admin: bo
     outcome = await runtime(context).service.handle(str(here), person, command)
     if not outcome.ok:
         await reply(update, outcome.error or "")
-    elif outcome.changed:
+    elif outcome.changed or outcome.repeated:  # repeated: sent again, shown as it is, nothing said
         await publish.after(context, here, outcome)
     return outcome
 
@@ -128,6 +145,10 @@ async def cmd_new(update: Update, context: Context) -> None:
         # a refusal about the game there (running, or waiting for players) answers under its message
         await reply(update, outcome.error or "", reply_to=status if outcome.code in ("game_running", "lobby_open") else None)
         return
+    if outcome.repeated:  # Telegram sent this /new again: the lobby it opened is shown, nothing said
+        if outcome.table is not None:
+            await publish.show(context, here, outcome.table)
+        return
     await open_lobby(context, here, game_title(update), person, outcome)
 
 
@@ -148,15 +169,26 @@ def game_title(update: Update) -> str:
 
 
 def is_anonymous(person: Person, chat_id: int) -> bool:
-    return person.id == str(chat_id) and chat_id < 0
+    """A chat speaks, not a person: an anonymous admin (the group) or a
+    channel. It may open a lobby, never take a seat: only a person asks for
+    a hand, so its seat could never be played."""
+    return person.id.startswith("-") and chat_id < 0
+
+
+def seatless_text(person: Person, chat_id: int, lang: str) -> str:
+    """Why `person` (a chat, `is_anonymous`) may not take a seat."""
+    _ = gettext_for(lang)
+    if person.id == str(chat_id):
+        return _("Anonymous admins cannot take a seat: write as yourself to play.")
+    return _("You are writing as a channel: write as yourself to take a seat.")
 
 
 async def cmd_join(update: Update, context: Context) -> None:
     chat = update.effective_chat
     assert chat is not None
-    if is_anonymous(await actor(update, context), chat.id):
-        _ = gettext_for(await chat_lang(context, chat.id))
-        await reply(update, _("Anonymous admins cannot take a seat: write as yourself to play."))
+    person = await actor(update, context)
+    if is_anonymous(person, chat.id):
+        await reply(update, seatless_text(person, chat.id, await chat_lang(context, chat.id)))
         return
     outcome = await run(update, context, c.Join())
     if outcome.ok and update.effective_user and update.effective_chat:
@@ -304,7 +336,8 @@ async def cmd_variant(update: Update, context: Context) -> None:
     if not context.args:
         lines = ["<b>" + esc(_("Variants")) + "</b>"]
         for e in keyboards.menu(settings, lang).variant_entries():  # every variant, the chat's marked
-            lines.append(f"{e.marked(CHOSEN_MARK)}<code>{esc(e.name)}</code> · {esc(e.label)}"
+            # its title with the chat's mark (escaped: a variant's title may hold "<" or "&"), then its name
+            lines.append(f"{esc(e.marked(CHOSEN_MARK))} · <code>{esc(e.name)}</code>"
                          + (f"\n    <i>{esc(e.hint)}</i>" if e.hint != e.name else ""))
         lines.append("")
         lines.append(esc(_("Choose one with /variant NAME (admins).")))
@@ -365,8 +398,10 @@ def reading(what: str) -> Any:
         chat = update.effective_chat
         assert chat is not None
         person = await actor(update, context, admin=what == "reset")
+        # In a group the answer is the group's to read: /me names the player's other groups by kind only.
         lines = await answers.reading_lines(runtime(context).store, what, str(chat.id), person,
-                                            await chat_lang(context, chat.id), " ".join(context.args or ()) or None)
+                                            await chat_lang(context, chat.id), " ".join(context.args or ()) or None,
+                                            public=chat.type != ChatType.PRIVATE)
         await reply(update, HTML.text(titled(lines)), html_text=True)
 
     return command
@@ -453,7 +488,9 @@ async def _report(update: object, context: Context) -> None:
         return
     with contextlib.suppress(TelegramError):
         if update.callback_query is not None:
-            await update.callback_query.answer(text[:200])
+            await buttons.answer_press(update.callback_query, text or None)
+        elif not text:  # to be delivered again, and its sender told so already
+            return
         elif update.inline_query is not None and update.inline_query.from_user is not None:
             query = update.inline_query
             await uno_bot(context).answer_articles(query.id, inline_handlers.notice_results(str(query.from_user.id), text, lang))
@@ -484,11 +521,33 @@ async def learn_language(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is not None:
         runtime(context).learn_lang(str(user.id), known(user.language_code))
+    chat = update.effective_chat
+    if chat is not None and chat.type != ChatType.PRIVATE:
+        # Aside, never before the update is answered: a slow store (an outage) must not hold it up.
+        context.application.create_task(note_place(update, context), name="note-place")
+
+
+async def note_place(update: Update, context: Context) -> None:
+    """How the chat is known (its title, and a forum topic's name), kept for a player's
+    `/me` read in another chat (core's `place_names`): written only when it changed.
+    A topic whose name this update does not carry (only a topic's first message
+    is sent along with a reply) is noted by number only where no name is kept."""
+    chat = update.effective_chat
+    assert chat is not None
+    here = where(update)
+    title = game_title(update)
+    unnamed_topic = here != chat.id and title.endswith(f"#{split_place(here)[1]}")
+    try:
+        await runtime(context).service.note_place(str(here), PLACE_TELEGRAM, title, weak=unnamed_topic)
+    except Exception:  # a name not kept now is noted at the chat's next update; nothing to tell anyone
+        log.debug("the place name of %s was not kept", here, exc_info=True)
 
 
 def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Register every handler. Edited messages are ignored: an edited /new must not open a game."""
-    only_new = filters.UpdateType.MESSAGE
+    """Register every handler. Edited messages are ignored: an edited /new must not open a game;
+    so is a linked channel's post Telegram forwards into its discussion group
+    (a post starting "/new tonight!" is news, not a command to the group)."""
+    only_new = filters.UpdateType.MESSAGE & ~filters.IS_AUTOMATIC_FORWARD
     app.add_handler(TypeHandler(object, admit), group=-2)
     app.add_handler(TypeHandler(Update, learn_language), group=-1)
     for name, callback in COMMAND_HANDLERS.items():
@@ -497,4 +556,11 @@ def install(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     app.add_handler(InlineQueryHandler(inline_handlers.on_inline_query))
     app.add_handler(ChosenInlineResultHandler(inline_handlers.on_chosen))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, migrate.on_migrate))
+    app.add_handler(ChatMemberHandler(membership.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, membership.on_topic_closed))
     app.add_error_handler(on_error)
+
+
+#: The updates the bot asks Telegram for (`allowed_updates`): what `install`'s
+#: handlers serve. Telegram sends no other kind, whatever handler waits for it.
+UPDATE_KINDS = ("message", "callback_query", "inline_query", "chosen_inline_result", "my_chat_member")

@@ -22,11 +22,12 @@ from telegram.ext import ContextTypes
 
 from unobot.chat.i18n import gettext_for, known, normalize
 from unobot.chat.seat_finder import NotSeated
+from unobot.chat.status_text import rules_gone_line
 from unobot.chat.table import Table
 
 from . import inline_results, publish, users
-from .bot import uno_bot
-from .guard import display_name, person_of, telegram_id
+from .bot import MAX_TEXT, uno_bot
+from .guard import clip16, display_name, person_of, telegram_id
 from .keyboards import GAME_REF, play_keyboard
 from .runtime import runtime, telegram_chat
 from .status import note_line
@@ -114,9 +115,15 @@ async def on_inline_query(update: Update, context: Context) -> None:
     if waker is not None:
         waker.ensure(chat_id, table)
     rt = runtime(context)
+    head = inline_results.header(table, uid, lang)
+    gone = rules_gone_line(table, lang)
+    if gone:  # a rule plugin gone since the deal: nothing can be played; why, and what an admin can do
+        await answer(context, query.id, inline_results.info_results(
+            table.chat_id, table.version, uid, gone, rules_gone_line(table, table.lang), table.lang, "wait"),
+            button=inline_results.results_button(head))
+        return
     results = inline_results.matching(inline_results.hand_results(table, uid, lang, rt.stickers, rt.service.clock()),
                                       text, lang)
-    head = inline_results.header(table, uid, lang)
     if not results:
         results = inline_results.info_results(table.chat_id, table.version, uid, head, inline_results.header(table, uid),
                                       table.lang, "wait")
@@ -155,7 +162,7 @@ async def on_chosen(update: Update, context: Context) -> None:
     person = replace(person_of(user), lang=known(user.language_code))
     outcome = await rt.service.handle(choice.chat, person, command)
     if outcome.ok:
-        if outcome.changed:
+        if outcome.changed or outcome.repeated:  # repeated: sent again, shown as it is, nothing said
             await publish.after(context, int(choice.chat), outcome)
         return
     table = outcome.table
@@ -176,7 +183,10 @@ async def refuse(context: Any, chosen: Any, table: Table | None, lang: str, text
     line = f"{name}: {text}"
     if chosen.inline_message_id:
         try:
-            await context.bot.edit_message_text(note_line(line), inline_message_id=chosen.inline_message_id,
+            # One message, edited (not a chat's: no second page): a plugin's long refusal is
+            # shortened with "…" rather than refused whole by Telegram and never shown.
+            await context.bot.edit_message_text(clip16(note_line(line), MAX_TEXT),
+                                                inline_message_id=chosen.inline_message_id,
                                                 reply_markup=play_keyboard(lang, chat))
         except TelegramError as exc:
             log.info("refusal not shown: %s", exc)

@@ -19,6 +19,7 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from unobot.chat.i18n import gettext_for
+from unobot.delivery import ask_again
 from unobot.store import StoreError
 
 from . import inline_handlers, publish
@@ -53,6 +54,9 @@ async def move(context: Any, old: int, new: int, tries: int = 0) -> None:
         try:
             table = await rt.service.move_chat(str(old), str(new))
         except StoreError as exc:
+            if ask_again(exc, changes=True) is not None:  # Telegram sends the service message again (503)
+                log.warning("chat %s -> %s: move failed, to be delivered again: %s", old, new, exc)
+                return
             scheduler = rt.scheduler
             if rt.waker is not None and tries < rt.waker.retries and scheduler is not None:
                 log.warning("chat %s -> %s: move failed, trying again: %s", old, new, exc)

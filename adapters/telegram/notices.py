@@ -14,7 +14,10 @@ import contextlib
 import logging
 from typing import Any
 
+from unobot.chat.i18n import Msg
+from unobot.chat.render import REDELIVERED_OUTAGE
 from unobot.chat.render import failure_text as said
+from unobot.delivery import ask_again
 from unobot.store import StoreDataError, StoreUnavailable
 
 from .runtime import runtime
@@ -33,6 +36,10 @@ async def failure_text(context: Any, chat_id: int | None, error: BaseException |
             # a store that fails is not asked again (another timeout): the language last read
             lang = (service.known_language(str(chat_id)) if isinstance(error, StoreUnavailable)
                     else await service.language(str(chat_id)))
+    if error is not None and (again := ask_again(error, changes=changes_something(what))) is not None:
+        # Telegram sends it again (a webhook answered 503) until the store is back: said once.
+        log.warning("store unavailable while handling an update, to be delivered again: %s", error)
+        return ("" if again.told else Msg(REDELIVERED_OUTAGE).text(lang)), lang
     if isinstance(error, StoreUnavailable):
         log.warning("store unavailable while handling an update: %s", error)
         keeps_nothing = False  # the store keeps nothing on disk: no promise that nothing was lost
@@ -44,3 +51,29 @@ async def failure_text(context: Any, chat_id: int | None, error: BaseException |
     else:
         log.error("update failed: %r", what, exc_info=error)
     return said(error or Exception(), lang), lang  # no error given: the plain apology
+
+
+#: Commands that only read: met with the store down, they are answered "try again"
+#: (an answer minutes later, when Telegram delivers them again, helps nobody).
+READING_COMMANDS = frozenset({"help", "stats", "top", "me", "last"})
+
+
+def changes_something(update: object) -> bool:
+    """Whether `update` would change a game or a chat's setting: a button press, a
+    card picked from the inline hand, a group's migration, a command other than a
+    reading one. An inline query (a look at one's hand) and a reading command do not."""
+    from telegram import Update
+
+    if not isinstance(update, Update) or update.inline_query is not None:
+        return False
+    if update.callback_query is not None or update.chosen_inline_result is not None:
+        return True
+    message = update.effective_message
+    if message is None:
+        return update.my_chat_member is not None or update.chat_member is not None
+    if message.migrate_to_chat_id or message.migrate_from_chat_id:
+        return True
+    text = message.text or ""
+    if not text.startswith("/"):
+        return False
+    return text[1:].split(maxsplit=1)[0].partition("@")[0].lower() not in READING_COMMANDS if len(text) > 1 else False

@@ -14,18 +14,21 @@ from typing import Any
 
 from telegram.error import Forbidden, TelegramError
 
+from unobot.chat.commands import Person, Stop
 from unobot.chat.lobby import unposted_notes
 from unobot.chat.service import Outcome
 from unobot.chat.table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
-from unobot.store import StoreUnavailable
+from unobot.chat.wake import SYSTEM
+from unobot.store import StoreError, StoreUnavailable
 
 from . import users
 from .bot import forget_wire
 from .guard import is_user_id
 from .keyboards import forget_play_keyboards
 from .limiter import NORMAL, GroupLimiter, priority
+from .pages import pages
 from .runtime import Runtime, runtime
-from .status import Gone, Status, render, send, stopped
+from .status import Gone, Status, is_topic_gone, render, send, stopped
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +108,9 @@ async def repost(context: Any, chat_id: int, table: Table, gone_id: int, gone: G
         try:
             message = await send(context.bot, chat_id, gone.status)
         except TelegramError as exc:
+            if is_topic_gone(exc):
+                await end_unseen(context, chat_id, SYSTEM, "its forum topic was deleted")
+                return
             log.warning("chat %s: status message not re-posted: %s", chat_id, exc)
             return
         saved = await claim(context, chat_id, table, message.message_id, gone.status, replacing=gone_id,
@@ -206,6 +212,9 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
         with priority(NORMAL, prepaid=take_token_now(context.bot, chat_id)):
             message = await send(context.bot, chat_id, status)
     except TelegramError as exc:
+        if is_topic_gone(exc):
+            await end_unseen(context, chat_id, SYSTEM, "its forum topic was deleted")
+            return
         log.warning("chat %s: round message not sent: %s", chat_id, exc)
         if table.phase == FINISHED:
             release(context, chat_id, table, *ended)
@@ -213,6 +222,26 @@ async def new_round_message(context: Any, chat_id: int, table: Table, notes: lis
     await adopt(context, chat_id, table, message.message_id, status, save=table.phase == BETWEEN_ROUNDS)
     if table.phase == FINISHED:  # the match is over: nothing edits these again
         release(context, chat_id, table, *ended, message.message_id)
+
+
+async def end_unseen(context: Any, chat_id: int, person: Person, why: str) -> None:
+    """Stop the game of a place nobody can see any more (the bot removed from
+    its group, its forum topic deleted), as `person` (an admin): its timers and
+    AI seats would play on unseen, and "My cards" offer its hands. Nothing is
+    said there: nothing can be. A store outage leaves it to the next try."""
+    rt = runtime(context)
+    if rt.waker is not None:
+        rt.waker.cancel(chat_id)
+    try:
+        outcome = await rt.service.handle(str(chat_id), person, Stop())
+    except StoreError as exc:
+        log.warning("chat %s: %s; its game not stopped: %s", chat_id, why, exc)
+        return
+    table = outcome.table
+    if outcome.ok and table is not None:
+        status = table.adapter.get("status")
+        release(context, chat_id, table, *([int(status)] if status else []))
+        log.info("chat %s: %s; its game stopped", chat_id, why)
 
 
 def release(context: Any, chat_id: int, table: Table, *message_ids: int) -> None:
@@ -260,10 +289,10 @@ def send_private(context: Any, private: dict[str, list[str]]) -> None:
     bot = context.bot
     for person_id, lines in private.items():
         if is_user_id(person_id):  # not AI seats, nor anonymous admins
-            rt.notices.submit(int(person_id), functools.partial(_notice, rt, bot, person_id, "\n".join(lines)))
+            rt.notices.submit(int(person_id), functools.partial(notice, rt, bot, person_id, "\n".join(lines)))
 
 
-async def _notice(rt: Runtime, bot: Any, person_id: str, text: str) -> None:
+async def notice(rt: Runtime, bot: Any, person_id: str, text: str) -> None:
     """Send one private notice, if the person started the bot (asked of the store once a minute)."""
     ok = rt.private_ok.get(person_id)
     if ok is None:
@@ -275,7 +304,8 @@ async def _notice(rt: Runtime, bot: Any, person_id: str, text: str) -> None:
     if not ok:
         return
     try:
-        await bot.send_message(int(person_id), text)
+        for page in pages(text):  # a long no-mercy draw's cards: every one said, in as many messages as it takes
+            await bot.send_message(int(person_id), page)
     except Forbidden:  # they blocked the bot
         rt.private_ok.put(person_id, False)
         with contextlib.suppress(StoreUnavailable):

@@ -16,16 +16,16 @@ from typing import cast
 from telegram import InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
 
-from .bot import MAX_TEXT, UnoBot
-from .guard import clip16, thread_of
+from .bot import UnoBot
+from .guard import thread_of
+from .pages import pages
 from .texts import esc
 
 
 def reply_to(message: Message, text: str, *, markup: InlineKeyboardMarkup | None = None,
              html_text: bool = False, reply_to: int | None = None) -> None:
-    """Queue `text` as a reply to `message`, in its chat and forum topic."""
-    if not html_text:
-        text = clip16(text, MAX_TEXT)
+    """Queue `text` as a reply to `message`, in its chat and forum topic (as
+    several messages when it is longer than one)."""
     sender = cast(UnoBot, message.get_bot()).replies  # the bot `build_application` installs
     # The reply goes from a task of its own (the handler waits for no budget): at
     # once, or at the group's next token; the same reply waiting already answers
@@ -36,10 +36,15 @@ def reply_to(message: Message, text: str, *, markup: InlineKeyboardMarkup | None
 
 async def _reply(message: Message, text: str, markup: InlineKeyboardMarkup | None, html_text: bool,
                  reply_to: int | None) -> Message:
-    body = text if html_text else esc(text)
-    if reply_to:
-        return await message.get_bot().send_message(
-            message.chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup,
+    """Send the reply's pages in order; the last one sent is returned."""
+    bodies = [page if html_text else esc(page) for page in pages(text, html_text=html_text)]
+    sent = message
+    for n, body in enumerate(bodies):
+        last = n == len(bodies) - 1
+        sent = await message.get_bot().send_message(
+            message.chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup if last else None,
             message_thread_id=thread_of(message),
-            reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True))
-    return await message.reply_text(body, parse_mode=ParseMode.HTML, reply_markup=markup, do_quote=True)
+            # the first page quotes what it answers (a command, or `reply_to`: the game's message)
+            reply_parameters=ReplyParameters(reply_to or message.message_id, allow_sending_without_reply=True)
+            if n == 0 else None)
+    return sent

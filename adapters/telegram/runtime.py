@@ -40,6 +40,8 @@ KEY = "unobot"
 #: (core's `BoundedCache`), so they hold what is fresh: the chats and people of
 #: the last minute, whatever the cap.
 CACHE_SIZE = 4096
+#: Seconds a group found muted is not looked at again (`muted.REMEMBER`).
+MUTED_FOR = 300.0
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,8 @@ class Runtime:
     #: user id -> may the bot write to them in private.
     private_ok: BoundedCache[str, bool] = field(default_factory=lambda: BoundedCache(CACHE_SIZE, 60.0))
 
+    #: group id -> the bot may not post there (`muted`): its games were stopped already.
+    muted: BoundedCache[int, bool] = field(default_factory=lambda: BoundedCache(CACHE_SIZE, MUTED_FOR))
     #: Which table an inline query is about (core's), with its own caches:
     #: each chat's running game id (30 s), each user's recent game chats (10 s).
     finder: SeatFinder = field(init=False)

@@ -55,6 +55,12 @@ def is_gone(exc: BaseException) -> bool:
     return isinstance(exc, BadRequest) and "message to edit not found" in str(exc).lower()
 
 
+def is_topic_gone(exc: BaseException) -> bool:
+    """The forum topic a game is played in was deleted: nothing can be posted
+    there again (Telegram tells a bot nothing else of it)."""
+    return isinstance(exc, BadRequest) and "message thread not found" in str(exc).lower()
+
+
 def is_not_modified(exc: BaseException) -> bool:
     """PTB words it "Message is not modified: ..." (capitalised); Telegram lower case."""
     return isinstance(exc, BadRequest) and "message is not modified" in str(exc).lower()

@@ -19,7 +19,9 @@ process gets it: each update is handled under a claim in the store that
 every process serving the bot shares (core's `delivery.Deliveries`: a
 repeat waits for the first copy's outcome and is answered 200 unhandled;
 one whose process died meanwhile is handled once the claim's lease ran
-out). A process also remembers the ids it handled (`seen`, bounded), to
+out). One that died after saving and before its "done" mark left the
+update's key in the table it changed (core's `chat.delivered`): the repeat
+changes nothing and says nothing, and the table is shown as it is. A process also remembers the ids it handled (`seen`, bounded), to
 answer its own repeats without asking the store. And a move carries the
 table version it was made on, so a pick of an old hand is refused by the
 service however it arrives.
@@ -44,7 +46,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from unobot.adapters import metrics
-from unobot.adapters.startup import listening_socket
+from unobot.adapters.startup import WEBHOOK_SERVER, listening_socket
 from unobot.chat.bounded import BoundedCache
 from unobot.delivery import AGAIN, Again, Deliveries, redelivered
 from unobot.store import StoreError
@@ -127,8 +129,13 @@ class WebhookServer:
             return web.Response(status=200)
         started = time.perf_counter()
 
+        # Updates are numbered per bot: the key names the bot, so bots sharing a store never meet.
+        key = f"telegram:{self.app.bot.id}:{update_id}" if isinstance(update_id, int) else None
+
         async def run() -> Again | None:
-            with redelivered(told=update.update_id in self.told) as again:
+            # The key goes with the change it makes (core's `chat.delivered`): a repeat whose
+            # first copy saved and then died before the "done" mark is known by the table.
+            with redelivered(told=update.update_id in self.told, key=key) as again:
                 await self.app.process_update(update)  # every handler to its end; their errors go to on_error
             if again.wanted:  # a command met the store down before saving: Telegram sends it again
                 self.told.put(update.update_id, True)
@@ -137,11 +144,10 @@ class WebhookServer:
             return None
 
         deliveries = self.deliveries()
-        if deliveries is None or not isinstance(update_id, int):
+        if deliveries is None or key is None:
             outcome = "again" if await run() is AGAIN else "handled"
         else:
-            # Updates are numbered per bot: the key names the bot, so bots sharing a store never meet.
-            outcome = await deliveries.handle(f"telegram:{self.app.bot.id}:{update_id}", run)
+            outcome = await deliveries.handle(key, run)
         if outcome == "later":  # another process still handles it: Telegram sends it again later
             metrics.UPDATES.labels("telegram", "held_elsewhere").inc()
             return web.Response(status=503, headers={"Retry-After": "5"})
@@ -185,7 +191,7 @@ async def serve(app: App, *, listen: str, port: int, path: str, webhook_url: str
                 allowed_updates: list[str], on_ready: Any = None) -> None:
     """Run `app` behind its webhook until SIGINT/SIGTERM or `app.stop_running()`:
     what `Application.run_webhook` does, with `WebhookServer` in place of PTB's."""
-    sock = listening_socket(listen, port, "the webhook server")  # before anything says the bot runs
+    sock = listening_socket(listen, port, WEBHOOK_SERVER)  # before anything says the bot runs
     server = WebhookServer(app, path=path, secret=secret)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

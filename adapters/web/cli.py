@@ -20,6 +20,7 @@ from unobot.chat.i18n import gettext_for
 if TYPE_CHECKING:
     import socket
 
+    from unobot.adapters.startup import ListenError
     from unobot.chat.service import ChatService
     from unobot.config import Config
     from unobot.store import Store
@@ -49,6 +50,7 @@ def web_config(config: Config, *, public_url: str | None = None, listen: str | N
     from unobot.chat.wake import Pacing
 
     from .links import server_secret
+    from .places import DISCORD, TELEGRAM
     from .server import WebConfig
 
     w = config.web
@@ -58,14 +60,21 @@ def web_config(config: Config, *, public_url: str | None = None, listen: str | N
     return WebConfig(secret=server_secret(w.secret, signing_token(config)), bot_token=config.telegram.token,
                      init_data_age=w.init_data_minutes * 60.0, public_url=url,
                      browser_tables=w.browser_tables, default_variant=config.game.default_variant,
-                     pacing=Pacing(lobby_seconds=config.game.lobby_minutes * 60.0))
+                     pacing=Pacing(lobby_seconds=config.game.lobby_minutes * 60.0),
+                     # where else its tables are played: Telegram groups with the Mini App's
+                     # button, Discord channels with /uno table
+                     places=tuple(place for place, served in (
+                         (TELEGRAM, bool(config.telegram.token and w.telegram_app)),
+                         (DISCORD, bool(config.discord.token and discord_links(config)))) if served))
 
 
 def run(args: argparse.Namespace) -> int:
     import asyncio  # here, not at the top: `unobot --help` loads this module and must stay light
 
     from unobot.adapters.startup import begin, on_stop_signals
-    from unobot.adapters.store_factory import open_service
+    from unobot.adapters.store_factory import open_service, store_failure_reason
+    from unobot.chat.i18n import N_, Msg
+    from unobot.cli_text import error_line, reader_of
     from unobot.store import StoreError
 
     from .server import WebTable, start
@@ -75,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.public_url and not args.public_url.startswith(("http://", "https://")):
         # as web.public_url and $UNOBOT_WEB_URL are checked: every link the page hands out starts with it
-        print(f"error: --public-url: {args.public_url!r} is not an http(s) URL", file=sys.stderr)
+        print(error_line(Msg(N_("{option}: {problem}"), option="--public-url",
+                             problem=Msg(N_("{url} is not an http(s) URL"), url=repr(args.public_url)))),
+              file=sys.stderr)
         return 2
     listen, port = args.listen or config.web.listen, config.web.port if args.port is None else args.port
 
@@ -83,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             service = await open_service(config, args.redis or config.redis.url)
         except StoreError as exc:
-            print(f"error: the store cannot be opened: {exc}", file=sys.stderr)
+            print(error_line(store_failure_reason(exc, reader_of(sys.argv[1:]))), file=sys.stderr)
             return 1
         store = service.store
         sock = None
@@ -94,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
                 sock = socket.create_server((listen, 0))
             except OSError as exc:
                 await store.close()
-                print(f"error: cannot listen on {listen}:0: {exc}", file=sys.stderr)
+                print(error_line(cannot_listen(listen, 0, exc).said), file=sys.stderr)
                 return 1
         bound = sock.getsockname()[1] if sock is not None else port
         web = web_config(config, public_url=args.public_url, listen=listen, port=bound)
@@ -103,26 +114,36 @@ def run(args: argparse.Namespace) -> int:
                 web.secret = await kept_secret(store)
             except StoreError as exc:
                 await store.close()
-                print(f"error: the store cannot be read: {exc}", file=sys.stderr)
+                print(error_line(store_failure_reason(exc, reader_of(sys.argv[1:]))), file=sys.stderr)
                 return 1
         table = WebTable(service, web, admins=telegram_admins(config, web.admin_timeout))
         try:
             runner = await start(table, listen, port, sock)
         except OSError as exc:
             await store.close()
-            print(f"error: cannot listen on {listen}:{port}: {exc}", file=sys.stderr)
+            print(error_line(cannot_listen(listen, port, exc).said), file=sys.stderr)
             return 1
         url = table.config.public_url
         serving = f" (serving {listen}:{bound})" if sock is not None and not url.endswith(f":{bound}") else ""
-        print(f"web table at {url}/{serving}", flush=True)
         stop = asyncio.Event()
-        on_stop_signals(stop.set)
+        on_stop_signals(stop.set)  # before the ready line: a SIGTERM right after it stops cleanly too
+        print(f"web table at {url}/{serving}", flush=True)
         await stop.wait()
         await runner.cleanup()
         await store.close()
         return 0
 
     return asyncio.run(serve())
+
+
+def cannot_listen(listen: str, port: int, exc: OSError) -> ListenError:
+    """The web table's port refused (in use, a host not of this machine), as
+    `startup.listening_socket` says it: in the operator's language."""
+    from unobot.adapters.startup import WEB_TABLE, ListenError
+    from unobot.chat.i18n import N_, Msg
+
+    return ListenError(Msg(N_("{what} cannot listen on {address}: {problem}"), what=Msg(WEB_TABLE),
+                           address=f"{listen}:{port}", problem=str(exc.strerror or exc)))
 
 
 # -- inside a bot's process ------------------------------------------------------------------
@@ -157,13 +178,13 @@ def attach_telegram(app: Any, config: Config) -> None:
     on a page is published to the group as the bot publishes its own
     (`publish.after`: status message, jobs, private notices); the status
     message gets the "Open the table" button (`keyboards.WEB_TABLE`)."""
-    from unobot.adapters.startup import listening_socket
+    from unobot.adapters.startup import WEB_TABLE, listening_socket
     from unobot.adapters.telegram import keyboards
 
     first_init, first_shutdown = app.post_init, app.post_shutdown
     # Bound now, before the bot starts: a port in use stops `unobot telegram` with
     # its one line (an OSError), not after it said it runs and posted its menu.
-    sock = listening_socket(config.web.listen, config.web.port, "the web table")
+    sock = listening_socket(config.web.listen, config.web.port, WEB_TABLE)
     held: dict[str, Any] = {}
 
     async def post_init(application: Any) -> None:
@@ -237,6 +258,7 @@ async def serve_with_bot(application: Any, config: Config,
     # The group's admins as the bot knows them: its own Bot API client and admin cache.
     table, runner = await start_inside(runtime.service, config, on_outcome=on_outcome,
                                        admins=telegram_check(application.bot, runtime.admins), sock=sock)
+    table.config.telegram_bot = application.bot.username  # named where the page says how to play
     short = config.web.telegram_app
     if short:
         def link(chat: str) -> str:
@@ -329,8 +351,7 @@ async def attach_discord(bot: Any, config: Config) -> Any:
         try:
             web_table, runner = await start_inside(bot.service, config, on_outcome=on_outcome)
         except OSError as exc:
-            raise RuntimeError(f"the web table cannot listen on {config.web.listen}:{config.web.port}: "
-                               f"{exc}") from exc
+            raise cannot_listen(config.web.listen, config.web.port, exc) from exc
 
         def make(chat: str, person: str, name: str, game: int, lang: str, admin: bool) -> str:
             return web_table.player_link(chat, person, name, game=game, lang=lang,

@@ -44,9 +44,11 @@ MAC_CHARS = 22  # 16 bytes of HMAC, base64url without padding: cannot be guessed
 class LinkError(ValueError):
     """A token or initData that does not check out; `code` is a refusal code of the page."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, chat: str | None = None) -> None:
         super().__init__(code)
         self.code = code
+        #: The chat a genuine but expired link names (its refusal says where to get a new one).
+        self.chat = chat
 
 
 @dataclass(frozen=True)
@@ -139,8 +141,24 @@ def read_player_token(secret: bytes, token: str, now: float | None = None) -> Vi
     except (ValueError, TypeError, UnicodeDecodeError):
         raise LinkError("bad_link") from None
     if (time.time() if now is None else now) > float(expires):
-        raise LinkError("expired")
+        raise LinkError("expired", str(chat).partition("#")[0])
     return Viewer(str(chat), str(person), str(name), str(lang) or None, admin=more == [1])
+
+
+def chat_named(secret: bytes, auth: object) -> str | None:
+    """The chat a page's proof names, even when it does not let the page in (a table token of
+    a chat's table opened outside its front-end, an expired player link); None if it names none
+    genuinely. Only for saying where that table is: it grants nothing."""
+    if not isinstance(auth, dict):
+        return None
+    try:
+        if auth.get("table"):
+            return read_table_token(secret, str(auth["table"]))
+        if auth.get("player"):
+            return read_player_token(secret, str(auth["player"])).chat.partition("#")[0]
+    except LinkError as exc:
+        return exc.chat
+    return None
 
 
 # -- Telegram's initData -----------------------------------------------------------------

@@ -15,7 +15,7 @@ table version it saw). The server sends `state` (the whole table for that
 player; the page keeps the newest version: latest state wins), `notice`
 (lines only that player reads), `refused` (a translated reason; nothing
 changed), `player` (the token of a seat just picked a name for) and
-`need_name`.
+`need_name`; and `done` once a move it sent is stored and its state (if any) is sent.
 
 Settings: a page whose person is an admin of its table (`adapters/web/admins.py`
 says who, per kind of table; the state's `admin`) shows a settings panel.
@@ -65,6 +65,10 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from unobot.adapters.console.render import CHAT_PREFIX as CONSOLE_PREFIX
+from unobot.adapters.console.render import commands as console_commands
+from unobot.adapters.discord.texts import CHAT_PREFIX as DISCORD_PREFIX
+from unobot.adapters.discord.texts import COMMANDS as DISCORD_COMMANDS
 from unobot.cards import CardError, parse_card
 from unobot.changes import Change, start_following, stop_following
 from unobot.chat import answers
@@ -77,12 +81,14 @@ from unobot.chat.records_text import forget_question
 from unobot.chat.render import error_text, failure_text, store_error_code
 from unobot.chat.service import ChatService
 from unobot.chat.settings_press import press as settings_press
+from unobot.chat.status_text import rules_gone_line
 from unobot.chat.table import FINISHED, LOBBY, Table
+from unobot.chat.views import variant_title
 from unobot.chat.wake import Pacing
 from unobot.chat.waker import AsyncioTimers, WakeData, Waker, confirmed_as_stored
 from unobot.store import StoreDataError, StoreUnavailable, StoreUnconfirmed
 
-from . import links, state
+from . import links, places, state
 from .admins import CREATOR_KEY, AdminCheck, Admins
 from .texts import direction, page_texts, refusal, settings_payload, web_commands
 
@@ -143,6 +149,11 @@ class WebConfig:
     public_url: str = "http://127.0.0.1:8080"
     #: `unobot web` may open browser-only tables (`web.` chats).
     browser_tables: bool = True
+    #: Where this server's other tables are played (`places.TELEGRAM`, `DISCORD`, `CONSOLE`):
+    #: a page opened with no link is told how to reach one from there.
+    places: tuple[str, ...] = ()
+    #: The Telegram bot's @username without the @, when known (named in that advice).
+    telegram_bot: str | None = None
     default_variant: str = "official"
     poll: float = 0.25
     pacing: Pacing = field(default_factory=Pacing)
@@ -262,9 +273,9 @@ class WebTable:
             except VariantError:
                 continue
         # The landing page has no socket yet: its own words (and direction) come with the variants.
-        # With `web.browser_tables: false` it says where tables are made instead of offering
-        # a form every press of which is refused.
-        closed = None if self.config.browser_tables else refusal("no_browser", lang)
+        # With `web.browser_tables: false` it says where tables are played and how to open one
+        # from there instead of offering a form every press of which is refused.
+        closed = None if self.config.browser_tables else self.where_tables_are(lang)
         return web.json_response({"variants": out, "default": self.config.default_variant,
                                   "texts": page_texts(lang), "lang": lang, "dir": direction(lang),
                                   "closed": closed})
@@ -274,10 +285,12 @@ class WebTable:
         try:
             body = await request.json()
         except ValueError:
+            body = None
+        if not isinstance(body, dict):  # a list, a number: no name in it, refused below as none
             body = {}
         lang = normalize(str(body.get("lang") or ""))
         if not self.config.browser_tables:
-            return web.json_response({"error": refusal("no_browser", lang)}, status=403)
+            return web.json_response({"code": "no_browser", "error": self.where_tables_are(lang)}, status=403)
         name = clean_name(body.get("name"))
         if name is None:
             return web.json_response({"error": refusal("bad_name", lang)}, status=400)
@@ -336,7 +349,8 @@ class WebTable:
         who = self.viewer(body.get("auth"), lang)
         if isinstance(who, str):  # a browser table's token alone names no person yet
             code = "no_person" if who == "need_name" else who
-            return web.json_response({"code": code, "error": refusal(code, lang)}, status=403)
+            return web.json_response({"code": code, "error": self.refusal(code, body.get("auth"), lang)},
+                                     status=403)
         lang = normalize(who.lang or lang)
         what = body.get("what")
         if what not in answers.RECORDS:
@@ -356,6 +370,28 @@ class WebTable:
         return web.json_response({"what": what, "lines": lines})
 
     # -- proofs --------------------------------------------------------------------------
+    def where_tables_are(self, lang: str) -> str:
+        """What a page opened with no link reads when this server makes no tables itself."""
+        return places.where_tables_are(self.config.places, lang, self.config.telegram_bot)
+
+    def telegram_lang(self, auth: Any) -> str | None:
+        """The language of a genuine `initData`'s user (expired or not: it only picks the words
+        a refusal is said in), when it is one we speak."""
+        if not isinstance(auth, dict) or not auth.get("init_data") or not self.config.bot_token:
+            return None
+        try:
+            fields = links.check_init_data(self.config.bot_token, str(auth["init_data"]), float("inf"))
+            return known(links.telegram_user(fields)[2])
+        except links.LinkError:
+            return None
+
+    def refusal(self, code: str, auth: Any, lang: str) -> str:
+        """Why a proof was refused, said for where its table is played when the proof names
+        one (a Telegram group's link opened in a browser: open it in Telegram)."""
+        if code == "no_table":  # a genuine Telegram user, no table named: how to open one
+            return places.where_tables_are((places.TELEGRAM,), lang, self.config.telegram_bot)
+        return places.refusal_at(code, links.chat_named(self.config.secret, auth), lang) or refusal(code, lang)
+
     def viewer(self, auth: Any, lang: str | None) -> links.Viewer | str:
         """Who `auth` proves the sender is (a Viewer), or why not (a refusal code);
         "need_name" for a browser table's token without a seat yet."""
@@ -369,6 +405,8 @@ class WebTable:
                 fields = links.check_init_data(cfg.bot_token, str(auth["init_data"]), cfg.init_data_age)
                 person, name, tg_lang = links.telegram_user(fields)
                 token = fields.get("start_param") or str(auth.get("table") or "")
+                if not token:  # the Mini App opened from the bot's profile or menu: no group's table
+                    return "no_table"
                 chat = links.read_table_token(cfg.secret, token)
                 return links.Viewer(chat, person, name, known(tg_lang) or lang, via="telegram")
             if auth.get("player"):
@@ -417,9 +455,10 @@ class WebTable:
         if isinstance(who, str):
             if who == "need_name":
                 await self._send(page, {"type": "need_name", "texts": page_texts(lang), "lang": lang,
-                                        "dir": direction(lang)})
-            else:
-                await self._refuse(page, who, lang, texts=True)
+                                        "dir": direction(lang), **await self._invitation(data.get("auth"), lang)})
+            else:  # in Telegram's language for its user, even refused (a genuine initData says it)
+                lang = page.lang = self.telegram_lang(data.get("auth")) or lang
+                await self._refuse(page, who, lang, texts=True, text=self.refusal(who, data.get("auth"), lang))
             return
         page.lang = normalize(who.lang or lang)
         chat, game = split_game(who.chat)
@@ -454,6 +493,19 @@ class WebTable:
         elif kind == "press":
             await self._press(page, table, data)
 
+    async def _invitation(self, auth: Any, lang: str) -> dict[str, Any]:
+        """What a person opening a browser table's share link sees before picking a name: the
+        table's variant and who sits there already (a bare "Your name" said neither what
+        nor with whom). Nothing when the store cannot say: the name step works without it."""
+        chat = links.chat_named(self.config.secret, auth)
+        try:
+            table = await self.service.table(chat) if chat else None
+        except (StoreUnavailable, StoreDataError):
+            return {}
+        if table is None:
+            return {}
+        return {"variant": variant_title(table.variant, lang), "seats": [seat.name for seat in table.seats]}
+
     async def is_admin(self, viewer: links.Viewer, *, quick: bool = False, otherwise: bool = False) -> bool:
         """Whether the viewer is an admin of their table (adapters/web/admins.py: who, per kind).
         `quick` (a move): no wait and no store read; the kept answer, else `otherwise` (the page's last)."""
@@ -477,8 +529,13 @@ class WebTable:
     def commands(self, chat: str, lang: str) -> dict[str, str] | None:
         """How core's texts name commands on this table's page: a browser table's buttons
         (`texts.web_commands`); a chat's table keeps the chat's commands (a Telegram group's
-        Mini App: `/new` is typed in that group)."""
-        return web_commands(lang) if chat.startswith(BROWSER_PREFIX) else None
+        Mini App: `/new` is typed in that group; a Discord channel's page: `/uno new`; a
+        console's: `unobot play`)."""
+        if chat.startswith(BROWSER_PREFIX):
+            return web_commands(lang)
+        if chat.startswith(CONSOLE_PREFIX):  # a console's table (`unobot play --web`): its terminal's words
+            return console_commands(lang)
+        return dict(DISCORD_COMMANDS) if chat.startswith(DISCORD_PREFIX) else None
 
     def person(self, page: Page) -> c.Person:
         """The page's person as the service sees them (an admin or not, as asked)."""
@@ -565,6 +622,9 @@ class WebTable:
             out = await self.service.handle(viewer.chat, person, cmd)
             if out.ok:
                 await self._publish(viewer.chat, out)
+                # Answered even when the table it is drawn from did not change (its page marks
+                # a move as on its way until an answer comes, and holds further taps meanwhile).
+                await self._send(page, {"type": "done", "id": action_id})
                 return
         if out.code == "store_unconfirmed":
             # Applied on the primary, not confirmed by its copies: neither done nor refused. Every
@@ -680,6 +740,8 @@ class WebTable:
                              is_admin=page.admin, offer_again=viewer.chat.startswith(BROWSER_PREFIX))
         if table is None:  # no game: what to do next, as the chats say it (with this page's words)
             data["headline"] = error_text("no_game", page.lang, self.commands(viewer.chat, page.lang))
+        elif gone := rules_gone_line(table, page.lang, self.commands(viewer.chat, page.lang)):
+            data["headline"] = gone  # a rule plugin gone since the deal: why nothing is offered
         if page.one_game:  # the next game's lobby would refuse this link ("an earlier game")
             data["actions"] = [a for a in data["actions"] if a["kind"] != AGAIN]
         if self.service.unconfirmed.waiting(viewer.chat):  # drawn, but as waiting: no move offered
@@ -714,8 +776,8 @@ class WebTable:
                                 "text": failure_text(exc, page.lang, keeps_nothing=self.service.keeps_nothing,
                                                      commands=commands)})
 
-    async def _refuse(self, page: Page, code: str, lang: str, *, texts: bool = False) -> None:
-        data: dict[str, Any] = {"type": "refused", "code": code, "text": refusal(code, lang)}
+    async def _refuse(self, page: Page, code: str, lang: str, *, texts: bool = False, text: str | None = None) -> None:
+        data: dict[str, Any] = {"type": "refused", "code": code, "text": text or refusal(code, lang)}
         if texts:
             data["texts"] = page_texts(lang)
             data["dir"] = direction(lang)

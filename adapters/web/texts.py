@@ -26,6 +26,8 @@ PAGE = {
     "counter": N_("counter-clockwise"),
     "pending": N_("Pending draw: {n}"),
     "turn": N_("Turn: {player}"),
+    # said to a screen reader (and in the tab's title) when the turn comes to the page's player
+    "your_turn": N_("Your turn"),
     "next": N_("next"),
     "you": N_("you"),
     "cards": N_("cards"),
@@ -39,6 +41,8 @@ PAGE = {
     "not_playable": N_("not playable now"),
     "connecting": N_("Connecting…"),
     "offline": N_("Connection lost, trying again…"),
+    # said (and shown) once a lost connection is back and the table drawn is the newest
+    "reconnected": N_("Connected again: the table is up to date."),
     "your_name": N_("Your name"),
     "sit_down": N_("Sit down"),
     "new_table": N_("New table"),
@@ -76,7 +80,6 @@ REFUSALS = {
     "other_game": N_("This link was for an earlier game at this table: ask for a new one."),
     "bad_name": N_("Pick a name of 1 to 32 characters."),
     "bad_action": N_("That choice is no longer on offer: the table moved on."),
-    "no_browser": N_("New tables are made in the chats here, not on the page."),
     "bad_variant": N_("There is no variant by that name."),
     "no_person": N_("Sit down at the table first: your records go with your seat."),
     "bad_record": N_("There is no such record to show."),

@@ -2,7 +2,11 @@
 
 Every level chooses among the engine's legal moves (plugin moves too: a
 move that puts several cards down is scored as those cards leaving the
-hand), so it plays every variant and house rule and never an illegal move.
+hand, plus what its rule says it is worth, `Rule.move_value`, or what it
+does to the hand on a copy: `worth`), so it plays every variant and house
+rule and never an illegal move. Every level says UNO with a move that
+leaves it one card (`says_uno_with`: the chat and the simulator make the
+move "with UNO", as a person's).
 
 - `normal`: sound habits. Says UNO and catches; plays rather than draws;
   keeps wilds for when nothing else fits and never bluffs a Wild Draw Four;
@@ -30,6 +34,7 @@ import random
 from collections import Counter
 
 from ..cards import COLORS, REVERSE, SKIP, Card
+from ..cards import KINDS as PLUGIN_KINDS
 from ..engine import apply
 from ..errors import MoveError
 from ..events import Event
@@ -93,6 +98,42 @@ def seat_after(state: GameState, player: int, card: Card) -> int:
     return (player + state.direction * (1 + skip)) % len(state.players)
 
 
+#: A card out of the hand in `score_plays`' points (a move's cards beyond
+#: the first count this much each): what a move's worth in cards weighs.
+CARD = 9.0
+
+
+def worth(state: GameState, player: int, move: Move) -> float | None:
+    """What `move` is worth to `player` beyond the cards it puts down, in
+    cards: the rules' answer (`Rule.move_value`); else, for a rule's own
+    kind of move or a play of a rule's own card, how it leaves the hand,
+    tried on a copy (a card it makes the player draw counts against it, a
+    hand swapped for a smaller one for it); None: nothing to add (a plain
+    play, a refused move). Only the hand's size is read from the copy,
+    which every seat can count."""
+    rules = state.rules
+    if rules is not None and rules.values_moves:
+        said = rules.move_value(state, move)
+        if said is not None:
+            return float(said)
+    if player != move.player or move.kind in KINDS and not (move.kind == PLAY and plugin_cards(move)):
+        return None
+    try:
+        after, _ = apply(state, move)
+    except MoveError:
+        return None
+    if player in after.out or after.phase != state.phase:
+        return None
+    return float(len(state.hands[player]) - len(cards_of(move)) - len(after.hands[player]))
+
+
+def plugin_cards(move: Move) -> bool:
+    """Does `move` put down a card of a kind a rule declared (`Rule.cards`)?
+    Its effect is that rule's: `worth` tries it on a copy when the rule says
+    nothing of it (`Rule.move_value`). A dictionary look-up a card."""
+    return any((kind := PLUGIN_KINDS.get(c.rank)) is not None and kind.wild == c.is_wild for c in cards_of(move))
+
+
 def best_colour(hand: list[Card], without: tuple[Card, ...] = ()) -> str:
     counts = Counter(c.color for c in hand if c.color)
     for c in without:
@@ -128,9 +169,6 @@ class Level:
     def __init__(self, memory: TableMemory | None = None) -> None:
         self.memory = memory if memory is not None else TableMemory()
         self._pool_cache: tuple[GameState, tuple[int, int, int], Counter[Card]] | None = None
-        #: the plugin moves without cards already weighed (`free_move`), by round
-        self._free: set[tuple[str, int]] = set()
-        self._free_round = (-1, -1)
 
     def observe(self, state: GameState, move: Move, events: list[Event], colour_before: str | None,
                 pending_before: int) -> None:
@@ -155,6 +193,9 @@ class Level:
         if free is not None:
             return free
         plays = [m for m in moves if is_play(m)]
+        valued = self.valued_move(state, player, moves, plays)
+        if valued is not None:
+            return valued
         if plays:
             keep = self.keep_drawn(state, player, plays, moves)
             return keep if keep is not None else self.pick_play(state, player, plays, rnd)
@@ -187,22 +228,44 @@ class Level:
         tried on a copy, it leaves this seat to move with no more cards. Made
         once a round for each kind, so a move always offered cannot loop."""
         hand = len(state.hands[player])
+        self.memory.sync(state)  # its `free`: this round's, whoever asks
+        made = self.memory.free
         for m in moves:
             if m.kind in KINDS or m.card is not None or player != state.turn:
                 continue
-            now = (state.seed, state.round)
-            if self._free_round != now:
-                self._free_round, self._free = now, set()
-            if (m.kind, player) in self._free:
+            if (m.kind, player) in made:
                 continue
-            self._free.add((m.kind, player))
+            made.add((m.kind, player))
             try:
                 after, _ = apply(state, m)
             except MoveError:
                 continue
-            if after.phase == state.phase and after.turn == player and len(after.hands[player]) <= hand:
+            if after.phase == state.phase and after.turn == player and len(after.hands[player]) <= hand \
+                    and (m.kind, player) not in self.memory.made:
+                self.memory.made.add((m.kind, player))
                 return m
         return None
+
+    def valued_move(self, state: GameState, player: int, moves: list[Move], plays: list[Move]) -> Move | None:
+        """A rule's move without cards worth more than the best play (or,
+        with none, than the draw): a swap of hands with the seat picked
+        when theirs is much smaller. Weighed by `worth` in cards, against
+        the play's points (a play puts a card down, this move none)."""
+        best: tuple[float, Move] | None = None
+        made = self.memory.made
+        for m in moves:
+            if m.kind in KINDS or m.card is not None or player != state.turn or (m.kind, player) in made:
+                continue
+            value = worth(state, player, m)
+            if value is not None and value > 0 and (best is None or value > best[0]):
+                best = (value, m)
+        if best is None:
+            return None
+        if plays and CARD * (best[0] - 1) <= max(score for score, _ in self.score_plays(state, player, plays)):
+            return None
+        if _keeps_turn(state, best[1]):
+            made.add((best[1].kind, player))  # a move that keeps the turn: once a round, as `free_move`
+        return best[1]
 
     def ends_turn_free(self, state: GameState, player: int, moves: list[Move]) -> Move | None:
         """A plugin's move without cards that ends this seat's turn without a
@@ -236,6 +299,15 @@ class Level:
         if uno is not None and (len(state.hands[player]) == 1 or any(is_play(m) for m in moves)):
             return uno
         return None
+
+    def says_uno_with(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> bool:
+        """Whether to say UNO with the move chosen among `moves`, when that
+        move leaves this seat one card (the caller knows: the table model's
+        `carries_uno`). An UNO offered among `moves` was weighed by `talk`
+        already; this is for the moves that must carry it themselves (a
+        multi-play or a Discard All from three cards, whatever the UNO rule).
+        Every level says it (`easy` forgets now and then, as in `talk`)."""
+        return not any(m.kind == UNO for m in moves)
 
     def should_challenge(self, state: GameState, player: int) -> bool:
         """Challenge when winning it is worth the risk: a won challenge swings
@@ -303,6 +375,8 @@ class Level:
         two = len(others) == 1
         reverse_skips = two and _reverse_skips(state)
         risky = self.follow_risk[0] > 0 and len(others) >= 2 and any(len(state.hands[s]) <= 2 for s in others)
+        rules = state.rules
+        valuing = rules is not None and rules.values_moves  # else only a rule's own kinds are tried (`worth`)
         colours_named: dict[tuple[Card, ...], str] = {}
         out: list[tuple[float, Move]] = []
         for m in plays:
@@ -346,7 +420,10 @@ class Level:
                     s += self.two_player_action  # two players: an action card is another turn, with a card to follow
                 if card.draw and state.pending:
                     s += 20.0  # answer a stack rather than take it
-            if m.target is not None:
+            value = worth(state, player, m) if valuing or m.kind not in KINDS or plugin_cards(m) else None
+            if value is not None:
+                s += CARD * value  # what its rule says it does beyond the cards (`Rule.move_value`)
+            elif m.target is not None:
                 s += 15.0 if m.target == fewest and len(state.hands[m.target]) < len(hand) else -15.0
             if left == 1 and not rest[0].is_number and card.is_number:
                 s -= 2.0
@@ -376,6 +453,15 @@ class Level:
     def _holds_colour(state: GameState, player: int, card: Card) -> bool:
         colour = state.color
         return colour is not None and any(c.color == colour for c in state.hands[player] if c is not card)
+
+
+def _keeps_turn(state: GameState, move: Move) -> bool:
+    """Does `move` leave its player to move again (tried on a copy)?"""
+    try:
+        after, _ = apply(state, move)
+    except MoveError:
+        return False
+    return after.phase == state.phase and after.turn == move.player
 
 
 def _reverse_skips(state: GameState) -> bool:
@@ -433,6 +519,9 @@ class Easy(Level):
             if said.kind == CATCH and rnd.random() < self.misses_catch:
                 return None
         return said
+
+    def says_uno_with(self, state: GameState, player: int, moves: list[Move], rnd: random.Random) -> bool:
+        return super().says_uno_with(state, player, moves, rnd) and rnd.random() >= self.forgets_uno
 
     def should_challenge(self, state: GameState, player: int) -> bool:
         return bluff_chance(state, player, None) > 0.5

@@ -113,6 +113,13 @@ class TableMemory:
     #: per seat, the weights of each bluff rate in RATES (a posterior)
     beliefs: dict[int, list[float]] = field(default_factory=dict)
     seed: int = -1
+    #: The plugin moves without cards a seat already weighed this round
+    #: (kind, seat): `Level.free_move` makes each once a round. Kept here, with
+    #: the table, since a chat makes a new level object for every AI move.
+    free: set[tuple[str, int]] = field(default_factory=set)
+    #: The moves without cards that keep the turn a seat made this round
+    #: (kind, seat): neither `free_move` nor `valued_move` makes one twice.
+    made: set[tuple[str, int]] = field(default_factory=set)
 
     def sync(self, state: GameState) -> None:
         """Forget the round's facts when a new game or round starts (bluff
@@ -127,6 +134,8 @@ class TableMemory:
             self.lacks = {}
             self.lacks_rank = {}
             self.lacks_wild = set()
+            self.free = set()
+            self.made = set()
 
     def observe(self, state: GameState, move: Move, events: list[Event], colour_before: str | None,
                 pending_before: int) -> None:

@@ -99,6 +99,9 @@ class Searching(Counting):
         if free is not None:
             return free
         plays = [m for m in moves if is_play(m)]
+        valued = self.valued_move(state, player, moves, plays)
+        if valued is not None:
+            return valued
         if len(plays) < 2 or self.keep_drawn(state, player, plays, moves) is not None:
             return super().choose(state, player, moves, rnd)
         scored = sorted(self.score_plays(state, player, plays), key=lambda p: -p[0])

@@ -510,7 +510,10 @@ class _Builder:
             self.move(m, m.kind, group, plugin_move_hint(m.kind, self.lang))
             if m in hv.uno_extras:  # down to one card: UNO with it, as one action
                 self.move(m, m.kind, group, _("Say UNO and play these cards"), uno=True)
-        if hv.is_turn and hv.uno is not None and len(game.hands[hv.seat]) == 2:
+        # At two cards, each card that may be played now is also offered "with UNO" (one
+        # action): on turn, and out of turn a jump-in down to one card (under strict UNO
+        # the only way to say it in time is just before the jump).
+        if hv.uno is not None and len(game.hands[hv.seat]) == 2:
             self.plays(hv, uno=True)
         if hv.uno is not None and not hv.pending:
             self.move(hv.uno, UNO, group, _("(say it before someone catches you)") if hv.exposed else "")

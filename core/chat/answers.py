@@ -16,10 +16,12 @@ from its records panel; both render these same lines.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..store import Store
 from . import records_text, typed
 from .commands import Person
-from .i18n import N_, gettext_for
+from .i18n import N_, gettext_for, ngettext_for
 
 #: The reading commands, by the name every front-end gives them, each with
 #: what it does (the words of Telegram's command menu and Discord's slash
@@ -63,31 +65,46 @@ async def stats_lines(store: Store, chat_id: str, person: Person, lang: str) -> 
     _ = gettext_for(lang)
     here = await store.get_stats("chat", chat_id)
     mine = await store.get_stats("user", person.id)
+    # Each count in the reader's plural forms ("1 match finished", not "1 matches finished"),
+    # the parts in one template a language orders its own way.
+    ngettext = ngettext_for(lang)
+    matches, rounds = here.get("matches", 0), here.get("rounds", 0)
+    my_rounds, my_matches, points = mine.get("rounds", 0), mine.get("matches", 0), mine.get("points", 0)
     return [
         _("Statistics"),
-        _("Here: {matches} matches finished, {rounds} rounds played.").format(
-            matches=here.get("matches", 0), rounds=here.get("rounds", 0)),
-        _("{player}: {won} of {rounds} rounds won, {points} points; {mwon} of {matches} matches won.").format(
-            player=person.name, won=mine.get("rounds_won", 0), rounds=mine.get("rounds", 0),
-            points=mine.get("points", 0), mwon=mine.get("matches_won", 0), matches=mine.get("matches", 0)),
+        _(N_("Here: {matches}, {rounds}.")).format(
+            matches=ngettext("{n} match finished", "{n} matches finished", matches).format(n=matches),
+            rounds=ngettext("{n} round played", "{n} rounds played", rounds).format(n=rounds)),
+        _(N_("{player}: {rounds}, {points}; {matches}.")).format(
+            player=person.name,
+            rounds=ngettext("{won} of {n} round won", "{won} of {n} rounds won", my_rounds).format(
+                won=mine.get("rounds_won", 0), n=my_rounds),
+            points=ngettext("{n} point", "{n} points", points).format(n=points),
+            matches=ngettext("{won} of {n} match won", "{won} of {n} matches won", my_matches).format(
+                won=mine.get("matches_won", 0), n=my_matches)),
     ]
 
 
 async def reading_lines(store: Store, what: str, chat_id: str, person: Person, lang: str,
-                        arg: str | None = None, *, option: str | None = None) -> list[str]:
+                        arg: str | None = None, *, option: str | None = None,
+                        commands: Mapping[str, str] | None = None, public: bool = False) -> list[str]:
     """The answer to one reading command (`what` in `READING`); `arg` is what
     followed it (a period for `top`). The reset asks `person.is_admin`.
     `option`: the name of the option that takes the "yes" of a removal, on a
-    front-end whose commands take options (`records_text.confirm_lines`)."""
+    front-end whose commands take options (`records_text.confirm_lines`);
+    `commands`: how the front-end spells the commands an answer names
+    (`render.TYPED_COMMANDS`'s keys: `top` in "for example /top week");
+    `public`: the answer is posted where others read it (a group), so `me`
+    names the player's other places by kind, not by title."""
     if what == "stats":
         return await stats_lines(store, chat_id, person, lang)
     if what == "top":
         period = records_text.period_of(arg)
         if period is None:
-            return records_text.bad_period(lang)
-        return await records_text.top_lines(store, chat_id, period, lang)
+            return records_text.bad_period(lang, arg, commands)
+        return await records_text.top_lines(store, chat_id, period, lang, person.id)
     if what == "me":
-        return await records_text.me_lines(store, person.id, person.name, lang, chat_id)
+        return await records_text.me_lines(store, person.id, person.name, lang, chat_id, public=public)
     if what == "last":
         return await records_text.last_lines(store, chat_id, lang)
     # Both cannot be undone: done only when the command is repeated with "yes" (in the

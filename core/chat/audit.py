@@ -22,8 +22,8 @@ from typing import Any
 from ..cards import Card
 from ..service import DEAL, TABLE_ENTRIES, ReplayError, replay, replay_events, replay_steps
 from ..state import StateFormatError
-from ..store import Store, acknowledgement_problem
-from .i18n import env_lang, gettext_for, known
+from ..store import Store, acknowledgement_lapse
+from .i18n import N_, Msg, env_lang, gettext_for, joined, known
 from .records import kept_name, shown_name
 from .records_text import stopped_line
 from .render import card_name, describe_event
@@ -41,33 +41,47 @@ class TableAudit:
     ok: bool
     problem: str = ""
     dealt: bool = True
+    #: The problem as a text for its reader (`problem_in`); None: `problem` is said as it
+    #: is (a replay's or the store's own words, which name log entries and versions).
+    why: Msg | None = None
+
+    def problem_in(self, lang: str | None) -> str:
+        """Why the replay disagrees, in `lang` (`unobot audit` in the operator's language)."""
+        return self.why.text(lang) if self.why is not None else self.problem
+
+
+def _mismatch(game_id: str, chat_id: str, entries: int, why: Msg, dealt: bool = True) -> TableAudit:
+    """A table whose replay disagrees: `problem` in English (logs, tests), `why` for its reader."""
+    return TableAudit(game_id, chat_id, entries, False, why.text(), dealt, why)
 
 
 async def audit_table(store: Store, game_id: str) -> TableAudit:
     """Replay a stored chat table's log and compare it with the stored game."""
     stored = await store.load_game(game_id)
     if stored is None:
-        return TableAudit(game_id, "", 0, False, "not in the store")
+        return _mismatch(game_id, "", 0, Msg(N_("not in the store")))
     try:
         table = Table.decode(stored.state, stored.version)
     except StateFormatError as exc:
-        return TableAudit(game_id, "", 0, False, f"unreadable: {exc}")
+        return _mismatch(game_id, "", 0, Msg(N_("unreadable: {error}"), error=str(exc)))
     log = await store.read_log(game_id)
-    lost = acknowledgement_problem(await store.acknowledgement(game_id), stored.version, log)
-    if lost:  # (a clean replay proves nothing then: the moves are not in the log at all)
-        return TableAudit(game_id, table.chat_id, len(log), False, lost)
+    lost = acknowledgement_lapse(await store.acknowledgement(game_id), stored.version, log)
+    if lost is not None:  # (a clean replay proves nothing then: the moves are not in the log at all)
+        return _mismatch(game_id, table.chat_id, len(log), lost)
     if table.game is None:
         dealt = any(e.startswith(DEAL + " ") for e in log)
-        return TableAudit(game_id, table.chat_id, len(log), not dealt,
-                          "a dealt game is missing from the table" if dealt else "", dealt=False)
+        if dealt:
+            return _mismatch(game_id, table.chat_id, len(log), Msg(N_("a dealt game is missing from the table")),
+                             dealt=False)
+        return TableAudit(game_id, table.chat_id, len(log), True, dealt=False)
     try:
         replayed = replay(log)
     except ReplayError as exc:
         return TableAudit(game_id, table.chat_id, len(log), False, str(exc))
     if not replayed.same_as(table.game):
-        return TableAudit(game_id, table.chat_id, len(log), False,
-                          f"the log replays to a different game (moves {replayed.moves} replayed, "
-                          f"{table.game.moves} stored)")
+        return _mismatch(game_id, table.chat_id, len(log), Msg(
+            N_("the log replays to a different game (moves {replayed} replayed, {stored} stored)"),
+            replayed=replayed.moves, stored=table.game.moves))
     return TableAudit(game_id, table.chat_id, len(log), True)
 
 
@@ -127,7 +141,7 @@ async def replay_lines(store: Store, chat_id: str, lang: str | None = None,
                  for p in state.players]
         if head == DEAL:
             lines.append(_("Dealt: {players} ({variant}); first card {card}.").format(
-                players=", ".join(names), variant=variant_title(state.variant, language),
+                players=joined(names, language), variant=variant_title(state.variant, language),
                 card=top_name(state.top, language)))
             continue
         who = names[int(head)] if head.isascii() and head.isdecimal() and int(head) < len(names) else ""
@@ -152,8 +166,8 @@ async def audit_archived(record: dict[str, Any]) -> TableAudit:
     except ReplayError as exc:
         return TableAudit(game_id, chat, len(log), False, str(exc))
     if record.get("state") is not None and replayed.to_dict() != record["state"]:
-        return TableAudit(game_id, chat, len(log), False,
-                          f"the kept log replays to a different game ({replayed.moves} moves replayed)")
+        return _mismatch(game_id, chat, len(log), Msg(
+            N_("the kept log replays to a different game (moves replayed: {moves})"), moves=replayed.moves))
     return TableAudit(game_id, chat, len(log), True)
 
 
@@ -212,7 +226,7 @@ def narrate(record: dict[str, Any], lang: str | None = None, default: str = "en"
             continue
         if head == DEAL:
             lines.append(_("Dealt: {players} ({variant}); first card {card}.").format(
-                players=", ".join(names), variant=variant_title(state.variant, language),
+                players=joined(names, language), variant=variant_title(state.variant, language),
                 card=top_name(state.top, language)))
             continue
         said = [line for e in events if (line := describe_event(e, name, language))]

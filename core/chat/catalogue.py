@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -59,25 +60,28 @@ def data_texts() -> list[tuple[str, str, dict[str, str]]]:
 
 def extract_catalogues(sources: list[tuple[Path, str]], locale_dir: Path, domain: str,
                        languages: tuple[str, ...] | list[str], project: str,
-                       extra: list[tuple[str, str, dict[str, str]]] | None = None) -> list[Path]:
+                       extra: list[tuple[str, str, dict[str, str]]] | None = None,
+                       skip: Collection[str] = ()) -> list[Path]:
     """Extract every marked string (`_()`, `N_()`, `ngettext()`) from the
     sources into `<locale_dir>/<domain>.pot` and merge it into each
     language's `.po` (English filled with the source text). A plugin runs
-    this through `unobot i18n extract`."""
+    this through `unobot i18n extract`. `skip`: files (relative to their
+    source, with "/") that are another catalogue's (`catalogue_domains`)."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
     from babel.messages.pofile import read_po, write_po
 
     template = Catalog(project=project, domain=domain)
     for source, label in sources:
+        method_map = [*((name, "ignore") for name in skip), ("**.py", "python")]
         for filename, lineno, text, comments, context in extract_from_dir(
-            source, method_map=[("**.py", "python")], keywords=KEYWORDS,
+            source, method_map=method_map, keywords=KEYWORDS,
         ):
             template.add(text, locations=[(f"{label}/{filename}", lineno)], auto_comments=comments,
                          context=context)
         # Every source's option texts (they were read only when `extra` was
         # given, and then only the last source's: a plugin's never).
-        for filename, lineno, text in option_texts(source):
+        for filename, lineno, text in option_texts(source, skip):
             template.add(text, locations=[(f"{label}/{filename}", lineno)])
     seeds: dict[str, dict[str, str]] = {}
     for text, where, known_texts in extra or ():
@@ -131,14 +135,17 @@ def note_plurals(catalog: Any, lang: str) -> None:
             message.auto_comments.append(note)
 
 
-def option_texts(source: Path) -> list[tuple[str, int, str]]:
+def option_texts(source: Path, skip: Collection[str] = ()) -> list[tuple[str, int, str]]:
     """The `help=`, `title=` and `words=` texts of every `option(...)` under `source`
     ((file, line, text)): msgids of the rule's catalogue that need no `N_`,
-    so that an option's help is translated like any other text of its rule."""
+    so that an option's help is translated like any other text of its rule.
+    `skip`: files (relative, with "/") left to another catalogue."""
     import ast
 
     found = []
     for path in sorted(source.rglob("*.py")):
+        if path.relative_to(source).as_posix() in skip:
+            continue
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError, OSError):
@@ -160,11 +167,15 @@ def option_texts(source: Path) -> list[tuple[str, int, str]]:
     return found
 
 
-def package_data_texts(package: Path) -> list[tuple[str, str, dict[str, str]]]:
+def package_data_texts(package: Path, skip: Collection[str] = (),
+                       *, variants: bool = True) -> list[tuple[str, str, dict[str, str]]]:
     """A plugin's texts that live in data, as `data_texts` gives unobot's own:
     each rule's `title = {"en": ..., ...}` (a class attribute written as a
     dict) and each variant file's `title` and `description` under `package`,
-    as (English text, where, translations the data already holds).
+    as (English text, where, translations the data already holds). `skip`:
+    files left to another catalogue (`catalogue_domains`); `variants` False
+    for a catalogue that is not the package's own (variant files are read
+    in the catalogue named after the package: `variants.package_catalogue`).
 
     Why: `Rule.label` and a variant's label translate the English title
     through the plugin's catalogue, but extraction read only `N_()` calls,
@@ -175,6 +186,8 @@ def package_data_texts(package: Path) -> list[tuple[str, str, dict[str, str]]]:
 
     out: list[tuple[str, str, dict[str, str]]] = []
     for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).as_posix() in skip:
+            continue
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError, OSError):
@@ -189,7 +202,7 @@ def package_data_texts(package: Path) -> list[tuple[str, str, dict[str, str]]]:
                     texts = _literal_texts(item.value)
                     if texts.get("en"):
                         out.append((texts["en"], where, texts))
-    for path in sorted(package.rglob("*.yaml")):
+    for path in sorted(package.rglob("*.yaml")) if variants else ():
         try:
             both = variant_texts(path)  # not load_variant: the plugin's rules may not be installed yet
         except VariantError:

@@ -42,6 +42,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice, product
 from typing import TYPE_CHECKING
 
 from ..cards import (
@@ -60,7 +61,7 @@ from ..cards import (
 )
 from ..cards import sort_key as _sort_key
 from . import commands as c
-from . import typed
+from . import typed, typos
 from .commands import parse_int
 from .i18n import LANGUAGES, N_, gettext_for, normalize
 from .render import card_name, error_text, kind_name, kind_text, plugin_move_title
@@ -382,10 +383,98 @@ def deck_of(game: GameState) -> set[Card]:
 _COUNT = re.compile(r"×\d+")
 
 
+#: The refusal of a line whose first word is no command and begins no card.
+UNKNOWN = "unknown_command"
+
+
 def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
-               deck: Collection[Card] | None = None) -> Parsed:
+               deck: Collection[Card] | None = None, known: Collection[str] = (),
+               players: Collection[str] | None = None) -> Parsed:
     """Parse one typed line; `hand` is the hand in the order it is numbered,
-    `deck` the cards the table plays with (None: any card)."""
+    `deck` the cards the table plays with (None: any card). `known`: the
+    words the front-end reads itself before this (the console's `help`,
+    `quit`, `top`), which a "did you mean" may name too.
+
+    A line refused for a word nobody knows (`drwa`, `yelow 7`, `play
+    wlid`) says which known word was most likely meant, when one clearly
+    is and the line then reads (`typos`); it is never played as corrected.
+    With `players` (the names at the table), a card whose last words name
+    nobody there and read as a slip (`Descarta todo amarilo`, `Blue Skip
+    Everone`) gets the same, where the engine could only say "No such
+    player"."""
+    _ = gettext_for(lang)
+    parsed = _parse_hand(line, hand, lang, deck)
+    if isinstance(parsed, c.Play) and parsed.target and players is not None \
+            and not _names_one(parsed.target, players):
+        meant = _meant(line, hand, lang, deck, known, untargeted=True)
+        if meant is not None:
+            return Refusal(" ".join((error_text("bad_player", lang),
+                                     _("Did you mean {meant!r}?").format(meant=meant))), "bad_player")
+    if isinstance(parsed, Refusal) and parsed.code in (UNKNOWN, "bad_card"):
+        meant = _meant(line, hand, lang, deck, known)
+        if meant is not None:
+            if parsed.code == UNKNOWN:
+                message = _("Unknown command {word!r}. Did you mean {meant!r}?").format(
+                    word=line.split()[0], meant=meant)
+            else:
+                message = " ".join((parsed.message, _("Did you mean {meant!r}?").format(meant=meant)))
+            return Refusal(message, parsed.code)
+    return parsed
+
+
+def _meant(line: str, hand: Sequence[Card], lang: str | None, deck: Collection[Card] | None,
+           known: Collection[str], untargeted: bool = False) -> str | None:
+    """The line with each word nobody knows replaced by the known word closest
+    to it, when that line reads as a move or begins with one of `known`
+    (with `untargeted`: as a card aimed at nobody, a colour only on a wild)."""
+    own = typos.vocabulary(("", word) for word in known)
+    words = {**typos.card_words(lang), **_typed_words(lang), **own}
+    typed_words = line.split()
+    options = [[word] if _readable(word, lang) else typos.nearest(word, words) or [word] for word in typed_words]
+    fits: list[str] = []
+    for fixed in islice(product(*options), 16):  # a few words near as many others: lines enough
+        if list(fixed) == typed_words:
+            continue
+        reading = _parse_hand(" ".join(fixed), hand, lang, deck)
+        if untargeted:
+            fit = isinstance(reading, c.Play) and reading.target is None and (
+                reading.color is None or parse_card(reading.card).is_wild)
+        else:
+            fit = fold(fixed[0]) in own or not isinstance(reading, Refusal)
+        if fit:
+            fits.append(" ".join(fixed))
+    fits = list(dict.fromkeys(fits))
+    return fits[0] if len(fits) == 1 else None  # two lines that read: nothing is clearly meant
+
+
+def _names_one(target: str, players: Collection[str]) -> bool:
+    """Does a typed target name one of the players, as `Table.find_seat` reads it
+    (a whole name or the start of one, in any case)?"""
+    low = target.lstrip("@").lower()
+    return any(name.lower() == low or name.lower().startswith(low) for name in players)
+
+
+def _readable(word: str, lang: str | None) -> bool:
+    """Does a word read alone (a number, a card code, a colour, a command)? Then it is no typo."""
+    return (hand_number(word) is not None or card_word(word, lang) is not None
+            or color_word(word, lang=lang) is not None or command_word(word, lang) is not None)
+
+
+def _typed_words(lang: str | None) -> dict[str, str]:
+    """The command words and the plugins' moves (kinds and titles) of the reader's language and English."""
+    from ..registry import MOVE_KINDS, declared
+
+    declared(MOVE_KINDS, "")
+    key = tuple((kind, rule) for kind, rule in MOVE_KINDS.items() if kind not in rule.system_moves)
+    pairs = [("", kind) for kind, _rule in key]
+    for language in dict.fromkeys((normalize(lang), "en")):
+        _ = gettext_for(language)
+        pairs += [("", _(text)) for text in WORDS.values()]
+        pairs += [("", title) for title in _move_titles(language, key)]
+    return typos.vocabulary(pairs)
+
+
+def _parse_hand(line: str, hand: Sequence[Card], lang: str | None, deck: Collection[Card] | None) -> Parsed:
     _ = gettext_for(lang)
     # A card typed as the hand shows it ("Green 2 ×2": two of them held) plays one of them:
     # the count is no word of the move (it read as a target, "No such player"); `UNO !`
@@ -429,7 +518,7 @@ def parse_hand(line: str, hand: Sequence[Card], lang: str | None,
         return _play(rest, hand, lang, deck)
     if hand_number(words[0]) is not None or card_readings(words, lang):
         return _play(words, hand, lang, deck)
-    return Refusal(_("Unknown command {word!r}. Type help to see the commands.").format(word=words[0]))
+    return Refusal(_("Unknown command {word!r}. Type help to see the commands.").format(word=words[0]), UNKNOWN)
 
 
 def _plugin_move_with_uno(words: Sequence[str], hand: Collection[Card], lang: str | None) -> c.PluginMove | None:

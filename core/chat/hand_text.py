@@ -11,13 +11,14 @@ it is once, as fields, and a front-end only adds its markup.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .actions import Menu
 from .i18n import gettext_for
 from .markup import BOLD, PLAIN, Line, bold, plain
 from .render import COLOR_EMOJI, card_name
+from .status_text import rules_gone_line
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
 from .views import status_lines, table_view
 
@@ -45,11 +46,15 @@ def card_words(card_text: str, color: str | None, count: int = 1) -> str:
     return f"{COLOR_EMOJI.get(color, '⬛')} {card_text}" + (f" ×{count}" if count > 1 else "")
 
 
-def hand_text(table: Table, m: Menu, lang: str) -> HandText:
-    """The panel of the member whose menu is `m`, in `lang`."""
+def hand_text(table: Table, m: Menu, lang: str, commands: Mapping[str, str] | None = None) -> HandText:
+    """The panel of the member whose menu is `m`, in `lang`; `commands`: the
+    front-end's spelling of a command a note names (`render.error_text`'s)."""
     _ = gettext_for(lang)
     note, title = "", False
-    if table.phase == PLAYING and m.hand is None:
+    gone = rules_gone_line(table, lang, commands)
+    if gone:  # its rules cannot be loaded here: why nothing is offered, what an admin can do
+        note = gone
+    elif table.phase == PLAYING and m.hand is None:
         note = _("You are not playing in this game.")
     elif table.phase == BETWEEN_ROUNDS:
         note = _("Round over: press Next round")

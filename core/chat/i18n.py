@@ -46,7 +46,9 @@ LANGUAGES: tuple[str, ...] = _spoken()
 #: Regional and script codes as platforms send them -> the catalogue that serves them.
 _REGIONS = {"pt": "pt_BR", "pt-br": "pt_BR", "pt-pt": "pt_BR", "zh": "zh_CN", "zh-cn": "zh_CN",
             "zh-hans": "zh_CN", "zh-sg": "zh_CN", "zh-tw": "zh_TW", "zh-hant": "zh_TW", "zh-hk": "zh_TW",
-            "zh-mo": "zh_TW"}
+            "zh-mo": "zh_TW",
+            # Java's and older Android's code for Indonesian (`in_ID`), still sent by some clients
+            "in": "id"}
 
 
 def N_(message: str) -> str:

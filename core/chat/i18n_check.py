@@ -33,6 +33,9 @@ class Report:
     #: Entries left in English where the locale's glossary translates the term.
     english: list[str] = field(default_factory=list)
     header: str = ""
+    #: The forms the catalogue's Plural-Forms header says and the language has, when
+    #: they differ (`header` says it in English; `line` in its reader's language).
+    forms: tuple[int, int] | None = None
     #: Plural entries whose forms look filled in the wrong slots (plural_notes.
     #: swapped_forms): a warning, as a language's grammar may mean it.
     swapped: list[str] = field(default_factory=list)
@@ -41,19 +44,35 @@ class Report:
     def ok(self) -> bool:
         return not (self.missing or self.fuzzy or self.fields or self.plurals or self.english or self.header)
 
-    def line(self) -> str:
+    def line(self, lang: str | None = None) -> str:
+        """The catalogue's line of `unobot i18n check`, its faults said in `lang` (the
+        reader's; English without). The columns (language code, translated/total, the
+        share with `%`) read the same in every language: scripts may take them."""
+        from .i18n import NP_, gettext_for, ngettext_for
+
+        _ = gettext_for(lang)
+        ngettext = ngettext_for(lang)
         share = 100.0 * self.translated / self.total if self.total else 100.0
-        # "1 placeholder fault", "2 placeholder faults" (a report for authors, in English)
-        faults = [f"{len(v)} {k}{'s' if plural and len(v) != 1 else ''}" for k, plural, v in (
-            ("missing", False, self.missing), ("fuzzy", False, self.fuzzy),
-            ("placeholder fault", True, self.fields), ("plural-form fault", True, self.plurals),
-            ("left in English against the glossary", False, self.english)) if v]
-        if self.header:
+        counts = (
+            (NP_("{n} missing", "{n} missing"), self.missing), (NP_("{n} fuzzy", "{n} fuzzy"), self.fuzzy),
+            (NP_("{n} placeholder fault", "{n} placeholder faults"), self.fields),
+            (NP_("{n} plural-form fault", "{n} plural-form faults"), self.plurals),
+            (NP_("{n} left in English against the glossary", "{n} left in English against the glossary"),
+             self.english))
+        faults = [ngettext(*words, len(v)).format(n=len(v)) for words, v in counts if v]
+        if self.forms is not None:
+            said, want = self.forms
+            faults.append(ngettext("Plural-Forms says {n} form, {lang} has {want}",
+                                   "Plural-Forms says {n} forms, {lang} has {want}", said).format(
+                n=said, lang=self.lang, want=want))
+        elif self.header:
             faults.append(self.header)
         if self.swapped:
-            faults.append(f"warning: {len(self.swapped)} plural "
-                          f"{'entry' if len(self.swapped) == 1 else 'entries'} with forms in the wrong slots?")
-        return f"{self.lang:6} {self.translated:5}/{self.total:<5} {share:5.1f}%  " + ("; ".join(faults) or "ok")
+            faults.append(ngettext("warning: {n} plural entry with forms in the wrong slots?",
+                                   "warning: {n} plural entries with forms in the wrong slots?",
+                                   len(self.swapped)).format(n=len(self.swapped)))
+        return f"{self.lang:6} {self.translated:5}/{self.total:<5} {share:5.1f}%  " + (
+            "; ".join(faults) or _("ok"))
 
 
 def names(text: str) -> set[str]:
@@ -134,6 +153,7 @@ def check_po(path: Path, lang: str, template: set[tuple[str, str | None]] | None
     want = expected_plurals(lang)
     if catalog.num_plurals != want:
         report.header = f"Plural-Forms says {catalog.num_plurals} forms, {lang} has {want}"
+        report.forms = (catalog.num_plurals, want)
     for message in catalog:
         if not message.id:
             continue

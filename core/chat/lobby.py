@@ -18,7 +18,7 @@ from ..ai import level_name
 from ..store import ChatBusy, StoreUnavailable
 from ..variants import VariantError, known_variant, load_variant, rules_for
 from . import commands as c
-from . import records
+from . import delivered, records
 from .i18n import N_, Joined, Msg, Plural, gettext_for
 from .names import MAX_NAME, ai_name, clip
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Outcome
@@ -153,10 +153,14 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
                   seed=seed, created=now, turn_started=now, timer=settings["timer"],
                   settings_seen=seen_settings(settings), adapter=dict(adapter or {}),
                   again_of=again_of)
+    key = delivered.current_key()
+    delivered.note(table, key)  # a repeat of this /new finds the lobby it opened
     try:
         game_id, version = await service.store.create_game(chat_id, table.encode(), log=[f"new {person.id}"])
     except ChatBusy:
         found = await service.load(chat_id)
+        if found and delivered.made(found[1], key):  # sent again: its first copy opened this one
+            return Outcome(ok=True, table=found[1], repeated=True)
         if found and not _abandoned(service, found[1]):
             return service.fail(busy_code(found[1]), lang, found[1])
         if found and found[1].phase == FINISHED:  # a process that ended it stopped before keeping it
@@ -178,7 +182,10 @@ async def open_table(service: ServicePort, chat_id: str, person: c.Person, cmd: 
     if seats is not None:
         out.tell(again_line(person.name, variant), lang)
     else:
-        out.tell(Msg(N_("{player} opened a game of {variant}. Join with /join; start with /start."),
+        # No command named: each front-end's lobby shows how to join and start its own way
+        # (buttons, and the status's "Press Join"); Telegram's `/join` read on Discord, in a
+        # terminal or on a web page sent people to a command they do not have.
+        out.tell(Msg(N_("{player} opened a game of {variant}."),
                      player=person.name, variant=VariantTitle(variant)), lang)
     return out
 

@@ -66,6 +66,11 @@ class Outcome:
     #: A settings change the place's lobby took at once (the game waiting for players
     #: plays it): "Saved" then says so, not "from the next game" (`settings_press.saved_note`).
     to_lobby: bool = False
+    #: The delivery being handled had changed the table already (its platform sent it
+    #: again: `chat.delivered`): nothing changed now and nothing is to be said; a
+    #: front-end shows the table as it is (the first copy's process may have died
+    #: before it could).
+    repeated: bool = False
 
     def refusal(self, lang: str, commands: Mapping[str, str] | None = None) -> str:
         """A refused command's answer in the reader's language: its reason

@@ -30,7 +30,7 @@ from .lobby import LOBBY_COMMANDS, lobby_step, start
 from .outcome import ChatError, Outcome, shown_line
 from .render import EventText, color_from_text, describe_event, describe_private
 from .table import BETWEEN_ROUNDS, FINISHED, LOBBY, PLAYING, Table
-from .uno_timing import uno_after_play
+from .uno_timing import carries_uno, with_uno
 
 log = logging.getLogger(__name__)
 
@@ -160,33 +160,17 @@ def _play_drawn(table: Table, seat: int, out: Outcome, now: float) -> list[str]:
     return _apply(table, best_play(game, seat, plays), out, now, uno=uno)
 
 def _apply(table: Table, move: Move, out: Outcome, now: float, *, uno: bool = False) -> list[str]:
-    """Apply a person's move (saying UNO first, when asked: on a copy, so a
-    refused play leaves the table as it was); return its log entries."""
+    """Apply a person's move (saying UNO with it, when asked: on copies, so
+    a refused play leaves the table as it was); return its log entries."""
     assert table.game is not None
-    if uno and uno_after_play(table.game, move):
-        # UNO owed only once the card lands (a Discard All from three cards):
-        # said right after it, in this same command, before anyone may catch
-        # (a rule that wants it said first, strict UNO, refuses it after:
-        # then it is said first, below).
-        said = Move(UNO, move.player)
-        game, played = engine.apply(table.game, move)
-        try:
-            game, events = engine.apply(game, said, inplace=True)
-        except MoveError:
-            pass
-        else:
-            table.game = game
-            _after_moves(table, played + events, out, now)
-            return [f"{move.player} {move.text}", f"{move.player} {said.text}"]
     if uno:
-        said = Move(UNO, move.player)
-        game, events = engine.apply(table.game, said)
-        table.game, played = engine.apply(game, move, inplace=True)
-        _after_moves(table, events + played, out, now)
-        return [f"{move.player} {said.text}", f"{move.player} {move.text}"]
+        table.game, events, made = with_uno(table.game, move)
+        _after_moves(table, events, out, now)
+        return [f"{m.player} {m.text}" for m in made]
     table.game, events = engine.apply(table.game, move, inplace=True)
     _after_moves(table, events, out, now)
     return [f"{move.player} {move.text}"]
+
 
 def _move(table: Table, seat: int, cmd: c.Command) -> Move:
     if isinstance(cmd, c.Play):
@@ -319,7 +303,7 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
                 out.paused = True
             break  # a person may act first; AI seats act after the pause
         if moved := _ai_out_of_turn(table, out, now, acted):
-            entries.append(moved)
+            entries += moved
             continue
         if not info.is_ai:
             break
@@ -332,17 +316,19 @@ def _ai(table: Table, out: Outcome, now: float, pause: bool = True) -> list[str]
         moved = _ai_move(table, out, now, seat, moves, rnd)
         if not moved:
             break  # every move it had set off a rule's failure: the table waits (a person, the timer)
-        entries.append(moved)
+        entries += moved
     return entries
 
 
-def _ai_move(table: Table, out: Outcome, now: float, seat: int, moves: list[Move], rnd: random.Random) -> str:
-    """The AI seat's policy picks one of `moves`, and it is made; its log entry.
+def _ai_move(table: Table, out: Outcome, now: float, seat: int, moves: list[Move],
+             rnd: random.Random) -> list[str]:
+    """The AI seat's policy picks one of `moves`, and it is made; its log
+    entries (its UNO too, when said with the move).
 
     A move that sets off a rule's failure (a plugin's hook that raises:
     `RuleFailure`) is logged for the operator and left out, and the policy
     picks again, so a broken rule never stops the table on an AI seat's
-    turn; "" when every move failed (nothing changed). The move is applied
+    turn; [] when every move failed (nothing changed). The move is applied
     to a copy for that reason: a failed hook may have half changed it."""
     game = table.game
     assert game is not None
@@ -353,19 +339,27 @@ def _ai_move(table: Table, out: Outcome, now: float, seat: int, moves: list[Move
         except RuleFailure:  # its look-ahead set the broken rule off: any move, then
             move = rnd.choice(moves)
         colour, pending = game.color, game.pending
+        # Said with the move when it leaves one card and no UNO was offered
+        # before it (a multi-play or a Discard All from three cards): as a
+        # person's "with UNO", so nobody can catch the seat in between.
+        uno = move.kind != UNO and move.card is not None and carries_uno(game, move) \
+            and player.says_uno_with(game, seat, moves, rnd)
         try:
-            table.game, events = engine.apply(game, move)
+            if uno:
+                table.game, events, made = with_uno(game, move)
+            else:
+                (table.game, events), made = engine.apply(game, move), [move]
         except RuleFailure as exc:
             log.warning("table %s: an AI move was refused: %s", table.seed, exc.detail)
             left = [m for m in moves if m != move]  # by value: a policy may build its own
             if len(left) == len(moves):
-                return ""  # not one of the moves it was given: nothing left to try
+                return []  # not one of the moves it was given: nothing left to try
             moves = left
             continue
         player.observe(table.game, move, events, colour, pending)
         _after_moves(table, events, out, now)
-        return f"{seat} {move.text}"
-    return ""
+        return [f"{seat} {m.text}" for m in made]
+    return []
 
 
 #: One chance in this many that an AI seat makes a plugin's out-of-turn move
@@ -374,9 +368,9 @@ def _ai_move(table: Table, out: Outcome, now: float, seat: int, moves: list[Move
 PLUGIN_OUT_OF_TURN_ODDS = 8
 
 
-def _ai_out_of_turn(table: Table, out: Outcome, now: float, acted: set[int]) -> str:
+def _ai_out_of_turn(table: Table, out: Outcome, now: float, acted: set[int]) -> list[str]:
     """One AI seat whose turn it is not makes a move it may make now, if any
-    (the log entry of it; "" when none moved): a jump-in, or now and then a
+    (the log entries of it; [] when none moved): a jump-in, or now and then a
     plugin's out-of-turn move (`PLUGIN_OUT_OF_TURN_ODDS`); its policy picks.
     Catching and UNO are left to the AI's own turn, where its policy
     weighs them with its play (and a person gets the pause to act first)."""
@@ -395,7 +389,7 @@ def _ai_out_of_turn(table: Table, out: Outcome, now: float, acted: set[int]) -> 
                                        and rnd.randrange(PLUGIN_OUT_OF_TURN_ODDS) == 0)]
         if moves:
             return _ai_move(table, out, now, seat, moves, rnd)
-    return ""
+    return []
 
 
 def _ai_player(table: Table, level: str | None) -> Level:

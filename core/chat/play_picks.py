@@ -22,7 +22,7 @@ from . import commands as c
 from .actions import Action, menu
 from .commands import parse_int
 from .grammar import color_word
-from .i18n import gettext_for
+from .i18n import N_, gettext_for
 from .render import error_text
 from .table import Table
 from .uno_timing import uno_after_play
@@ -85,7 +85,9 @@ def play_needs(table: Table, person_id: str, play: c.Play, view: TableView, hv: 
     uno = play.uno and (hv.uno is not None or _leaves_one(table, hv.seat, card))
     if play.uno and not uno and not (mine is not None and mine.said_uno):
         _ = gettext_for(lang)
-        return error_text("uno_not_now", lang) + " " + _("Nothing was played: type the card without uno.")
+        # Two sentences, joined as the language joins them (Chinese needs no space).
+        return _(N_("{detail} {refusal}")).format(detail=error_text("uno_not_now", lang),
+                                                  refusal=_("Nothing was played: type the card without uno."))
     plays = tuple(a for a in menu(table, person_id, lang).actions if a.kind == PLAY and a.card is card and not a.uno)
     return PlayNeeds(card, uno, plays, color_word(play.color) if play.color else None, play.target)
 

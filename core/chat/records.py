@@ -350,16 +350,32 @@ def _line(player: str, raw: dict[str, Any], rating: str = "", lang: str | None =
                 int(raw["points"]), display_rating(rating or str(raw.get("rating") or "")))
 
 
-async def top(store: Store, chat_id: str, period: str = "all", *, limit: int = 10,
+async def top(store: Store, chat_id: str, period: str = "all", *, limit: int | None = 10,
               when: float | None = None, lang: str | None = None) -> list[Line]:
-    """A chat's table for a period, best first (wins, then points, then rating);
-    with `lang`, each name as that reader reads it (`standing_name`), else as kept."""
+    """A chat's table for a period, best first (wins, then points, then rating),
+    its first `limit` lines (None: all); with `lang`, each name as that
+    reader reads it (`standing_name`), else as kept."""
     key = period_key(period, time.time() if when is None else when)
     table = await store.standings(chat_id, key)
     ratings = await store.standings(chat_id, "all") if key != "all" else table
     lines = [_line(p, raw, str(ratings.get(p, {}).get("rating", "")), lang) for p, raw in table.items()]
-    lines.sort(key=lambda x: (-x.wins, -x.points, -x.rating, x.name))
+    lines.sort(key=lambda x: (*standing(x), x.name))
     return lines[:limit]
+
+
+def standing(line: Line) -> tuple[int, int, float]:
+    """What orders a table (wins, then points, then rating; lowest first):
+    lines equal in it share a place."""
+    return -line.wins, -line.points, -line.rating
+
+
+def places(lines: Sequence[Line]) -> list[int]:
+    """Each line's place in a table sorted by `standing` (1 = best), shared by
+    equal lines as sports tables share them: 1, 1, 3."""
+    out: list[int] = []
+    for i, line in enumerate(lines):
+        out.append(out[-1] if i and standing(lines[i - 1]) == standing(line) else i + 1)
+    return out
 
 
 async def me(store: Store, person_id: str) -> dict[str, Line]:

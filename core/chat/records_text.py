@@ -8,12 +8,14 @@ a first line is the title (a front-end may make it bold).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..store import Store
-from . import records, typed
+from . import place_names, records, typed, typos
 from .i18n import N_, gettext_for, ngettext_for
 from .moments import last_moments
+from .render import TYPED_COMMANDS
 
 PERIOD_TITLES = {"week": N_("Standings: this week"), "month": N_("Standings: this month"),
                  "all": N_("Standings: all time")}
@@ -26,38 +28,91 @@ def period_of(word: str | None) -> str | None:
     return typed.period_of(word)
 
 
-def bad_period(lang: str) -> list[str]:
+def bad_period(lang: str, given: str | None = None, commands: Mapping[str, str] | None = None) -> list[str]:
+    """What a period nobody knows gets (`/top mnth`): which to say, with an
+    example typed the way the front-end reads it: `commands["top"]`
+    (`render.TYPED_COMMANDS`: Telegram's `/top`; the console's own word,
+    `clasificación`) and the reader's word for a week (`/top Woche`), and
+    the closest period word when one clearly is (`typos`). Why the
+    front-end's word: "for example /top week" sent a console player to a
+    command their terminal does not read."""
     _ = gettext_for(lang)
-    return [_("Say which standings: week, month or all (for example /top week).")]
+    top = {**TYPED_COMMANDS, **(commands or {})}["top"]
+    example = f"{top} {typed.first_form(lang, typed.PERIODS['week'])}"
+    said = _("Say which standings: week, month or all (for example {example}).").format(example=example)
+    words = typos.vocabulary(("", typed.first_form(language, message)) for language in dict.fromkeys((lang, "en"))
+                             for message in typed.PERIODS.values())
+    meant = typos.closest(given, words) if given and len(given.split()) == 1 else None
+    if meant is None:
+        return [said]
+    return [" ".join((said, _("Did you mean {meant!r}?").format(meant=meant)))]
 
 
-async def top_lines(store: Store, chat_id: str, period: str, lang: str) -> list[str]:
-    """The chat's table for a period, best first."""
+#: How many lines of a table are shown (the asker's own is added below when further down).
+SHOWN = 10
+
+
+def rating_note(lang: str) -> str:
+    """What the rating means, said under every table and record: a number
+    nobody explains (a newcomer's 0.0 above a winner's 2.1) reads as a fault."""
+    _ = gettext_for(lang)
+    return _("Rating: openskill's cautious estimate of skill, from who finished ahead of whom in each match. "
+             "It starts at 0 and grows as wins and matches played make it surer.")
+
+
+async def top_lines(store: Store, chat_id: str, period: str, lang: str, person_id: str | None = None) -> list[str]:
+    """The chat's table for a period, best first: its first `SHOWN` lines,
+    equal lines sharing a place (1, 1, 3), then the asker's own line with its
+    place when it is further down (a player 14th of 30 sees where they
+    stand), then what the rating means."""
     _ = gettext_for(lang)
     lines = [_(PERIOD_TITLES[period])]
-    table = await records.top(store, chat_id, period, lang=lang)
+    table = await records.top(store, chat_id, period, limit=None, lang=lang)
     if not table:
         return [*lines, _("No finished match is counted here yet.")]
-    for rank, x in enumerate(table, 1):
+    places = records.places(table)
+    shown = [i for i in range(len(table)) if i < SHOWN]
+    mine = next((i for i, x in enumerate(table) if x.player == person_id), None)
+    if mine is not None and mine >= SHOWN:
+        shown.append(mine)
+    for i in shown:
+        x = table[i]
+        if i >= SHOWN:
+            lines.append("…")
         lines.append(_("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}").format(
-            rank=rank, player=x.name, wins=x.wins, games=x.games, points=x.points, rating=f"{x.rating:.1f}"))
-    return lines
+            rank=places[i], player=x.name, wins=x.wins, games=x.games, points=x.points, rating=f"{x.rating:.1f}"))
+    return [*lines, rating_note(lang)]
 
 
-async def me_lines(store: Store, person_id: str, name: str, lang: str, here: str | None = None) -> list[str]:
-    """A player's record in every chat they finished a match in (``here`` first)."""
+async def me_lines(store: Store, person_id: str, name: str, lang: str, here: str | None = None,
+                   *, public: bool = False) -> list[str]:
+    """A player's record in the chats they finished a match in: ``here``
+    first, then where they played most, at most `SHOWN` lines and how many
+    more (so that a player of many chats gets a message every platform
+    sends whole: Telegram's 4,096 characters, Discord's 2,000). `public`:
+    the answer is posted where others read it; other places are then named
+    by their kind, not their titles."""
     _ = gettext_for(lang)
     mine = await records.me(store, person_id)
     title = _("{player}'s record").format(player=name)
     if not mine:
         return [title, _("You have not finished a match yet.")]
     lines = [title]
-    for chat in sorted(mine, key=lambda ch: ch != here):
+    chats = sorted(mine, key=lambda ch: (ch != here, -mine[ch].games, ch))
+    # Another chat by the name its players know it by (a group's title, a channel's), else
+    # by what kind of place it is: never by its id (`place_names`).
+    names = await place_names.names_of(store, [chat for chat in chats[:SHOWN] if chat != here], lang,
+                                       named=not public)
+    for chat in chats[:SHOWN]:
         x = mine[chat]
-        where = _("Here") if chat == here else _("Elsewhere ({chat})").format(chat=chat)
+        where = _("Here") if chat == here else names[chat]
         lines.append(_("{where}: {wins} won of {games}, {points} points, rating {rating}").format(
             where=where, wins=x.wins, games=x.games, points=x.points, rating=f"{x.rating:.1f}"))
-    return lines
+    if len(chats) > SHOWN:
+        more = len(chats) - SHOWN
+        ngettext = ngettext_for(lang)
+        lines.append(ngettext("…and {n} more place", "…and {n} more places", more).format(n=more))
+    return [*lines, rating_note(lang)]
 
 
 def stopped_line(record: dict[str, Any], lang: str) -> str:

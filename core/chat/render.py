@@ -82,8 +82,11 @@ def card_label(card: Card, lang: str | None) -> str:
     return f"{card_code(card, lang)} · {card_name(card, lang)}"
 
 
-#: The commands a refusal names ("Start one with /new"), as a chat that types them spells them.
-TYPED_COMMANDS: Mapping[str, str] = {"new": "/new", "stop": "/stop", "rules": "/rules", "variant": "/variant"}
+#: The commands core's texts name ("Start one with /new", "for example /top week"), as a
+#: chat that types them spells them: the vocabulary each front-end gives in its own words
+#: (`commands=`: Discord's `/uno new`, the console's typed words, the web's buttons).
+TYPED_COMMANDS: Mapping[str, str] = {"new": "/new", "stop": "/stop", "rules": "/rules", "variant": "/variant",
+                                     "top": "/top"}
 
 
 def error_text(code: str, lang: str | None, commands: Mapping[str, str] | None = None) -> str:

@@ -13,6 +13,7 @@ modules of their own.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import time
@@ -29,6 +30,7 @@ from ..store import (
     GameNotFound,
     Store,
     StoreDataError,
+    StoreError,
     StoreRefusing,
     StoreSlow,
     StoreUnavailable,
@@ -37,11 +39,12 @@ from ..store import (
 )
 from ..variants import VariantError
 from . import commands as c
-from . import migration, play, records
+from . import delivered, migration, play, records
 from .bounded import BoundedCache
 from .i18n import N_, Msg, normalize
 from .lobby import again_join, open_again, open_table
 from .outcome import AI_NAMES, MAX_PLAYERS, ChatError, Defaults, Outcome
+from .place_names import PlaceNotes
 from .render import FORGETFUL_OUTAGE, REDELIVERED_OUTAGE, store_error_code
 from .rules_refusals import missing_detail
 from .settings import SETTINGS_COMMANDS, catch_up, settings_command
@@ -136,6 +139,17 @@ class ChatService:
         #: The language each chat was last read in (`known_language`): what a
         #: store outage is said in, when the chat's settings cannot be read.
         self._langs: BoundedCache[str, str] = BoundedCache(max(cache_size, 1))
+        #: How each chat is known (`note_place`), as this process last wrote or read it.
+        self.places = PlaceNotes()
+
+    async def note_place(self, chat_id: str, kind: str, name: str | None, *, weak: bool = False) -> None:
+        """Keep how people know this chat (a group's title, "#channel · Server"), as the
+        front-end sees it now, for a player's record read elsewhere (`/me`:
+        `place_names`). Written only when it changed; a store that cannot take it
+        now loses nothing but the name (the next update notes it again), so a
+        front-end runs it aside, never before it answers."""
+        with contextlib.suppress(StoreError):
+            await self.places.note(self.store, chat_id, kind, name, weak=weak)
 
     # -- reading ----------------------------------------------------------------
     async def table(self, chat_id: str) -> Table | None:
@@ -312,6 +326,8 @@ class ChatService:
         settled = await self.settle_unconfirmed(chat_id, person.lang)
         out = await self._handle(chat_id, person, command)
         out.notices[:0] = settled
+        if out.ok and (again := redelivery()) is not None:
+            again.saved = True  # carried out: an outage met after this is no reason to deliver it again
         return out
 
     async def settle_unconfirmed(self, chat_id: str, lang: str | None = None) -> list[str]:
@@ -420,6 +436,7 @@ class ChatService:
     async def _table_command(self, chat_id: str, person: c.Person, cmd: c.Command) -> Outcome:
         # a lobby deals its game on the chat's settings as they are now (`catch_up`)
         fresh = await self.settings(chat_id) if isinstance(cmd, c.Start) else None
+        key = delivered.current_key()  # a platform's delivery, which it may send again
         for _attempt in range(self.max_tries):  # the chat's game may change under us (a stop, a new game)
             game_id = self._games.get(chat_id)
             remembered = game_id is not None
@@ -432,6 +449,9 @@ class ChatService:
             def change(table: Table, judged: list[tuple[Table, Outcome]] = judged) -> Change[Table] | None:
                 out = Outcome(table=table)
                 judged[:] = [(table, out)]
+                if delivered.made(table, key):  # sent again: its first copy made this change
+                    out.repeated = True
+                    return None
                 before = table.phase
                 if fresh is not None:
                     catch_up(table, fresh)
@@ -441,6 +461,7 @@ class ChatService:
                 if table.phase == LOBBY and not table.seats and isinstance(cmd, (c.Leave, c.Kick)):
                     return Change(table, [], (out, before), delete=True)  # everyone left the lobby
                 table.version += 1
+                delivered.note(table, key)
                 return Change(table, entries, (out, before))
 
             try:

@@ -11,14 +11,22 @@ escaped its own way; an empty line separates blocks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .i18n import gettext_for, ngettext_for
 from .match_text import match_length
-from .render import COLOR_EMOJI
+from .render import COLOR_EMOJI, error_text
+from .rules_refusals import missing_detail
 from .table import FINISHED, LOBBY, PLAYING, Table
-from .views import round_clock_line, round_headline, round_length_line, status_lines, table_view
+from .views import (
+    round_clock_line,
+    round_headline,
+    round_length_line,
+    rules_problem,
+    status_lines,
+    table_view,
+)
 
 #: How many of the last moves a status shows.
 RECENT_LINES = 5
@@ -39,7 +47,8 @@ class StatusText:
 
 def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", headline: bool = False,
                 recent: bool = True, final: bool = False, rules: str = "/rules",
-                now: float | None = None, live_clock: Callable[[float], str] | None = None) -> StatusText:
+                now: float | None = None, live_clock: Callable[[float], str] | None = None,
+                commands: Mapping[str, str] | None = None) -> StatusText:
     """The table's status (public facts only: never a card in anybody's hand).
     `notes`: lines an outcome adds (shown unless a last move says them
     already); `line`: why the game is gone, right under the title;
@@ -51,7 +60,9 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
     ends in 3 minutes"; without it, no such line); `live_clock`: how the
     front-end writes a moment `left` seconds from now so that its app counts
     it down (Discord's `<t:UNIX:R>`), for the round's clock; None: core's
-    words, which go stale between two edits."""
+    words, which go stale between two edits; `commands`: the front-end's
+    spelling of the commands a line names (`render.error_text`'s), for the
+    /stop a game whose rules are gone asks an admin for."""
     lang = table.lang
     _ = gettext_for(lang)
     view = table_view(table, lang)
@@ -96,9 +107,25 @@ def status_text(table: Table, *, notes: Sequence[str] = (), line: str = "", head
     extra = [n for n in notes if n not in said]
     if extra:
         out += ["", *extra[-3:]]
-    if table.phase == PLAYING:
+    gone = rules_gone_line(table, lang, commands)
+    if gone:  # nothing can be played: say why and what an admin can do, not "press My cards"
+        out += ["", gone]
+    elif table.phase == PLAYING:
         out += ["", _("Press “My cards” to see your hand and play.")]
     return StatusText(round_headline(table) if headline else None, title, out, final)
+
+
+def rules_gone_line(table: Table, lang: str, commands: Mapping[str, str] | None = None) -> str:
+    """Why a game being played cannot go on here (its rules cannot be loaded:
+    a rule plugin gone since the deal, named with its package when known)
+    and what an admin can do (`commands` spells the /stop), or "" when it
+    can. Every front-end shows the same line where it would invite a move."""
+    gone = rules_problem(table.game) if table.phase == PLAYING and table.game is not None else None
+    if gone is None:
+        return ""
+    detail = missing_detail(gone)
+    return "⚠️ " + (detail.text(lang) + " " if detail is not None else "") + \
+        error_text("rules_unavailable", lang, commands)
 
 
 def stopped_text(table: Table, line: str) -> StatusText:
@@ -116,11 +143,12 @@ def stop_line(notices: Sequence[str]) -> str:
 
 
 def outcome_text(table: Table, line: str = "", *, rules: str = "/rules", now: float | None = None,
-                 live_clock: Callable[[float], str] | None = None) -> StatusText:
+                 live_clock: Callable[[float], str] | None = None,
+                 commands: Mapping[str, str] | None = None) -> StatusText:
     """The status an accepted command leaves on the table's message: a game
     that ended with `line` (a stop, a lobby nobody started) shows only that;
-    any other, the full status under the round's headline (`rules`, `now` and
-    `live_clock` as in `status_text`)."""
+    any other, the full status under the round's headline (`rules`, `now`,
+    `live_clock` and `commands` as in `status_text`)."""
     if table.phase == FINISHED and line:
         return stopped_text(table, line)
-    return status_text(table, headline=True, rules=rules, now=now, live_clock=live_clock)
+    return status_text(table, headline=True, rules=rules, now=now, live_clock=live_clock, commands=commands)

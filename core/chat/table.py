@@ -15,7 +15,7 @@ from typing import Any
 
 from ..cards import Card
 from ..events import CARD_PLAYED, HANDS_ROTATED, HANDS_SWAPPED, ROUND_STARTED, Event
-from ..state import GameState, StateFormatError, pack, unpack
+from ..state import GameState, StateFormatError, card_reader, pack, unpack
 from .commands import Person
 
 SCHEMA = 1
@@ -224,6 +224,7 @@ class Table:
         if not isinstance(d, dict) or d.get("t") != SCHEMA:
             raise StateFormatError(f"table schema {d.get('t') if isinstance(d, dict) else None!r} is not readable")
         try:
+            read = card_reader(d.get("g"))
             table = cls(
                 chat_id=d["chat"], creator=d["by"], variant=d["var"], overrides=d.get("ovr") or {},
                 lang=d.get("lang", "en"), seats=[Seat(*seat[:4]) for seat in d["seats"]],
@@ -236,7 +237,7 @@ class Table:
                 left=list(d.get("left") or []),
                 round_started=float(d.get("rt", 0.0)),
                 version=int(d.get("v", 0)),
-                drawn_last={int(k): unpack(v) for k, v in (d.get("nd") or {}).items()},
+                drawn_last={int(k): unpack(v, read) for k, v in (d.get("nd") or {}).items()},
                 settings_seen=dict(d.get("ss") or {}),
                 again_of=str(d.get("ag") or ""),
             )
@@ -246,9 +247,13 @@ class Table:
         return table
 
     def recent_events(self) -> list[Event]:
-        from ..cards import parse_card
+        from ..cards import CardError, parse_card
 
-        return [Event(k, p, parse_card(c) if c else None, n, o, col) for k, p, c, n, o, col in self.recent]
+        try:
+            return [Event(k, p, parse_card(c) if c else None, n, o, col) for k, p, c, n, o, col in self.recent]
+        except CardError:  # a card of a gone plugin's kind, read as the game reads its own
+            read = card_reader(self._game_dict())
+            return [Event(k, p, read(c) if c else None, n, o, col) for k, p, c, n, o, col in self.recent]
 
 
 def _trimmed(entry: list[Any]) -> list[Any]:

@@ -51,9 +51,12 @@ COLOR_SHORT: dict[str, str] = {
 PERIODS: dict[str, str] = {"week": NC_("typed", "week"), "month": NC_("typed", "month"), "all": NC_("typed", "all")}
 #: The players' records commands as a person types them where commands are
 #: typed words (the console): every form the reader's language lists, and
-#: the English names the chats give them (`/top`, `/me`) in every language.
+#: the English names the chats give them (`/top`, `/me`, `/resetstats`) in
+#: every language. The reset is an admin's (the console's player is one:
+#: the standings are theirs); its key is the command's name (`answers`).
 RECORD_WORDS: dict[str, str] = {"top": NC_("typed", "top"), "me": NC_("typed", "me"),
-                                "last": NC_("typed", "last"), "forgetme": NC_("typed", "forgetme")}
+                                "last": NC_("typed", "last"), "forgetme": NC_("typed", "forgetme"),
+                                "reset": NC_("typed", "resetstats")}
 #: A setting switched off (`/timer off`).
 OFF = NC_("typed", "off")
 

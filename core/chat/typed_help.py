@@ -16,7 +16,7 @@ from ..cards import Card, sort_key
 from ..moves import CHALLENGE
 from . import typed
 from .grammar import DRAW_PLAY, SHORT, WORDS
-from .i18n import gettext_for, rule_text
+from .i18n import N_, gettext_for, rule_text
 
 if TYPE_CHECKING:
     from ..ruleset import RuleSet
@@ -31,8 +31,9 @@ def top_usage(lang: str) -> str:
 def record_word(lang: str, name: str) -> str:
     """A records command as the help shows it to type: the reader's word and
     the English name every front-end reads (`clasificación · top`), or the name alone."""
-    word = typed.first_form(lang, typed.RECORD_WORDS[name])
-    return name if typed.fold(word) == name else f"{word} · {name}"
+    english = typed.RECORD_WORDS[name]  # the chats' name of it (`resetstats` for the reset)
+    word = typed.first_form(lang, english)
+    return english if typed.fold(word) == english else f"{word} · {english}"
 
 
 def _shown(key: str, rules: RuleSet) -> bool:
@@ -101,7 +102,8 @@ def rule_rows(rules: RuleSet | None, lang: str) -> list[tuple[str, str]]:
     """(What to type, what it is) for what the rules in play add: each move
     kind a person may send (`Rule.move_kinds`, not the chat's own
     `system_moves`) as its word and what follows it (`Rule.move_usage`:
-    `multi R5 G5 B5`) with its title, and each card the variant deals or a
+    `multi R5 G5 B5`) with its title and what it does (`Rule.move_hints`),
+    and each card the variant deals or a
     rule declares that the fixed rows do not name (`Rule.cards`, and cards
     of the deck such as No Mercy's `W+6`, `W+10`, `R+4`) as its code with
     its name, all in the reader's language.
@@ -124,11 +126,19 @@ def rule_rows(rules: RuleSet | None, lang: str) -> list[tuple[str, str]]:
             if kind not in cls.system_moves:
                 usage = cls.move_usage.get(kind, "")
                 usage = rule_text(cls, usage, lang) if usage else ""  # a word in it may be translated
-                rows.append((f"{kind} {usage}".strip(), rule_text(cls, title, lang)))
+                said = rule_text(cls, title, lang)
+                hint = cls.move_hints.get(kind, "")
+                if hint:  # what it does, as a built-in row says (`Rule.move_hints`)
+                    said = gettext_for(lang)(MOVE_HINT).format(move=said, hint=rule_text(cls, hint, lang))
+                rows.append((f"{kind} {usage}".strip(), said))
         declared += [Card.get(None if k.wild else "R", k.rank) for k in cls.cards]
     cards = list(dict.fromkeys([*declared, *sorted(_dealt(rules), key=sort_key)]))
     rows += [(card.text, card_name(card, lang)) for card in cards]
     return rows
+
+
+#: A rule's move in help: its title, then what it does (its hint), with the language's colon.
+MOVE_HINT = N_("{move}: {hint}")
 
 
 #: The cards the fixed rows name ("R5, G+2, BS, YR, W, W+4"): by colour and rank.
@@ -154,12 +164,17 @@ def _dealt(rules: RuleSet) -> set[Card]:
     return out
 
 
-def records_rows(lang: str) -> list[tuple[str, str]]:
-    """(What to type, what it does) for the players' records commands (`answers.RECORDS`)."""
+def records_rows(lang: str, admin: bool = False) -> list[tuple[str, str]]:
+    """(What to type, what it does) for the players' records commands
+    (`answers.RECORDS`), and with `admin` the reset of the standings."""
     _ = gettext_for(lang)
-    return [
+    rows = [
         (top_usage(lang), _("the standings here: wins, games, points and rating (this week, this month, all time)")),
         (record_word(lang, "me"), _("your record and rating wherever you finished a match")),
         (record_word(lang, "last"), _("the last finished match: who won, the scores, its last moments")),
         (record_word(lang, "forgetme"), _("remove your records and your name from the kept games")),
     ]
+    if admin:
+        rows.append((record_word(lang, "reset"),
+                     _("clear the standings and ratings here for everyone (the kept games stay)")))
+    return rows

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from .. import engine
 from ..errors import MoveError
+from ..events import Event
 from ..moves import UNO, Move
 from ..state import GameState
 
@@ -49,14 +50,52 @@ def carries_uno(game: GameState, move: Move) -> bool:
         return False
     if len(after.hands[player]) != 1 or player in after.out:
         return False
-    try:
-        engine.apply(after, Move(UNO, player), inplace=True)
+    if _owed_after(after, player):
         return True
-    except MoveError:
-        pass
     try:
         said, _ = engine.apply(game, Move(UNO, player))
-        engine.apply(said, move, inplace=True)
+        done, _ = engine.apply(said, move, inplace=True)
     except MoveError:
         return False
-    return True
+    # Said first, it must be the UNO the move then owes, not one a rule
+    # punishes (false UNO under strict UNO: three cards are no UNO's hand).
+    return len(done.hands[player]) == 1 and done.exposed != player
+
+
+def _taken(game: GameState, player: int) -> bool:
+    """After a UNO by `player` holding one card: was it taken as the UNO
+    owed, not punished (false UNO, when the UNO rule in force takes UNO
+    only before the play: strict UNO), so they still hold one card and
+    nobody may catch them?"""
+    return len(game.hands[player]) == 1 and game.exposed != player
+
+
+def _owed_after(after: GameState, player: int) -> bool:
+    """Whether UNO said right after the play (`after`) is taken as owed."""
+    try:
+        told, _ = engine.apply(after, Move(UNO, player))
+    except MoveError:
+        return False
+    return _taken(told, player)
+
+
+def with_uno(game: GameState, move: Move) -> tuple[GameState, list[Event], list[Move]]:
+    """`move` made with UNO as one action, on copies: the new game, the
+    events, the moves made in order. UNO owed only once the card lands (a
+    Discard All from three cards) is said right after it, before anyone may
+    catch (a rule that wants it said first, strict UNO, refuses it after:
+    then it is said first). A person's "with UNO" (`play`), an AI seat's at
+    a table and in `unobot simulate` go here."""
+    said = Move(UNO, move.player)
+    if uno_after_play(game, move):
+        after, played = engine.apply(game, move)
+        try:
+            told, events = engine.apply(after, said)
+        except MoveError:
+            pass
+        else:
+            if _taken(told, move.player):
+                return told, played + events, [move, said]
+    first, events = engine.apply(game, said)
+    first, played = engine.apply(first, move, inplace=True)
+    return first, events + played, [said, move]

@@ -225,9 +225,9 @@ def table_view(table: Table, lang: str | None = None) -> TableView:
         events, times = merge_repeats(table.recent_events())  # one line for a run of draws, ×2 for twins
         view.recent = [t + (f" ×{n}" if n > 1 else "") for e, n in zip(events, times, strict=True)
                        if (t := describe_event(e, name, lang))]
-        if table.phase not in (LOBBY, FINISHED):
+        rules = game_rules(game)
+        if table.phase not in (LOBBY, FINISHED) and rules is not None:
             view.order = play_order(game)
-            rules = game.rules or rules_of(game)
             nxt = rules.next_turn(game, game.turn, 0) if 0 <= game.turn < len(players) else -1
             view.next_seat = nxt if table.phase == PLAYING and nxt != game.turn else -1
             for line in players:
@@ -271,13 +271,33 @@ def _table_rules(table: Table) -> RuleSet | None:
         return None
 
 
+def rules_problem(game: GameState) -> VariantError | None:
+    """Why the game's rules cannot be loaded here (a rule plugin gone since
+    it was dealt), or None when they load."""
+    try:
+        game.rules or rules_of(game)
+    except VariantError as exc:
+        return exc
+    return None
+
+
+def game_rules(game: GameState) -> RuleSet | None:
+    """The rules the game plays under; None when they cannot be loaded here
+    (a rule plugin gone since it was dealt). Why: such a table is still
+    shown, and stopped, on every front-end: the seats, the counts and the
+    top card need no rules; what to offer, whose turn is next and the UNO
+    marks are left out."""
+    try:
+        return game.rules or rules_of(game)
+    except VariantError:
+        return None
+
+
 def _places(game: GameState) -> list[int] | None:
     """Each seat's place in the match when the rules decide it by more than
     the points (`RuleSet.places`), else None."""
-    try:
-        return (game.rules or rules_of(game)).places(game)
-    except VariantError:
-        return None
+    rules = game_rules(game)
+    return None if rules is None else rules.places(game)
 
 
 def lowest_wins(table: Table) -> bool:
@@ -303,9 +323,10 @@ def _uno_rule(game: GameState | None) -> Any:
     """The rule that owns the UNO calls (their data is its own), if one is on:
     any rule that answers `said(state, seat)` and `catchable(state)` (uno-call,
     or a rule that replaces it, such as strict-uno)."""
-    if game is None:
+    rules = None if game is None else game_rules(game)
+    if rules is None:
         return None
-    for rule in (game.rules or rules_of(game)).rules.values():
+    for rule in rules.rules.values():
         if callable(getattr(rule, "said", None)) and callable(getattr(rule, "catchable", None)):
             return rule
     return None
@@ -316,7 +337,8 @@ def draw_goes_on(game: GameState) -> bool:
     (they draw again): asked of the rules in force, any rule whose class says
     `keeps_drawing = True` (draw-until-playable, draw-to-match, a plugin's
     own), never by rule names."""
-    return any(getattr(rule, "keeps_drawing", False) for rule in (game.rules or rules_of(game)).rules.values())
+    rules = game_rules(game)
+    return rules is not None and any(getattr(rule, "keeps_drawing", False) for rule in rules.rules.values())
 
 
 def hand_view(table: Table, person_id: str) -> HandView | None:
@@ -328,6 +350,8 @@ def hand_view(table: Table, person_id: str) -> HandView | None:
         moves = legal_moves(game, seat)
     except RuleFailure as exc:  # a rule's bug: the hand is shown with nothing to do, never a traceback
         log.warning("table %s: no moves offered: %s", table.chat_id, exc.detail)
+        moves = []
+    except VariantError:  # its rules are gone (`game_rules`): the cards, nothing to do
         moves = []
     by_card: dict[Card, list[Move]] = {}
     uno = _uno_rule(game)
@@ -431,7 +455,8 @@ def round_ends(table: Table) -> float | None:
     game = table.game
     if table.phase != PLAYING or game is None or not table.round_started:
         return None
-    seconds = (game.rules or rules_of(game)).round_seconds(game)
+    rules = game_rules(game)
+    seconds = rules.round_seconds(game) if rules is not None else 0
     return table.round_started + float(seconds) if seconds else None
 
 
@@ -443,10 +468,8 @@ def round_clock_seconds(table: Table) -> int:
     players as are seated (two at least), never kept, answers as the real one will.
     Cached by what it depends on: a lobby's status is drawn at every join."""
     if table.game is not None:
-        try:
-            return int((table.game.rules or rules_of(table.game)).round_seconds(table.game) or 0)
-        except VariantError:
-            return 0
+        rules = game_rules(table.game)
+        return int(rules.round_seconds(table.game) or 0) if rules is not None else 0
     if table.phase != LOBBY:
         return 0
     return _lobby_round_seconds(table.variant, json.dumps(table.overrides or {}, sort_keys=True),

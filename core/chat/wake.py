@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import engine
 from . import commands as c
 from .table import LOBBY, PLAYING, Table
-from .views import rule_facts
+from .views import game_rules, rule_facts
 
 CONT, TIMER, CLOCK, LOBBY_EXPIRY = "cont", "timer", "clock", "lobby"
 #: Who sends a planned command: the bot itself (an admin, so it may stop a lobby).
@@ -84,8 +83,9 @@ def wake_plan(table: Table, now: float, pacing: Pacing | None = None, *, paused:
             return []
         return [Wake(LOBBY_EXPIRY, table.created + p.lobby_seconds, c.Stop(version=v))]
     game = table.game
-    if table.phase != PLAYING or game is None:
-        return []
+    rules = game_rules(game) if table.phase == PLAYING and game is not None else None
+    if game is None or rules is None:
+        return []  # none playing, or its rules are gone: it waits for its plugin or a /stop
     plan: list[Wake] = []
     on_turn = table.seats[game.turn] if 0 <= game.turn < len(table.seats) else None
     if paused or (resume and on_turn is not None and on_turn.is_ai):
@@ -94,7 +94,6 @@ def wake_plan(table: Table, now: float, pacing: Pacing | None = None, *, paused:
     if seconds and on_turn is not None and not on_turn.is_ai:
         due = table.turn_started + seconds + p.timer_grace
         plan.append(Wake(TIMER, max(due, now + not_before), c.Skip(auto=True, version=v)))
-    rules = game.rules or engine.rules_of(game)
     round_seconds = rules.round_seconds(game) if table.round_started else 0
     if round_seconds:
         plan.append(Wake(CLOCK, table.round_started + float(round_seconds), c.Continue(version=v)))

@@ -31,7 +31,7 @@ Typical use::
         assert server.shown(table)[-1]["text"] == call.params["text"]
 
 What it does not model: media uploads beyond recording them, Markdown parse
-modes (the text is kept verbatim), topics, payments, business connections.
+modes (the text is kept verbatim), payments, business connections.
 """
 
 from __future__ import annotations
@@ -66,6 +66,17 @@ GROUP_ANONYMOUS_BOT: JSON = {
     "first_name": "Group",
     "username": "GroupAnonymousBot",
 }
+
+# The account a member posting *as a channel* writes from (their message's
+# `sender_chat` is the channel), and Telegram's own, which a linked channel's
+# posts come from when Telegram forwards them into the discussion group.
+CHANNEL_BOT: JSON = {
+    "id": 136817688,
+    "is_bot": True,
+    "first_name": "Channel",
+    "username": "Channel_Bot",
+}
+TELEGRAM_SERVICE: JSON = {"id": 777000, "is_bot": False, "first_name": "Telegram"}
 
 NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
@@ -364,6 +375,9 @@ class BotAPIServer:
         self.chats: dict[int, JSON] = {}
         self.users: dict[int, JSON] = {}
         self.statuses: dict[int, dict[int, str]] = {}
+        #: Chats where the bot may not send messages: restricted by an admin, or
+        #: "Send messages" off for every member (`mute_bot`).
+        self.muted: set[int] = set()
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.inline_answers: dict[str, JSON] = {}
         #: Sticker sets the bot created, by lower-case name (with their owner).
@@ -376,6 +390,8 @@ class BotAPIServer:
         self._updates: list[JSON] = []
         #: forum chat id -> {topic id (message_thread_id): name}
         self.topics: dict[int, dict[int, str]] = {}
+        #: (chat id, topic) of the topics closed (`close_topic`).
+        self.closed_topics: set[tuple[int, int]] = set()
         #: The update the webhook pump is posting now (None: none), until it is answered.
         self.webhook_posting: int | None = None
         #: Tokens answered 401 Unauthorized (revoked), whatever they call.
@@ -740,9 +756,10 @@ class BotAPIServer:
         """Drop what the server remembers of the chats, people and calls so
         far (a soak's finished games), so that what grows is the bot's, not
         this double's. Only when nothing waits on a mark or a message."""
-        for store in (self.messages, self.chats, self.users, self.statuses, self.inline_answers,
+        for store in (self.messages, self.chats, self.users, self.statuses, self.muted, self.inline_answers,
                       self._next_message_id, self._open_inline_queries, self._query_made,
-                      self._last_inline_answer, self._inline_messages, self._marks, self.topics):
+                      self._last_inline_answer, self._inline_messages, self._marks, self.topics,
+                      self.closed_topics):
             store.clear()
         self._open_callback_queries.clear()
         self.calls.clear()
@@ -773,6 +790,30 @@ class BotAPIServer:
         self.topics[the_chat["id"]][message["message_id"]] = name
         return int(message["message_id"])
 
+    def close_topic(self, chat: ChatRef, user: UserRef, thread: int) -> JSON:
+        """`user` closes a forum topic: a ``forum_topic_closed`` service message
+        in it, which every bot gets whatever its privacy mode; from then on
+        only admins may post there (a bot that is none is refused
+        "TOPIC_CLOSED"), though its messages may still be edited."""
+        the_chat = self._chat(chat, user)
+        if thread not in self.topics.get(the_chat["id"], {}):
+            raise ValueError(f"no topic {thread} in chat {the_chat['id']}")
+        self.closed_topics.add((the_chat["id"], thread))
+        message = self._new_message(the_chat, self._user(user))
+        message.update(forum_topic_closed={}, message_thread_id=thread, is_topic_message=True)
+        self._store(message)
+        return self._inject({"message": message}, queue=True)
+
+    def delete_topic(self, chat: ChatRef, thread: int) -> None:
+        """An admin deletes a forum topic, with every message in it (Telegram
+        tells a bot nothing): a send into it is refused ("message thread not
+        found") and an edit of one of its messages finds none."""
+        the_chat = self._chat(chat)
+        del self.topics[the_chat["id"]][thread]
+        kept = self.messages.get(the_chat["id"], {})
+        for message_id in [i for i, m in kept.items() if self.in_topic(m) == thread or i == thread]:
+            del kept[message_id]
+
     def _into_topic(self, chat: JSON, message: JSON, thread: Any) -> None:
         """Put a message into forum topic ``thread`` (Telegram's fields:
         ``message_thread_id``, ``is_topic_message``), refusing a topic that
@@ -789,6 +830,9 @@ class BotAPIServer:
             raise bad_request("message thread not found") from None
         if not chat.get("is_forum") or thread not in self.topics.get(chat["id"], {}):
             raise bad_request("message thread not found")
+        status = self.statuses.get(chat["id"], {}).get(self.bot_user["id"])
+        if (chat["id"], thread) in self.closed_topics and status not in ("creator", "administrator"):
+            raise bad_request("TOPIC_CLOSED")
         message["message_thread_id"] = thread
         message["is_topic_message"] = True
 
@@ -808,11 +852,51 @@ class BotAPIServer:
 
     def set_status(self, chat: ChatRef, user: UserRef, status: str) -> None:
         """Set what getChatMember answers: creator, administrator, member, left or kicked."""
-        if status not in ("creator", "administrator", "member", "left", "kicked"):
+        if status not in ("creator", "administrator", "member", "left", "kicked", "restricted"):
             raise ValueError(f"unsupported chat member status: {status!r}")
         chat_id = chat["id"] if isinstance(chat, dict) else chat
         user_id = user["id"] if isinstance(user, dict) else user
         self.statuses.setdefault(chat_id, {})[user_id] = status
+
+    def remove_bot(self, chat: ChatRef, by: UserRef, *, status: str = "kicked", queue: bool = True) -> JSON:
+        """`by` (an admin) removes the bot from a group (``kicked``: banned;
+        ``left``: removed): Telegram tells the bot with a ``my_chat_member``
+        update, and refuses every later post there with 403."""
+        if status not in ("left", "kicked"):
+            raise ValueError(f"not a removal: {status!r}")
+        the_chat = self._chat(chat)
+        old = self.statuses.get(the_chat["id"], {}).get(self.bot_user["id"], "member")
+        self.statuses.setdefault(the_chat["id"], {})[self.bot_user["id"]] = status
+        update: JSON = {"my_chat_member": {
+            "chat": the_chat, "from": self._user(by), "date": int(time.time()),
+            "old_chat_member": {"status": old, "user": self.bot_user},
+            "new_chat_member": self._member(the_chat["id"], self.bot_user["id"]),
+        }}
+        return self._inject(update, queue=queue)
+
+    def mute_bot(self, chat: ChatRef, by: UserRef | None = None, *, muted: bool = True,
+                 queue: bool = True) -> JSON | None:
+        """The bot may no longer send messages in `chat` (`muted=False`: may again).
+        With `by` (an admin), the admin restricted the bot: Telegram tells the bot
+        with a ``my_chat_member`` update (its status ``restricted``, without
+        ``can_send_messages``; back to ``member`` when lifted), returned. Without,
+        "Send messages" was turned off for every member: no update, only refusals.
+        Either way every later sendMessage or sendSticker there is answered 400
+        "not enough rights to send ... to the chat"; edits still go through."""
+        the_chat = self._chat(chat)
+        old = self._member(the_chat["id"], self.bot_user["id"])
+        if muted:
+            self.muted.add(the_chat["id"])
+        else:
+            self.muted.discard(the_chat["id"])
+        if by is None:
+            return None
+        self.statuses.setdefault(the_chat["id"], {})[self.bot_user["id"]] = "restricted" if muted else "member"
+        update: JSON = {"my_chat_member": {
+            "chat": the_chat, "from": self._user(by), "date": int(time.time()),
+            "old_chat_member": old, "new_chat_member": self._member(the_chat["id"], self.bot_user["id"]),
+        }}
+        return self._inject(update, queue=queue)
 
     def flood_limit(
         self, chat: ChatRef, per_second: int | None, *, retry_after: int | None = None
@@ -860,15 +944,16 @@ class BotAPIServer:
         anonymous: bool = False,
         queue: bool = True,
         thread: int | None = None,
+        as_chat: JSON | None = None,
     ) -> JSON:
         """A user types ``/command args`` (``/command@botname`` works too) in a chat
-        (in forum topic ``thread``, if given)."""
+        (in forum topic ``thread``, if given; as channel ``as_chat``, if given)."""
         if not command.startswith("/") or " " in command:
             raise ValueError(f"not a bot command: {command!r}")
         text = f"{command} {args}" if args else command
         entity = {"type": "bot_command", "offset": 0, "length": _utf16_len(command)}
         return self.send_text(chat, user, text, entities=[entity], anonymous=anonymous, queue=queue,
-                              thread=thread)
+                              thread=thread, as_chat=as_chat)
 
     def reply_command(
         self,
@@ -905,20 +990,25 @@ class BotAPIServer:
         anonymous: bool = False,
         queue: bool = True,
         thread: int | None = None,
+        as_chat: JSON | None = None,
     ) -> JSON:
         """A user writes a message. It is stored in the chat; with privacy mode on, the bot
         only receives it if Telegram would deliver it (see ``_bot_sees``).
 
         ``anonymous=True`` posts as an anonymous group admin: from GroupAnonymousBot,
-        with ``sender_chat`` set to the group.
+        with ``sender_chat`` set to the group. ``as_chat`` (a ``channel()``) posts as
+        that channel, as a member may in a group (a channel's discussion group, most
+        often): from Channel_Bot, with ``sender_chat`` set to the channel.
         """
         the_chat = self._chat(chat, user)
-        sender = GROUP_ANONYMOUS_BOT if anonymous else self._user(user)
+        sender = GROUP_ANONYMOUS_BOT if anonymous else CHANNEL_BOT if as_chat else self._user(user)
         if entities is None:
             entities = self._auto_entities(text)
         message = self._new_message(the_chat, sender, text=text, entities=entities)
         if anonymous:
             message["sender_chat"] = the_chat
+        elif as_chat:
+            message["sender_chat"] = as_chat
         if reply_to_message_id is not None:
             try:
                 message["reply_to_message"] = self._quoted(the_chat["id"], reply_to_message_id)
@@ -936,6 +1026,26 @@ class BotAPIServer:
         self._store(message)
         update: JSON = {"message": message}
         return self._inject(update, queue=queue and self._bot_sees(message))
+
+    def channel(self, title: str = "UNO news") -> JSON:
+        """A channel Chat dict (whose posts a linked discussion group receives)."""
+        chat: JSON = {"id": next(self._group_ids), "type": "channel", "title": title}
+        self.chats[chat["id"]] = chat
+        return chat
+
+    def automatic_forward(self, group: ChatRef, channel: JSON, text: str) -> JSON:
+        """A post of `channel` that Telegram forwards into its linked discussion
+        `group`: from Telegram's service account, ``sender_chat`` the channel,
+        ``is_automatic_forward``. A post starting with a command carries its entity."""
+        the_chat = self._chat(group)
+        post_id = self._next_message_id.get(channel["id"], 1)
+        self._next_message_id[channel["id"]] = post_id + 1
+        message = self._new_message(the_chat, TELEGRAM_SERVICE, text=text, entities=self._auto_entities(text))
+        message.update(sender_chat=channel, is_automatic_forward=True,
+                       forward_origin={"type": "channel", "chat": channel, "message_id": post_id,
+                                       "date": message["date"]})
+        self._store(message)
+        return self._inject({"message": message}, queue=self._bot_sees(message))
 
     def migrate_group(self, chat: ChatRef, user: UserRef, *, queue: bool = True) -> tuple[JSON, JSON]:
         """A basic group is upgraded to a supergroup, as Telegram does it: the
@@ -1251,6 +1361,12 @@ class BotAPIServer:
             if isinstance(chat_id, int) and chat_id > 0:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
             raise bad_request("chat not found")
+        if chat["type"] != "private":
+            status = self.statuses.get(chat["id"], {}).get(self.bot_user["id"])
+            if status in ("left", "kicked"):
+                kind = "supergroup chat" if chat["type"] == "supergroup" else "group chat"
+                raise ApiError(403, f"Forbidden: bot was kicked from the {kind}" if status == "kicked"
+                               else f"Forbidden: bot is not a member of the {kind}")
         return chat
 
     def _render(
@@ -1446,8 +1562,13 @@ class BotAPIServer:
                     failures += 1
                     await asyncio.sleep(min(2.0, 0.05 * 2**failures))
 
+    def _may_send(self, chat: JSON, what: str) -> None:
+        if chat["id"] in self.muted:
+            raise bad_request(f"not enough rights to send {what} to the chat")
+
     def _send_message(self, params: JSON) -> JSON:
         chat = self._target_chat(params)
+        self._may_send(chat, "text messages")
         text, entities = self._render(
             params.get("text"), params.get("parse_mode"), params.get("entities")
         )
@@ -1462,6 +1583,7 @@ class BotAPIServer:
 
     def _send_sticker(self, params: JSON) -> JSON:
         chat = self._target_chat(params)
+        self._may_send(chat, "stickers")
         sticker = self._require(params, "sticker")
         file_id = sticker if isinstance(sticker, str) else str(sticker.get("filename", "upload"))
         markup = self._inline_markup(params.get("reply_markup"))
@@ -1747,6 +1869,14 @@ class BotAPIServer:
             )
         elif status == "kicked":
             member["until_date"] = 0
+        elif status == "restricted":
+            may = chat_id not in self.muted
+            member.update(is_member=True, until_date=0, can_send_messages=may, can_send_audios=may,
+                          can_send_documents=may, can_send_photos=may, can_send_videos=may,
+                          can_send_video_notes=may, can_send_voice_notes=may, can_send_polls=may,
+                          can_send_other_messages=may, can_add_web_page_previews=may, can_change_info=False,
+                          can_invite_users=False, can_pin_messages=False, can_manage_topics=False,
+                          can_edit_tag=False, can_react_to_messages=may)
         return member
 
     def _get_chat_member(self, params: JSON) -> JSON:

@@ -167,3 +167,65 @@ def test_a_variant_of_rules_not_installed_yet_still_gives_its_texts(tmp_path: Pa
     es = (package / "locale" / "es" / "LC_MESSAGES" / "unobot_big.po").read_text(encoding="utf-8")
     assert 'msgid "Big party"\nmsgstr "Gran fiesta"' in es, es
     assert 'msgid "Ten cards each."\nmsgstr "Diez cartas cada uno."' in es, es
+
+
+CHEER = '''
+from pathlib import Path
+
+from unobot import N_, Rule, dataclass, option
+
+LOCALE = ("unobot_big_cheer", Path(__file__).parent / "locale")
+
+
+class Cheer(Rule):
+    """A rule of the same package with a catalogue of its own."""
+
+    name = "cheer"
+    title = {"en": "Cheering"}
+    locale = LOCALE
+    refusals = {"again": N_("You have already cheered.")}
+
+    @dataclass(frozen=True)
+    class Options:
+        times: int = option(1, min=1, max=3, help="cheers a round")
+'''
+
+KNOCK = '''
+from unobot import N_, Rule
+
+from .cheer import LOCALE
+
+
+class Loud(Rule):
+    """Imports its catalogue from the module that declares it."""
+
+    name = "loud"
+    locale = LOCALE
+    move_kinds = {"roar": N_("Roar")}
+'''
+
+
+def test_a_rule_with_a_catalogue_of_its_own_keeps_its_texts_there(tmp_path: Path) -> None:
+    """A package whose `cheer` module declares `locale = ("unobot_big_cheer", ...)`: extracting
+    the package's own catalogue left out cheer's texts (and those of a module that imports
+    its `LOCALE`), and extracting cheer's domain takes only them, no variant file's. Before,
+    both catalogues got every file's texts: translators of each were asked for the other's."""
+    package = tmp_path / "unobot_big"
+    (package / "variants").mkdir(parents=True)
+    (package / "__init__.py").write_text(RULE, encoding="utf-8")
+    (package / "cheer.py").write_text(CHEER, encoding="utf-8")
+    (package / "loud.py").write_text(KNOCK, encoding="utf-8")
+    (package / "variants" / "big-party.yaml").write_text(
+        "name: big-party\ntitle: {en: Big party}\nextends: official\n", encoding="utf-8")
+    for domain in (None, "unobot_big_cheer"):
+        args = argparse.Namespace(action="extract", package=str(package), domain=domain, lang=["es"],
+                                  verbose=False)
+        assert cmd_i18n(args) == 0
+    own = (package / "locale" / "unobot_big.pot").read_text(encoding="utf-8")
+    cheer = (package / "locale" / "unobot_big_cheer.pot").read_text(encoding="utf-8")
+    theirs = ("You have already cheered.", "cheers a round", "Cheering", "Roar")
+    ours = ("Shout at the table", "Big hands", "Big party")
+    for text in theirs:
+        assert f'msgid "{text}"' in cheer and f'msgid "{text}"' not in own, text
+    for text in ours:
+        assert f'msgid "{text}"' in own and f'msgid "{text}"' not in cheer, text

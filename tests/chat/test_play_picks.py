@@ -14,6 +14,7 @@ from unobot.chat.play_picks import (
     play_needs,
     retry_text,
 )
+from unobot.chat.render import error_text
 from unobot.chat.table import Table
 from unobot.chat.views import hand_view, table_view
 
@@ -72,3 +73,14 @@ def test_colours_come_in_the_deck_s_order() -> None:
             self.color = color
 
     assert ordered_colors([Move("B"), Move(None), Move("R"), Move("B")]) == ["R", "B"]  # type: ignore[list-item]
+
+
+def test_a_refused_uno_is_two_sentences_joined_as_the_language_joins_them() -> None:
+    """Chinese writes two sentences with no space between them ("…。什么都没出：…")."""
+    table = _dealt(["G1 G2 G3 G4", "R5 R6"], "G9")
+    hv = hand_view(table, "1")
+    assert hv is not None
+    refused = play_needs(table, "1", c.Play(card="G1", uno=True), table_view(table, "zh_CN"), hv, "zh_CN")
+    assert isinstance(refused, str)
+    first = error_text("uno_not_now", "zh_CN")
+    assert refused.startswith(first) and not refused[len(first):].startswith(" "), refused

@@ -131,6 +131,15 @@ async def fill(server: RedisServer, store: RedisStore) -> None:
     with pytest.raises(StoreRefusing, match="out of memory"):
         for n in range(20_000):
             await store.incr_stats("user", f"fill{n}", {"games": 1})
+    # Then well past the limit, not just at it: a buffer freed a moment later (the raw
+    # client's, a script's) could bring the server back under it, and the next write
+    # would go through (seen once in a loaded run). The limit is lifted for one more
+    # value and put back; noeviction keeps it all, so every write is refused.
+    with server_client(server) as raw:
+        limit = raw.config_get("maxmemory")["maxmemory"]
+        raw.config_set("maxmemory", 0)
+        raw.set("ballast", os.urandom(500_000))
+        raw.config_set("maxmemory", limit)
 
 
 def server_client(server: RedisServer) -> redis.Redis:

@@ -66,3 +66,18 @@ def test_a_plugin_moves_usage_is_said_through_its_catalogue(tmp_path: Path) -> N
     finally:
         unregister_rule(Poke.name)
         clear_caches()
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Play several cards: All of them in one turn"),
+    ("es", "Jugar varias cartas: Todas en un solo turno"),
+    ("fr", "Jouer plusieurs cartes : Toutes en un seul tour"),
+])
+def test_a_rules_move_in_help_says_what_it_does(lang: str, said: str) -> None:
+    """A built-in command's row says what it does ("draw a card"); a rule's
+    move said only its title. Its hint (`Rule.move_hints`, what every
+    front-end shows beside its label) now follows, with the language's colon."""
+    from unobot.chat.typed_help import rule_rows
+    from unobot.variants import rules_for
+
+    assert dict(rule_rows(rules_for("official", {"multi-play": {}}), lang))["multi R5 G5 B5"] == said

@@ -139,6 +139,12 @@ SITUATIONS: list[Situation] = [
               actor=1, rules={"cheer": {}}),
     Situation("plugin-move-in-turn", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", kind("knock"),
               rules={"knock": {}}),
+    # A plugin move aimed at another player that puts no card down (the example
+    # plugin's nudge): offered by the player's name, carried out as the model says.
+    Situation("plugin-move-aimed-cardless", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", kind("nudge", target=2),
+              rules={"nudge": {}}),
+    Situation("plugin-move-aimed-cardless-by-another-seat", ("R1 G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4",
+              kind("nudge"), actor=1, turn=1, rules={"nudge": {}}),
     Situation("plugin-card", ("RSE G2 B3", "Y4 R5 G6", "B7 Y8 R9"), "R4", kind("play", card="RSE"),
               rules={"skip-everyone": {}}),
     Situation("multi-play", ("R5 G5 B5 Y5 B3", "Y4 R6 G6", "B7 Y8 R9"), "R9", kind("multi", longest=True),
@@ -218,6 +224,10 @@ SITUATIONS: list[Situation] = [
     Situation("auto-colour-tie", ("W B2 G1 R5", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W", color="G"),
               rules={"auto-colour": {}}),
     Situation("crazy-wild", ("W B2 B3 G1", "Y4 R6 G6", "B7 Y8 R9"), "R4", kind("play", card="W"), variant="crazy"),
+    # Strict UNO with jump-in: down to one card by a jump-in, UNO is said with the jump
+    # (one action, out of turn), as a play on turn says it; nobody may catch the jumper.
+    Situation("strict-uno-jump-in-uno", ("R1 G2 B3", "Y4 R5 G6", "R4 Y8"), "R4", kind("play", card="R4", uno=True),
+              actor=2, rules={"strict-uno": {}, "jump-in": {}}),
     Situation("jump-in-wild", ("R1 G2 B3", "W R5 G6", "B7 Y8 R9"), "W", kind("play", card="W", color="G"),
               actor=1, color="R", rules={"jump-in": {"wilds": True}}),
     # The 2018 deck's own cards: Shuffle Hands deals every hand out again, a

@@ -52,6 +52,8 @@ def test_errors_are_reported_without_a_traceback() -> None:
         (("--rule", "jump-in=maybe"), "a rule is turned on or off with true or false"),
         (("--rule", "jump-in=0"), "not '0'"),
         (("--rule", "deck.hand_size=200"), "hand_size"),
+        (("--rule", "stacking.optinal=true"), "did you mean 'optional'? options of 'stacking'"),
+        (("--rule", "jumpin=true"), "did you mean 'jump-in'?"),
     ):
         done = unobot("--store", "memory", "--auto", *args)
         assert done.returncode == 2, args

@@ -10,6 +10,7 @@ import asyncio
 import io
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -204,3 +205,25 @@ def test_a_plugin_move_out_of_turn_is_waited_for() -> None:
     assert may_act(view, HandView(seat=0, is_turn=False, cards=[]), "console.me") is False  # type: ignore[arg-type]
     shown = render.out_of_turn(hv, view, "en")  # type: ignore[arg-type]
     assert knock.text in shown.plain
+
+
+@pytest.mark.parametrize("lang", ("en", "es"))
+def test_ctrl_c_while_the_others_move_says_the_game_is_saved(lang: str, server: RedisServer) -> None:
+    """Ctrl-C during the AI's pause (not at a prompt) left without a word: the
+    player could not know the game was kept, nor how to continue it. Now it
+    says so as `quit` does, and `--resume` takes it up."""
+    _ = gettext_for(lang)
+    child = spawn("--store", server.url, "--seed", "7", "--delay", "5", "--lang", lang, "--name", "Ctrl")
+    child.expect_exact(_("Round {n} begins.").format(n=1))
+    child.expect_exact(_("The first card is {card}.").split("{")[0])
+    time.sleep(1.5)  # inside the five seconds' pause before the next line: the event loop waits
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    said = clean(child.before)
+    assert _("Game saved. Continue it with: {command} --resume").format(command="unobot play") in said, said
+    assert "Traceback" not in said
+    again = spawn("--store", server.url, "--resume", "--lang", lang, "--name", "Ctrl")
+    again.expect_exact(PROMPT)
+    assert _("Welcome back: your game of {variant}, round {n}.").split("{")[0] in clean(again.before)
+    again.sendline("quit")
+    again.expect(pexpect.EOF)

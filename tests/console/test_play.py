@@ -123,7 +123,7 @@ def _quit_and_resume(store_args: tuple[str, ...], cwd: Path | None = None) -> No
         audit = subprocess.run([sys.executable, "-m", "unobot.cli", "audit", "--store", store_args[1]],
                                cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert audit.returncode == 0, audit.stdout + audit.stderr
-        assert audit.stdout.strip().splitlines()[-1] == "1 games replayed, 0 mismatches"
+        assert audit.stdout.strip().splitlines()[-1] == "1 game replayed, 0 mismatches"
 
     second = spawn(*store_args, "--resume", *GAME, cwd=cwd)
     second.expect("Welcome back: your game of Official rules, round 1.")

@@ -200,6 +200,9 @@ def test_rules_keep_their_indent_in_a_40_column_terminal(lang: str) -> None:
     assert len(unindented) == 3 and unindented[0].startswith(title), unindented
     assert unindented[1:] == [_("+ house rule   · shared rule"), match_length(lang, rounds=1)], unindented
     assert all(len(line) <= 40 for line in out.splitlines())
+    hint = _("To play with other rules, start a new game: {command} --variant NAME, "
+             "--rule NAME=false or --rule NAME.OPTION=VALUE (unobot variants and unobot rules list them).")
+    assert " ".join(hint.format(command="unobot play").split()) in " ".join(out.split())  # how to change them
     _quit(child)
 
 

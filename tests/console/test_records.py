@@ -92,7 +92,12 @@ def test_records_of_a_console_match(lang: str, server: RedisServer) -> None:
     text, label = screen.type(f"/top {month}")
     assert _lines(text)[:3] == [_("Standings: this month"), tess, bot]
     text, label = screen.type("top fortnight")
-    assert _lines(text)[0] == _("Say which standings: week, month or all (for example /top week).")
+    # The example is typed the console's way, in the reader's words (`clasificación semana`),
+    # never Telegram's `/top week`, which a terminal does not read as written.
+    top = typed.first_form(lang, typed.RECORD_WORDS["top"])
+    assert _lines(text)[0] == _("Say which standings: week, month or all (for example {example}).").format(
+        example=f"{top} {week}")
+    assert "/top" not in text
     text, label = screen.type("me")
     assert _lines(text)[:2] == [
         _("{player}'s record").format(player="Tess"),
@@ -180,3 +185,47 @@ def test_the_records_commands_are_typed_in_the_players_words(lang: str, server: 
     text, label = _after(screen, *screen.type("1"))  # the match ends: "Play again?" reads them too
     text, label = screen.type(top)
     assert _lines(text)[0] == _("Standings: all time") and "Tess" in text, text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_player_resets_the_consoles_standings(lang: str, server: RedisServer) -> None:
+    """The console's standings are its player's own, so they may clear them
+    as a chat's admin does with `/resetstats`: asked first (it cannot be
+    undone), then done with "yes"; the kept games stay (`last` still tells
+    the match). Typed in the player's words or the English name."""
+    _ = gettext_for(lang)
+    stage_game(server.url, Stage(hands=("R1", AI_HAND), top="R9"), lang=lang, rounds=1)
+    screen = Screen(server.url, lang)
+    screen.until_move()
+    word = typed.first_form(lang, typed.RECORD_WORDS["reset"])
+    text, label = screen.type(_("help"))
+    assert ("resetstats" if lang == "en" else f"{word} · resetstats") in " ".join(text.split())  # the chats' name
+    text, label = _after(screen, *screen.type("1"))
+    text, label = screen.type(word)
+    assert _lines(text)[0] == _("Reset the standings here for everyone? This cannot be undone.")
+    text, label = screen.type("top")
+    assert "Tess" in text, "asked only: nothing was cleared"
+    text, label = screen.type(f"resetstats {_('yes')}")
+    assert _lines(text)[0] == _("The standings here are reset (the kept games stay).")
+    text, label = screen.type("top")
+    assert _lines(text)[:2] == [_("Standings: all time"), _("No finished match is counted here yet.")]
+    text, label = screen.type("last")
+    assert "Tess" in text  # the kept game stays
+    assert screen.close("n") == 0
+    assert "Traceback" not in screen.output
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_play_again_asks_again_for_an_answer_that_is_neither(lang: str, server: RedisServer) -> None:
+    """"Play again?" took any answer but yes for a no: `help` or a slip
+    (`yse`) ended the session. Now it is asked again, with what to answer."""
+    _ = gettext_for(lang)
+    stage_game(server.url, Stage(hands=("R1", AI_HAND), top="R9"), lang=lang, rounds=1)
+    screen = Screen(server.url, lang)
+    screen.until_move()
+    text, label = _after(screen, *screen.type("1"))
+    for slip in (_("help"), "yse"):
+        text, again = screen.type(slip)
+        assert again == label, (slip, text)
+        assert _("Answer {yes} or {no}.").format(yes=_("y"), no=_("n")) in text
+    assert screen.close("n") == 0

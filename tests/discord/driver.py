@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tests.discord_api import DiscordAPIServer, Member, Message, Sent
 from tests.support.privacy import mentions
@@ -39,8 +40,13 @@ ADMIN = Person("setup", "Setup", None, True)
 class BotProcess:
     def __init__(self, server: DiscordAPIServer, redis_url: str, prefix: str, *,
                  options: Options = FAST, seed: int | None = 7,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, store_options: dict[str, Any] | None = None,
+                 shard: tuple[int, int] | None = None) -> None:
         self.server = server
+        #: More RedisStore settings (wait_replicas, timeouts), as a config's redis section gives them.
+        self.store_options = dict(store_options or {})
+        #: (shard id, shard count), as `unobot discord --shard I --shards N` gives them.
+        self.shard = shard
         #: The service's clock (None: the wall clock); a test may stop and move it.
         self.clock = clock
         self.redis_url = redis_url
@@ -54,11 +60,12 @@ class BotProcess:
 
     async def start(self) -> BotProcess:
         use_api(self.server.base_url, self.server.gateway_url)
-        self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix)
+        self.store = RedisStore.from_url(self.redis_url, prefix=self.prefix, **self.store_options)
         rng = random.Random(self.seed) if self.seed is not None else None
         self.service = ChatService(self.store, settings_from=settings_places, settings_followers=settings_followers,
                                    rng=rng, **({"clock": self.clock} if self.clock else {}))
-        self.client = UnoBot(self.service, options=self.options)
+        self.client = UnoBot(self.service, options=self.options, shard_id=self.shard[0] if self.shard else None,
+                             shard_count=self.shard[1] if self.shard else None)
         before = len([s for s in self.server.sessions if s.ready])
         self._run = asyncio.create_task(self.client.start(self.server.token))
         await asyncio.wait_for(self._ready(before), 30)  # a login on a loaded machine may take seconds
@@ -98,7 +105,7 @@ async def client_idle(client: UnoBot, timeout: float = 10.0, *, status: bool = T
 
     def quiet() -> bool:
         return client._busy == 0 and not any(not t.done() for t in client._tasks) and \
-            not client.timers.busy() and not (status and client.pacer.pending)
+            not client.timers.busy() and not (status and (client.pacer.pending or client.panels.pacer.pending))
 
     while True:
         await asyncio.sleep(0)

@@ -115,13 +115,75 @@ async def test_sigterm_closes_the_bot_cleanly(server: DiscordAPIServer, tmp_path
 
 def test_a_shard_outside_the_shards_is_said_before_connecting(tmp_path: Path) -> None:
     """`--shard 2 --shards 2` (shards count from 0): Discord would close the
-    gateway (4010, invalid shard); the command says what to give instead."""
+    gateway (4010, invalid shard); the command says what to give instead, in
+    the reader's language as every other start-up error (`--lang`, else the
+    locale), and exits 2 before connecting."""
     (tmp_path / "config.yaml").write_text("redis:\n  url: memory\n")
     env = {**os.environ, "DISCORD_BOT_TOKEN": "x" * 24, "UNOBOT_CONFIG": str(tmp_path / "config.yaml"),
-           "UNOBOT_DISCORD_API_URL": "http://127.0.0.1:9/api/v10"}
-    for args, said in ((["--shard", "2", "--shards", "2"], "error: --shard is this process's number among "
-                        "--shards 2: 0 to 1, not 2"),
-                       (["--shard", "0", "--shards", "0"], "error: --shards is how many processes serve the bot")):
-        out = subprocess.run([sys.executable, "-m", "unobot.cli", "discord", *args], cwd=ROOT, env=env,
-                             capture_output=True, text=True, timeout=60)
+           "UNOBOT_DISCORD_API_URL": "http://127.0.0.1:9/api/v10", "LANG": "C.UTF-8"}
+    env.pop("LC_ALL", None), env.pop("LC_MESSAGES", None), env.pop("LANGUAGE", None)
+    for args, lang, said in (
+            (["--shard", "2", "--shards", "2"], "C.UTF-8",
+             "error: --shard 2: it is this process's number among --shards 2, from 0 to 1"),
+            (["--shard", "0", "--shards", "0"], "C.UTF-8",
+             "error: --shards 0: it is how many processes serve the bot, 1 or more"),
+            (["--shard", "1"], "C.UTF-8", "error: --shard needs --shards: --shard I --shards N runs shard I of N"),
+            (["--shards", "3"], "C.UTF-8", "error: --shards needs --shard"),
+            (["--shard", "2", "--shards", "2"], "es_ES.UTF-8", "error: --shard 2: es el número de este proceso"),
+            (["--shard", "2", "--shards", "2"], "de_DE.UTF-8", "Fehler: --shard 2:")):
+        out = subprocess.run([sys.executable, "-m", "unobot.cli", "discord", *args], cwd=ROOT,
+                             env={**env, "LANG": lang}, capture_output=True, text=True, timeout=60)
         assert out.returncode == 2 and out.stderr.startswith(said), out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+async def refused_start(server: DiscordAPIServer, tmp_path: Path, extra: str = "") -> tuple[str, str]:
+    """`unobot discord` run against the local gateway, which refuses it: (stdout,
+    stderr) once it exited 1, as an operator reads them (English, no locale set)."""
+    config = tmp_path / "config.yaml"
+    config.write_text(f"store:\n  data_dir: {tmp_path}\nredis:\n  url: memory\n{extra}")
+    env = {**os.environ, "DISCORD_BOT_TOKEN": server.token, "UNOBOT_DISCORD_API_URL": server.base_url,
+           "UNOBOT_DISCORD_GATEWAY_URL": server.gateway_url, "UNOBOT_CONFIG": str(config), "LANG": "C.UTF-8"}
+    env.pop("UNOBOT_REDIS_URL", None), env.pop("LC_ALL", None), env.pop("LANGUAGE", None)
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "discord", "--no-sync",
+                                                   cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE,
+                                                   stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 1, (out.decode()[-2000:], err.decode())
+    return out.decode(), err.decode()
+
+
+async def test_the_members_intent_refused_by_discord_is_one_line(server: DiscordAPIServer, tmp_path: Path) -> None:
+    """`discord.members_intent: true` while the Developer Portal does not grant
+    the Server Members intent: Discord closes the gateway (4014). The command
+    says which switch to turn on, or which setting to turn off, and exits 1
+    (discord.py's PrivilegedIntentsRequired was a traceback)."""
+    out, text = await refused_start(server, tmp_path, "discord:\n  members_intent: true\n")
+    assert "Traceback" not in text and "Traceback" not in out, text
+    assert text.strip().splitlines()[-1] == (
+        "error: discord.members_intent is true, but Discord refused the Server Members intent: switch it on "
+        "(Developer Portal, Bot page, Privileged Gateway Intents), or set discord.members_intent to false"), text
+
+
+async def test_sharding_required_is_one_line_with_what_to_run(server: DiscordAPIServer, tmp_path: Path) -> None:
+    """A bot in too many servers for one connection: Discord closes the gateway
+    with 4011 and discord.py raises it (a traceback); the command says to run
+    shards, and exits 1."""
+    server.shards_required = 2
+    out, text = await refused_start(server, tmp_path)
+    assert "Traceback" not in text + out, text
+    assert text.strip().splitlines()[-1].startswith("error: Discord requires sharding: "), text
+    assert "--shard I --shards N" in text
+
+
+def test_members_intent_must_be_true_or_false(tmp_path: Path) -> None:
+    """`discord.members_intent` is a switch: anything else is said with its
+    file, line and key before anything starts (exit 2)."""
+    config = tmp_path / "config.yaml"
+    config.write_text("redis:\n  url: memory\ndiscord:\n  members_intent: sometimes\n")
+    env = {**os.environ, "DISCORD_BOT_TOKEN": "x" * 24, "UNOBOT_CONFIG": str(config), "LANG": "C.UTF-8"}
+    env.pop("LC_ALL", None), env.pop("LANGUAGE", None)
+    out = subprocess.run([sys.executable, "-m", "unobot.cli", "discord"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    assert f"{config}:4: discord.members_intent:" in out.stderr, out.stderr

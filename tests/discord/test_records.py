@@ -7,8 +7,10 @@ from __future__ import annotations
 from tests.discord.driver import ADMIN, BotProcess, TableDriver
 from tests.discord.test_game import lobby_and_start, short_games, three
 from tests.discord_api import DiscordAPIServer, Sent
+from tests.support.redis_server import RedisServer
 from unobot.chat import commands as c
 from unobot.chat.table import BETWEEN_ROUNDS
+from unobot.store import Standing
 
 
 def text(sent: Sent, member_id: int) -> str:
@@ -125,7 +127,8 @@ async def test_a_stopped_match_s_status_says_all_the_stop_said(server: DiscordAP
 async def test_a_removal_not_confirmed_names_the_confirm_option(server: DiscordAPIServer, bot: BotProcess) -> None:
     """/uno forgetme and /uno reset without `confirm` ask first, and say how to
     confirm as Discord does it: the command again with its `confirm` option
-    set to "yes" (as the member's client names that choice). They said
+    set to "yes", both named as the member's client shows them ("confirmar:
+    sí": the option's name is localized too). They said
     Telegram's "send the command again followed by “yes”", which no Discord
     member can do: a slash command takes no word after it."""
     guild = next(iter(server.guilds.values()))
@@ -136,10 +139,41 @@ async def test_a_removal_not_confirmed_names_the_confirm_option(server: DiscordA
     assert asked.endswith("To do it, run the command again with confirm: yes."), asked
     assert "followed by" not in asked
     arabic = text(await driver.slash(ali, "forgetme"), ali.id)
-    assert arabic.endswith("لتنفيذ ذلك، شغّل الأمر مرة أخرى مع confirm: نعم."), arabic
+    assert arabic.endswith("لتنفيذ ذلك، شغّل الأمر مرة أخرى مع تأكيد: نعم."), arabic
     spanish = text(await driver.slash(boss, "reset"), boss.id)
-    assert spanish.endswith("Para hacerlo, ejecuta el comando otra vez con confirm: sí."), spanish
-    # The word shown is the choice's name in that client: the same catalogue entry.
-    choice = next(o for o in server.commands[0]["options"] if o["name"] == "forgetme")["options"][0]["choices"][0]
+    assert spanish.endswith("Para hacerlo, ejecuta el comando otra vez con confirmar: sí."), spanish
+    # The words shown are the option's and the choice's names in that client: the same catalogue entries.
+    option = next(o for o in server.commands[0]["options"] if o["name"] == "forgetme")["options"][0]
+    assert option["name"] == "confirm" and option["name_localizations"].get("es-ES") == "confirmar", option
+    choice = option["choices"][0]
     assert choice["value"] == "yes" and choice["name_localizations"].get("es-ES") == "sí", choice
     assert "borrados" in text(await driver.slash(boss, "forgetme", confirm="yes"), boss.id)
+
+
+async def test_me_names_other_places_as_their_members_know_them(server: DiscordAPIServer,
+                                                                 redis_server: RedisServer, prefix: str) -> None:
+    """`/uno me` listed another channel as "Elsewhere (dc_1234_5678)": now by its name and its
+    server's, as the bot last saw them; a place it never saw by what kind of place it is, in
+    the member's language, never by an id."""
+    home, night = server.guild(), server.guild("Game night")
+    bot = await BotProcess(server, redis_server.url, prefix).start()
+    try:
+        ann, bruno = server.member("Ann"), server.member("Bruno", locale="es-ES")
+        there = TableDriver(server, bot, night.channels[0], [ann, bruno])
+        here = TableDriver(server, bot, home.channels[0], [ann, bruno])
+        await there.slash(ann, "top")  # the bot sees the channel: its name is kept
+        await bot.idle()
+        store = bot.service.store
+        telegram = "-100555"  # a Telegram group this bot never saw
+        for chat in (there.chat, telegram):
+            for member in (ann, bruno):
+                standing = Standing("all", None, str(member.id), member.name, wins=1, games=1, points=7)
+                assert await store.archive_game(chat, f"{chat}#{member.id}", {"players": []}, [standing])
+        mine = text(await here.slash(ann, "me"), ann.id)
+        channel = f"#uno-{night.channels[0] % 1000} · Game night"
+        assert f"{channel}: 1 won of 1" in mine and "A Telegram chat: 1 won of 1" in mine, mine
+        assert telegram not in mine and there.chat not in mine and "Elsewhere" not in mine, mine
+        spanish = text(await here.slash(bruno, "me"), bruno.id)
+        assert f"{channel}: victorias 1 de 1" in spanish and "Un chat de Telegram: victorias 1" in spanish, spanish
+    finally:
+        await bot.stop()

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.discord.driver import BotProcess, TableDriver
 from tests.discord.test_game import lobby_and_start, short_games, three
-from tests.discord_api import DiscordAPIServer
+from tests.discord_api import DiscordAPIServer, Guild
 from tests.support.redis_server import RedisServer
 from unobot.adapters.redis_store import RedisStore
 from unobot.chat import commands as c
 from unobot.chat.commands import Person
 from unobot.chat.service import ChatService
+from unobot.chat.wake import LOBBY_EXPIRY
 
 
 async def started(server: DiscordAPIServer, bot: BotProcess) -> TableDriver:
@@ -61,10 +64,11 @@ async def test_forged_and_stale(server: DiscordAPIServer, bot: BotProcess) -> No
     picks = [cid for _, cid in hand.custom_ids() if cid.endswith("|d") or cid.endswith("|d+")]
     draw = picks[0] if picks else next(cid for _, cid in hand.custom_ids() if cid.startswith("u|s|"))
     other_hand = await driver.open_hand(other)
+    # (read before the move: when the move gives `other` the turn, their open panel is brought up to date)
+    stale = [cid for _, cid in other_hand.custom_ids() if cid.startswith(("u|a|", "u|s|"))]
     await driver.pick(mover, hand, draw)
     moved = await driver.table()
     assert moved is not None and moved.version > version
-    stale = [cid for _, cid in other_hand.custom_ids() if cid.startswith(("u|a|", "u|s|"))]
     for cid in stale[:2]:
         base, _, value = cid.partition("=")
         now = await driver.table()
@@ -198,3 +202,46 @@ async def test_two_processes_share_games(server: DiscordAPIServer, bot: BotProce
         assert all(s.answered.is_set() for s in game_log)
     finally:
         await second.stop()
+
+
+async def test_each_shard_watches_its_own_servers(server: DiscordAPIServer, redis_server: RedisServer,
+                                                  prefix: str) -> None:
+    """`--shard 0 --shards 2` and `--shard 1 --shards 2` on one Redis: a
+    server's events reach one shard, `(guild_id >> 22) % 2`. Each process
+    plans the timers of its own servers' tables and shows the changes made
+    to them elsewhere; it left the others' alone (both edited every status
+    message and rang every timer, twice the channel's edit budget)."""
+    base = server.snowflake() >> 22
+    guilds: dict[int, Guild] = {(base + k) % 2: server.guild(f"club {k}", gid=((base + k) << 22) + 7)
+                                for k in (1, 2)}
+    shards = [await BotProcess(server, redis_server.url, prefix, shard=(i, 2)).start() for i in range(2)]
+    try:
+        for owner in (0, 1):
+            guild, other = guilds[owner], shards[1 - owner]
+            ann, bruno = server.member("Ann"), server.member("Bruno")
+            driver = TableDriver(server, shards[owner], guild.channels[0], [ann, bruno])
+            driver.others = [other]
+            driver._session = lambda owner=owner: owner  # type: ignore[method-assign]  # Discord's routing
+            await driver.slash(ann, "new")
+            status = driver.status_message()
+            assert status is not None
+            await driver.press_status(bruno, "j")
+            # A change another process made (the web table, say): the owner shows it, the other does not.
+            assert other.service is not None
+            out = await other.service.handle(driver.chat, Person(str(ann.id), "Ann"), c.AddAI(count=1))
+            assert out.ok, out.error
+            for _ in range(100):
+                if len(server.messages[status.id].edits) >= 2:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)  # a second process's edit, if any, would come meanwhile
+            for bot in shards:
+                await bot.idle()
+            edits = server.messages[status.id].edits
+            assert len(edits) == 2, edits  # the join, and the AI seat: once each
+            assert shards[owner].client is not None and other.client is not None
+            assert shards[owner].client.timers.has(LOBBY_EXPIRY, driver.chat)
+            assert not other.client.timers.has(LOBBY_EXPIRY, driver.chat)
+    finally:
+        for bot in shards:
+            await bot.stop()

@@ -96,7 +96,7 @@ async def test_timer_ai_seats_and_stats(server: DiscordAPIServer, bot: BotProces
     await driver.play()
     stats = await driver.slash(boss, "stats")
     assert stats.message is not None and stats.message.ephemeral
-    assert "1 matches finished" in stats.message.content, stats.message.content
+    assert "1 match finished" in stats.message.content, stats.message.content
     await driver.check_privacy()
 
 

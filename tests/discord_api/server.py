@@ -24,6 +24,15 @@ What it models:
 * timing: when each interaction was sent and answered (Discord fails one
   not answered in 3 s), and when each message edit was made and how (the
   channel's own edits are the ones its rate limit counts);
+* threads (`thread`), and a thread archived for inactivity (`archived`):
+  an edit there is refused (400, 50083) until the thread is unarchived
+  (PATCH the channel with `archived: false`, or post a message in it);
+* the bot's own permissions in each channel (`bot_permissions`, all by
+  default): sent as each interaction's `app_permissions`, and a channel
+  message the bot creates or edits without View Channel (403, 50001), Send
+  Messages (in a thread: Send Messages in Threads; 50013) or, with a file,
+  Attach Files (50013) is refused, as
+  Discord refuses it; an interaction's own answer needs none of them;
 * refusals Discord makes: answering an interaction twice (400, code 40060),
   an unknown interaction token (404, 10015), components over the limits
   (more than 5 rows, 5 buttons a row, 25 options, custom_id over 100).
@@ -36,6 +45,7 @@ import contextlib
 import itertools
 import json
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import TracebackType
@@ -49,8 +59,15 @@ EPHEMERAL = 64
 #: The largest file a bot may upload (10 MiB, Discord's limit without a boosted server).
 MAX_UPLOAD = 10 * 1024 * 1024
 MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+ATTACH_FILES = 1 << 15
+SEND_MESSAGES_IN_THREADS = 1 << 38
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 31)  # view channel, send messages, use app commands
 ALL_PERMISSIONS = (1 << 41) - 1
+#: Gateway intents (Identify's `intents`): members is privileged, moderation is not.
+GUILD_MEMBERS_INTENT = 1 << 1
+GUILD_MODERATION_INTENT = 1 << 2
 
 
 def _now() -> str:
@@ -199,6 +216,13 @@ class DiscordAPIServer:
         self._ids = itertools.count(1_100_000_000_000_000_000)
         self.guilds: dict[int, Guild] = {}
         self.channel_guild: dict[int, int] = {}
+        #: The bot's permissions in a channel (ALL_PERMISSIONS unless a test takes some away).
+        self.bot_permissions: dict[int, int] = {}
+        #: Public threads (a channel's, or a forum channel's posts): thread id -> parent channel id.
+        self.threads: dict[int, int] = {}
+        #: The threads archived now (Discord archives a thread after its inactivity
+        #: time: new messages count, edits do not).
+        self.archived: set[int] = set()
         self.messages: dict[int, Message] = {}
         self.interactions: dict[str, Sent] = {}  # by token
         self.sessions: list[_Session] = []
@@ -207,6 +231,16 @@ class DiscordAPIServer:
         self.refusals: list[tuple[str, int]] = []
         self.requests = 0
         self.identified = asyncio.Event()
+        #: Every member a test made, by id; a member is in every guild until removed from it.
+        self.members: dict[int, Member] = {}
+        #: (guild, member) pairs no longer in the guild (left, kicked or banned).
+        self.gone: set[tuple[int, int]] = set()
+        #: Whether the Developer Portal grants the privileged Server Members intent.
+        self.members_intent_allowed = False
+        #: The shards Discord requires of this bot (a bot in many servers); fewer is closed with 4011.
+        self.shards_required = 1
+        #: Refuse the bot's command registration (a description over Discord's limit, say).
+        self.refuse_commands = False
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._tasks: set[asyncio.Task[None]] = set()
@@ -243,8 +277,10 @@ class DiscordAPIServer:
         return next(self._ids)
 
     # -- the world ------------------------------------------------------------------
-    def guild(self, name: str = "UNO club", channels: int = 1) -> Guild:
-        gid = self.snowflake()
+    def guild(self, name: str = "UNO club", channels: int = 1, *, gid: int | None = None) -> Guild:
+        """A guild (`gid`: its id, else the next snowflake; a snowflake's time is
+        its bits from 22 on, which decide its gateway shard)."""
+        gid = gid if gid is not None else self.snowflake()
         guild = Guild(gid, name, [self.snowflake() for _ in range(channels)])
         self.guilds[gid] = guild
         for cid in guild.channels:
@@ -252,14 +288,72 @@ class DiscordAPIServer:
         return guild
 
     def member(self, name: str, locale: str = "en-US", manage_guild: bool = False) -> Member:
-        return Member(self.snowflake(), name, locale, manage_guild)
+        member = Member(self.snowflake(), name, locale, manage_guild)
+        self.members[member.id] = member
+        return member
+
+    async def remove_member(self, guild: int, member: Member, *, ban: bool = False) -> None:
+        """`member` leaves `guild` (or is kicked; with `ban`, banned). Discord tells
+        each gateway session what its intents ask for: GUILD_BAN_ADD with the
+        moderation intent, GUILD_MEMBER_REMOVE with the (privileged) members one."""
+        self.gone.add((guild, member.id))
+        for session in [s for s in self.sessions if s.ready]:
+            if ban and session.intents & GUILD_MODERATION_INTENT:
+                await session.dispatch("GUILD_BAN_ADD", {"guild_id": str(guild), "user": member.user()})
+            if session.intents & GUILD_MEMBERS_INTENT:
+                await session.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(guild), "user": member.user()})
 
     @property
     def bot_user(self) -> JSON:
         return {"id": str(self.bot_id), "username": "unobot", "global_name": "UNO", "discriminator": "0",
                 "avatar": None, "bot": True, "verified": True, "mfa_enabled": False, "flags": 0}
 
+    def thread(self, parent: int, name: str = "uno night") -> int:
+        """A public thread of channel `parent` (a forum channel's post is one too): a
+        channel of its own for messages and interactions, where the bot posts with
+        Send Messages in Threads instead of Send Messages."""
+        tid = self.snowflake()
+        self.channel_guild[tid] = self.channel_guild[parent]
+        self.threads[tid] = parent
+        return tid
+
+    async def delete_channel(self, cid: int) -> None:
+        """A member deletes a channel or a thread (a forum post): every gateway
+        session hears CHANNEL_DELETE or THREAD_DELETE (the guilds intent), and from
+        then on Discord answers its REST calls "Unknown Channel". Its threads go
+        with it, told to nobody (a client infers them)."""
+        gid = self.channel_guild[cid]
+        thread = cid in self.threads
+        data = self.channel_payload(cid)
+        for child in [t for t, parent in self.threads.items() if parent == cid]:
+            del self.threads[child], self.channel_guild[child]
+        del self.channel_guild[cid]
+        self.threads.pop(cid, None)
+        if cid in self.guilds[gid].channels:
+            self.guilds[gid].channels.remove(cid)
+        for session in [s for s in self.sessions if s.ready]:
+            if thread:
+                await session.dispatch("THREAD_DELETE", {"id": str(cid), "guild_id": str(gid),
+                                                         "parent_id": data["parent_id"], "type": 11})
+            else:
+                await session.dispatch("CHANNEL_DELETE", data)
+
+    async def remove_bot(self, gid: int) -> None:
+        """The bot is kicked from (or leaves) a server: GUILD_DELETE without
+        `unavailable`, and every channel of it refuses the bot ("Missing Access")."""
+        for cid, owner in self.channel_guild.items():
+            if owner == gid:
+                self.bot_permissions[cid] = 0
+        for session in [s for s in self.sessions if s.ready]:
+            await session.dispatch("GUILD_DELETE", {"id": str(gid)})
+
     def channel_payload(self, cid: int) -> JSON:
+        if cid in self.threads:
+            return {"id": str(cid), "type": 11, "guild_id": str(self.channel_guild[cid]), "name": f"uno-{cid % 1000}",
+                    "parent_id": str(self.threads[cid]), "owner_id": str(self.bot_id), "last_message_id": None,
+                    "rate_limit_per_user": 0, "message_count": 0, "member_count": 1, "flags": 0,
+                    "thread_metadata": {"archived": cid in self.archived, "auto_archive_duration": 60,
+                                        "archive_timestamp": _now(), "locked": False}}
         return {"id": str(cid), "type": 0, "guild_id": str(self.channel_guild[cid]), "name": f"uno-{cid % 1000}",
                 "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
                 "topic": None, "last_message_id": None, "rate_limit_per_user": 0}
@@ -309,7 +403,8 @@ class DiscordAPIServer:
             "version": 1, "guild_id": str(gid), "channel_id": str(cid), "channel": self.channel_payload(cid),
             "member": {"user": member.user(), "roles": [], "joined_at": _now(), "deaf": False, "mute": False,
                        "flags": 0, "permissions": str(member.permissions)},
-            "locale": member.locale, "guild_locale": "en-US", "app_permissions": str(ALL_PERMISSIONS),
+            "locale": member.locale, "guild_locale": "en-US",
+            "app_permissions": str(self.bot_permissions.get(cid, ALL_PERMISSIONS)),
             "attachment_size_limit": 8 * 1024 * 1024, "entitlements": [], "context": 0,
             "authorizing_integration_owners": {"0": str(gid)},
         }
@@ -341,6 +436,23 @@ class DiscordAPIServer:
         if users:
             payload["data"]["resolved"] = {"users": users, "members": members}
         return await self._send(payload, token, iid, member, cid, session)
+
+    async def autocomplete(self, member: Member, cid: int, command: str, sub: str, focused: str,
+                           typed: str) -> Sent:
+        """A member types `typed` into option `focused` of `/command sub`: Discord asks
+        the bot for choices (an autocomplete interaction, type 4), only for an option
+        the bot registered with `autocomplete: true`. The answer (type 8) is in
+        `Sent.callbacks`."""
+        registered = next((c for c in self.commands if c["name"] == command), None)
+        subs = {o["name"]: o for o in (registered or {}).get("options", [])}
+        option = next((o for o in subs.get(sub, {}).get("options", []) if o["name"] == focused), None)
+        if option is None or not option.get("autocomplete"):
+            raise ApiError(400, 0, f"/{command} {sub} {focused}: not an autocomplete option, Discord asks nothing")
+        payload, token, iid = self._base_interaction(member, cid, 4)
+        payload["data"] = {"id": registered["id"], "name": command, "type": 1,  # type: ignore[index]
+                           "options": [{"name": sub, "type": 1, "options": [
+                               {"name": focused, "type": 3, "value": typed, "focused": True}]}]}
+        return await self._send(payload, token, iid, member, cid, None)
 
     async def component(self, member: Member, message: Message, custom_id: str,
                         values: list[str] | None = None, session: int | None = None) -> Sent:
@@ -459,15 +571,34 @@ class DiscordAPIServer:
                                             "max_concurrency": 1}}
         if len(p) >= 3 and p[0] == "applications" and p[-1] == "commands":
             if method == "PUT":
+                if self.refuse_commands:
+                    raise ApiError(400, 50035, "Invalid Form Body: description must be 100 or fewer in length")
+                for command in body:  # type: ignore[union-attr]
+                    _check_command(command)
                 self.commands = [dict(c, id=str(self.snowflake()), application_id=str(self.application_id),
                                       version="1", default_member_permissions=None, type=c.get("type", 1))
                                  for c in body]  # type: ignore[union-attr]
                 return self.commands
             return self.commands
+        if p[0] == "guilds" and len(p) == 4 and p[2] == "members" and method == "GET":
+            # Get Guild Member: no intent needed (only listing every member needs one).
+            gid, uid = int(p[1]), int(p[3])
+            if gid not in self.guilds:
+                raise ApiError(404, 10004, "Unknown Guild")
+            found = self.members.get(uid)
+            if found is None or (gid, uid) in self.gone:
+                raise ApiError(404, 10007, "Unknown Member")
+            return {"user": found.user(), "roles": [], "joined_at": _now(), "deaf": False, "mute": False,
+                    "flags": 0, "nick": None, "avatar": None, "pending": False}
         if p[0] == "channels" and len(p) >= 3 and p[2] == "messages":
             cid = int(p[1])
             if cid not in self.channel_guild:
                 raise ApiError(404, 10003, "Unknown Channel")
+            self._check_bot_permissions(cid, method, body)
+            if cid in self.archived:
+                if method != "POST":
+                    raise ApiError(400, 50083, "Thread is archived")
+                self.archived.discard(cid)  # a new message unarchives its thread
             if len(p) == 3 and method == "POST":
                 msg = self._new_message(cid, body, viewer=None)
                 return msg.payload(bot, self.channel_guild[cid])
@@ -478,6 +609,10 @@ class DiscordAPIServer:
                 msg.deleted = True
                 return None
             return msg.payload(bot, self.channel_guild[cid])
+        if p[0] == "channels" and len(p) == 2 and method == "PATCH" and int(p[1]) in self.threads:
+            if body.get("archived") is False:  # a member of an unlocked thread may unarchive it
+                self.archived.discard(int(p[1]))
+            return self.channel_payload(int(p[1]))
         if p[0] == "interactions" and len(p) == 4 and p[3] == "callback":
             return self._callback(p[1], p[2], body, request.query.get("with_response") in ("1", "true", "True"))
         if p[0] == "webhooks" and len(p) >= 3:
@@ -504,6 +639,16 @@ class DiscordAPIServer:
                 return msg.payload(bot, self.channel_guild[sent.channel_id])
         self.errors.append(f"unmodelled route {method} /{'/'.join(p)}")
         raise ApiError(404, 0, "404: Not Found")
+
+    def _check_bot_permissions(self, cid: int, method: str, body: JSON) -> None:
+        """What Discord checks of the bot's own channel messages (never of an interaction's answer)."""
+        perms = self.bot_permissions.get(cid, ALL_PERMISSIONS)
+        if not perms & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if method == "POST" and not perms & (SEND_MESSAGES_IN_THREADS if cid in self.threads else SEND_MESSAGES):
+            raise ApiError(403, 50013, "Missing Permissions")
+        if method in ("POST", "PATCH") and body.get("_files") and not perms & ATTACH_FILES:
+            raise ApiError(403, 50013, "Missing Permissions")
 
     def _message(self, mid: int, cid: int) -> Message:
         msg = self.messages.get(mid)
@@ -625,6 +770,14 @@ class DiscordAPIServer:
         elif kind == 6:
             if "message" in sent.payload:
                 message = self.messages.get(int(sent.payload["message"]["id"]))
+        elif kind == 8:
+            if sent.payload["type"] != 4:
+                raise ApiError(400, 50035, "Only an autocomplete interaction is answered with choices")
+            choices = data.get("choices")
+            if not isinstance(choices, list) or len(choices) > 25 or any(
+                    not 0 < len(str(ch.get("name") or "")) <= 100 or len(str(ch.get("value") or "")) > 100
+                    for ch in choices):
+                raise ApiError(400, 50035, "Invalid Form Body: 0 to 25 choices, each a name and value of 1 to 100")
         elif kind == 9:
             if sent.payload["type"] == 5:
                 raise ApiError(400, 50035, "A modal submit cannot be answered with a modal")
@@ -660,6 +813,8 @@ class _Session:
         self.ready = False
         self.session_id = f"session-{server.snowflake()}"
         self.lock = asyncio.Lock()
+        #: The intents the client identified with.
+        self.intents = 0
 
     async def send(self, payload: JSON) -> None:
         async with self.lock:
@@ -685,7 +840,16 @@ class _Session:
                 if d.get("token") != self.server.token:
                     await self.ws.close(code=4004, message=b"Authentication failed.")
                     return
-                guilds = list(self.server.guilds.values())
+                if self.server.shards_required > 1 and (d.get("shard") or [0, 1])[1] < self.server.shards_required:
+                    await self.ws.close(code=4011, message=b"Sharding required.")
+                    return
+                self.intents = int(d.get("intents") or 0)
+                if self.intents & GUILD_MEMBERS_INTENT and not self.server.members_intent_allowed:
+                    await self.ws.close(code=4014, message=b"Disallowed intent(s).")
+                    return
+                shard, shards = d.get("shard") or [0, 1]
+                # Discord's sharding: a guild's events go to shard (guild_id >> 22) % shards alone.
+                guilds = [g for g in self.server.guilds.values() if (g.id >> 22) % shards == shard]
                 await self.dispatch("READY", {
                     "v": 10, "user": self.server.bot_user, "session_id": self.session_id,
                     "resume_gateway_url": self.server.gateway_url,
@@ -704,3 +868,44 @@ class _Session:
             else:
                 self.server.errors.append(f"gateway: unknown op {op}")
 
+
+def _valid_name(name: object) -> bool:
+    """Discord's rule for a command's or an option's name (and each of its
+    localizations): 1 to 32 of letters, digits, "-", "_" and "'" (Devanagari and
+    Thai marks too), lowercase wherever a character has a lowercase form."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 32 or name != name.lower():
+        return False
+    return all(ch in "-_'" or unicodedata.category(ch)[0] in "LN"
+               or 0x0900 <= ord(ch) <= 0x097F or 0x0E00 <= ord(ch) <= 0x0E7F for ch in name)
+
+
+def _check_command(command: JSON) -> None:
+    """Refuse, as Discord does (50035), a command list Discord would refuse: a
+    bad name or localized name, a description or localized one over 100
+    characters, more than 25 options, names twice among one command's options
+    in any language. One bad entry refuses the whole registration."""
+    for name in [command.get("name"), *(command.get("name_localizations") or {}).values()]:
+        if not _valid_name(name):
+            raise ApiError(400, 50035, f"Invalid Form Body: name {name!r} does not match Discord's pattern")
+    for text in [command.get("description", ""), *(command.get("description_localizations") or {}).values()]:
+        if len(str(text)) > 100:
+            raise ApiError(400, 50035, "Invalid Form Body: description must be 100 or fewer in length")
+    options = command.get("options") or []
+    if len(options) > 25:
+        raise ApiError(400, 50035, "Invalid Form Body: at most 25 options")
+    locales = {locale for o in options for locale in (o.get("name_localizations") or {})}
+    for locale in [None, *locales]:
+        names = [(o.get("name_localizations") or {}).get(locale, o["name"]) if locale else o["name"]
+                 for o in options]
+        if len(names) != len(set(names)):
+            raise ApiError(400, 50035, f"Invalid Form Body: option names repeat in {locale or 'the default'}")
+    for option in options:
+        if option.get("type") in (1, 2):  # a subcommand or a group: its own options
+            _check_command(option)
+        else:
+            for name in [option.get("name"), *(option.get("name_localizations") or {}).values()]:
+                if not _valid_name(name):
+                    raise ApiError(400, 50035, f"Invalid Form Body: option name {name!r} does not match")
+            for choice in option.get("choices") or []:
+                if not 1 <= len(str(choice.get("name", ""))) <= 100:
+                    raise ApiError(400, 50035, "Invalid Form Body: a choice's name has 1 to 100 characters")

@@ -32,7 +32,7 @@ def test_a_finished_console_match_is_audited_and_replayed(tmp_path: Path) -> Non
         assert "wins the match with" in done.stdout
         audit = run("audit", "--store", redis.url, extra=extra)
         assert audit.returncode == 0, audit.stdout + audit.stderr
-        assert audit.stdout.strip().splitlines()[-1] == "1 games replayed, 0 mismatches"
+        assert audit.stdout.strip().splitlines()[-1] == "1 game replayed, 0 mismatches"
         replay = run("replay", CHAT, "--last", "--store", redis.url, extra=extra)
         assert replay.returncode == 0, replay.stdout + replay.stderr
         lines = replay.stdout.splitlines()
@@ -52,6 +52,9 @@ def test_a_finished_console_match_is_audited_and_replayed(tmp_path: Path) -> Non
         assert unknown.returncode == 2 and "unknown language 'xx'; known: en, " in unknown.stderr
         missing = run("replay", CHAT, "--game", "7", "--store", redis.url, extra=extra)
         assert missing.returncode == 2 and "no such finished game" in missing.stderr
+        assert "it keeps 1 (--game 1)" in missing.stderr, missing.stderr  # what there is to ask for
+        nowhere = run("replay", "console.nobody", "--last", "--store", redis.url, extra=extra)
+        assert nowhere.returncode == 2 and "no finished game kept in chat console.nobody" in nowhere.stderr
     finally:
         redis.stop()
 
@@ -75,7 +78,7 @@ def test_with_no_config_audit_and_replay_read_the_consoles_own_store(tmp_path: P
     assert played.returncode == 0, played.stdout + played.stderr
     audit = here("audit")
     assert audit.returncode == 0, audit.stdout + audit.stderr
-    assert audit.stdout.strip().splitlines()[-1] == "1 games replayed, 0 mismatches"
+    assert audit.stdout.strip().splitlines()[-1] == "1 game replayed, 0 mismatches"
     told = here("replay", "--last")
     assert told.returncode == 0 and told.stdout.startswith(f"Game {CHAT}#"), told.stdout + told.stderr
     assert not (elsewhere / "data").exists()

@@ -306,9 +306,13 @@ async def test_a_dead_primary_stalls_only_its_own_games(tmp_path: Path) -> None:
     """3+0, ``cluster-require-full-coverage no``: the seed node, a primary, is
     SIGKILLed. Its game is told "not reachable" within a second, and at once
     on the next tries (the node is not tried again for a while); the games of
-    the two live primaries save every time, each save quick, before and after
-    the cluster marks the dead node failed (redis-py alone re-read the slot
-    map inline after every connection error, from the dead seed first)."""
+    the two live primaries save every time, nearly every save quick, before
+    and after the cluster marks the dead node failed (redis-py alone re-read
+    the slot map inline after every connection error, from the dead seed
+    first). The bounds are a stall's, not a speed: a save waiting on the dead
+    node waits out a connect timeout (0.5 s), so a stall would cap the live
+    games at a few saves in the 3 s and make most saves slow; one slow save
+    on a loaded machine is not a stall (CI saw one at 0.73 s)."""
     with RedisCluster(tmp_path, primaries=3, full_coverage=False) as cluster:
         store = RedisStore.from_url(cluster.url, prefix="isolate", connect_timeout=0.5,
                                     socket_timeout=1.0)
@@ -330,20 +334,21 @@ async def test_a_dead_primary_stalls_only_its_own_games(tmp_path: Path) -> None:
             started = time.monotonic()
             with pytest.raises(StoreUnavailable, match="did not answer"):
                 await store.load_game(dead)
-            assert time.monotonic() - started < 0.1
-            slowest = 0.0
+            assert time.monotonic() - started < 0.5  # held: the dead node is not dialled again
+            took: list[float] = []
             until = time.monotonic() + 3.0  # past cluster-node-timeout (1 s): the node is FAIL
             while time.monotonic() < until:
                 for game_id in alive:
                     asked = time.monotonic()
                     versions[game_id] = await store.save_game(
                         game_id, b"s", expected_version=versions[game_id], log=["1 pass"])
-                    slowest = max(slowest, time.monotonic() - asked)
+                    took.append(time.monotonic() - asked)
                 with contextlib.suppress(StoreUnavailable):
                     await store.load_game(dead)  # its players keep trying
                 await asyncio.sleep(0.01)
             assert all(v > 20 for v in versions.values()), versions
-            assert slowest < 0.5, slowest
+            slow = [t for t in took if t >= 0.5]
+            assert len(slow) * 10 <= len(took), (len(took), sorted(took)[-5:])
             started = time.monotonic()
             with pytest.raises(StoreUnavailable):  # failed now, no replica: refused, still quickly
                 await store.save_game(dead, b"s2", expected_version=1, log=["0 draw"])

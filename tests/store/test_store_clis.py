@@ -259,4 +259,4 @@ def test_audit_tells_a_game_that_lost_acknowledged_moves_from_a_clean_one(
     assert len(mismatches) == 1 and mismatches[0].startswith(
         f"MISMATCH {victim} (chat -902): acknowledged moves lost: version 3 ("), done.stdout
     assert "was acknowledged, the store holds version 2 with" in mismatches[0]
-    assert lines[-1] == "2 games replayed, 1 mismatches"
+    assert lines[-1] == "2 games replayed, 1 mismatch"

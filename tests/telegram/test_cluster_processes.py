@@ -153,7 +153,7 @@ async def test_three_webhook_processes_on_a_cluster_serve_several_groups(server:
             assert done.returncode == 1, done.stdout + done.stderr
             lines = done.stdout.strip().splitlines()
             assert [line.split()[:2] for line in lines if line.startswith("MISMATCH")] == [["MISMATCH", game_id]]
-            assert lines[-1] == f"{GROUPS} games replayed, 1 mismatches", done.stdout
+            assert lines[-1] == f"{GROUPS} games replayed, 1 mismatch", done.stdout
         finally:
             await reader.close()
             outputs = [process.stop() for process in processes]

@@ -230,7 +230,7 @@ async def test_stats_and_notify(server: BotAPIServer, bot: BotProcess) -> None:
     update = server.send_command(group, ann, "/stats")
     await bot.settle(update)
     text = (await server.wait_answer(update, "sendMessage")).params["text"]
-    assert "1 matches finished, 1 rounds played" in text
+    assert "1 match finished, 1 round played" in text  # each count in its plural form
     assert "Ann:" in text
 
 

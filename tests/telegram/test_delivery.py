@@ -26,6 +26,7 @@ import redis.asyncio as aioredis
 from tests.botapi import BotAPIServer
 from tests.support.ports import free_port
 from tests.support.redis_server import RedisServer
+from tests.support.waiting import until
 from tests.telegram.driver import BotProcess, CliBot, StoreReader
 from unobot.adapters.redis_store import RedisStore
 
@@ -61,15 +62,6 @@ async def test_a_poisoned_polling_batch_loses_only_the_poisoned_update(
     await bot.settle(later)
     table = await bot.service.table(str(group["id"]))
     assert table is not None and [s.name for s in table.seats] == ["Ben"]
-
-
-async def until(check: object, timeout: float, what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not await check():  # type: ignore[operator]
-        if loop.time() > deadline:
-            raise AssertionError(what)
-        await asyncio.sleep(0.02)
 
 
 async def test_a_webhook_process_killed_before_its_handler_saved_loses_nothing(
@@ -475,3 +467,53 @@ async def test_a_move_sent_while_the_store_is_down_is_made_once_it_is_back(
     finally:
         await bot.stop()
         redis.stop()
+
+
+async def test_a_repeat_whose_first_process_saved_but_never_marked_it_done_says_nothing(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """The window the store's "done" mark leaves: process A saved the change and
+    died (or lost the store) before marking the update done. Telegram sends it
+    again, here to process B. B handled it again: Ann's repeated /new was told
+    "A game is already running here" about the lobby she had just opened, and
+    the card Ben had played was refused aloud under it ("that hand is out of
+    date"). Now the table the update changed keeps its key: the repeat changes
+    nothing and says nothing."""
+    bots = [BotProcess(server, redis_server.url, prefix, seed=i, webhook_port=free_port()) for i in (1, 2)]
+    for bot in bots:
+        await bot.start()
+    store = RedisStore.from_url(redis_server.url, prefix=prefix)
+    try:
+        first, second = bots
+        assert first.app is not None
+        group = server.group(title="Died after saving")
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        chat = str(group["id"])
+        new = server.send_command(group, ann, "/new", queue=False)
+        join = server.send_command(group, ben, "/join", queue=False)
+        for update in (new, join):
+            assert await server.post_update_to(first.webhook_url, update, secret_token=first.secret) == 200
+        start, started = await _start(server, first, group, ann)
+        _user, chosen = await _move(server, first, group, started, (ann, ben))
+        for bot in bots:
+            await bot.idle()
+        moved = await first.service.table(chat)  # type: ignore[union-attr]
+        assert moved is not None and moved.version > started.version
+        # A "died" after each save: the store never heard that these updates were handled.
+        updates = (new, join, start, chosen)
+        for update in updates:
+            await store.client.delete(store.keys.delivery(f"telegram:{first.app.bot.id}:{update['update_id']}"))
+        shown = [dict(m) for m in server.shown(group)]
+        mark = server.mark()
+        for update in updates:
+            assert await server.post_update_to(second.webhook_url, update, secret_token=second.secret) == 200
+        await second.idle()
+        said = [c for c in server.calls[mark:] if c.method in ("sendMessage", "sendSticker")
+                or c.params.get("inline_message_id")]
+        assert said == [], [(c.method, c.params.get("text")) for c in said]
+        assert [dict(m) for m in server.shown(group)] == shown  # the group shows what it showed
+        after = await first.service.table(chat)  # type: ignore[union-attr]
+        assert after is not None and after.version == moved.version and after.seats == moved.seats
+    finally:
+        await store.close()
+        for bot in bots:
+            await bot.stop()

@@ -199,8 +199,9 @@ async def test_a_webhook_telegram_refuses_stops_the_bot_with_what_it_said(
                       "--listen", "127.0.0.1", "--port", str(port)) as run:
         await asyncio.wait_for(run.process.wait(), 30)
     assert run.process.returncode == 1, run.output
-    assert "error: the Telegram Bot API refused: Bad webhook: an https url must be provided" in run.output, \
-        run.output
+    assert "error: the Telegram Bot API refused the webhook: Bad webhook: an https url must be provided" \
+        in run.output, run.output
+    assert "a public https:// address on port 443, 80, 88 or 8443" in run.output, run.output  # what to do
     assert "running as" not in run.output and "setMyCommands" not in run.output, run.output
     assert not server.calls_to("setMyCommands")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from tests.botapi import BotAPIServer
 from tests.conformance.situations import cards
+from tests.support.waiting import until
 from tests.telegram.driver import JSON, BotProcess, TableDriver
 from unobot.adapters.telegram import inline_results, keyboards
 from unobot.chat import actions, records
@@ -256,8 +257,13 @@ async def test_a_lobby_a_mini_app_page_opened_says_who_asked(server: BotAPIServe
     finally:
         await other.close()
     await bot.idle()
-    lobby = await driver.table()
-    assert lobby is not None and lobby.phase == LOBBY and lobby.adapter.get("status")
+
+    async def recorded() -> Table | None:  # the follower posts, then claims the message as the lobby's
+        lobby = await driver.table()
+        return lobby if lobby is not None and lobby.adapter.get("status") else None
+
+    lobby = await until(recorded, 5, "the posted lobby was never recorded as the table's status message")
+    assert lobby.phase == LOBBY
 
 
 async def test_play_again_while_a_new_lobby_waits_says_so_and_changes_nothing(server: BotAPIServer,

@@ -11,6 +11,7 @@ from tests.telegram.driver import BotProcess
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
 from unobot.chat.audit import audit_archived
 from unobot.chat.table import BETWEEN_ROUNDS
+from unobot.store import Standing
 
 
 async def said(server: BotAPIServer, bot: BotProcess, group: dict[str, object], user: dict[str, object],
@@ -99,3 +100,35 @@ async def test_a_match_stopped_after_a_round_is_the_last_match_with_no_winner(
     assert "The match was stopped with no winner (rounds played: 1)." in last and "won after" not in last, last
     top = await said(server, bot, group, bob, "/top")
     assert top.count("0 won of 1") == 3, top
+
+
+async def test_me_names_other_groups_by_their_titles_never_their_ids(server: BotAPIServer, bot: BotProcess) -> None:
+    """`/me` listed another group as "Elsewhere (-1001234567890)": now, asked in the private
+    chat with the bot, by its title as the bot last saw it (a title changed since is the new
+    one), a group it never saw by what kind of place it is, in the reader's language; a Discord
+    channel's name as its bot kept it. Asked in a group, whose members all read the answer,
+    the other places are named by kind only: a group's title is not another group's to read."""
+    friday, home = server.group(title="Friday UNO"), server.group(title="Home")
+    ann = server.user(61, "Ann")
+    alone = server.private_chat(ann)
+    server.set_status(home, ann, "administrator")
+    await said(server, bot, friday, ann, "/top")  # the bot sees the group: its title is kept
+    store = bot.service.store
+    assert store is not None
+    unseen, channel = "-100555", "dc_1_2"
+    await bot.service.note_place(channel, "discord", "#uno · Game night")  # as the Discord bot notes it
+    for chat in (str(friday["id"]), unseen, channel):
+        standing = Standing("all", None, "61", "Ann", wins=1, games=1, points=7)
+        assert await store.archive_game(chat, f"{chat}#1", {"players": []}, [standing])
+    mine = await said(server, bot, alone, ann, "/me")
+    for words in ("Friday UNO: 1 won of 1", "A Telegram chat: 1 won of 1", "#uno · Game night: 1 won of 1"):
+        assert words in mine, mine
+    assert str(friday["id"]) not in mine and unseen not in mine and channel not in mine, mine
+    in_group = await said(server, bot, home, ann, "/me")
+    assert "Friday UNO" not in in_group and "Game night" not in in_group, in_group
+    assert in_group.count("A Telegram chat: 1 won of 1") == 2 and "A Discord channel: 1 won of 1" in in_group, in_group
+    friday["title"] = "Friday UNO night"  # renamed: the next update carries the new title
+    await said(server, bot, friday, ann, "/top")
+    assert "Idioma" in await said(server, bot, alone, ann, "/language", "es")
+    spanish = await said(server, bot, alone, ann, "/me")
+    assert "Friday UNO night: victorias 1 de 1" in spanish and "Un chat de Telegram: victorias 1" in spanish, spanish

@@ -87,3 +87,45 @@ def test_a_public_url_that_is_no_web_address_is_refused(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 2 and done.stderr.strip() == "error: --public-url: 'ftp://x' is not an http(s) URL", \
         done.stderr
+
+
+def test_a_redis_that_keeps_nothing_on_disk_is_said_at_start_up(tmp_path: Path) -> None:
+    """As `unobot telegram` says it: a web table (or a Discord bot) on a Redis with neither
+    snapshots nor an append-only file loses every game when Redis restarts, and its log
+    said nothing of it."""
+    from tests.support.redis_server import RedisServer
+
+    port = free_port()
+    env = {**os.environ, "UNOBOT_CONFIG": str(tmp_path / "config.yaml")}
+    (tmp_path / "config.yaml").write_text(f"web:\n  port: {port}\n")
+    with RedisServer(tmp_path / "volatile", appendonly=False) as volatile:
+        proc = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web", "--redis", volatile.url], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+        try:
+            assert proc.stdout is not None
+            lines = [proc.stdout.readline()]
+            while "web table at" not in lines[-1] and lines[-1] and len(lines) < 50:
+                lines.append(proc.stdout.readline())
+            assert "web table at" in lines[-1], lines
+            assert any("WARNING" in line and "the store keeps nothing on disk" in line for line in lines), lines
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=10) == 0
+
+
+def test_the_server_knows_where_its_tables_are_played() -> None:
+    """What a page opened without a link is told comes from the configuration: Telegram
+    groups when the Mini App is set up (its button exists), Discord channels when `/uno
+    table` is offered; the console's own server says the console."""
+    from unobot.adapters.web.cli import web_config
+    from unobot.config import DiscordConfig
+
+    def places(**kw: object) -> tuple[str, ...]:
+        web = kw.pop("web", WebTableConfig())
+        return web_config(Config(web=web, **kw)).places  # type: ignore[arg-type]
+
+    assert places(telegram=TelegramConfig(token="1:x")) == ()  # no Mini App: no button to press
+    assert places(telegram=TelegramConfig(token="1:x"), web=WebTableConfig(telegram_app="table")) == ("telegram",)
+    assert places(discord=DiscordConfig(token="d"), web=WebTableConfig(enabled=True)) == ("discord",)
+    assert places(telegram=TelegramConfig(token="1:x"), discord=DiscordConfig(token="d"),
+                  web=WebTableConfig(enabled=True, telegram_app="t")) == ("telegram", "discord")

@@ -37,25 +37,53 @@ async def test_the_seats_are_named_for_a_screen_reader_in_the_readers_language(w
     assert await bea.page.get_attribute("#seats", "aria-label") == gettext_for("es")("Players") == "Jugadores"
 
 
-async def test_a_server_without_browser_tables_says_where_tables_are_made(redis_server: Any, browser: Any) -> None:
-    """`web.browser_tables: false`: the landing page offered the new-table form
-    all the same, and every press was refused; it now says, in the browser's
-    language, that tables are made in the chats."""
+@pytest.mark.parametrize(("places", "bot", "lang", "expected"), [
+    (("telegram", "discord"), "unotable_bot", "es-ES", [
+        "En esta página no se crean mesas: cada una se abre desde donde están sus jugadores.",
+        "En un grupo de Telegram con @unotable_bot: empieza una partida con /new y pulsa «🌐 Abrir la mesa» "
+        "en el mensaje de la partida.",
+        "En un canal de Discord con el bot: empieza una partida con /uno new y escribe /uno table para tener "
+        "tu propio enlace a esta página."]),
+    (("telegram",), None, "en-US", [
+        "Tables are not made on this page: each opens from where its players are.",
+        "In a Telegram group with the bot: start a game with /new, then press “🌐 Open the table” on the "
+        "game's message."]),
+    (("console",), None, "de-DE", [
+        "Auf dieser Seite werden keine Tische erstellt: jeder wird dort geöffnet, wo seine Spieler sind.",
+        "In einem Terminal: die Konsole zeigt den Link zu dieser Seite, wenn ihr Spiel beginnt."]),
+    ((), None, "en-US", [
+        "Tables are not made on this page: each opens from where its players are.",
+        "This page opens a table only from its own link: ask the person who runs the game for it."]),
+])
+async def test_a_server_without_browser_tables_says_where_to_play_and_how(
+        redis_server: Any, browser: Any, places: tuple[str, ...], bot: str | None, lang: str,
+        expected: list[str]) -> None:
+    """`web.browser_tables: false`: the landing page said "New tables are made in the
+    chats here, not on the page", which told the person who opened it neither where
+    nor how. It now says, in the browser's language, where this server's tables are
+    played (a Telegram group with the bot, a Discord channel, a terminal) and what to
+    do there to reach one; a new-table request is refused with the same words."""
     from dataclasses import replace
+
+    import aiohttp
 
     from tests.web.conftest import WebServer as Server
 
     class Closed(Server):
         def config(self) -> Any:
-            return replace(super().config(), browser_tables=False)
+            return replace(super().config(), browser_tables=False, places=places, telegram_bot=bot)
 
     server = await Closed(redis_server.url, "webclosed").start()
     try:
-        page = (await WebPlayer.open(browser, server.url + "/", "Ana", lang="es-ES")).page
+        page = (await WebPlayer.open(browser, server.url + "/", "Ana", lang=lang)).page
         await page.wait_for_selector("#message", state="visible")
-        said = await page.text_content("#message")
-        assert said == "Aquí las mesas nuevas se crean en los chats, no en la página.", said
+        said = await page.inner_text("#message")
+        assert said.split("\n") == expected, said
         assert await page.is_hidden("#landing")
+        async with aiohttp.ClientSession() as http, http.post(
+                server.url + "/api/new", json={"name": "Ana", "lang": lang.split("-")[0]}) as answer:
+            assert answer.status == 403
+            assert (await answer.json())["error"].split("\n") == expected
     finally:
         await server.stop()
 

@@ -168,6 +168,31 @@ async def test_a_telegram_groups_page_with_no_game_says_to_start_one_in_the_grou
     assert "/new" in error_text("no_game", "de")
 
 
+async def test_a_discord_channels_page_with_no_game_names_discords_command(web: WebServer, browser: Any) -> None:
+    """A Discord channel's table link opened when no game runs there: Discord's own command,
+    `/uno new` (it said Telegram's `/new`, which no Discord server has)."""
+    assert web.table is not None
+    dee = await WebPlayer.open(browser, web.table.player_link("dc_1_3", "7", "Dee", lang="pl"), "Dee", lang="pl-PL")
+    s = await dee.wait_for(lambda s: s is not None and s["phase"] == "none")
+    headline = await dee.page.text_content("#headline")
+    assert headline == error_text("no_game", "pl", {"new": "/uno new"}), headline
+    assert headline is not None and "/uno new" in headline and s["actions"] == []
+
+
+async def test_a_consoles_page_with_no_game_names_the_terminals_command(web: WebServer, browser: Any) -> None:
+    """The page of a console's table (`unobot play --web`) when no game runs: the game is
+    started again in the terminal (`unobot play`), not with a chat's `/new`."""
+    from unobot.adapters.console.render import commands
+
+    assert web.table is not None
+    tess = await WebPlayer.open(browser, web.table.player_link("console.tess", "console.tess", "Tess"), "Tess",
+                                lang="de-DE")
+    await tess.wait_for(lambda s: s is not None and s["phase"] == "none")
+    headline = await tess.page.text_content("#headline")
+    assert headline == error_text("no_game", "de", commands("de")), headline
+    assert headline is not None and "unobot play" in headline and "/new" not in headline
+
+
 async def test_a_replay_stopped_before_a_round_ended_is_not_shown_as_the_older_match(web: WebServer,
                                                                                     browser: Any) -> None:
     """A match, "Play again", then that game stopped before any round was over (nothing is

@@ -27,12 +27,13 @@ from unobot.adapters.redis_store import RedisStore
 from unobot.adapters.web import links
 from unobot.adapters.web.texts import refusal
 from unobot.cards import parse_card
-from unobot.chat import answers, records
+from unobot.chat import answers, records, records_text
 from unobot.chat import commands as c
 from unobot.chat.i18n import gettext_for
-from unobot.chat.records_text import forget_question
+from unobot.chat.records_text import bad_period, forget_question
 from unobot.chat.service import ChatService
 from unobot.chat.table import Table
+from unobot.store import Standing
 
 CHAT = "-1007700"
 ANA, BEA = c.Person("1", "Ana"), c.Person("2", "Bea")
@@ -95,7 +96,8 @@ def standings(lang: str, title: str, *names: str) -> list[str]:
     line = _("{rank}. {player}: {wins} won of {games}, {points} points, rating {rating}")
     known = {"Ana": (1, POINTS, won), "Bea": (0, 0, lost)}
     return [_(title), *(line.format(rank=rank, player=name, wins=known[name][0], games=1, points=known[name][1],
-                                    rating=known[name][2]) for rank, name in enumerate(names, 1))]
+                                    rating=known[name][2]) for rank, name in enumerate(names, 1)),
+            records_text.rating_note(lang)]
 
 
 async def finish_by_http(web: WebServer) -> None:
@@ -142,7 +144,7 @@ async def test_the_records_panel_after_a_match_ended_on_the_page(web: WebServer,
     assert await panel(ana, "month") == standings("en", "Standings: this month", "Ana", "Bea")
     assert await ana.page.get_attribute('#periods button[data-period="month"]', "aria-pressed") == "true"
     assert await panel(ana, "me") == [
-        "Ana's record", f"Here: 1 won of 1, points {POINTS}, rating {won}"]
+        "Ana's record", f"Here: 1 won of 1, points {POINTS}, rating {won}", records_text.rating_note("en")]
     assert await ana.page.is_hidden("#periods"), "the period switch goes with the standings only"
     last = await panel(ana, "last")
     assert last[:2] == ["The last match", "Ana won after 1 round (moves: 1)."]
@@ -192,7 +194,7 @@ async def test_records_answer_core_lines_for_the_proven_person(web: WebServer) -
     status, got = await ask(web, {"what": "top", "period": "fortnight", "auth": {"player": token(web, ANA)},
                                   "lang": "es"})
     assert status == 200 and got["lines"] == [
-        gettext_for("es")("Say which standings: week, month or all (for example /top week).")]
+        *bad_period("es")]
     # A Telegram member's initData proves them too (the Mini App's own proof).
     data = init_data(2, "Bea", start=links.table_token(web.secret, CHAT), lang="es")
     status, got = await ask(web, {"what": "me", "auth": {"init_data": data, "table": ""}})
@@ -260,3 +262,22 @@ async def test_a_forget_me_waits_for_its_confirmation_and_nothing_else_is_offere
     assert status == 200 and got["lines"] == [
         gettext_for("es")("Your records are removed, and your name is gone from the kept games.")]
     assert [x.name for x in await records.top(web.service.store, CHAT)] == ["Ana"]
+
+
+async def test_my_record_names_the_other_places_as_their_players_know_them(web: WebServer) -> None:
+    """The page's "My record" (core's `/me`) named another chat "Elsewhere (-1008800)": now
+    by its title as the Telegram bot last saw it, a place no front-end named by its kind in
+    the page's language, never by an id."""
+    await finish_by_http(web)
+    store = web.service.store
+    await web.service.note_place("-1008800", "telegram", "Friday UNO")  # as the Telegram bot notes its groups
+    for chat in ("-1008800", "dc_5_6"):
+        standing = Standing("all", None, BEA.id, BEA.name, wins=1, games=1, points=3)
+        assert await store.archive_game(chat, f"{chat}#1", {"players": []}, [standing])
+    status, got = await ask(web, {"what": "me", "auth": {"player": token(web, BEA)}, "lang": "es"})
+    assert status == 200, got
+    lines = got["lines"]
+    assert lines[1].startswith(gettext_for("es")("Here") + ": "), lines
+    assert any(line.startswith("Friday UNO: ") for line in lines), lines
+    assert any(line.startswith("Un canal de Discord: ") for line in lines), lines
+    assert not any("-1008800" in line or "dc_5_6" in line for line in lines), lines

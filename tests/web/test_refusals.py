@@ -80,8 +80,8 @@ async def test_a_bad_proof_is_refused_and_changes_nothing(web: WebServer, browse
     token = links.table_token(web.secret, GROUP)
     if case == "forged":  # signed with another bot's token
         data = init_data(1, "Ana", token="999:not-this-bot", start=token)
-    elif case == "expired":  # two days old, a day is allowed
-        data = init_data(1, "Ana", age=2 * 86400, start=token)
+    elif case == "expired":  # two days old, a day is allowed (said in its user's Telegram language)
+        data = init_data(1, "Ana", age=2 * 86400, start=token, lang=lang)
     else:  # a genuine user, but the table token was made with another server's secret
         data = init_data(1, "Ana", start=links.table_token(b"another secret", GROUP))
     page = await WebPlayer.open(browser, mini_app_url(web, data), "Ana", lang=lang)
@@ -182,3 +182,56 @@ def test_table_tokens_fit_a_start_parameter_and_cannot_be_made_up() -> None:
         links.read_table_token(secret, forged)
     with pytest.raises(links.LinkError):
         links.read_table_token(b"other", token)
+
+
+async def test_a_groups_table_opened_outside_telegram_says_to_open_it_in_that_group(web: WebServer,
+                                                                                  browser: Any) -> None:
+    """A Telegram group's Mini App link copied into a browser (its table token, no `initData`):
+    the page said "Open the table from the link on a game's message", and the person had just
+    done that. It now says the table is a Telegram group's and how to open it there."""
+    await group_game(web)
+    before = await version(web)
+    token = links.table_token(web.secret, GROUP)
+    page = await WebPlayer.open(browser, f"{web.url}/?t={token}", "Ana", lang="es-ES")
+    assert await message_of(page) == ("Esta mesa es de un grupo de Telegram: ábrela en Telegram, con "
+                                      "«🌐 Abrir la mesa» en el mensaje de la partida en ese grupo.")
+    assert await page.state() is None and await version(web) == before
+
+
+@pytest.mark.parametrize(("chat", "expected"), [
+    ("dc_42", "This link has expired: type /uno table in the game's Discord channel for a new one."),
+    ("console.ana", "This link has expired: the console prints a new one when its next game begins."),
+    (GROUP, "This link has expired: open the table again from the game's message."),
+])
+async def test_an_expired_link_says_where_to_get_a_new_one(web: WebServer, chat: str, expected: str) -> None:
+    """A Discord member's `/uno table` link is not on the game's message: its expiry said
+    "open the table again from the game's message", which a Discord player cannot find.
+    Each place now says its own way to a new link."""
+    old = links.player_token(web.secret, f"{chat}#7", "5", "Eve", time.time() - 1)
+    got = await ws_send(web, [{"type": "hello", "auth": {"player": old}, "lang": "en"}])
+    assert got[-1]["code"] == "expired" and got[-1]["text"] == expected
+    async with aiohttp.ClientSession() as http, http.post(
+            f"{web.url}/api/records", json={"what": "me", "auth": {"player": old}, "lang": "en"}) as answer:
+        assert answer.status == 403 and (await answer.json())["error"] == expected
+
+
+async def test_the_mini_app_opened_without_a_table_says_how_to_open_one(web: WebServer, browser: Any) -> None:
+    """The Mini App opened from the bot's profile or menu (a genuine `initData`, no
+    `start_param`): the page said "This link is not valid for any table". It now says
+    how a table is opened: a game in a group, then the game message's button."""
+    page = await WebPlayer.open(browser, f"{web.url}/#tgWebAppData={quote(init_data(1, 'Ana', lang='es'))}", "Ana")
+    assert (await page.page.inner_text("#message")).split("\n") == [
+        "En esta página no se crean mesas: cada una se abre desde donde están sus jugadores.",
+        "En un grupo de Telegram con el bot: empieza una partida con /new y pulsa «🌐 Abrir la mesa» en el "
+        "mensaje de la partida."]
+
+
+@pytest.mark.parametrize("body", [b"[]", b"42", b'"Ann"', b"{not json", b'{"name": ["Ann"]}'])
+async def test_a_new_table_asked_with_a_body_that_is_no_form_is_refused_in_words(web: WebServer, body: bytes) -> None:
+    """`POST /api/new` whose body is JSON but not an object (a list: the handler
+    read `.get` of it, a 500), or no JSON at all: a 400 with the translated
+    reason."""
+    async with aiohttp.ClientSession() as http, http.post(
+            f"{web.url}/api/new", data=body, headers={"Content-Type": "application/json"}) as r:
+        assert r.status == 400, await r.text()
+        assert (await r.json())["error"] == refusal("bad_name", "en")

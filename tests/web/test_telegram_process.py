@@ -6,7 +6,6 @@ the group's status message, published by the bot itself."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import aiohttp
 from tests.botapi import BotAPIServer
 from tests.support.ports import free_port
 from tests.support.redis_server import RedisServer
+from tests.support.waiting import until
 from tests.telegram.driver import CliBot
 from tests.web.test_refusals import init_data
 from unobot.adapters.web import links
@@ -42,17 +42,6 @@ class WebCliBot(CliBot):
             return super().start()
         finally:
             Path.write_text = original  # type: ignore[method-assign]
-
-
-async def until(test: Any, timeout: float, what: str) -> Any:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        found = await test()
-        if found:
-            return found
-        assert loop.time() < end, what
-        await asyncio.sleep(0.05)
 
 
 async def test_the_bot_process_serves_its_tables(redis_server: RedisServer, prefix: str, tmp_path: Path) -> None:

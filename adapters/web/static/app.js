@@ -55,7 +55,17 @@
   function show(id) {
     ["landing", "name-step", "message", "table"].forEach(function (s) { $(s).hidden = s !== id; });
   }
-  function banner(text) { var b = $("banner"); b.textContent = text || ""; b.hidden = !text; }
+  // The connection's state, in a status line at the top: a live region that stays in the page
+  // (empty, it takes no room), so a screen reader hears each change; toggling `hidden` with the
+  // text took it out of the accessibility tree just as it spoke. A line that says the table is
+  // back ("Connected again") goes by itself after a few seconds; "Connection lost" stays.
+  var bannerGone = null, BANNER_BACK_MS = 4000;
+  function banner(text, brief) {
+    clearTimeout(bannerGone);
+    $("banner").textContent = text || "";
+    $("banner").classList.toggle("back", !!brief);
+    if (brief) bannerGone = setTimeout(function () { $("banner").textContent = ""; }, BANNER_BACK_MS);
+  }
   window.__toasts = [];  // every line shown, for tests (a toast itself goes after 4 s)
   // Toasts: what a move told only you ("You drew ...") and refusals. Many arrive at once
   // (a run of draws, a few moves' notices): shown one after another they stacked over a
@@ -65,6 +75,39 @@
   // from the live log #said (the toasts themselves are aria-hidden).
   var TOASTS_SHOWN = 3, SAID_KEPT = 20, TOAST_MS = 4000;
   function toast(text) { toasts([text]); }
+  // Said to a screen reader only (the live log #said): lines the screen already shows elsewhere.
+  function say(lines) {
+    var said = $("said");
+    lines.forEach(function (line) { var p = document.createElement("p"); p.textContent = line; said.appendChild(p); });
+    while (said.childNodes.length > SAID_KEPT) said.removeChild(said.firstChild);
+  }
+  // What a screen reader hears as the table changes: the moves made since the table it last
+  // drew (the list "Last moves" is drawn anew every time, and as a live region it read all
+  // eight lines again at every move, or nothing), then "Your turn" once, when the turn comes
+  // to this player. The tab's title says it too, for a player looking at another tab.
+  var heard = null, myTurn = false, baseTitle = null;
+  window.__said = [];  // what was announced, for tests
+  function announce(s) {
+    var now = s.recent || [], lines = [];
+    if (heard !== null) {
+      var overlap = Math.min(heard.length, now.length);
+      while (overlap > 0 && heard.slice(heard.length - overlap).join("\n") !== now.slice(0, overlap).join("\n")) overlap--;
+      lines = now.slice(overlap);
+    }
+    heard = now.slice();
+    var mine = s.phase === "playing" && s.seat !== null && s.seat === s.turn && s.actions.length > 0;
+    if (mine && !myTurn) {
+      lines.push(t("your_turn"));
+      // Felt in the hand, in Telegram, when the phone is not being looked at.
+      if (tg && tg.HapticFeedback && tg.HapticFeedback.notificationOccurred) tg.HapticFeedback.notificationOccurred("success");
+    }
+    myTurn = mine;
+    if (baseTitle === null || !mine) baseTitle = document.title.replace(/^▶ .*? · /, "");
+    document.title = mine ? "▶ " + t("your_turn") + " · " + baseTitle : baseTitle;
+    if (!lines.length) return;
+    window.__said.push.apply(window.__said, lines);
+    say(lines);
+  }
   function toasts(lines) {
     lines = (lines || []).filter(Boolean);
     if (!lines.length) return;
@@ -92,6 +135,38 @@
     el._gone = setTimeout(function () { el.remove(); }, TOAST_MS);
   }
 
+  // -- Telegram's theme ---------------------------------------------------------------------
+  // Inside Telegram the page takes the app's colours (its light or dark theme, the user's
+  // accent): the CSS reads --tg-theme-*. Telegram's script sets them when it has loaded;
+  // they are set here at once from the launch parameters Telegram puts in the address
+  // (tgWebAppThemeParams), so the page is never drawn in the wrong colours while the
+  // script loads, nor all along when it cannot be reached. A theme changed while the page
+  // is open (themeChanged) is followed too.
+  function applyTheme(params, scheme) {
+    if (!params || typeof params !== "object") return;
+    var root = document.documentElement;
+    Object.keys(params).forEach(function (key) {
+      var value = String(params[key]);
+      if (/^[a-z_]+$/.test(key) && /^#[0-9a-f]{3,8}$/i.test(value)) {
+        root.style.setProperty("--tg-theme-" + key.replace(/_/g, "-"), value);
+      }
+    });
+    // Light or dark as Telegram says, else as its background reads: the browser's own parts
+    // (fields, scroll bars, the dialogs' backdrop) follow it.
+    if (scheme !== "dark" && scheme !== "light" && /^#[0-9a-f]{6}$/i.test(params.bg_color || "")) {
+      var n = parseInt(params.bg_color.slice(1), 16);
+      scheme = (0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) < 128 ? "dark" : "light";
+    }
+    if (scheme === "dark" || scheme === "light") { root.style.colorScheme = scheme; root.setAttribute("data-scheme", scheme); }
+  }
+  (function () {
+    var launch = null;
+    try { launch = JSON.parse(hash.get("tgWebAppThemeParams") || "null"); } catch (e) { launch = null; }
+    applyTheme(launch);
+    if (tg && tg.themeParams && Object.keys(tg.themeParams).length) applyTheme(tg.themeParams, tg.colorScheme);
+    if (tg && tg.onEvent) tg.onEvent("themeChanged", function () { applyTheme(tg.themeParams, tg.colorScheme); });
+  })();
+
   // -- who am I: Telegram, a player link, a browser table's link -----------------------
   function initData() {
     if (tg && tg.initData) return tg.initData;
@@ -100,7 +175,11 @@
   function startAuth() {
     var data = initData();
     if (data) {
-      if (tg && tg.ready) { tg.ready(); tg.expand && tg.expand(); }
+      if (tg && tg.ready) {
+        tg.ready(); if (tg.expand) tg.expand();
+        // A swipe down scrolls the hand and the moves: in Telegram it closed the Mini App mid-game.
+        if (tg.disableVerticalSwipes) tg.disableVerticalSwipes();
+      }
       return { init_data: data, table: params.get("tgWebAppStartParam") || "" };
     }
     if (params.get("p")) return { player: params.get("p") };
@@ -114,34 +193,96 @@
   // -- the socket ---------------------------------------------------------------------------
   var lastTap = null;  // the id of the last move sent (marked as waiting if the store does not confirm it)
   function send(msg) {
+    var from = tapFrom; tapFrom = null;  // the card whose picker sent this choice (it is marked)
     if (msg.type === "act" && held) return false;  // a move waits for the store: nothing else yet
+    if (msg.type === "act" && sending) return false;  // one move at a time: a second tap is not a second move
     msg.auth = auth; msg.lang = lang;
     if (msg.type === "act") { lastTap = msg.id; window.__timing.taps.push({ version: msg.version, at: clock() }); }
-    if (ws && ws.readyState === 1) { ws.send(JSON.stringify(msg)); return true; }
+    if (ws && ws.readyState === 1) {
+      ws.send(JSON.stringify(msg));
+      if (msg.type === "act") sent(msg, from);
+      return true;
+    }
     toast(t("offline"));
     return false;
   }
+  // A move sent and not answered yet (a slow store, a slow network): the button pressed is
+  // marked as on its way (aria-busy; drawn after a moment, so a quick answer does not blink)
+  // and further taps wait, so a player who sees nothing happen does not tap again into a
+  // "no longer on offer". Nothing says the move was made: the table the server sends says
+  // that. Unanswered for STALLED_MS, the socket is taken for dead (a phone's network gone
+  // without a word): it is closed and dialled again, and the table is asked for anew.
+  var sending = null, tapFrom = null, STALLED_MS = 10000;
+  function sent(msg, from) {
+    from = from || msg.id;
+    var button = document.querySelector('#hand [data-action="' + CSS.escape(from) + '"], #actions [data-id="'
+      + CSS.escape(from) + '"]');
+    if (button) { button.classList.add("sending"); button.setAttribute("aria-busy", "true"); }
+    $("table").classList.add("sending");
+    var socket = ws;
+    sending = { id: msg.id, timer: setTimeout(function () {
+      answered();
+      if (ws === socket && socket) { banner(t("offline")); socket.close(); }
+    }, STALLED_MS) };
+  }
+  function answered() {
+    if (!sending) return;
+    clearTimeout(sending.timer); sending = null;
+    $("table").classList.remove("sending");
+    document.querySelectorAll(".sending").forEach(function (b) { b.classList.remove("sending"); b.removeAttribute("aria-busy"); });
+  }
+  // Back online, or back to the page (a phone woke, Telegram reopened the Mini App): dialled
+  // at once rather than at the end of the pause between tries, and an open socket is asked
+  // for the table again (what it missed while asleep, it may never have been told).
+  var redial = null, lost = false;
+  // A socket may outlive a moment offline (a tunnel, a lift): back online it is asked for the
+  // table again, and the line "Connection lost" gives way to "Connected again" once it came
+  // (before, it stayed on a page that worked, as only a redial cleared it).
+  window.addEventListener("online", function () {
+    if (!auth) return;
+    if (!ws) { clearTimeout(redial); connect(); } else if (ws.readyState === 1) send({ type: "hello" });
+  });
+  window.addEventListener("offline", function () { if (state) lost = true; banner(t("offline")); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible" || !auth) return;
+    if (!ws) { clearTimeout(redial); connect(); } else if (ws.readyState === 1) send({ type: "hello" });
+  });
   function connect() {
     banner(t("connecting"));
     var url = new URL("ws", location.href);  // beside the page: under a proxy's sub-path too
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(url.href);
-    ws.onopen = function () { retry = 0; banner(""); settingsAsked = false; send({ type: "hello" }); };
+    var socket = ws;
+    ws.onopen = function () { retry = 0; socket.opened = true; banner(""); settingsAsked = false; send({ type: "hello" }); };
     ws.onmessage = function (ev) { receive(JSON.parse(ev.data)); };
     ws.onclose = function () {
+      // A socket that was open and is lost: its return is said once the table is up to date
+      // again (redialled), to everyone, not only as a line that silently goes away.
+      if (socket.opened && state) lost = true;
       ws = null;
       banner(t("offline"));
       retry = Math.min(retry + 1, 8);
-      setTimeout(connect, Math.min(300 * Math.pow(1.6, retry), 5000));
+      answered();
+      redial = setTimeout(connect, Math.min(300 * Math.pow(1.6, retry), 5000));
     };
   }
   function receive(m) {
+    if (m.type === "state" || m.type === "refused" || m.type === "unconfirmed" || m.type === "done") answered();
     if (m.texts) texts = m.texts;
     if (m.lang) lang = m.lang;
     if (m.dir) setDir(m.dir);
     if (m.texts) applyTexts();
-    if (m.type === "state") { pending = m; if (!drawing) { drawing = true; requestAnimationFrame(drawPending); } }
-    else if (m.type === "need_name") { show("name-step"); $("name").focus(); }
+    if (m.type === "state") {
+      pending = m; if (!drawing) { drawing = true; requestAnimationFrame(drawPending); }
+      if (lost) { lost = false; banner(t("reconnected"), true); }
+    }
+    else if (m.type === "need_name") {
+      // The share link's table: its variant and who sits there already, above the name asked for.
+      $("invite-variant").textContent = m.variant || t("title");
+      $("invite-names").textContent = (m.seats || []).join(", ");
+      $("invite-seats").hidden = !(m.seats || []).length;
+      show("name-step"); $("name").focus();
+    }
     else if (m.type === "player") {
       localStorage.setItem("unobot.seat." + tableToken, m.token);
       auth = { player: m.token };
@@ -182,15 +323,17 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  function setStatus(node, text) { if (node.textContent !== text) node.textContent = text; }
   function draw(s) {
     state = s;
     window.__states.push(s);
     show("table");
     $("variant").textContent = s.variant || "";
-    $("headline").textContent = s.headline || "";
+    // A status line (a live region) is written only when its words change: written again at
+    // every redraw, "🎉 Ana wins round 1!" was said again at every state between two rounds.
     // No game: the server says how one starts here ("Start one with /new" in a Telegram group,
     // the page's own "Play again" on a browser table).
-    if (s.phase === "none") { $("headline").textContent = s.headline || t("no_game"); }
+    setStatus($("headline"), s.phase === "none" ? s.headline || t("no_game") : s.headline || "");
     // A browser table whose match is over (or where no game runs): besides core's "Play again"
     // (the same table, its seats kept), a new table from the landing page.
     $("again").hidden = !(tableToken && (s.phase === "finished" || s.phase === "none"));
@@ -205,7 +348,8 @@
     var top = $("top");
     if (s.top) {
       top.hidden = false;
-      $("top-img").src = s.top.img; $("top-img").alt = s.top.label;
+      // The picture is the caption's card ("Top card: Red 5" is read once, not its alt text too).
+      $("top-img").src = s.top.img;
       $("top-label").textContent = s.top.label;
     } else top.hidden = true;
     $("colour").textContent = s.color_emoji ? s.color_emoji + " " + s.color_name + (s.color ? " (" + s.color + ")" : "") : "–";
@@ -221,8 +365,11 @@
     s.seats.forEach(function (p) {
       var li = el("li", "seat" + (p.turn ? " turn" : "") + (p.next ? " next" : "") + (p.me ? " me" : ""));
       li.setAttribute("data-seat", p.seat);
+      // Whose turn, for a screen reader: the seat is the current one (the ▶ glyph is not read out).
+      if (p.turn) li.setAttribute("aria-current", "true");
       var mark = p.turn ? "▶ " : p.next ? "⏭ " : "";
-      li.appendChild(el("span", "who", mark + p.name + (p.me ? " (" + t("you") + ")" : "")));
+      if (mark) { var glyph = el("span", "mark", mark); glyph.setAttribute("aria-hidden", "true"); li.appendChild(glyph); }
+      li.appendChild(el("span", "who", p.name + (p.me ? " (" + t("you") + ")" : "")));
       // An AI seat's own level: said in the lobby, where the seats are set up (no cards are
       // dealt there to count); in a game the seat stays narrow (two a row on a phone) and
       // keeps it as its title.
@@ -244,8 +391,12 @@
     // "Your hand" above who won; during a game they stay, even empty, or the page would jump.
     var over = s.phase === "finished" || s.phase === "none";
     $("actions-box").hidden = over && !s.actions.length;  // after a match: "Play again" (core's)
-    $("hand-box").hidden = over || (s.seat === null && !s.hand.length);
+    // The lobby deals no cards yet: an empty "Your hand" (and "Last moves") only pushed the
+    // records below a phone's fold.
+    $("hand-box").hidden = over || s.phase === "lobby" || (s.seat === null && !s.hand.length);
+    $("recent-box").hidden = !(s.recent || []).length;
     var hand = $("hand"); hand.textContent = "";
+    hand.classList.toggle("many", s.hand.length > MANY_CARDS);
     s.hand.forEach(function (h) {
       var b = el("button", "card" + (h.playable ? " playable" : " dim") + (h.new ? " new" : ""));
       // A button, as a screen reader names it (a "listitem" role here hid that the card is pressed to play).
@@ -261,8 +412,12 @@
       hand.appendChild(b);
     });
     refocus(focused);
+    // Tab comes into the hand at the card that has the focus, else at the first playable one.
+    rove(hand.contains(document.activeElement) ? document.activeElement
+      : hand.querySelector(".card.playable") || hand.firstElementChild);
     var recent = $("recent"); recent.textContent = "";
     (s.recent || []).slice().reverse().forEach(function (line) { recent.appendChild(el("li", "", line)); });
+    announce(s);
     if ($("picker").open && $("picker").dataset.version !== String(s.version)) $("picker").close();
     // An admin of this table (the server says who) has the settings panel; its title is the
     // chats' "Rules here", sent with the panel (asked for once, then kept fresh).
@@ -447,14 +602,44 @@
       || box.children[Math.min(k.index, box.children.length - 1)];
     if (b) b.focus({ preventScroll: true });
   }
+  // The hand is one stop of the Tab key (a no-mercy hand of thirty cards was thirty stops
+  // before the records below it); inside it the arrow keys go from card to card (in the
+  // reading direction: mirrored right to left), Home and End to the first and the last.
+  // The card that has the focus, or had it last, is the one Tab comes back to.
+  function rove(card) {
+    if (!card) return;
+    $("hand").querySelectorAll(".card").forEach(function (b) { b.tabIndex = b === card ? 0 : -1; });
+  }
+  $("hand").addEventListener("focusin", function (ev) {
+    if (ev.target.classList && ev.target.classList.contains("card")) rove(ev.target);
+  });
+  $("hand").addEventListener("keydown", function (ev) {
+    var cards = Array.prototype.slice.call($("hand").querySelectorAll(".card"));
+    var at = cards.indexOf(document.activeElement);
+    if (at < 0 || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    var back = document.documentElement.dir === "rtl" ? "ArrowRight" : "ArrowLeft";
+    var on = document.documentElement.dir === "rtl" ? "ArrowLeft" : "ArrowRight";
+    var to = ev.key === on || ev.key === "ArrowDown" ? at + 1 : ev.key === back || ev.key === "ArrowUp" ? at - 1
+      : ev.key === "Home" ? 0 : ev.key === "End" ? cards.length - 1 : null;
+    if (to === null) return;
+    ev.preventDefault();
+    var card = cards[Math.max(0, Math.min(cards.length - 1, to))];
+    rove(card); card.focus();
+  });
+  // More kinds of card in the hand than this: drawn smaller, in as many columns as fit (style.css).
+  var MANY_CARDS = 12;
   function actionButton(a) {
     var b = el("button", "action k-" + a.kind, a.label);
     b.type = "button";
     b.setAttribute("data-id", a.id); b.setAttribute("data-kind", a.kind);
     if (a.hint) { b.title = a.hint; b.setAttribute("aria-description", a.hint); }
+    // Its key (d, p, u: the keydown handler below), told to assistive technology (the title
+    // stays core's hint, word for word).
+    if (KEYS[a.kind]) b.setAttribute("aria-keyshortcuts", KEYS[a.kind]);
     b.onclick = function () { choose(a); };
     return b;
   }
+  var KEYS = { draw: "d", pass: "p", uno: "u" };
   function choose(a) {
     if (a.needs && a.needs.length && a.choices && a.choices.length) { pick(a); return; }
     send({ type: "act", id: a.id, version: state.version });
@@ -467,7 +652,7 @@
     a.choices.forEach(function (ch) {
       var b = el("button", "choice" + (ch.color ? " c-" + ch.color : ""), ch.label);
       b.type = "button"; b.setAttribute("data-id", ch.id);
-      b.onclick = function () { d.close(); send({ type: "act", id: ch.id, version: state.version }); };
+      b.onclick = function () { d.close(); tapFrom = a.id; send({ type: "act", id: ch.id, version: state.version }); };
       box.appendChild(b);
     });
     d.dataset.version = String(state.version);
@@ -495,8 +680,8 @@
     // Ctrl+D (bookmark), Ctrl+P (print), Ctrl+U and their like are the browser's, not a move;
     // a key held down repeats, and a move is one press.
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat) return;
-    var kinds = { d: "draw", p: "pass", u: "uno" };
-    var kind = kinds[ev.key];
+    var kind = null;
+    for (var k in KEYS) if (KEYS[k] === ev.key) kind = k;
     if (!kind || !state) return;
     var b = document.querySelector('#actions button[data-kind="' + kind + '"]');
     if (b) { ev.preventDefault(); b.click(); }

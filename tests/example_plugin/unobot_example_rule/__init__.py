@@ -15,6 +15,8 @@ same extension points. It uses every one of them:
 - `sticky-seven`: a card that is not a draw card puts a pending draw on
   the next player through the public call (`penalize`), answered by
   another 7 (`hold_penalty`, `can_stack`);
+- `nudge` (`nudge.py`): a move aimed at another player that puts no card
+  down (`Move(NUDGE, player, target=seat)`), offered by the player's name;
 - `match-report`: counts rounds (`round_end`) and reports at the end of
   the match (`match_end`), however it ends, in English and Spanish;
 - its own gettext catalogue (`locale/`), and a variant published through
