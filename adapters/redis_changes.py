@@ -7,7 +7,8 @@ written, not whose game at which version, and needs the server configured
 every node) and says exactly what a follower needs.
 
 Channel ``<prefix>:changes``; each message is JSON
-``{"c": chat, "g": game id, "v": version, "o": origin}``: no state, no card.
+``{"c": chat, "g": game id, "v": version, "o": origin}``, with ``"s": shown by``
+when the saving process shows its saves on a front-end itself: no state, no card.
 
 Why the saves do not wait for their message: a save's latency is a move's
 latency, and the message is a hint (followers re-read the table). The
@@ -43,6 +44,7 @@ class RedisFeed:
         self.client = client
         self.channel = channel
         self.origin = new_origin()
+        self.shows = ""
         self.retry = retry
         self._due: deque[str] = deque(maxlen=MAX_DUE)
         self._worker: asyncio.Task[None] | None = None
@@ -55,8 +57,10 @@ class RedisFeed:
         """Queue the message of a saved change (sent by the worker, in order)."""
         if self.closed:
             return
-        self._due.append(json.dumps({"c": chat_id, "g": game_id, "v": version, "o": self.origin},
-                                    separators=(",", ":")))
+        raw: dict[str, Any] = {"c": chat_id, "g": game_id, "v": version, "o": self.origin}
+        if self.shows:
+            raw["s"] = self.shows
+        self._due.append(json.dumps(raw, separators=(",", ":")))
         if self._worker is None or self._worker.done():
             try:
                 self._worker = asyncio.get_running_loop().create_task(self._send())
@@ -140,7 +144,7 @@ def parse(data: Any) -> Change | None:
     """A message's change (None for one this version cannot read)."""
     try:
         raw = json.loads(data)
-        change = Change(str(raw["c"]), str(raw["g"]), int(raw["v"]), str(raw["o"]))
-    except (ValueError, TypeError, KeyError):
+        change = Change(str(raw["c"]), str(raw["g"]), int(raw["v"]), str(raw["o"]), str(raw.get("s", "")))
+    except (ValueError, TypeError, KeyError, AttributeError):
         return None
     return None if change.resync else change

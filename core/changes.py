@@ -11,7 +11,12 @@ re-reads that chat's table.
 
 A change carries no state and no cards: only the chat, the game, the
 version saved and the `origin` (the store instance that saved it, one per
-process), so a follower can skip what its own process already showed. A
+process), so a follower can skip what its own process already showed, and
+`shown_by`, the front-end that process shows its saves on itself (the feed's
+`shows`, say ``telegram:<bot id>``), so the other processes of that same
+front-end skip them too: several processes of one Telegram bot share each
+group's message budget, and the process that saved a move edits the status
+message; a second, equal edit from each follower would only spend it. A
 follower re-reads the table itself (a change may arrive after a newer one
 was saved: the table read is the truth, "latest state wins").
 
@@ -51,6 +56,8 @@ class Change:
     game_id: str
     version: int
     origin: str
+    #: The front-end the saving process showed this change on itself ("" none known).
+    shown_by: str = ""
 
     @property
     def resync(self) -> bool:
@@ -62,6 +69,9 @@ class ChangeFeed(Protocol):
 
     #: This store instance's name in the changes it announces.
     origin: str
+    #: The front-end this process shows its own saves on (its changes' `shown_by`);
+    #: set by that front-end at start-up, "" until then.
+    shows: str
     #: The store was closed: its listening has ended and will not start again.
     closed: bool
 
@@ -85,11 +95,12 @@ class LocalFeed:
 
     def __init__(self) -> None:
         self.origin = new_origin()
+        self.shows = ""
         self.closed = False
         self._listeners: set[_Listener] = set()
 
     def announce(self, chat_id: str, game_id: str, version: int) -> None:
-        change = Change(chat_id, game_id, version, self.origin)
+        change = Change(chat_id, game_id, version, self.origin, self.shows)
         for listener in self._listeners:
             listener.put(change)
 

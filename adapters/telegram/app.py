@@ -151,7 +151,8 @@ async def _post_init(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
     if rt.waker is not None:  # moves other processes save (a separate `unobot web`) show here at once
         app.bot_data[FOLLOWING] = follow_changes(
             rt.waker, rt.store.changes(), telegram_id,
-            lambda place, table: publish.show(CallbackContext(app), place, table))
+            lambda place, table: publish.show(CallbackContext(app), place, table),
+            shows=f"telegram:{app.bot.id}")  # this bot's other processes edit the status of what they save
     if not setup.get("menu_later"):
         start_menu(app)
     if app.job_queue is not None and setup["options"].sticker_owner:

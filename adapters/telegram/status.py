@@ -284,11 +284,6 @@ class StatusEditor:
         self._shown.put(key, shown)
         return None
 
-    def latest(self, chat_id: int, message_id: int) -> int:
-        """The newest version this message was asked to show (0 if none): whether a
-        change saved elsewhere reached this process's follower yet (tests)."""
-        return self._latest.get((chat_id, message_id)) or 0
-
     def moved(self, chat_id: int, message_id: int) -> int:
         """The message that replaced a deleted status message (itself if none did)."""
         return self._moved.get((chat_id, message_id)) or message_id

@@ -331,7 +331,8 @@ async def confirmed_as_stored(service: Any, chat_id: str, version: int | None, *
 
 
 def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[str], Any | None],
-                   show: Callable[[Any, Table], Awaitable[None]]) -> asyncio.Task[None] | None:
+                   show: Callable[[Any, Table], Awaitable[None]], *, shows: str = ""
+                   ) -> asyncio.Task[None] | None:
     """Follow the store's change feed (`unobot.changes`): each change another
     process made to a table of this front-end's (`place_of` says which, and
     where) re-plans the table's timers on its new version (the AI seats
@@ -345,7 +346,15 @@ def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[st
     shown: the table is looked at again every `RECHECK` seconds and shown once
     what the store holds is confirmed (the move kept, or the game gone on from
     before it when a failover dropped it), as the web table draws it, so every
-    front-end shows the same."""
+    front-end shows the same.
+
+    `shows` names the front-end this process shows its own saves on (set as
+    the feed's `shows`, so its changes carry it): a change another process
+    of that same front-end saved re-plans the timers here but is not shown,
+    since its saver showed it (processes of one Telegram bot share a group's
+    message budget: one edit per move, not one per process)."""
+    if feed is not None and shows:
+        feed.shows = shows
     waiting: dict[str, asyncio.Task[None]] = {}
 
     def forget(chat_id: str, task: asyncio.Task[None]) -> None:
@@ -384,6 +393,8 @@ def follow_changes(waker: Waker, feed: ChangeFeed | None, place_of: Callable[[st
         if table is None:
             return
         waker.ensure(place, table)
+        if shows and change.shown_by == shows:
+            return  # the process that saved it showed it (see the docstring)
         if table.adapter.get("status") or (table.phase == LOBBY and table.adapter.get(UNPOSTED)):
             pending = waiting.pop(change.chat_id, None)
             if pending is not None:

@@ -157,6 +157,26 @@ async def test_another_process_hears_a_save_promptly(two_processes: tuple[RedisS
         task.cancel()
 
 
+async def test_a_change_says_which_front_end_its_saver_showed_it_on(
+        two_processes: tuple[RedisStore, RedisStore]) -> None:
+    """A process of a Telegram bot shows its own saves (edits the status); the
+    bot's other processes, told so by the change, need not edit it again."""
+    one, other = two_processes
+    heard = Heard()
+    task = await following(other, heard, others_only=True)
+    try:
+        one.changes().shows = "telegram:42"
+        game_id, _ = await one.create_game(CHAT, b"s1")
+        changes = await heard.until(lambda cs: any(c.game_id == game_id for c in cs), timeout=5.0)
+        assert changes[-1] == Change(CHAT, game_id, 1, one.changes().origin, "telegram:42")
+        one.changes().shows = ""
+        await one.save_game(game_id, b"s2", expected_version=1)
+        changes = await heard.until(lambda cs: any(c.version == 2 for c in cs), timeout=5.0)
+        assert changes[-1].shown_by == ""
+    finally:
+        task.cancel()
+
+
 async def test_another_prefix_hears_nothing(two_processes: tuple[RedisStore, RedisStore],
                                             request: pytest.FixtureRequest) -> None:
     one, _ = two_processes

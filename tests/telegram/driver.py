@@ -173,25 +173,6 @@ class BotProcess:
                 await asyncio.sleep(0.01)
         await asyncio.wait_for(subscribed(), timeout)
 
-    async def followed(self, chat_id: str, version: int, timeout: float = 10.0) -> None:
-        """Wait until this process's follower of the store's change feed has shown
-        the table at `version` (a save another process made) and sent what it
-        asked for. Why: the change reaches the follower by Redis pub/sub a moment
-        after the save, so a test that counts the calls after a mark must let it
-        arrive first (CI once saw its status edit land after the mark)."""
-        rt = self.app.bot_data[KEY]
-        assert self.service is not None
-
-        async def shown() -> None:
-            while True:
-                table = await self.service.table(chat_id)
-                message = table.adapter.get("status") if table is not None else None
-                if message and rt.status.latest(int(chat_id), rt.status.moved(int(chat_id), int(message))) >= version:
-                    return
-                await asyncio.sleep(0.01)
-        await asyncio.wait_for(shown(), timeout)
-        await self.idle(timeout)
-
     async def settle(self, update: JSON, timeout: float = 10.0) -> None:
         """Wait until the bot fetched `update` and finished every update it fetched."""
         await self.server.wait_consumed(update, timeout=timeout)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from telegram.ext import CallbackContext
@@ -11,8 +12,10 @@ from tests.botapi import BotAPIServer
 from tests.support.ports import free_port
 from tests.support.redis_server import RedisServer
 from tests.telegram.driver import JSON, Balancer, BotProcess, TableDriver, bot_messages
+from tests.telegram.test_delivery import _move, _start
 from tests.telegram.test_game import lobby_and_start, open_table, short_games
 from unobot.adapters.telegram import handlers, keyboards
+from unobot.adapters.telegram.runtime import KEY
 from unobot.chat import commands as c
 
 
@@ -66,6 +69,65 @@ async def test_two_webhook_processes_share_one_game(server: BotAPIServer, redis_
     finally:
         for bot in bots:
             await bot.stop()
+
+
+async def test_a_move_costs_its_group_one_status_edit_however_many_processes_serve_the_bot(
+        server: BotAPIServer, redis_server: RedisServer, prefix: str) -> None:
+    """The processes of one bot share each group's message budget (about 20
+    posts a minute, edits included). The process that saved a move edits the
+    status message; the others hear of the move on the store's change feed
+    and re-plan its timers, but send no second, equal edit (they did: one edit
+    per process and move, so three processes left a busy group a third of
+    its status updates)."""
+    bots = [BotProcess(server, redis_server.url, prefix, seed=i, webhook_port=free_port()) for i in (1, 2, 3)]
+    for bot in bots:
+        await bot.start()
+    try:
+        await bots[0].listening(3)  # every process follows the feed before any save
+        followed: list[list[int]] = [[] for _ in bots]
+        for bot, seen in zip(bots, followed):
+            waker = bot.app.bot_data[KEY].waker
+            assert waker is not None
+            waker.ensure = _recording(waker.ensure, seen)  # called through: what each follower heard
+        first = bots[0]
+        group = server.group(title="Budget")
+        ann, ben = server.user(1, "Ann"), server.user(2, "Ben")
+        chat = str(group["id"])
+        for update in (server.send_command(group, ann, "/new", queue=False),
+                       server.send_command(group, ben, "/join", queue=False)):
+            assert await server.post_update_to(first.webhook_url, update, secret_token=first.secret) == 200
+        _start_update, started = await _start(server, first, group, ann)
+        await _heard(bots[1:], followed[1:], started.version)
+        mark = server.mark()
+        await _move(server, first, group, started, (ann, ben))
+        moved = await first.service.table(chat)
+        assert moved is not None and moved.version > started.version
+        await _heard(bots[1:], followed[1:], moved.version)  # both other processes heard of the move
+        await first.idle()
+        status = int(moved.adapter["status"])
+        edits = [c for c in server.calls[mark:]
+                 if c.method == "editMessageText" and c.params.get("message_id") == status]
+        assert len(edits) == 1, [e.params.get("text") for e in edits]
+    finally:
+        for bot in bots:
+            await bot.stop()
+
+
+def _recording(ensure: Any, seen: list[int]) -> Any:
+    def recorded(place: Any, table: Any, **kwargs: Any) -> None:
+        seen.append(table.version)
+        ensure(place, table, **kwargs)
+    return recorded
+
+
+async def _heard(bots: list[BotProcess], followed: list[list[int]], version: int, timeout: float = 10.0) -> None:
+    """Until each process's follower re-planned the table at `version`, and sent what it would."""
+    async def heard() -> None:
+        while not all(seen and max(seen) >= version for seen in followed):
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(heard(), timeout)
+    for bot in bots:
+        await bot.idle()
 
 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
