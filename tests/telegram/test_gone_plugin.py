@@ -47,6 +47,10 @@ async def test_a_game_whose_plugin_is_gone_is_explained_and_stopped(
         again = await BotProcess(server, redis_server.url, prefix).start()  # restarted without the plugin
         driver.use(again)
         caplog.set_level(logging.ERROR)
+        # The start-up brings each game's status up to date: this one says what is missing.
+        restarted = driver.status_message()
+        assert restarted is not None and "“test-gone-cards” is not installed" in plain(restarted.get("text", "")), \
+            restarted
         # "My cards": not a hand to play from, but why nothing can be played.
         results = await driver.hand(bea)
         assert len(results) == 1 and "“test-gone-cards” is not installed" in results[0]["title"], results
