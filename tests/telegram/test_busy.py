@@ -174,16 +174,25 @@ async def test_a_flood_answer_in_one_group_pauses_that_group_only() -> None:
 
 async def test_a_busy_group_slows_no_other_and_its_status_keeps_up(server: BotAPIServer, redis_server: RedisServer,
                                                                    prefix: str) -> None:
-    """Telegram's real budgets (20 a minute per group); one group picks 5 times a second."""
+    """Telegram's real budgets (20 a minute per group); one group picks 5 times a second.
+
+    Each bound sets the design against its failure, not a speed (how fast is
+    `bench/telegram_busy.py`'s to print, as a ratio to the idle latency): a
+    move that waited on the busy group's budget would wait for its next
+    token, about 3 s (one every 3 s), so the quiet groups' moves stay well
+    under that, beside the busy group's picks on the same machine; a status
+    left behind the picks would go unedited for the whole 9 s, and the
+    budget's refill edits it every 3 s. (Before: within 2x of the idle
+    latency, a ratio a machine shared with other work broke once.)"""
     bench = load_bench()
     result = await bench.measure(server, redis_server.url, prefix, seconds=9.0, samples=8)
-    assert result.picks >= 25
+    assert result.picks >= 10  # picks waiting on the budget: 3 in 9 s
     idle = result.pct(result.idle, 0.5)
     busy = result.pct(result.busy, 0.5)
     assert len(result.busy) >= 4
-    assert busy <= max(2 * idle, idle + 0.15), (result.idle, result.busy)
-    assert result.pct(result.busy, 0.99) < 1.0, result.busy
-    assert result.longest_gap <= 4.0, result.longest_gap
+    assert busy <= idle + 1.0, (result.idle, result.busy)
+    assert result.pct(result.busy, 0.99) < 2.5, result.busy
+    assert result.longest_gap <= 6.0, result.longest_gap
     assert result.final_shown
 
 
