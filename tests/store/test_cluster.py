@@ -234,7 +234,10 @@ async def test_a_lagging_replica_cut_off_from_its_dying_primary_loses_no_acknowl
                   f"({promoted - killed:.1f} s); slowest 'not reachable' "
                   f"{told.slowest_refusal:.2f} s")
             # The other primaries' games keep their pace; the dead one's answer at once.
-            assert during >= before / 2, (before, during)
+            # A quarter, not a half: a stall on the dead node (each save waiting out a
+            # timeout) leaves a few saves a second of hundreds, while a pace measured over
+            # a second or two on a machine shared with other work varies on its own.
+            assert during >= before / 4, (before, during)
             assert told.slowest_refusal < 1.0, told.slowest_refusal
         finally:
             stop.set()
