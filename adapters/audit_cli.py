@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--lang", metavar="LANG", type=_language,
                    help=N_("the language it is told in (default: yours, from LC_ALL/LC_MESSAGES/LANG as gettext "
                         "reads them, else the chat's, else game.default_language)"))
-    p.add_argument("--store", metavar="URL", help=N_("redis://..., redis+cluster://..., embedded, or config (the default: the configured store)"))
+    p.add_argument("--store", metavar="URL", help=STORE_HELP)
     p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_replay)
     p = subparsers.add_parser("audit", help=N_("replay every stored game; exit 1 on any mismatch"),
@@ -45,11 +45,12 @@ def register(subparsers: Any) -> None:
                                              "line for a game that does not replay starts “MISMATCH <game "
                                              "id>” in every language, for scripts, and the exit status is "
                                              "1 when there is one."))
-    p.add_argument("--store", metavar="URL", help=N_("redis://..., redis+cluster://..., embedded, or config (the default: the configured store)"))
+    p.add_argument("--store", metavar="URL", help=STORE_HELP)
     p.add_argument("--data-dir", metavar="DIR", help=DATA_DIR_HELP)
     p.set_defaults(func=cmd_audit)
 
 
+STORE_HELP = N_("redis://..., redis+cluster://..., embedded, or config (the default: the configured store)")
 DATA_DIR_HELP = N_("the embedded store's folder (default: store.data_dir of the config file; with none, ./data "
                  "when a store is there, else your data folder, where unobot play keeps its games)")
 
