@@ -279,15 +279,16 @@ class Persistence:
     """Whether the store keeps what it holds across its own restart.
 
     `persistent` is None when it cannot be told (a managed Redis that
-    refuses CONFIG GET); `what` says in words what was found."""
+    refuses CONFIG GET); `what` says in words what was found, as a `Msg`
+    so the start-up line is in the operator's language (`line`)."""
 
-    def __init__(self, kind: str, persistent: bool | None, what: str) -> None:
+    def __init__(self, kind: Msg, persistent: bool | None, what: Msg) -> None:
         self.kind = kind
         self.persistent = persistent
         self.what = what
 
-    def line(self) -> str:
-        return f"{self.kind} ({self.what})"
+    def line(self, lang: str = "en") -> str:
+        return Msg(N_("{store} ({what})"), store=self.kind, what=self.what).text(lang)
 
 
 async def store_persistence(store: object) -> Persistence:
@@ -301,24 +302,29 @@ async def store_persistence(store: object) -> Persistence:
 
     inner = getattr(store, "_store", store)  # a metered store's own
     if isinstance(inner, MemoryStore):
-        return Persistence("memory", False, "inside this process: nothing survives a stop")
+        return Persistence(Msg(N_("memory")), False, Msg(N_("inside this process: nothing survives a stop")))
     client = getattr(inner, "client", None)
     if client is None:
-        return Persistence(type(inner).__name__, None, "persistence not known")
+        return Persistence(Msg.plain(type(inner).__name__), None, Msg(N_("persistence not known")))
     embedded = getattr(inner, "server", None) is not None
-    kind = "embedded Redis" if embedded else "Redis"
+    kind = Msg(N_("embedded Redis")) if embedded else Msg.plain("Redis")
     try:
         save = await client.config_get("save")
         aof = await client.config_get("appendonly")
     except Exception as exc:  # noqa: BLE001 - CONFIG may be renamed or refused on a managed server
-        return Persistence(kind, None, f"persistence not known: CONFIG GET refused ({type(exc).__name__})")
+        return Persistence(kind, None, Msg(N_("persistence not known: CONFIG GET refused ({error})"),
+                                           error=Msg.plain(type(exc).__name__)))
     saving = _first(save, "save").strip()
     appendonly = _first(aof, "appendonly").strip().lower() == "yes"
     if appendonly:
-        return Persistence(kind, True, "append-only file" + (f", snapshots {saving}" if saving else ""))
+        if saving:
+            return Persistence(kind, True, Msg(N_("append-only file, snapshots {schedule}"),
+                                               schedule=Msg.plain(saving)))
+        return Persistence(kind, True, Msg(N_("append-only file")))
     if saving:
-        return Persistence(kind, True, f"snapshots ({saving}): a crash loses the moves since the last one")
-    return Persistence(kind, False, "keeps nothing on disk: a restart of it loses every game")
+        return Persistence(kind, True, Msg(N_("snapshots ({schedule}): a crash loses the moves since the last one"),
+                                           schedule=Msg.plain(saving)))
+    return Persistence(kind, False, Msg(N_("keeps nothing on disk: a restart of it loses every game")))
 
 
 def _first(answer: object, key: str) -> str:

@@ -6,11 +6,19 @@ which key, expected and actual values.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from unobot.scenario import Result, run_scenario
+
+# The commands the tests start speak the locale's language (`env_lang`); the tests read
+# them in English unless one sets its own (as an operator's shell would). Why here: a
+# machine whose LANG is Spanish failed every start-up line's check for a reason no test names.
+for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 #: The example plugin's own scenarios run as tests too (a plugin author's habit).

@@ -14,8 +14,8 @@ import argparse
 import sys
 from typing import Any
 
-from unobot.chat.i18n import N_, Msg, gettext_for
-from unobot.cli_text import error_line
+from unobot.chat.i18n import N_, Msg, Plural, gettext_for
+from unobot.cli_text import error_line, reader_of
 
 
 def register(subparsers: Any) -> None:
@@ -86,6 +86,27 @@ def run(args: argparse.Namespace) -> int:
         from unobot.adapters.web.cli import attach_discord
 
         web = await attach_discord(bot, config)  # the web table and /uno table, when configured
+        from unobot.adapters.store_factory import store_persistence
+
+        persistence = await store_persistence(store)
+        said: list[bool] = []
+
+        @bot.event
+        async def on_ready() -> None:
+            """One line, as `unobot telegram` says it: who the bot is, where, and its store
+            (why: an operator otherwise saw nothing until a command was answered). Once:
+            discord.py calls on_ready again after each new session."""
+            if said:
+                return
+            said.append(True)
+            lang = reader_of(sys.argv[1:])
+            where = Msg(N_("shard {shard} of {shards}"), shard=args.shard, shards=args.shards) \
+                if args.shards else Msg(N_("one connection"))
+            line = Msg(N_("unobot: running as {bot} on Discord ({where}, {servers}); store: {store}"),
+                       bot=str(bot.user), where=where, store=persistence.line(lang),
+                       servers=Plural("{n} server", "{n} servers", len(bot.guilds)))
+            print(line.text(lang), file=sys.stderr, flush=True)
+
         loop = asyncio.get_running_loop()
         on_stop_signals(lambda: loop.create_task(bot.close()))  # even while discord.py connects
         try:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from unobot.chat.i18n import N_, Msg, gettext_for
-from unobot.cli_text import config_error_line, error_line, warning_line
+from unobot.cli_text import config_error_line, error_line, reader_of, warning_line
 
 if TYPE_CHECKING:
     from unobot.adapters.store_factory import PreparedRedis
@@ -130,11 +130,16 @@ def _serve(args: argparse.Namespace, config: Config, token: str, webhook: str | 
         """One line saying who the bot is, how it takes updates, and its store."""
         from .runtime import KEY
         rt = app.bot_data[KEY]
-        how = f"webhook {webhook}, serving {listen}:{port} with /healthz and /metrics" if webhook else \
-            f"polling); counters: kill -USR1 {os.getpid()}"
-        store = rt.persistence.line() if rt.persistence is not None else "store"
-        line = f"unobot: running as @{app.bot.username} ({how}" + (")" if webhook else "")
-        print(f"{line}; store: {store}", file=sys.stderr, flush=True)
+        lang = reader_of(sys.argv[1:])
+        store = rt.persistence.line(lang) if rt.persistence is not None else "-"
+        if webhook:
+            line = Msg(N_("unobot: running as @{bot} (webhook {url}, serving {address} with /healthz and /metrics); "
+                          "store: {store}"), bot=app.bot.username, url=webhook, address=f"{listen}:{port}",
+                       store=store)
+        else:
+            line = Msg(N_("unobot: running as @{bot} (polling); counters: kill -USR1 {pid}; store: {store}"),
+                       bot=app.bot.username, pid=os.getpid(), store=store)
+        print(line.text(lang), file=sys.stderr, flush=True)
         if not webhook:
             _metrics_on_signal()
         if rt.persistence is not None and rt.persistence.persistent is False:

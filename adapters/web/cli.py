@@ -124,10 +124,13 @@ def run(args: argparse.Namespace) -> int:
             print(error_line(cannot_listen(listen, port, exc).said), file=sys.stderr)
             return 1
         url = table.config.public_url
-        serving = f" (serving {listen}:{bound})" if sock is not None and not url.endswith(f":{bound}") else ""
+        if sock is not None and not url.endswith(f":{bound}"):
+            ready = Msg(N_("web table at {url} (serving {address})"), url=f"{url}/", address=f"{listen}:{bound}")
+        else:
+            ready = Msg(N_("web table at {url}"), url=f"{url}/")
         stop = asyncio.Event()
         on_stop_signals(stop.set)  # before the ready line: a SIGTERM right after it stops cleanly too
-        print(f"web table at {url}/{serving}", flush=True)
+        print(ready.text(reader_of(sys.argv[1:])), flush=True)
         await stop.wait()
         await runner.cleanup()
         await store.close()

@@ -47,6 +47,7 @@ async def test_runs_against_the_configured_api(server: DiscordAPIServer, redis_s
     process = await asyncio.create_subprocess_exec(sys.executable, "-m", "unobot.cli", "discord", cwd=ROOT,
                                                    env=env, stdout=asyncio.subprocess.PIPE,
                                                    stderr=asyncio.subprocess.STDOUT)
+    early: list[bytes] = []
     try:
         await asyncio.wait_for(server.identified.wait(), 30)
         deadline = asyncio.get_running_loop().time() + 30  # a fresh process on a loaded machine
@@ -56,11 +57,22 @@ async def test_runs_against_the_configured_api(server: DiscordAPIServer, redis_s
         ann = server.member("Ann")
         sent = await server.answer(await server.slash(ann, guild.channels[0], "uno", "new"), timeout=15)
         assert sent.message is not None and "Not confirmed yet" in sent.message.content
+        # discord.py is ready once the servers' GUILD_CREATEs stop coming (2 s of quiet)
+        assert process.stdout is not None
+        while b"unobot: running as" not in (line := await asyncio.wait_for(process.stdout.readline(), 20)):
+            assert line, "the process ended before its ready line"
+            early.append(line)
+        early.append(line)
     finally:
         process.send_signal(signal.SIGINT)
-        output, _ = await asyncio.wait_for(process.communicate(), 20)
+        rest, _ = await asyncio.wait_for(process.communicate(), 20)
+    output = b"".join(early) + rest
     assert process.returncode == 0, output.decode()[-2000:]
     assert "0 of 1 replicas acknowledged it" in output.decode(), output.decode()[-2000:]
+    # One line once connected, as `unobot telegram` says it: who, where, and what the store keeps.
+    ready = [line for line in output.decode().splitlines() if "unobot: running as" in line]
+    assert len(ready) == 1, output.decode()[-2000:]
+    assert " on Discord (one connection, 1 server); store: Redis (" in ready[0], ready
     # Nothing about voice, which the bot never uses (discord.py warns of it at every start).
     assert "voice will NOT be supported" not in output.decode(), output.decode()[-2000:]
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import aiohttp
 
+from tests.support.redis_server import RedisServer
 from tests.web.conftest import WebServer
 from unobot.adapters.embedded_redis import free_port
 from unobot.adapters.web import links
@@ -111,6 +112,45 @@ def test_a_redis_that_keeps_nothing_on_disk_is_said_at_start_up(tmp_path: Path) 
         finally:
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(timeout=10) == 0
+
+
+def test_the_ready_line_is_in_the_operators_language(tmp_path: Path) -> None:
+    """The start-up line was English to an operator whose errors and warnings were
+    already Spanish (`LC_ALL`, `LANG`, `--lang`): it follows the same reader."""
+    env = {**os.environ, "UNOBOT_CONFIG": str(tmp_path / "config.yaml"), "LANG": "es_ES.UTF-8"}
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        env.pop(name, None)
+    (tmp_path / "config.yaml").write_text("")
+    proc = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web", "--redis", "memory", "--port", "0"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline()]
+        while "http://" not in lines[-1] and lines[-1] and len(lines) < 50:
+            lines.append(proc.stdout.readline())
+        assert lines[-1].startswith("mesa web en http://127.0.0.1:"), lines
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+
+
+async def test_what_the_store_keeps_is_said_in_the_readers_words(redis_server: RedisServer,
+                                                                 tmp_path: Path) -> None:
+    """The store's part of `unobot telegram`'s and `unobot discord`'s ready line, asked of
+    the server itself (this one writes an append-only file), in each reader's language."""
+    from unobot.adapters.store_factory import open_store, store_persistence
+
+    store = await open_store(redis_server.url, data_dir=tmp_path, prefix="persist")
+    try:
+        found = await store_persistence(store)
+    finally:
+        await store.close()
+    assert found.persistent is True
+    assert found.line("en").startswith("Redis (append-only file"), found.line("en")
+    assert found.line("es").startswith("Redis (archivo append-only"), found.line("es")
+    memory = await store_persistence(await open_store(None, data_dir=tmp_path, memory=True))
+    assert memory.persistent is False
+    assert memory.line("de") == "Arbeitsspeicher (in diesem Prozess: nichts übersteht einen Halt)"
 
 
 def test_the_server_knows_where_its_tables_are_played() -> None:
