@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from unobot.chat.i18n import N_, Msg, gettext_for
+from unobot.cli_text import reader_of
 from unobot.config import Config, load_config
 from unobot.store import (
     DEFAULT_GAME_TTL,
@@ -266,9 +268,10 @@ async def open_service(config: Config, redis: str | None, **options: Any) -> Cha
     if persistence.persistent is False and not memory:
         # Said as `unobot telegram` says it: a Discord bot or a web table on such a Redis
         # lost every game at its restart without a word in any log.
-        logging.getLogger(__name__).warning(
+        # In the operator's language, as the telegram command's `warning:` line.
+        logging.getLogger(__name__).warning(Msg(N_(
             "the store keeps nothing on disk: when it restarts, every running game is lost "
-            "(Redis: turn on appendonly or save)")
+            "(Redis: turn on appendonly or save)")).text(reader_of(sys.argv[1:])))
     return ChatService(store, defaults=Defaults.of(config.game), keeps_nothing=persistence.persistent is False,
                        **options)
 
