@@ -30,11 +30,7 @@ async def test_unobot_web_serves_and_stops(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web", "--redis", "memory"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
     try:
-        assert proc.stdout is not None
-        lines = [proc.stdout.readline() for _ in range(1)]
-        while "web table at" not in lines[-1] and lines[-1] and len(lines) < 50:
-            lines.append(proc.stdout.readline())
-        assert f"web table at http://127.0.0.1:{port}/" in lines[-1], lines
+        until_ready(proc, f"web table at http://127.0.0.1:{port}/")
         base = f"http://127.0.0.1:{port}"
         async with aiohttp.ClientSession() as http:
             for path, kind in (("/", "text/html"), ("/static/app.js", "javascript"),
@@ -103,35 +99,41 @@ def test_a_redis_that_keeps_nothing_on_disk_is_said_at_start_up(tmp_path: Path) 
         proc = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web", "--redis", volatile.url], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
         try:
-            assert proc.stdout is not None
-            lines = [proc.stdout.readline()]
-            while "web table at" not in lines[-1] and lines[-1] and len(lines) < 50:
-                lines.append(proc.stdout.readline())
-            assert "web table at" in lines[-1], lines
+            lines = until_ready(proc, "web table at ")
             assert any("WARNING" in line and "the store keeps nothing on disk" in line for line in lines), lines
         finally:
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(timeout=10) == 0
 
 
-def test_the_ready_line_is_in_the_operators_language(tmp_path: Path) -> None:
-    """The start-up line was English to an operator whose errors and warnings were
-    already Spanish (`LC_ALL`, `LANG`, `--lang`): it follows the same reader."""
+def until_ready(proc: subprocess.Popen[str], ready: str) -> list[str]:
+    """The lines `unobot web` printed up to its ready line (which `ready` begins), the last."""
+    assert proc.stdout is not None
+    lines = [proc.stdout.readline()]
+    while ready not in lines[-1] and lines[-1] and len(lines) < 50:
+        lines.append(proc.stdout.readline())
+    assert lines[-1].startswith(ready), lines
+    return lines
+
+
+def test_the_start_up_lines_are_in_the_operators_language(tmp_path: Path) -> None:
+    """The ready line and the store's warning were English to an operator whose errors
+    were already Spanish (`LC_ALL`, `LANG`, `--lang`): they follow the same reader."""
+    from tests.support.redis_server import RedisServer
+
     env = {**os.environ, "UNOBOT_CONFIG": str(tmp_path / "config.yaml"), "LANG": "es_ES.UTF-8"}
     for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
         env.pop(name, None)
     (tmp_path / "config.yaml").write_text("")
-    proc = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web", "--redis", "memory", "--port", "0"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
-    try:
-        assert proc.stdout is not None
-        lines = [proc.stdout.readline()]
-        while "http://" not in lines[-1] and lines[-1] and len(lines) < 50:
-            lines.append(proc.stdout.readline())
-        assert lines[-1].startswith("mesa web en http://127.0.0.1:"), lines
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=10) == 0
+    with RedisServer(tmp_path / "volatile", appendonly=False) as volatile:
+        proc = subprocess.Popen([sys.executable, "-m", "unobot.cli", "web", "--redis", volatile.url, "--port", "0"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+        try:
+            lines = until_ready(proc, "mesa web en http://127.0.0.1:")
+            assert any("el almacén no guarda nada en disco" in line for line in lines), lines
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=10) == 0
 
 
 async def test_what_the_store_keeps_is_said_in_the_readers_words(redis_server: RedisServer,
