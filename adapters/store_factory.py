@@ -266,9 +266,8 @@ async def open_service(config: Config, redis: str | None, **options: Any) -> Cha
                              prefix=config.store.prefix, memory=memory, **store_options(config, memory=memory))
     persistence = await store_persistence(store)
     if persistence.persistent is False and not memory:
-        # Said as `unobot telegram` says it: a Discord bot or a web table on such a Redis
-        # lost every game at its restart without a word in any log.
-        # In the operator's language, as the telegram command's `warning:` line.
+        # Said as `unobot telegram` says it, in the operator's language: a Discord bot or a
+        # web table on such a Redis lost every game at its restart without a word in any log.
         logging.getLogger(__name__).warning(Msg(N_(
             "the store keeps nothing on disk: when it restarts, every running game is lost "
             "(Redis: turn on appendonly or save)")).text(reader_of(sys.argv[1:])))
