@@ -126,7 +126,7 @@ async def test_a_webhook_bot_serves_health_and_metrics(server: BotAPIServer, red
     port = free_port()
     url = f"http://127.0.0.1:{port}/unobot/hook"
     async with unobot(server, redis_server.url, prefix, tmp_path, "--webhook", url, "--listen", "127.0.0.1",
-                      "--port", str(port)):
+                      "--port", str(port)) as run:
         await server.wait_for("setWebhook", timeout=20, after=0)
         await server.wait_for("setMyCommands", timeout=20, after=0)  # sent once Telegram took the webhook
         group = server.group()
@@ -145,6 +145,8 @@ async def test_a_webhook_bot_serves_health_and_metrics(server: BotAPIServer, red
     assert 'unobot_updates_total{frontend="telegram",outcome="admitted"}' in metrics, metrics
     assert 'unobot_games_running{frontend="telegram"} 1.0' in metrics, metrics
     assert "# TYPE unobot_update_seconds summary" in metrics and "# TYPE unobot_store_errors_total counter" in metrics
+    line = ready_line(run.output)
+    assert f"(webhook {url}, serving 127.0.0.1:{port} with /healthz and /metrics); store: Redis (" in line, line
 
 
 async def test_a_webhook_port_in_use_stops_the_bot_before_it_says_it_runs(
