@@ -253,12 +253,13 @@ def store_failure_reason(exc: StoreError, lang: str | None = None) -> str:
     return _("the store (Redis) refused: {problem}").format(problem=first)
 
 
-async def open_service(config: Config, redis: str | None, **options: Any) -> ChatService:
+async def open_service(config: Config, redis: str | None, **options: Any) -> tuple[ChatService, Persistence]:
     """What a long-running front-end serves from: the store (`redis`, "memory",
     or None for the embedded server) with the config's options, the same for
     every front-end, and the chat service on it with the config's defaults,
     told whether the store keeps anything on disk (its outages are said
-    without "nothing was lost" when it does not). Close it with `service.store.close()`."""
+    without "nothing was lost" when it does not); and that answer, for the
+    front-end's ready line. Close it with `service.store.close()`."""
     from unobot.chat.service import ChatService, Defaults
 
     memory = redis == "memory"
@@ -271,8 +272,9 @@ async def open_service(config: Config, redis: str | None, **options: Any) -> Cha
         logging.getLogger(__name__).warning(Msg(N_(
             "the store keeps nothing on disk: when it restarts, every running game is lost "
             "(Redis: turn on appendonly or save)")).text(reader_of(sys.argv[1:])))
-    return ChatService(store, defaults=Defaults.of(config.game), keeps_nothing=persistence.persistent is False,
-                       **options)
+    service = ChatService(store, defaults=Defaults.of(config.game), keeps_nothing=persistence.persistent is False,
+                          **options)
+    return service, persistence
 
 
 # -- whether the store keeps anything across its own restart -----------------------------
@@ -289,7 +291,7 @@ class Persistence:
         self.persistent = persistent
         self.what = what
 
-    def line(self, lang: str = "en") -> str:
+    def line(self, lang: str) -> str:
         return Msg(N_("{store} ({what})"), store=self.kind, what=self.what).text(lang)
 
 

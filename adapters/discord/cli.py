@@ -77,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
     from .place import settings_followers, settings_places
 
     async def main() -> None:
-        service = await open_service(config, redis_url, settings_from=settings_places,
-                                      settings_followers=settings_followers)
+        service, persistence = await open_service(config, redis_url, settings_from=settings_places,
+                                                   settings_followers=settings_followers)
         store = service.store
         options = Options(sync_commands=not args.no_sync, lobby_seconds=config.game.lobby_minutes * 60.0,
                           members_intent=config.discord.members_intent)
@@ -86,19 +86,17 @@ def run(args: argparse.Namespace) -> int:
         from unobot.adapters.web.cli import attach_discord
 
         web = await attach_discord(bot, config)  # the web table and /uno table, when configured
-        from unobot.adapters.store_factory import store_persistence
-
-        persistence = await store_persistence(store)
-        said: list[bool] = []
+        said = False
 
         @bot.event
         async def on_ready() -> None:
             """One line, as `unobot telegram` says it: who the bot is, where, and its store
             (why: an operator otherwise saw nothing until a command was answered). Once:
             discord.py calls on_ready again after each new session."""
+            nonlocal said
             if said:
                 return
-            said.append(True)
+            said = True
             lang = reader_of(sys.argv[1:])
             where = Msg(N_("shard {shard} of {shards}"), shard=args.shard, shards=args.shards) \
                 if args.shards else Msg(N_("one connection"))

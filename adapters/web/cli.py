@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
     async def serve() -> int:
         try:
-            service = await open_service(config, args.redis or config.redis.url)
+            service, _ = await open_service(config, args.redis or config.redis.url)
         except StoreError as exc:
             print(error_line(store_failure_reason(exc, reader_of(sys.argv[1:]))), file=sys.stderr)
             return 1
