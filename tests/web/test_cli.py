@@ -90,8 +90,6 @@ def test_a_redis_that_keeps_nothing_on_disk_is_said_at_start_up(tmp_path: Path) 
     """As `unobot telegram` says it: a web table (or a Discord bot) on a Redis with neither
     snapshots nor an append-only file loses every game when Redis restarts, and its log
     said nothing of it."""
-    from tests.support.redis_server import RedisServer
-
     port = free_port()
     env = {**os.environ, "UNOBOT_CONFIG": str(tmp_path / "config.yaml")}
     (tmp_path / "config.yaml").write_text(f"web:\n  port: {port}\n")
@@ -119,8 +117,6 @@ def until_ready(proc: subprocess.Popen[str], ready: str) -> list[str]:
 def test_the_start_up_lines_are_in_the_operators_language(tmp_path: Path) -> None:
     """The ready line and the store's warning were English to an operator whose errors
     were already Spanish (`LC_ALL`, `LANG`, `--lang`): they follow the same reader."""
-    from tests.support.redis_server import RedisServer
-
     env = {**os.environ, "UNOBOT_CONFIG": str(tmp_path / "config.yaml"), "LANG": "es_ES.UTF-8"}
     for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
         env.pop(name, None)
